@@ -1,0 +1,541 @@
+// Prints the reference IR in the text form of cli.md, which parser.hpp reads back.
+//
+// Both printers work off explicit stacks, never the call stack: a program built in
+// memory (not parsed) may nest statements and expressions arbitrarily deep.
+#pragma once
+
+#include <commscope/reference/ir.hpp>
+#include <commscope/traits.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace commscope::reference {
+
+namespace printer_detail {
+
+inline constexpr int primary = 9; ///< atoms, calls, attributes, subscripts
+
+inline int precedence(const expression& e) {
+  using k = expression::kind;
+  switch (e.what) {
+  case k::binary: {
+    const std::string_view t = e.text;
+    if (t == "or")
+      return 1;
+    if (t == "and")
+      return 2;
+    if (t == "+" || t == "-")
+      return 5;
+    if (t == "*" || t == "/" || t == "//" || t == "%")
+      return 6;
+    return 4; // comparisons
+  }
+  case k::unary:
+    return e.text == "not" ? 3 : 7;
+  case k::integer:
+    return (!e.overflow && e.value < 0) ? 7 : primary;
+  default:
+    return primary;
+  }
+}
+
+inline std::string_view default_spelling(commscope::operation op) {
+  using commscope::operation;
+  switch (op) {
+  case operation::alloc_window_buffer:
+    return "pld.alloc_window_buffer";
+  case operation::window:
+    return "pld.window";
+  case operation::world_size:
+    return "pld.world_size";
+  case operation::allreduce:
+    return "pld.tensor.allreduce";
+  case operation::broadcast:
+    return "pld.tensor.broadcast";
+  case operation::reduce_scatter:
+    return "pld.tensor.reduce_scatter";
+  case operation::barrier:
+    return "pld.tensor.barrier";
+  case operation::allgather:
+    return "pld.tensor.allgather";
+  case operation::all_to_all:
+    return "pld.tensor.all_to_all";
+  case operation::all_to_all_v:
+    return "pld.tensor.all_to_all_v";
+  case operation::none:
+    break;
+  }
+  return "pld.operation";
+}
+
+inline void append_string_literal(std::string& out, std::string_view s) {
+  static constexpr char hex[] = "0123456789abcdef";
+  out += '"';
+  for (const char ch : s) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += ch;
+    } else if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else if (c == '\r') {
+      out += "\\r";
+    } else if (c < 0x20 || c == 0x7f) {
+      out += "\\x";
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    } else {
+      out += ch;
+    }
+  }
+  out += '"';
+}
+
+/// One step of the expression printer: print `e` (parenthesized below `min_prec`), or
+/// emit `text`.
+struct task {
+  const expression* e = nullptr;
+  int min_prec = 0;
+  std::string_view text;
+  bool quoted = false; ///< emit `text` as a string literal
+};
+
+/// Prints `root`; `extra_name`, when not empty, is appended as a `name="..."` keyword
+/// (an allocation whose name differs from its variable's and was not spelled).
+inline void append_expression(std::string& out, const expression& root,
+                              std::string_view extra_name = {}) {
+  using k = expression::kind;
+  std::vector<task> stack;
+  std::vector<task> seq; // one node's pieces in order, pushed reversed
+  stack.push_back({&root, 0, {}, false});
+  auto args_into = [&](const expression& e, bool with_keywords, std::string_view name_kw) {
+    bool first = true;
+    for (const auto& a : e.args) {
+      if (!first)
+        seq.push_back({nullptr, 0, ", ", false});
+      first = false;
+      seq.push_back({a.get(), 0, {}, false});
+    }
+    if (!with_keywords)
+      return;
+    for (const auto& kw : e.keywords) {
+      if (!first)
+        seq.push_back({nullptr, 0, ", ", false});
+      first = false;
+      seq.push_back({nullptr, 0, kw.name, false});
+      seq.push_back({nullptr, 0, "=", false});
+      seq.push_back({kw.value.get(), 0, {}, false});
+    }
+    if (!name_kw.empty()) {
+      if (!first)
+        seq.push_back({nullptr, 0, ", ", false});
+      seq.push_back({nullptr, 0, "name=", false});
+      seq.push_back({nullptr, 0, name_kw, true});
+    }
+  };
+  while (!stack.empty()) {
+    const task t = stack.back();
+    stack.pop_back();
+    if (!t.e) {
+      if (t.quoted)
+        append_string_literal(out, t.text);
+      else
+        out += t.text;
+      continue;
+    }
+    const expression& e = *t.e;
+    seq.clear();
+    const bool paren = precedence(e) < t.min_prec;
+    if (paren) {
+      out += '(';
+      stack.push_back({nullptr, 0, ")", false});
+    }
+    switch (e.what) {
+    case k::integer:
+      out += e.overflow ? e.text : std::to_string(e.value);
+      break;
+    case k::boolean:
+      out += e.value ? "True" : "False";
+      break;
+    case k::none:
+      out += "None";
+      break;
+    case k::string:
+      append_string_literal(out, e.text);
+      break;
+    case k::name:
+      out += e.var ? std::string_view(e.var->name) : std::string_view(e.text);
+      break;
+    case k::attribute:
+      if (e.base) {
+        // `1.real` would lex as a float: an integer base needs parentheses.
+        const bool int_base = e.base->what == k::integer;
+        seq.push_back({e.base.get(), int_base ? primary + 1 : primary, {}, false});
+        seq.push_back({nullptr, 0, ".", false});
+      }
+      seq.push_back({nullptr, 0, e.text, false});
+      break;
+    case k::operation:
+      seq.push_back({nullptr, 0, e.text.empty() ? default_spelling(e.op) : e.text, false});
+      seq.push_back({nullptr, 0, "(", false});
+      args_into(e, true, &e == &root ? extra_name : std::string_view{});
+      seq.push_back({nullptr, 0, ")", false});
+      break;
+    case k::function_call:
+      seq.push_back({nullptr, 0, "self.", false});
+      seq.push_back({nullptr, 0, e.callee ? std::string_view(e.callee->name) : e.text, false});
+      seq.push_back({nullptr, 0, "(", false});
+      args_into(e, true, {});
+      seq.push_back({nullptr, 0, ")", false});
+      break;
+    case k::call:
+      if (e.base)
+        seq.push_back({e.base.get(), primary, {}, false});
+      else
+        seq.push_back({nullptr, 0, e.text, false});
+      seq.push_back({nullptr, 0, "(", false});
+      args_into(e, true, {});
+      seq.push_back({nullptr, 0, ")", false});
+      break;
+    case k::subscript:
+      if (e.base)
+        seq.push_back({e.base.get(), primary, {}, false});
+      seq.push_back({nullptr, 0, "[", false});
+      if (e.args.empty())
+        seq.push_back({nullptr, 0, "()", false});
+      args_into(e, false, {});
+      seq.push_back({nullptr, 0, "]", false});
+      break;
+    case k::list:
+      seq.push_back({nullptr, 0, "[", false});
+      args_into(e, false, {});
+      seq.push_back({nullptr, 0, "]", false});
+      break;
+    case k::tuple:
+      seq.push_back({nullptr, 0, "(", false});
+      args_into(e, false, {});
+      if (e.args.size() == 1)
+        seq.push_back({nullptr, 0, ",", false});
+      seq.push_back({nullptr, 0, ")", false});
+      break;
+    case k::unary: {
+      const bool is_not = e.text == "not";
+      seq.push_back({nullptr, 0, is_not ? "not " : "-", false});
+      if (!e.args.empty())
+        seq.push_back({e.args[0].get(), is_not ? 3 : 7, {}, false});
+      break;
+    }
+    case k::binary: {
+      const int p = precedence(e);
+      if (e.args.size() == 2) {
+        seq.push_back({e.args[0].get(), p, {}, false});
+        seq.push_back({nullptr, 0, " ", false});
+        seq.push_back({nullptr, 0, e.text, false});
+        seq.push_back({nullptr, 0, " ", false});
+        seq.push_back({e.args[1].get(), p + 1, {}, false});
+      }
+      break;
+    }
+    }
+    for (auto it = seq.rbegin(); it != seq.rend(); ++it)
+      stack.push_back(*it);
+  }
+}
+
+inline void indent_to(std::string& out, std::size_t level) { out.append(4 * level, ' '); }
+
+inline bool is_implicit(const expression_ptr& e, std::int64_t v) {
+  return !e || (e->what == expression::kind::integer && !e->overflow && e->value == v);
+}
+
+inline void append_header(std::string& out, const statement& s, bool elif_as_if = false) {
+  using k = statement::kind;
+  switch (s.what) {
+  case k::assign: {
+    for (std::size_t i = 0; i < s.targets.size(); ++i) {
+      if (i)
+        out += ", ";
+      out += s.targets[i] ? std::string_view(s.targets[i]->name) : std::string_view("_");
+    }
+    out += " = ";
+    std::string_view extra;
+    if (s.value && s.value->what == expression::kind::operation &&
+        s.value->op == commscope::operation::alloc_window_buffer && s.targets.size() == 1 &&
+        s.targets[0] && !s.value->name.empty() && s.value->name != s.targets[0]->name) {
+      bool spelled = false;
+      for (const auto& kw : s.value->keywords)
+        spelled = spelled || kw.name == "name";
+      if (!spelled)
+        extra = s.value->name;
+    }
+    if (s.value)
+      append_expression(out, *s.value, extra);
+    else
+      out += "None";
+    if (s.targets.size() == 1 && s.targets[0] && s.targets[0]->var_type &&
+        s.targets[0]->var_type->window) {
+      out += " # window_buffer=";
+      out += s.targets[0]->var_type->window->name;
+    }
+    break;
+  }
+  case k::evaluate:
+    if (s.value)
+      append_expression(out, *s.value);
+    else
+      out += "pass";
+    break;
+  case k::return_:
+    out += "return";
+    for (std::size_t i = 0; i < s.values.size(); ++i) {
+      out += i ? ", " : " ";
+      append_expression(out, *s.values[i]);
+    }
+    break;
+  case k::pass:
+    out += "pass";
+    break;
+  case k::for_loop: {
+    out += "for ";
+    out += s.loop_var ? std::string_view(s.loop_var->name) : std::string_view("_");
+    out += s.builtin_range ? " in range(" : " in pl.range(";
+    int arity = s.range_arity;
+    if (!is_implicit(s.step, 1))
+      arity = 3;
+    else if (!is_implicit(s.start, 0) && arity < 2)
+      arity = 2;
+    if (arity < 1)
+      arity = 1;
+    auto put = [&](const expression_ptr& e, std::int64_t dflt) {
+      if (e)
+        append_expression(out, *e);
+      else
+        out += std::to_string(dflt);
+    };
+    if (arity >= 2) {
+      put(s.start, 0);
+      out += ", ";
+    }
+    put(s.stop, 0);
+    if (arity == 3) {
+      out += ", ";
+      put(s.step, 1);
+    }
+    out += "):";
+    break;
+  }
+  case k::while_loop:
+    out += "while ";
+    if (s.value)
+      append_expression(out, *s.value);
+    else
+      out += "True";
+    out += ':';
+    break;
+  case k::if_else:
+    out += (s.is_elif && !elif_as_if) ? "elif " : "if ";
+    if (s.value)
+      append_expression(out, *s.value);
+    else
+      out += "True";
+    out += ':';
+    break;
+  case k::scope: {
+    out += "with pld.comm_domain(";
+    append_string_literal(out, s.scope_name);
+    out += ", devices=";
+    if (s.devices.empty()) {
+      out += "\"all\"";
+    } else {
+      out += '[';
+      for (std::size_t i = 0; i < s.devices.size(); ++i) {
+        if (i)
+          out += ", ";
+        out += std::to_string(s.devices[i]);
+      }
+      out += ']';
+    }
+    out += ", slots=[";
+    for (std::size_t i = 0; i < s.slots.size(); ++i) {
+      if (i)
+        out += ", ";
+      out += s.slots[i] ? std::string_view(s.slots[i]->name) : std::string_view("None");
+    }
+    out += "]):";
+    break;
+  }
+  }
+}
+
+} // namespace printer_detail
+
+/// The canonical text of one expression (cli.md: one space around binary operators,
+/// parentheses only where precedence needs them, calls as written).
+[[nodiscard]] inline std::string print_expression(const expression& e) {
+  std::string out;
+  printer_detail::append_expression(out, e);
+  return out;
+}
+
+/// Appends `body` at indentation `level` (4 spaces each); an empty body prints `pass`.
+inline void print_statements(std::string& out, std::span<const statement_ptr> body,
+                             std::size_t level) {
+  using namespace printer_detail;
+  enum class step : std::uint8_t { statement, block, orelse };
+  struct item {
+    step what;
+    const statement* s;
+    std::span<const statement_ptr> block;
+    std::size_t level;
+  };
+  std::vector<item> stack;
+  stack.push_back({step::block, nullptr, body, level});
+  while (!stack.empty()) {
+    const item it = stack.back();
+    stack.pop_back();
+    switch (it.what) {
+    case step::block:
+      if (it.block.empty()) {
+        indent_to(out, it.level);
+        out += "pass\n";
+      }
+      for (auto r = it.block.rbegin(); r != it.block.rend(); ++r)
+        if (*r)
+          stack.push_back({step::statement, r->get(), {}, it.level});
+      break;
+    case step::statement: {
+      const statement& s = *it.s;
+      indent_to(out, it.level);
+      // An elif reached here is not alone in an else block: print it as an if.
+      append_header(out, s, /*elif_as_if=*/true);
+      out += '\n';
+      switch (s.what) {
+      case statement::kind::if_else:
+        stack.push_back({step::orelse, &s, {}, it.level});
+        [[fallthrough]];
+      case statement::kind::for_loop:
+      case statement::kind::while_loop:
+      case statement::kind::scope:
+        stack.push_back({step::block, nullptr, s.body, it.level + 1});
+        break;
+      default:
+        break;
+      }
+      break;
+    }
+    case step::orelse: {
+      const statement& s = *it.s;
+      if (s.orelse.empty())
+        break;
+      const statement* only = s.orelse.size() == 1 ? s.orelse[0].get() : nullptr;
+      indent_to(out, it.level);
+      if (only && only->what == statement::kind::if_else && only->is_elif) {
+        append_header(out, *only);
+        out += '\n';
+        stack.push_back({step::orelse, only, {}, it.level});
+        stack.push_back({step::block, nullptr, only->body, it.level + 1});
+      } else {
+        out += "else:\n";
+        stack.push_back({step::block, nullptr, s.orelse, it.level + 1});
+      }
+      break;
+    }
+    }
+  }
+}
+
+namespace printer_detail {
+
+inline void append_decorator(std::string& out, const signature& sig) {
+  out += "@pl.function";
+  if (!sig.decorator.empty()) {
+    out += '(';
+    for (std::size_t i = 0; i < sig.decorator.size(); ++i) {
+      if (i)
+        out += ", ";
+      out += sig.decorator[i].name;
+      out += '=';
+      if (sig.decorator[i].value)
+        append_expression(out, *sig.decorator[i].value);
+      else
+        out += "None";
+    }
+    out += ')';
+    return;
+  }
+  // A signature built in memory: spell its kind the way cli.md's table reads it back.
+  if (sig.graph)
+    out += "(type=pl.FunctionType.Graph)";
+  else if (sig.orchestrator && sig.level == commscope::level::host)
+    out += "(level=pl.Level.HOST, role=pl.Role.Orchestrator)";
+  else if (sig.orchestrator && sig.level == commscope::level::chip)
+    out += "(type=pl.FunctionType.Orchestration)";
+  else if (sig.orchestrator)
+    out += "(level=pl.Level.CLUSTER, role=pl.Role.Orchestrator)";
+}
+
+} // namespace printer_detail
+
+/// The whole program in the text form of cli.md.
+[[nodiscard]] inline std::string print(const program& p) {
+  using namespace printer_detail;
+  std::string out;
+  out += "import pypto.language as pl\n";
+  out += "import pypto.language.distributed as pld\n\n\n";
+  out += "@pl.program\nclass ";
+  out += p.name.empty() ? std::string_view("Program") : std::string_view(p.name);
+  out += ":\n";
+  bool first = true;
+  for (const auto& f : p.functions) {
+    if (!f)
+      continue;
+    if (!first)
+      out += '\n';
+    first = false;
+    indent_to(out, 1);
+    if (f->sig)
+      append_decorator(out, *f->sig);
+    else
+      out += "@pl.function";
+    out += '\n';
+    indent_to(out, 1);
+    out += "def ";
+    out += f->sig ? std::string_view(f->sig->name) : std::string_view("_");
+    out += "(self";
+    for (const auto& prm : f->params) {
+      out += ", ";
+      if (!prm.var) {
+        out += '_';
+        continue;
+      }
+      out += prm.var->name;
+      if (prm.var->var_type && prm.var->var_type->annotation) {
+        out += ": ";
+        append_expression(out, *prm.var->var_type->annotation);
+      }
+    }
+    out += ')';
+    if (f->returns) {
+      out += " -> ";
+      append_expression(out, *f->returns);
+    }
+    out += ":\n";
+    print_statements(out, f->body, 2);
+  }
+  if (first) {
+    indent_to(out, 1);
+    out += "pass\n";
+  }
+  return out;
+}
+
+[[nodiscard]] inline std::string print(const program_ptr& p) { return p ? print(*p) : std::string(); }
+
+} // namespace commscope::reference
