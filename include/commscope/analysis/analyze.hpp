@@ -1,0 +1,339 @@
+// The analysis entry point: pass.md steps 1-6 and 9 for every host orchestrator, all
+// errors in source order, nothing in the IR touched. The result is a plan (plan.hpp).
+#pragma once
+
+#include <commscope/analysis/cluster.hpp>
+#include <commscope/analysis/collect.hpp>
+#include <commscope/analysis/devices.hpp>
+#include <commscope/analysis/operations.hpp>
+#include <commscope/analysis/read_back.hpp>
+#include <commscope/analysis/variables.hpp>
+#include <commscope/concepts.hpp>
+#include <commscope/plan.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+
+namespace commscope {
+namespace analysis {
+
+template <class Traits>
+class function_analysis {
+  using storage = storage_t<Traits>;
+  template <class T>
+  using vec = typename storage::template vector<T>;
+  using expression = typename Traits::expression;
+  using location = typename Traits::location;
+
+public:
+  constexpr function_analysis(const typename Traits::program& p, std::uint64_t& order)
+      : vars_(p), order_(order) {}
+
+  constexpr void run(typename Traits::function f, function_plan<Traits>& fp,
+                     vec<diagnostic<location>>& diagnostics) {
+    vars_.reset();
+    facts_.clear();
+    if (is_materialized<Traits>(f)) {
+      read_back<Traits>(f, fp);
+      fp.status = function_plan<Traits>::state::already_materialized;
+      return;
+    }
+    collector<Traits>(vars_, facts_, order_).run(f);
+    fp.allocations = std::move(facts_.allocations);
+    facts_.allocations = {};
+    fp.status = fp.allocations.empty() ? function_plan<Traits>::state::no_allocations
+                                       : function_plan<Traits>::state::analysed;
+    const auto n = fp.allocations.size();
+    own_.assign(n, {});
+    touched_.assign(n, 0);
+    suppressed_.assign(n, 0);
+    bind_views(fp);
+    dispatches(fp);
+    collectives_structure(fp);
+    inherit(fp);
+    collectives_coverage(fp);
+    check_allocations(fp);
+    cluster(fp);
+    duplicate_names(fp);
+    for (auto& d : facts_.diagnostics)
+      diagnostics.push_back(d);
+  }
+
+private:
+  /// Step 2: a window whose pointer names an allocation (through copies) is a view.
+  constexpr void bind_views(function_plan<Traits>& fp) {
+    for (const auto& w : facts_.windows) {
+      const auto a = vars_.allocation_of(w.pointer);
+      const binding b = vars_.at(w.variable);
+      if (a == no_index || b.what != binding::kind::window)
+        continue;
+      const auto v = static_cast<std::uint32_t>(fp.views.size());
+      fp.views.push_back({w.handle, a});
+      fp.allocations[a].views.push_back(v);
+      vars_.retarget(w.variable, {binding::kind::window, b.ref, v});
+    }
+  }
+
+  [[nodiscard]] constexpr std::uint32_t allocation_of_argument(const function_plan<Traits>& fp,
+                                                               expression e) {
+    if (Traits::expression_kind_of(e) != expression_kind::variable)
+      return no_index;
+    const auto v = vars_.view_of(vars_.id(Traits::variable_of(e)));
+    return v == no_index ? no_index : fp.views[v].allocation;
+  }
+
+  constexpr void report(error_code c, std::string_view subject, location where,
+                        std::uint64_t at, std::int64_t number = 0, std::int64_t extra = 0,
+                        detail why = detail::none) {
+    facts_.diagnostics.push_back({c, why, subject, number, extra, where, at});
+  }
+
+  /// Step 3: every dispatch's descriptor goes to the allocations of its view arguments.
+  constexpr void dispatches(const function_plan<Traits>& fp) {
+    device_inference<Traits> infer(vars_, facts_);
+    for (const auto& d : facts_.dispatches) {
+      const auto desc = infer.infer(d);
+      const bool failed = desc.what == descriptor<storage>::status::error;
+      if (failed)
+        report(desc.code, d.callee, d.where, d.order, desc.number, device_limit_of<Traits>());
+      for (auto&& arg : Traits::arguments(d.call)) {
+        const auto a = allocation_of_argument(fp, arg);
+        if (a == no_index)
+          continue;
+        if (failed) {
+          seeds_.push_back(a);
+          continue;
+        }
+        touched_[a] = 1;
+        if (desc.what == descriptor<storage>::status::devices)
+          own_[a].add(desc.devices);
+      }
+    }
+  }
+
+  struct collective_state {
+    std::array<std::uint32_t, 5> allocations{no_index, no_index, no_index, no_index, no_index};
+    bool reported = false;
+  };
+
+  /// Step 4, the checks that need no coverage: arity, then arguments that must be views.
+  constexpr void collectives_structure(const function_plan<Traits>& fp) {
+    states_.assign(facts_.collectives.size(), {});
+    edges_.clear();
+    for (std::size_t i = 0; i < facts_.collectives.size(); ++i) {
+      const auto& c = facts_.collectives[i];
+      const auto& r = row(c.op);
+      auto& st = states_[i];
+      const auto n = count_of(Traits::arguments(c.call));
+      std::size_t k = 0;
+      for (auto&& arg : Traits::arguments(c.call)) {
+        if (k < st.allocations.size())
+          st.allocations[k] = allocation_of_argument(fp, arg);
+        ++k;
+      }
+      if (n < r.min_arity || n > r.max_arity) {
+        report(error_code::malformed_op, r.name, c.where, c.order, static_cast<std::int64_t>(n),
+               r.max_arity, detail::wrong_arity);
+        st.reported = true;
+      } else {
+        for (auto m : r.must_be_views)
+          if (m != none_arg && st.allocations[m] == no_index) {
+            report(error_code::collective_arg_not_window, r.name, c.where, c.order, m);
+            st.reported = true;
+            break;
+          }
+      }
+      if (st.reported) {
+        seed_arguments(st);
+        continue;
+      }
+      for (auto to : r.inheritors)
+        if (to != none_arg)
+          edges_.push_back({st.allocations[r.source], st.allocations[to]});
+    }
+  }
+
+  constexpr void seed_arguments(const collective_state& st) {
+    for (auto a : st.allocations)
+      if (a != no_index)
+        seeds_.push_back(a);
+  }
+
+  /// Step 4's inheritance and step 5's merge, to a fixed point over the edges; then the
+  /// allocations whose diagnostics would be cascades of a reported call.
+  constexpr void inherit(function_plan<Traits>& fp) {
+    const auto n = fp.allocations.size();
+    for (std::size_t i = 0; i < n; ++i)
+      fp.allocations[i].devices = own_[i].finish();
+    // Adjacency in compressed rows.
+    first_.assign(n + 1, 0);
+    for (const auto& e : edges_)
+      ++first_[e.from + 1];
+    for (std::size_t i = 0; i < n; ++i)
+      first_[i + 1] += first_[i];
+    next_.assign(edges_.size(), 0);
+    {
+      vec<std::uint32_t> fill(first_.begin(), first_.end() - 1);
+      for (const auto& e : edges_)
+        next_[fill[e.from]++] = e.to;
+    }
+    work_.clear();
+    queued_.assign(n, 0);
+    for (const auto& e : edges_)
+      if (!queued_[e.from]) {
+        queued_[e.from] = 1;
+        work_.push_back(e.from);
+      }
+    while (!work_.empty()) {
+      const auto u = work_.back();
+      work_.pop_back();
+      queued_[u] = 0;
+      for (auto k = first_[u]; k < first_[u + 1]; ++k) {
+        const auto v = next_[k];
+        bool changed = fp.allocations[v].devices.join(fp.allocations[u].devices);
+        if (touched_[u] && !touched_[v]) {
+          touched_[v] = 1;
+          changed = true;
+        }
+        if (changed && !queued_[v]) {
+          queued_[v] = 1;
+          work_.push_back(v);
+        }
+      }
+    }
+    spread_suppression();
+  }
+
+  /// Suppression flows along inheritance: coverage lost upstream is not re-reported.
+  constexpr void spread_suppression() {
+    while (!seeds_.empty()) {
+      const auto u = seeds_.back();
+      seeds_.pop_back();
+      if (suppressed_[u])
+        continue;
+      suppressed_[u] = 1;
+      for (auto k = first_[u]; k < first_[u + 1]; ++k)
+        seeds_.push_back(next_[k]);
+    }
+  }
+
+  /// Step 4, the checks that need coverage, in source order.
+  constexpr void collectives_coverage(const function_plan<Traits>& fp) {
+    for (std::size_t i = 0; i < facts_.collectives.size(); ++i) {
+      auto& st = states_[i];
+      if (st.reported)
+        continue;
+      const auto& c = facts_.collectives[i];
+      const auto& r = row(c.op);
+      const auto bare = [&](std::uint32_t a) {
+        return !suppressed_[a] && fp.allocations[a].devices.is_bottom();
+      };
+      const auto lost = [&](std::uint32_t a) { return suppressed_[a] != 0; };
+      if (r.source != none_arg) {
+        const auto src = st.allocations[r.source];
+        if (lost(src))
+          continue;
+        if (bare(src)) {
+          report(error_code::uncovered_collective, r.name, c.where, c.order);
+          st.reported = true;
+        }
+      } else if (c.op == operation::barrier) {
+        const auto sig = st.allocations[0];
+        if (lost(sig))
+          continue;
+        if (bare(sig)) {
+          report(error_code::barrier_no_coverage, r.name, c.where, c.order);
+          st.reported = true;
+        }
+      }
+      if (!st.reported && c.op == operation::all_to_all_v && c.in_loop) {
+        report(error_code::collective_in_loop, r.name, c.where, c.order);
+        st.reported = true;
+      }
+      if (st.reported) {
+        seed_arguments(st);
+        spread_suppression();
+      }
+    }
+  }
+
+  /// Step 6 for allocations: dead, unconsumed, empty.
+  constexpr void check_allocations(const function_plan<Traits>& fp) {
+    for (std::size_t i = 0; i < fp.allocations.size(); ++i) {
+      const auto& a = fp.allocations[i];
+      const auto at = facts_.allocation_order[i];
+      if (a.views.empty())
+        report(error_code::dead_alloc, a.name, a.where, at);
+      else if (suppressed_[i])
+        continue;
+      else if (!touched_[i])
+        report(error_code::unconsumed_alloc, a.name, a.where, at);
+      else if (a.devices.is_bottom())
+        report(error_code::empty_coverage, a.name, a.where, at);
+    }
+  }
+
+  /// Step 6 for domains: a name twice in one domain is reported at the later allocation.
+  constexpr void duplicate_names(const function_plan<Traits>& fp) {
+    for (const auto& d : fp.domains) {
+      names_.assign(d.slots.begin(), d.slots.end());
+      std::sort(names_.begin(), names_.end(), [&](std::uint32_t a, std::uint32_t b) {
+        const auto c = fp.allocations[a].name <=> fp.allocations[b].name;
+        return c != 0 ? c < 0 : a < b;
+      });
+      for (std::size_t k = 1; k < names_.size(); ++k) {
+        const auto i = names_[k];
+        if (fp.allocations[names_[k - 1]].name == fp.allocations[i].name && !suppressed_[i])
+          report(error_code::duplicate_name, fp.allocations[i].name, fp.allocations[i].where,
+                 facts_.allocation_order[i]);
+      }
+    }
+  }
+
+  struct edge {
+    std::uint32_t from, to;
+  };
+
+  variable_table<Traits> vars_;
+  std::uint64_t& order_;
+  function_facts<Traits> facts_;
+  vec<typename device_set<storage>::builder> own_;
+  vec<std::uint8_t> touched_, suppressed_, queued_;
+  vec<std::uint32_t> seeds_, first_, next_, work_, names_;
+  vec<collective_state> states_;
+  vec<edge> edges_;
+};
+
+} // namespace analysis
+
+/// Analyses every host orchestrator of `p` (pass.md steps 1-6 and 9) without changing
+/// anything. Check `plan.ok()` before `materialize`.
+template <class Program, class Traits = ir_traits<Program>>
+[[nodiscard]] constexpr auto analyze(const Program& p) {
+  if constexpr (!analysable_ir<Traits> ||
+                (storage_t<Traits>::constant_evaluable && !numbers_variables<Traits>)) {
+    diagnose_analysis<Traits>();
+    return;
+  } else {
+    plan<Traits> result;
+    std::uint64_t order = 0;
+    analysis::function_analysis<Traits> fa(p, order);
+    for (auto&& f : Traits::functions(p)) {
+      const function_info info = Traits::describe(f);
+      if (!info.is_host_orchestrator())
+        continue;
+      result.functions.emplace_back();
+      auto& fp = result.functions.back();
+      fp.function = f;
+      fp.name = info.name;
+      fa.run(f, fp, result.diagnostics);
+    }
+    // Each call and allocation reports at most once, so positions are unique.
+    std::sort(result.diagnostics.begin(), result.diagnostics.end(),
+              [](const auto& a, const auto& b) { return a.order < b.order; });
+    return result;
+  }
+}
+
+} // namespace commscope

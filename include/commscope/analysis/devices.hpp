@@ -1,0 +1,156 @@
+// Device inference: the `device=` expression of one dispatch -> a descriptor or an error
+// (pass.md, "Device descriptors"). Constant loops are judged arithmetically, so
+// `range(4000000000)` is rejected without enumerating it.
+#pragma once
+
+#include <commscope/analysis/collect.hpp>
+#include <commscope/analysis/variables.hpp>
+#include <commscope/device_set.hpp>
+#include <commscope/diagnostics.hpp>
+
+#include <cstdint>
+#include <limits>
+#include <optional>
+
+namespace commscope::analysis {
+
+template <class Storage>
+struct descriptor {
+  enum class status : std::uint8_t { devices, empty, error };
+  status what = status::devices;
+  device_set<Storage> devices;
+  error_code code{};
+  std::int64_t number = 0;
+};
+
+/// A loop bound or device value after following copies and constant temporaries.
+struct bound {
+  enum class kind : std::uint8_t { unknown, integer, world_size };
+  kind what = kind::unknown;
+  std::int64_t value = 0;
+};
+
+template <class Traits>
+class device_inference {
+  using storage = storage_t<Traits>;
+  using expression = typename Traits::expression;
+  static constexpr std::int64_t limit = device_limit_of<Traits>();
+
+public:
+  constexpr device_inference(variable_table<Traits>& vars, const function_facts<Traits>& facts)
+      : vars_(vars), facts_(facts) {}
+
+  [[nodiscard]] constexpr descriptor<storage> infer(const dispatch_site<Traits>& d) {
+    const expression e = d.device;
+    switch (Traits::expression_kind_of(e)) {
+    case expression_kind::integer:
+      return constant(Traits::integer_value(e));
+    case expression_kind::variable:
+      break;
+    default:
+      return error(error_code::unsupported_device);
+    }
+    const binding& b = vars_.at(vars_.root(vars_.id(Traits::variable_of(e))));
+    if (b.what == binding::kind::integer)
+      return constant(b.value);
+    if (b.what != binding::kind::loop)
+      return error(error_code::unsupported_device);
+    const auto& loop = facts_.loops[b.ref];
+    if (!loop.bounds || !(loop.begin < d.order && d.order < loop.end))
+      return error(error_code::unsupported_device); // not an enclosing for loop
+    const bound start = resolve(loop.bounds->start);
+    const bound stop = resolve(loop.bounds->stop);
+    const bound step = resolve(loop.bounds->step);
+    using K = bound::kind;
+    if (stop.what == K::world_size) {
+      if (start.what != K::integer || step.what != K::integer)
+        return error(error_code::unsupported_device);
+      if (start.value == 0 && step.value == 1)
+        return {descriptor<storage>::status::devices, device_set<storage>::all(), {}, 0};
+      return error(error_code::partial_world_range);
+    }
+    if (start.what != K::integer || stop.what != K::integer || step.what != K::integer)
+      return error(error_code::unsupported_device);
+    return progression(start.value, stop.value, step.value);
+  }
+
+  /// Follows an expression through copies to a constant or world_size().
+  [[nodiscard]] constexpr bound resolve(expression e) {
+    switch (Traits::expression_kind_of(e)) {
+    case expression_kind::integer:
+      return {bound::kind::integer, Traits::integer_value(e)};
+    case expression_kind::call: {
+      const call_target t = Traits::call_target_of(e);
+      if (t.what == call_target::kind::operation && t.op == operation::world_size &&
+          count_of(Traits::arguments(e)) == 0)
+        return {bound::kind::world_size, 0};
+      return {};
+    }
+    case expression_kind::variable: {
+      const binding& b = vars_.at(vars_.root(vars_.id(Traits::variable_of(e))));
+      if (b.what == binding::kind::integer)
+        return {bound::kind::integer, b.value};
+      if (b.what == binding::kind::world_size)
+        return {bound::kind::world_size, 0};
+      return {};
+    }
+    case expression_kind::other:
+      return {};
+    }
+    return {};
+  }
+
+  /// range(start, stop, step) over constants: the exact set, judged before enumeration.
+  [[nodiscard]] static constexpr descriptor<storage> progression(std::int64_t start,
+                                                                std::int64_t stop,
+                                                                std::int64_t step) {
+    if (step == 0)
+      return error(error_code::unsupported_device);
+    const bool up = step > 0;
+    if (up ? start >= stop : start <= stop)
+      return {descriptor<storage>::status::empty, {}, {}, 0};
+    // Unsigned arithmetic: the distance of two int64 always fits in uint64.
+    const std::uint64_t stride = up ? static_cast<std::uint64_t>(step)
+                                    : std::uint64_t{0} - static_cast<std::uint64_t>(step);
+    const std::uint64_t span = up ? static_cast<std::uint64_t>(stop) - static_cast<std::uint64_t>(start)
+                                  : static_cast<std::uint64_t>(start) - static_cast<std::uint64_t>(stop);
+    const std::uint64_t count = (span - 1) / stride + 1;
+    const std::uint64_t reach = (count - 1) * stride; // < span: no overflow
+    const std::int64_t last = static_cast<std::int64_t>(
+        up ? static_cast<std::uint64_t>(start) + reach : static_cast<std::uint64_t>(start) - reach);
+    const std::int64_t lo = up ? start : last;
+    const std::int64_t hi = up ? last : start;
+    if (lo < 0)
+      return error(error_code::negative_device, lo);
+    if (hi >= limit)
+      return error(error_code::device_out_of_range, hi);
+    typename device_set<storage>::builder b;
+    if (stride == 1) {
+      b.add(device_interval{lo, hi});
+    } else {
+      for (std::int64_t d = lo;; d += static_cast<std::int64_t>(stride)) {
+        b.add(device_interval{d, d});
+        if (hi - d < static_cast<std::int64_t>(stride))
+          break;
+      }
+    }
+    return {descriptor<storage>::status::devices, b.finish(), {}, 0};
+  }
+
+private:
+  static constexpr descriptor<storage> constant(std::int64_t v) {
+    if (v < 0)
+      return error(error_code::negative_device, v);
+    if (v >= limit)
+      return error(error_code::device_out_of_range, v);
+    return {descriptor<storage>::status::devices, device_set<storage>::single(v), {}, 0};
+  }
+  static constexpr descriptor<storage> error(error_code c, std::int64_t n = 0) {
+    return {descriptor<storage>::status::error, {}, c, n};
+  }
+
+  variable_table<Traits>& vars_;
+  const function_facts<Traits>& facts_;
+};
+
+} // namespace commscope::analysis

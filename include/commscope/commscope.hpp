@@ -1,0 +1,12 @@
+// The one include for users: the pass (analyze, materialize, run), its plan and
+// diagnostics, and the verifier. Adapters include traits.hpp for the contract.
+#pragma once
+
+#include <commscope/analysis/analyze.hpp>
+#include <commscope/concepts.hpp>
+#include <commscope/device_set.hpp>
+#include <commscope/diagnostics.hpp>
+#include <commscope/materialize.hpp>
+#include <commscope/plan.hpp>
+#include <commscope/traits.hpp>
+#include <commscope/verify.hpp>

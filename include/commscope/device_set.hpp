@@ -1,0 +1,161 @@
+// The device-descriptor lattice (pass.md, "Device descriptors"):
+//   bottom (no evidence) < finite subsets ordered by inclusion < all.
+// Join is union and `all` absorbs. No IR in sight.
+//
+// A finite set is kept as ascending, disjoint, non-adjacent closed intervals, so that a
+// constant loop of a million devices costs one interval, not a million ids.
+#pragma once
+
+#include <commscope/storage.hpp>
+
+#include <algorithm>
+#include <compare>
+#include <cstdint>
+#include <iterator>
+
+namespace commscope {
+
+using device_id = std::int64_t;
+
+struct device_interval {
+  device_id first;
+  device_id last; ///< inclusive
+  friend constexpr bool operator==(const device_interval&, const device_interval&) = default;
+  friend constexpr auto operator<=>(const device_interval&, const device_interval&) = default;
+};
+
+template <class Storage = boost_storage>
+class device_set {
+public:
+  using intervals_type = typename Storage::template small_vector<device_interval, 1>;
+
+  constexpr device_set() = default; ///< bottom
+
+  [[nodiscard]] static constexpr device_set bottom() { return {}; }
+  [[nodiscard]] static constexpr device_set all() {
+    device_set s;
+    s.all_ = true;
+    return s;
+  }
+  [[nodiscard]] static constexpr device_set single(device_id d) {
+    device_set s;
+    s.runs_.push_back({d, d});
+    return s;
+  }
+
+  [[nodiscard]] constexpr bool is_all() const { return all_; }
+  [[nodiscard]] constexpr bool is_bottom() const { return !all_ && runs_.empty(); }
+  [[nodiscard]] constexpr const intervals_type& intervals() const { return runs_; }
+
+  /// Number of devices of a finite set (0 for bottom and for all).
+  [[nodiscard]] constexpr std::uint64_t size() const {
+    std::uint64_t n = 0;
+    for (const auto& r : runs_)
+      n += static_cast<std::uint64_t>(r.last - r.first) + 1;
+    return n;
+  }
+
+  [[nodiscard]] constexpr bool contains(device_id d) const {
+    if (all_)
+      return true;
+    auto it = std::lower_bound(runs_.begin(), runs_.end(), d,
+                               [](const device_interval& r, device_id v) { return r.last < v; });
+    return it != runs_.end() && it->first <= d;
+  }
+
+  /// Calls f(id) for every device of a finite set, ascending.
+  template <class F>
+  constexpr void for_each(F&& f) const {
+    for (const auto& r : runs_)
+      for (device_id d = r.first;; ++d) {
+        f(d);
+        if (d == r.last)
+          break;
+      }
+  }
+
+  /// Least upper bound, in place. Returns whether *this changed.
+  constexpr bool join(const device_set& other) {
+    if (all_ || other.is_bottom())
+      return false;
+    if (other.all_) {
+      all_ = true;
+      runs_.clear();
+      return true;
+    }
+    intervals_type merged;
+    merged.reserve(runs_.size() + other.runs_.size());
+    std::merge(runs_.begin(), runs_.end(), other.runs_.begin(), other.runs_.end(),
+               std::back_inserter(merged));
+    coalesce(merged);
+    if (merged == runs_)
+      return false;
+    runs_ = std::move(merged);
+    return true;
+  }
+
+  friend constexpr bool operator==(const device_set& a, const device_set& b) {
+    return a.all_ == b.all_ && a.runs_ == b.runs_;
+  }
+  /// A total order (bottom first, all last, finite sets lexicographically), used to
+  /// cluster equal sets by sorting.
+  friend constexpr std::strong_ordering operator<=>(const device_set& a, const device_set& b) {
+    if (a.all_ != b.all_)
+      return a.all_ ? std::strong_ordering::greater : std::strong_ordering::less;
+    return std::lexicographical_compare_three_way(a.runs_.begin(), a.runs_.end(),
+                                                  b.runs_.begin(), b.runs_.end());
+  }
+
+  /// Accumulates evidence cheaply (append only) and normalizes once at the end.
+  class builder {
+  public:
+    constexpr void add_all() { all_ = true; }
+    constexpr void add(device_interval r) {
+      if (!all_)
+        pending_.push_back(r);
+    }
+    constexpr void add(const device_set& s) {
+      if (s.is_all())
+        add_all();
+      else
+        for (const auto& r : s.intervals())
+          add(r);
+    }
+    [[nodiscard]] constexpr device_set finish() {
+      device_set s;
+      if (all_) {
+        s.all_ = true;
+        return s;
+      }
+      std::sort(pending_.begin(), pending_.end());
+      coalesce(pending_);
+      s.runs_ = std::move(pending_);
+      pending_ = {};
+      return s;
+    }
+
+  private:
+    bool all_ = false;
+    intervals_type pending_;
+  };
+
+private:
+  /// Merge overlapping and adjacent intervals of a sorted list, in place.
+  static constexpr void coalesce(intervals_type& v) {
+    std::size_t out = 0;
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      if (out > 0 && (v[out - 1].last >= v[i].first ||
+                      (v[out - 1].last < INT64_MAX && v[out - 1].last + 1 == v[i].first))) {
+        v[out - 1].last = std::max(v[out - 1].last, v[i].last);
+      } else {
+        v[out++] = v[i];
+      }
+    }
+    v.resize(out);
+  }
+
+  bool all_ = false;
+  intervals_type runs_;
+};
+
+} // namespace commscope

@@ -1,0 +1,149 @@
+// Error codes, diagnostics and their messages (pass.md, "Errors").
+//
+// A diagnostic stores what it is about (a code, a subject name, up to two numbers, a
+// location) rather than a formatted string, so that the analysis can run in constant
+// evaluation, where std::string is not usable with every standard library. The message
+// is formatted on demand by `message()`.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace commscope {
+
+enum class error_code : std::uint8_t {
+  dead_alloc,
+  unconsumed_alloc,
+  empty_coverage,
+  unsupported_device,
+  negative_device,
+  device_out_of_range,
+  partial_world_range,
+  duplicate_name,
+  malformed_op,
+  collective_arg_not_window,
+  uncovered_collective,
+  barrier_no_coverage,
+  collective_in_loop,
+  verify, ///< a finding of the verifier (verify.hpp)
+};
+
+inline constexpr std::array<std::string_view, 14> error_code_names{
+    "dead-alloc",          "unconsumed-alloc",          "empty-coverage",
+    "unsupported-device",  "negative-device",           "device-out-of-range",
+    "partial-world-range", "duplicate-name",            "malformed-op",
+    "collective-arg-not-window", "uncovered-collective", "barrier-no-coverage",
+    "collective-in-loop",  "verify"};
+
+/// The stable spelling of a code, as printed in brackets after a message.
+[[nodiscard]] constexpr std::string_view code_name(error_code c) {
+  return error_code_names[static_cast<std::size_t>(c)];
+}
+
+/// Why a `malformed-op` or `verify` diagnostic was raised; selects the message.
+enum class detail : std::uint8_t {
+  none,
+  wrong_arity,          ///< number = positional arguments given, extra = expected
+  alloc_not_assigned,   ///< an allocation that is not a direct assignment
+  unknown_callee,       ///< a call of a function the program does not have
+  empty_scope,          ///< verify: a scope without slots
+  null_slot,            ///< verify: a null slot
+  slot_in_two_scopes,   ///< verify: a window buffer in more than one scope
+  unsorted_devices,     ///< verify: device list not ascending, unique, non-negative
+  view_outside_scope,   ///< verify: a view whose window buffer no enclosing scope holds
+};
+
+/// One finding. `subject` names the allocation, callee, operation or scope concerned;
+/// `order` is the position in the program's walk, which sorts diagnostics into source
+/// order independently of how the IR spells locations.
+template <class Location>
+struct diagnostic {
+  error_code code{};
+  commscope::detail why = detail::none;
+  std::string_view subject;
+  std::int64_t number = 0;
+  std::int64_t extra = 0;
+  Location where{};
+  std::uint64_t order = 0;
+
+  [[nodiscard]] std::string message() const;
+};
+
+namespace detail_ {
+inline std::string quoted(std::string_view s) {
+  std::string r;
+  r.reserve(s.size() + 2);
+  r += '\'';
+  r += s;
+  r += '\'';
+  return r;
+}
+} // namespace detail_
+
+template <class Location>
+std::string diagnostic<Location>::message() const {
+  using std::to_string;
+  const std::string who = detail_::quoted(subject);
+  switch (code) {
+  case error_code::dead_alloc:
+    return "allocation " + who + " has no window view";
+  case error_code::unconsumed_alloc:
+    return "allocation " + who + " has views but no dispatch or collective gives it devices";
+  case error_code::empty_coverage:
+    return "allocation " + who +
+           " is only dispatched from empty loops, so its device set is empty";
+  case error_code::unsupported_device:
+    return "cannot infer the devices of the dispatch of " + who +
+           " from its device= expression";
+  case error_code::negative_device:
+    return "the dispatch of " + who + " uses negative device " + to_string(number);
+  case error_code::device_out_of_range:
+    return "the dispatch of " + who + " uses device " + to_string(number) +
+           ", at or above the device limit " + to_string(extra);
+  case error_code::partial_world_range:
+    return "the dispatch of " + who +
+           " iterates over part of the world: only range(world_size()) with start 0 and "
+           "step 1 covers all devices";
+  case error_code::duplicate_name:
+    return "allocation name " + who + " is used twice in one comm domain";
+  case error_code::malformed_op:
+    switch (why) {
+    case detail::alloc_not_assigned:
+      return "allocation " + who + " must be assigned directly to one variable";
+    case detail::unknown_callee:
+      return "call of unknown function " + who;
+    default:
+      return "operation " + who + " takes " + to_string(extra) +
+             " positional argument" + (extra == 1 ? "" : "s") + ", got " + to_string(number);
+    }
+  case error_code::collective_arg_not_window:
+    return "argument " + to_string(number) + " of collective " + who +
+           " does not resolve to a window view";
+  case error_code::uncovered_collective:
+    return "the buffer of collective " + who + " has no devices to pass on";
+  case error_code::barrier_no_coverage:
+    return "the signal of barrier " + who + " has no devices of its own";
+  case error_code::collective_in_loop:
+    return "collective " + who + " cannot run inside a loop: its signal is single-use";
+  case error_code::verify:
+    switch (why) {
+    case detail::empty_scope:
+      return "scope " + who + " has no slots";
+    case detail::null_slot:
+      return "scope " + who + " has a null slot";
+    case detail::slot_in_two_scopes:
+      return "window buffer " + who + " is a slot of more than one scope";
+    case detail::unsorted_devices:
+      return "scope " + who + " has a device list that is not ascending, unique and non-negative";
+    case detail::view_outside_scope:
+      return "a view of window buffer " + who + " is outside every scope that holds it";
+    default:
+      return "verification failed for " + who;
+    }
+  }
+  return "error";
+}
+
+} // namespace commscope

@@ -1,0 +1,116 @@
+// Steps 7, 8 and 10 of pass.md through the adapter's rewrite hooks. All or nothing: the
+// hooks are called only for a plan without diagnostics, which covers the whole program,
+// so an IR that is mutated in place is never left half-changed.
+#pragma once
+
+#include <commscope/analysis/analyze.hpp>
+#include <commscope/concepts.hpp>
+#include <commscope/plan.hpp>
+
+#include <array>
+#include <cstdint>
+
+namespace commscope {
+
+namespace materialize_ {
+/// "comm_d<index>" in a fixed buffer: names must not need std::string.
+struct scope_name {
+  std::array<char, 32> text{};
+  std::size_t size = 0;
+  constexpr explicit scope_name(std::size_t index) {
+    constexpr std::string_view prefix = "comm_d";
+    for (char c : prefix)
+      text[size++] = c;
+    std::array<char, 20> digits{};
+    std::size_t n = 0;
+    do {
+      digits[n++] = static_cast<char>('0' + index % 10);
+      index /= 10;
+    } while (index != 0);
+    while (n > 0)
+      text[size++] = digits[--n];
+  }
+  [[nodiscard]] constexpr std::string_view view() const { return {text.data(), size}; }
+};
+} // namespace materialize_
+
+/// Writes the plan back into the IR. Returns false, and changes nothing, when the plan
+/// has diagnostics. Functions without allocations and functions already materialized are
+/// not touched.
+template <class Program, class Traits = ir_traits<Program>>
+constexpr bool materialize(Program& p, const plan<Traits>& pl) {
+  if constexpr (!materializable_ir<Traits>) {
+    diagnose_rewrite<Traits>();
+    return false;
+  } else {
+    using storage = storage_t<Traits>;
+    using window_buffer = typename Traits::window_buffer;
+    if (!pl.ok())
+      return false;
+    bool any = false;
+    for (const auto& fp : pl.functions)
+      any = any || (fp.status == function_plan<Traits>::state::analysed);
+    if (!any)
+      return false;
+    auto rw = Traits::begin_rewrite(p);
+    typename storage::template vector<window_buffer> buffers;
+    typename storage::template vector<window_buffer> slots;
+    typename storage::template vector<std::int64_t> devices;
+    typename storage::template vector<materialize_::scope_name> names;
+    typename storage::template vector<scope_spec<Traits>> scopes;
+    for (const auto& fp : pl.functions) {
+      if (fp.status != function_plan<Traits>::state::analysed)
+        continue;
+      // Step 7: one object per allocation, shared by all of its views.
+      buffers.clear();
+      for (const auto& a : fp.allocations)
+        buffers.push_back(Traits::make_window_buffer(rw, {a.base, a.size, a.name}));
+      // Step 8.
+      for (const auto& v : fp.views)
+        Traits::retype_view(rw, v.variable, buffers[v.allocation]);
+      // Step 10: flatten slots and device lists first, then take spans into them.
+      slots.clear();
+      devices.clear();
+      names.clear();
+      for (std::size_t d = 0; d < fp.domains.size(); ++d) {
+        names.emplace_back(d);
+        for (auto a : fp.domains[d].slots)
+          slots.push_back(buffers[a]);
+        fp.domains[d].devices.for_each([&](device_id id) { devices.push_back(id); });
+      }
+      scopes.clear();
+      std::size_t slot_at = 0, device_at = 0;
+      for (std::size_t d = 0; d < fp.domains.size(); ++d) {
+        const auto& dom = fp.domains[d];
+        const std::size_t ns = dom.slots.size();
+        const std::size_t nd = dom.devices.is_all() ? 0 : static_cast<std::size_t>(dom.devices.size());
+        scopes.push_back({names[d].view(),
+                          std::span<const std::int64_t>(devices.data() + device_at, nd),
+                          std::span<const window_buffer>(slots.data() + slot_at, ns)});
+        slot_at += ns;
+        device_at += nd;
+      }
+      Traits::wrap_body(rw, fp.function, std::span<const scope_spec<Traits>>(scopes.data(), scopes.size()));
+    }
+    Traits::commit(rw, p);
+    return true;
+  }
+}
+
+/// The whole pass: analyse, and materialize when there is nothing to report. Returns the
+/// diagnostics (empty on success). The plan itself is not returned: it describes the
+/// program before the rewrite, whose nodes an IR rebuilt on rewrite may have released;
+/// call analyze and materialize yourself to inspect it.
+template <class Program, class Traits = ir_traits<Program>>
+constexpr auto run(Program& p) {
+  if constexpr (!materializable_ir<Traits>) {
+    diagnose_rewrite<Traits>();
+    return;
+  } else {
+    auto pl = analyze<Program, Traits>(p);
+    materialize<Program, Traits>(p, pl);
+    return std::move(pl.diagnostics);
+  }
+}
+
+} // namespace commscope

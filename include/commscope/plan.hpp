@@ -1,0 +1,70 @@
+// The analysis result: a value the caller inspects before (or instead of) rewriting.
+// It holds IR handles, so it lives no longer than the IR it describes.
+#pragma once
+
+#include <commscope/concepts.hpp>
+#include <commscope/device_set.hpp>
+#include <commscope/diagnostics.hpp>
+#include <commscope/storage.hpp>
+
+#include <cstdint>
+#include <string_view>
+
+namespace commscope {
+
+inline constexpr std::uint32_t no_index = 0xffffffffu;
+
+template <class Traits>
+struct allocation {
+  using storage = storage_t<Traits>;
+  typename Traits::variable base{};
+  typename Traits::expression size{};
+  std::string_view name;
+  typename Traits::location where{};
+  device_set<storage> devices; ///< merged coverage, inheritance included
+  std::uint32_t domain = no_index;
+  typename storage::template vector<std::uint32_t> views; ///< indices into function_plan::views
+  /// For a function that was already materialized: the existing window buffer.
+  typename Traits::window_buffer existing{};
+};
+
+template <class Traits>
+struct view {
+  typename Traits::variable variable{};
+  std::uint32_t allocation = no_index;
+};
+
+template <class Traits>
+struct domain {
+  using storage = storage_t<Traits>;
+  device_set<storage> devices;
+  typename storage::template vector<std::uint32_t> slots; ///< allocation indices, in order
+  std::string_view name; ///< as read back from the IR; empty means comm_d<index>
+};
+
+template <class Traits>
+struct function_plan {
+  using storage = storage_t<Traits>;
+  enum class state : std::uint8_t {
+    analysed,             ///< allocations found: the rewrite will wrap it
+    no_allocations,       ///< left as the very same object
+    already_materialized, ///< its body is a scope: read back, left unchanged
+  };
+  typename Traits::function function{};
+  std::string_view name;
+  state status = state::no_allocations;
+  typename storage::template vector<allocation<Traits>> allocations;
+  typename storage::template vector<view<Traits>> views;
+  typename storage::template vector<domain<Traits>> domains;
+};
+
+template <class Traits>
+struct plan {
+  using storage = storage_t<Traits>;
+  typename storage::template vector<function_plan<Traits>> functions; ///< host orchestrators
+  typename storage::template vector<diagnostic<typename Traits::location>> diagnostics;
+
+  [[nodiscard]] constexpr bool ok() const { return diagnostics.empty(); }
+};
+
+} // namespace commscope

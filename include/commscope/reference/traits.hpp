@@ -1,0 +1,205 @@
+// The reference IR's adapter: an ordinary client of traits.hpp, nothing more.
+#pragma once
+
+#include <commscope/reference/ir.hpp>
+#include <commscope/reference/rewrite.hpp>
+#include <commscope/traits.hpp>
+
+#include <boost/container/small_vector.hpp>
+
+#include <algorithm>
+#include <cstddef>
+#include <iterator>
+#include <optional>
+#include <span>
+#include <string_view>
+
+namespace commscope::reference {
+
+/// Iterates one or two spans of shared pointers, yielding raw pointers (cheap handles).
+template <class T>
+class pointer_range {
+public:
+  using element = std::shared_ptr<const T>;
+  class iterator {
+  public:
+    using value_type = const T*;
+    using difference_type = std::ptrdiff_t;
+    iterator() = default;
+    iterator(const element* p, const element* end1, const element* begin2)
+        : p_(p), end1_(end1), begin2_(begin2) {}
+    const T* operator*() const { return p_->get(); }
+    iterator& operator++() {
+      if (++p_ == end1_)
+        p_ = begin2_;
+      return *this;
+    }
+    iterator operator++(int) {
+      auto t = *this;
+      ++*this;
+      return t;
+    }
+    friend bool operator==(const iterator& a, const iterator& b) { return a.p_ == b.p_; }
+
+  private:
+    const element* p_ = nullptr;
+    const element* end1_ = nullptr;
+    const element* begin2_ = nullptr;
+  };
+
+  pointer_range() = default;
+  explicit pointer_range(std::span<const element> a, std::span<const element> b = {})
+      : a_(a), b_(b) {}
+  [[nodiscard]] iterator begin() const {
+    if (!a_.empty()) // jump to b at a's end only when there is a b
+      return {a_.data(), b_.empty() ? nullptr : a_.data() + a_.size(), b_.data()};
+    return b_.empty() ? end() : iterator{b_.data(), nullptr, nullptr};
+  }
+  [[nodiscard]] iterator end() const {
+    const element* e = b_.empty() ? a_.data() + a_.size() : b_.data() + b_.size();
+    return {e, nullptr, nullptr};
+  }
+
+private:
+  std::span<const element> a_, b_;
+};
+
+} // namespace commscope::reference
+
+template <>
+struct commscope::ir_traits<commscope::reference::program_ptr> {
+  using program = reference::program_ptr;
+  using function = const reference::function*;
+  using statement = const reference::statement*;
+  using expression = const reference::expression*;
+  using variable = const reference::variable*;
+  using location = reference::source_location;
+  using window_buffer = const reference::window_buffer*;
+
+  using stmt_kind = reference::statement::kind;
+  using expr_kind = reference::expression::kind;
+
+  // ---- program and functions
+  static reference::pointer_range<reference::function> functions(const program& p) {
+    return reference::pointer_range<reference::function>(p->functions);
+  }
+  static function_info describe(function f) { return f->sig->info(); }
+  static reference::pointer_range<reference::statement> body(function f) {
+    return reference::pointer_range<reference::statement>(f->body);
+  }
+
+  // ---- statements
+  static statement_kind statement_kind_of(statement s) {
+    switch (s->what) {
+    case stmt_kind::assign:
+      return statement_kind::assignment;
+    case stmt_kind::evaluate:
+      return statement_kind::evaluation;
+    case stmt_kind::for_loop:
+      return statement_kind::for_loop;
+    case stmt_kind::while_loop:
+      return statement_kind::while_loop;
+    case stmt_kind::scope:
+      return statement_kind::scope;
+    default:
+      return statement_kind::other;
+    }
+  }
+  static location statement_location(statement s) { return s->where; }
+  static reference::pointer_range<reference::statement> children(statement s) {
+    return reference::pointer_range<reference::statement>(s->body, s->orelse);
+  }
+  static reference::pointer_range<reference::variable> targets(statement s) {
+    return reference::pointer_range<reference::variable>(s->targets);
+  }
+  static expression value(statement s) { return s->value.get(); }
+  static reference::pointer_range<reference::expression> expressions(statement s) {
+    if (s->what == stmt_kind::return_)
+      return reference::pointer_range<reference::expression>(s->values);
+    if (s->value)
+      return reference::pointer_range<reference::expression>(std::span(&s->value, 1));
+    return {};
+  }
+  static variable loop_variable(statement s) { return s->loop_var.get(); }
+  static commscope::loop_bounds<expression> loop_bounds(statement s) {
+    return {s->start.get(), s->stop.get(), s->step.get()};
+  }
+
+  // ---- expressions
+  static expression_kind expression_kind_of(expression e) {
+    switch (e->what) {
+    case expr_kind::integer:
+      return e->overflow ? expression_kind::other : expression_kind::integer;
+    case expr_kind::name:
+      return e->var ? expression_kind::variable : expression_kind::other;
+    case expr_kind::operation:
+    case expr_kind::function_call:
+      return expression_kind::call;
+    default:
+      return expression_kind::other;
+    }
+  }
+  static location expression_location(expression e) { return e->where; }
+  static std::int64_t integer_value(expression e) { return e->value; }
+  static variable variable_of(expression e) { return e->var.get(); }
+  static call_target call_target_of(expression e) {
+    if (e->what == expr_kind::operation)
+      return call_target::of(e->op);
+    if (e->callee)
+      return call_target::of(e->callee->info());
+    return call_target::unresolved(e->text);
+  }
+  static reference::pointer_range<reference::expression> arguments(expression e) {
+    return reference::pointer_range<reference::expression>(e->args);
+  }
+  static std::optional<expression> device_of(expression e) {
+    for (const auto& k : e->keywords)
+      if (k.name == "device")
+        return k.value.get();
+    return std::nullopt;
+  }
+  static std::string_view allocation_name(expression e) { return e->name; }
+  static boost::container::small_vector<expression, 6> subexpressions(expression e) {
+    boost::container::small_vector<expression, 6> r;
+    if (e->base)
+      r.push_back(e->base.get());
+    for (const auto& a : e->args)
+      r.push_back(a.get());
+    for (const auto& k : e->keywords)
+      r.push_back(k.value.get());
+    return r;
+  }
+
+  // ---- variables: dense ids, no hashing
+  static std::size_t variable_index(variable v) { return v->id; }
+  static std::size_t variable_bound(const program& p) { return p->variable_bound; }
+  static const void* variable_key(variable v) { return v; }
+
+  // ---- reading materialized scopes
+  static std::string_view scope_name(statement s) { return s->scope_name; }
+  static std::span<const std::int64_t> scope_devices(statement s) { return s->devices; }
+  static reference::pointer_range<reference::window_buffer> scope_slots(statement s) {
+    return reference::pointer_range<reference::window_buffer>(s->slots);
+  }
+  static window_buffer view_window_buffer(variable v) {
+    return v->var_type ? v->var_type->window.get() : nullptr;
+  }
+  static std::string_view window_buffer_name(window_buffer w) { return w->name; }
+  static variable window_buffer_base(window_buffer w) { return w->base.get(); }
+  static expression window_buffer_size(window_buffer w) { return w->size.get(); }
+
+  // ---- the rewrite: rebuild changed functions, share everything else
+  using rewriter = reference::rewriter;
+  static rewriter begin_rewrite(program& p) { return rewriter(p); }
+  static window_buffer make_window_buffer(rewriter& rw, const window_buffer_spec<ir_traits>& s) {
+    return rw.make_window_buffer(s.base, s.size, s.name);
+  }
+  static void retype_view(rewriter& rw, variable v, window_buffer w) { rw.retype_view(v, w); }
+  static void wrap_body(rewriter& rw, function f, std::span<const scope_spec<ir_traits>> scopes) {
+    rw.begin_function(f);
+    for (const auto& s : scopes)
+      rw.add_scope(s.name, s.devices, s.slots);
+    rw.end_function();
+  }
+  static void commit(rewriter& rw, program& p) { p = rw.finish(); }
+};

@@ -1,0 +1,25 @@
+// An adapter that names its handles and lists functions but forgot describe().
+#include <commscope/commscope.hpp>
+
+#include <vector>
+
+struct my_program {
+  std::vector<int> functions;
+};
+
+template <>
+struct commscope::ir_traits<my_program> {
+  using program = my_program;
+  using function = int;
+  using statement = int;
+  using expression = int;
+  using variable = int;
+  using location = int;
+  using window_buffer = int;
+  static const std::vector<int>& functions(const program& p) { return p.functions; }
+};
+
+int main() {
+  my_program p;
+  (void)commscope::analyze(p);
+}

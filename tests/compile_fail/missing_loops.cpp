@@ -1,0 +1,33 @@
+// An adapter complete up to statements, without the loop accessors.
+#include <commscope/commscope.hpp>
+
+#include <vector>
+
+struct my_program {
+  std::vector<int> functions;
+};
+
+template <>
+struct commscope::ir_traits<my_program> {
+  using program = my_program;
+  using function = int;
+  using statement = int;
+  using expression = int;
+  using variable = int;
+  using location = int;
+  using window_buffer = int;
+  static const std::vector<int>& functions(const program& p) { return p.functions; }
+  static function_info describe(function) { return {}; }
+  static std::vector<int> body(function) { return {}; }
+  static statement_kind statement_kind_of(statement) { return statement_kind::other; }
+  static location statement_location(statement s) { return s; }
+  static std::vector<int> children(statement) { return {}; }
+  static std::vector<int> targets(statement) { return {}; }
+  static expression value(statement s) { return s; }
+  static std::vector<int> expressions(statement) { return {}; }
+};
+
+int main() {
+  my_program p;
+  (void)commscope::analyze(p);
+}

@@ -1,0 +1,68 @@
+// The contract on the adapters the tests ship: the reference IR is complete, the minimal
+// IR analyses but does not rewrite, and detection of optional members works.
+#include "minimal_ir.hpp"
+
+#include <commscope/reference/builder.hpp>
+#include <commscope/reference/traits.hpp>
+
+#include <doctest/doctest.h>
+
+using reference_traits = commscope::ir_traits<commscope::reference::program_ptr>;
+using minimal_traits = commscope::ir_traits<minimal::program>;
+
+static_assert(commscope::materializable_ir<reference_traits>);
+static_assert(commscope::numbers_variables<reference_traits>);
+static_assert(commscope::analysable_ir<minimal_traits>);
+static_assert(!commscope::rewrites<minimal_traits>);
+static_assert(!commscope::numbers_variables<minimal_traits>);
+static_assert(commscope::keys_variables<minimal_traits>);
+static_assert(!commscope::complete_traits<commscope::ir_traits<int>>);
+static_assert(std::is_same_v<commscope::storage_t<reference_traits>, commscope::boost_storage>);
+static_assert(commscope::device_limit_of<reference_traits>() == 1 << 20);
+
+struct limited : reference_traits {
+  static constexpr std::int64_t device_limit = 8;
+  using storage = commscope::std_storage;
+};
+static_assert(commscope::device_limit_of<limited>() == 8);
+static_assert(std::is_same_v<commscope::storage_t<limited>, commscope::std_storage>);
+
+TEST_CASE("a hashed-variable adapter without rewrite hooks gets the full analysis") {
+  minimal::program p;
+  auto& chip = p.functions.emplace_back();
+  chip.info = {"chip", commscope::level::chip, true, false};
+  auto& host = p.functions.emplace_back();
+  host.info = {"host", commscope::level::host, true, false};
+  int buf = 0, view = 0, r = 0, copy = 0;
+  host.body.push_back(p.assign(buf, p.op(commscope::operation::alloc_window_buffer,
+                                         {p.integer(64)}, "buf")));
+  host.body.push_back(p.assign(view, p.op(commscope::operation::window,
+                                          {p.use(buf), p.integer(0)})));
+  host.body.push_back(p.assign(copy, p.use(view)));
+  r = p.fresh();
+  host.body.push_back(p.loop(r, p.integer(1), p.integer(7), p.integer(3),
+                             {p.evaluate(p.call(chip, {p.use(copy)}, p.use(r)))}));
+  const auto pl = commscope::analyze(p);
+  REQUIRE(pl.ok());
+  REQUIRE(pl.functions.size() == 1);
+  REQUIRE(pl.functions[0].domains.size() == 1);
+  std::vector<commscope::device_id> ids;
+  pl.functions[0].domains[0].devices.for_each([&](auto d) { ids.push_back(d); });
+  CHECK(ids == std::vector<commscope::device_id>{1, 4});
+}
+
+TEST_CASE("an adapter's device limit is honoured") {
+  using namespace commscope::reference;
+  program_builder pb;
+  auto chip = pb.chip_orchestrator("chip");
+  auto& h = pb.host_orchestrator("host");
+  auto data = h.window("data", h.alloc("buf", 4));
+  h.dispatch(chip, {data}, 8);
+  const program_ptr p = pb.finish();
+  const auto wide = commscope::analyze(p);
+  CHECK(wide.ok());
+  const auto narrow = commscope::analyze<program_ptr, limited>(p);
+  REQUIRE(narrow.diagnostics.size() == 1);
+  CHECK(narrow.diagnostics[0].code == commscope::error_code::device_out_of_range);
+  CHECK(narrow.diagnostics[0].extra == 8);
+}
