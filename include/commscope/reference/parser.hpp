@@ -803,7 +803,7 @@ private:
       vars.push_back(new_variable(n));
     if (e.what == expression::kind::operation && e.op == commscope::operation::alloc_window_buffer &&
         vars.size() == 1) {
-      if (e.name.empty())
+      if (!has_name_keyword(e))
         e.name = vars[0]->name;
       bind_slot(*vars[0], e);
     } else if (e.what == expression::kind::operation && e.op == commscope::operation::window &&
@@ -830,6 +830,13 @@ private:
     }
     s->value = rhs.e;
     return s;
+  }
+
+  static bool has_name_keyword(const expression& e) {
+    for (const auto& k : e.keywords)
+      if (k.name == "name" && k.value->what == expression::kind::string)
+        return true;
+    return false;
   }
 
   window_buffer_ptr window_of(const expression& e) const {
@@ -1232,6 +1239,8 @@ private:
       e.op = op;
       e.text = sp;
       if (op == commscope::operation::alloc_window_buffer) {
+        // Named after its variable once assigned; until then (or if never) its spelling.
+        e.name = sp;
         for (const auto& k : e.keywords)
           if (k.name == "name" && k.value->what == expression::kind::string)
             e.name = k.value->text;
