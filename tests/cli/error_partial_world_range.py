@@ -1,0 +1,42 @@
+import pypto.language as pl
+import pypto.language.distributed as pld
+
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def chip(self, x):
+        return x
+
+    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
+    def host(self):
+        a = pld.alloc_window_buffer(64)
+        v = pld.window(a, [8], dtype=pl.FP32)
+        for r in pl.range(1, pld.world_size()):
+            self.chip(v, device=r)
+        n = pld.world_size()
+        for r in pl.range(0, n, 2):
+            self.chip(v, device=r)
+
+# partial-world-range: world-size loops with start != 0 or step != 1 (also through a temporary).
+# The program is rejected (exit 1): no functions, every diagnostic in source order.
+# RUN: %commscope-opt %s > %t.out 2> %t.err; test $? -eq 1
+# RUN: %FileCheck --check-prefix=ERR --match-full-lines %s < %t.err
+# RUN: test $(wc -l < %t.err) -eq 2
+# RUN: %FileCheck --check-prefix=JSON %s < %t.out
+
+# ERR:      {{.*}}error_partial_world_range.py:16:13: error: the dispatch of 'chip' iterates over part of the world: only range(world_size()) with start 0 and step 1 covers all devices [partial-world-range]
+# ERR-NEXT: {{.*}}error_partial_world_range.py:19:13: error: the dispatch of 'chip' iterates over part of the world: only range(world_size()) with start 0 and step 1 covers all devices [partial-world-range]
+
+# JSON:      "program": "P",
+# JSON-NEXT: "functions": [],
+# JSON-NEXT: "diagnostics": [
+# JSON:      "code": "partial-world-range",
+# JSON-NEXT: "message": "the dispatch of 'chip' iterates over part of the world: only range(world_size()) with start 0 and step 1 covers all devices",
+# JSON-NEXT: "line": 16,
+# JSON-NEXT: "column": 13
+# JSON:      "code": "partial-world-range",
+# JSON-NEXT: "message": "the dispatch of 'chip' iterates over part of the world: only range(world_size()) with start 0 and step 1 covers all devices",
+# JSON-NEXT: "line": 19,
+# JSON-NEXT: "column": 13
+# JSON:      ]

@@ -1,0 +1,35 @@
+import pypto.language as pl
+import pypto.language.distributed as pld
+
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def chip(self, x):
+        return x
+
+    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
+    def host(self):
+        a = pld.alloc_window_buffer(64)
+        s = pld.alloc_window_buffer(4)
+        v = pld.window(a, [8], dtype=pl.FP32)
+        sv = pld.window(s, [1], dtype=pl.INT32)
+        pld.tensor.allreduce(v, sv)
+
+# uncovered-collective: an allreduce whose data buffer has no devices.
+# The program is rejected (exit 1): no functions, every diagnostic in source order.
+# RUN: %commscope-opt %s > %t.out 2> %t.err; test $? -eq 1
+# RUN: %FileCheck --check-prefix=ERR --match-full-lines %s < %t.err
+# RUN: test $(wc -l < %t.err) -eq 1
+# RUN: %FileCheck --check-prefix=JSON %s < %t.out
+
+# ERR:      {{.*}}error_uncovered_collective.py:17:9: error: the buffer of collective 'allreduce' has no devices to pass on [uncovered-collective]
+
+# JSON:      "program": "P",
+# JSON-NEXT: "functions": [],
+# JSON-NEXT: "diagnostics": [
+# JSON:      "code": "uncovered-collective",
+# JSON-NEXT: "message": "the buffer of collective 'allreduce' has no devices to pass on",
+# JSON-NEXT: "line": 17,
+# JSON-NEXT: "column": 9
+# JSON:      ]

@@ -1,0 +1,300 @@
+// commscope-opt: runs the pass on a program in the text form (../../shared/spec/cli.md is
+// the contract: flags, exit statuses, the JSON plan and the diagnostics format).
+#include <commscope/commscope.hpp>
+#include <commscope/reference/parser.hpp>
+#include <commscope/reference/printer.hpp>
+#include <commscope/reference/traits.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <exception>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace {
+
+namespace ref = commscope::reference;
+using json = nlohmann::ordered_json; // members in the order cli.md shows them
+
+constexpr int exit_ok = 0;
+constexpr int exit_rejected = 1;
+constexpr int exit_usage = 2;
+constexpr int exit_syntax = 3;
+
+constexpr std::string_view usage = "usage: commscope-opt [--emit=plan|ir|both] [--verify] [FILE | -]\n";
+
+// The main job on an embedded default: two comm domains, a collective and a loop.
+constexpr std::string_view builtin_program = R"(import pypto.language as pl
+import pypto.language.distributed as pld
+
+
+@pl.program
+class Example:
+    @pl.function(type=pl.FunctionType.InCore)
+    def scale(self, x: pld.DistributedTensor[[256], pl.FP32]):
+        return x
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def chip_orch(self, data: pld.DistributedTensor[[256], pl.FP32]):
+        out = self.scale(data)
+        return out
+
+    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
+    def host_orch(self):
+        buf = pld.alloc_window_buffer(256 * pl.FP32.get_byte())
+        signal = pld.alloc_window_buffer(pld.world_size() * pl.INT32.get_byte())
+        stage = pld.alloc_window_buffer(64 * pl.FP16.get_byte(), name="staging")
+        data = pld.window(buf, [256], dtype=pl.FP32)
+        sig = pld.window(signal, [pld.world_size()], dtype=pl.INT32)
+        part = pld.window(stage, [64], dtype=pl.FP16)
+        for r in pl.range(pld.world_size()):
+            self.chip_orch(data, device=r)
+        data = pld.tensor.allreduce(data, sig, op="sum")
+        for d in pl.range(0, 2):
+            self.chip_orch(part, device=d)
+        return 0
+)";
+
+enum class emit_kind { plan, ir, both };
+
+struct options {
+  emit_kind emit = emit_kind::plan;
+  bool verify = false;
+  bool help = false;
+  std::optional<std::string> file; ///< "-" is standard input; none is the built-in example
+};
+
+struct usage_error {
+  std::string message;
+};
+
+options parse_arguments(int argc, char** argv) {
+  options o;
+  bool only_files = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view a = argv[i];
+    if (!only_files && a == "--") {
+      only_files = true;
+    } else if (!only_files && a.starts_with("--emit=")) {
+      const std::string_view v = a.substr(7);
+      if (v == "plan")
+        o.emit = emit_kind::plan;
+      else if (v == "ir")
+        o.emit = emit_kind::ir;
+      else if (v == "both")
+        o.emit = emit_kind::both;
+      else
+        throw usage_error{"unknown --emit value '" + std::string(v) + "' (plan, ir or both)"};
+    } else if (!only_files && a == "--verify") {
+      o.verify = true;
+    } else if (!only_files && (a == "--help" || a == "-h")) {
+      o.help = true;
+    } else if (!only_files && a.size() > 1 && a[0] == '-') {
+      throw usage_error{"unknown option '" + std::string(a) + "'"};
+    } else {
+      if (o.file)
+        throw usage_error{"more than one input file"};
+      o.file = std::string(a);
+    }
+  }
+  return o;
+}
+
+/// Reads the input; nullopt (after a message) when it cannot be read.
+std::optional<std::string> read_input(const std::string& path) {
+  if (path == "-") {
+    std::string text{std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>()};
+    if (std::cin.bad()) {
+      std::cerr << "commscope-opt: error: cannot read standard input\n";
+      return std::nullopt;
+    }
+    return text;
+  }
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    std::cerr << "commscope-opt: error: cannot read '" << path << "': is a directory\n";
+    return std::nullopt;
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    std::cerr << "commscope-opt: error: cannot open '" << path << "'\n";
+    return std::nullopt;
+  }
+  std::ostringstream s;
+  s << in.rdbuf();
+  if (in.bad()) {
+    std::cerr << "commscope-opt: error: cannot read '" << path << "'\n";
+    return std::nullopt;
+  }
+  return std::move(s).str();
+}
+
+struct finding {
+  std::string code;
+  std::string message;
+  std::uint32_t line = 0;
+  std::uint32_t column = 0;
+};
+
+json function_json(const commscope::function_plan<commscope::ir_traits<ref::program_ptr>>& fp) {
+  json f = json::object();
+  f["name"] = std::string(fp.name);
+  json scopes = json::array();
+  for (std::size_t d = 0; d < fp.domains.size(); ++d) {
+    const auto& dom = fp.domains[d];
+    json s = json::object();
+    s["name"] = dom.name.empty() ? "comm_d" + std::to_string(d) : std::string(dom.name);
+    if (dom.devices.is_all()) {
+      s["devices"] = "all";
+    } else {
+      json devs = json::array();
+      dom.devices.for_each([&](commscope::device_id id) { devs.push_back(id); });
+      s["devices"] = std::move(devs);
+    }
+    json slots = json::array();
+    for (const auto a : dom.slots) {
+      const auto& alloc = fp.allocations[a];
+      json slot = json::object();
+      slot["name"] = std::string(alloc.name);
+      slot["size"] = alloc.size ? ref::print_expression(*alloc.size) : std::string();
+      slots.push_back(std::move(slot));
+    }
+    s["slots"] = std::move(slots);
+    scopes.push_back(std::move(s));
+  }
+  f["scopes"] = std::move(scopes);
+  json views = json::array();
+  for (const auto& v : fp.views) {
+    json j = json::object();
+    j["name"] = v.variable ? v.variable->name : std::string();
+    j["window_buffer"] = v.allocation < fp.allocations.size()
+                             ? std::string(fp.allocations[v.allocation].name)
+                             : std::string();
+    views.push_back(std::move(j));
+  }
+  f["views"] = std::move(views);
+  return f;
+}
+
+int run(int argc, char** argv) {
+  options opt;
+  try {
+    opt = parse_arguments(argc, argv);
+  } catch (const usage_error& e) {
+    std::cerr << "commscope-opt: error: " << e.message << '\n' << usage;
+    return exit_usage;
+  }
+  if (opt.help) {
+    std::cout << usage;
+    return exit_ok;
+  }
+
+  std::string display = "<builtin>";
+  std::string text;
+  if (opt.file) {
+    display = *opt.file == "-" ? "<stdin>" : *opt.file;
+    auto t = read_input(*opt.file);
+    if (!t)
+      return exit_usage;
+    text = std::move(*t);
+  } else {
+    text = std::string(builtin_program);
+  }
+
+  std::vector<finding> findings;
+  json result = json::object();
+  std::optional<std::string> ir;
+  int status = exit_ok;
+
+  auto parsed = ref::parse(text);
+  if (!parsed) {
+    const auto& e = *parsed.error;
+    findings.push_back({"syntax", e.message, e.line, e.column});
+    result["program"] = nullptr;
+    result["functions"] = json::array();
+    status = exit_syntax;
+  } else {
+    ref::program_ptr prog = parsed.program;
+    // The plan holds handles into the analysed program: keep it alive past the rewrite.
+    const ref::program_ptr analysed = prog;
+    result["program"] = analysed->name;
+    const auto pl = commscope::analyze(prog);
+    for (const auto& d : pl.diagnostics)
+      findings.push_back({std::string(commscope::code_name(d.code)), d.message(), d.where.line,
+                          d.where.column});
+    if (pl.ok()) {
+      commscope::materialize(prog, pl);
+      if (opt.verify)
+        for (const auto& d : commscope::verify(prog))
+          findings.push_back({std::string(commscope::code_name(d.code)), d.message(),
+                              d.where.line, d.where.column});
+    }
+    json functions = json::array();
+    if (findings.empty()) {
+      for (const auto& fp : pl.functions)
+        functions.push_back(function_json(fp));
+      ir = ref::print(prog);
+    } else {
+      status = exit_rejected;
+    }
+    result["functions"] = std::move(functions);
+  }
+
+  json diagnostics = json::array();
+  for (const auto& f : findings) {
+    std::cerr << display << ':' << f.line << ':' << f.column << ": error: " << f.message << " ["
+              << f.code << "]\n";
+    json d = json::object();
+    d["code"] = f.code;
+    d["message"] = f.message;
+    d["line"] = f.line;
+    d["column"] = f.column;
+    diagnostics.push_back(std::move(d));
+  }
+  result["diagnostics"] = std::move(diagnostics);
+
+  // Names and strings come from arbitrary input bytes: replace invalid UTF-8, never throw.
+  const auto dump = [](const json& j) {
+    return j.dump(2, ' ', false, json::error_handler_t::replace);
+  };
+  switch (opt.emit) {
+  case emit_kind::plan:
+    std::cout << dump(result) << '\n';
+    break;
+  case emit_kind::ir:
+    if (ir)
+      std::cout << *ir;
+    break;
+  case emit_kind::both:
+    result["ir"] = ir ? json(*ir) : json(nullptr);
+    std::cout << dump(result) << '\n';
+    break;
+  }
+  std::cout.flush();
+  if (!std::cout) {
+    std::cerr << "commscope-opt: error: cannot write standard output\n";
+    return exit_usage;
+  }
+  return status;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::exception& e) {
+    std::cerr << "commscope-opt: internal error: " << e.what() << '\n';
+  } catch (...) {
+    std::cerr << "commscope-opt: internal error\n";
+  }
+  return exit_usage;
+}
