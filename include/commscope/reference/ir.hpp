@@ -115,6 +115,11 @@ struct expression : std::enable_shared_from_this<expression> {
   expression_ptr base;
   std::vector<expression_ptr> args;
   std::vector<keyword_argument> keywords;
+
+  expression() = default;
+  expression(const expression&) = default;
+  expression& operator=(const expression&) = default;
+  ~expression(); // iterative: a deep expression must not recurse on destruction
 };
 
 struct statement : std::enable_shared_from_this<statement> {
@@ -145,6 +150,11 @@ struct statement : std::enable_shared_from_this<statement> {
   bool all_devices = true;
   std::vector<std::int64_t> devices;
   std::vector<window_buffer_ptr> slots;
+
+  statement() = default;
+  statement(const statement&) = default;
+  statement& operator=(const statement&) = default;
+  ~statement(); // iterative: 100,000 nested loops must not recurse on destruction
 };
 
 struct parameter {
@@ -164,5 +174,54 @@ struct program {
   std::vector<function_ptr> functions;
   std::uint32_t variable_bound = 0; ///< every variable id is below it
 };
+
+namespace detail {
+/// Moves the children we own alone into `pending`, so that they die one at a time in
+/// the caller's loop instead of recursively inside this node's destructor.
+template <class T>
+void adopt_sole(std::vector<std::shared_ptr<const T>>& from,
+                std::vector<std::shared_ptr<const T>>& pending) {
+  for (auto& c : from)
+    if (c && c.use_count() == 1)
+      pending.push_back(std::move(c));
+  from.clear();
+}
+inline void adopt_sole(expression_ptr& from, std::vector<expression_ptr>& pending) {
+  if (from && from.use_count() == 1)
+    pending.push_back(std::move(from));
+  from.reset();
+}
+inline void dismantle(expression& e, std::vector<expression_ptr>& pending) {
+  adopt_sole(e.base, pending);
+  adopt_sole(e.args, pending);
+  for (auto& k : e.keywords)
+    adopt_sole(k.value, pending);
+  e.keywords.clear();
+}
+} // namespace detail
+
+inline expression::~expression() {
+  std::vector<expression_ptr> pending;
+  detail::dismantle(*this, pending);
+  while (!pending.empty()) {
+    expression_ptr e = std::move(pending.back());
+    pending.pop_back();
+    // Sole owner: the node is not shared, and was created non-const (make_shared).
+    detail::dismantle(const_cast<expression&>(*e), pending);
+  }
+}
+
+inline statement::~statement() {
+  std::vector<statement_ptr> pending;
+  detail::adopt_sole(body, pending);
+  detail::adopt_sole(orelse, pending);
+  while (!pending.empty()) {
+    statement_ptr s = std::move(pending.back());
+    pending.pop_back();
+    auto& m = const_cast<statement&>(*s); // sole owner, created non-const
+    detail::adopt_sole(m.body, pending);
+    detail::adopt_sole(m.orelse, pending);
+  }
+}
 
 } // namespace commscope::reference
