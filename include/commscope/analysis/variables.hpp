@@ -90,9 +90,12 @@ public:
   [[nodiscard]] constexpr const binding& at(std::uint32_t v) const { return bindings_[v]; }
   constexpr void retarget(std::uint32_t v, binding b) { bindings_[v] = b; }
 
-  /// Follows plain copies to the variable they start from.
+  /// Follows plain copies to the variable they start from. A copy cycle (a = b; b = a)
+  /// has no start: it yields v itself, whose binding is a copy, which every caller
+  /// treats as "resolves to nothing". (Returning no_index here would make the callers
+  /// index their tables out of bounds.)
   [[nodiscard]] constexpr std::uint32_t root(std::uint32_t v) {
-    return follow(v, memo_root, [&](std::uint32_t x, std::uint32_t& next) {
+    const auto r = follow(v, memo_root, [&](std::uint32_t x, std::uint32_t& next) {
       const auto& b = bindings_[x];
       if (b.what == binding::kind::copy) {
         next = b.ref;
@@ -100,6 +103,7 @@ public:
       }
       return x;
     });
+    return r == no_index ? v : r;
   }
 
   /// The allocation a window's pointer names (through copies), or no_index.
@@ -128,9 +132,14 @@ private:
 
   /// Iterative, memoized, cycle-safe chain following. `step(x, next)` returns a result,
   /// or `unknown` after setting `next` to continue with.
+  /// Each memo slot has its own path: view_of's step calls root(), which must not
+  /// clobber the path view_of is still building (it would memoize the wrong variables
+  /// and leave view_of's "on the path" marks set, so that a later resolution of a
+  /// collective result reported a false cycle).
   template <class Step>
   constexpr std::uint32_t follow(std::uint32_t v, memo_slot m, Step step) {
-    path_.clear();
+    auto& path = paths_[m];
+    path.clear();
     std::uint32_t result = no_index;
     for (std::uint32_t x = v;;) {
       auto& memo = memo_[x][m];
@@ -144,7 +153,7 @@ private:
         break;
       }
       state_[x] = static_cast<std::uint8_t>(st | (1u << m));
-      path_.push_back(x);
+      path.push_back(x);
       std::uint32_t next = no_index;
       auto r = step(x, next);
       if (r != unknown) {
@@ -153,7 +162,7 @@ private:
       }
       x = next;
     }
-    for (auto x : path_) {
+    for (auto x : path) {
       touch(x);
       memo_[x][m] = result;
       state_[x] = static_cast<std::uint8_t>(state_[x] & ~(1u << m));
@@ -191,7 +200,7 @@ private:
   vec<memo_pair> memo_;
   vec<std::uint8_t> state_;
   vec<std::uint32_t> touched_;
-  vec<std::uint32_t> path_;
+  vec<std::uint32_t> paths_[2];
   template <class T, bool Dense>
   struct interning {
     using type = std::uint8_t; // unused: the adapter numbers its variables
