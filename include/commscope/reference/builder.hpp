@@ -87,6 +87,8 @@ public:
     e->what = expression::kind::operation;
     e->op = op;
     e->text = spelling(op);
+    if (op == commscope::operation::alloc_window_buffer)
+      e->name = e->text; // as the parser names an allocation not assigned to a variable
     e->where = next_call_location();
     for (auto& a : args)
       e->args.push_back(a.get());
@@ -158,6 +160,15 @@ public:
     begin_statement(var);
     return assign_statement(std::move(var), value);
   }
+  /// target = value, binding an existing variable again: for hand-made programs with a
+  /// variable bound twice or copy cycles (`a = b` ... `b = a`).
+  void assign_to(const variable_ptr& target, const ex& value) {
+    begin_statement(target->name);
+    auto s = new_statement_placing(statement::kind::assign, {value});
+    s->targets = {target};
+    s->value = value.get();
+    append(std::move(s));
+  }
   /// var = pld.tensor.<collective>(args...)
   variable_ptr collective(std::string var, commscope::operation op, std::vector<ex> args) {
     begin_statement(var);
@@ -173,7 +184,8 @@ public:
     begin_statement({});
     evaluate_statement(call(callee, std::move(args), std::move(device)));
   }
-  /// Any expression statement; `e` should have been made after the previous statement.
+  /// Any expression statement. Calls inside `e` that were made before the statement
+  /// began are located at the start of the statement's value (see place()).
   void evaluate(const ex& e) {
     begin_statement({});
     evaluate_statement(e);
@@ -181,7 +193,7 @@ public:
   /// Opens `for var in pl.range(start, stop, step):`; close with end().
   variable_ptr for_range(std::string var, const ex& start, const ex& stop, const ex& step,
                          std::uint8_t arity = 3) {
-    auto s = new_statement(statement::kind::for_loop);
+    auto s = new_statement_placing(statement::kind::for_loop, {start, stop, step});
     s->start = start.get();
     s->stop = stop.get();
     s->step = step.get();
@@ -201,12 +213,12 @@ public:
     return for_range(std::move(var), ex(0), world_size(), ex(1), 1);
   }
   void begin_while(const ex& condition) {
-    auto s = new_statement(statement::kind::while_loop);
+    auto s = new_statement_placing(statement::kind::while_loop, {condition});
     s->value = condition.get();
     open(std::move(s));
   }
   void begin_if(const ex& condition) {
-    auto s = new_statement(statement::kind::if_else);
+    auto s = new_statement_placing(statement::kind::if_else, {condition});
     s->value = condition.get();
     open(std::move(s));
   }
@@ -219,7 +231,7 @@ public:
     append(std::move(s));
   }
   void return_value(std::vector<ex> values) {
-    auto s = new_statement(statement::kind::return_);
+    auto s = new_statement_placing(statement::kind::return_, values);
     for (auto& v : values)
       s->values.push_back(v.get());
     append(std::move(s));
@@ -303,8 +315,38 @@ private:
     pending_line_ = 0; // the next statement starts a new line
     return s;
   }
+  /// new_statement, then place() the calls of `values` that have no location yet.
+  std::shared_ptr<statement> new_statement_placing(statement::kind k, const std::vector<ex>& values) {
+    const bool begun = pending_line_ == *line_ && k != statement::kind::return_ &&
+                       k != statement::kind::while_loop && k != statement::kind::if_else;
+    auto s = new_statement(k);
+    const source_location at = begun ? source_location{s->where.line, call_column_} : s->where;
+    for (const auto& v : values)
+      place(v, at);
+    return s;
+  }
+  /// A call made between statements (e.g. `h.assign("y", h.operation(...))`, whose
+  /// argument is evaluated before assign() begins the statement) was given line 0; it is
+  /// located at `at`, the start of the statement's value. Iterative: no recursion.
+  static void place(const ex& value, source_location at) {
+    std::vector<const expression*> todo{value.get().get()};
+    while (!todo.empty()) {
+      const expression* e = todo.back();
+      todo.pop_back();
+      if (!e)
+        continue;
+      if ((e->what == expression::kind::operation || e->what == expression::kind::function_call) &&
+          e->where.line == 0)
+        const_cast<expression*>(e)->where = at; // made by this builder, not yet published
+      todo.push_back(e->base.get());
+      for (const auto& a : e->args)
+        todo.push_back(a.get());
+      for (const auto& k : e->keywords)
+        todo.push_back(k.value.get());
+    }
+  }
   variable_ptr assign_statement(std::string var, const ex& value) {
-    auto s = new_statement(statement::kind::assign);
+    auto s = new_statement_placing(statement::kind::assign, {value});
     auto v = new_variable(std::move(var));
     s->targets = {v};
     s->value = value.get();
@@ -312,7 +354,7 @@ private:
     return v;
   }
   void evaluate_statement(const ex& value) {
-    auto s = new_statement(statement::kind::evaluate);
+    auto s = new_statement_placing(statement::kind::evaluate, {value});
     s->value = value.get();
     append(std::move(s));
   }
