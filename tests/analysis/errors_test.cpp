@@ -1,0 +1,326 @@
+// pass.md "Errors": every code with its exact line:column, messages, programs with many
+// errors (all reported, in source order), and the no-cascade reporting rules.
+//
+// Lines: chip 1-2, host 3, first statement 4. Columns: a statement at depth k starts at
+// 9 + 4k; a call after `target = ` starts target.size() + 3 further.
+#include "pass_support.hpp"
+
+#include <string>
+
+using namespace pass_test;
+using fb = ref::function_builder;
+
+TEST_SUITE_BEGIN("errors");
+
+TEST_CASE("dead-alloc: an allocation without a window view, at its assignment") {
+  fixture f;
+  f.h.alloc("buf", 64);                // 4:9
+  auto r = f.h.for_range("r", 2);      // 5
+  f.h.alloc("inner", 8);               // 6:13
+  f.h.end();
+  (void)r;
+  const auto pl = f.analyze();
+  CHECK(diags(pl) == "dead-alloc buf 4:9\ndead-alloc inner 6:13");
+  CHECK(pl.diagnostics[0].message() == "allocation 'buf' has no window view");
+}
+
+TEST_CASE("dead-alloc: the allocation pointer passed without a window is no view") {
+  fixture f;
+  auto buf = f.h.alloc("buf", 64); // 4
+  f.h.dispatch(f.chip, {buf}, 0);
+  CHECK(diags(f.analyze()) == "dead-alloc buf 4:9");
+}
+
+TEST_CASE("unconsumed-alloc: views but no dispatch or collective") {
+  fixture f;
+  auto buf = f.h.alloc("buf", 64, "named"); // 4, name= override
+  auto v = f.h.window("v", buf);
+  f.h.assign("copy", v);
+  f.h.return_value({v});
+  const auto pl = f.analyze();
+  CHECK(diags(pl) == "unconsumed-alloc named 4:9");
+  CHECK(pl.diagnostics[0].message() ==
+        "allocation 'named' has views but no dispatch or collective gives it devices");
+}
+
+TEST_CASE("empty-coverage: only empty loops dispatch the allocation") {
+  fixture f;
+  auto v = f.view("buf");          // 4
+  auto r = f.h.for_range("r", 0);  // 6
+  f.h.dispatch(f.chip, {v}, r);
+  f.h.end();
+  const auto pl = f.analyze();
+  CHECK(diags(pl) == "empty-coverage buf 4:9");
+  CHECK(pl.diagnostics[0].message() ==
+        "allocation 'buf' is only dispatched from empty loops, so its device set is empty");
+}
+
+TEST_CASE("a collective whose data has empty coverage is uncovered, once") {
+  fixture f;
+  auto d = f.view("d");            // 4
+  auto s = f.view("s");            // 6
+  auto r = f.h.for_range("r", 0);  // 8
+  f.h.dispatch(f.chip, {d}, r);
+  f.h.end();
+  f.h.collective(operation::allreduce, {d, s}); // 10: d has bottom, but was dispatched
+  // One diagnostic: d is an argument of a reported collective, so its own
+  // empty-coverage is not reported again (pass.md, "Reporting rules").
+  CHECK(diags(f.analyze()) == "uncovered-collective allreduce 10:9");
+}
+
+TEST_CASE("the device errors carry the call's location and their numbers") {
+  fixture f;
+  auto v = f.view("buf");                               // 4
+  auto r = f.h.for_range("r", 2);                       // 6
+  auto w = f.h.for_range("w", 0, f.h.world_size(), 2);  // 7
+  f.h.dispatch(f.chip, {v}, fb::add(r, w));             // 8:17 unsupported
+  f.h.dispatch(f.chip, {v}, -3);                        // 9:17 negative
+  f.h.dispatch(f.chip, {v}, std::int64_t{2000000});     // 10:17 out of range
+  f.h.dispatch(f.chip, {v}, w);                         // 11:17 partial
+  f.h.end();
+  f.h.end();
+  const auto pl = f.analyze();
+  CHECK(diags(pl) == "unsupported-device chip 8:17\n"
+                     "negative-device chip 9:17\n"
+                     "device-out-of-range chip 10:17\n"
+                     "partial-world-range chip 11:17");
+  REQUIRE(pl.diagnostics.size() == 4);
+  CHECK(pl.diagnostics[1].number == -3);
+  CHECK(pl.diagnostics[2].number == 2000000);
+  CHECK(pl.diagnostics[2].extra == 1048576);
+  CHECK(pl.diagnostics[0].message() ==
+        "cannot infer the devices of the dispatch of 'chip' from its device= expression");
+  CHECK(pl.diagnostics[2].message() ==
+        "the dispatch of 'chip' uses device 2000000, at or above the device limit 1048576");
+  CHECK(pl.diagnostics[3].message() ==
+        "the dispatch of 'chip' iterates over part of the world: only range(world_size()) "
+        "with start 0 and step 1 covers all devices");
+}
+
+TEST_CASE("duplicate-name: two allocations of one domain, reported at the later one") {
+  fixture f;
+  auto a = f.h.window("a_v", f.h.alloc("a", 64, "x"));       // 4-5
+  auto b = f.h.window("b_v", f.h.alloc("b", 64, "x"));       // 6-7
+  auto c = f.h.window("c_v", f.h.alloc("c", 64, "x"));       // 8-9
+  auto other = f.h.window("o_v", f.h.alloc("o", 64, "x"));   // 10-11
+  f.h.dispatch(f.chip, {a, b, c}, 0);
+  f.h.dispatch(f.chip, {other}, 1); // another domain: no clash
+  const auto pl = f.analyze();
+  CHECK(diags(pl) == "duplicate-name x 6:9\nduplicate-name x 8:9");
+  CHECK(pl.diagnostics[0].message() == "allocation name 'x' is used twice in one comm domain");
+}
+
+TEST_CASE("malformed-op: an allocation that is not assigned directly") {
+  fixture f;
+  auto v = f.view("buf"); // 4
+  f.h.dispatch(f.chip, {v}, 0);
+  f.h.evaluate(f.h.operation(operation::alloc_window_buffer, {8}));                // 7:9
+  f.h.assign("x", fb::add(f.h.operation(operation::alloc_window_buffer, {8}), 1)); // 8:13
+  const auto pl = f.analyze();
+  CHECK(diags(pl) == "malformed-op pld.tensor.alloc_window_buffer 7:9\n"
+                     "malformed-op pld.tensor.alloc_window_buffer 8:13");
+  REQUIRE(pl.diagnostics.size() == 2);
+  CHECK(pl.diagnostics[0].why == commscope::detail::alloc_not_assigned);
+  CHECK(pl.diagnostics[0].message() ==
+        "allocation 'pld.tensor.alloc_window_buffer' must be assigned directly to one variable");
+  CHECK(pl.functions[0].allocations.size() == 1); // only buf is an allocation
+}
+
+TEST_CASE("malformed-op: an allocation with the wrong number of arguments") {
+  fixture f;
+  f.h.alloc_with("a", {});          // 4: the call after `a = `, column 13
+  f.h.alloc_with("bb", {1, 2});     // 5: column 14
+  const auto pl = f.analyze();
+  CHECK(diags(pl) == "malformed-op alloc_window_buffer 4:13\n"
+                     "malformed-op alloc_window_buffer 5:14");
+  REQUIRE(pl.diagnostics.size() == 2);
+  CHECK(pl.diagnostics[0].number == 0);
+  CHECK(pl.diagnostics[1].number == 2);
+  CHECK(pl.diagnostics[1].extra == 1);
+  CHECK(pl.diagnostics[1].message() ==
+        "operation 'alloc_window_buffer' takes 1 positional argument, got 2");
+  CHECK(pl.functions[0].allocations.empty()); // malformed: not recorded, so not dead
+}
+
+TEST_CASE("malformed-op: a call of an unknown function") {
+  fixture f;
+  auto v = f.view("buf");                              // 4
+  f.h.dispatch(f.chip, {v}, 0);                        // 6
+  f.h.evaluate(f.h.call_unknown("nope", {v}));         // 7:9
+  f.h.assign("y", f.h.call_unknown("later", {}));      // 8:13
+  const auto pl = f.analyze();
+  CHECK(diags(pl) == "malformed-op nope 7:9\nmalformed-op later 8:13");
+  CHECK(pl.diagnostics[0].why == commscope::detail::unknown_callee);
+  CHECK(pl.diagnostics[0].message() == "call of unknown function 'nope'");
+}
+
+TEST_CASE("malformed-op: window with the wrong number of arguments") {
+  fixture f;
+  auto buf = f.h.alloc("buf", 64);                                               // 4
+  f.h.assign("w1", f.h.operation(operation::window, {buf}));                     // 5:14
+  f.h.assign("w4", f.h.operation(operation::window, {buf, fb::list({8}), 1, 2})); // 6:14
+  const auto pl = f.analyze();
+  // buf has no well-formed window: it is dead as well (dead-alloc is always reported).
+  CHECK(diags(pl) == "dead-alloc buf 4:9\n"
+                     "malformed-op window 5:14\n"
+                     "malformed-op window 6:14");
+  REQUIRE(pl.diagnostics.size() == 3);
+  CHECK(pl.diagnostics[1].number == 1);
+  CHECK(pl.diagnostics[1].extra == 3);
+  CHECK(pl.diagnostics[2].number == 4);
+}
+
+TEST_CASE("malformed-op: world_size with arguments") {
+  fixture f;
+  f.h.assign("n", f.h.operation(operation::world_size, {1})); // 4:13
+  CHECK(diags(f.analyze()) == "malformed-op world_size 4:13");
+}
+
+TEST_CASE("the collective codes, each at its call") {
+  fixture f;
+  auto d = f.view("d");    // 4
+  auto s = f.view("s");    // 6
+  auto u = f.view("u");    // 8
+  auto b = f.view("b");    // 10
+  auto t = f.view("t");    // 12
+  f.h.dispatch(f.chip, {d, t}, 0);                                   // 14
+  f.h.collective(operation::allreduce, {d, 5});                      // 15 not-window
+  f.h.collective(operation::allreduce, {u, s});                      // 16 uncovered
+  f.h.collective(operation::barrier, {b});                           // 17 no coverage
+  f.h.for_range("i", 2);                                             // 18
+  f.h.collective("z", operation::all_to_all_v, {0, t, s, 0, t});     // 19:17 in loop
+  f.h.end();
+  const auto pl = f.analyze();
+  CHECK(diags(pl) == "collective-arg-not-window allreduce 15:9\n"
+                     "uncovered-collective allreduce 16:9\n"
+                     "barrier-no-coverage barrier 17:9\n"
+                     "collective-in-loop all_to_all_v 19:17");
+  REQUIRE(pl.diagnostics.size() == 4);
+  CHECK(pl.diagnostics[1].message() == "the buffer of collective 'allreduce' has no devices to pass on");
+  CHECK(pl.diagnostics[3].message() ==
+        "collective 'all_to_all_v' cannot run inside a loop: its signal is single-use");
+}
+
+TEST_CASE("every error of a program is reported, in source order, across functions") {
+  program_builder pb;
+  auto chip = pb.chip_orchestrator("chip");                 // 1-2
+  auto& h1 = pb.host_orchestrator("first");                 // 3
+  h1.alloc("dead", 8);                                      // 4
+  auto x = h1.window("x_v", h1.alloc("x", 8));              // 5-6
+  h1.dispatch(chip, {x}, -1);                               // 7
+  h1.window("u_v", h1.alloc("u", 8));                       // 8-9
+  h1.evaluate(h1.call_unknown("nope", {}));                 // 10
+  auto& h2 = pb.host_orchestrator("second");                // 11
+  auto e = h2.window("e_v", h2.alloc("e", 8));              // 12-13
+  auto p = h2.window("p_v", h2.alloc("p", 8));              // 14-15
+  auto r = h2.for_range("r", 0);                            // 16
+  h2.dispatch(chip, {e}, r);                                // 17
+  h2.end();
+  auto w = h2.for_range("w", 1, h2.world_size(), 1);        // 18
+  h2.dispatch(chip, {p}, w);                                // 19:13
+  h2.end();
+  auto q = h2.window("q_v", h2.alloc("q", 8));              // 20-21
+  h2.collective(operation::barrier, {q});                   // 22
+  const program_ptr prog = pb.finish();
+  const auto pl = commscope::analyze(prog);
+  // u's diagnostic (line 8) is found after the call on line 10, but sorts before it.
+  CHECK(diags(pl) == "dead-alloc dead 4:9\n"
+                     "negative-device chip 7:9\n"
+                     "unconsumed-alloc u 8:9\n"
+                     "malformed-op nope 10:9\n"
+                     "empty-coverage e 12:9\n"
+                     "partial-world-range chip 19:13\n"
+                     "barrier-no-coverage barrier 22:9");
+  CHECK(pl.functions.size() == 2);
+}
+
+TEST_CASE("no cascade: a reported dispatch suppresses its arguments' allocation errors") {
+  SUBCASE("unconsumed") {
+    fixture f;
+    auto v = f.view("buf");            // 4
+    f.h.dispatch(f.chip, {v}, -1);     // 6
+    CHECK(diags(f.analyze()) == "negative-device chip 6:9");
+  }
+  SUBCASE("through a copy of the view") {
+    fixture f;
+    auto v = f.view("buf");            // 4
+    auto c = f.h.assign("c", v);       // 6
+    auto r = f.h.for_range("r", 1, f.h.world_size(), 1); // 7
+    f.h.dispatch(f.chip, {c}, r);      // 8:13
+    f.h.end();
+    CHECK(diags(f.analyze()) == "partial-world-range chip 8:13");
+  }
+  SUBCASE("empty") {
+    fixture f;
+    auto v = f.view("buf");            // 4
+    auto r = f.h.for_range("r", 0);    // 6
+    f.h.dispatch(f.chip, {v}, r);
+    f.h.end();
+    f.h.dispatch(f.chip, {v}, fb::name("rank")); // 8: unsupported
+    CHECK(diags(f.analyze()) == "unsupported-device chip 8:9");
+  }
+  SUBCASE("duplicate") {
+    fixture f;
+    auto a = f.h.window("a_v", f.h.alloc("a", 64, "x")); // 4-5
+    auto b = f.h.window("b_v", f.h.alloc("b", 64, "x")); // 6-7
+    f.h.dispatch(f.chip, {a, b}, 0);                     // 8
+    f.h.dispatch(f.chip, {b}, std::int64_t{1} << 40);    // 9: b's devices are uncertain
+    CHECK(diags(f.analyze()) == "device-out-of-range chip 9:9");
+  }
+  SUBCASE("allocations inheriting only from a suppressed one") {
+    fixture f;
+    auto d = f.view("d");                                // 4
+    auto s = f.view("s");                                // 6
+    auto s2 = f.view("s2");                              // 8
+    f.h.dispatch(f.chip, {d}, -5);                       // 10
+    f.h.collective(operation::allreduce, {d, s});        // 11: not uncovered
+    f.h.collective(operation::broadcast, {s, s2});       // 12: not uncovered
+    f.h.collective(operation::barrier, {s2});            // 13: not barrier-no-coverage
+    CHECK(diags(f.analyze()) == "negative-device chip 10:9");
+  }
+  SUBCASE("a reported collective suppresses its arguments") {
+    fixture f;
+    auto a = f.view("a");                                // 4
+    auto b = f.view("b");                                // 6
+    f.h.collective(operation::allreduce, {a});           // 8: arity
+    f.h.collective(operation::allgather, {b, 1, a});     // 9: target not a view
+    CHECK(diags(f.analyze()) == "malformed-op allreduce 8:9\n"
+                                "collective-arg-not-window allgather 9:9");
+  }
+  SUBCASE("dead-alloc is always reported") {
+    fixture f;
+    auto buf = f.h.alloc("buf", 8);                      // 4
+    auto v = f.view("live");                             // 5
+    f.h.dispatch(f.chip, {v, buf}, -1);                  // 7
+    CHECK(diags(f.analyze()) == "dead-alloc buf 4:9\nnegative-device chip 7:9");
+  }
+  SUBCASE("errors of other allocations are still reported") {
+    fixture f;
+    auto a = f.view("a");                                // 4
+    f.view("b");                                         // 6
+    f.h.dispatch(f.chip, {a}, -1);                       // 8
+    CHECK(diags(f.analyze()) == "unconsumed-alloc b 6:9\nnegative-device chip 8:9");
+  }
+  SUBCASE("a dispatch reports at most one error") {
+    fixture f;
+    auto a = f.view("a");                                // 4
+    auto r = f.h.for_range("r", -1, std::int64_t{1} << 30, 1); // 6: negative AND too big
+    f.h.dispatch(f.chip, {a}, r);                        // 7
+    f.h.end();
+    CHECK(diags(f.analyze()) == "negative-device chip 7:13");
+  }
+}
+
+TEST_CASE("no cascade: a collective's coverage lost to a reported dispatch") {
+  fixture f;
+  auto in = f.view("in");                                // 4
+  auto t = f.view("t");                                  // 6
+  auto s = f.view("s");                                  // 8
+  auto rc = f.view("rc");                                // 10
+  f.h.dispatch(f.chip, {in}, 0);                         // 12
+  f.h.dispatch(f.chip, {t}, fb::name("somewhere"));      // 13
+  f.h.collective(operation::all_to_all_v, {in, t, s, 0, rc}); // 14
+  CHECK(diags(f.analyze()) == "unsupported-device chip 13:9");
+}
+
+TEST_SUITE_END();
