@@ -1,0 +1,336 @@
+// Every error code of pass.md as an MLIR diagnostic at its op, the code in brackets.
+// RUN: %opt %s --split-input-file --verify-diagnostics --commscope-materialize
+// All of them, in source order, each at file:line:col, and a failing exit status:
+// RUN: %not %opt %s --split-input-file --commscope-materialize 2>&1 >/dev/null | %FileCheck %s
+// CHECK: :{{[0-9]+}}:{{[0-9]+}}: error: {{.*}} [dead-alloc]
+// CHECK-NEXT: {{.+}}
+// CHECK-NEXT: {{ *}}^
+// CHECK-NEXT: :{{[0-9]+}}:{{[0-9]+}}: error: {{.*}} [unconsumed-alloc]
+// CHECK-NEXT: {{.+}}
+// CHECK-NEXT: {{ *}}^
+// CHECK-NEXT: :{{[0-9]+}}:{{[0-9]+}}: error: {{.*}} [empty-coverage]
+// CHECK-NEXT: {{.+}}
+// CHECK-NEXT: {{ *}}^
+// CHECK-NEXT: :{{[0-9]+}}:{{[0-9]+}}: error: {{.*}} [unsupported-device]
+// CHECK-NEXT: {{.+}}
+// CHECK-NEXT: {{ *}}^
+// CHECK-NEXT: :{{[0-9]+}}:{{[0-9]+}}: error: {{.*}} [unsupported-device]
+// CHECK-NEXT: {{.+}}
+// CHECK-NEXT: {{ *}}^
+// CHECK-NEXT: :{{[0-9]+}}:{{[0-9]+}}: error: {{.*}} [unsupported-device]
+// CHECK-NEXT: {{.+}}
+// CHECK-NEXT: {{ *}}^
+// CHECK-NEXT: :{{[0-9]+}}:{{[0-9]+}}: error: {{.*}} [negative-device]
+// CHECK-NEXT: {{.+}}
+// CHECK-NEXT: {{ *}}^
+// CHECK-NEXT: :{{[0-9]+}}:{{[0-9]+}}: error: {{.*}} [negative-device]
+// CHECK-NEXT: {{.+}}
+// CHECK-NEXT: {{ *}}^
+// CHECK-NEXT: :{{[0-9]+}}:{{[0-9]+}}: error: {{.*}} [device-out-of-range]
+// CHECK-NEXT: {{.+}}
+// CHECK-NEXT: {{ *}}^
+// CHECK-NEXT: :{{[0-9]+}}:{{[0-9]+}}: error: {{.*}} [device-out-of-range]
+// CHECK-NEXT: {{.+}}
+// CHECK-NEXT: {{ *}}^
+// CHECK-NEXT: :{{[0-9]+}}:{{[0-9]+}}: error: {{.*}} [partial-world-range]
+// CHECK-NEXT: {{.+}}
+// CHECK-NEXT: {{ *}}^
+// CHECK-NEXT: :{{[0-9]+}}:{{[0-9]+}}: error: {{.*}} [partial-world-range]
+// CHECK-NEXT: {{.+}}
+// CHECK-NEXT: {{ *}}^
+// CHECK-NEXT: :{{[0-9]+}}:{{[0-9]+}}: error: {{.*}} [duplicate-name]
+// CHECK-NEXT: {{.+}}
+// CHECK-NEXT: {{ *}}^
+// CHECK-NEXT: :{{[0-9]+}}:{{[0-9]+}}: error: {{.*}} [malformed-op]
+// CHECK-NEXT: {{.+}}
+// CHECK-NEXT: {{ *}}^
+// CHECK-NEXT: :{{[0-9]+}}:{{[0-9]+}}: error: {{.*}} [malformed-op]
+// CHECK-NEXT: {{.+}}
+// CHECK-NEXT: {{ *}}^
+// CHECK-NEXT: :{{[0-9]+}}:{{[0-9]+}}: error: {{.*}} [malformed-op]
+// CHECK-NEXT: {{.+}}
+// CHECK-NEXT: {{ *}}^
+// CHECK-NEXT: :{{[0-9]+}}:{{[0-9]+}}: error: {{.*}} [malformed-op]
+// CHECK-NEXT: {{.+}}
+// CHECK-NEXT: {{ *}}^
+// CHECK-NEXT: :{{[0-9]+}}:{{[0-9]+}}: error: {{.*}} [malformed-op]
+// CHECK-NEXT: {{.+}}
+// CHECK-NEXT: {{ *}}^
+// CHECK-NEXT: :{{[0-9]+}}:{{[0-9]+}}: error: {{.*}} [malformed-op]
+// CHECK-NEXT: {{.+}}
+// CHECK-NEXT: {{ *}}^
+// CHECK-NEXT: :{{[0-9]+}}:{{[0-9]+}}: error: {{.*}} [collective-arg-not-window]
+// CHECK-NEXT: {{.+}}
+// CHECK-NEXT: {{ *}}^
+// CHECK-NEXT: :{{[0-9]+}}:{{[0-9]+}}: error: {{.*}} [uncovered-collective]
+// CHECK-NEXT: {{.+}}
+// CHECK-NEXT: {{ *}}^
+// CHECK-NEXT: :{{[0-9]+}}:{{[0-9]+}}: error: {{.*}} [barrier-no-coverage]
+// CHECK-NEXT: {{.+}}
+// CHECK-NEXT: {{ *}}^
+// CHECK-NEXT: :{{[0-9]+}}:{{[0-9]+}}: error: {{.*}} [collective-in-loop]
+// CHECK-NEXT: {{.+}}
+// CHECK-NEXT: {{ *}}^
+// CHECK-NEXT: :{{[0-9]+}}:{{[0-9]+}}: error: {{.*}} [collective-in-loop]
+// CHECK-NEXT: {{.+}}
+// CHECK-NEXT: {{ *}}^
+// CHECK-NOT: error:
+
+func.func private @chip(tensor<64xf32>) attributes {pld.level = "chip", pld.role = "orchestrator"}
+func.func @host() attributes {pld.level = "host", pld.role = "orchestrator"} {
+  %c64 = arith.constant 64 : index
+  // expected-error @+1 {{allocation 'x' has no window view [dead-alloc]}}
+  %x = "pld.alloc_window_buffer"(%c64) {name = "x"} : (index) -> i64
+  return
+}
+
+// -----
+
+func.func @host() attributes {pld.level = "host", pld.role = "orchestrator"} {
+  %c64 = arith.constant 64 : index
+  // expected-error @+1 {{allocation 'x' has views but no dispatch or collective gives it devices [unconsumed-alloc]}}
+  %x = "pld.alloc_window_buffer"(%c64) {name = "x"} : (index) -> i64
+  %v = "pld.window"(%x, %c64) : (i64, index) -> tensor<64xf32>
+  return
+}
+
+// -----
+
+func.func private @chip(tensor<64xf32>) attributes {pld.level = "chip", pld.role = "orchestrator"}
+func.func @host() attributes {pld.level = "host", pld.role = "orchestrator"} {
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c64 = arith.constant 64 : index
+  // expected-error @+1 {{allocation 'x' is only dispatched from empty loops, so its device set is empty [empty-coverage]}}
+  %x = "pld.alloc_window_buffer"(%c64) {name = "x"} : (index) -> i64
+  %v = "pld.window"(%x, %c64) : (i64, index) -> tensor<64xf32>
+  scf.for %r = %c3 to %c1 step %c1 {
+    "pld.dispatch"(%r, %v) {callee = @chip} : (index, tensor<64xf32>) -> ()
+  }
+  return
+}
+
+// -----
+
+func.func private @chip(tensor<64xf32>) attributes {pld.level = "chip", pld.role = "orchestrator"}
+func.func @host(%dev: index, %stop: index) attributes {pld.level = "host", pld.role = "orchestrator"} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %x = "pld.alloc_window_buffer"(%c64) {name = "x"} : (index) -> i64
+  %v = "pld.window"(%x, %c64) : (i64, index) -> tensor<64xf32>
+  // A parameter, an arithmetic result, a loop with an unknown bound.
+  // expected-error @+1 {{cannot infer the devices of the dispatch of 'chip' from its device= expression [unsupported-device]}}
+  "pld.dispatch"(%dev, %v) {callee = @chip} : (index, tensor<64xf32>) -> ()
+  %sum = arith.addi %c1, %c1 : index
+  // expected-error @+1 {{[unsupported-device]}}
+  "pld.dispatch"(%sum, %v) {callee = @chip} : (index, tensor<64xf32>) -> ()
+  scf.for %r = %c0 to %stop step %c1 {
+    // expected-error @+1 {{[unsupported-device]}}
+    "pld.dispatch"(%r, %v) {callee = @chip} : (index, tensor<64xf32>) -> ()
+  }
+  return
+}
+
+// -----
+
+func.func private @chip(tensor<64xf32>) attributes {pld.level = "chip", pld.role = "orchestrator"}
+func.func @host() attributes {pld.level = "host", pld.role = "orchestrator"} {
+  %cm1 = arith.constant -1 : index
+  %cm2 = arith.constant -2 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c64 = arith.constant 64 : index
+  %x = "pld.alloc_window_buffer"(%c64) {name = "x"} : (index) -> i64
+  %v = "pld.window"(%x, %c64) : (i64, index) -> tensor<64xf32>
+  // expected-error @+1 {{the dispatch of 'chip' uses negative device -1 [negative-device]}}
+  "pld.dispatch"(%cm1, %v) {callee = @chip} : (index, tensor<64xf32>) -> ()
+  scf.for %r = %cm2 to %c2 step %c1 {
+    // expected-error @+1 {{uses negative device -2 [negative-device]}}
+    "pld.dispatch"(%r, %v) {callee = @chip} : (index, tensor<64xf32>) -> ()
+  }
+  return
+}
+
+// -----
+
+func.func private @chip(tensor<64xf32>) attributes {pld.level = "chip", pld.role = "orchestrator"}
+func.func @host() attributes {pld.level = "host", pld.role = "orchestrator"} {
+  %big = arith.constant 1048576 : index
+  %huge = arith.constant 4000000000 : index
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %x = "pld.alloc_window_buffer"(%c64) {name = "x"} : (index) -> i64
+  %v = "pld.window"(%x, %c64) : (i64, index) -> tensor<64xf32>
+  // expected-error @+1 {{the dispatch of 'chip' uses device 1048576, at or above the device limit 1048576 [device-out-of-range]}}
+  "pld.dispatch"(%big, %v) {callee = @chip} : (index, tensor<64xf32>) -> ()
+  // Judged without enumerating four billion devices.
+  scf.for %r = %c0 to %huge step %c1 {
+    // expected-error @+1 {{uses device 3999999999, at or above the device limit 1048576 [device-out-of-range]}}
+    "pld.dispatch"(%r, %v) {callee = @chip} : (index, tensor<64xf32>) -> ()
+  }
+  return
+}
+
+// -----
+
+func.func private @chip(tensor<64xf32>) attributes {pld.level = "chip", pld.role = "orchestrator"}
+func.func @host() attributes {pld.level = "host", pld.role = "orchestrator"} {
+  %c1 = arith.constant 1 : index
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %c64 = arith.constant 64 : index
+  %n = "pld.world_size"() : () -> index
+  %x = "pld.alloc_window_buffer"(%c64) {name = "x"} : (index) -> i64
+  %v = "pld.window"(%x, %c64) : (i64, index) -> tensor<64xf32>
+  scf.for %r = %c1 to %n step %c1 {
+    // expected-error @+1 {{iterates over part of the world: only range(world_size()) with start 0 and step 1 covers all devices [partial-world-range]}}
+    "pld.dispatch"(%r, %v) {callee = @chip} : (index, tensor<64xf32>) -> ()
+  }
+  scf.for %r = %c0 to %n step %c2 {
+    // expected-error @+1 {{[partial-world-range]}}
+    "pld.dispatch"(%r, %v) {callee = @chip} : (index, tensor<64xf32>) -> ()
+  }
+  return
+}
+
+// -----
+
+func.func private @chip(tensor<64xf32>) attributes {pld.level = "chip", pld.role = "orchestrator"}
+func.func @host() attributes {pld.level = "host", pld.role = "orchestrator"} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %x = "pld.alloc_window_buffer"(%c64) {name = "x"} : (index) -> i64
+  %vx = "pld.window"(%x, %c64) : (i64, index) -> tensor<64xf32>
+  // Same name in another domain: fine.
+  %y = "pld.alloc_window_buffer"(%c64) {name = "x"} : (index) -> i64
+  %vy = "pld.window"(%y, %c64) : (i64, index) -> tensor<64xf32>
+  // Same name in the same domain: reported at the later allocation.
+  // expected-error @+1 {{allocation name 'x' is used twice in one comm domain [duplicate-name]}}
+  %z = "pld.alloc_window_buffer"(%c64) {name = "x"} : (index) -> i64
+  %vz = "pld.window"(%z, %c64) : (i64, index) -> tensor<64xf32>
+  "pld.dispatch"(%c0, %vx) {callee = @chip} : (index, tensor<64xf32>) -> ()
+  "pld.dispatch"(%c1, %vy) {callee = @chip} : (index, tensor<64xf32>) -> ()
+  "pld.dispatch"(%c0, %vz) {callee = @chip} : (index, tensor<64xf32>) -> ()
+  return
+}
+
+// -----
+
+func.func private @chip(tensor<64xf32>) attributes {pld.level = "chip", pld.role = "orchestrator"}
+func.func @host() attributes {pld.level = "host", pld.role = "orchestrator"} {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %x = "pld.alloc_window_buffer"(%c64) {name = "x"} : (index) -> i64
+  %v = "pld.window"(%x, %c64) : (i64, index) -> tensor<64xf32>
+  "pld.dispatch"(%c0, %v) {callee = @chip} : (index, tensor<64xf32>) -> ()
+  // expected-error @+1 {{operation 'allreduce' takes 2 positional arguments, got 1 [malformed-op]}}
+  "pld.allreduce"(%v) : (tensor<64xf32>) -> ()
+  // expected-error @+1 {{operation 'window' takes 3 positional arguments, got 1 [malformed-op]}}
+  %w = "pld.window"(%x) : (i64) -> tensor<64xf32>
+  // expected-error @+1 {{operation 'alloc_window_buffer' takes 1 positional argument, got 0 [malformed-op]}}
+  %y = "pld.alloc_window_buffer"() {name = "y"} : () -> i64
+  // expected-error @+1 {{allocation 'z' must be assigned directly to one variable [malformed-op]}}
+  "pld.alloc_window_buffer"(%c64) {name = "z"} : (index) -> ()
+  // expected-error @+1 {{call of unknown function 'nowhere' [malformed-op]}}
+  "pld.dispatch"(%c0, %v) {callee = @nowhere} : (index, tensor<64xf32>) -> ()
+  return
+}
+
+// -----
+
+// The rewrite wraps one block: a host orchestrator with a CFG is out of the MLIR form.
+// expected-error @+1 {{a host orchestrator must have a single block [malformed-op]}}
+func.func @host(%c: i1) attributes {pld.level = "host", pld.role = "orchestrator"} {
+  %c64 = arith.constant 64 : index
+  %x = "pld.alloc_window_buffer"(%c64) {name = "x"} : (index) -> i64
+  cf.br ^next
+^next:
+  return
+}
+
+// -----
+
+func.func private @chip(tensor<64xf32>) attributes {pld.level = "chip", pld.role = "orchestrator"}
+func.func @host(%t: tensor<64xf32>) attributes {pld.level = "host", pld.role = "orchestrator"} {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %x = "pld.alloc_window_buffer"(%c64) {name = "x"} : (index) -> i64
+  %v = "pld.window"(%x, %c64) : (i64, index) -> tensor<64xf32>
+  "pld.dispatch"(%c0, %v) {callee = @chip} : (index, tensor<64xf32>) -> ()
+  // expected-error @+1 {{argument 1 of collective 'allreduce' does not resolve to a window view [collective-arg-not-window]}}
+  "pld.allreduce"(%v, %t) : (tensor<64xf32>, tensor<64xf32>) -> ()
+  return
+}
+
+// -----
+
+func.func @host() attributes {pld.level = "host", pld.role = "orchestrator"} {
+  %c64 = arith.constant 64 : index
+  %d = "pld.alloc_window_buffer"(%c64) {name = "d"} : (index) -> i64
+  %s = "pld.alloc_window_buffer"(%c64) {name = "s"} : (index) -> i64
+  %vd = "pld.window"(%d, %c64) : (i64, index) -> tensor<64xf32>
+  %vs = "pld.window"(%s, %c64) : (i64, index) -> tensor<64xf32>
+  // One diagnostic per cause: d and s are not reported as unconsumed as well.
+  // expected-error @+1 {{the buffer of collective 'broadcast' has no devices to pass on [uncovered-collective]}}
+  "pld.broadcast"(%vd, %vs) : (tensor<64xf32>, tensor<64xf32>) -> ()
+  return
+}
+
+// -----
+
+func.func @host() attributes {pld.level = "host", pld.role = "orchestrator"} {
+  %c64 = arith.constant 64 : index
+  %s = "pld.alloc_window_buffer"(%c64) {name = "s"} : (index) -> i64
+  %vs = "pld.window"(%s, %c64) : (i64, index) -> tensor<64xf32>
+  // expected-error @+1 {{the signal of barrier 'barrier' has no devices of its own [barrier-no-coverage]}}
+  "pld.barrier"(%vs) : (tensor<64xf32>) -> ()
+  return
+}
+
+// -----
+
+func.func private @chip(tensor<64xf32>) attributes {pld.level = "chip", pld.role = "orchestrator"}
+func.func @host(%go: i1) attributes {pld.level = "host", pld.role = "orchestrator"} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c64 = arith.constant 64 : index
+  %t = "pld.alloc_window_buffer"(%c64) {name = "t"} : (index) -> i64
+  %s = "pld.alloc_window_buffer"(%c64) {name = "s"} : (index) -> i64
+  %r = "pld.alloc_window_buffer"(%c64) {name = "r"} : (index) -> i64
+  %vt = "pld.window"(%t, %c64) : (i64, index) -> tensor<64xf32>
+  %vs = "pld.window"(%s, %c64) : (i64, index) -> tensor<64xf32>
+  %vr = "pld.window"(%r, %c64) : (i64, index) -> tensor<64xf32>
+  "pld.dispatch"(%c0, %vt) {callee = @chip} : (index, tensor<64xf32>) -> ()
+  scf.for %i = %c0 to %c2 step %c1 {
+    // expected-error @+1 {{collective 'all_to_all_v' cannot run inside a loop: its signal is single-use [collective-in-loop]}}
+    "pld.all_to_all_v"(%vt, %vt, %vs, %vt, %vr) : (tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>) -> ()
+  }
+  return
+}
+
+// -----
+
+func.func private @chip(tensor<64xf32>) attributes {pld.level = "chip", pld.role = "orchestrator"}
+func.func @host(%go: i1) attributes {pld.level = "host", pld.role = "orchestrator"} {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %t = "pld.alloc_window_buffer"(%c64) {name = "t"} : (index) -> i64
+  %s = "pld.alloc_window_buffer"(%c64) {name = "s"} : (index) -> i64
+  %r = "pld.alloc_window_buffer"(%c64) {name = "r"} : (index) -> i64
+  %vt = "pld.window"(%t, %c64) : (i64, index) -> tensor<64xf32>
+  %vs = "pld.window"(%s, %c64) : (i64, index) -> tensor<64xf32>
+  %vr = "pld.window"(%r, %c64) : (i64, index) -> tensor<64xf32>
+  "pld.dispatch"(%c0, %vt) {callee = @chip} : (index, tensor<64xf32>) -> ()
+  scf.while : () -> () {
+    scf.condition(%go)
+  } do {
+    // expected-error @+1 {{[collective-in-loop]}}
+    "pld.all_to_all_v"(%vt, %vt, %vs, %vt, %vr) : (tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>) -> ()
+    scf.yield
+  }
+  return
+}

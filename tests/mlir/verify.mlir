@@ -1,0 +1,71 @@
+// The verifier of "comm-domain scopes materialized" on hand-written MLIR: one finding
+// per fault, at the scope (or the view) concerned.
+// RUN: %opt %s --split-input-file --verify-diagnostics --commscope-verify
+
+func.func @empty() attributes {pld.level = "host", pld.role = "orchestrator"} {
+  // expected-error @+1 {{scope 'comm_d0' has no slots [verify]}}
+  "pld.comm_domain_scope"() ({
+    "pld.yield"() : () -> ()
+  }) {devices = array<i64>, name = "comm_d0", slots = array<i64>} : () -> ()
+  return
+}
+
+// -----
+
+func.func @null_slot() attributes {pld.level = "host", pld.role = "orchestrator"} {
+  // Slot 5 names no allocation in the scope.
+  // expected-error @+1 {{scope 'comm_d0' has a null slot [verify]}}
+  "pld.comm_domain_scope"() ({
+    %c64 = arith.constant 64 : index
+    %a = "pld.alloc_window_buffer"(%c64) {name = "a", window_buffer = 0 : i64} : (index) -> i64
+    "pld.yield"() : () -> ()
+  }) {devices = array<i64>, name = "comm_d0", slots = array<i64: 0, 5>} : () -> ()
+  return
+}
+
+// -----
+
+func.func @two_scopes() attributes {pld.level = "host", pld.role = "orchestrator"} {
+  "pld.comm_domain_scope"() ({
+    // expected-error @+1 {{window buffer 'a' is a slot of more than one scope [verify]}}
+    "pld.comm_domain_scope"() ({
+      %c64 = arith.constant 64 : index
+      %a = "pld.alloc_window_buffer"(%c64) {name = "a", window_buffer = 0 : i64} : (index) -> i64
+      "pld.yield"() : () -> ()
+    }) {devices = array<i64: 1>, name = "comm_d1", slots = array<i64: 0>} : () -> ()
+    "pld.yield"() : () -> ()
+  }) {devices = array<i64>, name = "comm_d0", slots = array<i64: 0>} : () -> ()
+  return
+}
+
+// -----
+
+func.func @unsorted() attributes {pld.level = "host", pld.role = "orchestrator"} {
+  // expected-error @+1 {{scope 'comm_d0' has a device list that is not ascending, unique and non-negative [verify]}}
+  "pld.comm_domain_scope"() ({
+    %c64 = arith.constant 64 : index
+    %a = "pld.alloc_window_buffer"(%c64) {name = "a", window_buffer = 0 : i64} : (index) -> i64
+    "pld.yield"() : () -> ()
+  }) {devices = array<i64: 3, 1>, name = "comm_d0", slots = array<i64: 0>} : () -> ()
+  return
+}
+
+// -----
+
+func.func @view_outside() attributes {pld.level = "host", pld.role = "orchestrator"} {
+  "pld.comm_domain_scope"() ({
+    %c64 = arith.constant 64 : index
+    %a = "pld.alloc_window_buffer"(%c64) {name = "a", window_buffer = 0 : i64} : (index) -> i64
+    %va = "pld.window"(%a, %c64) {window_buffer = 0 : i64} : (i64, index) -> tensor<64xf32>
+    "pld.yield"() : () -> ()
+  }) {devices = array<i64>, name = "comm_d0", slots = array<i64: 0>} : () -> ()
+  "pld.comm_domain_scope"() ({
+    %c64 = arith.constant 64 : index
+    %b = "pld.alloc_window_buffer"(%c64) {name = "b", window_buffer = 1 : i64} : (index) -> i64
+    // This view claims buffer 0, which only the other scope holds.
+    // expected-error @+1 {{a view of window buffer 'a' is outside every scope that holds it [verify]}}
+    %vb = "pld.window"(%b, %c64) {window_buffer = 0 : i64} : (i64, index) -> tensor<64xf32>
+    "pld.yield"() : () -> ()
+  }) {devices = array<i64: 0>, name = "comm_d1", slots = array<i64: 1>} : () -> ()
+  return
+}
