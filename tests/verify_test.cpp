@@ -1,0 +1,212 @@
+// pass.md "Verifier": the pass's output verifies clean; hand-made programs break each
+// property once, and the finding names its detail, subject and location.
+#include "pass_support.hpp"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+using namespace pass_test;
+using commscope::detail;
+using ref::source_location;
+using ref::statement;
+using ref::statement_ptr;
+using ref::window_buffer_ptr;
+
+namespace {
+
+std::string detail_name(detail d) {
+  switch (d) {
+  case detail::empty_scope:
+    return "empty_scope";
+  case detail::null_slot:
+    return "null_slot";
+  case detail::slot_in_two_scopes:
+    return "slot_in_two_scopes";
+  case detail::unsorted_devices:
+    return "unsorted_devices";
+  case detail::view_outside_scope:
+    return "view_outside_scope";
+  default:
+    return "other";
+  }
+}
+
+/// "detail subject line:column" per finding; every finding has code `verify`.
+template <class Findings>
+std::string findings(const Findings& out) {
+  std::string s;
+  for (const auto& d : out) {
+    CHECK(d.code == error_code::verify);
+    if (!s.empty())
+      s += '\n';
+    s += detail_name(d.why) + " " + std::string(d.subject) + " " + std::to_string(d.where.line) +
+         ":" + std::to_string(d.where.column);
+  }
+  return s;
+}
+
+window_buffer_ptr buffer(const std::string& name) {
+  auto w = std::make_shared<ref::window_buffer>();
+  w->name = name;
+  return w;
+}
+
+statement_ptr scope(const std::string& name, std::vector<std::int64_t> devices,
+                    std::vector<window_buffer_ptr> slots, std::vector<statement_ptr> body,
+                    source_location where) {
+  auto s = std::make_shared<statement>();
+  s->what = statement::kind::scope;
+  s->scope_name = name;
+  s->all_devices = devices.empty();
+  s->devices = std::move(devices);
+  s->slots = std::move(slots);
+  s->body = std::move(body);
+  s->where = where;
+  return s;
+}
+
+/// `name = <something>` whose type points at `w`.
+statement_ptr view(const std::string& name, const window_buffer_ptr& w, source_location where) {
+  auto t = std::make_shared<ref::type>();
+  t->window = w;
+  auto v = std::make_shared<ref::variable>();
+  v->name = name;
+  v->var_type = t;
+  auto value = std::make_shared<ref::expression>();
+  value->what = ref::expression::kind::integer;
+  auto s = std::make_shared<statement>();
+  s->what = statement::kind::assign;
+  s->targets = {v};
+  s->value = value;
+  s->where = where;
+  return s;
+}
+
+/// A program with a chip orchestrator and one host orchestrator whose body is `body`.
+program_ptr program_with(std::vector<statement_ptr> body) {
+  program_builder pb;
+  pb.chip_orchestrator("chip");
+  pb.host_orchestrator("host");
+  auto p = std::const_pointer_cast<ref::program>(pb.finish());
+  auto f = std::make_shared<ref::function>(*p->functions.back());
+  f->body = std::move(body);
+  p->functions.back() = f;
+  return p;
+}
+
+} // namespace
+
+TEST_SUITE_BEGIN("verify");
+
+TEST_CASE("the pass's output verifies clean") {
+  fixture f;
+  auto a = f.view("a");
+  auto b = f.view("b");
+  auto cbuf = f.h.alloc("c", 64);
+  auto s = f.view("s");
+  f.h.dispatch(f.chip, {a}, 1);
+  auto r = f.h.for_world("r");
+  f.h.dispatch(f.chip, {b}, r);
+  f.h.begin_if(ref::function_builder::name("x"));
+  auto copy = f.h.window("late", f.h.assign("p", cbuf)); // a view not at top level
+  f.h.dispatch(f.chip, {copy}, r);
+  f.h.end();
+  f.h.end();
+  f.h.collective(operation::allreduce, {a, s});
+  program_ptr p = f.finish();
+  CHECK(findings(commscope::verify(p)) == ""); // nothing materialized: nothing wrong
+  REQUIRE(commscope::run(p).empty());
+  CHECK(findings(commscope::verify(p)) == "");
+  // The pass run again: still clean.
+  REQUIRE(commscope::run(p).empty());
+  CHECK(findings(commscope::verify(p)) == "");
+}
+
+TEST_CASE("a scope without slots") {
+  const auto p = program_with({scope("comm_d0", {}, {}, {}, {4, 9})});
+  const auto out = commscope::verify(p);
+  CHECK(findings(out) == "empty_scope comm_d0 4:9");
+  CHECK(out[0].message() == "scope 'comm_d0' has no slots");
+}
+
+TEST_CASE("a null slot, reported once per scope") {
+  auto w = buffer("w");
+  const auto p = program_with(
+      {scope("comm_d0", {}, {w, nullptr, nullptr}, {view("v", w, {5, 13})}, {4, 9})});
+  const auto out = commscope::verify(p);
+  CHECK(findings(out) == "null_slot comm_d0 4:9");
+  CHECK(out[0].message() == "scope 'comm_d0' has a null slot");
+}
+
+TEST_CASE("a window buffer in two scopes, reported at the later scope") {
+  auto w = buffer("shared");
+  auto inner = scope("comm_d1", {1}, {w}, {view("v", w, {6, 17})}, {5, 13});
+  const auto p = program_with({scope("comm_d0", {0}, {w}, {inner}, {4, 9})});
+  const auto out = commscope::verify(p);
+  CHECK(findings(out) == "slot_in_two_scopes shared 5:13");
+  CHECK(out[0].message() == "window buffer 'shared' is a slot of more than one scope");
+}
+
+TEST_CASE("a window buffer in scopes of two functions") {
+  auto w = buffer("w");
+  auto p = std::const_pointer_cast<ref::program>(
+      program_with({scope("comm_d0", {}, {w}, {view("v", w, {4, 13})}, {4, 9})}));
+  auto second = std::make_shared<ref::function>(*p->functions.back());
+  second->body = {scope("comm_d0", {}, {w}, {view("u", w, {9, 13})}, {9, 9})};
+  p->functions.push_back(second);
+  CHECK(findings(commscope::verify(program_ptr(p))) == "slot_in_two_scopes w 9:9");
+}
+
+TEST_CASE("device lists must be ascending, unique and non-negative") {
+  for (const auto& devices : std::vector<std::vector<std::int64_t>>{{3, 1}, {1, 1}, {-1}, {0, 2, 2, 5}}) {
+    CAPTURE(devices.size());
+    auto w = buffer("w");
+    const auto p = program_with({scope("comm_d0", devices, {w}, {view("v", w, {5, 13})}, {4, 9})});
+    const auto out = commscope::verify(p);
+    CHECK(findings(out) == "unsorted_devices comm_d0 4:9");
+    CHECK(out[0].message() ==
+          "scope 'comm_d0' has a device list that is not ascending, unique and non-negative");
+  }
+  auto w = buffer("w");
+  const auto ok = program_with({scope("comm_d0", {0, 1, 7}, {w}, {view("v", w, {5, 13})}, {4, 9})});
+  CHECK(findings(commscope::verify(ok)) == "");
+}
+
+TEST_CASE("a view whose window buffer is in no enclosing scope") {
+  SUBCASE("before the scope") {
+    auto w = buffer("w");
+    const auto p = program_with({view("early", w, {4, 9}), scope("comm_d0", {}, {w}, {}, {5, 9})});
+    const auto out = commscope::verify(p);
+    CHECK(findings(out) == "view_outside_scope w 4:9");
+    CHECK(out[0].message() == "a view of window buffer 'w' is outside every scope that holds it");
+  }
+  SUBCASE("in a sibling scope") {
+    auto w1 = buffer("w1");
+    auto w2 = buffer("w2");
+    const auto p = program_with({scope("comm_d0", {}, {w1}, {view("a", w1, {5, 13})}, {4, 9}),
+                                 scope("comm_d1", {1}, {w2}, {view("b", w1, {7, 13})}, {6, 9})});
+    CHECK(findings(commscope::verify(p)) == "view_outside_scope w1 7:13");
+  }
+  SUBCASE("its buffer is in no scope at all") {
+    auto w = buffer("lost");
+    auto other = buffer("other");
+    const auto p = program_with(
+        {scope("comm_d0", {}, {other}, {view("v", other, {5, 13}), view("x", w, {6, 13})}, {4, 9})});
+    CHECK(findings(commscope::verify(p)) == "view_outside_scope lost 6:13");
+  }
+}
+
+TEST_CASE("several findings come out in walk order") {
+  auto w = buffer("w");
+  auto inner = scope("comm_d1", {2, 1}, {}, {view("late", buffer("stray"), {7, 17})}, {6, 13});
+  const auto p = program_with({view("early", w, {4, 9}),
+                               scope("comm_d0", {}, {w, nullptr}, {inner}, {5, 9})});
+  CHECK(findings(commscope::verify(p)) == "view_outside_scope w 4:9\n"
+                                          "null_slot comm_d0 5:9\n"
+                                          "empty_scope comm_d1 6:13\n"
+                                          "unsorted_devices comm_d1 6:13\n"
+                                          "view_outside_scope stray 7:17");
+}
+
+TEST_SUITE_END();
