@@ -7,7 +7,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <filesystem>
 #include <fstream>
@@ -19,6 +21,13 @@
 #include <string_view>
 #include <vector>
 
+#if defined(__linux__) && defined(__GLIBC__)
+#include <malloc.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#define COMMSCOPE_OPT_HUGE_PAGES 1
+#endif
+
 namespace {
 
 namespace ref = commscope::reference;
@@ -29,7 +38,8 @@ constexpr int exit_rejected = 1;
 constexpr int exit_usage = 2;
 constexpr int exit_syntax = 3;
 
-constexpr std::string_view usage = "usage: commscope-opt [--emit=plan|ir|both] [--verify] [FILE | -]\n";
+constexpr std::string_view usage =
+    "usage: commscope-opt [--emit=plan|ir|both] [--verify] [FILE | -]\n";
 
 // The main job on an embedded default: two comm domains, a collective and a loop.
 constexpr std::string_view builtin_program = R"(import pypto.language as pl
@@ -137,6 +147,34 @@ std::optional<std::string> read_input(const std::string& path) {
   return std::move(s).str();
 }
 
+#ifdef COMMSCOPE_OPT_HUGE_PAGES
+/// A large program is a few hundred MB of small IR nodes, and first-touch page faults,
+/// not the parse or the pass, dominate the run time (3x on a virtual machine). Reserve
+/// the heap's top in one step and ask for transparent huge pages on it (a hint; a
+/// kernel without them ignores it). Only the pages actually used are ever backed.
+void prefer_huge_pages() {
+#if defined(__SANITIZE_ADDRESS__)
+  return; // the sanitizer's allocator owns the heap
+#endif
+  constexpr int pad = 512 << 20;
+  if (mallopt(M_TOP_PAD, pad) == 0 || mallopt(M_TRIM_THRESHOLD, 2 * pad) == 0 ||
+      mallopt(M_MMAP_THRESHOLD, 32 << 20) == 0)
+    return;
+  auto* const before = static_cast<char*>(sbrk(0));
+  // Past the current top, so brk grows by the pad (volatile: the pair must not be elided).
+  void* volatile grow = std::malloc(1 << 20);
+  auto* const after = static_cast<char*>(sbrk(0));
+  std::free(grow);
+  constexpr std::uintptr_t huge = std::uintptr_t{2} << 20;
+  const auto first = (reinterpret_cast<std::uintptr_t>(before) + huge - 1) & ~(huge - 1);
+  const auto last = reinterpret_cast<std::uintptr_t>(after) & ~(huge - 1);
+  if (before != reinterpret_cast<char*>(-1) && last > first)
+    (void)madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
+}
+#else
+void prefer_huge_pages() {}
+#endif
+
 struct finding {
   std::string code;
   std::string message;
@@ -197,6 +235,7 @@ int run(int argc, char** argv) {
     return exit_ok;
   }
 
+  prefer_huge_pages();
   std::string display = "<builtin>";
   std::string text;
   if (opt.file) {
@@ -228,14 +267,14 @@ int run(int argc, char** argv) {
     result["program"] = analysed->name;
     const auto pl = commscope::analyze(prog);
     for (const auto& d : pl.diagnostics)
-      findings.push_back({std::string(commscope::code_name(d.code)), d.message(), d.where.line,
-                          d.where.column});
+      findings.push_back(
+          {std::string(commscope::code_name(d.code)), d.message(), d.where.line, d.where.column});
     if (pl.ok()) {
       commscope::materialize(prog, pl);
       if (opt.verify)
         for (const auto& d : commscope::verify(prog))
-          findings.push_back({std::string(commscope::code_name(d.code)), d.message(),
-                              d.where.line, d.where.column});
+          findings.push_back({std::string(commscope::code_name(d.code)), d.message(), d.where.line,
+                              d.where.column});
     }
     json functions = json::array();
     if (findings.empty()) {

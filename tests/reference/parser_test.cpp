@@ -190,9 +190,9 @@ TEST_CASE("operations: short and long spellings, text kept as written") {
 
 TEST_CASE("get_byte folds for every dtype of cli.md") {
   const std::pair<const char*, int> widths[] = {
-      {"FP32", 4}, {"INT32", 4}, {"UINT32", 4}, {"FP16", 2}, {"BF16", 2},
-      {"INT16", 2}, {"UINT16", 2}, {"INT8", 1}, {"UINT8", 1}, {"BOOL", 1},
-      {"FP64", 8}, {"INT64", 8}, {"UINT64", 8}};
+      {"FP32", 4},  {"INT32", 4},  {"UINT32", 4}, {"FP16", 2},  {"BF16", 2},
+      {"INT16", 2}, {"UINT16", 2}, {"INT8", 1},   {"UINT8", 1}, {"BOOL", 1},
+      {"FP64", 8},  {"INT64", 8},  {"UINT64", 8}};
   for (auto [dtype, bytes] : widths) {
     auto p = parse_ok(host_program("        x = pl." + std::string(dtype) + ".get_byte()\n"));
     const auto& e = rhs(*p->functions[1], 0);
@@ -239,15 +239,15 @@ TEST_CASE("range forms record arity and the builtin spelling") {
 }
 
 TEST_CASE("comm_domain blocks rebuild scopes and shared window buffers") {
-  auto p = parse_ok(host_program(
-      "        with pld.comm_domain(\"comm_d0\", devices=\"all\", slots=[buf, sig]):\n"
-      "            with pld.comm_domain(\"comm_d1\", devices=[0, 1], slots=[st]):\n"
-      "                buf = pld.alloc_window_buffer(256 * 4)\n"
-      "                sig = pld.alloc_window_buffer(8)\n"
-      "                s = pld.alloc_window_buffer(8, name=\"st\")\n"
-      "                d = pld.window(buf, [256], dtype=pl.FP32) # window_buffer=buf\n"
-      "                e = pld.window(buf, [256], dtype=pl.FP32) # window_buffer=buf\n"
-      "                q = pld.window(s, [2], dtype=pl.FP32) # window_buffer=st\n"));
+  auto p = parse_ok(
+      host_program("        with pld.comm_domain(\"comm_d0\", devices=\"all\", slots=[buf, sig]):\n"
+                   "            with pld.comm_domain(\"comm_d1\", devices=[0, 1], slots=[st]):\n"
+                   "                buf = pld.alloc_window_buffer(256 * 4)\n"
+                   "                sig = pld.alloc_window_buffer(8)\n"
+                   "                s = pld.alloc_window_buffer(8, name=\"st\")\n"
+                   "                d = pld.window(buf, [256], dtype=pl.FP32) # window_buffer=buf\n"
+                   "                e = pld.window(buf, [256], dtype=pl.FP32) # window_buffer=buf\n"
+                   "                q = pld.window(s, [2], dtype=pl.FP32) # window_buffer=st\n"));
   const auto& f = *p->functions[1];
   REQUIRE(f.body.size() == 1);
   const statement& outer = *f.body[0];
@@ -272,14 +272,15 @@ TEST_CASE("comm_domain blocks rebuild scopes and shared window buffers") {
   CHECK(pl.ok());
   REQUIRE(pl.functions.size() == 1);
   CHECK(pl.functions[0].status ==
-        commscope::function_plan<commscope::ir_traits<ref::program_ptr>>::state::already_materialized);
+        commscope::function_plan<
+            commscope::ir_traits<ref::program_ptr>>::state::already_materialized);
   CHECK(commscope::verify(p).empty());
 }
 
 TEST_CASE("a comm_domain slot must name an allocation of its body") {
-  auto e = parse_error(host_program(
-      "        with pld.comm_domain(\"comm_d0\", devices=\"all\", slots=[nope]):\n"
-      "            pass\n"));
+  auto e = parse_error(
+      host_program("        with pld.comm_domain(\"comm_d0\", devices=\"all\", slots=[nope]):\n"
+                   "            pass\n"));
   CHECK(e.line == 9);
   CHECK(e.column == 9);
 }
@@ -321,7 +322,8 @@ TEST_CASE("syntax errors carry a line and a column") {
       {host_program("        x = 1 ** 2\n"), 9, 15},
       {host_program("        x = 08\n"), 9, 13},
       {good + "x = 1\n", 10, 1},
-      {std::string("@pl.program\nclass P:\n    def f(self):\n        x = \"a\0b\"\x01\n", 57), 4, 18},
+      {std::string("@pl.program\nclass P:\n    def f(self):\n        x = \"a\0b\"\x01\n", 57), 4,
+       18},
   };
   for (const auto& c : cases) {
     CAPTURE(c.text);
@@ -334,18 +336,18 @@ TEST_CASE("syntax errors carry a line and a column") {
 }
 
 TEST_CASE("layout: CRLF, comments, line joining, docstrings, one-line blocks") {
-  auto p = parse_ok("import a.b as c\r\nfrom x import (y,\r\n    z)\r\n\"\"\"module\r\ndoc\"\"\"\r\n"
-                    "@pl.program\r\nclass P:\r\n    '''doc'''\r\n"
-                    "    @pl.function(level=pl.Level.HOST,\r\n"
-                    "                 role=pl.Role.Orchestrator)  # host\r\n"
-                    "    def h(self, a: int, b) -> int:\r\n"
-                    "        \"doc\"\r\n"
-                    "        x = f(1,   # first\r\n"
-                    "              2)\r\n"
-                    "        y = 1 + \\\r\n            2\r\n"
-                    "        if x: pass\r\n"
-                    "        return x")
-      ;
+  auto p =
+      parse_ok("import a.b as c\r\nfrom x import (y,\r\n    z)\r\n\"\"\"module\r\ndoc\"\"\"\r\n"
+               "@pl.program\r\nclass P:\r\n    '''doc'''\r\n"
+               "    @pl.function(level=pl.Level.HOST,\r\n"
+               "                 role=pl.Role.Orchestrator)  # host\r\n"
+               "    def h(self, a: int, b) -> int:\r\n"
+               "        \"doc\"\r\n"
+               "        x = f(1,   # first\r\n"
+               "              2)\r\n"
+               "        y = 1 + \\\r\n            2\r\n"
+               "        if x: pass\r\n"
+               "        return x");
   const auto& f = *p->functions[0];
   CHECK(f.sig->info().is_host_orchestrator());
   REQUIRE(f.body.size() == 4);
@@ -408,27 +410,27 @@ TEST_CASE("print_expression is canonical: parentheses only where precedence need
 }
 
 TEST_CASE("print then parse gives the same program text and the same plan") {
-  const std::string src = host_program(
-      "        a = pld.alloc_window_buffer(256 * pl.FP32.get_byte())\n"
-      "        s = pld.alloc_window_buffer(pld.world_size() * 4, name=\"signal\")\n"
-      "        t = pld.alloc_window_buffer(64)\n"
-      "        va = pld.window(a, [256], dtype=pl.FP32)\n"
-      "        vs = pld.window(s, [8], dtype=pl.INT32)\n"
-      "        vt = pld.window(t, [8], dtype=pl.INT32)\n"
-      "        n = pld.world_size()\n"
-      "        for r in range(n):\n"
-      "            self.chip(va, device=r)\n"
-      "        va = pld.tensor.allreduce(va, vs)\n"
-      "        i = 0\n"
-      "        while i < 3:\n"
-      "            if i == 0:\n"
-      "                self.chip(vt, device=2)\n"
-      "            elif i == 1:\n"
-      "                self.chip(vt, device=0)\n"
-      "            else:\n"
-      "                pass\n"
-      "            i = i + 1\n"
-      "        return va, vs\n");
+  const std::string src =
+      host_program("        a = pld.alloc_window_buffer(256 * pl.FP32.get_byte())\n"
+                   "        s = pld.alloc_window_buffer(pld.world_size() * 4, name=\"signal\")\n"
+                   "        t = pld.alloc_window_buffer(64)\n"
+                   "        va = pld.window(a, [256], dtype=pl.FP32)\n"
+                   "        vs = pld.window(s, [8], dtype=pl.INT32)\n"
+                   "        vt = pld.window(t, [8], dtype=pl.INT32)\n"
+                   "        n = pld.world_size()\n"
+                   "        for r in range(n):\n"
+                   "            self.chip(va, device=r)\n"
+                   "        va = pld.tensor.allreduce(va, vs)\n"
+                   "        i = 0\n"
+                   "        while i < 3:\n"
+                   "            if i == 0:\n"
+                   "                self.chip(vt, device=2)\n"
+                   "            elif i == 1:\n"
+                   "                self.chip(vt, device=0)\n"
+                   "            else:\n"
+                   "                pass\n"
+                   "            i = i + 1\n"
+                   "        return va, vs\n");
   auto p1 = parse_ok(src);
   const std::string before = plan_text(p1);
   const std::string printed_source = ref::print(p1);

@@ -12,6 +12,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <exception>
 #include <memory>
 #include <new>
@@ -74,16 +75,17 @@ parse_result parse(std::string_view text);
     std::string_view name;
     operation op;
   };
-  static constexpr std::array<entry, 10> table{{{"alloc_window_buffer", operation::alloc_window_buffer},
-                                                {"window", operation::window},
-                                                {"world_size", operation::world_size},
-                                                {"allreduce", operation::allreduce},
-                                                {"broadcast", operation::broadcast},
-                                                {"reduce_scatter", operation::reduce_scatter},
-                                                {"barrier", operation::barrier},
-                                                {"allgather", operation::allgather},
-                                                {"all_to_all", operation::all_to_all},
-                                                {"all_to_all_v", operation::all_to_all_v}}};
+  static constexpr std::array<entry, 10> table{
+      {{"alloc_window_buffer", operation::alloc_window_buffer},
+       {"window", operation::window},
+       {"world_size", operation::world_size},
+       {"allreduce", operation::allreduce},
+       {"broadcast", operation::broadcast},
+       {"reduce_scatter", operation::reduce_scatter},
+       {"barrier", operation::barrier},
+       {"allgather", operation::allgather},
+       {"all_to_all", operation::all_to_all},
+       {"all_to_all_v", operation::all_to_all_v}}};
   std::string_view rest;
   if (s.starts_with("pld.tensor."))
     rest = s.substr(11);
@@ -96,7 +98,7 @@ parse_result parse(std::string_view text);
   for (const auto& e : table)
     if (e.name == rest)
       return (e.op == operation::world_size && s.starts_with("pld.tensor.")) ? operation::none
-                                                                            : e.op;
+                                                                             : e.op;
   return operation::none;
 }
 
@@ -109,11 +111,17 @@ struct failure {
 
 enum class tok : std::uint8_t { name, number, string, op, newline, indent, dedent, end };
 
+// Kept small (32 bytes): a big program has a million tokens.
 struct token {
   tok kind = tok::end;
+  std::uint32_t str = 0; ///< a string literal's decoded value: index into lexed::strings
   source_location where{};
   std::string_view text; ///< the source spelling (names, numbers, operators)
-  std::string value;     ///< a string literal's decoded value
+};
+
+struct lexed {
+  std::deque<token> tokens; // blocks, not one huge buffer: no reallocation copies
+  std::vector<std::string> strings;
 };
 
 [[noreturn]] inline void fail(source_location where, std::string message) {
@@ -139,9 +147,8 @@ class lexer {
 public:
   explicit lexer(std::string_view src) : s_(src) {}
 
-  std::vector<token> run() {
-    std::vector<token> out;
-    out.reserve(s_.size() / 4 + 16);
+  lexed run() {
+    std::deque<token> out;
     std::vector<std::uint32_t> indents{0};
     bool line_start = true;
     while (true) {
@@ -163,11 +170,11 @@ public:
           if (indents.size() > max_nesting)
             fail(here(), "nesting too deep");
           indents.push_back(width);
-          out.push_back({tok::indent, here(), {}, {}});
+          out.push_back({tok::indent, 0, here(), {}});
         } else if (width < indents.back()) {
           while (width < indents.back()) {
             indents.pop_back();
-            out.push_back({tok::dedent, here(), {}, {}});
+            out.push_back({tok::dedent, 0, here(), {}});
           }
           if (width != indents.back())
             fail(here(), "unindent does not match any outer indentation level");
@@ -186,7 +193,7 @@ public:
       } else if (c == '\n' || c == '\r') {
         if (brackets_.empty() && !out.empty() && out.back().kind != tok::newline &&
             out.back().kind != tok::indent && out.back().kind != tok::dedent)
-          out.push_back({tok::newline, here(), {}, {}});
+          out.push_back({tok::newline, 0, here(), {}});
         newline();
         line_start = true;
       } else if (c == '\\') {
@@ -202,10 +209,9 @@ public:
           advance();
         if (pos_ < s_.size() && (s_[pos_] == '"' || s_[pos_] == '\''))
           fail(at, "string prefixes are not supported");
-        out.push_back({tok::name, at, s_.substr(b, pos_ - b), {}});
-      } else if (is_digit(c) ||
-                 (c == '.' && pos_ + 1 < s_.size() &&
-                  is_digit(static_cast<unsigned char>(s_[pos_ + 1])))) {
+        out.push_back({tok::name, 0, at, s_.substr(b, pos_ - b)});
+      } else if (is_digit(c) || (c == '.' && pos_ + 1 < s_.size() &&
+                                 is_digit(static_cast<unsigned char>(s_[pos_ + 1])))) {
         out.push_back(number());
       } else if (c == '"' || c == '\'') {
         out.push_back(string());
@@ -218,11 +224,11 @@ public:
                                         "' was never closed (unexpected end of file)");
     if (!out.empty() && out.back().kind != tok::newline && out.back().kind != tok::dedent &&
         out.back().kind != tok::indent)
-      out.push_back({tok::newline, here(), {}, {}});
+      out.push_back({tok::newline, 0, here(), {}});
     for (std::size_t i = 1; i < indents.size(); ++i)
-      out.push_back({tok::dedent, here(), {}, {}});
-    out.push_back({tok::end, here(), {}, {}});
-    return out;
+      out.push_back({tok::dedent, 0, here(), {}});
+    out.push_back({tok::end, 0, here(), {}});
+    return {std::move(out), std::move(strings_)};
   }
 
 private:
@@ -246,8 +252,7 @@ private:
     const auto at = here();
     const std::size_t b = pos_;
     auto digits = [&] {
-      while (pos_ < s_.size() &&
-             (is_ident_char(static_cast<unsigned char>(s_[pos_]))))
+      while (pos_ < s_.size() && (is_ident_char(static_cast<unsigned char>(s_[pos_]))))
         advance();
     };
     digits();
@@ -264,7 +269,7 @@ private:
       advance();
       digits();
     }
-    return {tok::number, at, s_.substr(b, pos_ - b), {}};
+    return {tok::number, 0, at, s_.substr(b, pos_ - b)};
   }
 
   static int hex_value(char c) {
@@ -349,20 +354,22 @@ private:
       value += c;
       advance();
     }
-    return {tok::string, at, s_.substr(b, pos_ - b), std::move(value)};
+    strings_.push_back(std::move(value));
+    return {tok::string, static_cast<std::uint32_t>(strings_.size() - 1), at,
+            s_.substr(b, pos_ - b)};
   }
 
   token op() {
     const auto at = here();
-    static constexpr std::array<std::string_view, 9> two{"==", "!=", "<=", ">=", "//", "->",
-                                                         "**", "+=", "-="};
+    static constexpr std::array<std::string_view, 9> two{"==", "!=", "<=", ">=", "//",
+                                                         "->", "**", "+=", "-="};
     for (auto t : two)
       if (s_.substr(pos_, 2) == t) {
         if (t == "**" || t == "+=" || t == "-=")
           fail(at, "operator '" + std::string(t) + "' is not supported");
         advance();
         advance();
-        return {tok::op, at, s_.substr(pos_ - 2, 2), {}};
+        return {tok::op, 0, at, s_.substr(pos_ - 2, 2)};
       }
     const char c = s_[pos_];
     constexpr std::string_view one = "()[],:.=<>+-*/%@;";
@@ -377,12 +384,12 @@ private:
       if (brackets_.empty())
         fail(at, std::string("unmatched '") + c + "'");
       if (brackets_.back().first != want)
-        fail(at, std::string("closing '") + c + "' does not match '" + brackets_.back().first +
-                     "'");
+        fail(at,
+             std::string("closing '") + c + "' does not match '" + brackets_.back().first + "'");
       brackets_.pop_back();
     }
     advance();
-    return {tok::op, at, s_.substr(pos_ - 1, 1), {}};
+    return {tok::op, 0, at, s_.substr(pos_ - 1, 1)};
   }
 
   std::string_view s_;
@@ -390,14 +397,15 @@ private:
   std::uint32_t line_ = 1;
   std::uint32_t col_ = 1;
   std::vector<std::pair<char, source_location>> brackets_;
+  std::vector<std::string> strings_;
 };
 
 inline bool is_reserved(std::string_view n) {
   static constexpr std::array<std::string_view, 35> words{
-      "and",   "or",     "not",    "in",    "is",       "if",     "elif",  "else",  "for",
-      "while", "with",   "return", "pass",  "def",      "class",  "import", "from", "as",
-      "lambda", "True",  "False",  "None",  "break",    "continue", "global", "nonlocal",
-      "yield", "try",    "except", "finally", "raise",  "del",    "assert", "async", "await"};
+      "and",    "or",     "not",     "in",    "is",    "if",       "elif",   "else",     "for",
+      "while",  "with",   "return",  "pass",  "def",   "class",    "import", "from",     "as",
+      "lambda", "True",   "False",   "None",  "break", "continue", "global", "nonlocal", "yield",
+      "try",    "except", "finally", "raise", "del",   "assert",   "async",  "await"};
   return std::find(words.begin(), words.end(), n) != words.end();
 }
 
@@ -412,7 +420,7 @@ using mutable_stmt = std::shared_ptr<statement>;
 
 class parser {
 public:
-  explicit parser(std::vector<token> toks) : t_(std::move(toks)) {}
+  explicit parser(lexed l) : t_(std::move(l.tokens)), strings_(std::move(l.strings)) {}
 
   program_ptr run() {
     auto prog = std::make_shared<program>();
@@ -801,8 +809,8 @@ private:
     std::vector<std::shared_ptr<variable>> vars;
     for (auto n : names)
       vars.push_back(new_variable(n));
-    if (e.what == expression::kind::operation && e.op == commscope::operation::alloc_window_buffer &&
-        vars.size() == 1) {
+    if (e.what == expression::kind::operation &&
+        e.op == commscope::operation::alloc_window_buffer && vars.size() == 1) {
       if (!has_name_keyword(e))
         e.name = vars[0]->name;
       bind_slot(*vars[0], e);
@@ -877,10 +885,9 @@ private:
     const source_location iter_at = peek().where;
     node it = parse_expression();
     const expression& call = *it.e;
-    const bool ok_call =
-        call.what == expression::kind::call && call.base &&
-        (spelling(*call.base) == "pl.range" || spelling(*call.base) == "range") &&
-        !call.args.empty() && call.args.size() <= 3 && call.keywords.empty();
+    const bool ok_call = call.what == expression::kind::call && call.base &&
+                         (spelling(*call.base) == "pl.range" || spelling(*call.base) == "range") &&
+                         !call.args.empty() && call.args.size() <= 3 && call.keywords.empty();
     if (!ok_call)
       fail(iter_at, "expected range(...) or pl.range(...) with one to three arguments");
     s->builtin_range = spelling(*call.base) == "range";
@@ -1226,8 +1233,8 @@ private:
           return k;
         }
     }
-    if (b.what == expression::kind::attribute && b.base &&
-        b.base->what == expression::kind::name && !b.base->var && b.base->text == "self") {
+    if (b.what == expression::kind::attribute && b.base && b.base->what == expression::kind::name &&
+        !b.base->var && b.base->text == "self") {
       e.what = expression::kind::function_call;
       e.text = b.text;
       pending_calls_.emplace_back(c.e, b.text);
@@ -1280,7 +1287,7 @@ private:
     case tok::string: {
       node s = make(expression::kind::string, t.where, 1);
       while (peek().kind == tok::string) // adjacent literals concatenate
-        s.e->text += next().value;
+        s.e->text += strings_[next().str];
       return s;
     }
     case tok::op:
@@ -1336,7 +1343,8 @@ private:
     auto fail_number = [&] { fail(t.where, "invalid number '" + std::string(s) + "'"); };
     unsigned base = 10;
     std::size_t b = 0;
-    if (s.size() > 1 && s[0] == '0' && std::string_view("xXoObB").find(s[1]) != std::string_view::npos) {
+    if (s.size() > 1 && s[0] == '0' &&
+        std::string_view("xXoObB").find(s[1]) != std::string_view::npos) {
       base = (s[1] == 'x' || s[1] == 'X') ? 16 : (s[1] == 'o' || s[1] == 'O') ? 8 : 2;
       b = 2;
     }
@@ -1378,9 +1386,9 @@ private:
     std::uint64_t v = 0;
     bool overflow = false;
     for (char c : digits) {
-      const unsigned d = (c >= '0' && c <= '9') ? static_cast<unsigned>(c - '0')
+      const unsigned d = (c >= '0' && c <= '9')   ? static_cast<unsigned>(c - '0')
                          : (c >= 'a' && c <= 'f') ? static_cast<unsigned>(c - 'a' + 10)
-                                                   : static_cast<unsigned>(c - 'A' + 10);
+                                                  : static_cast<unsigned>(c - 'A' + 10);
       if (v > (static_cast<std::uint64_t>(INT64_MAX) - d) / base) {
         overflow = true;
         break;
@@ -1396,7 +1404,8 @@ private:
     return n;
   }
 
-  std::vector<token> t_;
+  std::deque<token> t_;
+  std::vector<std::string> strings_;
   std::size_t i_ = 0;
   std::uint32_t depth_ = 0;
   std::uint32_t next_id_ = 0;

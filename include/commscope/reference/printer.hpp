@@ -536,6 +536,8 @@ inline void append_decorator(std::string& out, const signature& sig) {
   return out;
 }
 
-[[nodiscard]] inline std::string print(const program_ptr& p) { return p ? print(*p) : std::string(); }
+[[nodiscard]] inline std::string print(const program_ptr& p) {
+  return p ? print(*p) : std::string();
+}
 
 } // namespace commscope::reference
