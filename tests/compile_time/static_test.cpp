@@ -1,0 +1,53 @@
+// The compile-time half of the table: the compiler runs the pass on every program of
+// cases.hpp and compares the plan with its expectation. Building this file is the test;
+// a wrong expectation is a compile error naming what differs.
+#include "cases.hpp"
+
+#include <commscope/compile_time/expect.hpp>
+
+#include <doctest/doctest.h>
+
+#include <array>
+#include <iterator>
+
+namespace {
+
+using namespace commscope::compile_time;
+
+template <const auto&... Cases>
+constexpr bool all_match(ct_cases::table<Cases...>) {
+  return (report<check(Cases.program, Cases.expected)>::value && ...);
+}
+static_assert(all_match(ct_cases::all{}));
+
+/// Every error code of the pass (all but the verifier's) is expected by some case.
+constexpr bool every_code_covered() {
+  std::array<bool, commscope::error_code_names.size()> seen{};
+  ct_cases::all::for_each([&](const auto& c) {
+    // Up to the first empty entry only: g++ 12 rejects reading the defaulted tail of a
+    // constexpr array of string_views ("modification of ... is not a constant expression").
+    for (std::size_t i = 0; i < std::size(c.expected.diagnostics) && !c.expected.diagnostics[i].empty(); ++i)
+      for (std::size_t k = 0; k < seen.size(); ++k)
+        if (commscope::code_name(static_cast<commscope::error_code>(k)) == c.expected.diagnostics[i])
+          seen[k] = true;
+  });
+  for (std::size_t k = 0; k < seen.size(); ++k)
+    if (!seen[k] && static_cast<commscope::error_code>(k) != commscope::error_code::verify)
+      return false;
+  return true;
+}
+static_assert(every_code_covered(), "a pass error code has no case in cases.hpp");
+
+} // namespace
+
+TEST_CASE("the compile-time table holds every case, checked when this file compiled") {
+  CHECK(ct_cases::all::size >= 40);
+}
+
+TEST_CASE("the compile-time IR gives the same plans at run time") {
+  ct_cases::all::for_each([](const auto& c) {
+    const verdict v = check(c.program, c.expected);
+    INFO(c.name);
+    CHECK_MESSAGE(v.ok(), describe(v.what), " (index ", v.index, ")");
+  });
+}
