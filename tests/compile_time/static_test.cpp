@@ -4,6 +4,7 @@
 #include "cases.hpp"
 
 #include <commscope/compile_time/expect.hpp>
+#include <commscope/verify.hpp>
 
 #include <doctest/doctest.h>
 
@@ -19,6 +20,14 @@ constexpr bool all_match(ct_cases::table<Cases...>) {
   return (report<check(Cases.program, Cases.expected)>::value && ...);
 }
 static_assert(all_match(ct_cases::all{}));
+
+/// The verifier runs in the compiler too; the compile-time IR is never materialized, so
+/// it has nothing to report.
+template <const auto&... Cases>
+constexpr bool all_verify_clean(ct_cases::table<Cases...>) {
+  return (commscope::verify(Cases.program).empty() && ...);
+}
+static_assert(all_verify_clean(ct_cases::all{}));
 
 /// Every error code of the pass (all but the verifier's) is expected by some case.
 constexpr bool every_code_covered() {
