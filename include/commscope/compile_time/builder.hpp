@@ -489,7 +489,7 @@ constexpr std::size_t bucket(const shape& s) {
 }
 
 template <class T>
-constexpr void copy(std::vector<T> from, auto& to) {
+constexpr void copy(const std::vector<T>& from, auto& to) {
   for (std::size_t i = 0; i < from.size(); ++i)
     to[i] = from[i];
 }
