@@ -28,7 +28,7 @@ TEST_CASE("a negative constant is negative-device at the call") {
   CHECK(pl.diagnostics[0].message() == "the dispatch of 'chip' uses negative device -7");
 }
 
-TEST_CASE("constants through temporaries: n = 2; d = n") {
+TEST_CASE("constants through temporaries: n = 2, d = n") {
   CHECK(descriptor_of([](fb& h) {
           auto n = h.assign("n", 2);
           return device_form{h.assign("d", n)};
@@ -108,7 +108,7 @@ TEST_CASE("constant loops with step 2 and descending steps") {
         "{1,5,9}");
 }
 
-TEST_CASE("empty ranges contribute nothing; only empty ranges is empty-coverage") {
+TEST_CASE("empty ranges contribute nothing, and only empty ranges is empty-coverage") {
   // Only coverage from an empty loop: empty-coverage at the allocation (line 4).
   CHECK(descriptor_of([](fb& h) { return device_form{h.for_range("r", 0), 1}; }) ==
         "empty-coverage buf 4:9");
@@ -313,7 +313,7 @@ TEST_CASE("while and if between the loop and the dispatch") {
   CHECK(diags(f.analyze()) == "negative-device chip 10:21");
 }
 
-TEST_CASE("a dispatch's descriptors are joined per allocation; all absorbs") {
+TEST_CASE("a dispatch's descriptors are joined per allocation and all absorbs") {
   fixture f;
   auto a = f.view("a");
   auto b = f.view("b");
