@@ -520,3 +520,15 @@ TEST_CASE("arbitrary bytes never crash the parser") {
     }
   }
 }
+
+TEST_CASE("printed IR with one window buffer in two scopes parses back (fuzz finding)") {
+  auto p = parse_ok(
+      host_program("        with pld.comm_domain(\"comm_d0\", devices=[0], slots=[a]):\n"
+                   "            with pld.comm_domain(\"comm_d0\", devices=[1, 0], slots=[a]):\n"
+                   "                a = pld.alloc_window_buffer(64)\n"
+                   "                v = pld.window(a, [8], dtype=pl.FP32) # window_buffer=a\n"));
+  const statement& outer = *p->functions[1]->body.at(0);
+  const statement& inner = *outer.body.at(0);
+  CHECK(outer.slots.at(0) == inner.slots.at(0));
+  CHECK_FALSE(commscope::verify(p).empty()); // one buffer in two scopes
+}

@@ -858,17 +858,22 @@ private:
   void bind_slot(const variable& v, const expression& alloc) {
     if (alloc.args.size() != 1)
       return;
+    // Every enclosing scope that lists the name holds the same object: printed IR may
+    // show one window buffer in two scopes (the verifier's concern, not the parser's).
+    std::shared_ptr<window_buffer> w;
     for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it) {
       for (std::size_t i = 0; i < it->names.size(); ++i) {
         if (it->names[i] != alloc.name || it->found[i])
           continue;
-        auto w = std::make_shared<window_buffer>();
-        w->base = v.shared_from_this();
-        w->size = alloc.args[0];
-        w->name = alloc.name;
+        if (!w) {
+          w = std::make_shared<window_buffer>();
+          w->base = v.shared_from_this();
+          w->size = alloc.args[0];
+          w->name = alloc.name;
+          windows_[v.id] = w;
+        }
         it->found[i] = w;
-        windows_[v.id] = w;
-        return;
+        break;
       }
     }
   }
