@@ -45,6 +45,14 @@ concept names_handles = requires {
   typename T::window_buffer;
 };
 
+/// Every handle is a regular value: the plan value-initializes and copies them (a
+/// value-initialized window_buffer means "none").
+template <class T>
+concept regular_handles =
+    std::semiregular<typename T::function> && std::semiregular<typename T::statement> &&
+    std::semiregular<typename T::expression> && std::semiregular<typename T::variable> &&
+    std::semiregular<typename T::location> && std::semiregular<typename T::window_buffer>;
+
 /// functions(program) is a range of function.
 template <class T>
 concept lists_functions = requires(const typename T::program& p) {
@@ -143,8 +151,8 @@ concept rewrites = requires(typename T::program& p, typename T::rewriter& rw,
 
 /// Everything `analyze` and `verify` need.
 template <class T>
-concept analysable_ir = complete_traits<T> && names_handles<T> && lists_functions<T> &&
-                        describes_functions<T> && exposes_bodies<T> &&
+concept analysable_ir = complete_traits<T> && names_handles<T> && regular_handles<T> &&
+                        lists_functions<T> && describes_functions<T> && exposes_bodies<T> &&
                         classifies_statements<T> && describes_loops<T> &&
                         classifies_expressions<T> && describes_calls<T> &&
                         (numbers_variables<T> || keys_variables<T>) && reads_scopes<T>;
@@ -202,6 +210,11 @@ constexpr void diagnose_analysis() {
     static_assert(always_false<T>,
                   "commscope: the traits must name the handle types program, function, "
                   "statement, expression, variable, location and window_buffer");
+  else if constexpr (!regular_handles<T>)
+    static_assert(always_false<T>,
+                  "commscope: every handle type (function, statement, expression, variable, "
+                  "location, window_buffer) must be default-constructible and copyable; "
+                  "give a handle without an empty state a nullable form");
   else if constexpr (!lists_functions<T>)
     static_assert(always_false<T>, "commscope: add `static R functions(const program&)` "
                                    "returning a range of function");

@@ -6,7 +6,11 @@
 // ../../../shared/spec/pass.md for what the pass computes.
 //
 // All members are static functions or type aliases (no ADL, no objects). Handles are
-// cheap values (pointers, indices, small structs) that the library copies freely.
+// cheap values (pointers, indices, small structs) that the library copies freely and
+// value-initializes in its own records: every handle type is std::semiregular (a handle
+// type without an empty state, such as mlir::Location, needs a nullable form:
+// mlir::LocationAttr). Two adapters exist: reference/traits.hpp rebuilds immutable
+// nodes, mlir/traits.hpp mutates MLIR in place.
 //
 // ---------------------------------------------------------------------------------
 // Required types
@@ -20,13 +24,22 @@
 // Required functions (analysis: `analyze`)
 //   functions(program)            range of function, in source order
 //   describe(function)            -> function_info (name, level, orchestrator?, graph?)
-//   body(function)                range of statement: the top-level statements
+//   body(function)                range of statement: the top-level statements. A
+//                                 block terminator that only forwards values (an MLIR
+//                                 func.return, scf.yield) need not be a statement; leave
+//                                 it out: a body whose only statement is a scope is
+//                                 "already materialized" (that is how a second run
+//                                 recognizes its own output)
 //   statement_kind_of(statement)  -> statement_kind
 //   statement_location(statement) -> location
 //   children(statement)           range of statement nested in it (loop bodies, branches,
-//                                 a scope's body); empty for leaves
-//   targets(statement)            range of variable an assignment binds
-//   value(statement)              the expression of an assignment or an evaluation
+//                                 a scope's body; all regions of an op, in order); empty
+//                                 for leaves
+//   targets(statement)            range of variable an assignment binds (an op's results).
+//                                 A variable bound twice is followed no further, so SSA
+//                                 values, bound once each, resolve best
+//   value(statement)              the expression of an assignment or an evaluation (for an
+//                                 op: the op itself, as an expression)
 //   expressions(statement)        the other direct expressions of a statement that is
 //                                 neither assignment, evaluation nor for loop
 //                                 (conditions, returned values, yielded operands)
@@ -36,7 +49,12 @@
 //   expression_kind_of(expression)  -> expression_kind
 //   expression_location(expression) -> location
 //   integer_value(expression)     the value of an integer constant
-//   variable_of(expression)       the variable an expression refers to
+//   variable_of(expression)       the variable an expression refers to. The pass follows
+//                                 a variable through the binding of the assignment that
+//                                 bound it (copies, integer constants, world_size(),
+//                                 loop variables), so an IR whose constants are ops
+//                                 (`%c = arith.constant 4`) makes such an op an assignment
+//                                 whose value has kind integer
 //   call_target_of(expression)    -> call_target: a recognised operation, a function of
 //                                 the program (a captured/submitted dispatch is reported
 //                                 exactly like the call), or an unresolved callee
@@ -55,13 +73,16 @@
 //   rewriter                      per-program rewrite state
 //   begin_rewrite(program&)       -> rewriter
 //   make_window_buffer(rewriter&, const window_buffer_spec<Traits>&) -> window_buffer
-//   retype_view(rewriter&, variable, window_buffer)   point the view's type at it
+//   retype_view(rewriter&, variable, window_buffer)   point the view's type at it (in
+//                                 place: record the window buffer on the view's op)
 //   wrap_body(rewriter&, function, std::span<const scope_spec<Traits>>)
-//                                 wrap the body in the scopes, outermost first; the
-//                                 adapter also substitutes retyped views here
+//                                 wrap the body in the scopes, outermost first; an IR
+//                                 rebuilt on rewrite also substitutes retyped views here.
+//                                 Called once per rewritten function, after that
+//                                 function's make_window_buffer and retype_view calls
 //   commit(rewriter&, program&)   publish the result (rebuild, or nothing if in place)
 //   Hooks are only called once the whole program is known to be valid, so an in-place
-//   IR is never left half-changed.
+//   IR is never left half-changed; a hook must not fail.
 //
 // Required for reading materialized IR (`verify`, and the plan of an already
 // materialized function)

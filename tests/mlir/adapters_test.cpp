@@ -17,6 +17,14 @@
 namespace {
 
 using mlir_traits = commscope::ir_traits<mlir::ModuleOp>;
+static_assert(commscope::materializable_ir<mlir_traits>);
+
+// mlir::Location has no empty state, so it cannot be a handle: the contract says so.
+struct location_without_empty_state : mlir_traits {
+  using location = mlir::Location;
+};
+static_assert(!commscope::regular_handles<location_without_empty_state>);
+static_assert(!commscope::analysable_ir<location_without_empty_state>);
 
 /// "host: [all]{buf,signal} [0,1]{staging}" per host orchestrator, then the error codes.
 template <class Traits>

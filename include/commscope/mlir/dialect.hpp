@@ -64,7 +64,7 @@ template <class... Ops>
 struct op_list {
   static commscope::operation classify(::mlir::Operation* o) {
     commscope::operation r = commscope::operation::none;
-    ((::mlir::isa<Ops>(o) ? (r = Ops::kind, true) : false) || ...);
+    (void)((::mlir::isa<Ops>(o) && (r = Ops::kind, true)) || ...); // stops at the first match
     return r;
   }
 };
