@@ -97,8 +97,8 @@ public:
   friend constexpr bool operator==(const device_set& a, const device_set& b) {
     return a.all_ == b.all_ && a.runs_ == b.runs_;
   }
-  /// A total order (bottom first, all last, finite sets lexicographically), used to
-  /// cluster equal sets by sorting.
+  /// A total order (bottom first, all last, finite sets lexicographically), for users
+  /// that keep sets in sorted containers.
   friend constexpr std::strong_ordering operator<=>(const device_set& a, const device_set& b) {
     if (a.all_ != b.all_)
       return a.all_ ? std::strong_ordering::greater : std::strong_ordering::less;
@@ -111,8 +111,23 @@ public:
   public:
     constexpr void add_all() { all_ = true; }
     constexpr void add(device_interval r) {
-      if (!all_)
-        pending_.push_back(r);
+      if (all_)
+        return;
+      // The same or a neighbouring interval again (an allocation dispatched on the same
+      // devices many times, or on d and d+1) widens the last one instead of growing the
+      // list: the list stays in its inline slot and finish() has nothing to sort.
+      if (!pending_.empty()) {
+        auto& b = pending_.back();
+        const bool touches = (r.first <= b.last && r.last >= b.first) ||
+                             (r.last < b.first && r.last + 1 == b.first) ||
+                             (b.last < r.first && b.last + 1 == r.first);
+        if (touches) {
+          b.first = std::min(b.first, r.first);
+          b.last = std::max(b.last, r.last);
+          return;
+        }
+      }
+      pending_.push_back(r);
     }
     constexpr void add(const device_set& s) {
       if (s.is_all())

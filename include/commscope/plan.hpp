@@ -23,7 +23,9 @@ struct allocation {
   typename Traits::location where{};
   device_set<storage> devices; ///< merged coverage, inheritance included
   std::uint32_t domain = no_index;
-  typename storage::template vector<std::uint32_t> views; ///< indices into function_plan::views
+  /// Indices into function_plan::views. Inline room for two: most allocations have one
+  /// or two views, and a heap block per allocation would dominate the analysis.
+  typename storage::template small_vector<std::uint32_t, 2> views;
   /// For a function that was already materialized: the existing window buffer.
   typename Traits::window_buffer existing{};
 };

@@ -5,6 +5,7 @@
 #include <commscope/analysis/cluster.hpp>
 #include <commscope/analysis/collect.hpp>
 #include <commscope/analysis/devices.hpp>
+#include <commscope/analysis/hash_index.hpp>
 #include <commscope/analysis/operations.hpp>
 #include <commscope/analysis/read_back.hpp>
 #include <commscope/analysis/variables.hpp>
@@ -40,6 +41,11 @@ public:
       return;
     }
     collector<Traits>(vars_, facts_, order_).run(f);
+    if (facts_.saw_scope) { // scopes below other statements: materialized before
+      read_back<Traits>(f, fp);
+      fp.status = function_plan<Traits>::state::already_materialized;
+      return;
+    }
     fp.allocations = std::move(facts_.allocations);
     facts_.allocations = {};
     fp.status = fp.allocations.empty() ? function_plan<Traits>::state::no_allocations
@@ -54,7 +60,7 @@ public:
     inherit(fp);
     collectives_coverage(fp);
     check_allocations(fp);
-    cluster(fp);
+    cluster(fp, table_);
     duplicate_names(fp);
     for (auto& d : facts_.diagnostics)
       diagnostics.push_back(d);
@@ -274,18 +280,18 @@ private:
     }
   }
 
-  /// Step 6 for domains: a name twice in one domain is reported at the later allocation.
+  /// Step 6 for domains: a name twice in one domain is reported at the later allocation
+  /// (every later one). Slots are in allocation order, so a table of first occurrences
+  /// finds them in linear expected time, without sorting names.
   constexpr void duplicate_names(const function_plan<Traits>& fp) {
     for (const auto& d : fp.domains) {
-      names_.assign(d.slots.begin(), d.slots.end());
-      std::sort(names_.begin(), names_.end(), [&](std::uint32_t a, std::uint32_t b) {
-        const auto c = fp.allocations[a].name <=> fp.allocations[b].name;
-        return c != 0 ? c < 0 : a < b;
-      });
-      for (std::size_t k = 1; k < names_.size(); ++k) {
-        const auto i = names_[k];
-        if (fp.allocations[names_[k - 1]].name == fp.allocations[i].name && !suppressed_[i])
-          report(error_code::duplicate_name, fp.allocations[i].name, fp.allocations[i].where,
+      table_.reset(d.slots.size());
+      for (const auto i : d.slots) {
+        const auto& name = fp.allocations[i].name;
+        const auto first = table_.find_or_insert(
+            hash_of(name), i, [&](std::uint32_t j) { return fp.allocations[j].name == name; });
+        if (first != i && !suppressed_[i])
+          report(error_code::duplicate_name, name, fp.allocations[i].where,
                  facts_.allocation_order[i]);
       }
     }
@@ -300,7 +306,8 @@ private:
   function_facts<Traits> facts_;
   vec<typename device_set<storage>::builder> own_;
   vec<std::uint8_t> touched_, suppressed_, queued_;
-  vec<std::uint32_t> seeds_, first_, next_, work_, names_;
+  vec<std::uint32_t> seeds_, first_, next_, work_;
+  index_table<storage> table_; ///< domain leaders, then names within a domain
   vec<collective_state> states_;
   vec<edge> edges_;
 };

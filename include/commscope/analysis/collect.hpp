@@ -84,8 +84,12 @@ struct function_facts {
   vec<collective_site<Traits>> collectives;
   vec<loop_site<Traits>> loops;
   vec<diagnostic<typename Traits::location>> diagnostics;
+  /// A scope statement was met: the function was materialized before (pass.md: the
+  /// pass does not wrap a body twice), so its plan is read back instead.
+  bool saw_scope = false;
 
   constexpr void clear() {
+    saw_scope = false;
     allocations.clear();
     allocation_order.clear();
     windows.clear();
@@ -131,13 +135,13 @@ private:
     std::uint32_t loop = 0;
   };
 
+  /// Pushes in order, then reverses in place: no intermediate copy of the range.
   template <class Range>
   constexpr void push_reversed(Range&& r) {
-    scratch_.clear();
+    const auto mark = stack_.size();
     for (auto&& s : r)
-      scratch_.push_back(s);
-    for (auto i = scratch_.size(); i-- > 0;)
-      stack_.push_back({scratch_[i], false, 0});
+      stack_.push_back({s, false, 0});
+    std::reverse(stack_.begin() + static_cast<std::ptrdiff_t>(mark), stack_.end());
   }
 
   constexpr void open_loop(std::optional<loop_bounds<expression>> bounds) {
@@ -174,6 +178,8 @@ private:
       push_children(s);
       return;
     case statement_kind::scope:
+      out_.saw_scope = true;
+      [[fallthrough]];
     case statement_kind::other:
       for (auto&& e : Traits::expressions(s))
         walk(e, false);
@@ -320,7 +326,6 @@ private:
   function_facts<Traits>& out_;
   std::uint64_t& order_;
   vec<item> stack_;
-  vec<statement> scratch_;
   vec<std::uint32_t> targets_;
   variable first_target_{};
   struct pending_expression {

@@ -6,6 +6,8 @@
 
 #include <commscope/reference/ir.hpp>
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <string_view>
@@ -36,7 +38,20 @@ public:
     nv->id = next_id_++;
     nv->name = v->name;
     nv->var_type = std::move(t);
-    substitution_[v] = std::move(nv);
+    // Variables carry dense ids: the substitution is an array indexed by them, not a
+    // hash map (it is looked up at every variable use of the rebuilt body). The old
+    // pointer is kept to tell apart two variables that share an id, should an IR
+    // builder have numbered carelessly; those go to the map.
+    if (v->id >= substitution_.size())
+      substitution_.resize(std::max<std::size_t>(v->id + 1, old_->variable_bound));
+    auto& slot = substitution_[v->id];
+    if (slot.from == nullptr || slot.from == v) {
+      if (slot.from == nullptr)
+        substituted_ids_.push_back(v->id);
+      slot = {v, std::move(nv)};
+    } else {
+      collisions_[v] = std::move(nv);
+    }
   }
 
   void begin_function(const function* f) {
@@ -68,7 +83,10 @@ public:
     }
     f->body = std::move(inner);
     replaced_[current_] = std::move(f);
-    substitution_.clear();
+    for (auto id : substituted_ids_)
+      substitution_[id] = {};
+    substituted_ids_.clear();
+    collisions_.clear();
     current_ = nullptr;
   }
 
@@ -152,8 +170,15 @@ private:
   variable_ptr substituted(const variable_ptr& v) const {
     if (!v)
       return v;
-    auto it = substitution_.find(v.get());
-    return it == substitution_.end() ? v : it->second;
+    if (v->id < substitution_.size()) {
+      const auto& slot = substitution_[v->id];
+      if (slot.from == v.get())
+        return slot.to;
+    }
+    if (collisions_.empty())
+      return v;
+    auto it = collisions_.find(v.get());
+    return it == collisions_.end() ? v : it->second;
   }
 
   /// Pops the results of e's children (pushed in the order base, args, keywords).
@@ -242,7 +267,13 @@ private:
   const function* current_ = nullptr;
   std::vector<window_buffer_ptr> buffers_;
   std::vector<std::shared_ptr<statement>> scopes_;
-  std::unordered_map<const variable*, variable_ptr> substitution_;
+  struct substitution {
+    const variable* from = nullptr;
+    variable_ptr to;
+  };
+  std::vector<substitution> substitution_; ///< indexed by the old variable's id
+  std::vector<std::uint32_t> substituted_ids_;
+  std::unordered_map<const variable*, variable_ptr> collisions_;
   std::unordered_map<const function*, function_ptr> replaced_;
 };
 

@@ -5,8 +5,6 @@
 #include <commscope/reference/rewrite.hpp>
 #include <commscope/traits.hpp>
 
-#include <boost/container/small_vector.hpp>
-
 #include <algorithm>
 #include <cstddef>
 #include <iterator>
@@ -62,6 +60,55 @@ public:
 
 private:
   std::span<const element> a_, b_;
+};
+
+/// An expression's operands (base, positional arguments, keyword values) read in place:
+/// the analysis asks for them at every node, so they are not copied into a container.
+class operand_range {
+public:
+  class iterator {
+  public:
+    using value_type = const expression*;
+    using difference_type = std::ptrdiff_t;
+    iterator() = default;
+    iterator(const expression* e, std::size_t i) : e_(e), i_(i) {}
+    const expression* operator*() const {
+      std::size_t i = i_;
+      if (e_->base) {
+        if (i == 0)
+          return e_->base.get();
+        --i;
+      }
+      if (i < e_->args.size())
+        return e_->args[i].get();
+      return e_->keywords[i - e_->args.size()].value.get();
+    }
+    iterator& operator++() {
+      ++i_;
+      return *this;
+    }
+    iterator operator++(int) {
+      auto t = *this;
+      ++*this;
+      return t;
+    }
+    friend bool operator==(const iterator& a, const iterator& b) { return a.i_ == b.i_; }
+
+  private:
+    const expression* e_ = nullptr;
+    std::size_t i_ = 0;
+  };
+
+  operand_range() = default;
+  explicit operand_range(const expression* e)
+      : e_(e), n_((e->base ? 1 : 0) + e->args.size() + e->keywords.size()) {}
+  [[nodiscard]] iterator begin() const { return {e_, 0}; }
+  [[nodiscard]] iterator end() const { return {e_, n_}; }
+  [[nodiscard]] std::size_t size() const { return n_; }
+
+private:
+  const expression* e_ = nullptr;
+  std::size_t n_ = 0;
 };
 
 } // namespace commscope::reference
@@ -159,15 +206,8 @@ struct commscope::ir_traits<commscope::reference::program_ptr> {
     return std::nullopt;
   }
   static std::string_view allocation_name(expression e) { return e->name; }
-  static boost::container::small_vector<expression, 6> subexpressions(expression e) {
-    boost::container::small_vector<expression, 6> r;
-    if (e->base)
-      r.push_back(e->base.get());
-    for (const auto& a : e->args)
-      r.push_back(a.get());
-    for (const auto& k : e->keywords)
-      r.push_back(k.value.get());
-    return r;
+  static reference::operand_range subexpressions(expression e) {
+    return reference::operand_range(e);
   }
 
   // ---- variables: dense ids, no hashing
