@@ -1,0 +1,131 @@
+// The floors the pass is measured against: the least work any implementation of it has
+// to do on the same IR.
+//
+//   traverse  visits every statement, expression and bound variable of the host
+//             orchestrators once, through the same traits the analysis uses, with an
+//             explicit stack, and does nothing else (it folds the kinds into a checksum
+//             so the compiler cannot drop the walk).
+//   rebuild   copies a function's body once, every statement and expression a new node
+//             sharing the variables: what an immutable IR's rewrite does at the most,
+//             without deciding anything.
+#pragma once
+
+#include <commscope/reference/ir.hpp>
+#include <commscope/traits.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace commscope::bench {
+
+template <class Traits>
+std::uint64_t traverse(const typename Traits::program& p) {
+  using statement = typename Traits::statement;
+  using expression = typename Traits::expression;
+  std::vector<statement> statements;
+  std::vector<expression> expressions;
+  std::uint64_t sum = 0;
+  auto walk = [&](expression root) {
+    expressions.push_back(root);
+    while (!expressions.empty()) {
+      const expression e = expressions.back();
+      expressions.pop_back();
+      sum += static_cast<std::uint64_t>(Traits::expression_kind_of(e));
+      for (auto&& sub : Traits::subexpressions(e))
+        expressions.push_back(sub);
+    }
+  };
+  for (auto&& f : Traits::functions(p)) {
+    if (!Traits::describe(f).is_host_orchestrator())
+      continue;
+    for (auto&& s : Traits::body(f))
+      statements.push_back(s);
+    while (!statements.empty()) {
+      const statement s = statements.back();
+      statements.pop_back();
+      const auto kind = Traits::statement_kind_of(s);
+      sum += static_cast<std::uint64_t>(kind);
+      switch (kind) {
+      case statement_kind::assignment:
+        for (auto&& v : Traits::targets(s))
+          sum += v != typename Traits::variable{};
+        walk(Traits::value(s));
+        break;
+      case statement_kind::evaluation:
+        walk(Traits::value(s));
+        break;
+      case statement_kind::for_loop: {
+        sum += Traits::loop_variable(s) != typename Traits::variable{};
+        const auto b = Traits::loop_bounds(s);
+        walk(b.start);
+        walk(b.stop);
+        walk(b.step);
+        break;
+      }
+      default:
+        for (auto&& e : Traits::expressions(s))
+          walk(e);
+        break;
+      }
+      for (auto&& c : Traits::children(s))
+        statements.push_back(c);
+    }
+  }
+  return sum;
+}
+
+/// A copy of `body`: every statement and expression a fresh node, variables shared.
+/// Post-order with explicit stacks, like reference::rewriter.
+inline std::vector<reference::statement_ptr>
+rebuild(const std::vector<reference::statement_ptr>& body) {
+  using reference::expression;
+  using reference::expression_ptr;
+  using reference::statement;
+  using reference::statement_ptr;
+
+  auto copy_expression = [](const expression_ptr& root) {
+    // Pre-order copy: each copied node's operand slots are overwritten by their copies.
+    std::vector<expression_ptr*> todo;
+    expression_ptr out = root;
+    todo.push_back(&out);
+    while (!todo.empty()) {
+      expression_ptr* slot = todo.back();
+      todo.pop_back();
+      if (!*slot)
+        continue;
+      auto c = std::make_shared<expression>(**slot);
+      todo.push_back(&c->base);
+      for (auto& a : c->args)
+        todo.push_back(&a);
+      for (auto& k : c->keywords)
+        todo.push_back(&k.value);
+      *slot = std::move(c);
+    }
+    return out;
+  };
+
+  std::vector<statement_ptr> out = body;
+  std::vector<statement_ptr*> todo;
+  for (auto& s : out)
+    todo.push_back(&s);
+  while (!todo.empty()) {
+    statement_ptr* slot = todo.back();
+    todo.pop_back();
+    auto c = std::make_shared<statement>(**slot);
+    c->value = copy_expression(c->value);
+    for (auto& v : c->values)
+      v = copy_expression(v);
+    c->start = copy_expression(c->start);
+    c->stop = copy_expression(c->stop);
+    c->step = copy_expression(c->step);
+    for (auto& b : c->body)
+      todo.push_back(&b);
+    for (auto& b : c->orelse)
+      todo.push_back(&b);
+    *slot = std::move(c);
+  }
+  return out;
+}
+
+} // namespace commscope::bench
