@@ -1,8 +1,8 @@
 // The floors the pass is measured against: the least work any implementation of it has
 // to do on the same IR.
 //
-//   traverse  visits every statement, expression and bound variable of the host
-//             orchestrators once, through the same traits the analysis uses, with an
+//   traverse  visits every statement, expression and variable (where it is bound) of
+//             the host orchestrators once, through the same traits the analysis uses, with an
 //             explicit stack, and does nothing else (it folds the kinds into a checksum
 //             so the compiler cannot drop the walk).
 //   rebuild   copies a function's body once, every statement and expression a new node
@@ -11,10 +11,13 @@
 #pragma once
 
 #include <commscope/reference/ir.hpp>
+#include <commscope/concepts.hpp>
 #include <commscope/traits.hpp>
 
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <type_traits>
 #include <vector>
 
 namespace commscope::bench {
@@ -26,6 +29,14 @@ std::uint64_t traverse(const typename Traits::program& p) {
   std::vector<statement> statements;
   std::vector<expression> expressions;
   std::uint64_t sum = 0;
+  // A variable is a node too: read it once, where it is bound, as the analysis must.
+  auto touch = [&](typename Traits::variable v) {
+    if constexpr (numbers_variables<Traits>)
+      sum += Traits::variable_index(v);
+    else
+      sum += std::hash<std::remove_cvref_t<decltype(Traits::variable_key(v))>>{}(
+          Traits::variable_key(v));
+  };
   auto walk = [&](expression root) {
     expressions.push_back(root);
     while (!expressions.empty()) {
@@ -49,14 +60,14 @@ std::uint64_t traverse(const typename Traits::program& p) {
       switch (kind) {
       case statement_kind::assignment:
         for (auto&& v : Traits::targets(s))
-          sum += v != typename Traits::variable{};
+          touch(v);
         walk(Traits::value(s));
         break;
       case statement_kind::evaluation:
         walk(Traits::value(s));
         break;
       case statement_kind::for_loop: {
-        sum += Traits::loop_variable(s) != typename Traits::variable{};
+        touch(Traits::loop_variable(s));
         const auto b = Traits::loop_bounds(s);
         walk(b.start);
         walk(b.stop);
