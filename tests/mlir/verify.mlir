@@ -53,19 +53,28 @@ func.func @unsorted() attributes {pld.level = "host", pld.role = "orchestrator"}
 // -----
 
 func.func @view_outside() attributes {pld.level = "host", pld.role = "orchestrator"} {
+  %c64 = arith.constant 64 : index
+  %a = "pld.alloc_window_buffer"(%c64) {name = "a", window_buffer = 0 : i64} : (index) -> i64
+  // A view records its window buffer with its pointer's id; this one is outside every
+  // scope, and the scope below cannot hold its allocation either.
+  // expected-error @+1 {{a view of window buffer 'a' is outside every scope that holds it [verify]}}
+  %va = "pld.window"(%a, %c64) {window_buffer = 0 : i64} : (i64, index) -> tensor<64xf32>
+  // expected-error @+1 {{scope 'comm_d0' has a null slot [verify]}}
+  "pld.comm_domain_scope"() ({
+    "pld.yield"() : () -> ()
+  }) {devices = array<i64>, name = "comm_d0", slots = array<i64: 0>} : () -> ()
+  return
+}
+
+// -----
+
+// A window whose id is not its pointer's is no view of anything: nothing to report.
+func.func @mismatched_id() attributes {pld.level = "host", pld.role = "orchestrator"} {
   "pld.comm_domain_scope"() ({
     %c64 = arith.constant 64 : index
     %a = "pld.alloc_window_buffer"(%c64) {name = "a", window_buffer = 0 : i64} : (index) -> i64
-    %va = "pld.window"(%a, %c64) {window_buffer = 0 : i64} : (i64, index) -> tensor<64xf32>
+    %va = "pld.window"(%a, %c64) {window_buffer = 7 : i64} : (i64, index) -> tensor<64xf32>
     "pld.yield"() : () -> ()
   }) {devices = array<i64>, name = "comm_d0", slots = array<i64: 0>} : () -> ()
-  "pld.comm_domain_scope"() ({
-    %c64 = arith.constant 64 : index
-    %b = "pld.alloc_window_buffer"(%c64) {name = "b", window_buffer = 1 : i64} : (index) -> i64
-    // This view claims buffer 0, which only the other scope holds.
-    // expected-error @+1 {{a view of window buffer 'a' is outside every scope that holds it [verify]}}
-    %vb = "pld.window"(%b, %c64) {window_buffer = 0 : i64} : (i64, index) -> tensor<64xf32>
-    "pld.yield"() : () -> ()
-  }) {devices = array<i64: 0>, name = "comm_d1", slots = array<i64: 1>} : () -> ()
   return
 }

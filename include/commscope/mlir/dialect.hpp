@@ -59,7 +59,7 @@ using comm_domain_scope =
 using yield = op<"pld.yield", operation::none, ::mlir::OpTrait::ZeroResults,
                  ::mlir::OpTrait::IsTerminator>;
 
-/// The operations of pass.md, in one list the adapter searches.
+/// A list of ops to classify an op by.
 template <class... Ops>
 struct op_list {
   static commscope::operation classify(::mlir::Operation* o) {
@@ -68,6 +68,7 @@ struct op_list {
     return r;
   }
 };
+/// The operations of pass.md.
 using recognised = op_list<alloc_window_buffer, window, world_size, allreduce, broadcast,
                            reduce_scatter, barrier, allgather, all_to_all, all_to_all_v>;
 

@@ -31,7 +31,8 @@ inline bool single_block_hosts(::mlir::ModuleOp m) {
   for (auto f : traits::functions(m))
     if (traits::describe(f).is_host_orchestrator() && !f.getBody().hasOneBlock() &&
         !f.getBody().empty()) {
-      ::mlir::emitError(f.getLoc()) << "a host orchestrator must have a single block [malformed-op]";
+      ::mlir::emitError(f.getLoc())
+          << "a host orchestrator must have a single block [malformed-op]";
       ok = false;
     }
   return ok;
