@@ -78,3 +78,16 @@ func.func @mismatched_id() attributes {pld.level = "host", pld.role = "orchestra
   }) {devices = array<i64>, name = "comm_d0", slots = array<i64: 0>} : () -> ()
   return
 }
+
+// -----
+
+// A hand-written allocation without a result cannot be a slot.
+func.func @resultless() attributes {pld.level = "host", pld.role = "orchestrator"} {
+  // expected-error @+1 {{scope 'comm_d0' has a null slot [verify]}}
+  "pld.comm_domain_scope"() ({
+    %c64 = arith.constant 64 : index
+    "pld.alloc_window_buffer"(%c64) {name = "a", window_buffer = 0 : i64} : (index) -> ()
+    "pld.yield"() : () -> ()
+  }) {devices = array<i64>, name = "comm_d0", slots = array<i64: 0>} : () -> ()
+  return
+}

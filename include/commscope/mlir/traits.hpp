@@ -162,11 +162,13 @@ struct commscope::ir_traits<mlir::ModuleOp> {
     auto a = s->getAttrOfType<mlir::DenseI64ArrayAttr>("devices");
     return a ? a.asArrayRef() : llvm::ArrayRef<std::int64_t>();
   }
-  /// The allocations inside the scope that `slots` names; an id none carries is null.
+  /// The allocations inside the scope that `slots` names; an id none carries is null
+  /// (as is a hand-written allocation without its one operand and result).
   static llvm::SmallVector<window_buffer, 4> scope_slots(statement s) {
     llvm::DenseMap<std::int64_t, window_buffer> inside;
     s->walk([&](pld::alloc_window_buffer a) {
-      if (auto id = pld::window_buffer_id(a))
+      auto id = pld::window_buffer_id(a);
+      if (id && a->getNumOperands() == 1 && a->getNumResults() == 1)
         inside.try_emplace(*id, a);
     });
     llvm::SmallVector<window_buffer, 4> r;
