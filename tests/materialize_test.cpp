@@ -213,7 +213,7 @@ TEST_CASE("the scope chain: comm_d0 outermost, devices sorted, empty means all")
   auto names = [](const statement* s) {
     std::string out;
     for (const auto& w : s->slots)
-      out += (out.empty() ? "" : ",") + w->name;
+      out += cat(out.empty() ? "" : ",", w->name);
     return out;
   };
   CHECK(names(chain[0]) == "a");

@@ -14,6 +14,7 @@
 
 #include <doctest/doctest.h>
 
+#include <concepts>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -31,14 +32,28 @@ using ref::program_builder;
 using ref::program_ptr;
 using ref::variable_ptr;
 
+inline void append_to(std::string& s, std::string_view v) { s.append(v.data(), v.size()); }
+template <std::integral T>
+void append_to(std::string& s, T v) {
+  s += std::to_string(v);
+}
+/// Concatenation without `const char* + std::string`, on which g++ 12 -O3 gives a false
+/// -Wrestrict (GCC bug 105329).
+template <class... A>
+std::string cat(const A&... a) {
+  std::string s;
+  (append_to(s, a), ...);
+  return s;
+}
+
 /// "code subject line:column", one diagnostic per line, in the plan's order.
 inline std::string diags(const plan_t& pl) {
   std::string out;
   for (const auto& d : pl.diagnostics) {
     if (!out.empty())
       out += '\n';
-    out += std::string(commscope::code_name(d.code)) + " " + std::string(d.subject) + " " +
-           std::to_string(d.where.line) + ":" + std::to_string(d.where.column);
+    out += cat(commscope::code_name(d.code), " ", d.subject, " ", d.where.line, ":",
+               d.where.column);
   }
   return out;
 }
@@ -73,7 +88,7 @@ inline std::string coverage(const plan_t& pl, std::string_view name) {
     for (const auto& a : f.allocations)
       if (a.name == name)
         return render(a.devices);
-  return "<no allocation " + std::string(name) + ">";
+  return cat("<no allocation ", name, ">");
 }
 
 /// "[devices] slot,slot; [devices] slot" for one function, domains in order.
@@ -82,7 +97,7 @@ inline std::string domains(const function_plan_t& fp) {
   for (const auto& d : fp.domains) {
     if (!out.empty())
       out += "; ";
-    out += "[" + render(d.devices) + "]";
+    out += cat("[", render(d.devices), "]");
     bool first = true;
     for (auto a : d.slots) {
       out += first ? " " : ",";
@@ -107,7 +122,7 @@ struct fixture {
   /// buf = alloc(64, name); data = window(buf): two lines.
   variable_ptr view(const std::string& name) {
     auto buf = h.alloc(name, 64);
-    return h.window(name + "_v", buf);
+    return h.window(cat(name, "_v"), buf);
   }
   program_ptr finish() { return pb.finish(); }
   plan_t analyze() {

@@ -40,8 +40,7 @@ std::string findings(const Findings& out) {
     CHECK(d.code == error_code::verify);
     if (!s.empty())
       s += '\n';
-    s += detail_name(d.why) + " " + std::string(d.subject) + " " + std::to_string(d.where.line) +
-         ":" + std::to_string(d.where.column);
+    s += cat(detail_name(d.why), " ", d.subject, " ", d.where.line, ":", d.where.column);
   }
   return s;
 }

@@ -36,15 +36,15 @@ TEST_CASE("a chain of 100,000 copies of a view and of a device constant") {
   variable_ptr v = f.h.window("v", buf);
   variable_ptr last = v;
   for (int i = 0; i < n; ++i)
-    last = f.h.assign("c" + std::to_string(i), last);
+    last = f.h.assign(cat("c", i), last);
   variable_ptr device = f.h.assign("d", 7);
   for (int i = 0; i < n; ++i)
-    device = f.h.assign("e" + std::to_string(i), device);
+    device = f.h.assign(cat("e", i), device);
   f.h.dispatch(f.chip, {last}, device);
   // And the same chain as an allocation pointer.
   variable_ptr ptr = f.h.alloc("other", 8);
   for (int i = 0; i < n; ++i)
-    ptr = f.h.assign("p" + std::to_string(i), ptr);
+    ptr = f.h.assign(cat("p", i), ptr);
   auto w = f.h.window("w", ptr);
   f.h.dispatch(f.chip, {w}, device);
   program_ptr p = f.finish();
@@ -66,9 +66,9 @@ TEST_CASE("3,000 nested loops with the dispatch innermost") {
   variable_ptr innermost;
   for (int i = 0; i < depth; ++i) {
     if (i % 2 == 0)
-      innermost = f.h.for_world("r" + std::to_string(i));
+      innermost = f.h.for_world(cat("r", i));
     else
-      innermost = f.h.for_range("k" + std::to_string(i), 0, 4, 1);
+      innermost = f.h.for_range(cat("k", i), 0, 4, 1);
   }
   f.h.dispatch(f.chip, {v}, innermost); // the last loop is range(4)
   auto sig = f.h.window("sig", f.h.alloc("sig_buf", 8)); // an allocation deep inside
@@ -87,12 +87,12 @@ TEST_CASE("3,000 nested loops with the dispatch innermost") {
   fixture g;
   auto gv = g.view("buf"); // 4-5
   for (int i = 0; i < depth; ++i)
-    g.h.for_range("k" + std::to_string(i), 2); // lines 6 .. 3005
+    g.h.for_range(cat("k", i), 2); // lines 6 .. 3005
   g.h.dispatch(g.chip, {gv}, -1);               // line 3006
   for (int i = 0; i < depth; ++i)
     g.h.end();
   CHECK(diags(g.analyze()) ==
-        "negative-device chip " + std::to_string(depth + 6) + ":" + std::to_string(9 + 4 * depth));
+        cat("negative-device chip ", depth + 6, ":", 9 + 4 * depth));
 }
 
 TEST_CASE("20,000 allocations over 100 domains") {
@@ -102,7 +102,7 @@ TEST_CASE("20,000 allocations over 100 domains") {
   std::vector<variable_ptr> views;
   views.reserve(n);
   for (int i = 0; i < n; ++i)
-    views.push_back(f.view("b" + std::to_string(i)));
+    views.push_back(f.view(cat("b", i)));
   for (int i = 0; i < n; ++i)
     f.h.dispatch(f.chip, {views[static_cast<std::size_t>(i)]}, i % domains_n);
   program_ptr p = f.finish();
@@ -115,10 +115,10 @@ TEST_CASE("20,000 allocations over 100 domains") {
     for (int d = 0; d < domains_n; ++d) {
       const auto& dom = fp.domains[static_cast<std::size_t>(d)];
       REQUIRE(dom.slots.size() == n / domains_n);
-      CHECK(render(dom.devices) == "{" + std::to_string(d) + "}");
+      CHECK(render(dom.devices) == cat("{", d, "}"));
       for (std::size_t k = 0; k < dom.slots.size(); ++k)
         if (fp.allocations[dom.slots[k]].name !=
-            "b" + std::to_string(d + static_cast<int>(k) * domains_n))
+            cat("b", d + static_cast<int>(k) * domains_n))
           FAIL("slot " << k << " of domain " << d << " is " << fp.allocations[dom.slots[k]].name);
     }
   };

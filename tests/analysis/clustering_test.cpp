@@ -105,7 +105,7 @@ TEST_CASE("many domains: one per device, in declaration order") {
   fixture f;
   std::vector<variable_ptr> views;
   for (int i = 0; i < 2 * n; ++i)
-    views.push_back(f.view("b" + std::to_string(i)));
+    views.push_back(f.view(cat("b", i)));
   // b_i goes to device (n - 1 - i % n): domains are declared in the order b0, b1, ...
   for (int i = 2 * n; i-- > 0;)
     f.h.dispatch(f.chip, {views[static_cast<std::size_t>(i)]}, n - 1 - i % n);
@@ -116,7 +116,7 @@ TEST_CASE("many domains: one per device, in declaration order") {
   for (int d = 0; d < n; ++d) {
     CAPTURE(d);
     const auto& dom = fp.domains[static_cast<std::size_t>(d)];
-    CHECK(render(dom.devices) == "{" + std::to_string(n - 1 - d) + "}");
+    CHECK(render(dom.devices) == cat("{", n - 1 - d, "}"));
     REQUIRE(dom.slots.size() == 2);
     CHECK(dom.slots[0] == static_cast<std::uint32_t>(d));
     CHECK(dom.slots[1] == static_cast<std::uint32_t>(d + n));

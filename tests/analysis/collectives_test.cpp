@@ -147,9 +147,8 @@ TEST_CASE("wrong arity is malformed-op at the collective") {
     auto a = f.view("a"); // 4
     auto b = f.view("b"); // 6
     dispatch_all(f, {a, b}); // 8-9
-    std::vector<ref::ex> args;
-    for (int i = 0; i < r.given; ++i)
-      args.emplace_back(i % 2 == 0 ? a : b);
+    const std::vector<ref::ex> all{a, b, a, b, a, b};
+    const std::vector<ref::ex> args(all.begin(), all.begin() + r.given);
     f.h.collective(r.op, args); // 10
     const auto pl = f.analyze();
     CHECK(diags(pl) == std::string("malformed-op ") + r.name + " 10:9");
@@ -323,11 +322,12 @@ TEST_CASE("an uncovered collective upstream is reported once, not along the chai
   auto a = f.view("a"); // 4
   auto b = f.view("b"); // 6
   auto c = f.view("c"); // 8
-  f.h.collective(operation::allreduce, {b, c}); // 10: b only inherits from a
-  f.h.collective(operation::allreduce, {a, b}); // 11: a has nothing
-  // Both collectives start from no coverage; each is its own cause.
-  CHECK(diags(f.analyze()) == "uncovered-collective allreduce 10:9\n"
-                              "uncovered-collective allreduce 11:9");
+  f.h.collective(operation::allreduce, {a, b}); // 10: a has nothing
+  f.h.collective(operation::allreduce, {b, c}); // 11: b only inherits from a
+  // Not asserted: when the downstream collective comes first in the source, both are
+  // reported today (suppression spreads in source order); pass.md's cascade rule for
+  // collectives only names reported dispatches.
+  CHECK(diags(f.analyze()) == "uncovered-collective allreduce 10:9");
 }
 
 TEST_CASE("results of allreduce and allgather resolve to views a dispatch can use") {
@@ -353,11 +353,9 @@ TEST_CASE("results of allreduce and allgather resolve to views a dispatch can us
       auto target = f.view("target");
       auto sig = f.view("sig");
       f.h.dispatch(f.chip, {in}, 0);
-      std::vector<ref::ex> args{in, target, sig};
-      if (op == operation::all_to_all_v) {
-        args.emplace_back(0);
-        args.emplace_back(sig);
-      }
+      const auto args = op == operation::all_to_all_v
+                            ? std::vector<ref::ex>{in, target, sig, 0, sig}
+                            : std::vector<ref::ex>{in, target, sig};
       auto z = f.h.collective("z", op, args);
       f.h.dispatch(f.chip, {z}, 6);
       f.h.dispatch(f.chip, {z}, 7);
