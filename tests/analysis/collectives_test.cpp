@@ -324,10 +324,49 @@ TEST_CASE("an uncovered collective upstream is reported once, not along the chai
   auto c = f.view("c"); // 8
   f.h.collective(operation::allreduce, {a, b}); // 10: a has nothing
   f.h.collective(operation::allreduce, {b, c}); // 11: b only inherits from a
-  // Not asserted: when the downstream collective comes first in the source, both are
-  // reported today (suppression spreads in source order); pass.md's cascade rule for
-  // collectives only names reported dispatches.
   CHECK(diags(f.analyze()) == "uncovered-collective allreduce 10:9");
+}
+
+TEST_CASE("the lack of coverage is reported where it starts, whatever the source order") {
+  SUBCASE("the downstream collective first") {
+    fixture f;
+    auto a = f.view("a"); // 4
+    auto b = f.view("b"); // 6
+    auto c = f.view("c"); // 8
+    f.h.collective(operation::allreduce, {b, c}); // 10: b's lack comes from a
+    f.h.collective(operation::allreduce, {a, b}); // 11: a has nothing of its own
+    CHECK(diags(f.analyze()) == "uncovered-collective allreduce 11:9");
+  }
+  SUBCASE("a barrier on a signal whose source is uncovered") {
+    fixture f;
+    auto a = f.view("a"); // 4
+    auto s = f.view("s"); // 6
+    f.h.collective(operation::barrier, {s});      // 8: s would inherit from a
+    f.h.collective(operation::allreduce, {a, s}); // 9
+    CHECK(diags(f.analyze()) == "uncovered-collective allreduce 9:9");
+  }
+  SUBCASE("a cycle of uncovered buffers is reported once, at its first collective") {
+    fixture f;
+    auto a = f.view("a"); // 4
+    auto b = f.view("b"); // 6
+    f.h.collective(operation::allreduce, {a, b}); // 8
+    f.h.collective(operation::allreduce, {b, a}); // 9
+    CHECK(diags(f.analyze()) == "uncovered-collective allreduce 8:9");
+  }
+  SUBCASE("all_to_all_v in a loop is reported even when its coverage was lost") {
+    fixture f;
+    auto in = f.view("in");                          // 4
+    auto t = f.view("t");                            // 6
+    auto s = f.view("s");                            // 8
+    auto sc = f.view("sc");                          // 10
+    auto rc = f.view("rc");                          // 12
+    f.h.dispatch(f.chip, {t, in, sc}, -1);           // 14: reported, t lost
+    f.h.for_range("i", 2);                           // 15
+    f.h.collective(operation::all_to_all_v, {in, t, s, sc, rc}); // 16
+    f.h.end();
+    CHECK(diags(f.analyze()) == "negative-device chip 14:9\n"
+                                "collective-in-loop all_to_all_v 16:13");
+  }
 }
 
 TEST_CASE("results of allreduce and allgather resolve to views a dispatch can use") {

@@ -224,43 +224,54 @@ private:
     }
   }
 
-  /// Step 4, the checks that need coverage, in source order.
+  /// Step 4, the checks that need coverage. A buffer with no coverage is reported where
+  /// the lack starts: first the collectives whose buffer inherits from no other (their
+  /// lack is their own), then the rest in source order, skipping what those lost to a
+  /// reported call. So `allreduce(b, c)` before `allreduce(a, b)` with `a` uncovered
+  /// reports only the latter, as the reverse order does; a cycle of uncovered buffers is
+  /// reported once, at its first collective. Diagnostics are sorted into source order
+  /// at the end.
   constexpr void collectives_coverage(const function_plan<Traits>& fp) {
+    inherits_.assign(fp.allocations.size(), 0);
+    for (const auto& e : edges_)
+      inherits_[e.to] = 1;
+    const auto bare = [&](std::uint32_t a) {
+      return !suppressed_[a] && fp.allocations[a].devices.is_bottom();
+    };
+    const auto uncovered = [&](std::size_t i, bool roots_only) {
+      const auto& c = facts_.collectives[i];
+      const auto& r = row(c.op);
+      auto& st = states_[i];
+      if (st.reported || r.source == none_arg)
+        return;
+      const auto src = st.allocations[r.source];
+      if ((roots_only && inherits_[src]) || !bare(src))
+        return;
+      report(error_code::uncovered_collective, r.name, c.where, c.order);
+      st.reported = true;
+      seed_arguments(st);
+      if (!roots_only) // roots are independent of each other: spread once after them
+        spread_suppression();
+    };
+    for (std::size_t i = 0; i < facts_.collectives.size(); ++i)
+      uncovered(i, true);
+    spread_suppression();
     for (std::size_t i = 0; i < facts_.collectives.size(); ++i) {
+      uncovered(i, false);
       auto& st = states_[i];
       if (st.reported)
         continue;
       const auto& c = facts_.collectives[i];
       const auto& r = row(c.op);
-      const auto bare = [&](std::uint32_t a) {
-        return !suppressed_[a] && fp.allocations[a].devices.is_bottom();
-      };
-      const auto lost = [&](std::uint32_t a) { return suppressed_[a] != 0; };
-      if (r.source != none_arg) {
-        const auto src = st.allocations[r.source];
-        if (lost(src))
-          continue;
-        if (bare(src)) {
-          report(error_code::uncovered_collective, r.name, c.where, c.order);
-          st.reported = true;
-        }
-      } else if (c.op == operation::barrier) {
-        const auto sig = st.allocations[0];
-        if (lost(sig))
-          continue;
-        if (bare(sig)) {
-          report(error_code::barrier_no_coverage, r.name, c.where, c.order);
-          st.reported = true;
-        }
-      }
-      if (!st.reported && c.op == operation::all_to_all_v && c.in_loop) {
+      if (c.op == operation::barrier && bare(st.allocations[0]))
+        report(error_code::barrier_no_coverage, r.name, c.where, c.order);
+      else if (c.op == operation::all_to_all_v && c.in_loop) // whatever its coverage
         report(error_code::collective_in_loop, r.name, c.where, c.order);
-        st.reported = true;
-      }
-      if (st.reported) {
-        seed_arguments(st);
-        spread_suppression();
-      }
+      else
+        continue;
+      st.reported = true;
+      seed_arguments(st);
+      spread_suppression();
     }
   }
 
@@ -304,9 +315,9 @@ private:
   variable_table<Traits> vars_;
   std::uint64_t& order_;
   function_facts<Traits> facts_;
-  vec<typename device_set<storage>::builder> own_;
   vec<std::uint8_t> touched_, suppressed_, queued_;
   vec<std::uint32_t> seeds_, first_, next_, work_;
+  vec<std::uint8_t> inherits_; ///< per allocation: some collective passes coverage to it
   index_table<storage> table_; ///< domain leaders, then names within a domain
   vec<collective_state> states_;
   vec<edge> edges_;
