@@ -315,6 +315,7 @@ private:
   variable_table<Traits> vars_;
   std::uint64_t& order_;
   function_facts<Traits> facts_;
+  vec<typename device_set<storage>::builder> own_;
   vec<std::uint8_t> touched_, suppressed_, queued_;
   vec<std::uint32_t> seeds_, first_, next_, work_;
   vec<std::uint8_t> inherits_; ///< per allocation: some collective passes coverage to it
