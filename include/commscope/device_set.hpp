@@ -106,52 +106,61 @@ public:
                                                   b.runs_.begin(), b.runs_.end());
   }
 
+  /// Accumulation in place, for callers that keep one set per item (no builder to
+  /// finish and move from): accumulate() appends cheaply and leaves the set unnormalized
+  /// (unsorted, possibly overlapping) until normalize().
+  constexpr void accumulate(device_interval r) {
+    if (all_)
+      return;
+    // The same or a neighbouring interval again (an allocation dispatched on the same
+    // devices many times, or on d and d+1) widens the last one instead of growing the
+    // list: the list stays in its inline slot and normalize() has nothing to sort.
+    if (!runs_.empty()) {
+      auto& b = runs_.back();
+      const bool touches = (r.first <= b.last && r.last >= b.first) ||
+                           (r.last < b.first && r.last + 1 == b.first) ||
+                           (b.last < r.first && b.last + 1 == r.first);
+      if (touches) {
+        b.first = std::min(b.first, r.first);
+        b.last = std::max(b.last, r.last);
+        return;
+      }
+    }
+    runs_.push_back(r);
+  }
+  constexpr void accumulate(const device_set& s) {
+    if (all_)
+      return;
+    if (s.all_) {
+      all_ = true;
+      runs_.clear();
+      return;
+    }
+    for (const auto& r : s.runs_)
+      accumulate(r);
+  }
+  constexpr void normalize() {
+    if (runs_.size() > 1) {
+      std::sort(runs_.begin(), runs_.end());
+      coalesce(runs_);
+    }
+  }
+
   /// Accumulates evidence cheaply (append only) and normalizes once at the end.
   class builder {
   public:
-    constexpr void add_all() { all_ = true; }
-    constexpr void add(device_interval r) {
-      if (all_)
-        return;
-      // The same or a neighbouring interval again (an allocation dispatched on the same
-      // devices many times, or on d and d+1) widens the last one instead of growing the
-      // list: the list stays in its inline slot and finish() has nothing to sort.
-      if (!pending_.empty()) {
-        auto& b = pending_.back();
-        const bool touches = (r.first <= b.last && r.last >= b.first) ||
-                             (r.last < b.first && r.last + 1 == b.first) ||
-                             (b.last < r.first && b.last + 1 == r.first);
-        if (touches) {
-          b.first = std::min(b.first, r.first);
-          b.last = std::max(b.last, r.last);
-          return;
-        }
-      }
-      pending_.push_back(r);
-    }
-    constexpr void add(const device_set& s) {
-      if (s.is_all())
-        add_all();
-      else
-        for (const auto& r : s.intervals())
-          add(r);
-    }
+    constexpr void add_all() { s_.accumulate(all()); }
+    constexpr void add(device_interval r) { s_.accumulate(r); }
+    constexpr void add(const device_set& s) { s_.accumulate(s); }
     [[nodiscard]] constexpr device_set finish() {
-      device_set s;
-      if (all_) {
-        s.all_ = true;
-        return s;
-      }
-      std::sort(pending_.begin(), pending_.end());
-      coalesce(pending_);
-      s.runs_ = std::move(pending_);
-      pending_ = {};
+      s_.normalize();
+      device_set s = std::move(s_);
+      s_ = {};
       return s;
     }
 
   private:
-    bool all_ = false;
-    intervals_type pending_;
+    device_set s_;
   };
 
 private:

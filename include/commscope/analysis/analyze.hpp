@@ -46,12 +46,19 @@ public:
       fp.status = function_plan<Traits>::state::already_materialized;
       return;
     }
-    fp.allocations = std::move(facts_.allocations);
-    facts_.allocations = {};
-    fp.status = fp.allocations.empty() ? function_plan<Traits>::state::no_allocations
-                                       : function_plan<Traits>::state::analysed;
-    const auto n = fp.allocations.size();
-    own_.assign(n, {});
+    const auto n = facts_.allocations.size();
+    fp.allocations.reserve(n);
+    for (const auto& site : facts_.allocations) {
+      fp.allocations.emplace_back();
+      auto& a = fp.allocations.back();
+      a.base = site.base;
+      a.size = site.size;
+      a.name = site.name;
+      a.where = site.where;
+    }
+    fp.views.reserve(facts_.windows.size());
+    fp.status = n == 0 ? function_plan<Traits>::state::no_allocations
+                       : function_plan<Traits>::state::analysed;
     touched_.assign(n, 0);
     suppressed_.assign(n, 0);
     bind_views(fp);
@@ -95,14 +102,17 @@ private:
     facts_.diagnostics.push_back({c, why, subject, number, extra, where, at});
   }
 
-  /// Step 3: every dispatch's descriptor goes to the allocations of its view arguments.
-  constexpr void dispatches(const function_plan<Traits>& fp) {
+  /// Step 3: every dispatch's descriptor goes to the allocations of its view arguments
+  /// (accumulated in the allocations' devices, normalized by inherit()).
+  constexpr void dispatches(function_plan<Traits>& fp) {
     device_inference<Traits> infer(vars_, facts_);
     for (const auto& d : facts_.dispatches) {
-      const auto desc = infer.infer(d);
+      const auto& desc = infer.infer(d);
       const bool failed = desc.what == descriptor<storage>::status::error;
       if (failed)
-        report(desc.code, d.callee, d.where, d.order, desc.number, device_limit_of<Traits>());
+        report(desc.code, Traits::call_target_of(d.call).callee.name,
+               Traits::expression_location(d.call), d.order, desc.number,
+               device_limit_of<Traits>());
       for (auto&& arg : Traits::arguments(d.call)) {
         const auto a = allocation_of_argument(fp, arg);
         if (a == no_index)
@@ -113,7 +123,7 @@ private:
         }
         touched_[a] = 1;
         if (desc.what == descriptor<storage>::status::devices)
-          own_[a].add(desc.devices);
+          fp.allocations[a].devices.accumulate(desc.devices);
       }
     }
   }
@@ -171,7 +181,7 @@ private:
   constexpr void inherit(function_plan<Traits>& fp) {
     const auto n = fp.allocations.size();
     for (std::size_t i = 0; i < n; ++i)
-      fp.allocations[i].devices = own_[i].finish();
+      fp.allocations[i].devices.normalize();
     // Adjacency in compressed rows.
     first_.assign(n + 1, 0);
     for (const auto& e : edges_)
@@ -279,7 +289,7 @@ private:
   constexpr void check_allocations(const function_plan<Traits>& fp) {
     for (std::size_t i = 0; i < fp.allocations.size(); ++i) {
       const auto& a = fp.allocations[i];
-      const auto at = facts_.allocation_order[i];
+      const auto at = facts_.allocations[i].order;
       if (a.views.empty())
         report(error_code::dead_alloc, a.name, a.where, at);
       else if (suppressed_[i])
@@ -303,7 +313,7 @@ private:
             hash_of(name), i, [&](std::uint32_t j) { return fp.allocations[j].name == name; });
         if (first != i && !suppressed_[i])
           report(error_code::duplicate_name, name, fp.allocations[i].where,
-                 facts_.allocation_order[i]);
+                 facts_.allocations[i].order);
       }
     }
   }
@@ -315,7 +325,6 @@ private:
   variable_table<Traits> vars_;
   std::uint64_t& order_;
   function_facts<Traits> facts_;
-  vec<typename device_set<storage>::builder> own_;
   vec<std::uint8_t> touched_, suppressed_, queued_;
   vec<std::uint32_t> seeds_, first_, next_, work_;
   vec<std::uint8_t> inherits_; ///< per allocation: some collective passes coverage to it

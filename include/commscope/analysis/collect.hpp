@@ -14,7 +14,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <optional>
 #include <ranges>
 
 namespace commscope::analysis {
@@ -43,9 +42,7 @@ template <class Traits>
 struct dispatch_site {
   typename Traits::expression call{};
   typename Traits::expression device{};
-  std::string_view callee;
-  typename Traits::location where{};
-  std::uint64_t order = 0;
+  std::uint64_t order = 0; ///< the callee's name and location are read again on error
 };
 
 template <class Traits>
@@ -59,9 +56,21 @@ struct collective_site {
 
 template <class Traits>
 struct loop_site {
-  std::optional<loop_bounds<typename Traits::expression>> bounds; ///< for loops only
+  loop_bounds<typename Traits::expression> bounds{}; ///< for loops only
   std::uint64_t begin = 0; ///< walk positions strictly inside the loop: (begin, end)
   std::uint64_t end = 0;
+  bool counted = false; ///< a for loop (else bounds is empty)
+};
+
+/// What the walk records of an allocation; the plan's (larger) records are built once
+/// the count is known, not moved on every growth.
+template <class Traits>
+struct allocation_site {
+  typename Traits::variable base{};
+  typename Traits::expression size{};
+  std::string_view name;
+  typename Traits::location where{};
+  std::uint64_t order = 0; ///< the assignment's
 };
 
 template <class Traits>
@@ -77,8 +86,7 @@ struct function_facts {
   template <class T>
   using vec = typename storage::template vector<T>;
 
-  vec<allocation<Traits>> allocations;
-  vec<std::uint64_t> allocation_order;
+  vec<allocation_site<Traits>> allocations;
   vec<window_site<Traits>> windows;
   vec<dispatch_site<Traits>> dispatches;
   vec<collective_site<Traits>> collectives;
@@ -91,7 +99,6 @@ struct function_facts {
   constexpr void clear() {
     saw_scope = false;
     allocations.clear();
-    allocation_order.clear();
     windows.clear();
     dispatches.clear();
     collectives.clear();
@@ -100,6 +107,8 @@ struct function_facts {
   }
 };
 
+/// Positions (`order`) number the walk's events in pre-order: statements, calls and loop
+/// ends. Other expressions get none: only the relative order of events is ever compared.
 template <class Traits>
 class collector {
   using storage = storage_t<Traits>;
@@ -115,16 +124,20 @@ public:
       : vars_(vars), out_(out), order_(order) {}
 
   constexpr void run(typename Traits::function f) {
-    push_reversed(Traits::body(f));
-    while (!stack_.empty()) {
-      auto item = stack_.back();
-      stack_.pop_back();
-      if (item.closes_loop) {
-        out_.loops[item.loop].end = ++order_;
-        --loop_depth_;
-        continue;
+    // Top-level statements are taken from the body in order; only nested ones are
+    // stacked (a body is mostly flat, and stacking it would copy it).
+    for (auto&& s : Traits::body(f)) {
+      enter(s);
+      while (!stack_.empty()) {
+        const auto top = stack_.back();
+        stack_.pop_back();
+        if (top.closes_loop) {
+          out_.loops[top.loop].end = ++order_;
+          --loop_depth_;
+        } else {
+          enter(top.s);
+        }
       }
-      enter(item.s);
     }
   }
 
@@ -135,18 +148,9 @@ private:
     std::uint32_t loop = 0;
   };
 
-  /// Pushes in order, then reverses in place: no intermediate copy of the range.
-  template <class Range>
-  constexpr void push_reversed(Range&& r) {
-    const auto mark = stack_.size();
-    for (auto&& s : r)
-      stack_.push_back({s, false, 0});
-    std::reverse(stack_.begin() + static_cast<std::ptrdiff_t>(mark), stack_.end());
-  }
-
-  constexpr void open_loop(std::optional<loop_bounds<expression>> bounds) {
+  constexpr void open_loop(const loop_bounds<expression>& bounds, bool counted) {
     const auto idx = static_cast<std::uint32_t>(out_.loops.size());
-    out_.loops.push_back({bounds, order_, 0});
+    out_.loops.push_back({bounds, order_, 0, counted});
     stack_.push_back({statement{}, true, idx});
     ++loop_depth_;
   }
@@ -158,23 +162,23 @@ private:
       assign(s, at);
       break;
     case statement_kind::evaluation:
-      walk(Traits::value(s), false);
+      walk(Traits::value(s));
       break;
     case statement_kind::for_loop: {
       const auto b = Traits::loop_bounds(s);
-      walk(b.start, false);
-      walk(b.stop, false);
-      walk(b.step, false);
+      walk(b.start);
+      walk(b.stop);
+      walk(b.step);
       const auto idx = static_cast<std::uint32_t>(out_.loops.size());
       vars_.bind(vars_.id(Traits::loop_variable(s)), {binding::kind::loop, idx, 0});
-      open_loop(b);
+      open_loop(b, true);
       push_children(s);
       return;
     }
     case statement_kind::while_loop:
       for (auto&& e : Traits::expressions(s))
-        walk(e, false);
-      open_loop(std::nullopt);
+        walk(e);
+      open_loop({}, false);
       push_children(s);
       return;
     case statement_kind::scope:
@@ -182,26 +186,39 @@ private:
       [[fallthrough]];
     case statement_kind::other:
       for (auto&& e : Traits::expressions(s))
-        walk(e, false);
+        walk(e);
       break;
     }
     push_children(s);
   }
 
+  /// Children go above any loop-closing marker pushed for s, last child first.
   constexpr void push_children(statement s) {
-    // Children go above any loop-closing marker pushed for s.
-    push_reversed(Traits::children(s));
+    const auto mark = stack_.size();
+    for (auto&& c : Traits::children(s))
+      stack_.push_back({c, false, 0});
+    if (stack_.size() - mark > 1)
+      std::reverse(stack_.begin() + static_cast<std::ptrdiff_t>(mark), stack_.end());
   }
 
   constexpr void assign(statement s, std::uint64_t at) {
-    targets_.clear();
+    // One target is the common case; with more, each is bound opaquely.
+    std::uint32_t first = no_index;
+    std::size_t targets = 0;
     for (auto&& v : Traits::targets(s)) {
-      if (targets_.empty())
+      const auto id = vars_.id(v);
+      if (++targets == 1) {
+        first = id;
         first_target_ = v;
-      targets_.push_back(vars_.id(v));
+        first_id_ = id;
+        continue;
+      }
+      if (targets == 2)
+        vars_.bind(first, {binding::kind::opaque});
+      vars_.bind(id, {binding::kind::opaque});
     }
+    const bool single = targets == 1;
     const expression e = Traits::value(s);
-    const bool single = targets_.size() == 1;
     binding b{binding::kind::opaque};
     switch (Traits::expression_kind_of(e)) {
     case expression_kind::variable:
@@ -210,40 +227,46 @@ private:
     case expression_kind::integer:
       b = {binding::kind::integer, no_index, Traits::integer_value(e)};
       break;
-    case expression_kind::call:
+    case expression_kind::call: {
+      // The target and the arity serve both the binding and the call's own checks.
+      const call_target t = Traits::call_target_of(e);
+      const std::size_t n = arity(e, t);
       if (single)
-        b = bind_call(s, e, at);
-      break;
+        vars_.bind(first, bind_call(s, e, t, n, at));
+      call(e, t, n, single, ++order_);
+      walk_operands(e);
+      return;
+    }
     case expression_kind::other:
       break;
     }
     if (single)
-      vars_.bind(targets_[0], b);
-    else
-      for (auto t : targets_)
-        vars_.bind(t, {binding::kind::opaque});
-    walk(e, single);
+      vars_.bind(first, b);
+    walk(e);
+  }
+
+  /// The positional arity of a recognised operation (0 otherwise: not looked at).
+  static constexpr std::size_t arity(expression e, const call_target& t) {
+    if (t.what != call_target::kind::operation || t.op == operation::none || row(t.op).collective)
+      return 0;
+    return count_of(Traits::arguments(e));
   }
 
   /// The binding of `x = call(...)`; records allocations and windows.
-  constexpr binding bind_call(statement s, expression e, std::uint64_t at) {
-    const call_target t = Traits::call_target_of(e);
+  constexpr binding bind_call(statement s, expression e, const call_target& t, std::size_t n,
+                              std::uint64_t at) {
     if (t.what != call_target::kind::operation)
       return {binding::kind::opaque};
-    const auto n = count_of(Traits::arguments(e));
     const auto& r = row(t.op);
+    if (r.collective)
+      n = count_of(Traits::arguments(e)); // not counted by arity()
     if (n < r.min_arity || n > r.max_arity)
-      return {binding::kind::opaque}; // reported by walk()
+      return {binding::kind::opaque}; // reported by call()
     switch (t.op) {
     case operation::alloc_window_buffer: {
-      allocation<Traits> a;
-      a.base = first_target_;
-      a.size = nth_argument<Traits>(e, 0);
-      a.name = Traits::allocation_name(e);
-      a.where = Traits::statement_location(s);
       const auto idx = static_cast<std::uint32_t>(out_.allocations.size());
-      out_.allocations.push_back(std::move(a));
-      out_.allocation_order.push_back(at);
+      out_.allocations.push_back({first_target_, nth_argument<Traits>(e, 0),
+                                  Traits::allocation_name(e), Traits::statement_location(s), at});
       return {binding::kind::allocation, idx, 0};
     }
     case operation::window: {
@@ -251,7 +274,7 @@ private:
       if (Traits::expression_kind_of(ptr) != expression_kind::variable)
         return {binding::kind::opaque};
       const auto p = vars_.id(Traits::variable_of(ptr));
-      out_.windows.push_back({targets_[0], p, first_target_});
+      out_.windows.push_back({first_id_, p, first_target_});
       return {binding::kind::window, p, -1};
     }
     case operation::world_size:
@@ -266,25 +289,66 @@ private:
     }
   }
 
-  /// Visits an expression tree, finding every call. `direct`: e is the whole value of a
-  /// single-target assignment (where an allocation belongs).
-  constexpr void walk(expression root, bool direct) {
-    exprs_.push_back({root, direct});
-    while (!exprs_.empty()) {
-      auto [e, is_direct] = exprs_.back();
-      exprs_.pop_back();
-      const std::uint64_t at = ++order_;
-      if (Traits::expression_kind_of(e) == expression_kind::call)
-        call(e, is_direct, at);
-      const auto mark = exprs_.size();
-      for (auto&& sub : Traits::subexpressions(e))
-        exprs_.push_back({sub, false});
-      std::reverse(exprs_.begin() + static_cast<std::ptrdiff_t>(mark), exprs_.end());
+  /// An expression that is no call and has no operands (a constant, a variable, a bare
+  /// name) holds no call: it is neither stacked nor numbered.
+  static constexpr bool is_leaf(expression e) {
+    if (Traits::expression_kind_of(e) == expression_kind::call)
+      return false;
+    auto&& subs = Traits::subexpressions(e);
+    return std::ranges::begin(subs) == std::ranges::end(subs);
+  }
+
+  /// Visits an expression tree that is not the direct value of an assignment, finding
+  /// every call.
+  constexpr void walk(expression root) {
+    if (is_leaf(root))
+      return;
+    visit(root);
+    walk_operands(root);
+  }
+
+  /// An expression of a walk: only calls have anything to check.
+  constexpr void visit(expression e) {
+    if (Traits::expression_kind_of(e) == expression_kind::call) {
+      const call_target t = Traits::call_target_of(e);
+      call(e, t, arity(e, t), false, ++order_);
     }
   }
 
-  constexpr void call(expression e, bool direct, std::uint64_t at) {
-    const call_target t = Traits::call_target_of(e);
+  /// Visits the trees of e's operands, in pre-order. The first operand that is no leaf
+  /// is visited next directly; only its siblings wait on the stack (first on top).
+  constexpr void walk_operands(expression e) {
+    for (;;) {
+      const auto mark = exprs_.size();
+      bool has_next = false;
+      expression next{};
+      for (auto&& sub : Traits::subexpressions(e)) {
+        if (is_leaf(sub))
+          continue;
+        if (has_next) {
+          exprs_.push_back(sub);
+        } else {
+          next = sub;
+          has_next = true;
+        }
+      }
+      if (exprs_.size() - mark > 1)
+        std::reverse(exprs_.begin() + static_cast<std::ptrdiff_t>(mark), exprs_.end());
+      if (!has_next) {
+        if (exprs_.empty())
+          return;
+        next = exprs_.back();
+        exprs_.pop_back();
+      }
+      e = next;
+      visit(e);
+    }
+  }
+
+  /// A call's own checks and records. `direct`: e is the whole value of a single-target
+  /// assignment (where an allocation belongs); `n`: arity(e, t).
+  constexpr void call(expression e, const call_target& t, std::size_t n, bool direct,
+                      std::uint64_t at) {
     switch (t.what) {
     case call_target::kind::unresolved_function:
       report(error_code::malformed_op, detail::unknown_callee, t.callee.name, e, at);
@@ -292,7 +356,7 @@ private:
     case call_target::kind::function:
       if (t.callee.is_chip_orchestrator())
         if (auto d = Traits::device_of(e))
-          out_.dispatches.push_back({e, *d, t.callee.name, Traits::expression_location(e), at});
+          out_.dispatches.push_back({e, *d, at});
       return;
     case call_target::kind::operation:
       break;
@@ -304,7 +368,6 @@ private:
       out_.collectives.push_back({e, t.op, Traits::expression_location(e), at, loop_depth_ > 0});
       return;
     }
-    const auto n = count_of(Traits::arguments(e));
     if (n < r.min_arity || n > r.max_arity) {
       auto& d = report(error_code::malformed_op, detail::wrong_arity, r.name, e, at);
       d.number = static_cast<std::int64_t>(n);
@@ -326,13 +389,9 @@ private:
   function_facts<Traits>& out_;
   std::uint64_t& order_;
   vec<item> stack_;
-  vec<std::uint32_t> targets_;
-  variable first_target_{};
-  struct pending_expression {
-    expression e;
-    bool direct;
-  };
-  vec<pending_expression> exprs_;
+  variable first_target_{}; ///< of the assignment being bound
+  std::uint32_t first_id_ = no_index;
+  vec<expression> exprs_;
   std::uint32_t loop_depth_ = 0;
 };
 

@@ -10,7 +10,6 @@
 
 #include <cstdint>
 #include <limits>
-#include <optional>
 
 namespace commscope::analysis {
 
@@ -38,29 +37,41 @@ class device_inference {
 
 public:
   constexpr device_inference(variable_table<Traits>& vars, const function_facts<Traits>& facts)
-      : vars_(vars), facts_(facts) {}
+      : vars_(vars), facts_(facts), loops_(facts.loops.size()) {}
 
-  [[nodiscard]] constexpr descriptor<storage> infer(const dispatch_site<Traits>& d) {
+  /// The descriptor of one dispatch, valid until the next call.
+  [[nodiscard]] constexpr const descriptor<storage>& infer(const dispatch_site<Traits>& d) {
     const expression e = d.device;
     switch (Traits::expression_kind_of(e)) {
     case expression_kind::integer:
-      return constant(Traits::integer_value(e));
+      return scratch_ = constant(Traits::integer_value(e));
     case expression_kind::variable:
       break;
     default:
-      return error(error_code::unsupported_device);
+      return scratch_ = error(error_code::unsupported_device);
     }
     const binding& b = vars_.at(vars_.root(vars_.id(Traits::variable_of(e))));
     if (b.what == binding::kind::integer)
-      return constant(b.value);
+      return scratch_ = constant(b.value);
     if (b.what != binding::kind::loop)
-      return error(error_code::unsupported_device);
+      return scratch_ = error(error_code::unsupported_device);
     const auto& loop = facts_.loops[b.ref];
-    if (!loop.bounds || !(loop.begin < d.order && d.order < loop.end))
-      return error(error_code::unsupported_device); // not an enclosing for loop
-    const bound start = resolve(loop.bounds->start);
-    const bound stop = resolve(loop.bounds->stop);
-    const bound step = resolve(loop.bounds->step);
+    if (!loop.counted || !(loop.begin < d.order && d.order < loop.end))
+      return scratch_ = error(error_code::unsupported_device); // not an enclosing for loop
+    // Every dispatch inside one loop gets the loop's descriptor: judge it once.
+    auto& cached = loops_[b.ref];
+    if (!cached.known) {
+      cached.known = true;
+      cached.desc = of_loop(loop.bounds);
+    }
+    return cached.desc;
+  }
+
+  /// The descriptor of `for r in range(start, stop, step)`, for a dispatch inside it.
+  [[nodiscard]] constexpr descriptor<storage> of_loop(const loop_bounds<expression>& bounds) {
+    const bound start = resolve(bounds.start);
+    const bound stop = resolve(bounds.stop);
+    const bound step = resolve(bounds.step);
     using K = bound::kind;
     if (stop.what == K::world_size) {
       if (start.what != K::integer || step.what != K::integer)
@@ -149,8 +160,15 @@ private:
     return {descriptor<storage>::status::error, {}, c, n};
   }
 
+  struct loop_descriptor {
+    bool known = false;
+    descriptor<storage> desc;
+  };
+
   variable_table<Traits>& vars_;
   const function_facts<Traits>& facts_;
+  typename storage::template vector<loop_descriptor> loops_; ///< by loop index
+  descriptor<storage> scratch_;
 };
 
 } // namespace commscope::analysis

@@ -18,12 +18,11 @@ namespace commscope::analysis {
 inline constexpr std::uint64_t fnv_offset = 14695981039346656037ull;
 inline constexpr std::uint64_t fnv_prime = 1099511628211ull;
 
+/// Mixes a whole word in at once (a byte-wise FNV step per byte costs eight multiplies):
+/// the multiply spreads low bits up, the shift brings high bits back down.
 constexpr std::uint64_t hash_mix(std::uint64_t h, std::uint64_t v) {
-  for (int i = 0; i < 8; ++i) {
-    h ^= (v >> (8 * i)) & 0xffu;
-    h *= fnv_prime;
-  }
-  return h;
+  h = (h ^ v) * 0x9e3779b97f4a7c15ull;
+  return h ^ (h >> 32);
 }
 
 constexpr std::uint64_t hash_of(std::string_view s) {

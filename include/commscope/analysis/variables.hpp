@@ -50,17 +50,13 @@ public:
       grow(static_cast<std::size_t>(Traits::variable_bound(p)));
   }
 
-  /// Forget the previous function's variables (cost proportional to what it touched).
+  /// Forget the previous function's variables: O(1), entries of an older generation
+  /// read as fresh (no list of touched variables to keep and clear).
   constexpr void reset() {
-    if constexpr (dense) {
-      for (auto id : touched_)
-        clear(id);
-      touched_.clear();
-    } else {
+    ++generation_;
+    if constexpr (!dense) {
       ids_.clear();
-      bindings_.clear();
-      memo_.clear();
-      state_.clear();
+      entries_.clear();
       count_ = 0;
     }
   }
@@ -68,7 +64,7 @@ public:
   [[nodiscard]] constexpr std::uint32_t id(variable v) {
     if constexpr (dense) {
       auto i = static_cast<std::size_t>(Traits::variable_index(v));
-      if (i >= bindings_.size())
+      if (i >= entries_.size())
         grow(i + 1); // an adapter whose bound was low: stay correct
       return static_cast<std::uint32_t>(i);
     } else {
@@ -83,20 +79,74 @@ public:
 
   /// Records a binding; a second binding of the same variable makes it ambiguous.
   constexpr void bind(std::uint32_t v, binding b) {
-    touch(v);
-    auto& slot = bindings_[v];
-    slot = slot.what == binding::kind::unbound ? b : binding{binding::kind::ambiguous};
+    auto& e = slot(v);
+    e.b = e.b.what == binding::kind::unbound ? b : binding{binding::kind::ambiguous};
   }
-  [[nodiscard]] constexpr const binding& at(std::uint32_t v) const { return bindings_[v]; }
-  constexpr void retarget(std::uint32_t v, binding b) { bindings_[v] = b; }
+  [[nodiscard]] constexpr const binding& at(std::uint32_t v) { return slot(v).b; }
+  constexpr void retarget(std::uint32_t v, binding b) { slot(v).b = b; }
 
   /// Follows plain copies to the variable they start from. A copy cycle (a = b; b = a)
   /// has no start: it yields v itself, whose binding is a copy, which every caller
   /// treats as "resolves to nothing". (Returning no_index here would make the callers
   /// index their tables out of bounds.)
   [[nodiscard]] constexpr std::uint32_t root(std::uint32_t v) {
+    // Most variables are no copy, or a copy of one that is not: nothing to remember.
+    const auto& b = slot(v).b;
+    if (b.what != binding::kind::copy)
+      return v;
+    if (slot(b.ref).b.what != binding::kind::copy)
+      return b.ref;
+    return root_of_chain(v);
+  }
+
+  /// The allocation a window's pointer names (through copies), or no_index.
+  [[nodiscard]] constexpr std::uint32_t allocation_of(std::uint32_t v) {
+    const auto& b = slot(root(v)).b;
+    return b.what == binding::kind::allocation ? b.ref : no_index;
+  }
+
+  /// The view (index into the function plan's views) a variable resolves to, through
+  /// copies and collective results, or no_index.
+  [[nodiscard]] constexpr std::uint32_t view_of(std::uint32_t v) {
+    const auto step = [&](std::uint32_t x, std::uint32_t& next) {
+      const auto& b = slot(root(x)).b;
+      if (b.what == binding::kind::window && b.value >= 0)
+        return static_cast<std::uint32_t>(b.value); // set once the window is a view
+      if (b.what == binding::kind::collective_result) {
+        next = b.ref;
+        return unknown;
+      }
+      return no_index;
+    };
+    std::uint32_t next = no_index;
+    if (const auto r = step(v, next); r != unknown)
+      return r; // no collective result on the way: nothing to remember
+    return follow(v, memo_view, step);
+  }
+
+private:
+  enum memo_slot : std::uint8_t { memo_root = 0, memo_view = 1 };
+
+  /// One record per variable: a resolution reads the binding, the memo and the marks
+  /// together.
+  struct entry {
+    binding b{};
+    std::uint32_t memo[2]{unknown, unknown};
+    std::uint32_t generation = 0; ///< the reset() it belongs to; older reads as fresh
+    std::uint8_t state = 0;       ///< bit m: on the path of memo slot m
+  };
+
+  constexpr entry& slot(std::uint32_t v) {
+    auto& e = entries_[v];
+    if (e.generation != generation_)
+      e = {{}, {unknown, unknown}, generation_, 0};
+    return e;
+  }
+
+  /// root() of a chain of two or more copies (or of a cycle): memoized.
+  constexpr std::uint32_t root_of_chain(std::uint32_t v) {
     const auto r = follow(v, memo_root, [&](std::uint32_t x, std::uint32_t& next) {
-      const auto& b = bindings_[x];
+      const auto& b = slot(x).b;
       if (b.what == binding::kind::copy) {
         next = b.ref;
         return unknown;
@@ -105,30 +155,6 @@ public:
     });
     return r == no_index ? v : r;
   }
-
-  /// The allocation a window's pointer names (through copies), or no_index.
-  [[nodiscard]] constexpr std::uint32_t allocation_of(std::uint32_t v) {
-    const auto& b = bindings_[root(v)];
-    return b.what == binding::kind::allocation ? b.ref : no_index;
-  }
-
-  /// The view (index into the function plan's views) a variable resolves to, through
-  /// copies and collective results, or no_index.
-  [[nodiscard]] constexpr std::uint32_t view_of(std::uint32_t v) {
-    return follow(v, memo_view, [&](std::uint32_t x, std::uint32_t& next) {
-      const auto& b = bindings_[root(x)];
-      if (b.what == binding::kind::window && b.value >= 0)
-        return static_cast<std::uint32_t>(b.value); // set once the window is a view
-      if (b.what == binding::kind::collective_result) {
-        next = b.ref;
-        return unknown;
-      }
-      return no_index;
-    });
-  }
-
-private:
-  enum memo_slot : std::uint8_t { memo_root = 0, memo_view = 1 };
 
   /// Iterative, memoized, cycle-safe chain following. `step(x, next)` returns a result,
   /// or `unknown` after setting `next` to continue with.
@@ -142,17 +168,16 @@ private:
     path.clear();
     std::uint32_t result = no_index;
     for (std::uint32_t x = v;;) {
-      auto& memo = memo_[x][m];
-      if (memo != unknown) {
-        result = memo;
+      auto& e = slot(x);
+      if (e.memo[m] != unknown) {
+        result = e.memo[m];
         break;
       }
-      const auto st = state_[x];
-      if (st & (1u << m)) { // on the current path: a cycle resolves to nothing
+      if (e.state & (1u << m)) { // on the current path: a cycle resolves to nothing
         result = no_index;
         break;
       }
-      state_[x] = static_cast<std::uint8_t>(st | (1u << m));
+      e.state = static_cast<std::uint8_t>(e.state | (1u << m));
       path.push_back(x);
       std::uint32_t next = no_index;
       auto r = step(x, next);
@@ -163,43 +188,20 @@ private:
       x = next;
     }
     for (auto x : path) {
-      touch(x);
-      memo_[x][m] = result;
-      state_[x] = static_cast<std::uint8_t>(state_[x] & ~(1u << m));
+      auto& e = entries_[x]; // on the path: of this generation already
+      e.memo[m] = result;
+      e.state = static_cast<std::uint8_t>(e.state & ~(1u << m));
     }
     return result;
   }
 
   constexpr void grow(std::size_t n) {
-    if (n <= bindings_.size())
-      return;
-    bindings_.resize(n);
-    memo_.resize(n, {unknown, unknown});
-    state_.resize(n, 0);
-  }
-  static constexpr std::uint8_t in_touched = 4;
-  constexpr void touch(std::uint32_t x) {
-    if constexpr (dense)
-      if (!(state_[x] & in_touched)) {
-        state_[x] = static_cast<std::uint8_t>(state_[x] | in_touched);
-        touched_.push_back(x);
-      }
-  }
-  constexpr void clear(std::uint32_t id) {
-    bindings_[id] = {};
-    memo_[id] = {unknown, unknown};
-    state_[id] = 0;
+    if (n > entries_.size())
+      entries_.resize(n);
   }
 
-  struct memo_pair {
-    std::uint32_t slot[2];
-    constexpr std::uint32_t& operator[](std::size_t i) { return slot[i]; }
-  };
-
-  vec<binding> bindings_;
-  vec<memo_pair> memo_;
-  vec<std::uint8_t> state_;
-  vec<std::uint32_t> touched_;
+  vec<entry> entries_;
+  std::uint32_t generation_ = 1; ///< entries start at 0: fresh
   vec<std::uint32_t> paths_[2];
   template <class T, bool Dense>
   struct interning {

@@ -200,8 +200,9 @@ struct commscope::ir_traits<commscope::reference::program_ptr> {
     return reference::pointer_range<reference::expression>(e->args);
   }
   static std::optional<expression> device_of(expression e) {
+    using namespace std::string_view_literals; // compares lengths before bytes
     for (const auto& k : e->keywords)
-      if (k.name == "device")
+      if (k.name == "device"sv)
         return k.value.get();
     return std::nullopt;
   }
