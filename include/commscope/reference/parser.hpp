@@ -6,6 +6,7 @@
 #pragma once
 
 #include <commscope/reference/ir.hpp>
+#include <commscope/reference/lexicon.hpp>
 #include <commscope/traits.hpp>
 
 #include <algorithm>
@@ -399,15 +400,6 @@ private:
   std::vector<std::pair<char, source_location>> brackets_;
   std::vector<std::string> strings_;
 };
-
-inline bool is_reserved(std::string_view n) {
-  static constexpr std::array<std::string_view, 35> words{
-      "and",    "or",     "not",     "in",    "is",    "if",       "elif",   "else",     "for",
-      "while",  "with",   "return",  "pass",  "def",   "class",    "import", "from",     "as",
-      "lambda", "True",   "False",   "None",  "break", "continue", "global", "nonlocal", "yield",
-      "try",    "except", "finally", "raise", "del",   "assert",   "async",  "await"};
-  return std::find(words.begin(), words.end(), n) != words.end();
-}
 
 /// An expression under construction, with the height of its tree.
 struct node {
@@ -996,9 +988,12 @@ private:
         if (v.what != expression::kind::list)
           fail(v.where, "slots= must be a list of allocation names");
         for (const auto& n : v.args) {
-          if (n->what != expression::kind::name)
+          if (n->what == expression::kind::string) // a name that is no identifier
+            sc.names.push_back(n->text);
+          else if (n->what == expression::kind::name)
+            sc.names.push_back(n->var ? n->var->name : n->text);
+          else
             fail(n->where, "a slot must be an allocation name");
-          sc.names.push_back(n->var ? n->var->name : n->text);
         }
       } else {
         fail(v.where, "unknown keyword '" + k.name + "' of pld.comm_domain");

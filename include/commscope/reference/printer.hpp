@@ -5,6 +5,7 @@
 #pragma once
 
 #include <commscope/reference/ir.hpp>
+#include <commscope/reference/lexicon.hpp>
 #include <commscope/traits.hpp>
 
 #include <cstddef>
@@ -282,7 +283,11 @@ inline void append_header(std::string& out, const statement& s, bool elif_as_if 
     if (s.targets.size() == 1 && s.targets[0] && s.targets[0]->var_type &&
         s.targets[0]->var_type->window) {
       out += " # window_buffer=";
-      out += s.targets[0]->var_type->window->name;
+      const std::string& name = s.targets[0]->var_type->window->name;
+      if (is_plain_name(name)) // a comment: a raw line break in a name would end it
+        out += name;
+      else
+        append_string_literal(out, name);
     }
     break;
   }
@@ -366,7 +371,12 @@ inline void append_header(std::string& out, const statement& s, bool elif_as_if 
     for (std::size_t i = 0; i < s.slots.size(); ++i) {
       if (i)
         out += ", ";
-      out += s.slots[i] ? std::string_view(s.slots[i]->name) : std::string_view("None");
+      if (!s.slots[i])
+        out += "None";
+      else if (is_plain_name(s.slots[i]->name))
+        out += s.slots[i]->name;
+      else
+        append_string_literal(out, s.slots[i]->name);
     }
     out += "]):";
     break;
