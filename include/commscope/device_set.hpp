@@ -43,6 +43,18 @@ public:
     return s;
   }
 
+  /// Becomes the devices of `r` (first <= last) in place, keeping its storage (no set
+  /// built and moved in).
+  constexpr void assign(device_interval r) {
+    all_ = false;
+    if (runs_.size() == 1) {
+      runs_.front() = r;
+      return;
+    }
+    runs_.clear();
+    runs_.emplace_back(r);
+  }
+
   [[nodiscard]] constexpr bool is_all() const { return all_; }
   [[nodiscard]] constexpr bool is_bottom() const { return !all_ && runs_.empty(); }
   [[nodiscard]] constexpr const intervals_type& intervals() const { return runs_; }
@@ -126,7 +138,7 @@ public:
         return;
       }
     }
-    runs_.push_back(r);
+    append(r);
   }
   constexpr void accumulate(const device_set& s) {
     if (all_)
@@ -164,6 +176,10 @@ public:
   };
 
 private:
+  /// Out of line, so that accumulate()'s common case (widening the last interval)
+  /// does not pay for a growth path's register saves.
+  [[gnu::noinline]] constexpr void append(device_interval r) { runs_.emplace_back(r); }
+
   /// Merge overlapping and adjacent intervals of a sorted list, in place.
   static constexpr void coalesce(intervals_type& v) {
     std::size_t out = 0;

@@ -21,7 +21,9 @@
 
 namespace commscope {
 
-/// The default: flat, cache-friendly Boost.Container storage.
+/// The default: flat, cache-friendly Boost.Container storage. The analysis appends with
+/// emplace_back: Boost's push_back is an out-of-line call even when there is room, its
+/// emplace_back inlines that case.
 struct boost_storage {
   template <class T>
   using vector = boost::container::vector<T>;

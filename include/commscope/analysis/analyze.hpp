@@ -82,8 +82,8 @@ private:
       if (a == no_index || b.what != binding::kind::window)
         continue;
       const auto v = static_cast<std::uint32_t>(fp.views.size());
-      fp.views.push_back({w.handle, a});
-      fp.allocations[a].views.push_back(v);
+      fp.views.emplace_back(view<Traits>{w.handle, a});
+      fp.allocations[a].views.emplace_back(v);
       vars_.retarget(w.variable, {binding::kind::window, b.ref, v});
     }
   }
@@ -118,7 +118,7 @@ private:
         if (a == no_index)
           continue;
         if (failed) {
-          seeds_.push_back(a);
+          seeds_.emplace_back(a);
           continue;
         }
         touched_[a] = 1;
@@ -166,7 +166,7 @@ private:
       }
       for (auto to : r.inheritors)
         if (to != none_arg)
-          edges_.push_back({st.allocations[r.source], st.allocations[to]});
+          edges_.emplace_back(edge{st.allocations[r.source], st.allocations[to]});
     }
   }
 
@@ -199,7 +199,7 @@ private:
     for (const auto& e : edges_)
       if (!queued_[e.from]) {
         queued_[e.from] = 1;
-        work_.push_back(e.from);
+        work_.emplace_back(e.from);
       }
     while (!work_.empty()) {
       const auto u = work_.back();
@@ -214,7 +214,7 @@ private:
         }
         if (changed && !queued_[v]) {
           queued_[v] = 1;
-          work_.push_back(v);
+          work_.emplace_back(v);
         }
       }
     }
@@ -230,7 +230,7 @@ private:
         continue;
       suppressed_[u] = 1;
       for (auto k = first_[u]; k < first_[u + 1]; ++k)
-        seeds_.push_back(next_[k]);
+        seeds_.emplace_back(next_[k]);
     }
   }
 

@@ -22,10 +22,20 @@ constexpr void cluster(function_plan<Traits>& fp, index_table<storage_t<Traits>>
   auto& allocs = fp.allocations;
   fp.domains.clear();
   leaders.reset(allocs.size());
+  std::uint32_t previous = no_index; // the last allocation given a domain
   for (std::uint32_t i = 0; i < allocs.size(); ++i) {
     auto& a = allocs[i];
     if (a.devices.is_bottom())
       continue;
+    // Neighbouring allocations are often dispatched together: equal to the previous
+    // one, the allocation joins its domain without hashing (its leader is in the table).
+    if (previous != no_index && allocs[previous].devices == a.devices) {
+      a.domain = allocs[previous].domain;
+      fp.domains[a.domain].slots.emplace_back(i);
+      previous = i;
+      continue;
+    }
+    previous = i;
     const auto leader = leaders.find_or_insert(
         hash_of(a.devices), i, [&](std::uint32_t j) { return allocs[j].devices == a.devices; });
     if (leader == i) {
@@ -35,7 +45,7 @@ constexpr void cluster(function_plan<Traits>& fp, index_table<storage_t<Traits>>
     } else {
       a.domain = allocs[leader].domain;
     }
-    fp.domains[a.domain].slots.push_back(i);
+    fp.domains[a.domain].slots.emplace_back(i);
   }
 }
 

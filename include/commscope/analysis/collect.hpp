@@ -18,9 +18,12 @@
 
 namespace commscope::analysis {
 
-/// The number of elements of a range an adapter returned (any input range).
+/// The number of elements of a range an adapter returned (any input range; a sized one
+/// answers without being walked).
 template <class Range>
 constexpr std::size_t count_of(Range&& r) {
+  if constexpr (std::ranges::sized_range<Range>)
+    return static_cast<std::size_t>(std::ranges::size(r));
   std::size_t n = 0;
   for (auto it = std::ranges::begin(r); it != std::ranges::end(r); ++it)
     ++n;
@@ -124,19 +127,28 @@ public:
       : vars_(vars), out_(out), order_(order) {}
 
   constexpr void run(typename Traits::function f) {
+    // Facts sized up front from a cheap estimate, so that a long body's facts are not
+    // moved on every growth: in a valid program each allocation takes its own statement
+    // and its view's, and is dispatched at least once.
+    const auto estimate = count_of(Traits::body(f)) / 2;
+    out_.allocations.reserve(estimate);
+    out_.windows.reserve(estimate);
+    out_.dispatches.reserve(estimate);
     // Top-level statements are taken from the body in order; only nested ones are
     // stacked (a body is mostly flat, and stacking it would copy it).
-    for (auto&& s : Traits::body(f)) {
-      enter(s);
-      while (!stack_.empty()) {
-        const auto top = stack_.back();
-        stack_.pop_back();
-        if (top.closes_loop) {
-          out_.loops[top.loop].end = ++order_;
+    for (auto&& top_level : Traits::body(f)) {
+      statement s = top_level;
+      for (;;) {
+        enter(s);
+        while (!stack_.empty() && stack_.back().closes_loop) {
+          out_.loops[stack_.back().loop].end = ++order_;
           --loop_depth_;
-        } else {
-          enter(top.s);
+          stack_.pop_back();
         }
+        if (stack_.empty())
+          break;
+        s = stack_.back().s;
+        stack_.pop_back();
       }
     }
   }
@@ -150,11 +162,14 @@ private:
 
   constexpr void open_loop(const loop_bounds<expression>& bounds, bool counted) {
     const auto idx = static_cast<std::uint32_t>(out_.loops.size());
-    out_.loops.push_back({bounds, order_, 0, counted});
-    stack_.push_back({statement{}, true, idx});
+    out_.loops.emplace_back(loop_site<Traits>{bounds, order_, 0, counted});
+    stack_.emplace_back(item{statement{}, true, idx});
     ++loop_depth_;
   }
 
+  /// One statement's step. Assignments and evaluations are most of a body and stay
+  /// here; loops and other statements are out of line, so that this step is small
+  /// enough to be inlined into run() rather than paying a call per statement.
   constexpr void enter(statement s) {
     const std::uint64_t at = ++order_;
     switch (Traits::statement_kind_of(s)) {
@@ -164,6 +179,15 @@ private:
     case statement_kind::evaluation:
       walk(Traits::value(s));
       break;
+    default:
+      enter_other(s);
+      break;
+    }
+    push_children(s);
+  }
+
+  [[gnu::noinline]] constexpr void enter_other(statement s) {
+    switch (Traits::statement_kind_of(s)) {
     case statement_kind::for_loop: {
       const auto b = Traits::loop_bounds(s);
       walk(b.start);
@@ -172,31 +196,36 @@ private:
       const auto idx = static_cast<std::uint32_t>(out_.loops.size());
       vars_.bind(vars_.id(Traits::loop_variable(s)), {binding::kind::loop, idx, 0});
       open_loop(b, true);
-      push_children(s);
-      return;
+      break;
     }
     case statement_kind::while_loop:
       for (auto&& e : Traits::expressions(s))
         walk(e);
       open_loop({}, false);
-      push_children(s);
-      return;
+      break;
     case statement_kind::scope:
       out_.saw_scope = true;
       [[fallthrough]];
-    case statement_kind::other:
+    default:
       for (auto&& e : Traits::expressions(s))
         walk(e);
       break;
     }
-    push_children(s);
   }
 
   /// Children go above any loop-closing marker pushed for s, last child first.
   constexpr void push_children(statement s) {
+    auto&& children = Traits::children(s);
+    auto it = std::ranges::begin(children);
+    const auto end = std::ranges::end(children);
+    if (it != end) // most statements have none: this check stays inline in enter()
+      stack_children(it, end);
+  }
+  template <class It, class End>
+  [[gnu::noinline]] constexpr void stack_children(It it, End end) {
     const auto mark = stack_.size();
-    for (auto&& c : Traits::children(s))
-      stack_.push_back({c, false, 0});
+    for (; it != end; ++it)
+      stack_.emplace_back(item{*it, false, 0});
     if (stack_.size() - mark > 1)
       std::reverse(stack_.begin() + static_cast<std::ptrdiff_t>(mark), stack_.end());
   }
@@ -227,16 +256,13 @@ private:
     case expression_kind::integer:
       b = {binding::kind::integer, no_index, Traits::integer_value(e)};
       break;
-    case expression_kind::call: {
-      // The target and the arity serve both the binding and the call's own checks.
-      const call_target t = Traits::call_target_of(e);
-      const std::size_t n = arity(e, t);
+    case expression_kind::call:
+      // One pass over the call serves its binding and its own checks.
+      call(e, single ? &b : nullptr, s, at, ++order_);
       if (single)
-        vars_.bind(first, bind_call(s, e, t, n, at));
-      call(e, t, n, single, ++order_);
+        vars_.bind(first, b);
       walk_operands(e);
       return;
-    }
     case expression_kind::other:
       break;
     }
@@ -245,28 +271,16 @@ private:
     walk(e);
   }
 
-  /// The positional arity of a recognised operation (0 otherwise: not looked at).
-  static constexpr std::size_t arity(expression e, const call_target& t) {
-    if (t.what != call_target::kind::operation || t.op == operation::none || row(t.op).collective)
-      return 0;
-    return count_of(Traits::arguments(e));
-  }
-
-  /// The binding of `x = call(...)`; records allocations and windows.
-  constexpr binding bind_call(statement s, expression e, const call_target& t, std::size_t n,
-                              std::uint64_t at) {
-    if (t.what != call_target::kind::operation)
-      return {binding::kind::opaque};
-    const auto& r = row(t.op);
-    if (r.collective)
-      n = count_of(Traits::arguments(e)); // not counted by arity()
-    if (n < r.min_arity || n > r.max_arity)
-      return {binding::kind::opaque}; // reported by call()
-    switch (t.op) {
+  /// The binding of `x = op(...)`, op recognised with a valid arity; records
+  /// allocations and windows. `at`: the assignment's position.
+  constexpr binding bind_operation(statement s, expression e, operation op,
+                                   const operation_row& r, std::uint64_t at) {
+    switch (op) {
     case operation::alloc_window_buffer: {
       const auto idx = static_cast<std::uint32_t>(out_.allocations.size());
-      out_.allocations.push_back({first_target_, nth_argument<Traits>(e, 0),
-                                  Traits::allocation_name(e), Traits::statement_location(s), at});
+      out_.allocations.emplace_back(allocation_site<Traits>{
+          first_target_, nth_argument<Traits>(e, 0), Traits::allocation_name(e),
+          Traits::statement_location(s), at});
       return {binding::kind::allocation, idx, 0};
     }
     case operation::window: {
@@ -274,7 +288,7 @@ private:
       if (Traits::expression_kind_of(ptr) != expression_kind::variable)
         return {binding::kind::opaque};
       const auto p = vars_.id(Traits::variable_of(ptr));
-      out_.windows.push_back({first_id_, p, first_target_});
+      out_.windows.emplace_back(window_site<Traits>{first_id_, p, first_target_});
       return {binding::kind::window, p, -1};
     }
     case operation::world_size:
@@ -309,10 +323,8 @@ private:
 
   /// An expression of a walk: only calls have anything to check.
   constexpr void visit(expression e) {
-    if (Traits::expression_kind_of(e) == expression_kind::call) {
-      const call_target t = Traits::call_target_of(e);
-      call(e, t, arity(e, t), false, ++order_);
-    }
+    if (Traits::expression_kind_of(e) == expression_kind::call)
+      call(e, nullptr, statement{}, 0, ++order_);
   }
 
   /// Visits the trees of e's operands, in pre-order. The first operand that is no leaf
@@ -326,7 +338,7 @@ private:
         if (is_leaf(sub))
           continue;
         if (has_next) {
-          exprs_.push_back(sub);
+          exprs_.emplace_back(sub);
         } else {
           next = sub;
           has_next = true;
@@ -345,10 +357,13 @@ private:
     }
   }
 
-  /// A call's own checks and records. `direct`: e is the whole value of a single-target
-  /// assignment (where an allocation belongs); `n`: arity(e, t).
-  constexpr void call(expression e, const call_target& t, std::size_t n, bool direct,
+  /// A call's own checks and records. `bound`: set when e is the whole value of a
+  /// single-target assignment `s` at position `at_assignment` (where an allocation
+  /// belongs): receives the target's binding (left opaque unless e is a recognised
+  /// operation with a valid arity). `at`: the call's own position.
+  constexpr void call(expression e, binding* bound, statement s, std::uint64_t at_assignment,
                       std::uint64_t at) {
+    const call_target t = Traits::call_target_of(e);
     switch (t.what) {
     case call_target::kind::unresolved_function:
       report(error_code::malformed_op, detail::unknown_callee, t.callee.name, e, at);
@@ -356,7 +371,7 @@ private:
     case call_target::kind::function:
       if (t.callee.is_chip_orchestrator())
         if (auto d = Traits::device_of(e))
-          out_.dispatches.push_back({e, *d, at});
+          out_.dispatches.emplace_back(dispatch_site<Traits>{e, *d, at});
       return;
     case call_target::kind::operation:
       break;
@@ -364,21 +379,25 @@ private:
     if (t.op == operation::none)
       return;
     const auto& r = row(t.op);
+    const std::size_t n = count_of(Traits::arguments(e));
+    const bool arity_ok = n >= r.min_arity && n <= r.max_arity;
     if (r.collective) { // arity is judged with the collective's other checks
-      out_.collectives.push_back({e, t.op, Traits::expression_location(e), at, loop_depth_ > 0});
-      return;
-    }
-    if (n < r.min_arity || n > r.max_arity) {
+      out_.collectives.emplace_back(
+          collective_site<Traits>{e, t.op, Traits::expression_location(e), at, loop_depth_ > 0});
+    } else if (!arity_ok) {
       auto& d = report(error_code::malformed_op, detail::wrong_arity, r.name, e, at);
       d.number = static_cast<std::int64_t>(n);
       d.extra = r.max_arity;
-    } else if (t.op == operation::alloc_window_buffer && !direct) {
+    } else if (!bound && t.op == operation::alloc_window_buffer) {
       report(error_code::malformed_op, detail::alloc_not_assigned, Traits::allocation_name(e),
              e, at);
     }
+    if (bound && arity_ok)
+      *bound = bind_operation(s, e, t.op, r, at_assignment);
   }
 
-  constexpr diagnostic<typename Traits::location>& report(error_code c, detail why,
+  /// Out of line: an error is rare, and its code would weigh on every call's checks.
+  [[gnu::noinline]] constexpr diagnostic<typename Traits::location>& report(error_code c, detail why,
                                                           std::string_view subject,
                                                           expression e, std::uint64_t at) {
     out_.diagnostics.push_back({c, why, subject, 0, 0, Traits::expression_location(e), at});

@@ -44,7 +44,7 @@ public:
     const expression e = d.device;
     switch (Traits::expression_kind_of(e)) {
     case expression_kind::integer:
-      return scratch_ = constant(Traits::integer_value(e));
+      return constant(Traits::integer_value(e));
     case expression_kind::variable:
       break;
     default:
@@ -52,7 +52,7 @@ public:
     }
     const binding& b = vars_.at(vars_.root(vars_.id(Traits::variable_of(e))));
     if (b.what == binding::kind::integer)
-      return scratch_ = constant(b.value);
+      return constant(b.value);
     if (b.what != binding::kind::loop)
       return scratch_ = error(error_code::unsupported_device);
     const auto& loop = facts_.loops[b.ref];
@@ -149,12 +149,18 @@ public:
   }
 
 private:
-  static constexpr descriptor<storage> constant(std::int64_t v) {
+  /// A constant device, written into scratch_ in place: most dispatches of a program
+  /// name one, and a fresh set per dispatch would be built and moved each time.
+  constexpr const descriptor<storage>& constant(std::int64_t v) {
     if (v < 0)
-      return error(error_code::negative_device, v);
+      return scratch_ = error(error_code::negative_device, v);
     if (v >= limit)
-      return error(error_code::device_out_of_range, v);
-    return {descriptor<storage>::status::devices, device_set<storage>::single(v), {}, 0};
+      return scratch_ = error(error_code::device_out_of_range, v);
+    scratch_.what = descriptor<storage>::status::devices;
+    scratch_.devices.assign(device_interval{v, v});
+    scratch_.code = {};
+    scratch_.number = 0;
+    return scratch_;
   }
   static constexpr descriptor<storage> error(error_code c, std::int64_t n = 0) {
     return {descriptor<storage>::status::error, {}, c, n};

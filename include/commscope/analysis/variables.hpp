@@ -82,7 +82,7 @@ public:
     auto& e = slot(v);
     e.b = e.b.what == binding::kind::unbound ? b : binding{binding::kind::ambiguous};
   }
-  [[nodiscard]] constexpr const binding& at(std::uint32_t v) { return slot(v).b; }
+  [[nodiscard]] constexpr const binding& at(std::uint32_t v) const { return read(v); }
   constexpr void retarget(std::uint32_t v, binding b) { slot(v).b = b; }
 
   /// Follows plain copies to the variable they start from. A copy cycle (a = b; b = a)
@@ -91,17 +91,17 @@ public:
   /// index their tables out of bounds.)
   [[nodiscard]] constexpr std::uint32_t root(std::uint32_t v) {
     // Most variables are no copy, or a copy of one that is not: nothing to remember.
-    const auto& b = slot(v).b;
+    const auto& b = read(v);
     if (b.what != binding::kind::copy)
       return v;
-    if (slot(b.ref).b.what != binding::kind::copy)
+    if (read(b.ref).what != binding::kind::copy)
       return b.ref;
     return root_of_chain(v);
   }
 
   /// The allocation a window's pointer names (through copies), or no_index.
   [[nodiscard]] constexpr std::uint32_t allocation_of(std::uint32_t v) {
-    const auto& b = slot(root(v)).b;
+    const auto& b = read(root(v));
     return b.what == binding::kind::allocation ? b.ref : no_index;
   }
 
@@ -109,7 +109,7 @@ public:
   /// copies and collective results, or no_index.
   [[nodiscard]] constexpr std::uint32_t view_of(std::uint32_t v) {
     const auto step = [&](std::uint32_t x, std::uint32_t& next) {
-      const auto& b = slot(root(x)).b;
+      const auto& b = read(root(x));
       if (b.what == binding::kind::window && b.value >= 0)
         return static_cast<std::uint32_t>(b.value); // set once the window is a view
       if (b.what == binding::kind::collective_result) {
@@ -136,6 +136,14 @@ private:
     std::uint8_t state = 0;       ///< bit m: on the path of memo slot m
   };
 
+  /// A binding, read without refreshing a stale entry: resolutions read far more than
+  /// they write.
+  constexpr const binding& read(std::uint32_t v) const {
+    const auto& e = entries_[v];
+    return e.generation == generation_ ? e.b : unbound_;
+  }
+  static constexpr binding unbound_{};
+
   constexpr entry& slot(std::uint32_t v) {
     auto& e = entries_[v];
     if (e.generation != generation_)
@@ -143,10 +151,12 @@ private:
     return e;
   }
 
-  /// root() of a chain of two or more copies (or of a cycle): memoized.
-  constexpr std::uint32_t root_of_chain(std::uint32_t v) {
+  /// root() of a chain of two or more copies (or of a cycle): memoized. Kept out of
+  /// line (as is follow()) so that the common cases of root() and view_of() inline
+  /// into their callers without paying this path's register saves.
+  [[gnu::noinline]] constexpr std::uint32_t root_of_chain(std::uint32_t v) {
     const auto r = follow(v, memo_root, [&](std::uint32_t x, std::uint32_t& next) {
-      const auto& b = slot(x).b;
+      const auto& b = read(x);
       if (b.what == binding::kind::copy) {
         next = b.ref;
         return unknown;
@@ -163,7 +173,7 @@ private:
   /// and leave view_of's "on the path" marks set, so that a later resolution of a
   /// collective result reported a false cycle).
   template <class Step>
-  constexpr std::uint32_t follow(std::uint32_t v, memo_slot m, Step step) {
+  [[gnu::noinline]] constexpr std::uint32_t follow(std::uint32_t v, memo_slot m, Step step) {
     auto& path = paths_[m];
     path.clear();
     std::uint32_t result = no_index;

@@ -53,6 +53,7 @@ public:
       return {a_.data(), b_.empty() ? nullptr : a_.data() + a_.size(), b_.data()};
     return b_.empty() ? end() : iterator{b_.data(), nullptr, nullptr};
   }
+  [[nodiscard]] std::size_t size() const { return a_.size() + b_.size(); }
   [[nodiscard]] iterator end() const {
     const element* e = b_.empty() ? a_.data() + a_.size() : b_.data() + b_.size();
     return {e, nullptr, nullptr};
