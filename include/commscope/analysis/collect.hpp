@@ -231,22 +231,19 @@ private:
   }
 
   constexpr void assign(statement s, std::uint64_t at) {
-    // One target is the common case; with more, each is bound opaquely.
+    // One target is the common case; with more, each is bound opaquely (out of line).
     std::uint32_t first = no_index;
-    std::size_t targets = 0;
-    for (auto&& v : Traits::targets(s)) {
-      const auto id = vars_.id(v);
-      if (++targets == 1) {
-        first = id;
-        first_target_ = v;
-        first_id_ = id;
-        continue;
-      }
-      if (targets == 2)
-        vars_.bind(first, {binding::kind::opaque});
-      vars_.bind(id, {binding::kind::opaque});
+    bool single = false;
+    auto&& targets = Traits::targets(s);
+    auto it = std::ranges::begin(targets);
+    const auto end = std::ranges::end(targets);
+    if (it != end) {
+      first_target_ = *it;
+      first = first_id_ = vars_.id(first_target_);
+      single = ++it == end;
+      if (!single)
+        bind_opaque(first, it, end);
     }
-    const bool single = targets == 1;
     const expression e = Traits::value(s);
     binding b{binding::kind::opaque};
     switch (Traits::expression_kind_of(e)) {
@@ -269,6 +266,14 @@ private:
     if (single)
       vars_.bind(first, b);
     walk(e);
+  }
+
+  /// The targets of `a, b = ...`: the first and the rest (from `it`) bound opaquely.
+  template <class It, class End>
+  [[gnu::noinline]] constexpr void bind_opaque(std::uint32_t first, It it, End end) {
+    vars_.bind(first, {binding::kind::opaque});
+    for (; it != end; ++it)
+      vars_.bind(vars_.id(*it), {binding::kind::opaque});
   }
 
   /// The binding of `x = op(...)`, op recognised with a valid arity; records
