@@ -49,11 +49,4 @@ constexpr void cluster(function_plan<Traits>& fp, index_table<storage_t<Traits>>
   }
 }
 
-/// The same with a table of its own.
-template <class Traits>
-constexpr void cluster(function_plan<Traits>& fp) {
-  index_table<storage_t<Traits>> leaders;
-  cluster(fp, leaders);
-}
-
 } // namespace commscope::analysis
