@@ -102,6 +102,40 @@ public:
   }
 
 private:
+  // The child slots of each node, in one order shared by the push, the comparison and
+  // the replacement below; null slots are skipped by all three alike.
+  template <class E, class F>
+  static void expression_slots(E& e, F&& f) {
+    if (e.base)
+      f(e.base);
+    for (auto& a : e.args)
+      if (a)
+        f(a);
+    for (auto& k : e.keywords)
+      if (k.value)
+        f(k.value);
+  }
+  template <class S, class F>
+  static void statement_expression_slots(S& s, F&& f) {
+    if (s.value)
+      f(s.value);
+    for (auto& v : s.values)
+      if (v)
+        f(v);
+    for (auto* p : {&s.start, &s.stop, &s.step})
+      if (*p)
+        f(*p);
+  }
+  template <class S, class F>
+  static void statement_slots(S& s, F&& f) {
+    for (auto& b : s.body)
+      if (b)
+        f(b);
+    for (auto& b : s.orelse)
+      if (b)
+        f(b);
+  }
+
   /// Post-order rebuild over both statements and expressions with explicit stacks; a
   /// node is copied only when something below it changed.
   std::vector<statement_ptr> rebuild(const std::vector<statement_ptr>& body) {
@@ -117,12 +151,14 @@ private:
     for (auto i = body.size(); i-- > 0;)
       stack.push_back({tag::statement_enter, &body[i]});
 
-    auto push_expression = [&](const expression_ptr& e) {
-      if (e)
-        stack.push_back({tag::expression_enter, &e});
+    const auto push_expression = [&](const expression_ptr& e) {
+      stack.push_back({tag::expression_enter, &e});
     };
-    // Children are pushed in reverse so that they complete in order; results are then
-    // popped from the done stacks in reverse.
+    const auto push_statement = [&](const statement_ptr& s) {
+      stack.push_back({tag::statement_enter, &s});
+    };
+    // Children are pushed in order and the run reversed, so that they complete in order;
+    // their results are then taken from the done stacks in that order.
     while (!stack.empty()) {
       const item it = stack.back();
       stack.pop_back();
@@ -130,16 +166,10 @@ private:
       case tag::statement_enter: {
         const auto& s = *static_cast<const statement_ptr*>(it.node);
         stack.push_back({tag::statement_exit, it.node});
-        for (auto i = s->orelse.size(); i-- > 0;)
-          stack.push_back({tag::statement_enter, &s->orelse[i]});
-        for (auto i = s->body.size(); i-- > 0;)
-          stack.push_back({tag::statement_enter, &s->body[i]});
-        push_expression(s->step);
-        push_expression(s->stop);
-        push_expression(s->start);
-        for (auto i = s->values.size(); i-- > 0;)
-          push_expression(s->values[i]);
-        push_expression(s->value);
+        const auto mark = static_cast<std::ptrdiff_t>(stack.size());
+        statement_expression_slots(*s, push_expression);
+        statement_slots(*s, push_statement);
+        std::reverse(stack.begin() + mark, stack.end());
         break;
       }
       case tag::statement_exit: {
@@ -150,11 +180,9 @@ private:
       case tag::expression_enter: {
         const auto& e = *static_cast<const expression_ptr*>(it.node);
         stack.push_back({tag::expression_exit, it.node});
-        for (auto i = e->keywords.size(); i-- > 0;)
-          push_expression(e->keywords[i].value);
-        for (auto i = e->args.size(); i-- > 0;)
-          push_expression(e->args[i]);
-        push_expression(e->base);
+        const auto mark = static_cast<std::ptrdiff_t>(stack.size());
+        expression_slots(*e, push_expression);
+        std::reverse(stack.begin() + mark, stack.end());
         break;
       }
       case tag::expression_exit: {
@@ -181,32 +209,37 @@ private:
     return it == collisions_.end() ? v : it->second;
   }
 
-  /// Pops the results of e's children (pushed in the order base, args, keywords).
-  expression_ptr finish_expression(const expression_ptr& e, std::vector<expression_ptr>& done) {
-    const std::size_t n = (e->base ? 1 : 0) + e->args.size() + e->keywords.size();
-    const std::size_t from = done.size() - n;
+  /// Whether the results of a node's children, starting at done[from], differ from them.
+  template <class Node, class Slots, class Ptr>
+  static bool children_changed(const Node& n, Slots slots, const std::vector<Ptr>& done,
+                               std::size_t from) {
     bool changed = false;
-    std::size_t k = from;
-    if (e->base)
-      changed |= done[k++] != e->base;
-    for (const auto& a : e->args)
-      changed |= done[k++] != a;
-    for (const auto& kw : e->keywords)
-      changed |= done[k++] != kw.value;
+    slots(n, [&](const Ptr& child) { changed |= done[from++] != child; });
+    return changed;
+  }
+  /// Puts the results of a copied node's children, starting at done[from], in place.
+  template <class Node, class Slots, class Ptr>
+  static void replace_children(Node& n, Slots slots, const std::vector<Ptr>& done,
+                               std::size_t from) {
+    slots(n, [&](Ptr& child) { child = done[from++]; });
+  }
+  template <class Node, class Slots>
+  static std::size_t count_children(const Node& n, Slots slots) {
+    std::size_t k = 0;
+    slots(n, [&](const auto&) { ++k; });
+    return k;
+  }
+
+  expression_ptr finish_expression(const expression_ptr& e, std::vector<expression_ptr>& done) {
+    const auto slots = [](auto& n, auto&& f) { expression_slots(n, f); };
+    const std::size_t from = done.size() - count_children(*e, slots);
     const variable_ptr v = substituted(e->var);
-    changed |= v != e->var;
-    if (!changed) {
+    if (v == e->var && !children_changed(*e, slots, done, from)) {
       done.resize(from);
       return e;
     }
     auto c = std::make_shared<expression>(*e);
-    k = from;
-    if (c->base)
-      c->base = done[k++];
-    for (auto& a : c->args)
-      a = done[k++];
-    for (auto& kw : c->keywords)
-      kw.value = done[k++];
+    replace_children(*c, slots, done, from);
     c->var = v;
     done.resize(from);
     return c;
@@ -214,46 +247,23 @@ private:
 
   statement_ptr finish_statement(const statement_ptr& s, std::vector<statement_ptr>& stmts,
                                  std::vector<expression_ptr>& exprs) {
-    const std::size_t ns = s->body.size() + s->orelse.size();
-    const std::size_t ne = (s->value ? 1 : 0) + s->values.size() + (s->start ? 1 : 0) +
-                           (s->stop ? 1 : 0) + (s->step ? 1 : 0);
-    const std::size_t sf = stmts.size() - ns, ef = exprs.size() - ne;
-    bool changed = false;
-    std::size_t k = sf;
-    for (const auto& b : s->body)
-      changed |= stmts[k++] != b;
-    for (const auto& b : s->orelse)
-      changed |= stmts[k++] != b;
-    k = ef;
-    if (s->value)
-      changed |= exprs[k++] != s->value;
-    for (const auto& v : s->values)
-      changed |= exprs[k++] != v;
-    for (const auto* p : {&s->start, &s->stop, &s->step})
-      if (*p)
-        changed |= exprs[k++] != *p;
+    const auto statements = [](auto& n, auto&& f) { statement_slots(n, f); };
+    const auto expressions = [](auto& n, auto&& f) { statement_expression_slots(n, f); };
+    const std::size_t sf = stmts.size() - count_children(*s, statements);
+    const std::size_t ef = exprs.size() - count_children(*s, expressions);
+    bool changed = children_changed(*s, statements, stmts, sf) ||
+                   children_changed(*s, expressions, exprs, ef) ||
+                   substituted(s->loop_var) != s->loop_var;
     for (const auto& t : s->targets)
-      changed |= substituted(t) != t;
-    changed |= substituted(s->loop_var) != s->loop_var;
+      changed = changed || substituted(t) != t;
     if (!changed) {
       stmts.resize(sf);
       exprs.resize(ef);
       return s;
     }
     auto c = std::make_shared<statement>(*s);
-    k = sf;
-    for (auto& b : c->body)
-      b = stmts[k++];
-    for (auto& b : c->orelse)
-      b = stmts[k++];
-    k = ef;
-    if (c->value)
-      c->value = exprs[k++];
-    for (auto& v : c->values)
-      v = exprs[k++];
-    for (auto* p : {&c->start, &c->stop, &c->step})
-      if (*p)
-        *p = exprs[k++];
+    replace_children(*c, statements, stmts, sf);
+    replace_children(*c, expressions, exprs, ef);
     for (auto& t : c->targets)
       t = substituted(t);
     c->loop_var = substituted(c->loop_var);
