@@ -211,7 +211,19 @@ struct finding {
   std::string message;
   std::uint32_t line = 0;
   std::uint32_t column = 0;
+  std::size_t order = 0;
 };
+
+/// Sorts findings by location; ties keep the order they were found in.
+void in_source_order(std::vector<finding>& findings) {
+  for (std::size_t i = 0; i < findings.size(); ++i)
+    findings[i].order = i;
+  std::sort(findings.begin(), findings.end(), [](const finding& a, const finding& b) {
+    if (a.line != b.line)
+      return a.line < b.line;
+    return a.column != b.column ? a.column < b.column : a.order < b.order;
+  });
+}
 
 using plan_type = commscope::plan<commscope::ir_traits<ref::program_ptr>>;
 using function_plan_type = commscope::function_plan<commscope::ir_traits<ref::program_ptr>>;
@@ -339,9 +351,7 @@ program_outcome run_program(const ref::program_unit& unit, const options& opt,
         }
     }
   }
-  std::stable_sort(out.findings.begin(), out.findings.end(), [](const finding& a, const finding& b) {
-    return a.line != b.line ? a.line < b.line : a.column < b.column;
-  });
+  in_source_order(out.findings);
   out.entry["functions"] = std::move(functions);
   return out;
 }
@@ -421,9 +431,7 @@ int run(int argc, char** argv) {
         edits.push_back(std::move(e));
       programs.push_back(std::move(outcome.entry));
     }
-    std::stable_sort(findings.begin(), findings.end(), [](const finding& a, const finding& b) {
-      return a.line != b.line ? a.line < b.line : a.column < b.column;
-    });
+    in_source_order(findings);
   }
 
   json result = json::object();

@@ -365,7 +365,12 @@ public:
 private:
   bool is_op(std::uint32_t i, std::string_view o) const {
     const token& k = ts_.tokens[i];
-    return k.kind == tok::op && ts_.text(k) == o;
+    return k.kind == tok::op && k.flags == op_code(o);
+  }
+  /// The operator code of token i, 0 for any other token.
+  std::uint8_t code(std::uint32_t i) const {
+    const token& k = ts_.tokens[i];
+    return k.kind == tok::op ? k.flags : 0;
   }
   bool is_name(std::uint32_t i, std::string_view n) const {
     const token& k = ts_.tokens[i];
@@ -403,12 +408,12 @@ private:
         ++lambdas;
       if (k.kind != tok::op)
         continue;
-      const std::string_view o = ts_.text(k);
-      if (o == "(" || o == "[" || o == "{")
+      const char o = static_cast<char>(k.flags);
+      if (o == '(' || o == '[' || o == '{')
         ++depth;
-      else if (o == ")" || o == "]" || o == "}")
+      else if (o == ')' || o == ']' || o == '}')
         --depth;
-      else if (o == ":" && depth == 0) {
+      else if (o == ':' && depth == 0) {
         if (lambdas > 0 && head != "def" && head != "class") {
           --lambdas;
           continue;
@@ -520,16 +525,16 @@ private:
     for (std::uint32_t i = open; i < colon; ++i) {
       const token& k = ts_.tokens[i];
       if (k.kind == tok::op) {
-        const std::string_view o = ts_.text(k);
-        if (o == "(" || o == "[" || o == "{")
+        const std::uint8_t o = k.flags;
+        if (o == '(' || o == '[' || o == '{')
           ++depth;
-        else if (o == ")" || o == "]" || o == "}")
+        else if (o == ')' || o == ']' || o == '}')
           --depth;
         if (depth == 0)
           break;
-        if (depth == 1 && (o == "(" || o == ","))
+        if (depth == 1 && (o == '(' || o == ','))
           want = true;
-        else if (!(depth == 1 && (o == "*" || o == "**")))
+        else if (!(depth == 1 && (o == '*' || o == op_code("**"))))
           want = false;
         continue;
       }
@@ -634,12 +639,12 @@ private:
     int depth = 0;
     for (std::uint32_t i = b; i <= e; ++i) {
       if (i < e && ts_.tokens[i].kind == tok::op) {
-        const std::string_view o = ts_.text(ts_.tokens[i]);
-        if (o == "(" || o == "[" || o == "{")
+        const char o = static_cast<char>(ts_.tokens[i].flags);
+        if (o == '(' || o == '[' || o == '{')
           ++depth;
-        else if (o == ")" || o == "]" || o == "}")
+        else if (o == ')' || o == ']' || o == '}')
           --depth;
-        else if (o == ";" && depth == 0) {
+        else if (o == ';' && depth == 0) {
           simple_statement(s, i, scope);
           s = i + 1;
         }
@@ -674,15 +679,14 @@ private:
         break; // a lambda's defaults are not targets
       if (t[i].kind != tok::op)
         continue;
-      const std::string_view o = ts_.text(t[i]);
-      if (o == "(" || o == "[" || o == "{")
+      const std::uint8_t o = t[i].flags;
+      if (o == '(' || o == '[' || o == '{')
         ++depth;
-      else if (o == ")" || o == "]" || o == "}")
+      else if (o == ')' || o == ']' || o == '}')
         --depth;
-      else if (depth == 0 && o == "=")
+      else if (depth == 0 && o == '=')
         eqs.push_back(i);
-      else if (depth == 0 && o.size() >= 2 && o.back() == '=' && o != "==" && o != "!=" &&
-               o != "<=" && o != ">=" && o != ":=") {
+      else if (depth == 0 && is_augmented_code(o)) {
         bind_targets(b, i, scope); // augmented: never a constant
         bind_targets(b, i, scope);
         return;
@@ -1008,7 +1012,7 @@ private:
   }
   std::string_view text(const token& t) const { return ts_.text(t); }
   bool is_op(std::string_view o, std::size_t k = 0) const {
-    return peek(k).kind == tok::op && text(peek(k)) == o;
+    return peek(k).kind == tok::op && peek(k).flags == op_code(o);
   }
   bool is_name(std::string_view n, std::size_t k = 0) const {
     return peek(k).kind == tok::name && text(peek(k)) == n;
@@ -2703,8 +2707,9 @@ inline module_result parse_module(std::string_view text, const module_options& o
       r.programs.push_back(p.run(cp, options.stem));
     }
     // Source order: a program's place is its first decorator.
-    std::stable_sort(r.programs.begin(), r.programs.end(),
-                     [](const program_unit& a, const program_unit& b) { return a.line < b.line; });
+    // (no two programs share their first decorator's line)
+    std::sort(r.programs.begin(), r.programs.end(),
+              [](const program_unit& a, const program_unit& b) { return a.line < b.line; });
   } catch (const syntax_failure& f) {
     r.programs.clear();
     if (ts.line_starts.size() <= 1 && !text.empty()) { // failed while tokenizing: rebuild lines

@@ -35,9 +35,31 @@ enum string_flags : std::uint8_t {
   string_triple = 8,
 };
 
+/// Operators with more than one character, in one table: an operator token's code is
+/// its character (one-character operators) or 128 + its index here, so that the front
+/// end compares operators as bytes, not strings.
+inline constexpr std::array<std::string_view, 24> long_operators{
+    "**=", "//=", "...", ">>=", "<<=", "->", ":=", "**", "//", "<<", ">>", "<=",
+    ">=",  "==",  "!=",  "+=",  "-=",  "*=", "/=", "%=", "&=", "|=", "^=", "@="};
+
+/// The code of an operator spelling (see long_operators); 0 for no operator.
+constexpr std::uint8_t op_code(std::string_view o) {
+  if (o.size() == 1)
+    return static_cast<std::uint8_t>(o[0]);
+  for (std::size_t i = 0; i < long_operators.size(); ++i)
+    if (long_operators[i] == o)
+      return static_cast<std::uint8_t>(128 + i);
+  return 0;
+}
+
+/// `+=`, `**=`, ...: an augmented assignment.
+constexpr bool is_augmented_code(std::uint8_t c) {
+  return c == 128 || c == 129 || c == 131 || c == 132 || c >= 143;
+}
+
 struct token {
   tok kind = tok::end;
-  std::uint8_t flags = 0;  ///< string_flags for strings
+  std::uint8_t flags = 0;  ///< string_flags for strings; op_code for operators
   std::uint32_t begin = 0; ///< byte offsets into the source
   std::uint32_t end = 0;
   std::uint32_t line = 1;
@@ -154,7 +176,7 @@ public:
     out_.ascii = std::none_of(s_.begin(), s_.end(), [](char c) { return c & 0x80; });
     if (s_.substr(0, 3) == "\xEF\xBB\xBF")
       pos_ = 3;
-    out_.tokens.reserve(s_.size() / 5 + 16);
+    out_.tokens.reserve(s_.size() / 3 + 16);
     indents_.push_back({0, 0});
     bool at_line_start = true;
     while (true) {
@@ -348,7 +370,8 @@ private:
       } catch (const syntax_failure&) {
         fail(b, what);
       }
-      if (pos_ < s_.size() && is_name_char(static_cast<unsigned char>(s_[pos_])))
+      if (pos_ < s_.size() && is_name_char(static_cast<unsigned char>(s_[pos_])) &&
+          !keyword_follows())
         fail(b, what);
       return push(tok::number, b, pos_);
     }
@@ -382,17 +405,24 @@ private:
     if (pos_ < s_.size() && (s_[pos_] == 'j' || s_[pos_] == 'J'))
       ++pos_;
     (void)is_float;
-    if (pos_ < s_.size() && is_name_char(static_cast<unsigned char>(s_[pos_]))) {
-      // Python still reads `1if x else 2`, `0or 1`: a keyword may follow a number directly.
-      static constexpr std::array<std::string_view, 8> kw{"and", "else", "for", "if",
-                                                          "in",  "is",   "not", "or"};
-      std::size_t e = pos_;
-      while (e < s_.size() && is_name_char(static_cast<unsigned char>(s_[e])))
-        ++e;
-      if (std::find(kw.begin(), kw.end(), s_.substr(pos_, e - pos_)) == kw.end())
-        fail(b, "invalid decimal literal");
-    }
+    if (pos_ < s_.size() && is_name_char(static_cast<unsigned char>(s_[pos_])) &&
+        !keyword_follows())
+      fail(b, "invalid decimal literal");
     push(tok::number, b, pos_);
+  }
+
+  /// Python still reads `1if x else 2` and `[0x1for x in y]`: a keyword may follow a
+  /// number directly.
+  bool keyword_follows() const {
+    static constexpr std::array<std::string_view, 8> kw{"and", "else", "for", "if",
+                                                        "in",  "is",   "not", "or"};
+    std::size_t e = pos_;
+    while (e < s_.size() && is_name_char(static_cast<unsigned char>(s_[e])))
+      ++e;
+    const std::string_view word = s_.substr(pos_, e - pos_);
+    return std::any_of(kw.begin(), kw.end(), [&](std::string_view k) {
+      return word.starts_with(k) && (word.size() == k.size() || k == "or" || k == "and");
+    });
   }
 
   /// One string literal starting at `b` (its prefix) with the quote at pos_. f-strings
@@ -573,22 +603,14 @@ private:
 
   void op() {
     const std::size_t b = pos_;
-    static constexpr std::array<std::string_view, 3> three{"**=", "//=", "..."};
-    static constexpr std::array<std::string_view, 2> three_shift{">>=", "<<="};
-    static constexpr std::array<std::string_view, 20> two{
-        "->", ":=", "**", "//", "<<", ">>", "<=", ">=", "==", "!=",
-        "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "@=", "<>"};
-    const std::string_view rest = s_.substr(pos_, 3);
-    for (auto t : three)
-      if (rest == t)
-        return pos_ += 3, push(tok::op, b, pos_);
-    for (auto t : three_shift)
-      if (rest == t)
-        return pos_ += 3, push(tok::op, b, pos_);
-    for (auto t : two)
-      if (rest.substr(0, 2) == t && t != "<>")
-        return pos_ += 2, push(tok::op, b, pos_);
     const char c = s_[pos_];
+    const char c1 = pos_ + 1 < s_.size() ? s_[pos_ + 1] : '\0';
+    const char c2 = pos_ + 2 < s_.size() ? s_[pos_ + 2] : '\0';
+    // The longest operator that starts here.
+    if (const auto [len, code] = long_operator(c, c1, c2); len != 0) {
+      pos_ += len;
+      return push(tok::op, b, pos_, code);
+    }
     constexpr std::string_view one = "()[]{},:.;@=+-*/%&|^~<>";
     if (c == '\0')
       fail(b, "source code cannot contain null bytes");
@@ -612,7 +634,62 @@ private:
       brackets_.pop_back();
     }
     ++pos_;
-    push(tok::op, b, pos_);
+    push(tok::op, b, pos_, static_cast<std::uint8_t>(c));
+  }
+
+  /// The length and code of the operator of two or three characters at c c1 c2, or
+  /// {0, 0}.
+  static constexpr std::pair<std::size_t, std::uint8_t> long_operator(char c, char c1, char c2) {
+    constexpr auto code = [](std::string_view o) { return op_code(o); };
+    switch (c) {
+    case '*':
+      if (c1 == '*')
+        return c2 == '=' ? std::pair{std::size_t{3}, code("**=")} : std::pair{std::size_t{2}, code("**")};
+      break;
+    case '/':
+      if (c1 == '/')
+        return c2 == '=' ? std::pair{std::size_t{3}, code("//=")} : std::pair{std::size_t{2}, code("//")};
+      break;
+    case '>':
+      if (c1 == '>')
+        return c2 == '=' ? std::pair{std::size_t{3}, code(">>=")} : std::pair{std::size_t{2}, code(">>")};
+      if (c1 == '=')
+        return {2, code(">=")};
+      return {0, 0};
+    case '<':
+      if (c1 == '<')
+        return c2 == '=' ? std::pair{std::size_t{3}, code("<<=")} : std::pair{std::size_t{2}, code("<<")};
+      if (c1 == '=')
+        return {2, code("<=")};
+      return {0, 0};
+    case '.':
+      return (c1 == '.' && c2 == '.') ? std::pair{std::size_t{3}, code("...")}
+                                       : std::pair{std::size_t{0}, std::uint8_t{0}};
+    case '-':
+      if (c1 == '>')
+        return {2, code("->")};
+      break;
+    case ':':
+      return c1 == '=' ? std::pair{std::size_t{2}, code(":=")} : std::pair{std::size_t{0}, std::uint8_t{0}};
+    case '=':
+      return c1 == '=' ? std::pair{std::size_t{2}, code("==")} : std::pair{std::size_t{0}, std::uint8_t{0}};
+    case '!':
+      return c1 == '=' ? std::pair{std::size_t{2}, code("!=")} : std::pair{std::size_t{0}, std::uint8_t{0}};
+    case '+':
+    case '%':
+    case '&':
+    case '|':
+    case '^':
+    case '@':
+      break;
+    default:
+      return {0, 0};
+    }
+    if (c1 == '=') { // c= for + - * / % & | ^ @
+      const char two[2] = {c, '='};
+      return {2, op_code(std::string_view(two, 2))};
+    }
+    return {0, 0};
   }
 
   static std::string hex2(unsigned char c) {
