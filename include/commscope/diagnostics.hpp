@@ -48,11 +48,13 @@ enum class detail : std::uint8_t {
   wrong_arity,          ///< number = positional arguments given, extra = expected
   alloc_not_assigned,   ///< an allocation that is not a direct assignment
   unknown_callee,       ///< a call of a function the program does not have
+  alloc_outside_scope,  ///< an allocation no scope holds, in a function that has scopes
   empty_scope,          ///< verify: a scope without slots
   null_slot,            ///< verify: a null slot
   slot_in_two_scopes,   ///< verify: a window buffer in more than one scope
   unsorted_devices,     ///< verify: device list not ascending, unique, non-negative
   view_outside_scope,   ///< verify: a view whose window buffer no enclosing scope holds
+  alloc_not_slot,       ///< verify: an allocation no enclosing scope holds (host with scopes)
 };
 
 /// One finding. `subject` names the allocation, callee, operation or scope concerned;
@@ -114,6 +116,9 @@ std::string diagnostic<Location>::message() const {
       return "allocation " + who + " must be assigned directly to one variable";
     case detail::unknown_callee:
       return "call of unknown function " + who;
+    case detail::alloc_outside_scope:
+      return "allocation " + who +
+             " is outside the comm-domain scopes of a function that already has them";
     default:
       return "operation " + who + " takes " + to_string(extra) +
              " positional argument" + (extra == 1 ? "" : "s") + ", got " + to_string(number);
@@ -139,6 +144,8 @@ std::string diagnostic<Location>::message() const {
       return "scope " + who + " has a device list that is not ascending, unique and non-negative";
     case detail::view_outside_scope:
       return "a view of window buffer " + who + " is outside every scope that holds it";
+    case detail::alloc_not_slot:
+      return "allocation " + who + " is no slot of a scope that encloses it";
     default:
       return "verification failed for " + who;
     }

@@ -44,6 +44,7 @@ public:
     if (facts_.saw_scope) { // scopes below other statements: materialized before
       read_back<Traits>(f, fp);
       fp.status = function_plan<Traits>::state::already_materialized;
+      unscoped_allocations(fp, diagnostics);
       return;
     }
     const auto n = facts_.allocations.size();
@@ -318,6 +319,25 @@ private:
     }
   }
 
+  /// A body that holds scopes and also allocations no scope lists (a partly
+  /// materialized body): each such allocation is an error, never silently skipped.
+  constexpr void unscoped_allocations(const function_plan<Traits>& fp,
+                                      vec<diagnostic<location>>& out) {
+    slotted_.clear();
+    for (const auto& a : fp.allocations) {
+      const auto id = vars_.id(a.base);
+      if (id >= slotted_.size())
+        slotted_.resize(id + 1, 0);
+      slotted_[id] = 1;
+    }
+    for (const auto& site : facts_.allocations) {
+      const auto id = vars_.id(site.base);
+      if (id >= slotted_.size() || !slotted_[id])
+        out.push_back({error_code::malformed_op, detail::alloc_outside_scope, site.name, 0, 0,
+                       site.where, site.order});
+    }
+  }
+
   struct edge {
     std::uint32_t from, to;
   };
@@ -328,6 +348,7 @@ private:
   vec<std::uint8_t> touched_, suppressed_, queued_;
   vec<std::uint32_t> seeds_, first_, next_, work_;
   vec<std::uint8_t> inherits_; ///< per allocation: some collective passes coverage to it
+  vec<std::uint8_t> slotted_;  ///< per variable id: the base of a scope's slot
   index_table<storage> table_; ///< domain leaders, then names within a domain
   vec<collective_state> states_;
   vec<edge> edges_;
