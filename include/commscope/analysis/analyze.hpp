@@ -70,6 +70,10 @@ public:
     check_allocations(fp);
     cluster(fp, table_);
     duplicate_names(fp);
+    if (n > 0 && !can_wrap_body<Traits>(f))
+      report(error_code::malformed_op, fp.allocations[0].name, fp.allocations[0].where,
+             facts_.allocations[0].order, 0, 0, detail::unwrappable_body);
+    nesting_limit(fp);
     for (auto& d : facts_.diagnostics)
       diagnostics.push_back(d);
   }
@@ -338,6 +342,18 @@ private:
     }
   }
 
+  /// One nested scope per domain: more than the adapter can hold is reported at the
+  /// first allocation of the first domain beyond the limit.
+  constexpr void nesting_limit(const function_plan<Traits>& fp) {
+    constexpr std::size_t limit = scope_nesting_limit_of<Traits>();
+    if (fp.domains.size() <= limit)
+      return;
+    const auto i = fp.domains[limit].slots.front();
+    report(error_code::scope_nesting_limit, fp.allocations[i].name, fp.allocations[i].where,
+           facts_.allocations[i].order, static_cast<std::int64_t>(limit) + 1,
+           static_cast<std::int64_t>(limit));
+  }
+
   struct edge {
     std::uint32_t from, to;
   };
@@ -378,9 +394,10 @@ template <class Program, class Traits = ir_traits<Program>>
       fp.name = info.name;
       fa.run(f, fp, result.diagnostics);
     }
-    // Each call and allocation reports at most once, so positions are unique.
-    std::sort(result.diagnostics.begin(), result.diagnostics.end(),
-              [](const auto& a, const auto& b) { return a.order < b.order; });
+    // A call reports at most once; an allocation at most once per code.
+    std::sort(result.diagnostics.begin(), result.diagnostics.end(), [](const auto& a, const auto& b) {
+      return a.order != b.order ? a.order < b.order : a.code < b.code;
+    });
     return result;
   }
 }
