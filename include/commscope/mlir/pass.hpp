@@ -10,32 +10,29 @@
 
 #include <exception>
 #include <memory>
+#include <string>
 
 namespace commscope::pld {
 
 using traits = ir_traits<::mlir::ModuleOp>;
 
-/// Emits every diagnostic; returns whether there were none.
-template <class Diagnostics>
-bool report(::mlir::ModuleOp m, const Diagnostics& diagnostics) {
-  for (const auto& d : diagnostics) {
-    const ::mlir::Location at = d.where ? ::mlir::Location(d.where) : m.getLoc();
-    ::mlir::emitError(at) << d.message() << " [" << code_name(d.code) << "]";
-  }
-  return diagnostics.empty();
+/// The message of a diagnostic, in MLIR terms where the library's words are the
+/// reference IR's.
+template <class Diagnostic> std::string message_of(const Diagnostic& d) {
+  if (d.code == error_code::malformed_op && d.why == detail::unwrappable_body)
+    return "allocation '" + std::string(d.subject) +
+           "' is in a function with more than one block: pld.comm_domain_scope wraps a "
+           "single block (use scf control flow)";
+  return d.message();
 }
 
-/// The rewrite nests one block; a host orchestrator with a CFG has no single body to wrap.
-inline bool single_block_hosts(::mlir::ModuleOp m) {
-  bool ok = true;
-  for (auto f : traits::functions(m))
-    if (traits::describe(f).is_host_orchestrator() && !f.getBody().hasOneBlock() &&
-        !f.getBody().empty()) {
-      ::mlir::emitError(f.getLoc())
-          << "a host orchestrator must have a single block [malformed-op]";
-      ok = false;
-    }
-  return ok;
+/// Emits every diagnostic; returns whether there were none.
+template <class Diagnostics> bool report(::mlir::ModuleOp m, const Diagnostics& diagnostics) {
+  for (const auto& d : diagnostics) {
+    const ::mlir::Location at = d.where ? ::mlir::Location(d.where) : m.getLoc();
+    ::mlir::emitError(at) << message_of(d) << " [" << code_name(d.code) << "]";
+  }
+  return diagnostics.empty();
 }
 
 struct materialize_pass
@@ -48,8 +45,7 @@ struct materialize_pass
   void runOnOperation() override {
     auto m = getOperation();
     try {
-      if (!single_block_hosts(m))
-        return signalPassFailure();
+      const symbol_scope symbols(m);
       const auto pl = analyze(m);
       if (!report(m, pl.diagnostics))
         return signalPassFailure(); // nothing was touched: the rewrite needs a clean plan
@@ -74,6 +70,7 @@ struct verify_pass : ::mlir::PassWrapper<verify_pass, ::mlir::OperationPass<::ml
   void runOnOperation() override {
     markAllAnalysesPreserved();
     try {
+      const symbol_scope symbols(getOperation());
       if (!report(getOperation(), verify(getOperation())))
         signalPassFailure();
     } catch (...) {

@@ -16,11 +16,13 @@
 #include <mlir/Dialect/SCF/IR/SCF.h>
 #include <mlir/IR/Builders.h>
 #include <mlir/IR/BuiltinOps.h>
+#include <mlir/IR/Matchers.h>
 #include <mlir/IR/SymbolTable.h>
 
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/SmallVector.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -56,6 +58,34 @@ inline llvm::SmallVector<expression, 6> operands_of(mlir::Operation* o, unsigned
   return r;
 }
 
+/// The symbol table of the module being analysed, installed for one run by
+/// `symbol_scope`: a callee is then found in O(1), where lookupNearestSymbolFrom scans
+/// the module for every dispatch (quadratic in the number of functions). Without one,
+/// the lookup falls back to that scan. One per thread: passes on sibling modules may run
+/// in parallel.
+inline thread_local const mlir::SymbolTable* current_symbols = nullptr;
+
+class symbol_scope {
+public:
+  explicit symbol_scope(mlir::ModuleOp m) : table_(m), saved_(current_symbols) {
+    current_symbols = &table_;
+  }
+  ~symbol_scope() { current_symbols = saved_; }
+  symbol_scope(const symbol_scope&) = delete;
+  symbol_scope& operator=(const symbol_scope&) = delete;
+
+private:
+  mlir::SymbolTable table_;
+  const mlir::SymbolTable* saved_;
+};
+
+/// scf.for runs from its lower bound up to its upper bound with a positive step; a
+/// constant step <= 0 is no loop Python's range rules describe.
+inline bool positive_step(mlir::scf::ForOp f) {
+  llvm::APInt step;
+  return !mlir::matchPattern(f.getStep(), mlir::m_ConstantInt(&step)) || step.isStrictlyPositive();
+}
+
 inline std::optional<std::int64_t> window_buffer_id(mlir::Operation* o) {
   if (auto a = o ? o->getAttrOfType<mlir::IntegerAttr>("window_buffer") : nullptr)
     return a.getInt();
@@ -64,8 +94,7 @@ inline std::optional<std::int64_t> window_buffer_id(mlir::Operation* o) {
 
 } // namespace commscope::pld
 
-template <>
-struct commscope::ir_traits<mlir::ModuleOp> {
+template <> struct commscope::ir_traits<mlir::ModuleOp> {
   using program = mlir::ModuleOp;
   using function = mlir::func::FuncOp;
   using statement = mlir::Operation*;
@@ -81,11 +110,19 @@ struct commscope::ir_traits<mlir::ModuleOp> {
   static function_info describe(function f) {
     const auto what = pld::string_attr(f, "pld.level"), type = pld::string_attr(f, "pld.type");
     return {std::string_view(f.getSymName()),
-            what == "host" ? level::host : what == "chip" ? level::chip : level::other,
+            what == "host"   ? level::host
+            : what == "chip" ? level::chip
+                             : level::other,
             pld::string_attr(f, "pld.role") == "orchestrator" || type == "orchestration",
             type == "graph"};
   }
   static llvm::SmallVector<statement, 8> body(function f) { return pld::statements_of(f); }
+  /// The rewrite nests one block: a body with a CFG (several blocks) cannot be wrapped.
+  static bool can_wrap_body(function f) { return f.getBody().hasOneBlock(); }
+  /// One nested region per domain: MLIR prints and verifies regions recursively, and
+  /// its printer overflows an 8 MB stack between 6,000 and 8,000 levels (and the verifier
+  /// and printer are quadratic in the depth): stay an order of magnitude below.
+  static constexpr std::size_t scope_nesting_limit = 512;
 
   // ---- statements
   static statement_kind statement_kind_of(statement s) {
@@ -106,9 +143,12 @@ struct commscope::ir_traits<mlir::ModuleOp> {
   static variable loop_variable(statement s) {
     return mlir::cast<mlir::scf::ForOp>(s).getInductionVar();
   }
+  /// A non-positive constant step is given as the loop op itself, an expression of
+  /// kind other: the devices of such a loop are `unsupported-device`.
   static commscope::loop_bounds<expression> loop_bounds(statement s) {
     auto f = mlir::cast<mlir::scf::ForOp>(s);
-    return {{s, f.getLowerBound()}, {s, f.getUpperBound()}, {s, f.getStep()}};
+    const expression step = pld::positive_step(f) ? expression{s, f.getStep()} : expression{s, {}};
+    return {{s, f.getLowerBound()}, {s, f.getUpperBound()}, step};
   }
 
   // ---- expressions
@@ -138,7 +178,11 @@ struct commscope::ir_traits<mlir::ModuleOp> {
     auto callee = e.op->getAttrOfType<mlir::FlatSymbolRefAttr>("callee");
     if (!callee)
       return call_target::unresolved("");
-    if (auto f = mlir::SymbolTable::lookupNearestSymbolFrom<function>(e.op, callee.getAttr()))
+    const auto f =
+        pld::current_symbols
+            ? pld::current_symbols->lookup<function>(callee.getAttr())
+            : mlir::SymbolTable::lookupNearestSymbolFrom<function>(e.op, callee.getAttr());
+    if (f)
       return call_target::of(describe(f));
     return call_target::unresolved(std::string_view(callee.getValue()));
   }
