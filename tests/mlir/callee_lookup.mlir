@@ -3,5 +3,5 @@
 // and printing included. The budget leaves a wide margin for a loaded or sanitized run.
 // RUN: bash %S/inputs/chips.sh 50000 > %t.mlir
 // RUN: timeout 12 %opt %t.mlir --commscope-materialize | %FileCheck %s
-// CHECK: "pld.dispatch"(%{{.*}}) {callee = @chip49999}
-// CHECK: }) {devices = array<i64: 0>, name = "comm_d0", slots = array<i64: 0>}
+// CHECK: pld.comm_domain_scope "comm_d0" devices [0] slots [0] {
+// CHECK: pld.dispatch @chip49999(

@@ -123,7 +123,7 @@ func.func @host(%dev: index, %stop: index) attributes {pld.level = "host", pld.r
   %x = "pld.alloc_window_buffer"(%c64) {name = "x"} : (index) -> i64
   %v = "pld.window"(%x, %c64) : (i64, index) -> tensor<64xf32>
   // A parameter, an arithmetic result, a loop with an unknown bound.
-  // expected-error @+1 {{cannot infer the devices of the dispatch of 'chip' from its device= expression [unsupported-device]}}
+  // expected-error @+1 {{cannot infer the devices of the pld.dispatch of 'chip' from its device operand (expected a constant or the induction variable of an enclosing scf.for with constant bounds or 0 to pld.world_size step 1) [unsupported-device]}}
   "pld.dispatch"(%dev, %v) {callee = @chip} : (index, tensor<64xf32>) -> ()
   %sum = arith.addi %c1, %c1 : index
   // expected-error @+1 {{[unsupported-device]}}
@@ -188,7 +188,7 @@ func.func @host() attributes {pld.level = "host", pld.role = "orchestrator"} {
   %x = "pld.alloc_window_buffer"(%c64) {name = "x"} : (index) -> i64
   %v = "pld.window"(%x, %c64) : (i64, index) -> tensor<64xf32>
   scf.for %r = %c1 to %n step %c1 {
-    // expected-error @+1 {{iterates over part of the world: only range(world_size()) with start 0 and step 1 covers all devices [partial-world-range]}}
+    // expected-error @+1 {{runs in an scf.for over part of the world: only 0 to pld.world_size step 1 covers all devices [partial-world-range]}}
     "pld.dispatch"(%r, %v) {callee = @chip} : (index, tensor<64xf32>) -> ()
   }
   scf.for %r = %c0 to %n step %c2 {
@@ -237,7 +237,7 @@ func.func @host() attributes {pld.level = "host", pld.role = "orchestrator"} {
   %y = "pld.alloc_window_buffer"() {name = "y"} : () -> i64
   // expected-error @+1 {{allocation 'z' must be assigned directly to one variable [malformed-op]}}
   "pld.alloc_window_buffer"(%c64) {name = "z"} : (index) -> ()
-  // expected-error @+1 {{call of unknown function 'nowhere' [malformed-op]}}
+  // expected-error @+1 {{pld.dispatch of 'nowhere', which is no function of the module [malformed-op]}}
   "pld.dispatch"(%c0, %v) {callee = @nowhere} : (index, tensor<64xf32>) -> ()
   return
 }

@@ -9,5 +9,5 @@
 // At the limit the module is rewritten, printed and verified.
 // RUN: bash %S/inputs/domains.sh 512 > %t.at.mlir
 // RUN: %opt %t.at.mlir --commscope-materialize --commscope-verify | %FileCheck %s --check-prefix=AT
-// AT: name = "comm_d511"
+// AT: pld.comm_domain_scope "comm_d511"
 // AT-NOT: comm_d512

@@ -86,10 +86,14 @@ inline bool positive_step(mlir::scf::ForOp f) {
   return !mlir::matchPattern(f.getStep(), mlir::m_ConstantInt(&step)) || step.isStrictlyPositive();
 }
 
+/// The window_buffer id of an allocation or a view.
 inline std::optional<std::int64_t> window_buffer_id(mlir::Operation* o) {
-  if (auto a = o ? o->getAttrOfType<mlir::IntegerAttr>("window_buffer") : nullptr)
-    return a.getInt();
-  return std::nullopt;
+  mlir::IntegerAttr id;
+  if (auto a = mlir::dyn_cast_or_null<alloc_window_buffer>(o))
+    id = a.getWindowBufferAttr();
+  else if (auto w = mlir::dyn_cast_or_null<window>(o))
+    id = w.getWindowBufferAttr();
+  return id ? std::optional<std::int64_t>(id.getInt()) : std::nullopt;
 }
 
 } // namespace commscope::pld
@@ -242,13 +246,16 @@ template <> struct commscope::ir_traits<mlir::ModuleOp> {
     std::int64_t next_id = 0; ///< of the function being rewritten
   };
   static rewriter begin_rewrite(program&) { return {}; }
+  /// window_buffer is an inherent attribute (dialect.td), kept in the op's properties:
+  /// setting it builds no attribute dictionary.
   static window_buffer make_window_buffer(rewriter& rw, const window_buffer_spec<ir_traits>& s) {
-    auto* a = s.base.getDefiningOp();
-    a->setAttr("window_buffer", mlir::Builder(a->getContext()).getI64IntegerAttr(rw.next_id++));
+    auto a = mlir::cast<pld::alloc_window_buffer>(s.base.getDefiningOp());
+    a.setWindowBufferAttr(mlir::Builder(a->getContext()).getI64IntegerAttr(rw.next_id++));
     return a;
   }
   static void retype_view(rewriter&, variable v, window_buffer w) {
-    v.getDefiningOp()->setAttr("window_buffer", w->getAttr("window_buffer"));
+    mlir::cast<pld::window>(v.getDefiningOp())
+        .setWindowBufferAttr(mlir::cast<pld::alloc_window_buffer>(w).getWindowBufferAttr());
   }
   /// Nests the scopes before the terminator, outermost first, moves the body into the
   /// innermost, and forwards the values the function returns out through pld.yield.
@@ -263,30 +270,22 @@ template <> struct commscope::ir_traits<mlir::ModuleOp> {
       llvm::SmallVector<std::int64_t, 4> ids;
       for (auto* w : s.slots)
         ids.push_back(*pld::window_buffer_id(w));
-      mlir::OperationState st(at, pld::comm_domain_scope::getOperationName());
-      st.addTypes(ret->getOperandTypes());
-      st.addRegion()->emplaceBlock();
-      st.addAttribute("name", b.getStringAttr(llvm::StringRef(s.name.data(), s.name.size())));
-      st.addAttribute("devices", b.getDenseI64ArrayAttr({s.devices.data(), s.devices.size()}));
-      st.addAttribute("slots", b.getDenseI64ArrayAttr(ids));
-      mlir::Operation* scope = b.create(st);
+      auto scope = b.create<pld::comm_domain_scope>(
+          at, ret->getOperandTypes(),
+          b.getStringAttr(llvm::StringRef(s.name.data(), s.name.size())),
+          b.getDenseI64ArrayAttr({s.devices.data(), s.devices.size()}),
+          b.getDenseI64ArrayAttr(ids));
+      scope.getBody().emplaceBlock();
       if (outer) // appended to the enclosing scope's block: forward the results outwards
-        yield(b, at, scope->getResults());
-      outer = outer ? outer : scope;
+        b.create<pld::yield>(at, scope->getResults());
+      outer = outer ? outer : scope.getOperation();
       b.setInsertionPointToEnd(&scope->getRegion(0).front());
     }
     mlir::Block* inner = b.getInsertionBlock();
     inner->getOperations().splice(inner->begin(), entry.getOperations(), entry.begin(),
                                   outer->getIterator());
-    yield(b, ret->getLoc(), ret->getOperands());
+    b.create<pld::yield>(ret->getLoc(), ret->getOperands());
     ret->setOperands(outer->getResults());
   }
   static void commit(rewriter&, program&) {}
-
-private:
-  static void yield(mlir::OpBuilder& b, mlir::Location at, mlir::ValueRange values) {
-    mlir::OperationState st(at, pld::yield::getOperationName());
-    st.addOperands(values);
-    b.create(st);
-  }
 };
