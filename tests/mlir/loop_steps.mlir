@@ -12,6 +12,7 @@ func.func @negative_step() attributes {pld.level = "host", pld.role = "orchestra
   %x = "pld.alloc_window_buffer"(%c64) {name = "x"} : (index) -> i64
   %v = "pld.window"(%x, %c64) : (i64, index) -> tensor<64xf32>
   scf.for %r = %c4 to %c0 step %m1 {
+    // expected-note @-1 {{the device operand is the induction variable of this scf.for}}
     // expected-error @+1 {{[unsupported-device]}}
     "pld.dispatch"(%r, %v) {callee = @chip} : (index, tensor<64xf32>) -> ()
   }
@@ -28,6 +29,7 @@ func.func @zero_step() attributes {pld.level = "host", pld.role = "orchestrator"
   %x = "pld.alloc_window_buffer"(%c64) {name = "x"} : (index) -> i64
   %v = "pld.window"(%x, %c64) : (i64, index) -> tensor<64xf32>
   scf.for %r = %c0 to %c4 step %c0 {
+    // expected-note @-1 {{the device operand is the induction variable of this scf.for}}
     // expected-error @+1 {{[unsupported-device]}}
     "pld.dispatch"(%r, %v) {callee = @chip} : (index, tensor<64xf32>) -> ()
   }
@@ -46,6 +48,7 @@ func.func @negative_i32_step() attributes {pld.level = "host", pld.role = "orche
   %x = "pld.alloc_window_buffer"(%c64) {name = "x"} : (index) -> i64
   %v = "pld.window"(%x, %c64) : (i64, index) -> tensor<64xf32>
   scf.for %r = %c4 to %c0 step %m2 : i32 {
+    // expected-note @-1 {{the device operand is the induction variable of this scf.for}}
     // expected-error @+1 {{[unsupported-device]}}
     "pld.dispatch"(%r, %v) {callee = @chip} : (i32, tensor<64xf32>) -> ()
   }

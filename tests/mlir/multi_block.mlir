@@ -24,6 +24,7 @@ func.func @cfg_without_allocations(%flag: i1) attributes {pld.level = "host", pl
 
 func.func private @chip(tensor<64xf32>) attributes {pld.level = "chip", pld.role = "orchestrator"}
 func.func @cfg_with_allocations(%flag: i1) attributes {pld.level = "host", pld.role = "orchestrator"} {
+  // expected-note @-1 {{'cfg_with_allocations' has 3 blocks}}
   %c0 = arith.constant 0 : index
   %c64 = arith.constant 64 : index
   // expected-error @+1 {{allocation 'x' is in a function with more than one block: pld.comm_domain_scope wraps a single block (use scf control flow) [malformed-op]}}

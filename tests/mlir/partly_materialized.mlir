@@ -11,6 +11,7 @@ func.func @partly() attributes {pld.level = "host", pld.role = "orchestrator"} {
   %c0 = arith.constant 0 : index
   %c64 = arith.constant 64 : index
   "pld.comm_domain_scope"() ({
+    // expected-note @-1 {{the function's comm-domain scopes start here}}
     %a = "pld.alloc_window_buffer"(%c64) {name = "a", window_buffer = 0 : i64} : (index) -> i64
     %va = "pld.window"(%a, %c64) {window_buffer = 0 : i64} : (i64, index) -> tensor<64xf32>
     "pld.dispatch"(%c0, %va) {callee = @chip} : (index, tensor<64xf32>) -> ()

@@ -9,11 +9,14 @@
 #include <commscope/mlir/traits.hpp>
 
 #include <mlir/IR/Diagnostics.h>
+#include <mlir/IR/Location.h>
 #include <mlir/Pass/Pass.h>
 
 #include <cstdint>
 #include <memory>
 #include <string>
+
+#include <llvm/ADT/DenseMap.h>
 
 namespace commscope::pld {
 
@@ -51,20 +54,112 @@ template <class Diagnostic> std::string message_of(const Diagnostic& d) {
   return d.message();
 }
 
-/// Emits one diagnostic as an MLIR error at its op.
-template <class Diagnostic>
-::mlir::InFlightDiagnostic emit(::mlir::ModuleOp m, const Diagnostic& d) {
-  const ::mlir::Location at = d.where ? ::mlir::Location(d.where) : m.getLoc();
-  auto diag = ::mlir::emitError(at);
-  diag << message_of(d) << " [" << code_name(d.code) << "]";
-  return diag;
+/// The ops diagnostics point at, found again by location to attach notes about the
+/// ops they concern (one walk, only when there is something to report).
+class related_ops {
+public:
+  explicit related_ops(::mlir::ModuleOp m) {
+    m.walk([&](::mlir::Operation* op) {
+      if (!::mlir::isa<::mlir::UnknownLoc>(op->getLoc()))
+        at_.try_emplace(op->getLoc().getAsOpaquePointer(), op);
+    });
+  }
+  ::mlir::Operation* at(traits::location where) const {
+    return where ? at_.lookup(where.getAsOpaquePointer()) : nullptr;
+  }
+  template <class Op> Op find(traits::location where) const {
+    return ::mlir::dyn_cast_or_null<Op>(at(where));
+  }
+
+private:
+  llvm::DenseMap<const void*, ::mlir::Operation*> at_;
+};
+
+namespace detail_ {
+/// "operand defined here", at its op or, for an induction variable, at its loop.
+inline void note_definition(::mlir::InFlightDiagnostic& diag, ::mlir::Value v,
+                            const std::string& what) {
+  if (auto* def = v.getDefiningOp()) {
+    diag.attachNote(def->getLoc()) << what << " is defined here";
+    return;
+  }
+  auto* owner = v.getParentRegion() ? v.getParentRegion()->getParentOp() : nullptr;
+  if (auto loop = ::mlir::dyn_cast_or_null<::mlir::scf::ForOp>(owner))
+    diag.attachNote(loop.getLoc()) << what << " is the induction variable of this scf.for";
+  else if (auto f = ::mlir::dyn_cast_or_null<::mlir::func::FuncOp>(owner))
+    diag.attachNote(f.getLoc()) << what << " is an argument of '" << f.getSymName() << "'";
+  else if (owner)
+    diag.attachNote(owner->getLoc())
+        << what << " is a block argument of this '" << owner->getName() << "'";
 }
 
-/// Emits every diagnostic; returns whether there were none.
-template <class Diagnostics> bool report(::mlir::ModuleOp m, const Diagnostics& diagnostics) {
-  for (const auto& d : diagnostics)
-    emit(m, d);
-  return diagnostics.empty();
+/// Notes at the ops a diagnostic concerns. `pl` is the plan (none for the verifier).
+template <class Diagnostic, class Plan>
+void attach_notes(::mlir::InFlightDiagnostic& diag, const Diagnostic& d, const related_ops& ops,
+                  const Plan* pl) {
+  switch (d.code) {
+  case error_code::unsupported_device:
+  case error_code::negative_device:
+  case error_code::device_out_of_range:
+  case error_code::partial_world_range:
+    if (auto call = ops.find<dispatch>(d.where); call && call->getNumOperands() > 0)
+      note_definition(diag, call->getOperand(0), "the device operand");
+    break;
+  case error_code::collective_arg_not_window:
+    if (auto* op = ops.at(d.where);
+        op && d.number >= 0 && static_cast<std::uint64_t>(d.number) < op->getNumOperands())
+      note_definition(diag, op->getOperand(static_cast<unsigned>(d.number)),
+                      "argument " + std::to_string(d.number) + " of the collective");
+    break;
+  case error_code::duplicate_name:
+    if (pl)
+      for (const auto& fp : pl->functions)
+        for (const auto& a : fp.allocations)
+          if (a.where == d.where && a.domain != no_index) {
+            for (auto i : fp.domains[a.domain].slots)
+              if (fp.allocations[i].name == a.name) {
+                diag.attachNote(::mlir::Location(fp.allocations[i].where))
+                    << "the first allocation named '" << a.name << "' in comm domain " << a.domain;
+                break;
+              }
+            return;
+          }
+    break;
+  case error_code::malformed_op:
+    if (auto alloc = ops.find<alloc_window_buffer>(d.where)) {
+      auto f = alloc->template getParentOfType<::mlir::func::FuncOp>();
+      if (!f)
+        break;
+      if (d.why == commscope::detail::unwrappable_body)
+        diag.attachNote(f.getLoc())
+            << "'" << f.getSymName() << "' has " << f.getBody().getBlocks().size() << " blocks";
+      else if (d.why == commscope::detail::alloc_outside_scope)
+        f.walk([&](comm_domain_scope s) {
+          diag.attachNote(s.getLoc()) << "the function's comm-domain scopes start here";
+          return ::mlir::WalkResult::interrupt();
+        });
+    }
+    break;
+  default:
+    break;
+  }
+}
+} // namespace detail_
+
+/// Emits every diagnostic, each as an MLIR error at its op with notes at the related
+/// ops; returns whether there were none.
+template <class Diagnostics, class Plan = plan<traits>>
+bool report(::mlir::ModuleOp m, const Diagnostics& diagnostics, const Plan* pl = nullptr) {
+  if (diagnostics.empty())
+    return true;
+  const related_ops ops(m);
+  for (const auto& d : diagnostics) {
+    const ::mlir::Location at = d.where ? ::mlir::Location(d.where) : m.getLoc();
+    auto diag = ::mlir::emitError(at);
+    diag << message_of(d) << " [" << code_name(d.code) << "]";
+    detail_::attach_notes(diag, d, ops, pl);
+  }
+  return false;
 }
 
 /// Run-time limits of the pass options; 0 keeps the adapter's. They can only lower the
@@ -121,7 +216,7 @@ inline bool materialize_module(::mlir::ModuleOp m, const limits& lim, counts& n,
   changed = false;
   const symbol_scope symbols(m);
   const auto pl = analyze(m);
-  const bool clean = report(m, pl.diagnostics);
+  const bool clean = report(m, pl.diagnostics, &pl);
   if (!detail_::check_limits(pl, lim) || !clean)
     return false; // nothing was touched: the rewrite needs a clean plan
   for (const auto& fp : pl.functions) {
