@@ -4,7 +4,7 @@
 //   --pass-pipeline='builtin.module(canonicalize, cse, commscope-materialize)'
 // works. Everything else (-verify-diagnostics, -split-input-file, ...) is MlirOptMain's.
 #include <commscope/mlir/dialect.hpp>
-#include <commscope/mlir/pass.hpp>
+#include <commscope/mlir/pass.hpp> // first: see there
 
 #include <mlir/Dialect/Arith/IR/Arith.h>
 #include <mlir/Dialect/ControlFlow/IR/ControlFlow.h>

@@ -4,7 +4,7 @@
 // One shared object carries both entry points; it links no MLIR library (mlir-opt
 // exports MLIR's symbols), so there is one MLIR in the process.
 #include <commscope/mlir/dialect.hpp>
-#include <commscope/mlir/pass.hpp>
+#include <commscope/mlir/pass.hpp> // first: see there
 
 #include <mlir/Tools/Plugins/DialectPlugin.h>
 #include <mlir/Tools/Plugins/PassPlugin.h>

@@ -5,6 +5,18 @@
 // brackets, with notes at the related ops; no C++ exception leaves a pass.
 #pragma once
 
+// Debian's LLVM 19 is built with NDEBUG, so its pass statistics are llvm::NoopStatistic;
+// Statistic.h makes them TrackingStatistic whenever NDEBUG is undefined (a Debug build
+// of ours), and the two layouts would then disagree across the library boundary. This
+// header must come before anything else that includes Statistic.h (the assert below).
+#ifndef NDEBUG
+#define NDEBUG
+#include <llvm/ADT/Statistic.h>
+#undef NDEBUG
+#else
+#include <llvm/ADT/Statistic.h>
+#endif
+
 #include <commscope/commscope.hpp>
 #include <commscope/mlir/traits.hpp>
 
@@ -15,8 +27,12 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <type_traits>
 
 #include <llvm/ADT/DenseMap.h>
+
+static_assert(std::is_same_v<llvm::Statistic, llvm::NoopStatistic>,
+              "include <commscope/mlir/pass.hpp> before other LLVM headers");
 
 namespace commscope::pld {
 
