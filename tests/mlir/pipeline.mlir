@@ -19,9 +19,10 @@
 // RUN: %not %opt %s --pass-pipeline='builtin.module(canonicalize, commscope-materialize{nesting-limit=1})' 2>&1 | %FileCheck %s --check-prefix=NESTING
 // NESTING: error: allocation 'b' would open nested scope 2, beyond the nesting-limit option 1 [scope-nesting-limit]
 // RUN: %not %opt %s --pass-pipeline='builtin.module(canonicalize, commscope-materialize{device-limit=3})' 2>&1 | %FileCheck %s --check-prefix=DEVICES
-// DEVICES: error: allocation 'a' is used on device 3, at or above the device-limit option 3 [device-out-of-range]
-// DEVICES: error: allocation 'b' is used on device 3, at or above the device-limit option 3 [device-out-of-range]
-// DEVICES-NOT: error:
+// DEVICES:      pipeline.mlir:41:5: error: the pld.dispatch of 'chip' uses device 3, at or above the device-limit option 3 [device-out-of-range]
+// DEVICES:      pipeline.mlir:40:3: note: the device operand is the induction variable of this scf.for
+// DEVICES:      pipeline.mlir:46:3: error: the pld.dispatch of 'chip' uses device 3, at or above the device-limit option 3 [device-out-of-range]
+// DEVICES-NOT:  error:
 
 func.func private @chip(tensor<64xf32>) attributes {pld.level = "chip", pld.role = "orchestrator"}
 

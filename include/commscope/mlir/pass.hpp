@@ -22,10 +22,12 @@
 
 #include <mlir/IR/Diagnostics.h>
 #include <mlir/IR/Location.h>
+#include <mlir/IR/Matchers.h>
 #include <mlir/Pass/Pass.h>
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <type_traits>
 
@@ -179,8 +181,8 @@ bool report(::mlir::ModuleOp m, const Diagnostics& diagnostics, const Plan* pl =
 }
 
 /// Run-time limits of the pass options; 0 keeps the adapter's. They can only lower the
-/// adapter's limits, and are checked on the plan after the analysis (at the allocation
-/// concerned: the plan keeps no dispatches).
+/// adapter's limits (whose values the analysis fixes at compile time), and are checked
+/// after the analysis, reported after its diagnostics.
 struct limits {
   std::int64_t devices = 0;
   std::int64_t nesting = 0;
@@ -192,26 +194,51 @@ struct counts {
 };
 
 namespace detail_ {
-/// The highest device of a finite set; -1 for bottom or all.
-template <class Set> std::int64_t highest(const Set& s) {
-  return s.is_all() || s.is_bottom() ? -1 : s.intervals().back().last;
+/// The highest device a dispatch names, for the forms with a finite device set: a
+/// constant, or the induction variable of an scf.for with constant bounds and a
+/// positive step (SSA has no copies: these are all such forms the analysis accepts).
+inline std::optional<std::int64_t> highest_device(dispatch call) {
+  if (call->getNumOperands() == 0)
+    return std::nullopt;
+  const ::mlir::Value device = call->getOperand(0);
+  llvm::APInt c, lo, hi, step;
+  if (::mlir::matchPattern(device, ::mlir::m_ConstantInt(&c)))
+    return c.getSExtValue();
+  auto arg = ::mlir::dyn_cast<::mlir::BlockArgument>(device);
+  auto loop = arg ? ::mlir::dyn_cast<::mlir::scf::ForOp>(arg.getOwner()->getParentOp()) : nullptr;
+  if (!loop || loop.getInductionVar() != device ||
+      !::mlir::matchPattern(loop.getLowerBound(), ::mlir::m_ConstantInt(&lo)) ||
+      !::mlir::matchPattern(loop.getUpperBound(), ::mlir::m_ConstantInt(&hi)) ||
+      !::mlir::matchPattern(loop.getStep(), ::mlir::m_ConstantInt(&step)) ||
+      !step.isStrictlyPositive() || lo.getSExtValue() >= hi.getSExtValue())
+    return std::nullopt;
+  const std::int64_t first = lo.getSExtValue(), stride = step.getSExtValue();
+  return first + (hi.getSExtValue() - 1 - first) / stride * stride;
 }
 
-/// The option limits, as diagnostics of the plan's own codes.
-template <class Plan> bool check_limits(const Plan& pl, const limits& lim) {
+/// The option limits, with the codes and places of the adapter's own: device-limit at
+/// each dispatch of a chip orchestrator that reaches it, nesting-limit at the first
+/// allocation beyond it. Counts the dispatches on the way.
+template <class Plan> bool check_limits(const Plan& pl, const limits& lim, counts& n) {
   bool ok = true;
   for (const auto& fp : pl.functions) {
     if (fp.status != function_plan<traits>::state::analysed)
       continue;
-    if (lim.devices > 0)
-      for (const auto& a : fp.allocations)
-        if (const auto top = highest(a.devices); top >= lim.devices) {
-          ::mlir::emitError(::mlir::Location(a.where))
-              << "allocation '" << a.name << "' is used on device " << top
-              << ", at or above the device-limit option " << lim.devices
-              << " [device-out-of-range]";
-          ok = false;
-        }
+    ::mlir::func::FuncOp(fp.function).walk([&](dispatch call) {
+      ++n.dispatches;
+      const auto top = lim.devices > 0 ? highest_device(call) : std::nullopt;
+      if (!top || *top < lim.devices)
+        return;
+      const auto callee = traits::call_target_of({call, {}});
+      if (callee.what != call_target::kind::function || !callee.callee.is_chip_orchestrator())
+        return;
+      auto diag = call.emitError()
+                  << "the pld.dispatch of '" << callee.callee.name << "' uses device " << *top
+                  << ", at or above the device-limit option " << lim.devices
+                  << " [device-out-of-range]";
+      note_definition(diag, call->getOperand(0), "the device operand");
+      ok = false;
+    });
     if (lim.nesting > 0 && fp.domains.size() > static_cast<std::uint64_t>(lim.nesting)) {
       const auto& a =
           fp.allocations[fp.domains[static_cast<std::size_t>(lim.nesting)].slots.front()];
@@ -233,13 +260,11 @@ inline bool materialize_module(::mlir::ModuleOp m, const limits& lim, counts& n,
   const symbol_scope symbols(m);
   const auto pl = analyze(m);
   const bool clean = report(m, pl.diagnostics, &pl);
-  if (!detail_::check_limits(pl, lim) || !clean)
+  if (!detail_::check_limits(pl, lim, n) || !clean)
     return false; // nothing was touched: the rewrite needs a clean plan
   for (const auto& fp : pl.functions) {
     n.allocations += fp.allocations.size();
     n.domains += fp.domains.size();
-    if (fp.status == function_plan<traits>::state::analysed)
-      ::mlir::func::FuncOp(fp.function).walk([&](dispatch) { ++n.dispatches; });
   }
   changed = materialize(m, pl);
   return true;

@@ -1,7 +1,8 @@
 // The MLIR adapter: `commscope::ir_traits<mlir::ModuleOp>`, an ordinary client of
 // ../traits.hpp. The MLIR form of a host program is in tests/mlir/*.mlir.
-// Levels and roles are attributes of func.func: pld.level ("host", "chip"), pld.role
-// ("orchestrator"), pld.type ("orchestration", "graph"). Statements are ops, a block's
+// Levels and roles are attributes of func.func: pld.level ("host", "chip", ...), pld.role
+// ("orchestrator", ...), pld.type ("orchestration", "graph", ...), their values checked by
+// the dialect (dialect.td). Statements are ops, a block's
 // terminator excepted; an op is the value of its assignment (its results the targets),
 // its operands are variables. The rewrite is in place: an allocation gets
 // `window_buffer = <id>` (unique in its function), each view's pld.window the same id,
