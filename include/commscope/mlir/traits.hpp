@@ -25,6 +25,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <optional>
 #include <span>
 #include <string_view>
@@ -42,15 +43,70 @@ inline std::string_view string_attr(mlir::Operation* o, llvm::StringRef name) {
   return a ? std::string_view(a.getValue()) : std::string_view();
 }
 
-/// The statements of an op's regions (or a function's body), terminators left out.
-inline llvm::SmallVector<mlir::Operation*, 8> statements_of(mlir::Operation* o) {
-  llvm::SmallVector<mlir::Operation*, 8> r;
-  for (auto& region : o->getRegions())
-    for (auto& block : region)
-      for (auto& s : block.without_terminator())
-        r.push_back(&s);
-  return r;
-}
+/// The statements of an op's regions (or a function's body), terminators left out, in
+/// order: a lazy forward range, so that a body of 300,000 ops is walked, never copied.
+class statements {
+public:
+  class iterator {
+  public:
+    using value_type = mlir::Operation*;
+    using difference_type = std::ptrdiff_t;
+    iterator() = default;
+    explicit iterator(mlir::Operation* owner) : owner_(owner) { enter_region(0); }
+    mlir::Operation* operator*() const { return op_; }
+    iterator& operator++() {
+      op_ = op_->getNextNode();
+      if (!op_ || op_ == last_)
+        next_block();
+      return *this;
+    }
+    iterator operator++(int) {
+      iterator r = *this;
+      ++*this;
+      return r;
+    }
+    bool operator==(const iterator& o) const { return op_ == o.op_; }
+    bool operator==(std::default_sentinel_t) const { return op_ == nullptr; }
+
+  private:
+    /// Positions at a block's first statement; its terminator (if any) ends it.
+    bool enter_block(mlir::Block* b) {
+      block_ = b;
+      if (b->empty())
+        return false;
+      last_ = b->mightHaveTerminator() ? &b->back() : nullptr;
+      op_ = &b->front() != last_ ? &b->front() : nullptr;
+      return op_ != nullptr;
+    }
+    void enter_region(unsigned r) {
+      for (region_ = r; region_ < owner_->getNumRegions(); ++region_)
+        for (auto& b : owner_->getRegion(region_))
+          if (enter_block(&b))
+            return;
+      op_ = nullptr;
+    }
+    void next_block() {
+      for (auto* b = block_->getNextNode(); b; b = b->getNextNode())
+        if (enter_block(b))
+          return;
+      enter_region(region_ + 1);
+    }
+
+    mlir::Operation* owner_ = nullptr;
+    mlir::Block* block_ = nullptr;
+    mlir::Operation* op_ = nullptr;
+    mlir::Operation* last_ = nullptr;
+    unsigned region_ = 0;
+  };
+
+  explicit statements(mlir::Operation* owner) : owner_(owner) {}
+  iterator begin() const { return owner_->getNumRegions() ? iterator(owner_) : iterator(); }
+  static std::default_sentinel_t end() { return {}; }
+
+private:
+  mlir::Operation* owner_;
+};
+static_assert(std::forward_iterator<statements::iterator>);
 
 inline llvm::SmallVector<expression, 6> operands_of(mlir::Operation* o, unsigned skip = 0) {
   llvm::SmallVector<expression, 6> r;
@@ -121,7 +177,7 @@ template <> struct commscope::ir_traits<mlir::ModuleOp> {
             pld::string_attr(f, "pld.role") == "orchestrator" || type == "orchestration",
             type == "graph"};
   }
-  static llvm::SmallVector<statement, 8> body(function f) { return pld::statements_of(f); }
+  static pld::statements body(function f) { return pld::statements(f); }
   /// The rewrite nests one block: a body with a CFG (several blocks) cannot be wrapped.
   static bool can_wrap_body(function f) { return f.getBody().hasOneBlock(); }
   /// One nested region per domain: MLIR prints and verifies regions recursively, and
@@ -139,7 +195,7 @@ template <> struct commscope::ir_traits<mlir::ModuleOp> {
                                                 : statement_kind::evaluation;
   }
   static location statement_location(statement s) { return s->getLoc(); }
-  static llvm::SmallVector<statement, 8> children(statement s) { return pld::statements_of(s); }
+  static pld::statements children(statement s) { return pld::statements(s); }
   static llvm::SmallVector<variable, 2> targets(statement s) {
     return llvm::SmallVector<variable, 2>(s->getResults().begin(), s->getResults().end());
   }
