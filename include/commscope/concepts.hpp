@@ -170,6 +170,11 @@ inline constexpr auto has_storage =
     });
 inline constexpr auto has_device_limit = boost::hana::is_valid(
     [](auto t) -> decltype((void)std::int64_t{decltype(t)::type::device_limit}) {});
+inline constexpr auto has_scope_nesting_limit = boost::hana::is_valid(
+    [](auto t) -> decltype((void)std::size_t{decltype(t)::type::scope_nesting_limit}) {});
+inline constexpr auto has_can_wrap_body = boost::hana::is_valid(
+    [](auto t) -> decltype((void)bool{decltype(t)::type::can_wrap_body(
+                   std::declval<typename decltype(t)::type::function>())}) {});
 
 template <class T>
 struct storage_of {
@@ -195,6 +200,24 @@ constexpr std::int64_t device_limit_of() {
     return T::device_limit;
   else
     return default_device_limit;
+}
+
+/// `Traits::scope_nesting_limit` if given, else no limit.
+template <class T>
+constexpr std::size_t scope_nesting_limit_of() {
+  if constexpr (decltype(hooks::has_scope_nesting_limit(boost::hana::type_c<T>))::value)
+    return T::scope_nesting_limit;
+  else
+    return static_cast<std::size_t>(-1);
+}
+
+/// `Traits::can_wrap_body(f)` if given, else true.
+template <class T>
+constexpr bool can_wrap_body(typename T::function f) {
+  if constexpr (decltype(hooks::has_can_wrap_body(boost::hana::type_c<T>))::value)
+    return T::can_wrap_body(f);
+  else
+    return ((void)f, true);
 }
 
 // ---- diagnose: one readable error per mistake -----------------------------------------

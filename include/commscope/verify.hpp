@@ -10,8 +10,29 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <type_traits>
+#include <utility>
 
 namespace commscope {
+
+namespace verify_ {
+/// A variable's identity and its hash: the dense index when the adapter numbers
+/// variables (usable in constant evaluation), else its key.
+template <class Traits>
+constexpr auto identity(typename Traits::variable v) {
+  if constexpr (numbers_variables<Traits>)
+    return static_cast<std::size_t>(Traits::variable_index(v));
+  else
+    return Traits::variable_key(v);
+}
+template <class Traits>
+constexpr std::size_t hash(typename Traits::variable v) {
+  if constexpr (numbers_variables<Traits>)
+    return static_cast<std::size_t>(Traits::variable_index(v));
+  else
+    return std::hash<std::remove_cvref_t<decltype(Traits::variable_key(v))>>{}(Traits::variable_key(v));
+}
+} // namespace verify_
 
 template <class Program, class Traits = ir_traits<Program>>
 [[nodiscard]] constexpr auto verify(const Program& p) {
@@ -36,6 +57,16 @@ template <class Program, class Traits = ir_traits<Program>>
       std::uint64_t at;
       location where;
     };
+    using identity = decltype(verify_::identity<Traits>(std::declval<typename Traits::variable>()));
+    struct base_entry { ///< an allocation, or the base of a slot
+      std::size_t hash;
+      identity id;
+      std::uint32_t scope; ///< for a slot
+      std::uint64_t at;    ///< for an allocation
+      location where;
+      std::string_view name;
+    };
+    typename storage::template vector<base_entry> allocations, bases;
     typename storage::template vector<scope_entry> scopes;
     typename storage::template vector<slot_entry> slots;
     typename storage::template vector<view_entry> views;
@@ -58,6 +89,9 @@ template <class Program, class Traits = ir_traits<Program>>
         stack.push_back({scratch[i], no_index});
     };
     for (auto&& f : Traits::functions(p)) {
+      const bool host = Traits::describe(f).is_host_orchestrator();
+      const auto first_scope = scopes.size();
+      const auto first_allocation = allocations.size();
       push_children(Traits::body(f));
       while (!stack.empty()) {
         const item it = stack.back();
@@ -100,14 +134,28 @@ template <class Program, class Traits = ir_traits<Program>>
             report(detail::unsorted_devices, name, where, ++order);
           stack.push_back({s, idx});
         } else if (kind == statement_kind::assignment) {
+          bool first_target = true;
           for (auto&& v : Traits::targets(s)) {
             const window_buffer w = Traits::view_window_buffer(v);
             if (w != window_buffer{})
               views.push_back({w, at, Traits::statement_location(s)});
+            if (host && first_target) {
+              const auto e = Traits::value(s);
+              if (Traits::expression_kind_of(e) == expression_kind::call) {
+                const call_target t = Traits::call_target_of(e);
+                if (t.what == call_target::kind::operation && t.op == operation::alloc_window_buffer)
+                  allocations.push_back({verify_::hash<Traits>(v), verify_::identity<Traits>(v), 0,
+                                         at, Traits::statement_location(s),
+                                         Traits::allocation_name(e)});
+              }
+            }
+            first_target = false;
           }
         }
         push_children(Traits::children(s));
       }
+      if (scopes.size() == first_scope) // no scopes: not materialized, nothing to hold
+        allocations.resize(first_allocation);
     }
     // A window buffer in more than one scope: reported at each later scope.
     const auto by_buffer = [](const slot_entry& a, const slot_entry& b) {
@@ -137,6 +185,27 @@ template <class Program, class Traits = ir_traits<Program>>
       }
       if (!enclosed)
         report(detail::view_outside_scope, Traits::window_buffer_name(v.w), v.where, v.at);
+    }
+    // In a host orchestrator with scopes, every allocation is a slot of a scope that
+    // encloses it (a partly materialized body is not).
+    const auto by_hash = [](const base_entry& a, const base_entry& b) { return a.hash < b.hash; };
+    if (!allocations.empty()) {
+      for (const auto& sl : slots) {
+        const auto base = Traits::window_buffer_base(sl.w);
+        bases.push_back({verify_::hash<Traits>(base), verify_::identity<Traits>(base), sl.scope,
+                         0, location{}, std::string_view()});
+      }
+      std::sort(bases.begin(), bases.end(), by_hash);
+    }
+    for (const auto& a : allocations) {
+      auto it = std::lower_bound(bases.begin(), bases.end(), a, by_hash);
+      bool held = false;
+      for (; it != bases.end() && it->hash == a.hash && !held; ++it) {
+        const auto& sc = scopes[it->scope];
+        held = it->id == a.id && sc.begin < a.at && a.at < sc.end;
+      }
+      if (!held)
+        report(detail::alloc_not_slot, a.name, a.where, a.at);
     }
     std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
       return a.order != b.order ? a.order < b.order : a.subject < b.subject;

@@ -44,6 +44,7 @@ public:
     if (facts_.saw_scope) { // scopes below other statements: materialized before
       read_back<Traits>(f, fp);
       fp.status = function_plan<Traits>::state::already_materialized;
+      unscoped_allocations(fp, diagnostics);
       return;
     }
     const auto n = facts_.allocations.size();
@@ -69,6 +70,10 @@ public:
     check_allocations(fp);
     cluster(fp, table_);
     duplicate_names(fp);
+    if (n > 0 && !can_wrap_body<Traits>(f))
+      report(error_code::malformed_op, fp.allocations[0].name, fp.allocations[0].where,
+             facts_.allocations[0].order, 0, 0, detail::unwrappable_body);
+    nesting_limit(fp);
     for (auto& d : facts_.diagnostics)
       diagnostics.push_back(d);
   }
@@ -318,6 +323,37 @@ private:
     }
   }
 
+  /// A body that holds scopes and also allocations no scope lists (a partly
+  /// materialized body): each such allocation is an error, never silently skipped.
+  constexpr void unscoped_allocations(const function_plan<Traits>& fp,
+                                      vec<diagnostic<location>>& out) {
+    slotted_.clear();
+    for (const auto& a : fp.allocations) {
+      const auto id = vars_.id(a.base);
+      if (id >= slotted_.size())
+        slotted_.resize(id + 1, 0);
+      slotted_[id] = 1;
+    }
+    for (const auto& site : facts_.allocations) {
+      const auto id = vars_.id(site.base);
+      if (id >= slotted_.size() || !slotted_[id])
+        out.push_back({error_code::malformed_op, detail::alloc_outside_scope, site.name, 0, 0,
+                       site.where, site.order});
+    }
+  }
+
+  /// One nested scope per domain: more than the adapter can hold is reported at the
+  /// first allocation of the first domain beyond the limit.
+  constexpr void nesting_limit(const function_plan<Traits>& fp) {
+    constexpr std::size_t limit = scope_nesting_limit_of<Traits>();
+    if (fp.domains.size() <= limit)
+      return;
+    const auto i = fp.domains[limit].slots.front();
+    report(error_code::scope_nesting_limit, fp.allocations[i].name, fp.allocations[i].where,
+           facts_.allocations[i].order, static_cast<std::int64_t>(limit) + 1,
+           static_cast<std::int64_t>(limit));
+  }
+
   struct edge {
     std::uint32_t from, to;
   };
@@ -328,6 +364,7 @@ private:
   vec<std::uint8_t> touched_, suppressed_, queued_;
   vec<std::uint32_t> seeds_, first_, next_, work_;
   vec<std::uint8_t> inherits_; ///< per allocation: some collective passes coverage to it
+  vec<std::uint8_t> slotted_;  ///< per variable id: the base of a scope's slot
   index_table<storage> table_; ///< domain leaders, then names within a domain
   vec<collective_state> states_;
   vec<edge> edges_;
@@ -357,9 +394,10 @@ template <class Program, class Traits = ir_traits<Program>>
       fp.name = info.name;
       fa.run(f, fp, result.diagnostics);
     }
-    // Each call and allocation reports at most once, so positions are unique.
-    std::sort(result.diagnostics.begin(), result.diagnostics.end(),
-              [](const auto& a, const auto& b) { return a.order < b.order; });
+    // A call reports at most once; an allocation at most once per code.
+    std::sort(result.diagnostics.begin(), result.diagnostics.end(), [](const auto& a, const auto& b) {
+      return a.order != b.order ? a.order < b.order : a.code < b.code;
+    });
     return result;
   }
 }
