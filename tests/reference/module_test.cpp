@@ -316,3 +316,44 @@ TEST_CASE("the source span of each host body, for --emit=ir") {
   CHECK(std::string_view(src).substr(span.begin, span.end - span.begin) ==
         "\tb = pld.alloc_window_buffer(4)  # trailing\n\treturn b");
 }
+
+TEST_CASE("a rewritten body keeps the author's comments and blank lines") {
+  const std::string src = std::string(header) + R"(
+@pl.jit
+def chip(x):
+    return x
+
+@pl.jit.host
+def host():
+    # the window
+    buf = pld.alloc_window_buffer(64)  # 64 bytes
+
+    view = pld.window(buf, [16], dtype=pl.FP32)  # one view
+    for r in pl.range(4):  # four ranks
+        # dispatch
+        chip(view, device=r)
+)";
+  auto m = read(src);
+  REQUIRE(m.programs.size() == 1);
+  ref::program_ptr p = m.programs[0].program;
+  const auto pl = commscope::analyze(p);
+  REQUIRE(pl.ok());
+  commscope::materialize(p, pl);
+  std::string body;
+  ref::print_statements(body, p->functions[1]->body, "    ", "\n");
+  CHECK(body == "    with pld.comm_domain(\"comm_d0\", devices=[0, 1, 2, 3], slots=[buf]):\n"
+                "        # the window\n"
+                "        buf = pld.alloc_window_buffer(64)  # 64 bytes\n"
+                "\n"
+                "        view = pld.window(buf, [16], dtype=pl.FP32) # window_buffer=buf  # one view\n"
+                "        for r in pl.range(4):  # four ranks\n"
+                "            # dispatch\n"
+                "            chip(view, device=r)");
+  // Read back, the window-buffer comment is the printer's and is not kept twice.
+  auto again = read("@pl.jit.host\ndef host():\n" + body + "\n");
+  REQUIRE(again.programs.size() == 1);
+  std::string twice;
+  ref::print_statements(twice, again.programs[0].program->functions[0]->body, "    ", "\n");
+  CHECK(twice.find("# window_buffer=buf  # one view") != std::string::npos);
+  CHECK(twice.find("# window_buffer=buf  # window_buffer") == std::string::npos);
+}

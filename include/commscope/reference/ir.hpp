@@ -109,6 +109,9 @@ struct expression : std::enable_shared_from_this<expression> {
   std::int64_t value = 0;
   bool overflow = false; ///< an integer literal outside int64
   std::string text;
+  /// Where in `text` the statement's own trailing comment starts (0: none), so that a
+  /// printed `# window_buffer=` comment goes before it.
+  std::uint32_t comment_at = 0;
   std::string name; ///< an allocation's name: its name= keyword or its variable's name
   variable_ptr var;
   commscope::operation op = commscope::operation::none;
@@ -153,6 +156,9 @@ struct statement : std::enable_shared_from_this<statement> {
   /// lines are stored without the statement's indentation; a line that starts inside a
   /// string literal is marked by a leading '\0' and never re-indented.
   std::string text;
+  /// Where in `text` the statement's own trailing comment starts (0: none), so that a
+  /// printed `# window_buffer=` comment goes before it.
+  std::uint32_t comment_at = 0;
   std::vector<statement_ptr> body;
   std::vector<statement_ptr> orelse;
   // scope

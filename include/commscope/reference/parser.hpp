@@ -1007,7 +1007,9 @@ private:
     const token& t = t_[i_];
     if (i_ + 1 < t_.size())
       ++i_;
-    last_end_ = t.end;
+    if (t.kind != tok::newline && t.kind != tok::indent && t.kind != tok::dedent &&
+        t.kind != tok::end)
+      last_end_ = t.end; // the end of the last real token read
     return t;
   }
   std::string_view text(const token& t) const { return ts_.text(t); }
@@ -1316,12 +1318,94 @@ private:
     return body;
   }
 
+  /// The comment and blank lines between the last token read and line `line`, each as
+  /// written without its indentation, ending in a line break (empty: none).
+  std::string leading_trivia(std::uint32_t line) const {
+    if (last_end_ == 0)
+      return {};
+    const std::uint32_t prev = ts_.line_of(last_end_ - 1);
+    std::string out;
+    for (std::uint32_t l = prev + 1; l < line && l <= ts_.line_starts.size(); ++l) {
+      const std::uint32_t b = ts_.line_starts[l - 1];
+      const std::uint32_t e = l < ts_.line_starts.size()
+                                  ? ts_.line_starts[l]
+                                  : static_cast<std::uint32_t>(ts_.source.size());
+      std::string_view raw = ts_.source.substr(b, e - b);
+      while (!raw.empty() && (raw.back() == '\n' || raw.back() == '\r'))
+        raw.remove_suffix(1);
+      const auto first = raw.find_first_not_of(" \t\f");
+      if (first == std::string_view::npos)
+        out += '\n';
+      else if (raw[first] == '#')
+        out.append(raw.substr(first)).push_back('\n');
+    }
+    return out;
+  }
+
+  /// The comment after the last token read on its line ("  # ..."), without a
+  /// `# window_buffer=` comment this printer wrote there.
+  std::string trailing_comment() const {
+    if (peek().kind != tok::newline && peek().kind != tok::end)
+      return {};
+    const std::uint32_t to = std::min<std::uint32_t>(peek().begin, static_cast<std::uint32_t>(ts_.source.size()));
+    if (last_end_ >= to)
+      return {};
+    std::string_view c = ts_.source.substr(last_end_, to - last_end_);
+    const auto hash = c.find('#');
+    if (hash == std::string_view::npos)
+      return {};
+    c.remove_prefix(hash);
+    while (!c.empty() && (c.back() == ' ' || c.back() == '\t' || c.back() == '\r' || c.back() == '\f'))
+      c.remove_suffix(1);
+    constexpr std::string_view ours = "# window_buffer=";
+    if (c.starts_with(ours)) {
+      std::size_t k = ours.size();
+      if (k < c.size() && c[k] == '"') {
+        for (++k; k < c.size() && c[k] != '"'; ++k)
+          if (c[k] == '\\')
+            ++k;
+        ++k;
+      } else {
+        while (k < c.size() && c[k] != ' ' && c[k] != '\t' && c[k] != '#')
+          ++k;
+      }
+      c = k < c.size() ? c.substr(k) : std::string_view{};
+      const auto rest = c.find('#');
+      if (rest == std::string_view::npos)
+        return {};
+      c.remove_prefix(rest);
+    }
+    return "  " + std::string(c);
+  }
+
+  /// Appends the trailing comment of a compound statement's header to its text.
+  void keep_header_comment(statement& s) const {
+    if (s.text.empty())
+      return;
+    s.text += trailing_comment();
+  }
+
   void parse_statement(std::vector<statement_ptr>& out) {
     const token& t = peek();
     if (t.kind == tok::newline) {
       next();
       return;
     }
+    const std::size_t before = out.size();
+    std::string trivia = leading_trivia(t.line);
+    parse_one_statement(out);
+    if (!trivia.empty() && out.size() > before) {
+      auto& s = const_cast<statement&>(*out[before]);
+      if (!s.text.empty() && s.what != statement::kind::scope) {
+        if (s.comment_at != 0)
+          s.comment_at += static_cast<std::uint32_t>(trivia.size());
+        s.text.insert(0, trivia);
+      }
+    }
+  }
+
+  void parse_one_statement(std::vector<statement_ptr>& out) {
+    const token& t = peek();
     if (t.kind == tok::name) {
       const std::string_view w = text(t);
       if (w == "for")
@@ -1420,6 +1504,7 @@ private:
     read_header_expressions(colon, *s);
     i_ = colon;
     expect_op(":");
+    keep_header_comment(*s);
     s->body = parse_block();
     return s;
   }
@@ -1471,6 +1556,7 @@ private:
   }
 
   void parse_simple_line(std::vector<statement_ptr>& out) {
+    const std::size_t before = out.size();
     while (true) {
       if (auto s = parse_simple())
         out.push_back(std::move(s));
@@ -1479,6 +1565,13 @@ private:
       next();
       if (peek().kind == tok::newline || peek().kind == tok::end)
         break;
+    }
+    if (out.size() > before) {
+      auto& last = const_cast<statement&>(*out.back());
+      if (std::string c = trailing_comment(); !c.empty() && !last.text.empty()) {
+        last.comment_at = static_cast<std::uint32_t>(last.text.size());
+        last.text += c;
+      }
     }
     expect_line_end();
   }
@@ -1755,6 +1848,7 @@ private:
     if (i_ != colon)
       unexpected("':'");
     next();
+    keep_header_comment(*s);
     const expression& call = *iter;
     const std::string callee = call.what == expression::kind::call && call.base
                                    ? spelling(*call.base)
@@ -1818,6 +1912,7 @@ private:
     s->text = verbatim(b, colon + 1);
     s->value = parse_named();
     expect_op(":");
+    keep_header_comment(*s);
     s->body = parse_block();
     return s;
   }
@@ -1834,6 +1929,7 @@ private:
       s->text = verbatim(b, colon + 1);
       s->value = parse_named();
       expect_op(":");
+      keep_header_comment(*s);
       s->body = parse_block();
       chain.push_back(s);
       if (!is_name("elif"))
@@ -1911,6 +2007,7 @@ private:
     read_header_expressions(colon, *s);
     i_ = colon;
     expect_op(":");
+    keep_header_comment(*s);
     s->body = parse_block();
     out.push_back(s);
   }
