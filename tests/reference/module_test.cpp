@@ -357,3 +357,28 @@ def host():
   CHECK(twice.find("# window_buffer=buf  # one view") != std::string::npos);
   CHECK(twice.find("# window_buffer=buf  # window_buffer") == std::string::npos);
 }
+
+TEST_CASE("a call of another method is no dispatch; with device= it is malformed-op") {
+  const std::string src = std::string(header) + R"(
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def chip(self, x):
+        return x
+
+    def helper(self, x):  # a plain method of the class
+        return x
+
+    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
+    def host(self):
+        b = pld.alloc_window_buffer(4)
+        v = pld.window(b, [1], dtype=pl.FP32)
+        self.helper(v)
+        self.chip(v, device=0)
+        self.helper(v, device=1)
+)";
+  const auto m = read(src);
+  REQUIRE(m.programs.size() == 1);
+  CHECK(plan_of(m.programs[0]).starts_with("malformed-op@19:9 "));
+  CHECK(plan_of(m.programs[0]).find("malformed-op@17") == std::string::npos);
+}

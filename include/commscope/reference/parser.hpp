@@ -2420,9 +2420,12 @@ private:
           return k;
         }
     }
+    // self.NAME(...) of a function of the program, or with device= (cli.md: a device=
+    // call of anything else is malformed-op); a call of any other method is opaque.
     if (!unpacking && !jit_ && callee_e.what == expression::kind::attribute && callee_e.base &&
         callee_e.base->what == expression::kind::name && !callee_e.base->var &&
-        callee_e.base->text == "self") {
+        callee_e.base->text == "self" &&
+        (signatures_.count(callee_e.text) != 0 || has_device_keyword(e))) {
       e.what = expression::kind::function_call;
       e.text = callee_e.text;
       pending_calls_.emplace_back(c, callee_e.text);
