@@ -250,12 +250,14 @@ class P:
   CHECK(body.find("            buf: pld.Ptr = pld.alloc_window_buffer(\n"
                   "                4 * 8 * pl.FP32.get_byte(),\n"
                   "            )\n") != std::string::npos);
-  CHECK(body.find("            table = {\"a\": 1, **extra, \"b\": [i for i in range(4) if i % 2]}") !=
-        std::string::npos);
+  CHECK(
+      body.find("            table = {\"a\": 1, **extra, \"b\": [i for i in range(4) if i % 2]}") !=
+      std::string::npos);
   CHECK(body.find("                for i, (acc,) in pl.range(0, 8, 2, init_values=(x,)):") !=
         std::string::npos);
-  CHECK(body.find("            data = pld.window(buf, [4, 8], dtype=pl.FP32) # window_buffer=buf") !=
-        std::string::npos);
+  CHECK(
+      body.find("            data = pld.window(buf, [4, 8], dtype=pl.FP32) # window_buffer=buf") !=
+      std::string::npos);
   CHECK(commscope::verify(p).empty());
   // ...and reads back as the same plan.
   auto again = ref::parse_module(ref::print(p));
@@ -301,13 +303,12 @@ class P:
 }
 
 TEST_CASE("the source span of each host body, for --emit=ir") {
-  const std::string src = std::string(header) +
-                          "@pl.jit.host\n"
-                          "def host():\n"
-                          "\tb = pld.alloc_window_buffer(4)  # trailing\n"
-                          "\treturn b\n"
-                          "\n"
-                          "x = 1\n";
+  const std::string src = std::string(header) + "@pl.jit.host\n"
+                                                "def host():\n"
+                                                "\tb = pld.alloc_window_buffer(4)  # trailing\n"
+                                                "\treturn b\n"
+                                                "\n"
+                                                "x = 1\n";
   const auto m = read(src);
   REQUIRE(m.programs.size() == 1);
   REQUIRE(m.programs[0].bodies.size() == 1);
@@ -341,14 +342,15 @@ def host():
   commscope::materialize(p, pl);
   std::string body;
   ref::print_statements(body, p->functions[1]->body, "    ", "\n");
-  CHECK(body == "    with pld.comm_domain(\"comm_d0\", devices=[0, 1, 2, 3], slots=[buf]):\n"
-                "        # the window\n"
-                "        buf = pld.alloc_window_buffer(64)  # 64 bytes\n"
-                "\n"
-                "        view = pld.window(buf, [16], dtype=pl.FP32) # window_buffer=buf  # one view\n"
-                "        for r in pl.range(4):  # four ranks\n"
-                "            # dispatch\n"
-                "            chip(view, device=r)");
+  CHECK(body ==
+        "    with pld.comm_domain(\"comm_d0\", devices=[0, 1, 2, 3], slots=[buf]):\n"
+        "        # the window\n"
+        "        buf = pld.alloc_window_buffer(64)  # 64 bytes\n"
+        "\n"
+        "        view = pld.window(buf, [16], dtype=pl.FP32) # window_buffer=buf  # one view\n"
+        "        for r in pl.range(4):  # four ranks\n"
+        "            # dispatch\n"
+        "            chip(view, device=r)");
   // Read back, the window-buffer comment is the printer's and is not kept twice.
   auto again = read("@pl.jit.host\ndef host():\n" + body + "\n");
   REQUIRE(again.programs.size() == 1);

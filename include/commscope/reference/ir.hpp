@@ -135,11 +135,11 @@ struct statement : std::enable_shared_from_this<statement> {
     if_else,    ///< if value: body else: orelse (elif is an if_else alone in orelse)
     return_,    ///< return values...
     pass,
-    scope,      ///< with pld.comm_domain(scope_name, devices, slots): body
-    block,      ///< any other compound statement (with, try, except, for over no range,
-                ///< else of a loop, ...): text is its header; values, targets, body
-    verbatim,   ///< any other simple statement (x += e, del, assert, a docstring, ...):
-                ///< text as written; values are read, targets rebound opaquely
+    scope,    ///< with pld.comm_domain(scope_name, devices, slots): body
+    block,    ///< any other compound statement (with, try, except, for over no range,
+              ///< else of a loop, ...): text is its header; values, targets, body
+    verbatim, ///< any other simple statement (x += e, del, assert, a docstring, ...):
+              ///< text as written; values are read, targets rebound opaquely
   };
   kind what = kind::pass;
   source_location where{};

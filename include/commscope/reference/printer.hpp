@@ -471,10 +471,10 @@ inline void append_statement(std::string& out, const statement& s, std::string_v
     out += indent;
   }
   // The statement, then the window-buffer comment, then the author's own comment.
-  const std::size_t cut = has_window_comment(s) && s.comment_at != 0
-                              ? std::min<std::size_t>(s.comment_at + (text.size() - s.text.size()),
-                                                      text.size())
-                              : text.size();
+  const std::size_t cut =
+      has_window_comment(s) && s.comment_at != 0
+          ? std::min<std::size_t>(s.comment_at + (text.size() - s.text.size()), text.size())
+          : text.size();
   append_text(out, text.substr(0, cut), indent, newline);
   if (has_window_comment(s)) {
     out += " # window_buffer=";
