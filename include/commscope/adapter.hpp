@@ -166,8 +166,12 @@ public:
     for (auto&& w : t_.scope_slots(s))
       f(handed_out(w));
   }
-  constexpr std::optional<window_buffer> view_window_buffer(variable v) const {
-    return handed_out(t_.view_window_buffer(v));
+  /// The window buffer of variable v, bound by statement s.
+  constexpr std::optional<window_buffer> view_window_buffer(statement s, variable v) const {
+    if constexpr (requires { t_.view_window_buffer(s, v); })
+      return handed_out(t_.view_window_buffer(s, v));
+    else
+      return handed_out(t_.view_window_buffer(v));
   }
   constexpr std::string_view window_buffer_name(window_buffer w) const {
     return t_.window_buffer_name(w);
@@ -193,11 +197,15 @@ public:
     else
       return t_.make_window_buffer(spec);
   }
-  constexpr void retype_view(rewriter& rw, variable v, window_buffer w) const {
-    if constexpr (requires { t_.retype_view(rw, v, w); })
-      t_.retype_view(rw, v, w);
+  constexpr void retype_view(rewriter& rw, const view_spec<Traits>& view) const {
+    if constexpr (requires { t_.retype_view(rw, view); })
+      t_.retype_view(rw, view);
+    else if constexpr (requires { t_.retype_view(view); })
+      t_.retype_view(view);
+    else if constexpr (requires { t_.retype_view(rw, view.variable, view.window_buffer); })
+      t_.retype_view(rw, view.variable, view.window_buffer);
     else
-      t_.retype_view(v, w);
+      t_.retype_view(view.variable, view.window_buffer);
   }
   constexpr void wrap_body(rewriter& rw, function f,
                            std::span<const scope_spec<Traits>> scopes) const {
@@ -222,8 +230,26 @@ private:
       return {true, static_cast<std::int64_t>(x), expression{}};
   }
 
+  /// Whether the adapter says "none" with std::optional (view_window_buffer returns one):
+  /// then every plain handle it hands out is a real window buffer, index 0 included.
+  static constexpr bool optional_none = [] {
+    if constexpr (requires(const Traits& t, variable v) { t.view_window_buffer(v); })
+      return is_optional<std::remove_cvref_t<decltype(std::declval<const Traits&>()
+                                                          .view_window_buffer(
+                                                              std::declval<variable>()))>>::value;
+    else if constexpr (requires(const Traits& t, statement s, variable v) {
+                         t.view_window_buffer(s, v);
+                       })
+      return is_optional<std::remove_cvref_t<decltype(std::declval<const Traits&>()
+                                                          .view_window_buffer(
+                                                              std::declval<statement>(),
+                                                              std::declval<variable>()))>>::value;
+    else
+      return false;
+  }();
+
   /// A handle from the adapter, or none: std::nullopt, the adapter's `no_window_buffer`,
-  /// or (by default) a value-initialized handle.
+  /// or (for an adapter that does not use std::optional) a value-initialized handle.
   template <class W>
   static constexpr std::optional<window_buffer> handed_out(const W& w) {
     if constexpr (is_optional<std::remove_cvref_t<W>>::value) {
@@ -233,6 +259,8 @@ private:
       if constexpr (requires { Traits::no_window_buffer; })
         return h == window_buffer(Traits::no_window_buffer) ? std::nullopt
                                                             : std::optional<window_buffer>(h);
+      else if constexpr (optional_none)
+        return h;
       else
         return h == window_buffer{} ? std::nullopt : std::optional<window_buffer>(h);
     }

@@ -69,6 +69,11 @@ concept names_variable = requires { typename T::variable; } && std::semiregular<
 template <class T>
 concept names_location = requires { typename T::location; } && std::semiregular<typename T::location>;
 
+/// Every handle type of the analysis core is named and regular.
+template <class T>
+concept regular_handles = names_function<T> && names_statement<T> && names_expression<T> &&
+                          names_variable<T> && names_location<T>;
+
 /// functions(program) is a range of function.
 template <class T>
 concept lists_functions = requires(const T& t, const typename T::program& p) {
@@ -235,10 +240,10 @@ template <class T>
 concept names_window_buffers =
     requires { typename T::window_buffer; } && std::semiregular<typename T::window_buffer> &&
     std::equality_comparable<typename T::window_buffer>;
-/// window_buffer handles are ordered by std::less (the verifier sorts them).
+/// window_buffer handles are ordered (the verifier sorts them with std::less).
 template <class T>
 concept orders_window_buffers = requires(const typename T::window_buffer& a) {
-  { std::less<typename T::window_buffer>{}(a, a) } -> std::convertible_to<bool>;
+  { a < a } -> std::convertible_to<bool>;
 };
 /// scope_name(statement) -> std::string_view.
 template <class T>
@@ -255,10 +260,13 @@ template <class T>
 concept lists_scope_slots = requires(const T& t, typename T::statement s) {
   { t.scope_slots(s) } -> detail::range_of<std::optional<typename T::window_buffer>>;
 };
-/// view_window_buffer(variable) -> std::optional<window_buffer> or window_buffer.
+/// view_window_buffer([statement,] variable) -> std::optional<window_buffer> or
+/// window_buffer.
 template <class T>
 concept reads_view_window_buffers = requires(const T& t, typename T::variable v) {
   { t.view_window_buffer(v) } -> std::convertible_to<std::optional<typename T::window_buffer>>;
+} || requires(const T& t, typename T::statement s, typename T::variable v) {
+  { t.view_window_buffer(s, v) } -> std::convertible_to<std::optional<typename T::window_buffer>>;
 };
 /// window_buffer_name(window_buffer) -> std::string_view.
 template <class T>
@@ -317,14 +325,17 @@ concept makes_window_buffers =
     } || requires(const T& t, const window_buffer_spec<T>& spec) {
       { t.make_window_buffer(spec) } -> std::convertible_to<typename T::window_buffer>;
     };
-/// retype_view([rewriter&,] variable, window_buffer).
+/// retype_view([rewriter&,] variable, window_buffer) or
+/// retype_view([rewriter&,] const view_spec&).
 template <class T>
 concept retypes_views =
     requires(const T& t, rewriter_t<T>& rw, typename T::variable v, typename T::window_buffer w) {
       t.retype_view(rw, v, w);
     } || requires(const T& t, typename T::variable v, typename T::window_buffer w) {
       t.retype_view(v, w);
-    };
+    } || requires(const T& t, rewriter_t<T>& rw, const view_spec<T>& view) {
+      t.retype_view(rw, view);
+    } || requires(const T& t, const view_spec<T>& view) { t.retype_view(view); };
 /// wrap_body([rewriter&,] function, std::span<const scope_spec>).
 template <class T>
 concept wraps_bodies = requires(const T& t, rewriter_t<T>& rw, typename T::function f,

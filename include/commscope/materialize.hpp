@@ -80,7 +80,7 @@ constexpr materialized materialize(Program& p, const plan<Traits>& pl, const Tra
             rw, window_buffer_spec<Traits>{al.statement, al.where, al.base, al.size, al.name}));
       // Step 8.
       for (const auto& v : fp.views)
-        a.retype_view(rw, v.variable, buffers[v.allocation]);
+        a.retype_view(rw, view_spec<Traits>{v.statement, v.variable, buffers[v.allocation]});
       // Step 10: flatten slots and device lists first, then take spans into them.
       slots.clear();
       devices.clear();

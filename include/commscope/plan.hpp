@@ -37,6 +37,7 @@ struct allocation {
 
 template <class Traits>
 struct view {
+  typename Traits::statement statement{}; ///< the window's assignment
   typename Traits::variable variable{};
   std::uint32_t allocation = no_index;
 };

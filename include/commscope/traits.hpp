@@ -69,9 +69,10 @@
 //                                 neither assignment, evaluation nor for loop (conditions,
 //                                 returned values): default none
 //   subexpressions(expression)    every direct operand, so that calls nested anywhere are
-//                                 found: default the arguments, then device_of. Give it
-//                                 when other operands (keyword values, operands of
-//                                 arithmetic) may hold calls
+//                                 found: default the arguments, then device_of (then asked
+//                                 of every expression: a non-call has none). Give it when
+//                                 other operands (keyword values, operands of arithmetic)
+//                                 may hold calls
 //   device_limit                  static constexpr std::int64_t; ids at or above it are
 //                                 `device-out-of-range` (default 1,048,576)
 //   storage                       the container policy (storage.hpp): boost_storage by
@@ -86,14 +87,18 @@
 //   scope_devices(statement)      range of std::int64_t; empty means all devices
 //   scope_slots(statement)        range of window_buffer or of std::optional<window_buffer>
 //   view_window_buffer(variable)  -> std::optional<window_buffer> (none: not a view), or a
-//                                 window_buffer where a null value means none
+//                                 window_buffer where a null value means none. An IR that
+//                                 rebinds variables may take (statement, variable) instead:
+//                                 the assignment that binds it, and the variable
 //   window_buffer_name(window_buffer) -> std::string_view
 //   window_buffer_base(window_buffer) -> variable
 //   window_buffer_size(window_buffer) -> expression
-//   no_window_buffer              optional: static constexpr window_buffer, the null value
-//                                 (default: value-initialized, e.g. nullptr). The library
-//                                 passes the readers only handles the adapter handed out
-//                                 and that are not null
+//   no_window_buffer              optional: static constexpr window_buffer, the null value.
+//                                 Without it, "none" is std::nullopt when
+//                                 view_window_buffer returns std::optional (every plain
+//                                 handle is then real, index 0 included), else a
+//                                 value-initialized handle (nullptr). The library passes the
+//                                 readers only handles the adapter handed out, never none
 //
 // ---------------------------------------------------------------------------------
 // 3. The rewrite hooks (`materialize`, `run`). Called only once the whole program is
@@ -105,8 +110,10 @@
 //                                 statement, location, base variable, size and name, so the
 //                                 object can be built in one step
 //   retype_view([rewriter&,] variable, window_buffer)   point the view's type at it (in
-//                                 place: record the window buffer on the view's op). In an
-//                                 IR that rebinds, one variable may be retyped once per view
+//                                 place: record the window buffer on the view's op); or
+//                                 retype_view([rewriter&,] const view_spec<Traits>&), which
+//                                 also names the view's assignment (an IR that rebinds
+//                                 variables types the binding, not the variable)
 //   wrap_body([rewriter&,] function, std::span<const scope_spec<Traits>>)
 //                                 wrap the body in the scopes, outermost first; an IR
 //                                 rebuilt on rewrite also substitutes retyped views here.
@@ -217,6 +224,16 @@ struct window_buffer_spec {
   typename Traits::variable base;
   typename Traits::expression size;
   std::string_view name;
+};
+
+/// What `retype_view` may receive for one view: the window's assignment, the variable it
+/// binds, and the window buffer its type must point at. An IR that rebinds variables
+/// records the type on the statement (one variable may hold several views).
+template <class Traits>
+struct view_spec {
+  typename Traits::statement statement;
+  typename Traits::variable variable;
+  typename Traits::window_buffer window_buffer;
 };
 
 /// What `wrap_body` receives for one domain, outermost first.

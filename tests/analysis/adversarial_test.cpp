@@ -1,4 +1,4 @@
-// Adversarial sizes (issue 2, item 6): long copy chains, deep nesting, many allocations
+// Adversarial sizes: long copy chains, deep nesting, many allocations
 // and domains. Nothing here may grow the call stack with the program's size: the suite
 // runs under AddressSanitizer with the default 8 MB stack. No timing is asserted.
 #include "pass_support.hpp"

@@ -20,6 +20,7 @@ constexpr bool all_match(ct_cases::table<Cases...>) {
   return (report<check(Cases.program, Cases.expected)>::value && ...);
 }
 static_assert(all_match(ct_cases::all{}));
+static_assert(all_match(ct_cases::rebinding{}));
 
 /// The compile-time adapter is the analysis core alone (traits.hpp, layer 1): no scope
 /// readers, no rewrite hooks, and the pass runs on it all the same.

@@ -89,7 +89,7 @@ private:
       if (a == no_index)
         continue;
       const auto v = static_cast<std::uint32_t>(fp.views.size());
-      fp.views.emplace_back(view<Traits>{w.handle, a});
+      fp.views.emplace_back(view<Traits>{w.statement, w.handle, a});
       fp.allocations[a].views.emplace_back(v);
       vars_.set_view(w.def, v);
     }

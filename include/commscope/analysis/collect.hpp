@@ -93,6 +93,7 @@ template <class Adapter>
 struct window_site {
   std::uint32_t def;     ///< the window's result
   std::uint32_t pointer; ///< the definition of its first argument
+  typename Adapter::statement statement{};
   typename Adapter::variable handle{};
 };
 
@@ -263,7 +264,7 @@ private:
     }
     const auto def = vars_.bind(vars_.id(first), b);
     if (window)
-      out_.windows.emplace_back(window_site<Adapter>{def, window_pointer, first});
+      out_.windows.emplace_back(window_site<Adapter>{def, window_pointer, s, first});
     if (!single) // `a, b = ...`: each target bound to something the pass does not follow
       for (; it != end; ++it)
         vars_.bind(vars_.id(*it), {binding::kind::opaque});

@@ -34,6 +34,7 @@ struct scope_records {
     std::uint32_t first_device = 0, device_count = 0;
   };
   struct view {
+    typename Adapter::statement statement{};
     typename Adapter::variable variable{};
     window_buffer buffer{};
     std::uint64_t at = 0;
@@ -77,8 +78,8 @@ public:
     }
     if (kind == statement_kind::assignment)
       for (auto&& v : a_.targets(s))
-        if (const auto w = a_.view_window_buffer(v))
-          out_.views.push_back({v, *w, out_.order, a_.where(s)});
+        if (const auto w = a_.view_window_buffer(s, v))
+          out_.views.push_back({s, v, *w, out_.order, a_.where(s)});
     return false;
   }
   constexpr void leave(typename Adapter::statement) {
@@ -170,7 +171,7 @@ constexpr void read_back(const Adapter& a, typename Adapter::function f,
                                [&](const auto& e, const auto& k) { return less(e.first, k); });
     const auto alloc_index = it != index.end() && it->first == v.buffer ? it->second : no_index;
     const auto vi = static_cast<std::uint32_t>(fp.views.size());
-    fp.views.push_back({v.variable, alloc_index});
+    fp.views.push_back({v.statement, v.variable, alloc_index});
     if (alloc_index != no_index)
       fp.allocations[alloc_index].views.push_back(vi);
   }

@@ -94,14 +94,10 @@ struct verdict {
   return "unknown mismatch";
 }
 
-/// How expectations name a view variable: `Traits::variable_name(v)` by default;
-/// specialize for an adapter that has no such member.
+/// How expectations name a view variable, for an adapter without a
+/// `variable_name(variable)` member: specialize it.
 template <class Traits>
-struct variable_names {
-  static constexpr std::string_view of(typename Traits::variable v) {
-    return Traits::variable_name(v);
-  }
-};
+struct variable_names;
 
 } // namespace commscope::compile_time
 
@@ -181,9 +177,20 @@ constexpr mismatch compare_devices(const Set& actual, std::string_view text) {
 
 namespace commscope::compile_time {
 
+/// The name an expectation uses for a view variable: the traits object's
+/// `variable_name(v)` if it has one, else `variable_names<Traits>`.
+template <class Traits>
+constexpr std::string_view name_of(const Traits& t, typename Traits::variable v) {
+  if constexpr (requires { t.variable_name(v); })
+    return t.variable_name(v);
+  else
+    return variable_names<Traits>::of(v);
+}
+
 /// Compares a plan with an expectation; the first difference wins.
 template <class Traits>
-[[nodiscard]] constexpr verdict compare(const plan<Traits>& p, const expectation& e) {
+[[nodiscard]] constexpr verdict compare(const plan<Traits>& p, const expectation& e,
+                                        const Traits& t) {
   using detail::length;
   const auto n_diag = length(e.diagnostics);
   if (p.diagnostics.size() != n_diag)
@@ -223,7 +230,7 @@ template <class Traits>
     return {mismatch::view_count, static_cast<std::uint32_t>(fp->views.size())};
   for (std::uint32_t v = 0; v < n_view; ++v) {
     const auto& got = fp->views[v];
-    if (variable_names<Traits>::of(got.variable) != e.views[v].variable ||
+    if (name_of(t, got.variable) != e.views[v].variable ||
         got.allocation == no_index ||
         fp->allocations[got.allocation].name != e.views[v].allocation)
       return {mismatch::view, v};
@@ -235,7 +242,7 @@ template <class Traits>
 /// constant evaluation for a compile-time program, at run time for any adapter.
 template <class Program, class Traits>
 [[nodiscard]] constexpr verdict check(const Program& p, const expectation& e, const Traits& t) {
-  return compare<Traits>(analyze(p, t), e);
+  return compare<Traits>(analyze(p, t), e, t);
 }
 /// `check(p, e, ir_traits<Program>{})`.
 template <class Program>

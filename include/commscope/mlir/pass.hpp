@@ -53,7 +53,7 @@ struct materialize_pass
       const auto pl = analyze(m);
       if (!report(m, pl.diagnostics))
         return signalPassFailure(); // nothing was touched: the rewrite needs a clean plan
-      if (!materialize(m, pl))
+      if (materialize(m, pl) != materialized::rewritten)
         markAllAnalysesPreserved();
     } catch (const std::exception& e) {
       ::mlir::emitError(m.getLoc()) << "commscope: " << e.what();
