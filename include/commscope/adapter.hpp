@@ -22,8 +22,7 @@ namespace detail {
 struct absent_window_buffer {
   friend constexpr bool operator==(absent_window_buffer, absent_window_buffer) = default;
 };
-template <class T>
-struct window_buffer_of {
+template <class T> struct window_buffer_of {
   using type = absent_window_buffer;
 };
 template <class T>
@@ -34,22 +33,19 @@ struct window_buffer_of<T> {
 } // namespace detail
 
 /// `Traits::window_buffer`, or a placeholder for an adapter without one.
-template <class T>
-using window_buffer_t = typename detail::window_buffer_of<T>::type;
+template <class T> using window_buffer_t = typename detail::window_buffer_of<T>::type;
 
 namespace detail {
 
 /// A loop bound as the analysis sees it: an expression, or an integer the IR left
 /// implicit.
-template <class Expression>
-struct bound_operand {
+template <class Expression> struct bound_operand {
   bool is_integer = false;
   std::int64_t value = 0;
   Expression expression{};
 };
 
-template <class Traits>
-class adapter {
+template <class Traits> class adapter {
 public:
   using traits_type = Traits;
   using program = typename Traits::program;
@@ -72,9 +68,7 @@ public:
   constexpr decltype(auto) functions(const program& p) const { return t_.functions(p); }
   constexpr function_info describe(function f) const { return t_.describe(f); }
   constexpr decltype(auto) body(function f) const { return t_.body(f); }
-  constexpr statement_kind statement_kind_of(statement s) const {
-    return t_.statement_kind_of(s);
-  }
+  constexpr statement_kind statement_kind_of(statement s) const { return t_.statement_kind_of(s); }
   constexpr location where(statement s) const {
     if constexpr (requires { t_.location_of(s); })
       return t_.location_of(s);
@@ -96,8 +90,7 @@ public:
     return {operand_of(b.start), operand_of(b.stop), operand_of(b.step)};
   }
   /// expressions(s), or none.
-  template <class F>
-  constexpr void for_each_expression(statement s, F&& f) const {
+  template <class F> constexpr void for_each_expression(statement s, F&& f) const {
     if constexpr (lists_statement_expressions<Traits>)
       for (auto&& e : t_.expressions(s))
         f(expression(e));
@@ -111,12 +104,9 @@ public:
   constexpr call_target target(expression e) const { return t_.call_target_of(e); }
   constexpr decltype(auto) arguments(expression e) const { return t_.arguments(e); }
   constexpr std::optional<expression> device_of(expression e) const { return t_.device_of(e); }
-  constexpr std::string_view allocation_name(expression e) const {
-    return t_.allocation_name(e);
-  }
+  constexpr std::string_view allocation_name(expression e) const { return t_.allocation_name(e); }
   /// subexpressions(e), or the arguments followed by `device=`.
-  template <class F>
-  constexpr void for_each_operand(expression e, F&& f) const {
+  template <class F> constexpr void for_each_operand(expression e, F&& f) const {
     if constexpr (lists_subexpressions<Traits>) {
       for (auto&& sub : t_.subexpressions(e))
         f(expression(sub));
@@ -161,8 +151,7 @@ public:
   constexpr std::string_view scope_name(statement s) const { return t_.scope_name(s); }
   constexpr decltype(auto) scope_devices(statement s) const { return t_.scope_devices(s); }
   /// Calls f(std::optional<window_buffer>) per slot; a null slot is std::nullopt.
-  template <class F>
-  constexpr void for_each_slot(statement s, F&& f) const {
+  template <class F> constexpr void for_each_slot(statement s, F&& f) const {
     for (auto&& w : t_.scope_slots(s))
       f(handed_out(w));
   }
@@ -176,9 +165,7 @@ public:
   constexpr std::string_view window_buffer_name(window_buffer w) const {
     return t_.window_buffer_name(w);
   }
-  constexpr variable window_buffer_base(window_buffer w) const {
-    return t_.window_buffer_base(w);
-  }
+  constexpr variable window_buffer_base(window_buffer w) const { return t_.window_buffer_base(w); }
   constexpr expression window_buffer_size(window_buffer w) const {
     return t_.window_buffer_size(w);
   }
@@ -222,8 +209,7 @@ public:
   }
 
 private:
-  template <class X>
-  static constexpr operand operand_of(const X& x) {
+  template <class X> static constexpr operand operand_of(const X& x) {
     if constexpr (std::same_as<std::remove_cvref_t<X>, expression>)
       return {false, 0, x};
     else
@@ -234,24 +220,22 @@ private:
   /// then every plain handle it hands out is a real window buffer, index 0 included.
   static constexpr bool optional_none = [] {
     if constexpr (requires(const Traits& t, variable v) { t.view_window_buffer(v); })
-      return is_optional<std::remove_cvref_t<decltype(std::declval<const Traits&>()
-                                                          .view_window_buffer(
-                                                              std::declval<variable>()))>>::value;
+      return is_optional<
+          std::remove_cvref_t<decltype(std::declval<const Traits&>().view_window_buffer(
+              std::declval<variable>()))>>::value;
     else if constexpr (requires(const Traits& t, statement s, variable v) {
                          t.view_window_buffer(s, v);
                        })
-      return is_optional<std::remove_cvref_t<decltype(std::declval<const Traits&>()
-                                                          .view_window_buffer(
-                                                              std::declval<statement>(),
-                                                              std::declval<variable>()))>>::value;
+      return is_optional<
+          std::remove_cvref_t<decltype(std::declval<const Traits&>().view_window_buffer(
+              std::declval<statement>(), std::declval<variable>()))>>::value;
     else
       return false;
   }();
 
   /// A handle from the adapter, or none: std::nullopt, the adapter's `no_window_buffer`,
   /// or (for an adapter that does not use std::optional) a value-initialized handle.
-  template <class W>
-  static constexpr std::optional<window_buffer> handed_out(const W& w) {
+  template <class W> static constexpr std::optional<window_buffer> handed_out(const W& w) {
     if constexpr (is_optional<std::remove_cvref_t<W>>::value) {
       return w;
     } else {

@@ -21,8 +21,8 @@ namespace commscope {
 
 namespace detail {
 template <class R, class T>
-concept range_of = std::ranges::input_range<R> &&
-                   std::convertible_to<std::ranges::range_reference_t<R>, T>;
+concept range_of =
+    std::ranges::input_range<R> && std::convertible_to<std::ranges::range_reference_t<R>, T>;
 template <class...>
 inline constexpr bool always_false = false;
 template <class T>
@@ -32,10 +32,8 @@ concept hashable = requires(const T& k) {
 };
 template <class T, class E>
 concept bound_field = std::convertible_to<T, std::int64_t> || std::convertible_to<T, E>;
-template <class T>
-struct is_optional : std::false_type {};
-template <class T>
-struct is_optional<std::optional<T>> : std::true_type {};
+template <class T> struct is_optional : std::false_type {};
+template <class T> struct is_optional<std::optional<T>> : std::true_type {};
 } // namespace detail
 
 // ---- layer 1: the analysis core ---------------------------------------------------------
@@ -44,16 +42,13 @@ struct is_optional<std::optional<T>> : std::true_type {};
 template <class T>
 concept complete_traits = requires { sizeof(T); };
 
-/// The traits can be default-constructed (what `analyze(program)` does), unless passed.
-template <class T>
-concept default_traits = std::default_initializable<T> && std::copy_constructible<T>;
-
 /// `using program`.
 template <class T>
 concept names_program = requires { typename T::program; };
 /// `using function`, a regular handle.
 template <class T>
-concept names_function = requires { typename T::function; } && std::semiregular<typename T::function>;
+concept names_function =
+    requires { typename T::function; } && std::semiregular<typename T::function>;
 /// `using statement`, a regular handle.
 template <class T>
 concept names_statement =
@@ -64,10 +59,12 @@ concept names_expression =
     requires { typename T::expression; } && std::semiregular<typename T::expression>;
 /// `using variable`, a regular handle.
 template <class T>
-concept names_variable = requires { typename T::variable; } && std::semiregular<typename T::variable>;
+concept names_variable =
+    requires { typename T::variable; } && std::semiregular<typename T::variable>;
 /// `using location`, a regular handle.
 template <class T>
-concept names_location = requires { typename T::location; } && std::semiregular<typename T::location>;
+concept names_location =
+    requires { typename T::location; } && std::semiregular<typename T::location>;
 
 /// Every handle type of the analysis core is named and regular.
 template <class T>
@@ -172,11 +169,11 @@ concept names_allocations = requires(const T& t, typename T::expression e) {
 };
 /// Optional: variable_index(variable) and variable_bound(program), a dense numbering.
 template <class T>
-concept numbers_variables = requires(const T& t, typename T::variable v,
-                                     const typename T::program& p) {
-  { t.variable_index(v) } -> std::convertible_to<std::size_t>;
-  { t.variable_bound(p) } -> std::convertible_to<std::size_t>;
-};
+concept numbers_variables =
+    requires(const T& t, typename T::variable v, const typename T::program& p) {
+      { t.variable_index(v) } -> std::convertible_to<std::size_t>;
+      { t.variable_bound(p) } -> std::convertible_to<std::size_t>;
+    };
 /// Optional: variable_key(variable), a hashable identity.
 template <class T>
 concept keys_variables = requires(const T& t, typename T::variable v) {
@@ -207,8 +204,7 @@ template <class T>
 struct storage_of<T> {
   using type = typename T::storage;
 };
-template <class T>
-using storage_t = typename storage_of<T>::type;
+template <class T> using storage_t = typename storage_of<T>::type;
 
 inline constexpr std::int64_t default_device_limit = std::int64_t{1} << 20;
 
@@ -227,11 +223,11 @@ concept analysable_ir =
     complete_traits<T> && names_program<T> && names_function<T> && names_statement<T> &&
     names_expression<T> && names_variable<T> && names_location<T> && lists_functions<T> &&
     describes_functions<T> && exposes_bodies<T> && classifies_statements<T> &&
-    locates_statements<T> && locates_expressions<T> && nests_statements<T> &&
-    binds_targets<T> && has_values<T> && has_loop_variables<T> && has_loop_bounds<T> &&
-    classifies_expressions<T> && reads_integers<T> && reads_variables<T> &&
-    resolves_calls<T> && lists_arguments<T> && finds_devices<T> && names_allocations<T> &&
-    identifies_variables<T> && (!storage_t<T>::constant_evaluable || numbers_variables<T>);
+    locates_statements<T> && locates_expressions<T> && nests_statements<T> && binds_targets<T> &&
+    has_values<T> && has_loop_variables<T> && has_loop_bounds<T> && classifies_expressions<T> &&
+    reads_integers<T> && reads_variables<T> && resolves_calls<T> && lists_arguments<T> &&
+    finds_devices<T> && names_allocations<T> && identifies_variables<T> &&
+    (!storage_t<T>::constant_evaluable || numbers_variables<T>);
 
 // ---- layer 2: the scope readers ---------------------------------------------------------
 
@@ -286,10 +282,10 @@ concept reads_window_buffer_sizes = requires(const T& t, typename T::window_buff
 
 /// Everything `verify` needs on top of the analysis core.
 template <class T>
-concept reads_scopes = names_window_buffers<T> && orders_window_buffers<T> && names_scopes<T> &&
-                       lists_scope_devices<T> && lists_scope_slots<T> &&
-                       reads_view_window_buffers<T> && names_window_buffer_objects<T> &&
-                       reads_window_buffer_bases<T> && reads_window_buffer_sizes<T>;
+concept reads_scopes =
+    names_window_buffers<T> && orders_window_buffers<T> && names_scopes<T> &&
+    lists_scope_devices<T> && lists_scope_slots<T> && reads_view_window_buffers<T> &&
+    names_window_buffer_objects<T> && reads_window_buffer_bases<T> && reads_window_buffer_sizes<T>;
 
 // ---- layer 3: the rewrite hooks ---------------------------------------------------------
 
@@ -302,10 +298,8 @@ concept has_rewriter = requires(const T& t, typename T::program& p, typename T::
 
 namespace detail {
 /// Calls a hook with the rewriter first when the traits have one.
-template <class T>
-struct no_rewriter {};
-template <class T>
-struct rewriter_of {
+template <class T> struct no_rewriter {};
+template <class T> struct rewriter_of {
   using type = no_rewriter<T>;
 };
 template <class T>
@@ -314,8 +308,7 @@ struct rewriter_of<T> {
   using type = typename T::rewriter;
 };
 } // namespace detail
-template <class T>
-using rewriter_t = typename detail::rewriter_of<T>::type;
+template <class T> using rewriter_t = typename detail::rewriter_of<T>::type;
 
 /// make_window_buffer([rewriter&,] const window_buffer_spec&) -> window_buffer.
 template <class T>
@@ -347,8 +340,8 @@ concept wraps_bodies = requires(const T& t, rewriter_t<T>& rw, typename T::funct
 
 /// Everything `materialize` needs on top of the analysis core.
 template <class T>
-concept rewrites = names_window_buffers<T> && makes_window_buffers<T> && retypes_views<T> &&
-                   wraps_bodies<T>;
+concept rewrites =
+    names_window_buffers<T> && makes_window_buffers<T> && retypes_views<T> && wraps_bodies<T>;
 
 /// Everything `run` (analysis plus rewrite) needs.
 template <class T>
@@ -356,7 +349,7 @@ concept materializable_ir = analysable_ir<T> && rewrites<T>;
 
 // ---- diagnose: one readable error per mistake -------------------------------------------
 
-#define COMMSCOPE_REQUIRE(concept_, message)                                                   \
+#define COMMSCOPE_REQUIRE(concept_, message)                                                       \
   else if constexpr (!concept_<T>) static_assert(detail::always_false<T>, "commscope: " message)
 
 /// Called first by `analyze`: reports the first missing member of the analysis core only.
@@ -382,20 +375,17 @@ constexpr void diagnose_analysis() {
                                      "function");
   COMMSCOPE_REQUIRE(describes_functions, "add `static function_info describe(function)`");
   COMMSCOPE_REQUIRE(exposes_bodies, "add `R body(function)` returning a range of statement");
-  COMMSCOPE_REQUIRE(classifies_statements,
-                    "add `statement_kind statement_kind_of(statement)`");
+  COMMSCOPE_REQUIRE(classifies_statements, "add `statement_kind statement_kind_of(statement)`");
   COMMSCOPE_REQUIRE(locates_statements, "add `location location_of(statement)`");
   COMMSCOPE_REQUIRE(locates_expressions, "add `location location_of(expression)`");
-  COMMSCOPE_REQUIRE(nests_statements,
-                    "add `R children(statement)` returning a range of statement");
+  COMMSCOPE_REQUIRE(nests_statements, "add `R children(statement)` returning a range of statement");
   COMMSCOPE_REQUIRE(binds_targets, "add `R targets(statement)` returning a range of variable");
   COMMSCOPE_REQUIRE(has_values, "add `expression value(statement)`");
   COMMSCOPE_REQUIRE(has_loop_variables, "add `static variable loop_variable(statement)`");
   COMMSCOPE_REQUIRE(has_loop_bounds,
                     "add `loop_bounds<...> loop_bounds(statement)` (start, stop and step, "
                     "each an expression or an integer)");
-  COMMSCOPE_REQUIRE(classifies_expressions,
-                    "add `expression_kind expression_kind_of(expression)`");
+  COMMSCOPE_REQUIRE(classifies_expressions, "add `expression_kind expression_kind_of(expression)`");
   COMMSCOPE_REQUIRE(reads_integers, "add `std::int64_t integer_value(expression)`");
   COMMSCOPE_REQUIRE(reads_variables, "add `variable variable_of(expression)`");
   COMMSCOPE_REQUIRE(resolves_calls, "add `call_target call_target_of(expression)`");
@@ -407,15 +397,14 @@ constexpr void diagnose_analysis() {
                     "variables need an identity: add `K variable_key(variable)` with a "
                     "std::hash-able K, or variable_index(variable) and "
                     "variable_bound(const program&), or make the variable handle hashable");
-  else if constexpr (storage_t<T>::constant_evaluable && !numbers_variables<T>)
-    static_assert(detail::always_false<T>,
-                  "commscope: constant-evaluable storage needs variable_index(variable) "
-                  "and variable_bound(const program&): hashing is not available there");
+  else if constexpr (storage_t<T>::constant_evaluable && !numbers_variables<T>) static_assert(
+      detail::always_false<T>,
+      "commscope: constant-evaluable storage needs variable_index(variable) "
+      "and variable_bound(const program&): hashing is not available there");
 }
 
 /// Called first by `verify`: the analysis core, then the scope readers.
-template <class T>
-constexpr void diagnose_readers() {
+template <class T> constexpr void diagnose_readers() {
   if constexpr (!analysable_ir<T>)
     diagnose_analysis<T>();
   COMMSCOPE_REQUIRE(names_window_buffers,

@@ -45,14 +45,14 @@ inline constexpr std::array<std::string_view, 14> error_code_names{
 /// Why a `malformed-op` or `verify` diagnostic was raised; selects the message.
 enum class reason : std::uint8_t {
   none,
-  wrong_arity,          ///< number = positional arguments given, extra = expected
-  alloc_not_assigned,   ///< an allocation that is not a direct assignment
-  unknown_callee,       ///< a call of a function the program does not have
-  empty_scope,          ///< verify: a scope without slots
-  null_slot,            ///< verify: a null slot
-  slot_in_two_scopes,   ///< verify: a window buffer in more than one scope
-  unsorted_devices,     ///< verify: device list not ascending, unique, non-negative
-  view_outside_scope,   ///< verify: a view whose window buffer no enclosing scope holds
+  wrong_arity,        ///< number = positional arguments given, extra = expected
+  alloc_not_assigned, ///< an allocation that is not a direct assignment
+  unknown_callee,     ///< a call of a function the program does not have
+  empty_scope,        ///< verify: a scope without slots
+  null_slot,          ///< verify: a null slot
+  slot_in_two_scopes, ///< verify: a window buffer in more than one scope
+  unsorted_devices,   ///< verify: device list not ascending, unique, non-negative
+  view_outside_scope, ///< verify: a view whose window buffer no enclosing scope holds
 };
 
 /// One finding. `subject` names the allocation, callee, operation or scope concerned;

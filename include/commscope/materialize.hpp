@@ -127,8 +127,7 @@ constexpr materialized materialize(Program& p, const plan<Traits>& pl) {
 /// diagnostics (empty on success). The plan itself is not returned: it describes the
 /// program before the rewrite, whose nodes an IR rebuilt on rewrite may have released;
 /// call analyze and materialize yourself to inspect it.
-template <class Program, class Traits>
-constexpr auto run(Program& p, const Traits& traits) {
+template <class Program, class Traits> constexpr auto run(Program& p, const Traits& traits) {
   if constexpr (!materializable_ir<Traits>) {
     diagnose_rewrite<Traits>();
     return unsatisfied_contract{};
@@ -140,8 +139,7 @@ constexpr auto run(Program& p, const Traits& traits) {
 }
 
 /// `run(p, ir_traits<Program>{})`.
-template <class Program>
-constexpr auto run(Program& p) {
+template <class Program> constexpr auto run(Program& p) {
   using Traits = ir_traits<Program>;
   if constexpr (!materializable_ir<Traits>) {
     diagnose_rewrite<Traits>();

@@ -208,8 +208,7 @@ struct call_target {
 /// A for loop's range. Each field is an expression or, for a bound the IR leaves
 /// implicit, an integer: `loop_bounds<expression>` or e.g.
 /// `loop_bounds<std::int64_t, expression, std::int64_t>{0, n, 1}`.
-template <class Start, class Stop = Start, class Step = Start>
-struct loop_bounds {
+template <class Start, class Stop = Start, class Step = Start> struct loop_bounds {
   Start start;
   Stop stop;
   Step step;
@@ -229,8 +228,7 @@ struct window_buffer_spec {
 /// What `retype_view` may receive for one view: the window's assignment, the variable it
 /// binds, and the window buffer its type must point at. An IR that rebinds variables
 /// records the type on the statement (one variable may hold several views).
-template <class Traits>
-struct view_spec {
+template <class Traits> struct view_spec {
   typename Traits::statement statement;
   typename Traits::variable variable;
   typename Traits::window_buffer window_buffer;

@@ -75,10 +75,9 @@ template <class Program, class Traits>
       }
     // Every view's window buffer is a slot of a scope that encloses it.
     for (const auto& v : found.views) {
-      auto it = std::lower_bound(slots.begin(), slots.end(), v.buffer,
-                                 [&](const slot_entry& e, const window_buffer& w) {
-                                   return less(e.w, w);
-                                 });
+      auto it = std::lower_bound(
+          slots.begin(), slots.end(), v.buffer,
+          [&](const slot_entry& e, const window_buffer& w) { return less(e.w, w); });
       bool enclosed = false;
       for (; it != slots.end() && it->w == v.buffer; ++it) {
         const auto& sc = found.scopes[it->scope];
@@ -95,8 +94,7 @@ template <class Program, class Traits>
 }
 
 /// `verify(p, ir_traits<Program>{})`.
-template <class Program>
-[[nodiscard]] constexpr auto verify(const Program& p) {
+template <class Program> [[nodiscard]] constexpr auto verify(const Program& p) {
   using Traits = ir_traits<Program>;
   if constexpr (!analysable_ir<Traits> || !reads_scopes<Traits>) {
     diagnose_readers<Traits>();

@@ -169,9 +169,9 @@ TEST_CASE("resolution is flow-sensitive: a copy made after its use does not reac
 
 TEST_CASE("rebinding: data = allreduce(data, sig) on one variable, straight and in a loop") {
   fixture f;
-  auto data = f.view("buf");                                            // 4-5
-  auto sig = f.view("sig");                                             // 6-7
-  auto r = f.h.for_world("r");                                          // 8
+  auto data = f.view("buf");   // 4-5
+  auto sig = f.view("sig");    // 6-7
+  auto r = f.h.for_world("r"); // 8
   f.h.dispatch(f.chip, {data}, r);
   f.h.assign_to(data, f.h.operation(operation::allreduce, {data, sig})); // 10
   f.h.end();
@@ -184,11 +184,11 @@ TEST_CASE("rebinding: data = allreduce(data, sig) on one variable, straight and 
 
 TEST_CASE("rebinding: a use in a loop sees the binding later in the body (next iteration)") {
   fixture f;
-  auto v = f.view("buf");            // 4-5
+  auto v = f.view("buf"); // 4-5
   auto c = f.h.new_variable("c");
-  f.h.for_range("k", 2);             // 6
-  f.h.dispatch(f.chip, {c}, 5);      // 7: c from the previous iteration
-  f.h.assign_to(c, v);               // 8
+  f.h.for_range("k", 2);        // 6
+  f.h.dispatch(f.chip, {c}, 5); // 7: c from the previous iteration
+  f.h.assign_to(c, v);          // 8
   f.h.end();
   const auto pl = f.analyze();
   CHECK(diags(pl) == "");
@@ -197,14 +197,14 @@ TEST_CASE("rebinding: a use in a loop sees the binding later in the body (next i
 
 TEST_CASE("rebinding: a binding in one branch makes the variable ambiguous after it") {
   fixture f;
-  auto data = f.view("a");           // 4-5
-  auto w = f.view("b");              // 6-7
-  f.h.begin_if(1);                   // 8
-  f.h.dispatch(f.chip, {data}, 1);   // 9: before the rebinding, data is a's view
-  f.h.assign_to(data, w);            // 10
+  auto data = f.view("a");         // 4-5
+  auto w = f.view("b");            // 6-7
+  f.h.begin_if(1);                 // 8
+  f.h.dispatch(f.chip, {data}, 1); // 9: before the rebinding, data is a's view
+  f.h.assign_to(data, w);          // 10
   f.h.end();
-  f.h.dispatch(f.chip, {data}, 2);   // 11: a's or b's view: neither
-  f.h.dispatch(f.chip, {w}, 3);      // 12
+  f.h.dispatch(f.chip, {data}, 2); // 11: a's or b's view: neither
+  f.h.dispatch(f.chip, {w}, 3);    // 12
   const auto pl = f.analyze();
   CHECK(diags(pl) == "");
   CHECK(coverage(pl, "a") == "{1}");
@@ -213,9 +213,9 @@ TEST_CASE("rebinding: a binding in one branch makes the variable ambiguous after
 
 TEST_CASE("rebinding: a binding that both branches agree on stays exact") {
   fixture f;
-  auto data = f.view("a");           // 4-5
+  auto data = f.view("a"); // 4-5
   f.h.begin_while(1);
-  f.h.assign_to(data, data);         // a copy of itself: every binding is a's view
+  f.h.assign_to(data, data); // a copy of itself: every binding is a's view
   f.h.end();
   f.h.dispatch(f.chip, {data}, 4);
   const auto pl = f.analyze();

@@ -7,8 +7,7 @@ struct my_program {
   std::vector<int> functions;
 };
 
-template <>
-struct commscope::ir_traits<my_program> {
+template <> struct commscope::ir_traits<my_program> {
   using program = my_program;
   using function = int;
   using statement = int;

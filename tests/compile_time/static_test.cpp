@@ -24,7 +24,8 @@ static_assert(all_match(ct_cases::rebinding{}));
 
 /// The compile-time adapter is the analysis core alone (traits.hpp, layer 1): no scope
 /// readers, no rewrite hooks, and the pass runs on it all the same.
-using ct_traits = commscope::ir_traits<std::remove_cvref_t<decltype(ct_cases::constant_device.program)>>;
+using ct_traits =
+    commscope::ir_traits<std::remove_cvref_t<decltype(ct_cases::constant_device.program)>>;
 static_assert(commscope::analysable_ir<ct_traits>);
 static_assert(!commscope::reads_scopes<ct_traits> && !commscope::rewrites<ct_traits>);
 

@@ -92,13 +92,11 @@ struct traits {
 
   module* m = nullptr;
 
-  template <class H>
-  auto list(std::uint32_t first, std::uint32_t count) const {
+  template <class H> auto list(std::uint32_t first, std::uint32_t count) const {
     return std::span(m->lists).subspan(first, count) |
            std::views::transform([](std::uint32_t i) { return H{i}; });
   }
-  template <class H>
-  static auto optional(std::uint32_t i) {
+  template <class H> static auto optional(std::uint32_t i) {
     return std::views::single(H{i}) | std::views::take(i == none ? 0 : 1);
   }
   const statement_node& node(st s) const { return m->statements[at(s)]; }
@@ -168,7 +166,8 @@ struct traits {
     auto [first, count] = std::pair(m->functions[at(f)].first, m->functions[at(f)].count);
     const location where = count ? node(st{m->lists[first]}).where : location{};
     for (auto it = scopes.rbegin(); it != scopes.rend(); ++it) { // innermost first
-      m->scopes.push_back({std::string(it->name), {it->devices.begin(), it->devices.end()},
+      m->scopes.push_back({std::string(it->name),
+                           {it->devices.begin(), it->devices.end()},
                            {it->slots.begin(), it->slots.end()}});
       statement_node scope;
       scope.kind = commscope::statement_kind::scope;
@@ -193,8 +192,8 @@ module from_compile_time(const commscope::compile_time::basic_program<N>& p) {
   std::map<std::string_view, std::uint32_t> by_name;
   std::vector<std::uint32_t> var_of(p.variable_count, none);
   for (std::uint32_t v = 0; v < p.variable_count; ++v) {
-    auto [it, fresh] = by_name.try_emplace(p.variables[v].name,
-                                           static_cast<std::uint32_t>(m.variables.size()));
+    auto [it, fresh] =
+        by_name.try_emplace(p.variables[v].name, static_cast<std::uint32_t>(m.variables.size()));
     if (fresh)
       m.variables.emplace_back(p.variables[v].name);
     var_of[v] = it->second;
@@ -209,12 +208,26 @@ module from_compile_time(const commscope::compile_time::basic_program<N>& p) {
     m.functions.push_back({p.functions[f].info, p.functions[f].first, p.functions[f].count});
   for (const auto& s : p.statements) {
     const auto target = s.kind == commscope::statement_kind::for_loop ? s.loop_variable : s.target;
-    m.statements.push_back({s.kind, variable(target), s.value, s.start, s.stop, s.step, s.first,
-                            s.count, none, {s.where.line, s.where.column}});
+    m.statements.push_back({s.kind,
+                            variable(target),
+                            s.value,
+                            s.start,
+                            s.stop,
+                            s.step,
+                            s.first,
+                            s.count,
+                            none,
+                            {s.where.line, s.where.column}});
   }
   for (const auto& e : p.expressions)
-    m.expressions.push_back({e.kind, e.value, variable(e.variable), e.target,
-                             e.first + expression_base, e.count, e.device, e.name,
+    m.expressions.push_back({e.kind,
+                             e.value,
+                             variable(e.variable),
+                             e.target,
+                             e.first + expression_base,
+                             e.count,
+                             e.device,
+                             e.name,
                              {e.where.line, e.where.column}});
   return m;
 }

@@ -22,8 +22,7 @@ static_assert(sizeof(index_ir::st) == 4 && sizeof(index_ir::var) == 4 && sizeof(
 
 namespace {
 
-template <class Table>
-void check_table(const char* what) {
+template <class Table> void check_table(const char* what) {
   std::size_t checked = 0;
   Table::for_each([&](const auto& c) {
     INFO(what, ": ", c.name);

@@ -176,20 +176,20 @@ inline std::shared_ptr<stmt> evaluate(expr_ptr value, int line) {
 /// A host orchestrator that allocates `name`, takes a view and dispatches it on `device`.
 inline function host(const std::string& buffer, std::int64_t device, int line,
                      const commscope::function_info& chip) {
-  using commscope::operation;
   using commscope::call_target;
+  using commscope::operation;
   function f;
-  auto alloc = call(call_target::of(operation::alloc_window_buffer), {integer(64)},
-                    {{"name", buffer}});
+  auto alloc =
+      call(call_target::of(operation::alloc_window_buffer), {integer(64)}, {{"name", buffer}});
   f.body.push_back(assign(buffer, alloc, line + 1));
   f.body.push_back(assign(buffer + "_v",
                           call(call_target::of(operation::window), {use(buffer), integer(64)},
                                {{"dtype", std::string("fp32")}}),
                           line + 2));
-  f.body.push_back(evaluate(call(call_target::of(chip), {use(buffer + "_v")},
-                                 {{"device", integer(device)}, {"core_num", std::int64_t{2}}},
-                                 line + 3),
-                            line + 3));
+  f.body.push_back(
+      evaluate(call(call_target::of(chip), {use(buffer + "_v")},
+                    {{"device", integer(device)}, {"core_num", std::int64_t{2}}}, line + 3),
+               line + 3));
   f.info = {"", commscope::level::host, true, false};
   return f;
 }

@@ -30,8 +30,7 @@ class function_analysis {
   using location = typename Traits::location;
 
 public:
-  constexpr function_analysis(const A& a, const typename Traits::program& p,
-                              std::uint64_t& order)
+  constexpr function_analysis(const A& a, const typename Traits::program& p, std::uint64_t& order)
       : a_(a), vars_(a, p), order_(order) {}
 
   constexpr void run(typename Traits::function f, function_plan<Traits>& fp,
@@ -102,8 +101,8 @@ private:
     return v == no_index ? no_index : fp.views[v].allocation;
   }
 
-  constexpr void report(error_code c, std::string_view subject, location where,
-                        std::uint64_t at, std::int64_t number = 0, std::int64_t extra = 0,
+  constexpr void report(error_code c, std::string_view subject, location where, std::uint64_t at,
+                        std::int64_t number = 0, std::int64_t extra = 0,
                         reason why = reason::none) {
     facts_.diagnostics.push_back({c, why, subject, number, extra, where, at});
   }
@@ -367,8 +366,7 @@ template <class Program, class Traits>
 }
 
 /// `analyze(p, ir_traits<Program>{})`.
-template <class Program>
-[[nodiscard]] constexpr auto analyze(const Program& p) {
+template <class Program> [[nodiscard]] constexpr auto analyze(const Program& p) {
   using Traits = ir_traits<Program>;
   if constexpr (!analysable_ir<Traits>) {
     diagnose_analysis<Traits>();

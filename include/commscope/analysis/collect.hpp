@@ -31,9 +31,8 @@ constexpr std::size_t count_of(Range&& r) {
 
 /// A call's i-th positional argument; the caller has checked the arity.
 template <class Adapter>
-constexpr typename Adapter::expression nth_argument(const Adapter& a,
-                                                    typename Adapter::expression call,
-                                                    std::size_t i) {
+constexpr typename Adapter::expression
+nth_argument(const Adapter& a, typename Adapter::expression call, std::size_t i) {
   auto&& args = a.arguments(call);
   auto it = std::ranges::begin(args);
   for (; i > 0; --i)
@@ -43,14 +42,12 @@ constexpr typename Adapter::expression nth_argument(const Adapter& a,
 
 /// A loop bound or a device: an integer, or an expression and the definition of the
 /// variable it names (no_index if it names none).
-template <class Adapter>
-struct operand_site {
+template <class Adapter> struct operand_site {
   bound_operand<typename Adapter::expression> operand{};
   std::uint32_t def = no_index;
 };
 
-template <class Adapter>
-struct dispatch_site {
+template <class Adapter> struct dispatch_site {
   typename Adapter::expression call{};
   operand_site<Adapter> device{};
   std::uint32_t first_argument = 0; ///< function_facts::arguments[first, first + count)
@@ -58,8 +55,7 @@ struct dispatch_site {
   std::uint64_t order = 0; ///< the callee's name and location are read again on error
 };
 
-template <class Adapter>
-struct collective_site {
+template <class Adapter> struct collective_site {
   typename Adapter::expression call{};
   operation op = operation::none;
   typename Adapter::location where{};
@@ -69,8 +65,7 @@ struct collective_site {
   std::uint32_t argument_count = 0;
 };
 
-template <class Adapter>
-struct loop_site {
+template <class Adapter> struct loop_site {
   loop_bounds<operand_site<Adapter>> bounds{}; ///< for loops only
   std::uint64_t begin = 0; ///< walk positions strictly inside the loop: (begin, end)
   std::uint64_t end = 0;
@@ -79,8 +74,7 @@ struct loop_site {
 
 /// What the walk records of an allocation; the plan's (larger) records are built once
 /// the count is known, not moved on every growth.
-template <class Adapter>
-struct allocation_site {
+template <class Adapter> struct allocation_site {
   typename Adapter::statement statement{};
   typename Adapter::variable base{};
   typename Adapter::expression size{};
@@ -89,16 +83,14 @@ struct allocation_site {
   std::uint64_t order = 0; ///< the assignment's
 };
 
-template <class Adapter>
-struct window_site {
+template <class Adapter> struct window_site {
   std::uint32_t def;     ///< the window's result
   std::uint32_t pointer; ///< the definition of its first argument
   typename Adapter::statement statement{};
   typename Adapter::variable handle{};
 };
 
-template <class Adapter>
-struct function_facts {
+template <class Adapter> struct function_facts {
   using storage = typename Adapter::storage;
   template <class T>
   using vec = typename storage::template vector<T>;
@@ -130,8 +122,7 @@ struct function_facts {
 
 /// Positions (`order`) number the walk's events in pre-order: statements, calls and loop
 /// ends. Other expressions get none: only the relative order of events is ever compared.
-template <class Adapter>
-class collector {
+template <class Adapter> class collector {
   using storage = typename Adapter::storage;
   template <class T>
   using vec = typename storage::template vector<T>;
@@ -140,8 +131,8 @@ class collector {
   using variable = typename Adapter::variable;
 
 public:
-  constexpr collector(const Adapter& a, variable_table<Adapter>& vars,
-                      function_facts<Adapter>& out, std::uint64_t& order)
+  constexpr collector(const Adapter& a, variable_table<Adapter>& vars, function_facts<Adapter>& out,
+                      std::uint64_t& order)
       : a_(a), vars_(vars), out_(out), order_(order) {}
 
   constexpr void run(typename Adapter::function f) {
@@ -168,8 +159,8 @@ public:
     case statement_kind::for_loop: {
       const auto b = a_.bounds(s);
       const auto idx = static_cast<std::uint32_t>(out_.loops.size());
-      out_.loops.emplace_back(
-          loop_site<Adapter>{{operand(b.start), operand(b.stop), operand(b.step)}, order_, 0, true});
+      out_.loops.emplace_back(loop_site<Adapter>{
+          {operand(b.start), operand(b.stop), operand(b.step)}, order_, 0, true});
       open(true, idx);
       vars_.bind(vars_.id(a_.loop_variable(s)), {binding::kind::loop, idx, 0});
       return true;
@@ -390,9 +381,8 @@ private:
       *bound = bind_operation(s, target, e, t.op, r, at_assignment);
   }
 
-  constexpr diagnostic<typename Adapter::location>& report(error_code c, reason why,
-                                                           std::string_view subject,
-                                                           expression e, std::uint64_t at) {
+  constexpr diagnostic<typename Adapter::location>&
+  report(error_code c, reason why, std::string_view subject, expression e, std::uint64_t at) {
     out_.diagnostics.push_back({c, why, subject, 0, 0, a_.where_expression(e), at});
     return out_.diagnostics.back();
   }

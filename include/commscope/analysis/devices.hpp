@@ -29,8 +29,7 @@ struct bound {
   std::int64_t value = 0;
 };
 
-template <class Adapter>
-class device_inference {
+template <class Adapter> class device_inference {
   using storage = typename Adapter::storage;
   using expression = typename Adapter::expression;
   static constexpr std::int64_t limit = device_limit_of<typename Adapter::traits_type>();
@@ -69,7 +68,8 @@ public:
   }
 
   /// The descriptor of `for r in range(start, stop, step)`, for a dispatch inside it.
-  [[nodiscard]] constexpr descriptor<storage> of_loop(const loop_bounds<operand_site<Adapter>>& bounds) {
+  [[nodiscard]] constexpr descriptor<storage>
+  of_loop(const loop_bounds<operand_site<Adapter>>& bounds) {
     const bound start = resolve(bounds.start);
     const bound stop = resolve(bounds.stop);
     const bound step = resolve(bounds.step);

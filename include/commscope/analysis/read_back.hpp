@@ -20,10 +20,8 @@ namespace commscope::detail {
 /// What `read_scopes` finds in bodies: scopes with their slots and devices, and the
 /// variables bound by assignments whose type points at a window buffer. Positions step
 /// by 4, so that a client can place up to three findings right after an event.
-template <class Adapter>
-struct scope_records {
-  template <class T>
-  using vec = typename Adapter::storage::template vector<T>;
+template <class Adapter> struct scope_records {
+  template <class T> using vec = typename Adapter::storage::template vector<T>;
   using window_buffer = typename Adapter::window_buffer;
   struct scope {
     typename Adapter::statement statement{};
@@ -55,8 +53,7 @@ struct scope_records {
 };
 
 /// The walk of read_scopes.
-template <class Adapter>
-class scope_reader {
+template <class Adapter> class scope_reader {
 public:
   constexpr scope_reader(const Adapter& a, scope_records<Adapter>& out) : a_(a), out_(out) {}
 

@@ -47,8 +47,7 @@ struct binding {
   std::int64_t value = 0;
 };
 
-template <class Adapter>
-class variable_table {
+template <class Adapter> class variable_table {
   using storage = typename Adapter::storage;
   template <class T>
   using vec = typename storage::template vector<T>;
@@ -84,7 +83,8 @@ public:
         vars_.resize(i + 1); // an adapter whose bound was low: stay correct
       return static_cast<std::uint32_t>(i);
     } else {
-      auto [it, fresh] = ids_.try_emplace(a_.variable_key(v), static_cast<std::uint32_t>(vars_.size()));
+      auto [it, fresh] =
+          ids_.try_emplace(a_.variable_key(v), static_cast<std::uint32_t>(vars_.size()));
       if (fresh)
         vars_.emplace_back();
       return it->second;
@@ -148,9 +148,7 @@ public:
     return def < defs_.size() ? defs_[def].b : unbound_;
   }
   /// A window definition found to be a view gets its view's index.
-  constexpr void set_view(std::uint32_t def, std::uint32_t view) {
-    defs_[def].b.value = view;
-  }
+  constexpr void set_view(std::uint32_t def, std::uint32_t view) { defs_[def].b.value = view; }
 
   /// Follows copies and merges to the one definition they start from, or no_index.
   [[nodiscard]] constexpr std::uint32_t root(std::uint32_t d) {
@@ -192,7 +190,7 @@ private:
   struct definition {
     binding b{};
     std::uint32_t memo[2]{unknown, unknown}; ///< a result; on the stack: the visit index
-    std::uint8_t on_stack = 0;                ///< bit m: on the stack of mode m
+    std::uint8_t on_stack = 0;               ///< bit m: on the stack of mode m
   };
   struct frame {
     std::uint32_t first_def;

@@ -13,8 +13,7 @@ namespace commscope::detail {
 
 /// A visitor has `bool enter(statement)`, called before a statement's children, which
 /// returns whether it wants `void leave(statement)` after them.
-template <class Adapter>
-class statement_walker {
+template <class Adapter> class statement_walker {
   using statement = typename Adapter::statement;
   struct item {
     statement s{};

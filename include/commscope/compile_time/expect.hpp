@@ -96,8 +96,7 @@ struct verdict {
 
 /// How expectations name a view variable, for an adapter without a
 /// `variable_name(variable)` member: specialize it.
-template <class Traits>
-struct variable_names;
+template <class Traits> struct variable_names;
 
 } // namespace commscope::compile_time
 
@@ -230,8 +229,7 @@ template <class Traits>
     return {mismatch::view_count, static_cast<std::uint32_t>(fp->views.size())};
   for (std::uint32_t v = 0; v < n_view; ++v) {
     const auto& got = fp->views[v];
-    if (name_of(t, got.variable) != e.views[v].variable ||
-        got.allocation == no_index ||
+    if (name_of(t, got.variable) != e.views[v].variable || got.allocation == no_index ||
         fp->allocations[got.allocation].name != e.views[v].allocation)
       return {mismatch::view, v};
   }
