@@ -5,7 +5,8 @@ execute_process(COMMAND ${CXX} -std=c++20 -fsyntax-only -I${INCLUDE} -I${TESTS} 
 if(rc EQUAL 0)
   message(FATAL_ERROR "compile-fail: ${SOURCE} compiled")
 endif()
-string(REGEX MATCHALL "[^\n]*error:[^\n]*" errors "${err}")
+string(REPLACE ";" "," err_lines "${err}") # a CMake list must not split a message
+string(REGEX MATCHALL "[^\n]*error:[^\n]*" errors "${err_lines}")
 list(LENGTH errors count)
 list(GET errors 0 first)
 if(NOT first MATCHES "${REGEX}")
