@@ -233,17 +233,15 @@ private:
       return false;
   }();
 
-  /// A handle from the adapter, or none: std::nullopt, the adapter's `no_window_buffer`,
-  /// or (for an adapter that does not use std::optional) a value-initialized handle.
-  template <class W> static constexpr std::optional<window_buffer> handed_out(const W& w) {
+  /// A handle from the adapter, or none: std::nullopt or, for an adapter that does not
+  /// use std::optional, a value-initialized handle.
+  template <class W>
+  static constexpr std::optional<window_buffer> handed_out(const W& w) {
     if constexpr (is_optional<std::remove_cvref_t<W>>::value) {
       return w;
     } else {
       const window_buffer h = w;
-      if constexpr (requires { Traits::no_window_buffer; })
-        return h == window_buffer(Traits::no_window_buffer) ? std::nullopt
-                                                            : std::optional<window_buffer>(h);
-      else if constexpr (optional_none)
+      if constexpr (optional_none)
         return h;
       else
         return h == window_buffer{} ? std::nullopt : std::optional<window_buffer>(h);

@@ -93,12 +93,10 @@
 //   window_buffer_name(window_buffer) -> std::string_view
 //   window_buffer_base(window_buffer) -> variable
 //   window_buffer_size(window_buffer) -> expression
-//   no_window_buffer              optional: static constexpr window_buffer, the null value.
-//                                 Without it, "none" is std::nullopt when
-//                                 view_window_buffer returns std::optional (every plain
-//                                 handle is then real, index 0 included), else a
-//                                 value-initialized handle (nullptr). The library passes the
-//                                 readers only handles the adapter handed out, never none
+//   "None" is std::nullopt when view_window_buffer returns std::optional (then every plain
+//   handle the adapter hands out is real, index 0 included), else a value-initialized
+//   handle (nullptr). The library passes the readers only handles the adapter handed
+//   out, never none.
 //
 // ---------------------------------------------------------------------------------
 // 3. The rewrite hooks (`materialize`, `run`). Called only once the whole program is

@@ -38,7 +38,7 @@ struct stmt : std::enable_shared_from_this<stmt> {
   std::vector<std::string> targets;
   expr_ptr value;
   std::string loop_variable;
-  expr_ptr start, stop, step;
+  expr_ptr stop; ///< for loop_variable in range(stop)
   std::vector<std::shared_ptr<stmt>> body;
   int line = 0;
 };
@@ -85,8 +85,9 @@ struct traits {
   static const std::vector<std::string>& targets(statement s) { return s->targets; }
   static expression value(statement s) { return s->value.get(); }
   static variable loop_variable(statement s) { return s->loop_variable; }
-  static commscope::loop_bounds<expression> loop_bounds(statement s) {
-    return {s->start.get(), s->stop.get(), s->step.get()};
+  /// Loops are `for v in range(stop)`: the implicit bounds are integers.
+  static commscope::loop_bounds<std::int64_t, expression, std::int64_t> loop_bounds(statement s) {
+    return {0, s->stop.get(), 1};
   }
   static commscope::expression_kind expression_kind_of(expression e) { return e->kind; }
   static std::int64_t integer_value(expression e) { return e->value; }
@@ -250,6 +251,30 @@ TEST_CASE("each function numbers its own scopes, whatever the order of functions
   }
   CHECK(p.views.at("first_v")->name == "first");
   CHECK(p.views.at("second_v")->name == "second");
+}
+
+TEST_CASE("a loop whose implicit bounds are integers: range(4) gives {0, 1, 2, 3}") {
+  kw::program p = make_program(true);
+  auto& f = p.functions["z_early"];
+  auto loop = std::make_shared<kw::stmt>();
+  loop->kind = commscope::statement_kind::for_loop;
+  loop->loop_variable = "r";
+  loop->stop = kw::integer(4);
+  loop->line = 14;
+  const commscope::function_info chip{"chip", commscope::level::chip, true, false};
+  loop->body.push_back(kw::evaluate(
+      kw::call(commscope::call_target::of(chip), {kw::use("first_v")}, {{"device", kw::use("r")}},
+               15),
+      15));
+  f.body.push_back(loop);
+  const auto pl = commscope::analyze(p, kw::traits{});
+  REQUIRE(pl.ok());
+  const auto& fp = pl.functions[1];
+  REQUIRE(fp.name == "z_early");
+  REQUIRE(fp.domains.size() == 1);
+  std::vector<commscope::device_id> ids;
+  fp.domains[0].devices.for_each([&](auto d) { ids.push_back(d); });
+  CHECK(ids == std::vector<commscope::device_id>{0, 1, 2, 3}); // and 3 from line 13
 }
 
 TEST_CASE("diagnostics are reported in the order of functions()") {
