@@ -174,21 +174,22 @@ inline std::shared_ptr<stmt> evaluate(expr_ptr value, int line) {
   return s;
 }
 
-/// A host orchestrator that allocates `name`, takes a view and dispatches it on `device`.
-inline function host(const std::string& buffer, std::int64_t device, int line,
-                     const commscope::function_info& chip) {
+/// A host orchestrator that allocates `buffer`, takes its view `view` and dispatches it on
+/// `device`.
+inline function host(const std::string& buffer, const std::string& view, std::int64_t device,
+                     int line, const commscope::function_info& chip) {
   using commscope::call_target;
   using commscope::operation;
   function f;
   auto alloc =
       call(call_target::of(operation::alloc_window_buffer), {integer(64)}, {{"name", buffer}});
   f.body.push_back(assign(buffer, alloc, line + 1));
-  f.body.push_back(assign(buffer + "_v",
+  f.body.push_back(assign(view,
                           call(call_target::of(operation::window), {use(buffer), integer(64)},
                                {{"dtype", std::string("fp32")}}),
                           line + 2));
   f.body.push_back(
-      evaluate(call(call_target::of(chip), {use(buffer + "_v")},
+      evaluate(call(call_target::of(chip), {use(view)},
                     {{"device", integer(device)}, {"core_num", std::int64_t{2}}}, line + 3),
                line + 3));
   f.info = {"", commscope::level::host, true, false};
@@ -204,8 +205,8 @@ kw::program make_program(bool valid) {
   const commscope::function_info chip{"chip", commscope::level::chip, true, false};
   kw::program p;
   p.functions["chip"].info = chip;
-  p.functions["z_early"] = kw::host("first", 3, 10, chip);
-  p.functions["a_late"] = kw::host("second", valid ? 5 : -5, 20, chip);
+  p.functions["z_early"] = kw::host("first", "first_v", 3, 10, chip);
+  p.functions["a_late"] = kw::host("second", "second_v", valid ? 5 : -5, 20, chip);
   for (auto& [name, f] : p.functions)
     if (name != "chip")
       f.info.name = name;
@@ -258,7 +259,7 @@ TEST_CASE("a loop whose implicit bounds are integers: range(4) gives {0, 1, 2, 3
   auto& f = p.functions["z_early"];
   auto loop = std::make_shared<kw::stmt>();
   loop->kind = commscope::statement_kind::for_loop;
-  loop->loop_variable = "r";
+  loop->loop_variable = std::string(1, 'r'); // not = "r": GCC 105329, a false -Wrestrict
   loop->stop = kw::integer(4);
   loop->line = 14;
   const commscope::function_info chip{"chip", commscope::level::chip, true, false};
