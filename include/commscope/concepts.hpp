@@ -231,7 +231,7 @@ concept analysable_ir =
 
 // ---- layer 2: the scope readers ---------------------------------------------------------
 
-/// `using window_buffer`, a regular handle ordered by std::less.
+/// `using window_buffer`, a regular, equality-comparable handle.
 template <class T>
 concept names_window_buffers =
     requires { typename T::window_buffer; } && std::semiregular<typename T::window_buffer> &&

@@ -62,7 +62,10 @@
 //                                 handle itself is std::hash-able (an index, a pointer)
 //
 // Rebinding: a variable may be bound several times (Python's `x = f(x)`); every use sees
-// the binding that reaches it (pass.md, "Rebinding"). SSA IRs simply bind each once.
+// the binding that reaches it (pass.md, "Rebinding"). A statement's children are taken as
+// a block that may not run (a binding inside reaches past it merged with the value
+// before) and, for loops, may run again (a use sees the body's bindings from the previous
+// iteration too). SSA IRs simply bind each variable once.
 //
 // Optional, derived when absent:
 //   expressions(statement)        the other direct expressions of a statement that is
@@ -82,7 +85,10 @@
 // 2. The scope readers (`verify`; for `analyze`, what recognises a body that is already
 //    materialized: without them no body is, and a scope statement is walked as a block)
 //
-//   window_buffer                 handle of a window-buffer object, ordered by std::less
+//   window_buffer                 handle of a window-buffer object, ordered by operator<
+//   A body whose only statement is a scope (or that holds scopes anywhere) is already
+//   materialized: its plan is read back from the scopes, and the rewrite leaves it alone
+//   (that is how a second run recognizes its own output).
 //   scope_name(statement)         -> std::string_view
 //   scope_devices(statement)      range of std::int64_t; empty means all devices
 //   scope_slots(statement)        range of window_buffer or of std::optional<window_buffer>
