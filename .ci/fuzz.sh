@@ -24,6 +24,9 @@ findings="$build/findings"
 rm -rf "$corpus"
 mkdir -p "$corpus" "$findings"
 cp "$root"/tests/cli/*.py "$corpus"/
+for f in "$root"/tests/corpus/*.py "$root"/tests/corpus/rejected/*.py; do
+  cp "$f" "$corpus/corpus_$(basename "$f")"
+done
 # A finding leaves its input in $findings (crash-*, timeout-*, oom-*); libFuzzer exits
 # non-zero, and so does this script.
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}

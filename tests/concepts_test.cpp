@@ -69,3 +69,47 @@ TEST_CASE("an adapter's device limit is honoured") {
   CHECK(narrow.diagnostics[0].code == commscope::error_code::device_out_of_range);
   CHECK(narrow.diagnostics[0].extra == 8);
 }
+
+struct nesting_limited : reference_traits {
+  static constexpr std::size_t scope_nesting_limit = 2;
+};
+static_assert(commscope::scope_nesting_limit_of<nesting_limited>() == 2);
+static_assert(commscope::scope_nesting_limit_of<reference_traits>() == static_cast<std::size_t>(-1));
+
+TEST_CASE("an adapter's scope-nesting limit is reported at the first allocation beyond it") {
+  using namespace commscope::reference;
+  program_builder pb;
+  auto chip = pb.chip_orchestrator("chip");
+  auto& h = pb.host_orchestrator("host");
+  for (int d = 0; d < 4; ++d) {
+    const std::string n = "b" + std::to_string(d);
+    h.dispatch(chip, {h.window("v" + n, h.alloc(n, 4))}, d);
+  }
+  const program_ptr p = pb.finish();
+  CHECK(commscope::analyze(p).ok());
+  const auto narrow = commscope::analyze(p, nesting_limited{});
+  REQUIRE(narrow.diagnostics.size() == 1);
+  CHECK(narrow.diagnostics[0].code == commscope::error_code::scope_nesting_limit);
+  CHECK(narrow.diagnostics[0].subject == "b2");
+  CHECK(narrow.diagnostics[0].number == 3);
+  CHECK(narrow.diagnostics[0].extra == 2);
+}
+
+struct wraps_nothing : reference_traits {
+  static bool can_wrap_body(function) { return false; }
+};
+
+TEST_CASE("a body the adapter cannot wrap is malformed-op only when it allocates") {
+  using namespace commscope::reference;
+  program_builder pb;
+  auto chip = pb.chip_orchestrator("chip");
+  auto& h = pb.host_orchestrator("host");
+  h.dispatch(chip, {h.window("data", h.alloc("buf", 4))}, 0);
+  pb.host_orchestrator("empty");
+  const program_ptr p = pb.finish();
+  const auto pl = commscope::analyze(p, wraps_nothing{});
+  REQUIRE(pl.diagnostics.size() == 1);
+  CHECK(pl.diagnostics[0].code == commscope::error_code::malformed_op);
+  CHECK(pl.diagnostics[0].why == commscope::reason::unwrappable_body);
+  CHECK(pl.diagnostics[0].subject == "buf");
+}

@@ -27,6 +27,8 @@ std::string reason_name(reason d) {
     return "unsorted_devices";
   case reason::view_outside_scope:
     return "view_outside_scope";
+  case reason::alloc_not_slot:
+    return "alloc_not_slot";
   default:
     return "other";
   }
@@ -80,6 +82,34 @@ statement_ptr view(const std::string& name, const window_buffer_ptr& w, source_l
   s->value = value;
   s->where = where;
   return s;
+}
+
+/// `v = pld.alloc_window_buffer(64)`; `id` must be unique in the program (the verifier
+/// matches allocations to slots by variable).
+statement_ptr allocation(const ref::variable_ptr& v, source_location where) {
+  auto size = std::make_shared<ref::expression>();
+  size->what = ref::expression::kind::integer;
+  size->value = 64;
+  auto call = std::make_shared<ref::expression>();
+  call->what = ref::expression::kind::operation;
+  call->op = operation::alloc_window_buffer;
+  call->text = "pld.alloc_window_buffer";
+  call->name = v->name;
+  call->args = {size};
+  call->where = where;
+  auto s = std::make_shared<statement>();
+  s->what = statement::kind::assign;
+  s->targets = {v};
+  s->value = call;
+  s->where = where;
+  return s;
+}
+
+ref::variable_ptr variable(const std::string& name, std::uint32_t id) {
+  auto v = std::make_shared<ref::variable>();
+  v->name = name;
+  v->id = id;
+  return v;
 }
 
 /// A program with a chip orchestrator and one host orchestrator whose body is `body`.
@@ -194,6 +224,25 @@ TEST_CASE("a view whose window buffer is in no enclosing scope") {
         {scope("comm_d0", {}, {other}, {view("v", other, {5, 13}), view("x", w, {6, 13})}, {4, 9})});
     CHECK(findings(commscope::verify(p)) == "view_outside_scope lost 6:13");
   }
+}
+
+TEST_CASE("a partly materialized body: an allocation no enclosing scope holds (issue 12)") {
+  auto a = variable("a", 1);
+  auto late = variable("late", 2);
+  auto w = std::make_shared<ref::window_buffer>();
+  w->name = "a";
+  w->base = a;
+  const auto p = program_with(
+      {scope("comm_d0", {}, {w}, {allocation(a, {5, 13})}, {4, 9}), allocation(late, {6, 9})});
+  const auto out = commscope::verify(p);
+  CHECK(findings(out) == "alloc_not_slot late 6:9");
+  CHECK(out[0].message() == "allocation 'late' is no slot of a scope that encloses it");
+  // The analysis reports it too, instead of reading the function back silently.
+  const auto pl = commscope::analyze(p);
+  REQUIRE(pl.diagnostics.size() == 1);
+  CHECK(pl.diagnostics[0].code == error_code::malformed_op);
+  CHECK(pl.diagnostics[0].why == reason::alloc_outside_scope);
+  CHECK(pl.diagnostics[0].subject == "late");
 }
 
 TEST_CASE("several findings come out in walk order") {

@@ -7,11 +7,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include <charconv>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
 #include <filesystem>
+#include <algorithm>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -39,7 +41,8 @@ constexpr int exit_usage = 2;
 constexpr int exit_syntax = 3;
 
 constexpr std::string_view usage =
-    "usage: commscope-opt [--emit=plan|ir|both] [--verify] [FILE | -]\n";
+    "usage: commscope-opt [--emit=plan|ir|both] [--verify] [--no-synthesize-signals]\n"
+    "                     [-D NAME=INT]... [FILE | -]\n";
 
 // The main job on an embedded default: two comm domains, a collective and a loop.
 constexpr std::string_view builtin_program = R"(import pypto.language as pl
@@ -79,12 +82,30 @@ struct options {
   emit_kind emit = emit_kind::plan;
   bool verify = false;
   bool help = false;
+  std::vector<std::pair<std::string, std::int64_t>> defines; ///< -D NAME=INT
   std::optional<std::string> file; ///< "-" is standard input; none is the built-in example
 };
 
 struct usage_error {
   std::string message;
 };
+
+/// NAME=INT of `-D`, with NAME an identifier and INT a decimal integer (sign allowed).
+std::pair<std::string, std::int64_t> parse_define(std::string_view d) {
+  const auto eq = d.find('=');
+  const std::string_view name = eq == std::string_view::npos ? d : d.substr(0, eq);
+  if (eq == std::string_view::npos || !ref::is_plain_name(name))
+    throw usage_error{"malformed -D '" + std::string(d) + "': expected NAME=INT"};
+  std::string_view v = d.substr(eq + 1);
+  const bool negative = v.starts_with('-');
+  if (negative || v.starts_with('+'))
+    v.remove_prefix(1);
+  std::int64_t value = 0;
+  const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), value);
+  if (v.empty() || ec != std::errc{} || end != v.data() + v.size())
+    throw usage_error{"malformed -D '" + std::string(d) + "': expected NAME=INT (a 64-bit integer)"};
+  return {std::string(name), negative ? -value : value};
+}
 
 options parse_arguments(int argc, char** argv) {
   options o;
@@ -105,6 +126,16 @@ options parse_arguments(int argc, char** argv) {
         throw usage_error{"unknown --emit value '" + std::string(v) + "' (plan, ir or both)"};
     } else if (!only_files && a == "--verify") {
       o.verify = true;
+    } else if (!only_files && a == "--no-synthesize-signals") {
+      // The main pass alone: what runs today in any case (no synthesis pass yet).
+    } else if (!only_files && a.starts_with("-D")) {
+      std::string_view d = a.substr(2);
+      if (d.empty()) {
+        if (i + 1 >= argc)
+          throw usage_error{"-D needs NAME=INT"};
+        d = argv[++i];
+      }
+      o.defines.push_back(parse_define(d));
     } else if (!only_files && (a == "--help" || a == "-h")) {
       o.help = true;
     } else if (!only_files && a.size() > 1 && a[0] == '-') {
@@ -180,9 +211,24 @@ struct finding {
   std::string message;
   std::uint32_t line = 0;
   std::uint32_t column = 0;
+  std::size_t order = 0;
 };
 
-json function_json(const commscope::function_plan<commscope::ir_traits<ref::program_ptr>>& fp) {
+/// Sorts findings by location; ties keep the order they were found in.
+void in_source_order(std::vector<finding>& findings) {
+  for (std::size_t i = 0; i < findings.size(); ++i)
+    findings[i].order = i;
+  std::sort(findings.begin(), findings.end(), [](const finding& a, const finding& b) {
+    if (a.line != b.line)
+      return a.line < b.line;
+    return a.column != b.column ? a.column < b.column : a.order < b.order;
+  });
+}
+
+using plan_type = commscope::plan<commscope::ir_traits<ref::program_ptr>>;
+using function_plan_type = commscope::function_plan<commscope::ir_traits<ref::program_ptr>>;
+
+json function_json(const function_plan_type& fp) {
   json f = json::object();
   f["name"] = std::string(fp.name);
   json scopes = json::array();
@@ -222,6 +268,117 @@ json function_json(const commscope::function_plan<commscope::ir_traits<ref::prog
   return f;
 }
 
+/// What a program of the file became: its JSON entry, its findings, its rewritten
+/// host bodies (byte range in the source -> printed text).
+struct program_outcome {
+  json entry;
+  std::vector<finding> findings;
+  std::vector<std::pair<const ref::body_span*, std::string>> rewritten;
+};
+
+/// cli.md: an `unsupported-device` whose device= depends on a name the file leaves
+/// open names it and suggests -D.
+std::string with_open_names(std::string message, const ref::program_unit& unit,
+                            ref::source_location at) {
+  std::vector<std::string_view> names;
+  for (const auto& [where, name] : unit.open_names)
+    if (where == at && std::find(names.begin(), names.end(), name) == names.end())
+      names.push_back(name);
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    message += i ? "; " : ": ";
+    message += "'" + std::string(names[i]) + "' is not bound to an integer constant in this file (bind it with -D " +
+               std::string(names[i]) + "=INT)";
+  }
+  return message;
+}
+
+/// A `device=` literal beyond 64 bits is judged as the nearest 64-bit value; the message
+/// shows it as written.
+std::string with_literal_device(std::string message, const ref::program_unit& unit,
+                                ref::source_location at, std::int64_t number) {
+  for (const auto& [where, text] : unit.huge_devices) {
+    if (where != at)
+      continue;
+    const std::string shown = std::to_string(number);
+    if (auto p = message.find(shown); p != std::string::npos)
+      message.replace(p, shown.size(), text);
+    break;
+  }
+  return message;
+}
+
+program_outcome run_program(const ref::program_unit& unit, const options& opt,
+                            std::string_view newline) {
+  program_outcome out;
+  out.entry = json::object();
+  out.entry["name"] = unit.name;
+  out.entry["line"] = unit.line;
+  for (const auto& d : unit.diagnostics)
+    out.findings.push_back({d.code, d.message, d.where.line, d.where.column});
+  ref::program_ptr prog = unit.program;
+  const ref::program_ptr analysed = prog; // the plan's handles point into it
+  const auto pl = commscope::analyze(prog);
+  for (const auto& d : pl.diagnostics) {
+    std::string message = d.message();
+    if (d.code == commscope::error_code::unsupported_device)
+      message = with_open_names(std::move(message), unit, d.where);
+    if (d.code == commscope::error_code::device_out_of_range ||
+        d.code == commscope::error_code::negative_device)
+      message = with_literal_device(std::move(message), unit, d.where, d.number);
+    out.findings.push_back(
+        {std::string(commscope::code_name(d.code)), std::move(message), d.where.line, d.where.column});
+  }
+  json functions = json::array();
+  if (out.findings.empty()) {
+    commscope::materialize(prog, pl);
+    if (opt.verify)
+      for (const auto& d : commscope::verify(prog))
+        out.findings.push_back({std::string(commscope::code_name(d.code)), d.message(),
+                                d.where.line, d.where.column});
+  }
+  if (out.findings.empty()) {
+    for (const auto& fp : pl.functions)
+      functions.push_back(function_json(fp));
+    // Host bodies the rewrite replaced: the function object changed.
+    for (std::size_t k = 0; k < prog->functions.size() && k < analysed->functions.size(); ++k) {
+      if (prog->functions[k] == analysed->functions[k])
+        continue;
+      for (const auto& span : unit.bodies)
+        if (span.fn == analysed->functions[k].get()) {
+          std::string body;
+          ref::print_statements(body, prog->functions[k]->body, span.indent, newline);
+          out.rewritten.emplace_back(&span, std::move(body));
+        }
+    }
+  }
+  in_source_order(out.findings);
+  out.entry["functions"] = std::move(functions);
+  return out;
+}
+
+/// The input with every rewritten host body replaced (cli.md, `--emit=ir`).
+std::string splice(std::string_view text,
+                   std::vector<std::pair<const ref::body_span*, std::string>> edits,
+                   std::string_view newline) {
+  std::sort(edits.begin(), edits.end(),
+            [](const auto& a, const auto& b) { return a.first->begin < b.first->begin; });
+  std::string out;
+  out.reserve(text.size() + text.size() / 4);
+  std::size_t at = 0;
+  for (const auto& [span, body] : edits) {
+    out.append(text.substr(at, span->begin - at));
+    if (span->inline_body) {
+      out += newline;
+      out += body;
+    } else {
+      out += body;
+    }
+    at = span->end;
+  }
+  out.append(text.substr(at));
+  return out;
+}
+
 int run(int argc, char** argv) {
   options opt;
   try {
@@ -237,9 +394,11 @@ int run(int argc, char** argv) {
 
   prefer_huge_pages();
   std::string display = "<builtin>";
+  std::string stem = "builtin";
   std::string text;
   if (opt.file) {
     display = *opt.file == "-" ? "<stdin>" : *opt.file;
+    stem = *opt.file == "-" ? "stdin" : std::filesystem::path(*opt.file).stem().string();
     auto t = read_input(*opt.file);
     if (!t)
       return exit_usage;
@@ -248,45 +407,35 @@ int run(int argc, char** argv) {
     text = std::string(builtin_program);
   }
 
-  std::vector<finding> findings;
-  json result = json::object();
-  std::optional<std::string> ir;
-  int status = exit_ok;
+  ref::module_options mo;
+  mo.stem = stem;
+  mo.defines = opt.defines;
+  const auto module = ref::parse_module(text, mo);
 
-  auto parsed = ref::parse(text);
-  if (!parsed) {
-    const auto& e = *parsed.error;
+  std::vector<finding> findings;
+  json programs = json::array();
+  std::vector<std::pair<const ref::body_span*, std::string>> edits;
+  int status = exit_ok;
+  if (module.error) {
+    const auto& e = *module.error;
     findings.push_back({"syntax", e.message, e.line, e.column});
-    result["program"] = nullptr;
-    result["functions"] = json::array();
     status = exit_syntax;
   } else {
-    ref::program_ptr prog = parsed.program;
-    // The plan holds handles into the analysed program: keep it alive past the rewrite.
-    const ref::program_ptr analysed = prog;
-    result["program"] = analysed->name;
-    const auto pl = commscope::analyze(prog);
-    for (const auto& d : pl.diagnostics)
-      findings.push_back(
-          {std::string(commscope::code_name(d.code)), d.message(), d.where.line, d.where.column});
-    if (pl.ok()) {
-      commscope::materialize(prog, pl);
-      if (opt.verify)
-        for (const auto& d : commscope::verify(prog))
-          findings.push_back({std::string(commscope::code_name(d.code)), d.message(), d.where.line,
-                              d.where.column});
+    for (const auto& unit : module.programs) {
+      auto outcome = run_program(unit, opt, module.newline);
+      if (!outcome.findings.empty())
+        status = exit_rejected;
+      for (auto& f : outcome.findings)
+        findings.push_back(std::move(f));
+      for (auto& e : outcome.rewritten)
+        edits.push_back(std::move(e));
+      programs.push_back(std::move(outcome.entry));
     }
-    json functions = json::array();
-    if (findings.empty()) {
-      for (const auto& fp : pl.functions)
-        functions.push_back(function_json(fp));
-      ir = ref::print(prog);
-    } else {
-      status = exit_rejected;
-    }
-    result["functions"] = std::move(functions);
+    in_source_order(findings);
   }
 
+  json result = json::object();
+  result["programs"] = std::move(programs);
   json diagnostics = json::array();
   for (const auto& f : findings) {
     std::cerr << display << ':' << f.line << ':' << f.column << ": error: " << f.message << " ["
@@ -296,9 +445,14 @@ int run(int argc, char** argv) {
     d["message"] = f.message;
     d["line"] = f.line;
     d["column"] = f.column;
+    d["notes"] = json::array();
     diagnostics.push_back(std::move(d));
   }
   result["diagnostics"] = std::move(diagnostics);
+
+  std::optional<std::string> ir;
+  if (status != exit_syntax)
+    ir = splice(text, std::move(edits), module.newline);
 
   // Names and strings come from arbitrary input bytes: replace invalid UTF-8, never throw.
   const auto dump = [](const json& j) {

@@ -128,6 +128,14 @@ public:
     }
   }
 
+  /// can_wrap_body(f), or true: whether wrap_body can wrap f's body.
+  constexpr bool can_wrap_body(function f) const {
+    if constexpr (requires { t_.can_wrap_body(f); })
+      return t_.can_wrap_body(f);
+    else
+      return true;
+  }
+
   // ---- variable identity
   constexpr std::size_t variable_index(variable v) const
     requires dense_variables

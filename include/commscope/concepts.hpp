@@ -217,6 +217,16 @@ constexpr std::int64_t device_limit_of() {
     return default_device_limit;
 }
 
+/// `Traits::scope_nesting_limit` if given (the most nested scopes a body may hold),
+/// else no limit.
+template <class T>
+constexpr std::size_t scope_nesting_limit_of() {
+  if constexpr (requires { std::size_t{T::scope_nesting_limit}; })
+    return T::scope_nesting_limit;
+  else
+    return static_cast<std::size_t>(-1);
+}
+
 /// Everything `analyze` needs.
 template <class T>
 concept analysable_ir =

@@ -27,15 +27,16 @@ enum class error_code : std::uint8_t {
   uncovered_collective,
   barrier_no_coverage,
   collective_in_loop,
-  verify, ///< a finding of the verifier (verify.hpp)
+  scope_nesting_limit, ///< more domains than the adapter's scope_nesting_limit (traits.hpp)
+  verify,              ///< a finding of the verifier (verify.hpp)
 };
 
-inline constexpr std::array<std::string_view, 14> error_code_names{
+inline constexpr std::array<std::string_view, 15> error_code_names{
     "dead-alloc",          "unconsumed-alloc",          "empty-coverage",
     "unsupported-device",  "negative-device",           "device-out-of-range",
     "partial-world-range", "duplicate-name",            "malformed-op",
     "collective-arg-not-window", "uncovered-collective", "barrier-no-coverage",
-    "collective-in-loop",  "verify"};
+    "collective-in-loop",  "scope-nesting-limit",      "verify"};
 
 /// The stable spelling of a code, as printed in brackets after a message.
 [[nodiscard]] constexpr std::string_view code_name(error_code c) {
@@ -45,14 +46,17 @@ inline constexpr std::array<std::string_view, 14> error_code_names{
 /// Why a `malformed-op` or `verify` diagnostic was raised; selects the message.
 enum class reason : std::uint8_t {
   none,
-  wrong_arity,        ///< number = positional arguments given, extra = expected
-  alloc_not_assigned, ///< an allocation that is not a direct assignment
-  unknown_callee,     ///< a call of a function the program does not have
-  empty_scope,        ///< verify: a scope without slots
-  null_slot,          ///< verify: a null slot
-  slot_in_two_scopes, ///< verify: a window buffer in more than one scope
-  unsorted_devices,   ///< verify: device list not ascending, unique, non-negative
-  view_outside_scope, ///< verify: a view whose window buffer no enclosing scope holds
+  wrong_arity,          ///< number = positional arguments given, extra = expected
+  alloc_not_assigned,   ///< an allocation that is not a direct assignment
+  unknown_callee,       ///< a call of a function the program does not have
+  alloc_outside_scope,  ///< an allocation no scope holds, in a function that has scopes
+  unwrappable_body,     ///< allocations in a body the adapter cannot wrap (can_wrap_body)
+  empty_scope,          ///< verify: a scope without slots
+  null_slot,            ///< verify: a null slot
+  slot_in_two_scopes,   ///< verify: a window buffer in more than one scope
+  unsorted_devices,     ///< verify: device list not ascending, unique, non-negative
+  view_outside_scope,   ///< verify: a view whose window buffer no enclosing scope holds
+  alloc_not_slot,       ///< verify: an allocation no enclosing scope holds (host with scopes)
 };
 
 /// One finding. `subject` names the allocation, callee, operation or scope concerned;
@@ -114,6 +118,11 @@ std::string diagnostic<Location>::message() const {
       return "allocation " + who + " must be assigned directly to one variable";
     case reason::unknown_callee:
       return "call of unknown function " + who;
+    case reason::alloc_outside_scope:
+      return "allocation " + who +
+             " is outside the comm-domain scopes of a function that already has them";
+    case reason::unwrappable_body:
+      return "allocation " + who + " is in a body that cannot be wrapped in comm-domain scopes";
     default:
       return "operation " + who + " takes " + to_string(extra) +
              " positional argument" + (extra == 1 ? "" : "s") + ", got " + to_string(number);
@@ -127,6 +136,9 @@ std::string diagnostic<Location>::message() const {
     return "the signal of barrier " + who + " has no devices of its own";
   case error_code::collective_in_loop:
     return "collective " + who + " cannot run inside a loop: its signal is single-use";
+  case error_code::scope_nesting_limit:
+    return "allocation " + who + " would open nested scope " + to_string(number) +
+           ", beyond the limit of " + to_string(extra) + " nested comm-domain scopes";
   case error_code::verify:
     switch (why) {
     case reason::empty_scope:
@@ -139,6 +151,8 @@ std::string diagnostic<Location>::message() const {
       return "scope " + who + " has a device list that is not ascending, unique and non-negative";
     case reason::view_outside_scope:
       return "a view of window buffer " + who + " is outside every scope that holds it";
+    case reason::alloc_not_slot:
+      return "allocation " + who + " is no slot of a scope that encloses it";
     default:
       return "verification failed for " + who;
     }

@@ -78,6 +78,15 @@
 //                                 may hold calls
 //   device_limit                  static constexpr std::int64_t; ids at or above it are
 //                                 `device-out-of-range` (default 1,048,576)
+//   scope_nesting_limit           static constexpr std::size_t; a function that needs more
+//                                 domains (nested scopes) than this is
+//                                 `scope-nesting-limit`, reported at the first allocation
+//                                 beyond it (default: no limit). For hosts whose nested
+//                                 regions are handled recursively (MLIR's printer)
+//   can_wrap_body(function)       -> bool; false for a body wrap_body cannot wrap (an
+//                                 MLIR function with several blocks): a host
+//                                 orchestrator with allocations there is `malformed-op`
+//                                 (default: true)
 //   storage                       the container policy (storage.hpp): boost_storage by
 //                                 default, std_storage for constant evaluation
 //

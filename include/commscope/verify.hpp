@@ -12,6 +12,8 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <type_traits>
+#include <utility>
 
 namespace commscope {
 
@@ -29,8 +31,14 @@ template <class Program, class Traits>
     const A a(traits);
     typename storage::template vector<diagnostic<location>> out;
     detail::scope_records<A> found;
-    for (auto&& f : a.functions(p))
+    for (auto&& f : a.functions(p)) {
+      const auto first_scope = found.scopes.size();
+      const auto first_allocation = found.allocations.size();
       detail::read_scopes(a, f, found);
+      // Only a host orchestrator with scopes must hold every allocation in them.
+      if (!a.describe(f).is_host_orchestrator() || found.scopes.size() == first_scope)
+        found.allocations.resize(first_allocation);
+    }
     const auto report = [&](reason why, std::string_view subject, location where,
                             std::uint64_t at) {
       out.push_back({error_code::verify, why, subject, 0, 0, where, at});
@@ -85,6 +93,45 @@ template <class Program, class Traits>
       }
       if (!enclosed)
         report(reason::view_outside_scope, a.window_buffer_name(v.buffer), v.where, v.at);
+    }
+    // In a host orchestrator with scopes, every allocation is a slot of a scope that
+    // encloses it (a partly materialized body is not).
+    const auto identity = [&](typename Traits::variable v) {
+      if constexpr (A::dense_variables)
+        return a.variable_index(v);
+      else
+        return a.variable_key(v);
+    };
+    const auto hash = [&](typename Traits::variable v) -> std::size_t {
+      if constexpr (A::dense_variables)
+        return a.variable_index(v);
+      else
+        return std::hash<std::remove_cvref_t<decltype(identity(v))>>{}(identity(v));
+    };
+    struct base_entry {
+      std::size_t hash;
+      decltype(identity(std::declval<typename Traits::variable>())) id;
+      std::uint32_t scope;
+    };
+    typename storage::template vector<base_entry> bases;
+    const auto by_hash = [](const base_entry& x, const base_entry& y) { return x.hash < y.hash; };
+    if (!found.allocations.empty()) {
+      for (const auto& sl : slots) {
+        const auto base = a.window_buffer_base(sl.w);
+        bases.push_back({hash(base), identity(base), sl.scope});
+      }
+      std::sort(bases.begin(), bases.end(), by_hash);
+    }
+    for (const auto& al : found.allocations) {
+      const base_entry key{hash(al.base), identity(al.base), 0};
+      auto it = std::lower_bound(bases.begin(), bases.end(), key, by_hash);
+      bool held = false;
+      for (; it != bases.end() && it->hash == key.hash && !held; ++it) {
+        const auto& sc = found.scopes[it->scope];
+        held = it->id == key.id && sc.begin < al.at && al.at < sc.end;
+      }
+      if (!held)
+        report(reason::alloc_not_slot, al.name, al.where, al.at);
     }
     std::sort(out.begin(), out.end(), [](const auto& x, const auto& y) {
       return x.order != y.order ? x.order < y.order : x.subject < y.subject;

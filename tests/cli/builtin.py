@@ -6,7 +6,9 @@
 # The built-in example is deterministic: two runs print the same bytes.
 # RUN: %commscope-opt --emit=both > %t.a && %commscope-opt --emit=both > %t.b && cmp %t.a %t.b
 
-# CHECK:      "program": "Example",
+# CHECK:      "programs": [
+# CHECK:      "name": "Example",
+# CHECK-NEXT: "line": {{[0-9]+}},
 # CHECK:      "name": "host_orch",
 # CHECK:      "name": "comm_d0",
 # CHECK-NEXT: "devices": "all",
@@ -33,10 +35,10 @@
 # IR:      def host_orch(self):
 # IR-NEXT:     with pld.comm_domain("comm_d0", devices="all", slots=[buf, signal]):
 # IR-NEXT:         with pld.comm_domain("comm_d1", devices=[0, 1], slots=[staging]):
-# IR-NEXT:             buf = pld.alloc_window_buffer(256 * 4)
+# IR-NEXT:             buf = pld.alloc_window_buffer(256 * pl.FP32.get_byte())
 # IR:                  data = pld.window(buf, [256], dtype=pl.FP32) # window_buffer=buf
 # IR:                  data = pld.tensor.allreduce(data, sig, op="sum")
 
-# BOTH:     "program": "Example",
+# BOTH:     "name": "Example",
 # BOTH:     "diagnostics": [],
 # BOTH-NEXT: "ir": "import pypto.language as pl\n

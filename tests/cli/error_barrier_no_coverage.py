@@ -26,9 +26,10 @@ class P:
 
 # ERR:      {{.*}}error_barrier_no_coverage.py:18:9: error: the signal of barrier 'barrier' has no devices of its own [barrier-no-coverage]
 
-# JSON:      "program": "P",
-# JSON-NEXT: "functions": [],
-# JSON-NEXT: "diagnostics": [
+# JSON:      "name": "P",
+# JSON-NEXT: "line": {{[0-9]+}},
+# JSON-NEXT: "functions": []
+# JSON:      "diagnostics": [
 # JSON:      "code": "barrier-no-coverage",
 # JSON-NEXT: "message": "the signal of barrier 'barrier' has no devices of its own",
 # JSON-NEXT: "line": 18,

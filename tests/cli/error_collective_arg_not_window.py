@@ -26,9 +26,10 @@ class P:
 # ERR:      {{.*}}error_collective_arg_not_window.py:16:13: error: argument 1 of collective 'allreduce' does not resolve to a window view [collective-arg-not-window]
 # ERR-NEXT: {{.*}}error_collective_arg_not_window.py:17:9: error: argument 0 of collective 'barrier' does not resolve to a window view [collective-arg-not-window]
 
-# JSON:      "program": "P",
-# JSON-NEXT: "functions": [],
-# JSON-NEXT: "diagnostics": [
+# JSON:      "name": "P",
+# JSON-NEXT: "line": {{[0-9]+}},
+# JSON-NEXT: "functions": []
+# JSON:      "diagnostics": [
 # JSON:      "code": "collective-arg-not-window",
 # JSON-NEXT: "message": "argument 1 of collective 'allreduce' does not resolve to a window view",
 # JSON-NEXT: "line": 16,

@@ -33,9 +33,10 @@ class P:
 
 # ERR:      {{.*}}error_collective_in_loop.py:25:13: error: collective 'all_to_all_v' cannot run inside a loop: its signal is single-use [collective-in-loop]
 
-# JSON:      "program": "P",
-# JSON-NEXT: "functions": [],
-# JSON-NEXT: "diagnostics": [
+# JSON:      "name": "P",
+# JSON-NEXT: "line": {{[0-9]+}},
+# JSON-NEXT: "functions": []
+# JSON:      "diagnostics": [
 # JSON:      "code": "collective-in-loop",
 # JSON-NEXT: "message": "collective 'all_to_all_v' cannot run inside a loop: its signal is single-use",
 # JSON-NEXT: "line": 25,

@@ -24,9 +24,10 @@ class P:
 
 # ERR:      {{.*}}error_dead_alloc.py:13:9: error: allocation 'a' has no window view [dead-alloc]
 
-# JSON:      "program": "P",
-# JSON-NEXT: "functions": [],
-# JSON-NEXT: "diagnostics": [
+# JSON:      "name": "P",
+# JSON-NEXT: "line": {{[0-9]+}},
+# JSON-NEXT: "functions": []
+# JSON:      "diagnostics": [
 # JSON:      "code": "dead-alloc",
 # JSON-NEXT: "message": "allocation 'a' has no window view",
 # JSON-NEXT: "line": 13,

@@ -26,9 +26,10 @@ class P:
 # ERR:      {{.*}}error_device_out_of_range.py:15:9: error: the dispatch of 'chip' uses device 1048576, at or above the device limit 1048576 [device-out-of-range]
 # ERR-NEXT: {{.*}}error_device_out_of_range.py:17:13: error: the dispatch of 'chip' uses device 3999999999, at or above the device limit 1048576 [device-out-of-range]
 
-# JSON:      "program": "P",
-# JSON-NEXT: "functions": [],
-# JSON-NEXT: "diagnostics": [
+# JSON:      "name": "P",
+# JSON-NEXT: "line": {{[0-9]+}},
+# JSON-NEXT: "functions": []
+# JSON:      "diagnostics": [
 # JSON:      "code": "device-out-of-range",
 # JSON-NEXT: "message": "the dispatch of 'chip' uses device 1048576, at or above the device limit 1048576",
 # JSON-NEXT: "line": 15,

@@ -26,9 +26,10 @@ class P:
 
 # ERR:      {{.*}}error_duplicate_name.py:14:9: error: allocation name 'x' is used twice in one comm domain [duplicate-name]
 
-# JSON:      "program": "P",
-# JSON-NEXT: "functions": [],
-# JSON-NEXT: "diagnostics": [
+# JSON:      "name": "P",
+# JSON-NEXT: "line": {{[0-9]+}},
+# JSON-NEXT: "functions": []
+# JSON:      "diagnostics": [
 # JSON:      "code": "duplicate-name",
 # JSON-NEXT: "message": "allocation name 'x' is used twice in one comm domain",
 # JSON-NEXT: "line": 14,

@@ -24,9 +24,10 @@ class P:
 
 # ERR:      {{.*}}error_empty_coverage.py:13:9: error: allocation 'a' is only dispatched from empty loops, so its device set is empty [empty-coverage]
 
-# JSON:      "program": "P",
-# JSON-NEXT: "functions": [],
-# JSON-NEXT: "diagnostics": [
+# JSON:      "name": "P",
+# JSON-NEXT: "line": {{[0-9]+}},
+# JSON-NEXT: "functions": []
+# JSON:      "diagnostics": [
 # JSON:      "code": "empty-coverage",
 # JSON-NEXT: "message": "allocation 'a' is only dispatched from empty loops, so its device set is empty",
 # JSON-NEXT: "line": 13,

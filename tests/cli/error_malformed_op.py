@@ -30,9 +30,10 @@ class P:
 # ERR-NEXT: {{.*}}error_malformed_op.py:18:11: error: allocation 'pld.alloc_window_buffer' must be assigned directly to one variable [malformed-op]
 # ERR-NEXT: {{.*}}error_malformed_op.py:19:13: error: operation 'alloc_window_buffer' takes 1 positional argument, got 2 [malformed-op]
 
-# JSON:      "program": "P",
-# JSON-NEXT: "functions": [],
-# JSON-NEXT: "diagnostics": [
+# JSON:      "name": "P",
+# JSON-NEXT: "line": {{[0-9]+}},
+# JSON-NEXT: "functions": []
+# JSON:      "diagnostics": [
 # JSON:      "code": "malformed-op",
 # JSON-NEXT: "message": "operation 'allreduce' takes 2 positional arguments, got 1",
 # JSON-NEXT: "line": 16,

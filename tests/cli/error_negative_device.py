@@ -26,9 +26,10 @@ class P:
 # ERR:      {{.*}}error_negative_device.py:15:9: error: the dispatch of 'chip' uses negative device -1 [negative-device]
 # ERR-NEXT: {{.*}}error_negative_device.py:17:13: error: the dispatch of 'chip' uses negative device -2 [negative-device]
 
-# JSON:      "program": "P",
-# JSON-NEXT: "functions": [],
-# JSON-NEXT: "diagnostics": [
+# JSON:      "name": "P",
+# JSON-NEXT: "line": {{[0-9]+}},
+# JSON-NEXT: "functions": []
+# JSON:      "diagnostics": [
 # JSON:      "code": "negative-device",
 # JSON-NEXT: "message": "the dispatch of 'chip' uses negative device -1",
 # JSON-NEXT: "line": 15,

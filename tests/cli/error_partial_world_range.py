@@ -28,9 +28,10 @@ class P:
 # ERR:      {{.*}}error_partial_world_range.py:16:13: error: the dispatch of 'chip' iterates over part of the world: only range(world_size()) with start 0 and step 1 covers all devices [partial-world-range]
 # ERR-NEXT: {{.*}}error_partial_world_range.py:19:13: error: the dispatch of 'chip' iterates over part of the world: only range(world_size()) with start 0 and step 1 covers all devices [partial-world-range]
 
-# JSON:      "program": "P",
-# JSON-NEXT: "functions": [],
-# JSON-NEXT: "diagnostics": [
+# JSON:      "name": "P",
+# JSON-NEXT: "line": {{[0-9]+}},
+# JSON-NEXT: "functions": []
+# JSON:      "diagnostics": [
 # JSON:      "code": "partial-world-range",
 # JSON-NEXT: "message": "the dispatch of 'chip' iterates over part of the world: only range(world_size()) with start 0 and step 1 covers all devices",
 # JSON-NEXT: "line": 16,

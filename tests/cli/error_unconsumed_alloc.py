@@ -23,9 +23,10 @@ class P:
 
 # ERR:      {{.*}}error_unconsumed_alloc.py:13:9: error: allocation 'a' has views but no dispatch or collective gives it devices [unconsumed-alloc]
 
-# JSON:      "program": "P",
-# JSON-NEXT: "functions": [],
-# JSON-NEXT: "diagnostics": [
+# JSON:      "name": "P",
+# JSON-NEXT: "line": {{[0-9]+}},
+# JSON-NEXT: "functions": []
+# JSON:      "diagnostics": [
 # JSON:      "code": "unconsumed-alloc",
 # JSON-NEXT: "message": "allocation 'a' has views but no dispatch or collective gives it devices",
 # JSON-NEXT: "line": 13,

@@ -25,9 +25,10 @@ class P:
 
 # ERR:      {{.*}}error_uncovered_collective.py:17:9: error: the buffer of collective 'allreduce' has no devices to pass on [uncovered-collective]
 
-# JSON:      "program": "P",
-# JSON-NEXT: "functions": [],
-# JSON-NEXT: "diagnostics": [
+# JSON:      "name": "P",
+# JSON-NEXT: "line": {{[0-9]+}},
+# JSON-NEXT: "functions": []
+# JSON:      "diagnostics": [
 # JSON:      "code": "uncovered-collective",
 # JSON-NEXT: "message": "the buffer of collective 'allreduce' has no devices to pass on",
 # JSON-NEXT: "line": 17,

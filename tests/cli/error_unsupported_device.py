@@ -26,9 +26,10 @@ class P:
 # ERR:      {{.*}}error_unsupported_device.py:16:9: error: cannot infer the devices of the dispatch of 'chip' from its device= expression [unsupported-device]
 # ERR-NEXT: {{.*}}error_unsupported_device.py:17:9: error: cannot infer the devices of the dispatch of 'chip' from its device= expression [unsupported-device]
 
-# JSON:      "program": "P",
-# JSON-NEXT: "functions": [],
-# JSON-NEXT: "diagnostics": [
+# JSON:      "name": "P",
+# JSON-NEXT: "line": {{[0-9]+}},
+# JSON-NEXT: "functions": []
+# JSON:      "diagnostics": [
 # JSON:      "code": "unsupported-device",
 # JSON-NEXT: "message": "cannot infer the devices of the dispatch of 'chip' from its device= expression",
 # JSON-NEXT: "line": 16,

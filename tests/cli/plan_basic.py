@@ -20,26 +20,31 @@ class P:
         return 0
 
 # CHECK:      {
-# CHECK-NEXT:   "program": "P",
-# CHECK-NEXT:   "functions": [
+# CHECK-NEXT:   "programs": [
 # CHECK-NEXT:     {
-# CHECK-NEXT:       "name": "host_orch",
-# CHECK-NEXT:       "scopes": [
+# CHECK-NEXT:       "name": "P",
+# CHECK-NEXT:       "line": 8,
+# CHECK-NEXT:       "functions": [
 # CHECK-NEXT:         {
-# CHECK-NEXT:           "name": "comm_d0",
-# CHECK-NEXT:           "devices": "all",
-# CHECK-NEXT:           "slots": [
+# CHECK-NEXT:           "name": "host_orch",
+# CHECK-NEXT:           "scopes": [
 # CHECK-NEXT:             {
-# CHECK-NEXT:               "name": "buf",
-# CHECK-NEXT:               "size": "256 * 4"
+# CHECK-NEXT:               "name": "comm_d0",
+# CHECK-NEXT:               "devices": "all",
+# CHECK-NEXT:               "slots": [
+# CHECK-NEXT:                 {
+# CHECK-NEXT:                   "name": "buf",
+# CHECK-NEXT:                   "size": "256 * 4"
+# CHECK-NEXT:                 }
+# CHECK-NEXT:               ]
+# CHECK-NEXT:             }
+# CHECK-NEXT:           ],
+# CHECK-NEXT:           "views": [
+# CHECK-NEXT:             {
+# CHECK-NEXT:               "name": "data",
+# CHECK-NEXT:               "window_buffer": "buf"
 # CHECK-NEXT:             }
 # CHECK-NEXT:           ]
-# CHECK-NEXT:         }
-# CHECK-NEXT:       ],
-# CHECK-NEXT:       "views": [
-# CHECK-NEXT:         {
-# CHECK-NEXT:           "name": "data",
-# CHECK-NEXT:           "window_buffer": "buf"
 # CHECK-NEXT:         }
 # CHECK-NEXT:       ]
 # CHECK-NEXT:     }

@@ -63,8 +63,8 @@ class RoundTrip:
 # IR-NEXT:     with pld.comm_domain("comm_d0", devices="all", slots=[data, signal]):
 # IR-NEXT:         with pld.comm_domain("comm_d1", devices=[1, 2, 4, 6], slots=[tgt, tsig]):
 # IR-NEXT:             with pld.comm_domain("comm_d2", devices=[7], slots=[local]):
-# IR-NEXT:                 data = pld.alloc_window_buffer((n + 1) * 64 * 2)
-# IR-NEXT:                 sig = pld.alloc_window_buffer(pld.world_size() * 4, name="signal")
+# IR-NEXT:                 data = pld.alloc_window_buffer((n + 1) * 64 * pl.BF16.get_byte())
+# IR-NEXT:                 sig = pld.alloc_window_buffer(pld.world_size() * pl.INT32.get_byte(), name="signal")
 # IR-NEXT:                 tgt = pld.tensor.alloc_window_buffer(n // 2 - (n - 1) % 3)
 # IR:                      d = pld.window(data, [8, 64], dtype=pl.BF16) # window_buffer=data
 # IR-NEXT:                 alias = data

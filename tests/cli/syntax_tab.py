@@ -7,7 +7,8 @@ class P:
         x = 1
 	pass
 
-# A tab in the indentation is a syntax error: exit 3, `program` null, one `syntax`
+# Indentation that is ambiguous between tabs and spaces is a syntax error, as in
+# Python: exit 3, no programs, one `syntax`
 # diagnostic with its line and column, on stderr and in the JSON.
 # RUN: %commscope-opt %s > %t.out 2> %t.err; test $? -eq 3
 # RUN: %FileCheck --check-prefix=ERR --match-full-lines %s < %t.err
@@ -15,19 +16,19 @@ class P:
 # With --emit=ir nothing is printed; with --emit=both the IR is null.
 # RUN: %commscope-opt --emit=ir %s > %t.ir; test $? -eq 3 && test ! -s %t.ir
 # RUN: %commscope-opt --emit=both %s | %FileCheck --check-prefix=BOTH %s; test ${PIPESTATUS[0]} -eq 3
-# ERR: {{.*}}syntax_tab.py:8:1: error: tab character in indentation (indent with spaces) [syntax]
+# ERR: {{.*}}syntax_tab.py:8:1: error: inconsistent use of tabs and spaces in indentation [syntax]
 # ERR-EMPTY:
 # JSON:      {
-# JSON-NEXT:   "program": null,
-# JSON-NEXT:   "functions": [],
+# JSON-NEXT:   "programs": [],
 # JSON-NEXT:   "diagnostics": [
 # JSON-NEXT:     {
 # JSON-NEXT:       "code": "syntax",
-# JSON-NEXT:       "message": "tab character in indentation (indent with spaces)",
+# JSON-NEXT:       "message": "inconsistent use of tabs and spaces in indentation",
 # JSON-NEXT:       "line": 8,
-# JSON-NEXT:       "column": 1
+# JSON-NEXT:       "column": 1,
+# JSON-NEXT:       "notes": []
 # JSON-NEXT:     }
 # JSON-NEXT:   ]
 # JSON-NEXT: }
-# BOTH: "program": null,
+# BOTH: "programs": [],
 # BOTH: "ir": null

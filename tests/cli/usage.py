@@ -2,7 +2,7 @@
 # RUN: %commscope-opt --bogus %s > %t.out 2> %t.err; test $? -eq 2 && test ! -s %t.out
 # RUN: %FileCheck --check-prefix=FLAG %s < %t.err
 # FLAG: commscope-opt: error: unknown option '--bogus'
-# FLAG-NEXT: usage: commscope-opt [--emit=plan|ir|both] [--verify] [FILE | -]
+# FLAG-NEXT: usage: commscope-opt [--emit=plan|ir|both] [--verify] [--no-synthesize-signals]
 # RUN: %commscope-opt --emit=xml %s 2>&1 >/dev/null | %FileCheck --check-prefix=EMIT %s; test ${PIPESTATUS[0]} -eq 2
 # EMIT: commscope-opt: error: unknown --emit value 'xml' (plan, ir or both)
 # RUN: %commscope-opt %t.does-not-exist.py 2>&1 >/dev/null | %FileCheck --check-prefix=MISSING %s; test ${PIPESTATUS[0]} -eq 2
@@ -19,7 +19,7 @@
 # RUN: %commscope-opt %s > /dev/null
 # RUN: %commscope-opt - < %s | %FileCheck --check-prefix=STDIN %s
 # RUN: %commscope-opt --verify -- %s > /dev/null
-# STDIN: "program": "Usage",
+# STDIN: "name": "Usage",
 # Diagnostics name the input `<stdin>` for `-`:
 # RUN: sed 's/device=0/device=-3/' %s | %commscope-opt - 2>&1 >/dev/null | %FileCheck --check-prefix=STDINERR %s; test ${PIPESTATUS[1]} -eq 1
 # STDINERR: <stdin>:{{[0-9]+}}:9: error: the dispatch of 'chip' uses negative device -3 [negative-device]

@@ -27,7 +27,7 @@ class P:
 # ERR:      {{.*}}verify_findings.py:13:9: error: scope 'comm_d0' has a device list that is not ascending, unique and non-negative [verify]
 # ERR-NEXT: {{.*}}verify_findings.py:14:13: error: scope 'comm_d1' has no slots [verify]
 # ERR-EMPTY:
-# JSON:      "functions": [],
+# JSON:      "functions": []
 # JSON:      "code": "verify",
 # JSON-NEXT: "message": "scope 'comm_d0' has a device list that is not ascending, unique and non-negative",
 # JSON-NEXT: "line": 13,

@@ -1,7 +1,8 @@
-// libFuzzer target: the text front end plus the whole pass on arbitrary bytes.
-// parse -> analyze -> materialize -> verify -> print, and for a parsed program also
-// print -> parse again, which must succeed (the printer only emits what the parser
-// reads). Any crash, sanitizer report, hang or failed round trip is a finding.
+// libFuzzer target: the whole-module front end plus the whole pass on arbitrary bytes.
+// parse_module -> for every program: analyze -> materialize -> verify -> print; every
+// printed program parses again (the printer only emits what the parser reads), and so
+// does every rewritten body printed at its place in the source. Any crash, sanitizer
+// report, hang or failed round trip is a finding.
 #include <commscope/commscope.hpp>
 #include <commscope/reference/parser.hpp>
 #include <commscope/reference/printer.hpp>
@@ -16,31 +17,56 @@
 
 namespace ref = commscope::reference;
 
+namespace {
+
+void must_parse(const std::string& text) {
+  auto again = ref::parse_module(text);
+  if (again.error) {
+    std::fprintf(stderr, "printed program does not parse: %u:%u: %s\n%s\n", again.error->line,
+                 again.error->column, again.error->message.c_str(), text.c_str());
+    std::abort();
+  }
+}
+
+} // namespace
+
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
-  auto parsed = ref::parse(text);
-  if (!parsed) {
-    if (!parsed.error || parsed.error->line == 0 || parsed.error->column == 0)
+  ref::module_options options;
+  options.defines = {{"nr", 4}};
+  auto module = ref::parse_module(text, options);
+  if (module.error) {
+    if (module.error->line == 0 || module.error->column == 0)
       std::abort(); // every syntax error has a location
     return 0;
   }
-  ref::program_ptr prog = parsed.program;
-  const std::string original = ref::print(prog);
-  const auto pl = commscope::analyze(prog);
-  for (const auto& d : pl.diagnostics)
-    (void)d.message();
-  const ref::program_ptr analysed = prog; // the plan's handles point into it
-  commscope::materialize(prog, pl);
-  (void)commscope::verify(prog);
-  const std::string printed = ref::print(prog);
-
-  // The printer's output is always valid input.
-  for (const std::string* s : {&original, &printed}) {
-    auto again = ref::parse(*s);
-    if (!again) {
-      std::fprintf(stderr, "printed program does not parse: %u:%u: %s\n%s\n", again.error->line,
-                   again.error->column, again.error->message.c_str(), s->c_str());
-      std::abort();
+  for (const auto& unit : module.programs) {
+    ref::program_ptr prog = unit.program;
+    const std::string original = ref::print(prog);
+    const auto pl = commscope::analyze(prog);
+    for (const auto& d : pl.diagnostics)
+      (void)d.message();
+    const ref::program_ptr analysed = prog; // the plan's handles point into it
+    commscope::materialize(prog, pl);
+    (void)commscope::verify(prog);
+    must_parse(original);
+    must_parse(ref::print(prog));
+    // A rewritten body in place of the original one reads back too.
+    for (std::size_t k = 0; k < prog->functions.size(); ++k) {
+      if (prog->functions[k] == analysed->functions[k])
+        continue;
+      for (const auto& span : unit.bodies) {
+        if (span.fn != analysed->functions[k].get())
+          continue;
+        std::string body;
+        ref::print_statements(body, prog->functions[k]->body, span.indent, module.newline);
+        std::string spliced(text.substr(0, span.begin));
+        if (span.inline_body)
+          spliced += module.newline;
+        spliced += body;
+        spliced += text.substr(span.end);
+        must_parse(spliced);
+      }
     }
   }
   return 0;

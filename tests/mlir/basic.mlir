@@ -25,11 +25,11 @@ module {
 }
 
 // CHECK-LABEL: func.func @host_orch() -> index
-// CHECK-NEXT:    %[[R:.*]] = "pld.comm_domain_scope"() ({
+// CHECK-NEXT:    %[[R:.*]] = pld.comm_domain_scope "comm_d0" devices [] slots [0] : index {
 // CHECK-NEXT:      %[[C0:.*]] = arith.constant 0 : index
-// CHECK:           "pld.alloc_window_buffer"(%{{.*}}) {name = "buf", window_buffer = 0 : i64}
-// CHECK-NEXT:      "pld.window"(%{{.*}}, %{{.*}}) {dtype = f32, window_buffer = 0 : i64}
-// CHECK:           "pld.dispatch"
-// CHECK:           "pld.yield"(%[[C0]]) : (index) -> ()
-// CHECK-NEXT:    }) {devices = array<i64>, name = "comm_d0", slots = array<i64: 0>} : () -> index
+// CHECK:           pld.alloc_window_buffer(%{{.*}}) {name = "buf", window_buffer = 0 : i64}
+// CHECK-NEXT:      pld.window(%{{.*}}, %{{.*}}) {dtype = f32, window_buffer = 0 : i64}
+// CHECK:           pld.dispatch @chip_orch
+// CHECK:           pld.yield %[[C0]] : index
+// CHECK-NEXT:    }
 // CHECK-NEXT:    return %[[R]] : index

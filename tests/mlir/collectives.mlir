@@ -8,13 +8,13 @@ func.func private @chip(tensor<64xf32>) attributes {pld.level = "chip", pld.type
 // The built-in example of commscope-opt (tests/cli/builtin.py), in MLIR form: the same
 // two domains.
 // CHECK-LABEL: func.func @host_orch
-// CHECK-NEXT:    "pld.comm_domain_scope"() ({
-// CHECK-NEXT:      "pld.comm_domain_scope"() ({
-// CHECK:             "pld.alloc_window_buffer"({{.*}}) {name = "buf", window_buffer = 0 : i64}
-// CHECK:             "pld.alloc_window_buffer"({{.*}}) {name = "signal", window_buffer = 1 : i64}
-// CHECK:             "pld.alloc_window_buffer"({{.*}}) {name = "staging", window_buffer = 2 : i64}
-// CHECK:           }) {devices = array<i64: 0, 1>, name = "comm_d1", slots = array<i64: 2>}
-// CHECK:         }) {devices = array<i64>, name = "comm_d0", slots = array<i64: 0, 1>}
+// CHECK-NEXT:    pld.comm_domain_scope "comm_d0" devices [] slots [0, 1] {
+// CHECK-NEXT:      pld.comm_domain_scope "comm_d1" devices [0, 1] slots [2] {
+// CHECK:             pld.alloc_window_buffer({{.*}}) {name = "buf", window_buffer = 0 : i64}
+// CHECK:             pld.alloc_window_buffer({{.*}}) {name = "signal", window_buffer = 1 : i64}
+// CHECK:             pld.alloc_window_buffer({{.*}}) {name = "staging", window_buffer = 2 : i64}
+// CHECK:           }
+// CHECK:         }
 func.func @host_orch() attributes {pld.level = "host", pld.role = "orchestrator"} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -40,12 +40,12 @@ func.func @host_orch() attributes {pld.level = "host", pld.role = "orchestrator"
 }
 
 // CHECK-LABEL: func.func @collectives
-// CHECK:         "pld.barrier"
-// CHECK:       }) {devices = array<i64: 8>, name = "comm_d3", slots = array<i64: 6, 7, 8>}
-// CHECK:       }) {devices = array<i64: 5>, name = "comm_d2", slots = array<i64: 4, 5>}
-// CHECK:       }) {devices = array<i64: 6>, name = "comm_d1", slots = array<i64: 3>}
-// CHECK:       }) {devices = array<i64: 0, 1, 2, 3>, name = "comm_d0", slots = array<i64: 0, 1, 2, 9>}
-// CHECK-NEXT:  return
+// CHECK-NEXT:    pld.comm_domain_scope "comm_d0" devices [0, 1, 2, 3] slots [0, 1, 2, 9] {
+// CHECK-NEXT:      pld.comm_domain_scope "comm_d1" devices [6] slots [3] {
+// CHECK-NEXT:        pld.comm_domain_scope "comm_d2" devices [5] slots [4, 5] {
+// CHECK-NEXT:          pld.comm_domain_scope "comm_d3" devices [8] slots [6, 7, 8] {
+// CHECK:                 pld.barrier
+// CHECK:       return
 func.func @collectives() attributes {pld.level = "host", pld.role = "orchestrator"} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

@@ -60,34 +60,34 @@ func.func @host(%flag: i1) attributes {pld.level = "host", pld.role = "orchestra
   return
 }
 
-// CHECK-NEXT: "pld.comm_domain_scope"() ({
-// CHECK-NEXT:   "pld.comm_domain_scope"() ({
-// CHECK-NEXT:     "pld.comm_domain_scope"() ({
-// CHECK-NEXT:       "pld.comm_domain_scope"() ({
-// CHECK-NEXT:         "pld.comm_domain_scope"() ({
-// CHECK:                "pld.alloc_window_buffer"(%{{.*}}) {name = "a", window_buffer = 0 : i64}
-// CHECK:                "pld.alloc_window_buffer"(%{{.*}}) {name = "b", window_buffer = 1 : i64}
-// CHECK:                "pld.alloc_window_buffer"(%{{.*}}) {name = "c", window_buffer = 2 : i64}
-// CHECK:                "pld.alloc_window_buffer"(%{{.*}}) {name = "d", window_buffer = 3 : i64}
-// CHECK-NEXT:           "pld.window"({{.*}}) {window_buffer = 3 : i64}
-// CHECK:                "pld.alloc_window_buffer"(%{{.*}}) {name = "e", window_buffer = 4 : i64}
-// CHECK:                "pld.alloc_window_buffer"(%{{.*}}) {name = "f", window_buffer = 5 : i64}
-// CHECK:                "pld.yield"() : () -> ()
-// CHECK-NEXT:         }) {devices = array<i64: 7>, name = "comm_d4", slots = array<i64: 5>} : () -> ()
-// CHECK-NEXT:         "pld.yield"() : () -> ()
-// CHECK-NEXT:       }) {devices = array<i64: 0, 1>, name = "comm_d3", slots = array<i64: 4>} : () -> ()
-// CHECK-NEXT:       "pld.yield"() : () -> ()
-// CHECK-NEXT:     }) {devices = array<i64>, name = "comm_d2", slots = array<i64: 2>} : () -> ()
-// CHECK-NEXT:     "pld.yield"() : () -> ()
-// CHECK-NEXT:   }) {devices = array<i64: 0, 2>, name = "comm_d1", slots = array<i64: 1>} : () -> ()
-// CHECK-NEXT:   "pld.yield"() : () -> ()
-// CHECK-NEXT: }) {devices = array<i64: 2>, name = "comm_d0", slots = array<i64: 0, 3>} : () -> ()
+// CHECK-NEXT: pld.comm_domain_scope "comm_d0" devices [2] slots [0, 3] {
+// CHECK-NEXT:   pld.comm_domain_scope "comm_d1" devices [0, 2] slots [1] {
+// CHECK-NEXT:     pld.comm_domain_scope "comm_d2" devices [] slots [2] {
+// CHECK-NEXT:       pld.comm_domain_scope "comm_d3" devices [0, 1] slots [4] {
+// CHECK-NEXT:         pld.comm_domain_scope "comm_d4" devices [7] slots [5] {
+// CHECK:                pld.alloc_window_buffer(%{{.*}}) {name = "a", window_buffer = 0 : i64}
+// CHECK:                pld.alloc_window_buffer(%{{.*}}) {name = "b", window_buffer = 1 : i64}
+// CHECK:                pld.alloc_window_buffer(%{{.*}}) {name = "c", window_buffer = 2 : i64}
+// CHECK:                pld.alloc_window_buffer(%{{.*}}) {name = "d", window_buffer = 3 : i64}
+// CHECK-NEXT:           pld.window({{.*}}) {window_buffer = 3 : i64}
+// CHECK:                pld.alloc_window_buffer(%{{.*}}) {name = "e", window_buffer = 4 : i64}
+// CHECK:                pld.alloc_window_buffer(%{{.*}}) {name = "f", window_buffer = 5 : i64}
+// CHECK:                pld.yield
+// CHECK-NEXT:         }
+// CHECK-NEXT:         pld.yield
+// CHECK-NEXT:       }
+// CHECK-NEXT:       pld.yield
+// CHECK-NEXT:     }
+// CHECK-NEXT:     pld.yield
+// CHECK-NEXT:   }
+// CHECK-NEXT:   pld.yield
+// CHECK-NEXT: }
 // CHECK-NEXT: return
 
 // A host orchestrator without allocations is left as it is.
 // CHECK-LABEL: func.func @no_allocations
 // CHECK-NEXT:    arith.constant
-// CHECK-NEXT:    "pld.dispatch"
+// CHECK-NEXT:    pld.dispatch
 // CHECK-NEXT:    return
 func.func @no_allocations(%t: tensor<64xf32>) attributes {pld.level = "host", pld.role = "orchestrator"} {
   %c0 = arith.constant 0 : index

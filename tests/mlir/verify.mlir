@@ -54,6 +54,7 @@ func.func @unsorted() attributes {pld.level = "host", pld.role = "orchestrator"}
 
 func.func @view_outside() attributes {pld.level = "host", pld.role = "orchestrator"} {
   %c64 = arith.constant 64 : index
+  // expected-error @+1 {{allocation 'a' is no slot of a scope that encloses it [verify]}}
   %a = "pld.alloc_window_buffer"(%c64) {name = "a", window_buffer = 0 : i64} : (index) -> i64
   // A view records its window buffer with its pointer's id; this one is outside every
   // scope, and the scope below cannot hold its allocation either.
@@ -89,5 +90,29 @@ func.func @resultless() attributes {pld.level = "host", pld.role = "orchestrator
     "pld.alloc_window_buffer"(%c64) {name = "a", window_buffer = 0 : i64} : (index) -> ()
     "pld.yield"() : () -> ()
   }) {devices = array<i64>, name = "comm_d0", slots = array<i64: 0>} : () -> ()
+  return
+}
+
+// -----
+
+// A partly materialized body (issue 12): a scope, then an allocation outside it. Every
+// allocation of a host orchestrator with scopes is a slot of a scope enclosing it.
+func.func @partly() attributes {pld.level = "host", pld.role = "orchestrator"} {
+  %c64 = arith.constant 64 : index
+  "pld.comm_domain_scope"() ({
+    %a = "pld.alloc_window_buffer"(%c64) {name = "a", window_buffer = 0 : i64} : (index) -> i64
+    "pld.yield"() : () -> ()
+  }) {devices = array<i64>, name = "comm_d0", slots = array<i64: 0>} : () -> ()
+  // expected-error @+1 {{allocation 'late' is no slot of a scope that encloses it [verify]}}
+  %late = "pld.alloc_window_buffer"(%c64) {name = "late"} : (index) -> i64
+  return
+}
+
+// -----
+
+// A chip function or a host without scopes is no materialized host: nothing to report.
+func.func @plain() attributes {pld.level = "host", pld.role = "orchestrator"} {
+  %c64 = arith.constant 64 : index
+  %a = "pld.alloc_window_buffer"(%c64) {name = "a"} : (index) -> i64
   return
 }

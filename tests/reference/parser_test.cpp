@@ -306,24 +306,21 @@ TEST_CASE("syntax errors carry a line and a column") {
   const std::string good = host_program("        return 0\n");
   const case_ cases[] = {
       {"", 1, 1},
-      {"@pl.program\nclass P:\n\tdef f(self):\n        pass\n", 3, 1},
+      {"@pl.program\nclass P:\n\tdef f(self):\n        pass\n", 4, 1},
       {host_program("        x = (1,\n"), 9, 13},
+      {host_program("        x = (1]\n"), 9, 15},
       {host_program("        x = \"abc\n"), 9, 13},
+      {host_program("        x = f\"{a\n"), 9, 13},
       {host_program("        x = 1 $ 2\n"), 9, 15},
       {host_program("        x = 1\n          y = 2\n"), 10, 11},
       {host_program("        x = 1\n      y = 2\n"), 10, 7},
-      {host_program("        x[0] = 1\n"), 9, 14},
-      {host_program("        for i in foo():\n            pass\n"), 9, 18},
-      {host_program("        for i in range():\n            pass\n"), 9, 18},
-      {host_program("        with open(f):\n            pass\n"), 9, 14},
-      {host_program("        x = a[1:2]\n"), 9, 16},
-      {host_program("        break\n"), 9, 9},
       {host_program("        x = f(a=1, 2)\n"), 9, 20},
-      {host_program("        x = 1 ** 2\n"), 9, 15},
       {host_program("        x = 08\n"), 9, 13},
-      {good + "x = 1\n", 10, 1},
+      {host_program("        x = 1_\n"), 9, 13},
+      {host_program("        if x:\n        pass\n"), 10, 9},
+      {good + "  x = 1\n", 10, 3},
       {std::string("@pl.program\nclass P:\n    def f(self):\n        x = \"a\0b\"\x01\n", 57), 4,
-       18},
+       15},
   };
   for (const auto& c : cases) {
     CAPTURE(c.text);
@@ -350,35 +347,52 @@ TEST_CASE("layout: CRLF, comments, line joining, docstrings, one-line blocks") {
                "        return x");
   const auto& f = *p->functions[0];
   CHECK(f.sig->info().is_host_orchestrator());
-  REQUIRE(f.body.size() == 4);
-  CHECK(f.body[1]->where == ref::source_location{15, 9});
-  CHECK(f.body[3]->where == ref::source_location{18, 9});
+  REQUIRE(f.body.size() == 5); // the docstring is kept as written
+  CHECK(f.body[2]->where == ref::source_location{15, 9});
+  CHECK(f.body[4]->where == ref::source_location{18, 9});
   CHECK(ref::print_expression(*f.returns) == "int");
 }
 
 TEST_CASE("deep nesting is a syntax error, never a stack overflow") {
-  for (const char* unit : {"(", "[", "-", "not ", "f("}) {
+  for (const char* unit : {"(", "[", "-", "not ", "f(", "lambda: ", "~"}) {
     std::string body = "        x = ";
     for (int i = 0; i < 100000; ++i)
       body += unit;
     body += "1\n";
     auto e = parse_error(host_program(body));
     CAPTURE(unit);
-    CHECK(e.message.find("too deep") != std::string::npos);
+    CHECK(e.message.find("too many") != std::string::npos);
   }
-  std::string chain = "        x = 1";
-  for (int i = 0; i < 100000; ++i)
-    chain += " + 1";
-  CHECK(parse_error(host_program(chain + "\n")).message.find("too deep") != std::string::npos);
   std::string blocks;
   for (int i = 0; i < 1000; ++i)
     blocks += std::string(8 + 4 * static_cast<std::size_t>(i), ' ') + "if x:\n";
   blocks += std::string(8 + 4000, ' ') + "pass\n";
-  CHECK(parse_error(host_program(blocks)).message.find("too deep") != std::string::npos);
-  std::string elifs = "        if x:\n            pass\n";
-  for (int i = 0; i < 1000; ++i)
+  CHECK(parse_error(host_program(blocks)).message.find("too many levels") != std::string::npos);
+}
+
+TEST_CASE("long chains are read without recursion: operators, elif") {
+  // Python reads both; the IR they make is walked with explicit stacks everywhere.
+  std::string chain = "        x = 1";
+  for (int i = 0; i < 100000; ++i)
+    chain += " + 1";
+  auto p = parse_ok(host_program(chain + "\n"));
+  CHECK(commscope::analyze(p).ok());
+  std::string elifs = "        b = pld.alloc_window_buffer(4)\n"
+                      "        v = pld.window(b, [1], dtype=pl.FP32)\n"
+                      "        if x:\n            pass\n";
+  for (int i = 0; i < 5000; ++i)
     elifs += "        elif x:\n            pass\n";
-  CHECK(parse_error(host_program(elifs)).message.find("too deep") != std::string::npos);
+  elifs += "        else:\n            self.chip(v, device=3)\n";
+  auto q = parse_ok(host_program(elifs));
+  const auto plan = commscope::analyze(q);
+  REQUIRE(plan.ok());
+  CHECK(plan.functions.at(0).domains.size() == 1);
+  commscope::materialize(q, plan);
+  CHECK(commscope::verify(q).empty());
+  CHECK(ref::print(q).find("elif x:") != std::string::npos);
+}
+
+TEST_CASE("deep nesting just below the caps is fine") {
   // Just below the caps is fine.
   std::string ok = "        x = " + std::string(150, '(') + "1" + std::string(150, ')') + "\n";
   parse_ok(host_program(ok));

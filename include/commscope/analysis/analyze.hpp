@@ -49,6 +49,7 @@ public:
       if (facts_.saw_scope) { // scopes below other statements: materialized before
         read_back<Traits>(a_, f, fp);
         fp.status = function_plan<Traits>::state::already_materialized;
+        unscoped_allocations(fp, diagnostics);
         return;
       }
     }
@@ -76,6 +77,10 @@ public:
     check_allocations(fp);
     cluster(fp, table_);
     duplicate_names(fp);
+    if (n > 0 && !a_.can_wrap_body(f))
+      report(error_code::malformed_op, fp.allocations[0].name, fp.allocations[0].where,
+             facts_.allocations[0].order, 0, 0, reason::unwrappable_body);
+    nesting_limit(fp);
     for (auto& d : facts_.diagnostics)
       diagnostics.push_back(d);
   }
@@ -318,6 +323,37 @@ private:
     }
   }
 
+  /// A body that holds scopes and also allocations no scope lists (a partly
+  /// materialized body): each such allocation is an error, never silently skipped.
+  constexpr void unscoped_allocations(const function_plan<Traits>& fp,
+                                      vec<diagnostic<location>>& out) {
+    slotted_.clear();
+    for (const auto& a : fp.allocations) {
+      const auto id = vars_.id(a.base);
+      if (id >= slotted_.size())
+        slotted_.resize(id + 1, 0);
+      slotted_[id] = 1;
+    }
+    for (const auto& site : facts_.allocations) {
+      const auto id = vars_.id(site.base);
+      if (id >= slotted_.size() || !slotted_[id])
+        out.push_back({error_code::malformed_op, reason::alloc_outside_scope, site.name, 0, 0,
+                       site.where, site.order});
+    }
+  }
+
+  /// One nested scope per domain: more than the adapter can hold is reported at the
+  /// first allocation of the first domain beyond the limit.
+  constexpr void nesting_limit(const function_plan<Traits>& fp) {
+    constexpr std::size_t limit = scope_nesting_limit_of<Traits>();
+    if (fp.domains.size() <= limit)
+      return;
+    const auto i = fp.domains[limit].slots.front();
+    report(error_code::scope_nesting_limit, fp.allocations[i].name, fp.allocations[i].where,
+           facts_.allocations[i].order, static_cast<std::int64_t>(limit) + 1,
+           static_cast<std::int64_t>(limit));
+  }
+
   struct edge {
     std::uint32_t from, to;
   };
@@ -329,6 +365,7 @@ private:
   vec<std::uint8_t> touched_, suppressed_, queued_;
   vec<std::uint32_t> seeds_, first_, next_, work_;
   vec<std::uint8_t> inherits_; ///< per allocation: some collective passes coverage to it
+  vec<std::uint8_t> slotted_;  ///< per variable id: the base of a scope's slot
   index_table<storage> table_; ///< domain leaders, then names within a domain
   vec<collective_state> states_;
   vec<edge> edges_;
@@ -358,9 +395,11 @@ template <class Program, class Traits>
       fp.name = info.name;
       fa.run(f, fp, result.diagnostics);
     }
-    // Each call and allocation reports at most once, so positions are unique.
+    // A call reports at most once; an allocation at most once per code.
     std::sort(result.diagnostics.begin(), result.diagnostics.end(),
-              [](const auto& x, const auto& y) { return x.order < y.order; });
+              [](const auto& x, const auto& y) {
+                return x.order != y.order ? x.order < y.order : x.code < y.code;
+              });
     return result;
   }
 }

@@ -38,10 +38,17 @@ template <class Adapter> struct scope_records {
     std::uint64_t at = 0;
     typename Adapter::location where{};
   };
+  struct allocation { ///< an assignment of alloc_window_buffer(...) to its first target
+    typename Adapter::variable base{};
+    std::uint64_t at = 0;
+    typename Adapter::location where{};
+    std::string_view name;
+  };
   vec<scope> scopes;
   vec<std::optional<window_buffer>> slots; ///< std::nullopt: a null slot
   vec<std::int64_t> devices;
   vec<view> views;
+  vec<allocation> allocations;
   std::uint64_t order = 0;
 
   constexpr void clear() {
@@ -49,6 +56,7 @@ template <class Adapter> struct scope_records {
     slots.clear();
     devices.clear();
     views.clear();
+    allocations.clear();
   }
 };
 
@@ -73,10 +81,22 @@ public:
       out_.scopes.push_back(sc);
       return true;
     }
-    if (kind == statement_kind::assignment)
-      for (auto&& v : a_.targets(s))
+    if (kind == statement_kind::assignment) {
+      bool first = true;
+      for (auto&& v : a_.targets(s)) {
         if (const auto w = a_.view_window_buffer(s, v))
           out_.views.push_back({s, v, *w, out_.order, a_.where(s)});
+        if (first) {
+          const auto e = a_.value(s);
+          if (a_.expression_kind_of(e) == expression_kind::call) {
+            const call_target t = a_.target(e);
+            if (t.what == call_target::kind::operation && t.op == operation::alloc_window_buffer)
+              out_.allocations.push_back({v, out_.order, a_.where(s), a_.allocation_name(e)});
+          }
+        }
+        first = false;
+      }
+    }
     return false;
   }
   constexpr void leave(typename Adapter::statement) {

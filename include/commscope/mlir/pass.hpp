@@ -1,93 +1,287 @@
-// The pass and the verifier as MLIR passes on a module (`commscope-materialize`,
-// `commscope-verify`). Each diagnostic becomes an MLIR error at its op's location, its
-// code in brackets; no C++ exception leaves runOnOperation.
+// The pass and the verifier for MLIR (`commscope-materialize`, `commscope-verify`). The
+// passes are declared in ODS (passes.td: names, options, statistics) and defined in the
+// library commscope_pld; what they run is here, header-only: `materialize_module` and
+// `verify_module`. Each diagnostic becomes an MLIR error at its op, its code in
+// brackets, with notes at the related ops; no C++ exception leaves a pass.
 #pragma once
+
+// Debian's LLVM 19 is built with NDEBUG, so its pass statistics are llvm::NoopStatistic;
+// Statistic.h makes them TrackingStatistic whenever NDEBUG is undefined (a Debug build
+// of ours), and the two layouts would then disagree across the library boundary. This
+// header must come before anything else that includes Statistic.h (the assert below).
+#ifndef NDEBUG
+#define NDEBUG
+#include <llvm/ADT/Statistic.h>
+#undef NDEBUG
+#else
+#include <llvm/ADT/Statistic.h>
+#endif
 
 #include <commscope/commscope.hpp>
 #include <commscope/mlir/traits.hpp>
 
+#include <mlir/IR/Diagnostics.h>
+#include <mlir/IR/Location.h>
+#include <mlir/IR/Matchers.h>
 #include <mlir/Pass/Pass.h>
 
-#include <exception>
+#include <cstdint>
 #include <memory>
+#include <optional>
+#include <string>
+#include <type_traits>
+
+#include <llvm/ADT/DenseMap.h>
+
+static_assert(std::is_same_v<llvm::Statistic, llvm::NoopStatistic>,
+              "include <commscope/mlir/pass.hpp> before other LLVM headers");
 
 namespace commscope::pld {
 
+// clang-format off
+#define GEN_PASS_DECL
+#include <commscope/mlir/passes.h.inc>
+// clang-format on
+
 using traits = ir_traits<::mlir::ModuleOp>;
 
-/// Emits every diagnostic; returns whether there were none.
-template <class Diagnostics>
-bool report(::mlir::ModuleOp m, const Diagnostics& diagnostics) {
+/// The message of a diagnostic, in MLIR terms where the library's words are the
+/// reference IR's (`device=` is the dispatch's first operand here).
+template <class Diagnostic> std::string message_of(const Diagnostic& d) {
+  const std::string who = "'" + std::string(d.subject) + "'";
+  switch (d.code) {
+  case error_code::malformed_op:
+    if (d.why == commscope::reason::unwrappable_body)
+      return "allocation " + who +
+             " is in a function with more than one block: pld.comm_domain_scope wraps a "
+             "single block (use scf control flow)";
+    if (d.why == commscope::reason::unknown_callee)
+      return "pld.dispatch of " + who + ", which is no function of the module";
+    break;
+  case error_code::unsupported_device:
+    return "cannot infer the devices of the pld.dispatch of " + who +
+           " from its device operand (expected a constant or the induction variable of an "
+           "enclosing scf.for with constant bounds or 0 to pld.world_size step 1)";
+  case error_code::partial_world_range:
+    return "the pld.dispatch of " + who +
+           " runs in an scf.for over part of the world: only 0 to pld.world_size step 1 "
+           "covers all devices";
+  default:
+    break;
+  }
+  return d.message();
+}
+
+/// The ops diagnostics point at, found again by location to attach notes about the
+/// ops they concern (one walk, only when there is something to report).
+class related_ops {
+public:
+  explicit related_ops(::mlir::ModuleOp m) {
+    m.walk([&](::mlir::Operation* op) {
+      if (!::mlir::isa<::mlir::UnknownLoc>(op->getLoc()))
+        at_.try_emplace(op->getLoc().getAsOpaquePointer(), op);
+    });
+  }
+  ::mlir::Operation* at(traits::location where) const {
+    return where ? at_.lookup(where.getAsOpaquePointer()) : nullptr;
+  }
+  template <class Op> Op find(traits::location where) const {
+    return ::mlir::dyn_cast_or_null<Op>(at(where));
+  }
+
+private:
+  llvm::DenseMap<const void*, ::mlir::Operation*> at_;
+};
+
+namespace detail_ {
+/// "operand defined here", at its op or, for an induction variable, at its loop.
+inline void note_definition(::mlir::InFlightDiagnostic& diag, ::mlir::Value v,
+                            const std::string& what) {
+  if (auto* def = v.getDefiningOp()) {
+    diag.attachNote(def->getLoc()) << what << " is defined here";
+    return;
+  }
+  auto* owner = v.getParentRegion() ? v.getParentRegion()->getParentOp() : nullptr;
+  if (auto loop = ::mlir::dyn_cast_or_null<::mlir::scf::ForOp>(owner))
+    diag.attachNote(loop.getLoc()) << what << " is the induction variable of this scf.for";
+  else if (auto f = ::mlir::dyn_cast_or_null<::mlir::func::FuncOp>(owner))
+    diag.attachNote(f.getLoc()) << what << " is an argument of '" << f.getSymName() << "'";
+  else if (owner)
+    diag.attachNote(owner->getLoc())
+        << what << " is a block argument of this '" << owner->getName() << "'";
+}
+
+/// Notes at the ops a diagnostic concerns. `pl` is the plan (none for the verifier).
+template <class Diagnostic, class Plan>
+void attach_notes(::mlir::InFlightDiagnostic& diag, const Diagnostic& d, const related_ops& ops,
+                  const Plan* pl) {
+  switch (d.code) {
+  case error_code::unsupported_device:
+  case error_code::negative_device:
+  case error_code::device_out_of_range:
+  case error_code::partial_world_range:
+    if (auto call = ops.find<dispatch>(d.where); call && call->getNumOperands() > 0)
+      note_definition(diag, call->getOperand(0), "the device operand");
+    break;
+  case error_code::collective_arg_not_window:
+    if (auto* op = ops.at(d.where);
+        op && d.number >= 0 && static_cast<std::uint64_t>(d.number) < op->getNumOperands())
+      note_definition(diag, op->getOperand(static_cast<unsigned>(d.number)),
+                      "argument " + std::to_string(d.number) + " of the collective");
+    break;
+  case error_code::duplicate_name:
+    if (pl)
+      for (const auto& fp : pl->functions)
+        for (const auto& a : fp.allocations)
+          if (a.where == d.where && a.domain != no_index) {
+            for (auto i : fp.domains[a.domain].slots)
+              if (fp.allocations[i].name == a.name) {
+                diag.attachNote(::mlir::Location(fp.allocations[i].where))
+                    << "the first allocation named '" << a.name << "' in comm domain " << a.domain;
+                break;
+              }
+            return;
+          }
+    break;
+  case error_code::malformed_op:
+    if (auto alloc = ops.find<alloc_window_buffer>(d.where)) {
+      auto f = alloc->template getParentOfType<::mlir::func::FuncOp>();
+      if (!f)
+        break;
+      if (d.why == commscope::reason::unwrappable_body)
+        diag.attachNote(f.getLoc())
+            << "'" << f.getSymName() << "' has " << f.getBody().getBlocks().size() << " blocks";
+      else if (d.why == commscope::reason::alloc_outside_scope)
+        f.walk([&](comm_domain_scope s) {
+          diag.attachNote(s.getLoc()) << "the function's comm-domain scopes start here";
+          return ::mlir::WalkResult::interrupt();
+        });
+    }
+    break;
+  default:
+    break;
+  }
+}
+} // namespace detail_
+
+/// Emits every diagnostic, each as an MLIR error at its op with notes at the related
+/// ops; returns whether there were none.
+template <class Diagnostics, class Plan = plan<traits>>
+bool report(::mlir::ModuleOp m, const Diagnostics& diagnostics, const Plan* pl = nullptr) {
+  if (diagnostics.empty())
+    return true;
+  const related_ops ops(m);
   for (const auto& d : diagnostics) {
     const ::mlir::Location at = d.where ? ::mlir::Location(d.where) : m.getLoc();
-    ::mlir::emitError(at) << d.message() << " [" << code_name(d.code) << "]";
+    auto diag = ::mlir::emitError(at);
+    diag << message_of(d) << " [" << code_name(d.code) << "]";
+    detail_::attach_notes(diag, d, ops, pl);
   }
-  return diagnostics.empty();
+  return false;
 }
 
-/// The rewrite nests one block; a host orchestrator with a CFG has no single body to wrap.
-inline bool single_block_hosts(::mlir::ModuleOp m) {
+/// Run-time limits of the pass options; 0 keeps the adapter's. They can only lower the
+/// adapter's limits (whose values the analysis fixes at compile time), and are checked
+/// after the analysis, reported after its diagnostics.
+struct limits {
+  std::int64_t devices = 0;
+  std::int64_t nesting = 0;
+};
+
+/// What the pass statistics count.
+struct counts {
+  std::uint64_t allocations = 0, domains = 0, dispatches = 0;
+};
+
+namespace detail_ {
+/// The highest device a dispatch names, for the forms with a finite device set: a
+/// constant, or the induction variable of an scf.for with constant bounds and a
+/// positive step (SSA has no copies: these are all such forms the analysis accepts).
+inline std::optional<std::int64_t> highest_device(dispatch call) {
+  if (call->getNumOperands() == 0)
+    return std::nullopt;
+  const ::mlir::Value device = call->getOperand(0);
+  llvm::APInt c, lo, hi, step;
+  if (::mlir::matchPattern(device, ::mlir::m_ConstantInt(&c)))
+    return c.getSExtValue();
+  auto arg = ::mlir::dyn_cast<::mlir::BlockArgument>(device);
+  auto loop = arg ? ::mlir::dyn_cast<::mlir::scf::ForOp>(arg.getOwner()->getParentOp()) : nullptr;
+  if (!loop || loop.getInductionVar() != device ||
+      !::mlir::matchPattern(loop.getLowerBound(), ::mlir::m_ConstantInt(&lo)) ||
+      !::mlir::matchPattern(loop.getUpperBound(), ::mlir::m_ConstantInt(&hi)) ||
+      !::mlir::matchPattern(loop.getStep(), ::mlir::m_ConstantInt(&step)) ||
+      !step.isStrictlyPositive() || lo.getSExtValue() >= hi.getSExtValue())
+    return std::nullopt;
+  const std::int64_t first = lo.getSExtValue(), stride = step.getSExtValue();
+  return first + (hi.getSExtValue() - 1 - first) / stride * stride;
+}
+
+/// The option limits, with the codes and places of the adapter's own: device-limit at
+/// each dispatch of a chip orchestrator that reaches it, nesting-limit at the first
+/// allocation beyond it. Counts the dispatches on the way.
+template <class Plan> bool check_limits(const Plan& pl, const limits& lim, counts& n) {
   bool ok = true;
-  for (auto f : traits::functions(m))
-    if (traits::describe(f).is_host_orchestrator() && !f.getBody().hasOneBlock() &&
-        !f.getBody().empty()) {
-      ::mlir::emitError(f.getLoc())
-          << "a host orchestrator must have a single block [malformed-op]";
+  for (const auto& fp : pl.functions) {
+    if (fp.status != function_plan<traits>::state::analysed)
+      continue;
+    ::mlir::func::FuncOp(fp.function).walk([&](dispatch call) {
+      ++n.dispatches;
+      const auto top = lim.devices > 0 ? highest_device(call) : std::nullopt;
+      if (!top || *top < lim.devices)
+        return;
+      const auto callee = traits::call_target_of({call, {}});
+      if (callee.what != call_target::kind::function || !callee.callee.is_chip_orchestrator())
+        return;
+      auto diag = call.emitError()
+                  << "the pld.dispatch of '" << callee.callee.name << "' uses device " << *top
+                  << ", at or above the device-limit option " << lim.devices
+                  << " [device-out-of-range]";
+      note_definition(diag, call->getOperand(0), "the device operand");
+      ok = false;
+    });
+    if (lim.nesting > 0 && fp.domains.size() > static_cast<std::uint64_t>(lim.nesting)) {
+      const auto& a =
+          fp.allocations[fp.domains[static_cast<std::size_t>(lim.nesting)].slots.front()];
+      ::mlir::emitError(::mlir::Location(a.where))
+          << "allocation '" << a.name << "' would open nested scope " << lim.nesting + 1
+          << ", beyond the nesting-limit option " << lim.nesting << " [scope-nesting-limit]";
       ok = false;
     }
+  }
   return ok;
 }
+} // namespace detail_
 
-struct materialize_pass
-    : ::mlir::PassWrapper<materialize_pass, ::mlir::OperationPass<::mlir::ModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(materialize_pass)
-  ::llvm::StringRef getArgument() const override { return "commscope-materialize"; }
-  ::llvm::StringRef getDescription() const override {
-    return "Materialize communication-domain scopes around host orchestrator bodies";
+/// The pass on one module: analyse, report, and rewrite when there is nothing to
+/// report. Returns false on errors (the module is then unchanged); `changed` tells
+/// whether anything was rewritten.
+inline bool materialize_module(::mlir::ModuleOp m, const limits& lim, counts& n, bool& changed) {
+  changed = false;
+  const symbol_scope symbols(m);
+  const auto pl = analyze(m);
+  const bool clean = report(m, pl.diagnostics, &pl);
+  if (!detail_::check_limits(pl, lim, n) || !clean)
+    return false; // nothing was touched: the rewrite needs a clean plan
+  for (const auto& fp : pl.functions) {
+    n.allocations += fp.allocations.size();
+    n.domains += fp.domains.size();
   }
-  void runOnOperation() override {
-    auto m = getOperation();
-    try {
-      if (!single_block_hosts(m))
-        return signalPassFailure();
-      const auto pl = analyze(m);
-      if (!report(m, pl.diagnostics))
-        return signalPassFailure(); // nothing was touched: the rewrite needs a clean plan
-      if (materialize(m, pl) != materialized::rewritten)
-        markAllAnalysesPreserved();
-    } catch (const std::exception& e) {
-      ::mlir::emitError(m.getLoc()) << "commscope: " << e.what();
-      signalPassFailure();
-    } catch (...) {
-      ::mlir::emitError(m.getLoc()) << "commscope: unknown exception";
-      signalPassFailure();
-    }
-  }
-};
+  changed = materialize(m, pl) == materialized::rewritten;
+  return true;
+}
 
-struct verify_pass : ::mlir::PassWrapper<verify_pass, ::mlir::OperationPass<::mlir::ModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(verify_pass)
-  ::llvm::StringRef getArgument() const override { return "commscope-verify"; }
-  ::llvm::StringRef getDescription() const override {
-    return "Check the property 'comm-domain scopes materialized'";
-  }
-  void runOnOperation() override {
-    markAllAnalysesPreserved();
-    try {
-      if (!report(getOperation(), verify(getOperation())))
-        signalPassFailure();
-    } catch (...) {
-      ::mlir::emitError(getOperation().getLoc()) << "commscope: verifier failed";
-      signalPassFailure();
-    }
-  }
-};
+/// The verifier of "comm-domain scopes materialized" on one module.
+inline bool verify_module(::mlir::ModuleOp m) {
+  const symbol_scope symbols(m);
+  return report(m, verify(m));
+}
 
+/// The passes (defined in the library commscope_pld, registered by name).
 inline std::unique_ptr<::mlir::Pass> create_materialize_pass() {
-  return std::make_unique<materialize_pass>();
+  return createCommscopeMaterialize();
 }
-inline std::unique_ptr<::mlir::Pass> create_verify_pass() {
-  return std::make_unique<verify_pass>();
-}
+inline std::unique_ptr<::mlir::Pass> create_verify_pass() { return createCommscopeVerify(); }
+/// Registers both passes with MLIR's pass registry (for mlir-opt style drivers).
+void register_passes();
 
 } // namespace commscope::pld

@@ -1,7 +1,8 @@
 // The MLIR adapter: `commscope::ir_traits<mlir::ModuleOp>`, an ordinary client of
 // ../traits.hpp. The MLIR form of a host program is in tests/mlir/*.mlir.
-// Levels and roles are attributes of func.func: pld.level ("host", "chip"), pld.role
-// ("orchestrator"), pld.type ("orchestration", "graph"). Statements are ops, a block's
+// Levels and roles are attributes of func.func: pld.level ("host", "chip", ...), pld.role
+// ("orchestrator", ...), pld.type ("orchestration", "graph", ...), their values checked by
+// the dialect (dialect.td). Statements are ops, a block's
 // terminator excepted; an op is the value of its assignment (its results the targets),
 // its operands are variables. The rewrite is in place: an allocation gets
 // `window_buffer = <id>` (unique in its function), each view's pld.window the same id,
@@ -16,12 +17,15 @@
 #include <mlir/Dialect/SCF/IR/SCF.h>
 #include <mlir/IR/Builders.h>
 #include <mlir/IR/BuiltinOps.h>
+#include <mlir/IR/Matchers.h>
 #include <mlir/IR/SymbolTable.h>
 
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/SmallVector.h>
 
+#include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <optional>
 #include <span>
 #include <string_view>
@@ -39,15 +43,70 @@ inline std::string_view string_attr(mlir::Operation* o, llvm::StringRef name) {
   return a ? std::string_view(a.getValue()) : std::string_view();
 }
 
-/// The statements of an op's regions (or a function's body), terminators left out.
-inline llvm::SmallVector<mlir::Operation*, 8> statements_of(mlir::Operation* o) {
-  llvm::SmallVector<mlir::Operation*, 8> r;
-  for (auto& region : o->getRegions())
-    for (auto& block : region)
-      for (auto& s : block.without_terminator())
-        r.push_back(&s);
-  return r;
-}
+/// The statements of an op's regions (or a function's body), terminators left out, in
+/// order: a lazy forward range, so that a body of 300,000 ops is walked, never copied.
+class statements {
+public:
+  class iterator {
+  public:
+    using value_type = mlir::Operation*;
+    using difference_type = std::ptrdiff_t;
+    iterator() = default;
+    explicit iterator(mlir::Operation* owner) : owner_(owner) { enter_region(0); }
+    mlir::Operation* operator*() const { return op_; }
+    iterator& operator++() {
+      op_ = op_->getNextNode();
+      if (!op_ || op_ == last_)
+        next_block();
+      return *this;
+    }
+    iterator operator++(int) {
+      iterator r = *this;
+      ++*this;
+      return r;
+    }
+    bool operator==(const iterator& o) const { return op_ == o.op_; }
+    bool operator==(std::default_sentinel_t) const { return op_ == nullptr; }
+
+  private:
+    /// Positions at a block's first statement; its terminator (if any) ends it.
+    bool enter_block(mlir::Block* b) {
+      block_ = b;
+      if (b->empty())
+        return false;
+      last_ = b->mightHaveTerminator() ? &b->back() : nullptr;
+      op_ = &b->front() != last_ ? &b->front() : nullptr;
+      return op_ != nullptr;
+    }
+    void enter_region(unsigned r) {
+      for (region_ = r; region_ < owner_->getNumRegions(); ++region_)
+        for (auto& b : owner_->getRegion(region_))
+          if (enter_block(&b))
+            return;
+      op_ = nullptr;
+    }
+    void next_block() {
+      for (auto* b = block_->getNextNode(); b; b = b->getNextNode())
+        if (enter_block(b))
+          return;
+      enter_region(region_ + 1);
+    }
+
+    mlir::Operation* owner_ = nullptr;
+    mlir::Block* block_ = nullptr;
+    mlir::Operation* op_ = nullptr;
+    mlir::Operation* last_ = nullptr;
+    unsigned region_ = 0;
+  };
+
+  explicit statements(mlir::Operation* owner) : owner_(owner) {}
+  iterator begin() const { return owner_->getNumRegions() ? iterator(owner_) : iterator(); }
+  static std::default_sentinel_t end() { return {}; }
+
+private:
+  mlir::Operation* owner_;
+};
+static_assert(std::forward_iterator<statements::iterator>);
 
 inline llvm::SmallVector<expression, 6> operands_of(mlir::Operation* o, unsigned skip = 0) {
   llvm::SmallVector<expression, 6> r;
@@ -56,16 +115,47 @@ inline llvm::SmallVector<expression, 6> operands_of(mlir::Operation* o, unsigned
   return r;
 }
 
+/// The symbol table of the module being analysed, installed for one run by
+/// `symbol_scope`: a callee is then found in O(1), where lookupNearestSymbolFrom scans
+/// the module for every dispatch (quadratic in the number of functions). Without one,
+/// the lookup falls back to that scan. One per thread: passes on sibling modules may run
+/// in parallel.
+inline thread_local const mlir::SymbolTable* current_symbols = nullptr;
+
+class symbol_scope {
+public:
+  explicit symbol_scope(mlir::ModuleOp m) : table_(m), saved_(current_symbols) {
+    current_symbols = &table_;
+  }
+  ~symbol_scope() { current_symbols = saved_; }
+  symbol_scope(const symbol_scope&) = delete;
+  symbol_scope& operator=(const symbol_scope&) = delete;
+
+private:
+  mlir::SymbolTable table_;
+  const mlir::SymbolTable* saved_;
+};
+
+/// scf.for runs from its lower bound up to its upper bound with a positive step; a
+/// constant step <= 0 is no loop Python's range rules describe.
+inline bool positive_step(mlir::scf::ForOp f) {
+  llvm::APInt step;
+  return !mlir::matchPattern(f.getStep(), mlir::m_ConstantInt(&step)) || step.isStrictlyPositive();
+}
+
+/// The window_buffer id of an allocation or a view.
 inline std::optional<std::int64_t> window_buffer_id(mlir::Operation* o) {
-  if (auto a = o ? o->getAttrOfType<mlir::IntegerAttr>("window_buffer") : nullptr)
-    return a.getInt();
-  return std::nullopt;
+  mlir::IntegerAttr id;
+  if (auto a = mlir::dyn_cast_or_null<alloc_window_buffer>(o))
+    id = a.getWindowBufferAttr();
+  else if (auto w = mlir::dyn_cast_or_null<window>(o))
+    id = w.getWindowBufferAttr();
+  return id ? std::optional<std::int64_t>(id.getInt()) : std::nullopt;
 }
 
 } // namespace commscope::pld
 
-template <>
-struct commscope::ir_traits<mlir::ModuleOp> {
+template <> struct commscope::ir_traits<mlir::ModuleOp> {
   using program = mlir::ModuleOp;
   using function = mlir::func::FuncOp;
   using statement = mlir::Operation*;
@@ -81,11 +171,19 @@ struct commscope::ir_traits<mlir::ModuleOp> {
   static function_info describe(function f) {
     const auto what = pld::string_attr(f, "pld.level"), type = pld::string_attr(f, "pld.type");
     return {std::string_view(f.getSymName()),
-            what == "host" ? level::host : what == "chip" ? level::chip : level::other,
+            what == "host"   ? level::host
+            : what == "chip" ? level::chip
+                             : level::other,
             pld::string_attr(f, "pld.role") == "orchestrator" || type == "orchestration",
             type == "graph"};
   }
-  static llvm::SmallVector<statement, 8> body(function f) { return pld::statements_of(f); }
+  static pld::statements body(function f) { return pld::statements(f); }
+  /// The rewrite nests one block: a body with a CFG (several blocks) cannot be wrapped.
+  static bool can_wrap_body(function f) { return f.getBody().hasOneBlock(); }
+  /// One nested region per domain: MLIR prints and verifies regions recursively, and
+  /// its printer overflows an 8 MB stack between 6,000 and 8,000 levels (and the verifier
+  /// and printer are quadratic in the depth): stay an order of magnitude below.
+  static constexpr std::size_t scope_nesting_limit = 512;
 
   // ---- statements
   static statement_kind statement_kind_of(statement s) {
@@ -97,7 +195,7 @@ struct commscope::ir_traits<mlir::ModuleOp> {
                                                 : statement_kind::evaluation;
   }
   static location statement_location(statement s) { return s->getLoc(); }
-  static llvm::SmallVector<statement, 8> children(statement s) { return pld::statements_of(s); }
+  static pld::statements children(statement s) { return pld::statements(s); }
   static llvm::SmallVector<variable, 2> targets(statement s) {
     return llvm::SmallVector<variable, 2>(s->getResults().begin(), s->getResults().end());
   }
@@ -106,9 +204,12 @@ struct commscope::ir_traits<mlir::ModuleOp> {
   static variable loop_variable(statement s) {
     return mlir::cast<mlir::scf::ForOp>(s).getInductionVar();
   }
+  /// A non-positive constant step is given as the loop op itself, an expression of
+  /// kind other: the devices of such a loop are `unsupported-device`.
   static commscope::loop_bounds<expression> loop_bounds(statement s) {
     auto f = mlir::cast<mlir::scf::ForOp>(s);
-    return {{s, f.getLowerBound()}, {s, f.getUpperBound()}, {s, f.getStep()}};
+    const expression step = pld::positive_step(f) ? expression{s, f.getStep()} : expression{s, {}};
+    return {{s, f.getLowerBound()}, {s, f.getUpperBound()}, step};
   }
 
   // ---- expressions
@@ -138,7 +239,11 @@ struct commscope::ir_traits<mlir::ModuleOp> {
     auto callee = e.op->getAttrOfType<mlir::FlatSymbolRefAttr>("callee");
     if (!callee)
       return call_target::unresolved("");
-    if (auto f = mlir::SymbolTable::lookupNearestSymbolFrom<function>(e.op, callee.getAttr()))
+    const auto f =
+        pld::current_symbols
+            ? pld::current_symbols->lookup<function>(callee.getAttr())
+            : mlir::SymbolTable::lookupNearestSymbolFrom<function>(e.op, callee.getAttr());
+    if (f)
       return call_target::of(describe(f));
     return call_target::unresolved(std::string_view(callee.getValue()));
   }
@@ -198,13 +303,16 @@ struct commscope::ir_traits<mlir::ModuleOp> {
     std::int64_t next_id = 0; ///< of the function being rewritten
   };
   static rewriter begin_rewrite(program&) { return {}; }
+  /// window_buffer is an inherent attribute (dialect.td), kept in the op's properties:
+  /// setting it builds no attribute dictionary.
   static window_buffer make_window_buffer(rewriter& rw, const window_buffer_spec<ir_traits>& s) {
-    auto* a = s.base.getDefiningOp();
-    a->setAttr("window_buffer", mlir::Builder(a->getContext()).getI64IntegerAttr(rw.next_id++));
+    auto a = mlir::cast<pld::alloc_window_buffer>(s.base.getDefiningOp());
+    a.setWindowBufferAttr(mlir::Builder(a->getContext()).getI64IntegerAttr(rw.next_id++));
     return a;
   }
   static void retype_view(rewriter&, variable v, window_buffer w) {
-    v.getDefiningOp()->setAttr("window_buffer", w->getAttr("window_buffer"));
+    mlir::cast<pld::window>(v.getDefiningOp())
+        .setWindowBufferAttr(mlir::cast<pld::alloc_window_buffer>(w).getWindowBufferAttr());
   }
   /// Nests the scopes before the terminator, outermost first, moves the body into the
   /// innermost, and forwards the values the function returns out through pld.yield.
@@ -219,30 +327,22 @@ struct commscope::ir_traits<mlir::ModuleOp> {
       llvm::SmallVector<std::int64_t, 4> ids;
       for (auto* w : s.slots)
         ids.push_back(*pld::window_buffer_id(w));
-      mlir::OperationState st(at, pld::comm_domain_scope::getOperationName());
-      st.addTypes(ret->getOperandTypes());
-      st.addRegion()->emplaceBlock();
-      st.addAttribute("name", b.getStringAttr(llvm::StringRef(s.name.data(), s.name.size())));
-      st.addAttribute("devices", b.getDenseI64ArrayAttr({s.devices.data(), s.devices.size()}));
-      st.addAttribute("slots", b.getDenseI64ArrayAttr(ids));
-      mlir::Operation* scope = b.create(st);
+      auto scope = b.create<pld::comm_domain_scope>(
+          at, ret->getOperandTypes(),
+          b.getStringAttr(llvm::StringRef(s.name.data(), s.name.size())),
+          b.getDenseI64ArrayAttr({s.devices.data(), s.devices.size()}),
+          b.getDenseI64ArrayAttr(ids));
+      scope.getBody().emplaceBlock();
       if (outer) // appended to the enclosing scope's block: forward the results outwards
-        yield(b, at, scope->getResults());
-      outer = outer ? outer : scope;
+        b.create<pld::yield>(at, scope->getResults());
+      outer = outer ? outer : scope.getOperation();
       b.setInsertionPointToEnd(&scope->getRegion(0).front());
     }
     mlir::Block* inner = b.getInsertionBlock();
     inner->getOperations().splice(inner->begin(), entry.getOperations(), entry.begin(),
                                   outer->getIterator());
-    yield(b, ret->getLoc(), ret->getOperands());
+    b.create<pld::yield>(ret->getLoc(), ret->getOperands());
     ret->setOperands(outer->getResults());
   }
   static void commit(rewriter&, program&) {}
-
-private:
-  static void yield(mlir::OpBuilder& b, mlir::Location at, mlir::ValueRange values) {
-    mlir::OperationState st(at, pld::yield::getOperationName());
-    st.addOperands(values);
-    b.create(st);
-  }
 };

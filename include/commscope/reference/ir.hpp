@@ -102,6 +102,7 @@ struct expression : std::enable_shared_from_this<expression> {
     tuple,         ///< (args...)
     unary,         ///< text args[0]   (text: "-", "not")
     binary,        ///< args[0] text args[1]   (arithmetic, comparison, and/or)
+    opaque,        ///< any other Python form: text as written, args its operands
   };
   kind what = kind::none;
   source_location where{};
@@ -132,6 +133,10 @@ struct statement : std::enable_shared_from_this<statement> {
     return_,    ///< return values...
     pass,
     scope,      ///< with pld.comm_domain(scope_name, devices, slots): body
+    block,      ///< any other compound statement (with, try, except, for over no range,
+                ///< else of a loop, ...): text is its header; values, targets, body
+    verbatim,   ///< any other simple statement (x += e, del, assert, a docstring, ...):
+                ///< text as written; values are read, targets rebound opaquely
   };
   kind what = kind::pass;
   source_location where{};
@@ -143,6 +148,11 @@ struct statement : std::enable_shared_from_this<statement> {
   std::uint8_t range_arity = 1;     ///< how many range() arguments were written
   bool builtin_range = false;       ///< `range(...)` rather than `pl.range(...)`
   bool is_elif = false;             ///< printed as `elif` inside its parent's orelse
+  /// The statement as written (its header for a compound one), when it was parsed:
+  /// printed as is, so that a rewritten body keeps the author's spelling. Continuation
+  /// lines are stored without the statement's indentation; a line that starts inside a
+  /// string literal is marked by a leading '\0' and never re-indented.
+  std::string text;
   std::vector<statement_ptr> body;
   std::vector<statement_ptr> orelse;
   // scope
@@ -170,6 +180,10 @@ struct function {
 };
 
 struct program {
+  /// `@pl.program class NAME:` with `@pl.function` methods, or a group of module-level
+  /// (or function-local) `@pl.jit` functions that call each other by bare name.
+  enum class form : std::uint8_t { program_class, jit_group };
+  form style = form::program_class;
   std::string name;
   std::vector<function_ptr> functions;
   std::uint32_t variable_bound = 0; ///< every variable id is below it

@@ -1,20 +1,27 @@
-// The text front end of the reference IR: parses the Python-DSL subset of cli.md.
+// The text front end of the reference IR: reads whole Python modules (cli.md, "Input")
+// and parses the DSL programs it finds in them.
 //
-// `parse` never throws, aborts or recurses without bound, whatever the bytes: bracket,
-// block and expression nesting are capped (a deeper input is a syntax error), so every
-// later tree walk, the destructors of the shared nodes included, runs on a bounded stack.
+// Three steps: tokenize the file (tokenizer.hpp), walk its block structure once to find
+// the DSL (`@pl.program` classes and `@pl.jit` groups at any depth), the imports and the
+// bindings of every Python scope, then parse the DSL functions: host orchestrator
+// bodies into the IR, the other functions' signatures only. Code outside the DSL is
+// never parsed beyond its block structure.
+//
+// Nothing here throws, aborts or recurses without bound, whatever the bytes: blocks and
+// brackets are capped as in Python, and so is the recursion of the expression parser.
 #pragma once
 
 #include <commscope/reference/ir.hpp>
 #include <commscope/reference/lexicon.hpp>
+#include <commscope/reference/tokenizer.hpp>
 #include <commscope/traits.hpp>
 
 #include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <deque>
 #include <exception>
+#include <limits>
 #include <memory>
 #include <new>
 #include <optional>
@@ -32,16 +39,61 @@ struct syntax_error {
   std::string message;
 };
 
+/// A finding of the front end that is no syntax error but rejects a program, with a
+/// code of pass.md (a malformed `pld.comm_domain`, an unknown dtype).
+struct front_end_diagnostic {
+  std::string code;
+  std::string message;
+  source_location where{};
+};
+
+/// Where a rewritten host orchestrator body goes in the source (cli.md, `--emit=ir`).
+struct body_span {
+  const function* fn = nullptr;
+  std::uint32_t begin = 0; ///< byte range of the body's lines, without the last line end
+  std::uint32_t end = 0;
+  std::string indent;      ///< the body's indentation as written
+  bool inline_body = false; ///< `def f(): stmt` on one line: begin is after the ':'
+};
+
+/// One DSL program of a module.
+struct program_unit {
+  std::string name;
+  std::uint32_t line = 0; ///< the line of its first decorator
+  program_ptr program;
+  std::vector<body_span> bodies; ///< every host orchestrator's body
+  std::vector<front_end_diagnostic> diagnostics;
+  /// Names left open that a `device=` depends on, by the location of that call: the
+  /// driver names them in the `unsupported-device` message and suggests `-D`.
+  std::vector<std::pair<source_location, std::string>> open_names;
+  /// Integer literals beyond 64 bits in a `device=`, by the location of that call: read
+  /// as the nearest 64-bit value, and named as written in the message.
+  std::vector<std::pair<source_location, std::string>> huge_devices;
+};
+
+struct module_options {
+  std::string_view stem = "module"; ///< names a module-level `@pl.jit` group
+  std::vector<std::pair<std::string, std::int64_t>> defines; ///< -D NAME=INT
+};
+
+struct module_result {
+  std::vector<program_unit> programs;
+  std::optional<syntax_error> error; ///< the first syntax error; no programs then
+  std::string newline = "\n";        ///< the file's line end (CRLF files keep theirs)
+  explicit operator bool() const { return !error; }
+};
+
+/// Reads a whole module. Never throws.
+module_result parse_module(std::string_view text, const module_options& options = {});
+
 struct parse_result {
   program_ptr program;               ///< null when `error` is set
   std::optional<syntax_error> error; ///< the first syntax error
   explicit operator bool() const { return program != nullptr; }
 };
 
-/// Caps that keep every recursive walk of a parsed program shallow.
-inline constexpr std::uint32_t max_nesting = 200;           ///< brackets, blocks, unary chains
-inline constexpr std::uint32_t max_expression_depth = 1000; ///< height of one expression tree
-
+/// Reads a module that holds one program (tests, the fuzz target): its first program;
+/// an error when it has none.
 parse_result parse(std::string_view text);
 
 /// The byte width of `pl.<DTYPE>`, or 0 for an unknown dtype name.
@@ -103,516 +155,995 @@ parse_result parse(std::string_view text);
   return operation::none;
 }
 
-namespace parser_detail {
+namespace detail {
 
-struct failure {
-  source_location where;
-  std::string message;
-};
+/// How deep the expression parser may recurse (brackets, unary chains, lambdas,
+/// conditional expressions together); Python refuses such input as too complex too.
+inline constexpr std::uint32_t max_expression_nesting = 400;
 
-enum class tok : std::uint8_t { name, number, string, op, newline, indent, dedent, end };
-
-// Kept small (32 bytes): a big program has a million tokens.
-struct token {
-  tok kind = tok::end;
-  std::uint32_t str = 0; ///< a string literal's decoded value: index into lexed::strings
-  source_location where{};
-  std::string_view text; ///< the source spelling (names, numbers, operators)
-};
-
-struct lexed {
-  std::deque<token> tokens; // blocks, not one huge buffer: no reallocation copies
-  std::vector<std::string> strings;
-};
-
-[[noreturn]] inline void fail(source_location where, std::string message) {
-  throw failure{where, std::move(message)};
+[[noreturn]] inline void fail_at(std::uint32_t offset, std::string message) {
+  throw syntax_failure{offset, std::move(message)};
 }
 
-inline bool is_ident_start(unsigned char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-}
-inline bool is_digit(unsigned char c) { return c >= '0' && c <= '9'; }
-inline bool is_ident_char(unsigned char c) { return is_ident_start(c) || is_digit(c); }
+// ---- the module's structure ----------------------------------------------------------
 
-inline std::string describe_byte(unsigned char c) {
-  static constexpr char hex[] = "0123456789abcdef";
-  if (c >= 0x21 && c < 0x7f)
-    return std::string("'") + static_cast<char>(c) + "'";
-  return std::string("byte 0x") + hex[c >> 4] + hex[c & 15];
-}
+/// One Python scope: the module, a function or a class body.
+struct py_scope {
+  enum class kind : std::uint8_t { module, function, class_body };
+  kind what = kind::module;
+  std::int32_t parent = -1;
+  std::string_view name;
+  struct binding {
+    std::uint32_t count = 0;
+    bool simple = false;     ///< its only binding is `NAME = E` or `NAME: T = E`
+    std::uint32_t rhs_begin = 0; ///< token range of E
+    std::uint32_t rhs_end = 0;
+  };
+  std::unordered_map<std::string_view, binding> names;
+};
 
-/// Python-style tokenizer: INDENT/DEDENT from leading spaces, NEWLINE only outside
-/// brackets, comments and blank lines dropped.
-class lexer {
+/// A decorated (or DSL-method) `def` or `class` the scan found.
+struct definition {
+  std::uint32_t first_decorator = 0; ///< token index of the first '@' (or of `def`)
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> decorators; ///< token ranges after '@'
+  std::uint32_t keyword = 0;   ///< token index of `def` / `class`
+  std::uint32_t colon = 0;     ///< the header's ':'
+  std::uint32_t body_begin = 0; ///< first token of the body
+  std::uint32_t body_end = 0;   ///< its DEDENT (or NEWLINE for an inline body)
+  bool inline_body = false;
+  bool is_class = false;
+  std::int32_t scope = 0;      ///< the scope it is defined in
+  std::int32_t own_scope = -1; ///< the scope of its body
+  enum class dsl : std::uint8_t { none, program_class, jit_host, jit_chip, jit_kernel, method };
+  dsl role = dsl::none;
+  std::int32_t program = -1; ///< the candidate program it belongs to
+};
+
+struct candidate_program {
+  bool is_class = false;
+  std::int32_t scope = 0;             ///< the scope whose constants it sees (first)
+  std::uint32_t first_decorator = 0;  ///< token index
+  std::string_view name;
+  std::vector<std::uint32_t> functions; ///< indices into definitions
+};
+
+/// Maps a dotted spelling to the DSL's canonical one (`pl.`, `pld.`) through the file's
+/// import aliases.
+class aliases {
 public:
-  explicit lexer(std::string_view src) : s_(src) {}
-
-  lexed run() {
-    std::deque<token> out;
-    std::vector<std::uint32_t> indents{0};
-    bool line_start = true;
-    while (true) {
-      if (line_start && brackets_.empty()) {
-        line_start = false;
-        std::uint32_t width = 0;
-        while (pos_ < s_.size() && (s_[pos_] == ' ' || s_[pos_] == '\f')) {
-          width = s_[pos_] == ' ' ? width + 1 : 0;
-          advance();
-        }
-        if (pos_ < s_.size() && s_[pos_] == '\t')
-          fail(here(), "tab character in indentation (indent with spaces)");
-        if (pos_ >= s_.size())
-          break;
-        const char c = s_[pos_];
-        if (c == '\n' || c == '\r' || c == '#')
-          ; // blank or comment-only line: no indentation change
-        else if (width > indents.back()) {
-          if (indents.size() > max_nesting)
-            fail(here(), "nesting too deep");
-          indents.push_back(width);
-          out.push_back({tok::indent, 0, here(), {}});
-        } else if (width < indents.back()) {
-          while (width < indents.back()) {
-            indents.pop_back();
-            out.push_back({tok::dedent, 0, here(), {}});
-          }
-          if (width != indents.back())
-            fail(here(), "unindent does not match any outer indentation level");
-        }
-      }
-      if (pos_ >= s_.size())
-        break;
-      const auto c = static_cast<unsigned char>(s_[pos_]);
-      if (c == ' ' || c == '\f') {
-        advance();
-      } else if (c == '\t') {
-        fail(here(), "tab character (indent and separate with spaces)");
-      } else if (c == '#') {
-        while (pos_ < s_.size() && s_[pos_] != '\n' && s_[pos_] != '\r')
-          advance();
-      } else if (c == '\n' || c == '\r') {
-        if (brackets_.empty() && !out.empty() && out.back().kind != tok::newline &&
-            out.back().kind != tok::indent && out.back().kind != tok::dedent)
-          out.push_back({tok::newline, 0, here(), {}});
-        newline();
-        line_start = true;
-      } else if (c == '\\') {
-        const auto at = here();
-        advance();
-        if (pos_ >= s_.size() || (s_[pos_] != '\n' && s_[pos_] != '\r'))
-          fail(at, "unexpected character after line continuation");
-        newline();
-      } else if (is_ident_start(c)) {
-        const auto at = here();
-        const std::size_t b = pos_;
-        while (pos_ < s_.size() && is_ident_char(static_cast<unsigned char>(s_[pos_])))
-          advance();
-        if (pos_ < s_.size() && (s_[pos_] == '"' || s_[pos_] == '\''))
-          fail(at, "string prefixes are not supported");
-        out.push_back({tok::name, 0, at, s_.substr(b, pos_ - b)});
-      } else if (is_digit(c) || (c == '.' && pos_ + 1 < s_.size() &&
-                                 is_digit(static_cast<unsigned char>(s_[pos_ + 1])))) {
-        out.push_back(number());
-      } else if (c == '"' || c == '\'') {
-        out.push_back(string());
-      } else {
-        out.push_back(op());
-      }
-    }
-    if (!brackets_.empty())
-      fail(brackets_.back().second, std::string("'") + brackets_.back().first +
-                                        "' was never closed (unexpected end of file)");
-    if (!out.empty() && out.back().kind != tok::newline && out.back().kind != tok::dedent &&
-        out.back().kind != tok::indent)
-      out.push_back({tok::newline, 0, here(), {}});
-    for (std::size_t i = 1; i < indents.size(); ++i)
-      out.push_back({tok::dedent, 0, here(), {}});
-    out.push_back({tok::end, 0, here(), {}});
-    return {std::move(out), std::move(strings_)};
+  aliases() {
+    map_.emplace_back("pl", "pl");
+    map_.emplace_back("pld", "pld");
+  }
+  void add(std::string alias, std::string_view module) {
+    if (module == "pypto.language")
+      map_.emplace_back(std::move(alias), "pl");
+    else if (module == "pypto.language.distributed")
+      map_.emplace_back(std::move(alias), "pld");
+  }
+  /// `dist.alloc_window_buffer` -> `pld.alloc_window_buffer`; unchanged otherwise.
+  [[nodiscard]] std::string canonical(std::string_view dotted) const {
+    const std::pair<std::string, std::string_view>* best = nullptr;
+    for (const auto& m : map_)
+      if ((dotted == m.first ||
+           (dotted.starts_with(m.first) && dotted.size() > m.first.size() &&
+            dotted[m.first.size()] == '.')) &&
+          (!best || m.first.size() > best->first.size()))
+        best = &m;
+    if (!best)
+      return std::string(dotted);
+    std::string r(best->second);
+    r += dotted.substr(best->first.size());
+    return r;
   }
 
 private:
-  source_location here() const { return {line_, col_}; }
+  std::vector<std::pair<std::string, std::string_view>> map_;
+};
 
-  void advance() {
-    // Columns count characters: UTF-8 continuation bytes do not start one.
-    const auto c = static_cast<unsigned char>(s_[pos_++]);
-    if ((c & 0xC0) != 0x80)
-      ++col_;
+/// The dotted name a token range spells (`a.b.c`), or empty.
+inline std::string dotted_name(const token_stream& ts, std::uint32_t b, std::uint32_t e) {
+  std::string r;
+  bool want_name = true;
+  for (std::uint32_t i = b; i < e; ++i) {
+    const token& t = ts.tokens[i];
+    if (want_name) {
+      if (t.kind != tok::name)
+        return {};
+      r += ts.text(t);
+    } else {
+      if (t.kind != tok::op || ts.text(t) != ".")
+        return {};
+      r += '.';
+    }
+    want_name = !want_name;
   }
-  void newline() {
-    if (s_[pos_] == '\r' && pos_ + 1 < s_.size() && s_[pos_ + 1] == '\n')
-      ++pos_;
-    ++pos_;
-    ++line_;
-    col_ = 1;
-  }
+  return want_name ? std::string() : r;
+}
 
-  token number() {
-    const auto at = here();
-    const std::size_t b = pos_;
-    auto digits = [&] {
-      while (pos_ < s_.size() && (is_ident_char(static_cast<unsigned char>(s_[pos_]))))
-        advance();
+/// Walks the whole token stream once: block structure (INDENT after a header, no stray
+/// INDENT), scopes and their bindings, imports, and the DSL's definitions.
+class module_scan {
+public:
+  explicit module_scan(const token_stream& ts) : ts_(ts) {}
+
+  std::vector<py_scope> scopes;
+  std::vector<definition> definitions;
+  std::vector<candidate_program> programs;
+  aliases names;
+
+  void run() {
+    scopes.push_back({});
+    struct open_block {
+      std::int32_t scope;
+      std::int32_t definition; ///< the def/class whose body this is, or -1
     };
-    digits();
-    // A float: kept opaque (its spelling), the pass never needs its value.
-    if (pos_ < s_.size() && s_[pos_] == '.' &&
-        !(pos_ + 1 < s_.size() && is_ident_start(static_cast<unsigned char>(s_[pos_ + 1])) &&
-          s_[pos_ + 1] != 'e' && s_[pos_ + 1] != 'E')) {
-      advance();
-      digits();
-    }
-    if (pos_ < s_.size() && (s_[pos_] == '+' || s_[pos_] == '-') &&
-        (s_[pos_ - 1] == 'e' || s_[pos_ - 1] == 'E') && !s_.substr(b, 2).starts_with("0x") &&
-        !s_.substr(b, 2).starts_with("0X")) {
-      advance();
-      digits();
-    }
-    return {tok::number, 0, at, s_.substr(b, pos_ - b)};
-  }
-
-  static int hex_value(char c) {
-    if (c >= '0' && c <= '9')
-      return c - '0';
-    if (c >= 'a' && c <= 'f')
-      return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-      return c - 'A' + 10;
-    return -1;
-  }
-
-  token string() {
-    const auto at = here();
-    const std::size_t b = pos_;
-    const char q = s_[pos_];
-    const bool triple = pos_ + 2 < s_.size() && s_[pos_ + 1] == q && s_[pos_ + 2] == q;
-    const std::size_t open = triple ? 3 : 1;
-    for (std::size_t i = 0; i < open; ++i)
-      advance();
-    std::string value;
-    while (true) {
-      if (pos_ >= s_.size())
-        fail(at, "unterminated string literal");
-      const char c = s_[pos_];
-      if (c == q && (!triple || (pos_ + 2 < s_.size() && s_[pos_ + 1] == q && s_[pos_ + 2] == q))) {
-        for (std::size_t i = 0; i < open; ++i)
-          advance();
-        break;
-      }
-      if (c == '\n' || c == '\r') {
-        if (!triple)
-          fail(at, "unterminated string literal");
-        value += '\n';
-        newline();
+    std::vector<open_block> blocks{{0, -1}};
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> decorators;
+    std::uint32_t first_decorator = 0;
+    const auto& t = ts_.tokens;
+    std::uint32_t i = 0;
+    while (t[i].kind != tok::end) {
+      const token& k = t[i];
+      if (k.kind == tok::newline) {
+        ++i;
         continue;
       }
-      if (c == '\\') {
-        advance();
-        if (pos_ >= s_.size())
-          fail(at, "unterminated string literal");
-        const char e = s_[pos_];
-        if (e == '\n' || e == '\r') {
-          newline();
+      if (k.kind == tok::dedent) {
+        if (blocks.size() > 1) {
+          if (blocks.back().definition >= 0)
+            definitions[static_cast<std::size_t>(blocks.back().definition)].body_end = i;
+          blocks.pop_back();
+        }
+        ++i;
+        continue;
+      }
+      if (k.kind == tok::indent)
+        fail_at(k.begin, "unexpected indent");
+      const std::uint32_t nl = line_end(i);
+      const std::int32_t scope = blocks.back().scope;
+      if (is_op(i, "@")) {
+        if (decorators.empty())
+          first_decorator = i;
+        decorators.emplace_back(i + 1, nl);
+        i = nl + 1;
+        continue;
+      }
+      std::uint32_t kw = i;
+      if (is_name(kw, "async") && (is_name(kw + 1, "def") || is_name(kw + 1, "for") ||
+                                   is_name(kw + 1, "with")))
+        ++kw;
+      const std::string_view head = t[kw].kind == tok::name ? ts_.text(t[kw]) : "";
+      const bool defines = head == "def" || head == "class";
+      if (!decorators.empty() && !defines)
+        fail_at(t[i].begin, "invalid syntax: a decorator must be followed by 'def' or 'class'");
+      if (!is_compound(kw, nl, head)) {
+        simple_line(i, nl, scope);
+        i = nl + 1;
+        continue;
+      }
+      const std::uint32_t colon = header_colon(kw, nl, head);
+      std::int32_t def_index = -1;
+      std::int32_t body_scope = scope;
+      if (defines) {
+        def_index = define(kw, colon, scope, decorators, decorators.empty() ? kw : first_decorator,
+                           head == "class");
+        body_scope = definitions[static_cast<std::size_t>(def_index)].own_scope;
+        decorators.clear();
+      } else {
+        header_bindings(kw, colon, head, scope);
+      }
+      if (colon + 1 == nl) {
+        if (t[nl + 1].kind != tok::indent)
+          fail_at(t[nl + 1].begin, "expected an indented block after '" + std::string(head) +
+                                       "' statement on line " + std::to_string(t[kw].line));
+        blocks.push_back({body_scope, def_index});
+        if (def_index >= 0)
+          definitions[static_cast<std::size_t>(def_index)].body_begin = nl + 1; // its INDENT
+        i = nl + 2;
+      } else {
+        // `if x: y` / `def f(): return 1`: the body is the rest of the line.
+        simple_line(colon + 1, nl, body_scope);
+        if (def_index >= 0) {
+          auto& d = definitions[static_cast<std::size_t>(def_index)];
+          d.body_begin = colon + 1;
+          d.body_end = nl;
+          d.inline_body = true;
+        }
+        i = nl + 1;
+      }
+    }
+    if (!decorators.empty())
+      fail_at(t[i].begin, "invalid syntax: a decorator must be followed by 'def' or 'class'");
+    while (blocks.size() > 1) { // the tokenizer closes every block before the end
+      if (blocks.back().definition >= 0)
+        definitions[static_cast<std::size_t>(blocks.back().definition)].body_end = i;
+      blocks.pop_back();
+    }
+  }
+
+private:
+  bool is_op(std::uint32_t i, std::string_view o) const {
+    const token& k = ts_.tokens[i];
+    return k.kind == tok::op && k.flags == op_code(o);
+  }
+  /// The operator code of token i, 0 for any other token.
+  std::uint8_t code(std::uint32_t i) const {
+    const token& k = ts_.tokens[i];
+    return k.kind == tok::op ? k.flags : 0;
+  }
+  bool is_name(std::uint32_t i, std::string_view n) const {
+    const token& k = ts_.tokens[i];
+    return k.kind == tok::name && ts_.text(k) == n;
+  }
+
+  /// The NEWLINE that ends the logical line starting at i.
+  std::uint32_t line_end(std::uint32_t i) const {
+    const auto& t = ts_.tokens;
+    while (t[i].kind != tok::newline && t[i].kind != tok::end)
+      ++i;
+    if (t[i].kind == tok::end)
+      fail_at(t[i].begin, "unexpected end of file");
+    return i;
+  }
+
+  bool is_compound(std::uint32_t kw, std::uint32_t nl, std::string_view head) const {
+    static constexpr std::array<std::string_view, 13> words{
+        "if", "elif", "else", "for", "while", "with", "try", "except", "finally", "def", "class",
+        "async", "match"};
+    if (head == "match" || head == "case") // soft keywords: no simple statement ends with ':'
+      return nl > kw + 1 && is_op(nl - 1, ":");
+    return std::find(words.begin(), words.end(), head) != words.end();
+  }
+
+  /// The ':' that ends a compound statement's header.
+  std::uint32_t header_colon(std::uint32_t kw, std::uint32_t nl, std::string_view head) const {
+    if (head == "match" || head == "case")
+      return nl - 1;
+    int depth = 0;
+    int lambdas = 0;
+    for (std::uint32_t i = kw + 1; i < nl; ++i) {
+      const token& k = ts_.tokens[i];
+      if (k.kind == tok::name && depth == 0 && ts_.text(k) == "lambda")
+        ++lambdas;
+      if (k.kind != tok::op)
+        continue;
+      const char o = static_cast<char>(k.flags);
+      if (o == '(' || o == '[' || o == '{')
+        ++depth;
+      else if (o == ')' || o == ']' || o == '}')
+        --depth;
+      else if (o == ':' && depth == 0) {
+        if (lambdas > 0 && head != "def" && head != "class") {
+          --lambdas;
           continue;
         }
-        advance();
-        switch (e) {
-        case 'n':
-          value += '\n';
+        return i;
+      }
+    }
+    fail_at(ts_.tokens[nl].begin, "expected ':'");
+  }
+
+  py_scope::binding& bind(std::int32_t scope, std::string_view name) {
+    auto& b = scopes[static_cast<std::size_t>(scope)].names[name];
+    ++b.count;
+    b.simple = false;
+    return b;
+  }
+
+  /// Names bound by a target list such as `a, (b, *c)` (attributes and subscripts bind
+  /// nothing).
+  void bind_targets(std::uint32_t b, std::uint32_t e, std::int32_t scope) {
+    const auto& t = ts_.tokens;
+    for (std::uint32_t i = b; i < e; ++i) {
+      if (t[i].kind != tok::name || is_reserved(ts_.text(t[i])))
+        continue;
+      const bool after_dot = i > b && is_op(i - 1, ".");
+      const bool trailer = i + 1 < e && (is_op(i + 1, ".") || is_op(i + 1, "(") || is_op(i + 1, "["));
+      if (!after_dot && !trailer)
+        bind(scope, ts_.text(t[i]));
+    }
+  }
+
+  void walrus_bindings(std::uint32_t b, std::uint32_t e, std::int32_t scope) {
+    for (std::uint32_t i = b; i + 1 < e; ++i)
+      if (ts_.tokens[i].kind == tok::name && is_op(i + 1, ":="))
+        bind(scope, ts_.text(ts_.tokens[i]));
+  }
+
+  void header_bindings(std::uint32_t kw, std::uint32_t colon, std::string_view head,
+                       std::int32_t scope) {
+    walrus_bindings(kw, colon, scope);
+    if (head == "for") {
+      std::uint32_t in = kw + 1;
+      int depth = 0;
+      for (; in < colon; ++in) {
+        if (is_op(in, "(") || is_op(in, "["))
+          ++depth;
+        else if (is_op(in, ")") || is_op(in, "]"))
+          --depth;
+        else if (depth == 0 && is_name(in, "in"))
           break;
-        case 't':
-          value += '\t';
-          break;
-        case 'r':
-          value += '\r';
-          break;
-        case '0':
-          value += '\0';
-          break;
-        case '\\':
-        case '\'':
-        case '"':
-          value += e;
-          break;
-        case 'x': {
-          const int h = pos_ + 1 < s_.size() ? hex_value(s_[pos_]) : -1;
-          const int l = h >= 0 ? hex_value(s_[pos_ + 1]) : -1;
-          if (l < 0)
-            fail(at, "invalid \\x escape in string literal");
-          advance();
-          advance();
-          value += static_cast<char>(h * 16 + l);
-          break;
+      }
+      bind_targets(kw + 1, in, scope);
+    } else if (head == "with" || head == "except") {
+      for (std::uint32_t i = kw + 1; i + 1 < colon; ++i)
+        if (is_name(i, "as")) {
+          std::uint32_t e = i + 1;
+          int depth = 0;
+          for (; e < colon; ++e) {
+            if (is_op(e, "(") || is_op(e, "["))
+              ++depth;
+            else if (is_op(e, ")") || is_op(e, "]"))
+              --depth;
+            if (depth < 0 || (depth == 0 && is_op(e, ",")))
+              break;
+          }
+          bind_targets(i + 1, e, scope);
         }
-        default:
-          value += '\\';
-          value += e;
-        }
+    }
+  }
+
+  std::int32_t define(std::uint32_t kw, std::uint32_t colon, std::int32_t scope,
+                      const std::vector<std::pair<std::uint32_t, std::uint32_t>>& decorators,
+                      std::uint32_t first, bool is_class) {
+    const auto& t = ts_.tokens;
+    if (t[kw + 1].kind != tok::name)
+      fail_at(t[kw + 1].begin, "invalid syntax: expected a name");
+    const std::string_view name = ts_.text(t[kw + 1]);
+    bind(scope, name);
+    py_scope s;
+    s.what = is_class ? py_scope::kind::class_body : py_scope::kind::function;
+    s.parent = scope;
+    s.name = name;
+    scopes.push_back(std::move(s));
+    const auto own = static_cast<std::int32_t>(scopes.size() - 1);
+    if (!is_class)
+      parameter_bindings(kw + 2, colon, own);
+    definition d;
+    d.first_decorator = first;
+    d.decorators = decorators;
+    d.keyword = kw;
+    d.colon = colon;
+    d.is_class = is_class;
+    d.scope = scope;
+    d.own_scope = own;
+    classify(d);
+    definitions.push_back(std::move(d));
+    const auto index = static_cast<std::int32_t>(definitions.size() - 1);
+    attach(index);
+    return index;
+  }
+
+  /// Parameter names: the first name after '(' or ',' at depth 1 (past `*` / `**`).
+  void parameter_bindings(std::uint32_t open, std::uint32_t colon, std::int32_t scope) {
+    open = skip_type_parameters(open);
+    if (!is_op(open, "("))
+      fail_at(ts_.tokens[open].begin, "invalid syntax: expected '('");
+    int depth = 0;
+    bool want = false;
+    for (std::uint32_t i = open; i < colon; ++i) {
+      const token& k = ts_.tokens[i];
+      if (k.kind == tok::op) {
+        const std::uint8_t o = k.flags;
+        if (o == '(' || o == '[' || o == '{')
+          ++depth;
+        else if (o == ')' || o == ']' || o == '}')
+          --depth;
+        if (depth == 0)
+          break;
+        if (depth == 1 && (o == '(' || o == ','))
+          want = true;
+        else if (!(depth == 1 && (o == '*' || o == op_code("**"))))
+          want = false;
         continue;
       }
-      value += c;
-      advance();
+      if (want && depth == 1 && k.kind == tok::name)
+        bind(scope, ts_.text(k));
+      want = false;
     }
-    strings_.push_back(std::move(value));
-    return {tok::string, static_cast<std::uint32_t>(strings_.size() - 1), at,
-            s_.substr(b, pos_ - b)};
   }
 
-  token op() {
-    const auto at = here();
-    static constexpr std::array<std::string_view, 9> two{"==", "!=", "<=", ">=", "//",
-                                                         "->", "**", "+=", "-="};
-    for (auto t : two)
-      if (s_.substr(pos_, 2) == t) {
-        if (t == "**" || t == "+=" || t == "-=")
-          fail(at, "operator '" + std::string(t) + "' is not supported");
-        advance();
-        advance();
-        return {tok::op, 0, at, s_.substr(pos_ - 2, 2)};
+  /// `def f[T, *Ts](...)` (PEP 695): the index of the '(' after the type parameters.
+  std::uint32_t skip_type_parameters(std::uint32_t i) const {
+    if (!is_op(i, "["))
+      return i;
+    for (int depth = 0;; ++i) {
+      if (ts_.tokens[i].kind == tok::newline || ts_.tokens[i].kind == tok::end)
+        return i;
+      if (is_op(i, "[") || is_op(i, "(") || is_op(i, "{"))
+        ++depth;
+      else if ((is_op(i, "]") || is_op(i, ")") || is_op(i, "}")) && --depth == 0)
+        return i + 1;
+    }
+  }
+
+  void classify(definition& d) const {
+    for (const auto& [b, e] : d.decorators) {
+      std::uint32_t end = e;
+      // `@x.y(...)`: the callee is the part before the call's '('.
+      for (std::uint32_t i = b; i < e; ++i)
+        if (is_op(i, "(")) {
+          end = i;
+          break;
+        }
+      const std::string spelled = names.canonical(dotted_name(ts_, b, end));
+      using r = definition::dsl;
+      if (d.is_class && spelled == "pl.program")
+        d.role = r::program_class;
+      else if (!d.is_class && spelled == "pl.jit.host")
+        d.role = r::jit_host;
+      else if (!d.is_class && spelled == "pl.jit")
+        d.role = r::jit_chip;
+      else if (!d.is_class && spelled == "pl.jit.incore")
+        d.role = r::jit_kernel;
+      else if (!d.is_class && spelled == "pl.function")
+        d.role = r::method;
+      else
+        continue;
+      return;
+    }
+  }
+
+  /// Puts a DSL definition into its program: a `@pl.program` class opens one; methods
+  /// join their class's; `@pl.jit` functions join their scope's group.
+  void attach(std::int32_t index) {
+    definition& d = definitions[static_cast<std::size_t>(index)];
+    using r = definition::dsl;
+    switch (d.role) {
+    case r::none:
+      return;
+    case r::program_class: {
+      candidate_program p;
+      p.is_class = true;
+      p.scope = d.scope;
+      p.first_decorator = d.first_decorator;
+      p.name = ts_.text(ts_.tokens[d.keyword + 1]);
+      programs.push_back(std::move(p));
+      d.program = static_cast<std::int32_t>(programs.size() - 1);
+      class_program_[d.own_scope] = d.program;
+      return;
+    }
+    case r::method: {
+      const auto it = class_program_.find(d.scope);
+      if (it == class_program_.end()) {
+        d.role = r::none; // @pl.function outside a program class: not analysed
+        return;
       }
-    const char c = s_[pos_];
-    constexpr std::string_view one = "()[],:.=<>+-*/%@;";
-    if (one.find(c) == std::string_view::npos || c == '\0')
-      fail(at, "unexpected " + describe_byte(static_cast<unsigned char>(c)));
-    if (c == '(' || c == '[') {
-      if (brackets_.size() >= max_nesting)
-        fail(at, "nesting too deep");
-      brackets_.emplace_back(c, at);
-    } else if (c == ')' || c == ']') {
-      const char want = c == ')' ? '(' : '[';
-      if (brackets_.empty())
-        fail(at, std::string("unmatched '") + c + "'");
-      if (brackets_.back().first != want)
-        fail(at,
-             std::string("closing '") + c + "' does not match '" + brackets_.back().first + "'");
-      brackets_.pop_back();
+      d.program = it->second;
+      programs[static_cast<std::size_t>(d.program)].functions.push_back(
+          static_cast<std::uint32_t>(index));
+      return;
     }
-    advance();
-    return {tok::op, 0, at, s_.substr(pos_ - 1, 1)};
+    default: {
+      auto it = jit_program_.find(d.scope);
+      if (it == jit_program_.end()) {
+        candidate_program p;
+        p.scope = d.scope;
+        p.first_decorator = d.first_decorator;
+        p.name = scopes[static_cast<std::size_t>(d.scope)].name; // empty: the module
+        programs.push_back(std::move(p));
+        it = jit_program_.emplace(d.scope, static_cast<std::int32_t>(programs.size() - 1)).first;
+      }
+      d.program = it->second;
+      programs[static_cast<std::size_t>(d.program)].functions.push_back(
+          static_cast<std::uint32_t>(index));
+      return;
+    }
+    }
   }
 
-  std::string_view s_;
-  std::size_t pos_ = 0;
-  std::uint32_t line_ = 1;
-  std::uint32_t col_ = 1;
-  std::vector<std::pair<char, source_location>> brackets_;
-  std::vector<std::string> strings_;
+  /// One line of simple statements separated by ';': their bindings and imports.
+  void simple_line(std::uint32_t b, std::uint32_t e, std::int32_t scope) {
+    std::uint32_t s = b;
+    int depth = 0;
+    for (std::uint32_t i = b; i <= e; ++i) {
+      if (i < e && ts_.tokens[i].kind == tok::op) {
+        const char o = static_cast<char>(ts_.tokens[i].flags);
+        if (o == '(' || o == '[' || o == '{')
+          ++depth;
+        else if (o == ')' || o == ']' || o == '}')
+          --depth;
+        else if (o == ';' && depth == 0) {
+          simple_statement(s, i, scope);
+          s = i + 1;
+        }
+      }
+      if (i == e && s < e)
+        simple_statement(s, e, scope);
+    }
+  }
+
+  void simple_statement(std::uint32_t b, std::uint32_t e, std::int32_t scope) {
+    const auto& t = ts_.tokens;
+    if (b >= e)
+      return;
+    const std::string_view first = t[b].kind == tok::name ? ts_.text(t[b]) : "";
+    if (first == "import" || first == "from")
+      return import(b, e, scope);
+    if (first == "global" || first == "nonlocal" || first == "del") {
+      for (std::uint32_t i = b + 1; i < e; ++i)
+        if (t[i].kind == tok::name) {
+          bind(scope, ts_.text(t[i]));
+          bind(scope, ts_.text(t[i])); // never a constant
+        }
+      return;
+    }
+    walrus_bindings(b, e, scope);
+    // Assignments: the '=' at depth 0 split targets from the value.
+    std::vector<std::uint32_t> eqs;
+    int depth = 0;
+    bool annotated = t[b].kind == tok::name && b + 1 < e && is_op(b + 1, ":");
+    for (std::uint32_t i = b; i < e; ++i) {
+      if (t[i].kind == tok::name && depth == 0 && ts_.text(t[i]) == "lambda")
+        break; // a lambda's defaults are not targets
+      if (t[i].kind != tok::op)
+        continue;
+      const std::uint8_t o = t[i].flags;
+      if (o == '(' || o == '[' || o == '{')
+        ++depth;
+      else if (o == ')' || o == ']' || o == '}')
+        --depth;
+      else if (depth == 0 && o == '=')
+        eqs.push_back(i);
+      else if (depth == 0 && is_augmented_code(o)) {
+        bind_targets(b, i, scope); // augmented: never a constant
+        bind_targets(b, i, scope);
+        return;
+      }
+    }
+    if (annotated) {
+      auto& bd = bind(scope, ts_.text(t[b]));
+      if (eqs.size() == 1 && bd.count == 1) {
+        bd.simple = true;
+        bd.rhs_begin = eqs[0] + 1;
+        bd.rhs_end = e;
+      }
+      return;
+    }
+    if (eqs.size() == 1 && eqs[0] == b + 1 && t[b].kind == tok::name) {
+      auto& bd = bind(scope, ts_.text(t[b]));
+      if (bd.count == 1) {
+        bd.simple = true;
+        bd.rhs_begin = eqs[0] + 1;
+        bd.rhs_end = e;
+      }
+      return;
+    }
+    std::uint32_t s = b;
+    for (const auto q : eqs) {
+      bind_targets(s, q, scope);
+      s = q + 1;
+    }
+  }
+
+  void import(std::uint32_t b, std::uint32_t e, std::int32_t scope) {
+    const auto& t = ts_.tokens;
+    // import a.b.c [as x], ...   |   from m import a [as x], ... / ( ... ) / *
+    std::string from;
+    std::uint32_t i = b + 1;
+    if (ts_.text(t[b]) == "from") {
+      std::uint32_t j = i;
+      while (j < e && !is_name(j, "import"))
+        ++j;
+      from = dotted_name(ts_, i, j);
+      i = j + 1;
+    }
+    while (i < e) {
+      if (is_op(i, "(") || is_op(i, ")") || is_op(i, ",") || is_op(i, "*")) {
+        ++i;
+        continue;
+      }
+      std::uint32_t j = i;
+      while (j < e && !is_name(j, "as") && !is_op(j, ",") && !is_op(j, ")"))
+        ++j;
+      const std::string path = dotted_name(ts_, i, j);
+      std::string alias;
+      if (j < e && is_name(j, "as")) {
+        if (j + 1 < e)
+          alias = std::string(ts_.text(t[j + 1]));
+        j = std::min(j + 2, e);
+      }
+      const std::string module = from.empty() ? path : from + "." + path;
+      if (!alias.empty()) {
+        names.add(alias, module);
+        bind(scope, ts_.text(t[j - 1]));
+      } else if (!from.empty()) {
+        names.add(path, module);
+        if (i < e && t[i].kind == tok::name)
+          bind(scope, ts_.text(t[i]));
+      } else {
+        names.add(path, module); // `import pypto.language`: spelled out in full
+        if (t[i].kind == tok::name)
+          bind(scope, ts_.text(t[i]));
+      }
+      i = std::max(j, i + 1); // every step consumes a token, whatever the input
+    }
+  }
+
+  const token_stream& ts_;
+  std::unordered_map<std::int32_t, std::int32_t> class_program_;
+  std::unordered_map<std::int32_t, std::int32_t> jit_program_;
 };
 
-/// An expression under construction, with the height of its tree.
-struct node {
-  std::shared_ptr<expression> e;
-  std::uint32_t depth = 1;
+// ---- constants of the file -------------------------------------------------------
+
+/// Resolves a name a host orchestrator leaves open (cli.md, "Constants of the file").
+class constants {
+public:
+  constants(const token_stream& ts, const std::vector<py_scope>& scopes,
+            const module_options& options)
+      : ts_(ts), scopes_(scopes), options_(options) {}
+
+  /// The integer `name` stands for, seen from `scope` outward; nullopt when it is open.
+  std::optional<std::int64_t> resolve(std::string_view name, std::int32_t scope) {
+    for (const auto& [n, v] : options_.defines)
+      if (n == name)
+        return v;
+    return lookup(name, scope, 0);
+  }
+
+private:
+  std::optional<std::int64_t> lookup(std::string_view name, std::int32_t scope,
+                                     std::uint32_t depth) {
+    if (depth > 64)
+      return std::nullopt;
+    for (std::int32_t s = scope; s >= 0; s = scopes_[static_cast<std::size_t>(s)].parent) {
+      const auto& sc = scopes_[static_cast<std::size_t>(s)];
+      if (sc.what == py_scope::kind::class_body)
+        continue; // not an enclosing scope, as in Python
+      const auto it = sc.names.find(name);
+      if (it == sc.names.end())
+        continue;
+      if (!it->second.simple || it->second.count != 1)
+        return std::nullopt;
+      const auto key = std::make_pair(s, name);
+      if (auto m = memo_.find(key); m != memo_.end())
+        return m->second;
+      memo_[key] = std::nullopt; // a cycle reads as open
+      evaluator ev{*this, s, it->second.rhs_begin, it->second.rhs_end, depth};
+      auto v = ev.whole();
+      memo_[key] = v;
+      return v;
+    }
+    return std::nullopt;
+  }
+
+  struct key_hash {
+    std::size_t operator()(const std::pair<std::int32_t, std::string_view>& k) const {
+      return std::hash<std::string_view>{}(k.second) * 31 + static_cast<std::size_t>(k.first);
+    }
+  };
+
+  /// Integer constant expressions: literals, names, + - * // %, unary -, parentheses.
+  struct evaluator {
+    constants& c;
+    std::int32_t scope;
+    std::uint32_t i, e, depth;
+    std::uint32_t nesting = 0;
+
+    std::optional<std::int64_t> whole() {
+      auto v = sum();
+      return (v && i == e) ? v : std::nullopt;
+    }
+    bool op(std::string_view o) {
+      if (i < e && c.ts_.tokens[i].kind == tok::op && c.ts_.text(c.ts_.tokens[i]) == o) {
+        ++i;
+        return true;
+      }
+      return false;
+    }
+    std::optional<std::int64_t> sum() {
+      auto l = product();
+      while (l) {
+        if (op("+")) {
+          auto r = product();
+          if (!r || __builtin_add_overflow(*l, *r, &*l))
+            return std::nullopt;
+        } else if (op("-")) {
+          auto r = product();
+          if (!r || __builtin_sub_overflow(*l, *r, &*l))
+            return std::nullopt;
+        } else {
+          break;
+        }
+      }
+      return l;
+    }
+    std::optional<std::int64_t> product() {
+      auto l = unary();
+      while (l) {
+        const bool mul = op("*"), fdiv = !mul && op("//"), mod = !mul && !fdiv && op("%");
+        if (!mul && !fdiv && !mod)
+          break;
+        auto r = unary();
+        if (!r)
+          return std::nullopt;
+        if (mul) {
+          if (__builtin_mul_overflow(*l, *r, &*l))
+            return std::nullopt;
+        } else {
+          if (*r == 0 || (*l == std::numeric_limits<std::int64_t>::min() && *r == -1))
+            return std::nullopt;
+          std::int64_t q = *l / *r, m = *l % *r;
+          if (m != 0 && ((m < 0) != (*r < 0))) { // Python floors
+            --q;
+            m += *r;
+          }
+          l = fdiv ? q : m;
+        }
+      }
+      return l;
+    }
+    std::optional<std::int64_t> unary() {
+      if (++nesting > 200)
+        return std::nullopt;
+      std::optional<std::int64_t> v;
+      if (op("-")) {
+        v = unary();
+        if (v && *v == std::numeric_limits<std::int64_t>::min())
+          v = std::nullopt;
+        else if (v)
+          v = -*v;
+      } else if (op("+")) {
+        v = unary();
+      } else {
+        v = atom();
+      }
+      --nesting;
+      return v;
+    }
+    std::optional<std::int64_t> atom() {
+      if (i >= e)
+        return std::nullopt;
+      const token& t = c.ts_.tokens[i];
+      if (op("(")) {
+        auto v = sum();
+        return (v && op(")")) ? v : std::nullopt;
+      }
+      ++i;
+      if (t.kind == tok::number)
+        return integer_literal(c.ts_.text(t));
+      if (t.kind == tok::name && !is_reserved(c.ts_.text(t))) {
+        for (const auto& [n, v] : c.options_.defines)
+          if (n == c.ts_.text(t))
+            return v;
+        return c.lookup(c.ts_.text(t), scope, depth + 1);
+      }
+      return std::nullopt;
+    }
+  };
+
+public:
+  /// The value of an integer literal's spelling; nullopt for floats and beyond int64.
+  static std::optional<std::int64_t> integer_literal(std::string_view s) {
+    unsigned base = 10;
+    std::size_t b = 0;
+    if (s.size() > 1 && s[0] == '0' && std::string_view("xXoObB").find(s[1]) != std::string_view::npos) {
+      base = (s[1] == 'x' || s[1] == 'X') ? 16 : (s[1] == 'o' || s[1] == 'O') ? 8 : 2;
+      b = 2;
+    }
+    std::uint64_t v = 0;
+    for (std::size_t i = b; i < s.size(); ++i) {
+      const char ch = s[i];
+      if (ch == '_')
+        continue;
+      int d = (ch >= '0' && ch <= '9')   ? ch - '0'
+              : (ch >= 'a' && ch <= 'f') ? ch - 'a' + 10
+              : (ch >= 'A' && ch <= 'F') ? ch - 'A' + 10
+                                         : -1;
+      if (base == 10 && (ch == 'e' || ch == 'E'))
+        d = -1;
+      if (d < 0 || static_cast<unsigned>(d) >= base)
+        return std::nullopt; // a float or an imaginary literal
+      if (v > (static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()) -
+               static_cast<unsigned>(d)) /
+                  base)
+        return std::nullopt;
+      v = v * base + static_cast<unsigned>(d);
+    }
+    return static_cast<std::int64_t>(v);
+  }
+
+private:
+  const token_stream& ts_;
+  const std::vector<py_scope>& scopes_;
+  const module_options& options_;
+  std::unordered_map<std::pair<std::int32_t, std::string_view>, std::optional<std::int64_t>,
+                     key_hash>
+      memo_;
 };
 
+// ---- the DSL parser --------------------------------------------------------------
+
+/// An expression under construction.
 using mutable_expr = std::shared_ptr<expression>;
 using mutable_stmt = std::shared_ptr<statement>;
 
-class parser {
+class dsl_parser {
 public:
-  explicit parser(lexed l) : t_(std::move(l.tokens)), strings_(std::move(l.strings)) {}
+  dsl_parser(const token_stream& ts, const module_scan& scan, constants& consts,
+             std::string newline)
+      : ts_(ts), t_(ts.tokens), scan_(scan), consts_(consts), newline_(std::move(newline)) {}
 
-  program_ptr run() {
+  program_unit run(const candidate_program& cp, std::string_view stem) {
+    program_unit unit;
+    unit_ = &unit;
     auto prog = std::make_shared<program>();
-    skip_newlines();
-    bool have_class = false;
-    while (!at_end()) {
-      if (is_name("import") || is_name("from")) {
-        skip_import();
-      } else if (peek().kind == tok::string && peek(1).kind == tok::newline) {
-        next(); // a module docstring
-        next();
-      } else if (is_op("@") || is_name("class")) {
-        if (have_class)
-          fail(peek().where, "a file holds one program: a second class");
-        parse_class(*prog);
-        have_class = true;
-      } else {
-        fail(peek().where, "expected an import or '@pl.program' followed by 'class NAME:'");
-      }
-      skip_newlines();
+    prog->style = cp.is_class ? program::form::program_class : program::form::jit_group;
+    jit_ = !cp.is_class;
+    prog->name = !cp.name.empty() ? std::string(cp.name) : std::string(stem);
+    unit.name = prog->name;
+    unit.line = t_[cp.first_decorator].line;
+    // Signatures first: a call may name a function defined after it.
+    std::vector<std::shared_ptr<signature>> sigs;
+    for (const auto index : cp.functions) {
+      const definition& d = scan_.definitions[index];
+      sigs.push_back(make_signature(d));
+      if (signatures_.find(sigs.back()->name) == signatures_.end())
+        signatures_.emplace(sigs.back()->name, sigs.back());
     }
-    if (!have_class)
-      fail(peek().where, "expected a program: '@pl.program' followed by 'class NAME:'");
+    for (std::size_t k = 0; k < cp.functions.size(); ++k) {
+      const definition& d = scan_.definitions[cp.functions[k]];
+      scope_ = cp.is_class ? scan_.scopes[static_cast<std::size_t>(d.scope)].parent : d.scope;
+      prog->functions.push_back(parse_function(d, sigs[k], cp.is_class));
+    }
     for (auto& [call, name] : pending_calls_) {
       auto it = signatures_.find(name);
       if (it != signatures_.end())
         call->callee = it->second;
     }
     prog->variable_bound = next_id_;
-    return prog;
+    unit.program = prog;
+    return unit;
   }
 
 private:
   // ---- tokens
   const token& peek(std::size_t k = 0) const {
-    const std::size_t i = std::min(i_ + k, t_.size() - 1);
-    return t_[i];
+    return t_[std::min<std::size_t>(i_ + k, t_.size() - 1)];
   }
   const token& next() {
     const token& t = t_[i_];
     if (i_ + 1 < t_.size())
       ++i_;
+    last_end_ = t.end;
     return t;
   }
-  bool at_end() const { return peek().kind == tok::end; }
+  std::string_view text(const token& t) const { return ts_.text(t); }
   bool is_op(std::string_view o, std::size_t k = 0) const {
-    return peek(k).kind == tok::op && peek(k).text == o;
+    return peek(k).kind == tok::op && peek(k).flags == op_code(o);
   }
   bool is_name(std::string_view n, std::size_t k = 0) const {
-    return peek(k).kind == tok::name && peek(k).text == n;
+    return peek(k).kind == tok::name && text(peek(k)) == n;
   }
-  static std::string describe(const token& t) {
-    switch (t.kind) {
+  bool at_line_end() const {
+    return peek().kind == tok::newline || peek().kind == tok::end || is_op(";");
+  }
+  source_location where(const token& t) const { return ts_.where(t); }
+  [[noreturn]] void unexpected(std::string_view wanted) const {
+    std::string got;
+    switch (peek().kind) {
     case tok::name:
     case tok::op:
-      return "'" + std::string(t.text) + "'";
+      got = "'" + std::string(text(peek())) + "'";
+      break;
     case tok::number:
-      return "number";
+      got = "number";
+      break;
     case tok::string:
-      return "string";
+      got = "string";
+      break;
     case tok::newline:
-      return "end of line";
+      got = "end of line";
+      break;
     case tok::indent:
-      return "indent";
+      got = "indent";
+      break;
     case tok::dedent:
-      return "dedent";
+      got = "dedent";
+      break;
     case tok::end:
-      return "end of file";
+      got = "end of file";
+      break;
     }
-    return "token";
+    fail_at(peek().begin, "invalid syntax: expected " + std::string(wanted) + ", got " + got);
   }
-  [[noreturn]] void unexpected(std::string_view wanted) const {
-    fail(peek().where, "expected " + std::string(wanted) + ", got " + describe(peek()));
-  }
-  const token& expect_op(std::string_view o) {
+  void expect_op(std::string_view o) {
     if (!is_op(o))
       unexpected("'" + std::string(o) + "'");
-    return next();
+    next();
   }
-  const token& expect_identifier(std::string_view what) {
-    if (peek().kind != tok::name || is_reserved(peek().text))
-      unexpected(what);
-    return next();
-  }
-  void expect_newline() {
-    if (peek().kind != tok::newline && peek().kind != tok::end)
-      unexpected("end of line");
+  void expect_line_end() {
     if (peek().kind == tok::newline)
       next();
-  }
-  void skip_newlines() {
-    while (peek().kind == tok::newline)
-      next();
+    else if (peek().kind != tok::end && peek().kind != tok::dedent)
+      unexpected("end of line");
   }
 
-  void skip_import() {
-    next();
-    while (peek().kind == tok::name || is_op(".") || is_op(",") || is_op("*") || is_op("(") ||
-           is_op(")"))
-      next();
-    expect_newline();
-  }
-
-  // ---- nesting guard for the recursive descent
   struct nest {
-    parser& p;
-    nest(parser& q, source_location at) : p(q) {
-      if (++p.depth_ > max_nesting)
-        fail(at, "nesting too deep");
+    dsl_parser& p;
+    nest(dsl_parser& q, std::uint32_t at) : p(q) {
+      if (++p.depth_ > max_expression_nesting)
+        fail_at(at, "too many nested parentheses or operators (expression too complex)");
     }
     ~nest() { --p.depth_; }
     nest(const nest&) = delete;
     nest& operator=(const nest&) = delete;
   };
 
-  // ---- program structure
-  std::vector<node> parse_decorators() {
-    std::vector<node> decos;
-    while (is_op("@")) {
-      next();
-      decos.push_back(parse_expression());
-      expect_newline();
-      skip_newlines();
-    }
-    return decos;
-  }
-
-  void parse_class(program& prog) {
-    (void)parse_decorators();
-    if (!is_name("class"))
-      unexpected("'class'");
-    next();
-    prog.name = std::string(expect_identifier("a class name").text);
-    if (is_op("(")) { // base classes: accepted, ignored
-      next();
-      while (!is_op(")")) {
-        (void)parse_expression();
-        if (!is_op(","))
-          break;
-        next();
-      }
-      expect_op(")");
-    }
-    expect_op(":");
-    if (peek().kind != tok::newline)
-      unexpected("end of line after 'class NAME:'");
-    next();
-    if (peek().kind != tok::indent)
-      unexpected("an indented class body");
-    next();
-    while (peek().kind != tok::dedent && !at_end()) {
-      if (peek().kind == tok::string && peek(1).kind == tok::newline) {
-        next(); // docstring
-        next();
-      } else if (is_name("pass")) {
-        next();
-        expect_newline();
-      } else if (is_op("@") || is_name("def")) {
-        prog.functions.push_back(parse_function());
-      } else {
-        unexpected("a function ('@pl.function(...)' then 'def')");
-      }
-      skip_newlines();
-    }
-    if (peek().kind == tok::dedent)
-      next();
-  }
-
-  static std::string spelling(const expression& e) {
-    // The dotted name a chain of attributes spells, rooted at an unbound name.
-    std::vector<const expression*> chain;
-    const expression* p = &e;
-    while (p->what == expression::kind::attribute && p->base) {
-      chain.push_back(p);
-      p = p->base.get();
-    }
-    if (p->what != expression::kind::name || p->var)
+  /// The source of tokens [b, e) as a statement's text: continuation lines without the
+  /// first line's indentation, lines inside a string marked with '\0' (see ir.hpp).
+  std::string verbatim(std::uint32_t b, std::uint32_t e) const {
+    if (b >= e)
       return {};
-    std::string r = p->text;
-    for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
-      r += '.';
-      r += (*it)->text;
+    const std::uint32_t from = t_[b].begin;
+    const std::uint32_t to = t_[e - 1].end;
+    const std::string_view src = ts_.source;
+    const std::uint32_t line_start = ts_.line_starts[t_[b].line - 1];
+    const std::string_view base = src.substr(line_start, from - line_start);
+    std::string out;
+    out.reserve(to - from);
+    std::uint32_t k = from;
+    std::uint32_t tok_i = b;
+    while (k < to) {
+      const char c = src[k];
+      if (c != '\n' && c != '\r') {
+        out += c;
+        ++k;
+        continue;
+      }
+      k += (c == '\r' && k + 1 < to && src[k + 1] == '\n') ? 2 : 1;
+      out += '\n';
+      while (tok_i < e && t_[tok_i].end <= k)
+        ++tok_i;
+      const bool in_string = tok_i < e && t_[tok_i].begin < k && t_[tok_i].kind == tok::string;
+      if (in_string) {
+        out += '\0';
+        continue;
+      }
+      std::uint32_t skip = 0;
+      while (skip < base.size() && k + skip < to && src[k + skip] == base[skip])
+        ++skip;
+      if (skip == base.size() || (k + skip < to && src[k + skip] != ' ' && src[k + skip] != '\t'))
+        k += skip;
     }
-    return r;
+    return out;
   }
 
-  function_ptr parse_function() {
-    names_.clear(); // names are per function, decorators included
-    windows_.clear();
-    const auto decos = parse_decorators();
+  // ---- functions
+  std::shared_ptr<signature> make_signature(const definition& d) {
     auto sig = std::make_shared<signature>();
-    bool explicit_level = false;
-    bool level_known = true;
-    for (const auto& d : decos) {
-      const expression& e = *d.e;
-      const bool call = e.what == expression::kind::call;
-      const expression* callee = call ? e.base.get() : &e;
+    sig->name = std::string(text(t_[d.keyword + 1]));
+    using r = definition::dsl;
+    switch (d.role) {
+    case r::jit_host:
+      sig->level = commscope::level::host;
+      sig->orchestrator = true;
+      return sig;
+    case r::jit_chip:
+      sig->level = commscope::level::chip;
+      sig->orchestrator = true;
+      return sig;
+    case r::jit_kernel:
+      sig->level = commscope::level::other;
+      return sig;
+    default:
+      break;
+    }
+    bool explicit_level = false, level_known = true;
+    resolving_ = false;
+    for (const auto& [b, e] : d.decorators) {
+      i_ = b;
+      auto deco = parse_test();
+      if (i_ != e)
+        unexpected("end of the decorator");
+      const expression& ex = *deco;
+      const bool call = ex.what == expression::kind::call;
+      const expression* callee = call ? ex.base.get() : &ex;
       if (!callee || spelling(*callee) != "pl.function")
         continue;
-      for (const auto& k : e.keywords) {
+      for (const auto& k : ex.keywords) {
         sig->decorator.push_back(k);
         const std::string v = spelling(*k.value);
         if (k.name == "level") {
@@ -633,41 +1164,60 @@ private:
         }
       }
     }
-    // cli.md: an orchestrator without a level is a chip orchestrator.
-    if (!explicit_level)
+    if (!explicit_level) // cli.md: an orchestrator without a level is a chip orchestrator
       sig->level = commscope::level::chip;
     else if (!level_known)
       sig->level = commscope::level::other;
+    return sig;
+  }
 
+  function_ptr parse_function(const definition& d, std::shared_ptr<signature> sig, bool method) {
+    names_.clear();
+    shadow_.clear();
+    resolving_ = false;
     auto fn = std::make_shared<function>();
-    if (!is_name("def"))
-      unexpected("'def'");
-    fn->where = next().where;
-    sig->name = std::string(expect_identifier("a function name").text);
-    if (signatures_.find(sig->name) == signatures_.end())
-      signatures_.emplace(sig->name, sig);
+    fn->where = where(t_[d.keyword]);
+    i_ = d.keyword + 2;
+    if (is_op("[")) { // PEP 695 type parameters: not read
+      int depth = 0;
+      do {
+        if (is_op("[") || is_op("(") || is_op("{"))
+          ++depth;
+        else if (is_op("]") || is_op(")") || is_op("}"))
+          --depth;
+        next();
+      } while (depth > 0 && peek().kind != tok::newline && peek().kind != tok::end);
+    }
     expect_op("(");
     bool first = true;
     while (!is_op(")")) {
-      const token& pn = expect_identifier("a parameter name");
-      // `self` is implicit: it is no variable, so that self.NAME(...) stays a call.
-      if (first && pn.text == "self" && !is_op(":")) {
-        first = false;
-        if (!is_op(","))
-          break;
-        next();
-        continue;
+      if (is_op("/") || (is_op("*") && (is_op(",", 1) || is_op(")", 1)))) {
+        next(); // positional-only or keyword-only marker
+      } else {
+        if (is_op("*") || is_op("**"))
+          next();
+        if (peek().kind != tok::name || is_reserved(text(peek())))
+          unexpected("a parameter name");
+        const token& pn = next();
+        if (first && method && !is_op(":")) {
+          // `self` is implicit: no variable, so that self.NAME(...) stays a call.
+        } else {
+          auto v = new_variable(text(pn));
+          if (is_op(":")) {
+            next();
+            auto ty = std::make_shared<type>();
+            ty->annotation = parse_test();
+            v->var_type = ty;
+          }
+          fn->params.push_back({v});
+          bind(v);
+        }
+        if (is_op("=")) {
+          next();
+          (void)parse_test();
+        }
       }
       first = false;
-      auto v = new_variable(pn.text);
-      if (is_op(":")) {
-        next();
-        auto ty = std::make_shared<type>();
-        ty->annotation = parse_expression().e;
-        v->var_type = ty;
-      }
-      fn->params.push_back({v});
-      bind(v);
       if (!is_op(","))
         break;
       next();
@@ -675,15 +1225,42 @@ private:
     expect_op(")");
     if (is_op("->")) {
       next();
-      fn->returns = parse_expression().e;
+      fn->returns = parse_test();
     }
-    expect_op(":");
-    fn->body = parse_block();
     fn->sig = sig;
+    const bool host = sig->level == commscope::level::host && sig->orchestrator;
+    if (host) {
+      resolving_ = true;
+      i_ = d.body_begin;
+      fn->body = d.inline_body ? parse_simple_line_block() : parse_indented_block();
+      resolving_ = false;
+      body_span span;
+      span.fn = fn.get();
+      span.inline_body = d.inline_body;
+      if (d.inline_body) {
+        span.begin = t_[d.colon].end;
+        span.end = t_[d.body_end].begin;
+        const std::uint32_t ls = ts_.line_starts[t_[d.keyword].line - 1];
+        std::uint32_t w = ls;
+        while (w < ts_.source.size() && (ts_.source[w] == ' ' || ts_.source[w] == '\t'))
+          ++w;
+        span.indent = std::string(ts_.source.substr(ls, w - ls)) + "    ";
+      } else {
+        const token& first_tok = t_[d.body_begin + 1];
+        span.begin = ts_.line_starts[first_tok.line - 1];
+        span.indent = std::string(ts_.source.substr(span.begin, first_tok.begin - span.begin));
+        // The last NEWLINE of the body: the DEDENT's predecessor.
+        std::uint32_t last = d.body_end;
+        while (last > d.body_begin + 1 && t_[last - 1].kind != tok::newline)
+          --last;
+        span.end = last > d.body_begin + 1 ? t_[last - 1].begin : first_tok.begin;
+      }
+      unit_->bodies.push_back(std::move(span));
+    }
     return fn;
   }
 
-  // ---- statements
+  // ---- names
   std::shared_ptr<variable> new_variable(std::string_view name) {
     auto v = std::make_shared<variable>();
     v->id = next_id_++;
@@ -692,18 +1269,47 @@ private:
   }
   void bind(const std::shared_ptr<variable>& v) { names_[v->name] = v; }
 
-  std::vector<statement_ptr> parse_block() {
-    nest guard(*this, peek().where);
-    std::vector<statement_ptr> body;
-    if (peek().kind != tok::newline) { // `if x: pass` on one line
-      parse_simple_line(body);
-      return body;
+  /// The dotted name an attribute chain spells, in the DSL's own aliases (`pl.`, `pld.`).
+  std::string spelling(const expression& e) const {
+    return scan_.names.canonical(raw_spelling(e));
+  }
+  /// The same as written.
+  static std::string raw_spelling(const expression& e) {
+    std::vector<const expression*> chain;
+    const expression* p = &e;
+    while (p->what == expression::kind::attribute && p->base) {
+      chain.push_back(p);
+      p = p->base.get();
     }
+    if (p->what != expression::kind::name || p->var)
+      return {};
+    std::string r = p->text;
+    for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+      r += '.';
+      r += (*it)->text;
+    }
+    return r;
+  }
+
+  // ---- statements
+  std::vector<statement_ptr> parse_block() {
+    if (peek().kind != tok::newline)
+      return parse_simple_line_block();
     next();
+    return parse_indented_block();
+  }
+  std::vector<statement_ptr> parse_simple_line_block() {
+    std::vector<statement_ptr> body;
+    parse_simple_line(body);
+    return body;
+  }
+  std::vector<statement_ptr> parse_indented_block() {
+    nest guard(*this, peek().begin);
+    std::vector<statement_ptr> body;
     if (peek().kind != tok::indent)
       unexpected("an indented block");
     next();
-    while (peek().kind != tok::dedent && !at_end())
+    while (peek().kind != tok::dedent && peek().kind != tok::end)
       parse_statement(body);
     if (peek().kind == tok::dedent)
       next();
@@ -712,23 +1318,156 @@ private:
 
   void parse_statement(std::vector<statement_ptr>& out) {
     const token& t = peek();
+    if (t.kind == tok::newline) {
+      next();
+      return;
+    }
     if (t.kind == tok::name) {
-      if (t.text == "for")
+      const std::string_view w = text(t);
+      if (w == "for")
         return out.push_back(parse_for());
-      if (t.text == "while")
+      if (w == "while")
         return out.push_back(parse_while());
-      if (t.text == "if")
+      if (w == "if")
         return out.push_back(parse_if());
-      if (t.text == "with")
-        return out.push_back(parse_with());
-      if (t.text == "def" || t.text == "class")
-        fail(t.where, "nested definitions are not supported");
+      if (w == "with")
+        return parse_with(out);
+      if (w == "try" || w == "except" || w == "finally" || w == "else" || w == "async" ||
+          ((w == "match" || w == "case") && compound_soft_keyword()))
+        return out.push_back(parse_block_statement());
+      if (w == "def" || w == "class")
+        return out.push_back(parse_nested_definition());
     }
     if (is_op("@"))
-      fail(t.where, "nested definitions are not supported");
-    if (t.kind == tok::indent)
-      fail(t.where, "unexpected indent");
+      return out.push_back(parse_nested_definition());
     parse_simple_line(out);
+  }
+
+  bool compound_soft_keyword() const {
+    std::size_t k = 1;
+    while (peek(k).kind != tok::newline && peek(k).kind != tok::end)
+      ++k;
+    return k > 1 && peek(k - 1).kind == tok::op && text(peek(k - 1)) == ":";
+  }
+
+  /// The end of a compound header: the index of its ':' (lambdas inside consume theirs).
+  std::uint32_t header_end() const {
+    int depth = 0, lambdas = 0;
+    for (std::size_t k = i_;; ++k) {
+      const token& x = t_[std::min(k, t_.size() - 1)];
+      if (x.kind == tok::newline || x.kind == tok::end)
+        fail_at(x.begin, "invalid syntax: expected ':'");
+      if (x.kind == tok::name && depth == 0 && text(x) == "lambda")
+        ++lambdas;
+      if (x.kind != tok::op)
+        continue;
+      const std::string_view o = text(x);
+      if (o == "(" || o == "[" || o == "{")
+        ++depth;
+      else if (o == ")" || o == "]" || o == "}")
+        --depth;
+      else if (o == ":" && depth == 0) {
+        if (lambdas > 0) {
+          --lambdas;
+          continue;
+        }
+        return static_cast<std::uint32_t>(k);
+      }
+    }
+  }
+
+  /// Reads every expression of tokens [i_, end) that parses as one, for the analysis
+  /// (the header of a `try`, `except E as e`, `case`), and binds `as` names.
+  void read_header_expressions(std::uint32_t end, statement& s) {
+    while (i_ < end) {
+      const token& t = peek();
+      if (t.kind == tok::name && text(t) == "as") {
+        next();
+        if (peek().kind == tok::name && !is_reserved(text(peek()))) {
+          auto v = new_variable(text(next()));
+          bind(v);
+          s.targets.push_back(v);
+        }
+        continue;
+      }
+      if (t.kind == tok::name && is_reserved(text(t)) && text(t) != "not" &&
+          text(t) != "lambda" && text(t) != "await" && text(t) != "None" &&
+          text(t) != "True" && text(t) != "False") {
+        next();
+        continue;
+      }
+      if (t.kind == tok::op && (text(t) == "," || text(t) == "*" || text(t) == "|")) {
+        next();
+        continue;
+      }
+      s.values.push_back(parse_test());
+    }
+  }
+
+  /// try/except/else/finally, match/case, async ..., a loop's else: a generic block.
+  statement_ptr parse_block_statement() {
+    auto s = std::make_shared<statement>();
+    s->what = statement::kind::block;
+    s->where = where(peek());
+    const std::uint32_t b = static_cast<std::uint32_t>(i_);
+    const std::uint32_t colon = header_end();
+    s->text = verbatim(b, colon + 1);
+    next(); // the keyword
+    if (peek(0).kind == tok::name && (text(peek()) == "for" || text(peek()) == "with" ||
+                                      text(peek()) == "def") &&
+        text(t_[b]) == "async")
+      next();
+    read_header_expressions(colon, *s);
+    i_ = colon;
+    expect_op(":");
+    s->body = parse_block();
+    return s;
+  }
+
+  /// A def or class inside a host orchestrator: kept as written.
+  statement_ptr parse_nested_definition() {
+    auto s = std::make_shared<statement>();
+    s->what = statement::kind::verbatim;
+    s->where = where(peek());
+    const std::uint32_t b = static_cast<std::uint32_t>(i_);
+    while (is_op("@")) { // decorators
+      while (peek().kind != tok::newline && peek().kind != tok::end)
+        next();
+      next();
+    }
+    if (!is_name("def") && !is_name("class") && !is_name("async"))
+      unexpected("'def' or 'class'");
+    if (is_name("async"))
+      next();
+    next();
+    if (peek().kind == tok::name) {
+      auto v = new_variable(text(peek()));
+      bind(v);
+      s->targets.push_back(v);
+    }
+    i_ = header_end() + 1;
+    if (peek().kind != tok::newline) {
+      while (peek().kind != tok::newline && peek().kind != tok::end)
+        next();
+      next();
+    } else {
+      next();
+      int depth = 0;
+      do {
+        if (peek().kind == tok::indent)
+          ++depth;
+        else if (peek().kind == tok::dedent)
+          --depth;
+        next();
+      } while (depth > 0 && peek().kind != tok::end);
+    }
+    // The text ends at the last real token (not the NEWLINE/DEDENTs after it).
+    std::uint32_t e = static_cast<std::uint32_t>(i_);
+    while (e > b && (t_[e - 1].kind == tok::newline || t_[e - 1].kind == tok::dedent ||
+                     t_[e - 1].kind == tok::indent))
+      --e;
+    s->text = verbatim(b, e);
+    return s;
   }
 
   void parse_simple_line(std::vector<statement_ptr>& out) {
@@ -738,66 +1477,184 @@ private:
       if (!is_op(";"))
         break;
       next();
-      if (peek().kind == tok::newline || at_end())
+      if (peek().kind == tok::newline || peek().kind == tok::end)
         break;
     }
-    expect_newline();
+    expect_line_end();
   }
 
   statement_ptr parse_simple() {
-    const token& t = peek();
+    const std::uint32_t b = static_cast<std::uint32_t>(i_);
     auto s = std::make_shared<statement>();
-    s->where = t.where;
-    if (t.kind == tok::name && t.text == "pass") {
+    s->where = where(peek());
+    auto finish = [&](statement_ptr r) {
+      const_cast<statement&>(*r).text = verbatim(b, static_cast<std::uint32_t>(i_));
+      return r;
+    };
+    const std::string_view w = peek().kind == tok::name ? text(peek()) : "";
+    if (w == "pass") {
       next();
       s->what = statement::kind::pass;
-      return s;
+      return finish(s);
     }
-    if (t.kind == tok::name && t.text == "return") {
+    if (w == "return") {
       next();
       s->what = statement::kind::return_;
-      if (peek().kind != tok::newline && !is_op(";") && !at_end()) {
+      if (!at_line_end()) {
         bool bare = false;
-        node v = parse_expression_list(&bare);
+        auto v = parse_expression_list(&bare, true);
         if (bare)
-          s->values.assign(v.e->args.begin(), v.e->args.end());
+          s->values.assign(v->args.begin(), v->args.end());
         else
-          s->values.push_back(v.e);
+          s->values.push_back(v);
       }
-      return s;
+      return finish(s);
     }
-    if (t.kind == tok::name && is_reserved(t.text) && t.text != "not" && t.text != "True" &&
-        t.text != "False" && t.text != "None")
-      fail(t.where, "'" + std::string(t.text) + "' is not supported here");
-    // Assignment: NAME (, NAME)* [,] = EXPR
-    std::size_t k = 0;
-    std::vector<std::string_view> names;
-    while (peek(k).kind == tok::name && !is_reserved(peek(k).text)) {
-      names.push_back(peek(k).text);
-      ++k;
-      if (!is_op(",", k))
-        break;
-      ++k;
+    if (w == "break" || w == "continue" || w == "global" || w == "nonlocal" || w == "import" ||
+        w == "from") {
+      s->what = statement::kind::verbatim;
+      while (!at_line_end())
+        next();
+      return finish(s);
     }
-    if (!names.empty() && is_op("=", k)) {
-      i_ += k + 1;
-      return parse_assignment(std::move(s), names);
+    if (w == "del" || w == "assert" || w == "raise") {
+      next();
+      s->what = statement::kind::verbatim;
+      while (!at_line_end()) {
+        if (is_op(",") || is_name("from")) {
+          next();
+          continue;
+        }
+        s->values.push_back(parse_test());
+      }
+      return finish(s);
     }
-    node v = parse_expression_list(nullptr);
-    if (is_op("="))
-      fail(peek().where, "only names can be assigned to");
-    if (v.e->what == expression::kind::string)
-      return nullptr; // a docstring
-    s->what = statement::kind::evaluate;
-    s->value = v.e;
-    return s;
+    if (w == "type" && peek(1).kind == tok::name && (is_op("=", 2) || is_op("[", 2))) {
+      s->what = statement::kind::verbatim; // a type alias
+      while (!at_line_end())
+        next();
+      return finish(s);
+    }
+    // An expression list, then '=' chains, an annotation, or an augmented operator.
+    auto first = parse_expression_list(nullptr, true);
+    if (is_op(":")) { // annotated: NAME: T [= value]
+      next();
+      auto annotation = parse_test();
+      (void)annotation;
+      if (!is_op("=")) {
+        s->what = statement::kind::verbatim;
+        s->values.push_back(first);
+        return finish(s);
+      }
+      next();
+      auto value = parse_value();
+      return finish(assignment(s, {first}, value));
+    }
+    if (peek().kind == tok::op && is_augmented(text(peek()))) {
+      next();
+      auto value = parse_value();
+      s->what = statement::kind::verbatim;
+      s->values = {first, value};
+      rebind_targets(*first, *s);
+      return finish(s);
+    }
+    if (!is_op("=")) {
+      s->what = statement::kind::evaluate;
+      s->value = first;
+      if (first->what == expression::kind::string || is_docstring(*first))
+        s->what = statement::kind::verbatim, s->values.push_back(first), s->value = nullptr;
+      return finish(s);
+    }
+    std::vector<expression_ptr> targets{first};
+    mutable_expr value;
+    while (is_op("=")) {
+      next();
+      value = parse_value();
+      if (is_op("="))
+        targets.push_back(value);
+    }
+    return finish(assignment(s, targets, value));
   }
 
-  statement_ptr parse_assignment(std::shared_ptr<statement> s,
-                                 const std::vector<std::string_view>& names) {
+  static bool is_docstring(const expression& e) {
+    return e.what == expression::kind::opaque && !e.text.empty() &&
+           (e.text[0] == '"' || e.text[0] == '\'' ||
+            ((e.text[0] | 0x20) >= 'a' && (e.text[0] | 0x20) <= 'z' && e.text.find_first_of("\"'") < 3));
+  }
+
+  static bool is_augmented(std::string_view o) {
+    return o.size() >= 2 && o.back() == '=' && o != "==" && o != "!=" && o != "<=" &&
+           o != ">=" && o != ":=";
+  }
+
+  mutable_expr parse_value() {
+    if (is_name("yield"))
+      return parse_yield();
+    return parse_expression_list(nullptr, true);
+  }
+
+  /// Names that targets such as `a, (b, *c)` rebind: fresh opaque variables.
+  void rebind_targets(const expression& target, statement& s) {
+    std::vector<const expression*> stack{&target};
+    while (!stack.empty()) {
+      const expression* e = stack.back();
+      stack.pop_back();
+      if (e->what == expression::kind::name ||
+          (e->what == expression::kind::integer && !e->name.empty())) {
+        const std::string_view n = e->var                          ? std::string_view(e->var->name)
+                                   : e->what == expression::kind::name ? std::string_view(e->text)
+                                                                       : std::string_view(e->name);
+        if (n.empty())
+          continue;
+        auto v = new_variable(n);
+        bind(v);
+        s.targets.push_back(v);
+      } else if (e->what == expression::kind::tuple || e->what == expression::kind::list ||
+                 (e->what == expression::kind::opaque && e->text.starts_with("*"))) {
+        for (auto it = e->args.rbegin(); it != e->args.rend(); ++it)
+          stack.push_back(it->get());
+      }
+    }
+  }
+
+  /// `targets = value` (chains `a = b = v` too).
+  statement_ptr assignment(const mutable_stmt& s, const std::vector<expression_ptr>& targets,
+                           const mutable_expr& value) {
+    // A DSL assignment: one chain of plain names (a, b = v included).
+    std::vector<std::string_view> names;
+    bool plain = targets.size() == 1;
+    if (plain) {
+      const expression& t = *targets[0];
+      auto add = [&](const expression& n) {
+        if (n.what == expression::kind::name && (n.var || !n.text.empty())) {
+          names.push_back(n.var ? std::string_view(n.var->name) : std::string_view(n.text));
+          return true;
+        }
+        if (n.what == expression::kind::integer && !n.name.empty()) { // a resolved constant
+          names.push_back(n.name);
+          return true;
+        }
+        return false;
+      };
+      if (t.what == expression::kind::tuple && !t.args.empty()) {
+        for (const auto& a : t.args)
+          plain = plain && add(*a);
+      } else {
+        plain = add(t);
+      }
+    }
+    if (!plain) {
+      s->what = statement::kind::verbatim;
+      s->values.push_back(value);
+      for (const auto& t : targets)
+        if (t->what != expression::kind::name)
+          s->values.push_back(t); // subscripts and attributes read their operands
+      for (const auto& t : targets)
+        rebind_targets(*t, *s);
+      return s;
+    }
     s->what = statement::kind::assign;
-    node rhs = parse_expression_list(nullptr);
-    expression& e = *rhs.e;
+    expression& e = *value;
     std::vector<std::shared_ptr<variable>> vars;
     for (auto n : names)
       vars.push_back(new_variable(n));
@@ -820,15 +1677,14 @@ private:
         ty->window = window_of(*e.args[0]);
       vars[0]->var_type = ty;
     } else if (e.what == expression::kind::name && e.var && vars.size() == 1) {
-      // A plain copy of an allocation's pointer still names its window buffer.
-      if (auto w = window_of(e))
+      if (auto w = window_of(e)) // a plain copy of an allocation's pointer
         windows_[vars[0]->id] = std::move(w);
     }
     for (auto& v : vars) {
       bind(v);
       s->targets.push_back(v);
     }
-    s->value = rhs.e;
+    s->value = value;
     return s;
   }
 
@@ -850,8 +1706,6 @@ private:
   void bind_slot(const variable& v, const expression& alloc) {
     if (alloc.args.size() != 1)
       return;
-    // Every enclosing scope that lists the name holds the same object: printed IR may
-    // show one window buffer in two scopes (the verifier's concern, not the parser's).
     std::shared_ptr<window_buffer> w;
     for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it) {
       for (std::size_t i = 0; i < it->names.size(); ++i) {
@@ -871,24 +1725,62 @@ private:
   }
 
   statement_ptr parse_for() {
+    const std::uint32_t b = static_cast<std::uint32_t>(i_);
+    const std::uint32_t colon = header_end();
     auto s = std::make_shared<statement>();
-    s->what = statement::kind::for_loop;
-    s->where = next().where;
-    const token& vn = expect_identifier("a loop variable");
-    const std::string_view var_name = vn.text;
-    if (!is_name("in"))
-      unexpected("'in' (only 'for NAME in range(...)' loops are supported)");
+    s->where = where(next());
+    s->text = verbatim(b, colon + 1);
+    // The target list up to `in` at depth 0.
+    std::uint32_t in = static_cast<std::uint32_t>(i_);
+    for (int depth = 0; in < colon; ++in) {
+      const token& x = t_[in];
+      if (x.kind == tok::op && (text(x) == "(" || text(x) == "["))
+        ++depth;
+      else if (x.kind == tok::op && (text(x) == ")" || text(x) == "]"))
+        --depth;
+      else if (depth == 0 && x.kind == tok::name && text(x) == "in")
+        break;
+    }
+    std::vector<std::string_view> target_names;
+    for (std::uint32_t k = static_cast<std::uint32_t>(i_); k < in; ++k)
+      if (t_[k].kind == tok::name && !is_reserved(text(t_[k])) &&
+          !(k > i_ && t_[k - 1].kind == tok::op && text(t_[k - 1]) == "."))
+        target_names.push_back(text(t_[k]));
+    const bool simple_target =
+        in == i_ + 1 || (t_[i_].kind == tok::name && t_[i_ + 1].kind == tok::op &&
+                         text(t_[i_ + 1]) == ",");
+    i_ = in + 1;
+    const token& iter_tok = peek();
+    auto iter = parse_expression_list(nullptr, true);
+    if (i_ != colon)
+      unexpected("':'");
     next();
-    const source_location iter_at = peek().where;
-    node it = parse_expression();
-    const expression& call = *it.e;
-    const bool ok_call = call.what == expression::kind::call && call.base &&
-                         (spelling(*call.base) == "pl.range" || spelling(*call.base) == "range") &&
-                         !call.args.empty() && call.args.size() <= 3 && call.keywords.empty();
-    if (!ok_call)
-      fail(iter_at, "expected range(...) or pl.range(...) with one to three arguments");
-    s->builtin_range = spelling(*call.base) == "range";
+    const expression& call = *iter;
+    const std::string callee = call.what == expression::kind::call && call.base
+                                   ? spelling(*call.base)
+                                   : std::string();
+    bool keywords_ok = true;
+    for (const auto& k : call.keywords)
+      keywords_ok = keywords_ok && callee == "pl.range" && k.name == "init_values";
+    const bool range = (callee == "pl.range" || callee == "range") && !call.args.empty() &&
+                       call.args.size() <= 3 && keywords_ok && simple_target &&
+                       !target_names.empty();
+    if (!range) {
+      // Any other iteration: a block whose targets are opaque.
+      s->what = statement::kind::block;
+      s->values.push_back(iter);
+      for (auto n : target_names) {
+        auto v = new_variable(n);
+        bind(v);
+        s->targets.push_back(v);
+      }
+      s->body = parse_block();
+      return s;
+    }
+    s->what = statement::kind::for_loop;
+    s->builtin_range = callee == "range";
     s->range_arity = static_cast<std::uint8_t>(call.args.size());
+    const source_location iter_at = where(iter_tok);
     auto constant = [&](std::int64_t v) {
       auto c = std::make_shared<expression>();
       c->what = expression::kind::integer;
@@ -904,36 +1796,43 @@ private:
       s->stop = call.args[1];
     }
     s->step = call.args.size() == 3 ? call.args[2] : constant(1);
-    expect_op(":");
-    auto v = new_variable(var_name);
+    auto v = new_variable(target_names[0]);
     bind(v);
     s->loop_var = v;
+    loop_of_[v.get()] = s.get();
+    for (std::size_t k = 1; k < target_names.size(); ++k) { // loop-carried values
+      auto c = new_variable(target_names[k]);
+      bind(c);
+      s->targets.push_back(c);
+    }
     s->body = parse_block();
     return s;
   }
 
   statement_ptr parse_while() {
+    const std::uint32_t b = static_cast<std::uint32_t>(i_);
+    const std::uint32_t colon = header_end();
     auto s = std::make_shared<statement>();
     s->what = statement::kind::while_loop;
-    s->where = next().where;
-    s->value = parse_expression().e;
+    s->where = where(next());
+    s->text = verbatim(b, colon + 1);
+    s->value = parse_named();
     expect_op(":");
     s->body = parse_block();
     return s;
   }
 
   statement_ptr parse_if() {
-    // An elif chain nests in the IR, so its links count as nesting too.
     std::vector<std::shared_ptr<statement>> chain;
-    const std::uint32_t saved = depth_;
     while (true) {
+      const std::uint32_t b = static_cast<std::uint32_t>(i_);
+      const std::uint32_t colon = header_end();
       auto s = std::make_shared<statement>();
       s->what = statement::kind::if_else;
       s->is_elif = !chain.empty();
-      s->where = next().where;
-      if (!chain.empty() && ++depth_ > max_nesting)
-        fail(s->where, "nesting too deep");
-      s->value = parse_expression().e;
+      s->where = where(next());
+      s->text = verbatim(b, colon + 1);
+      s->value = parse_named();
       expect_op(":");
       s->body = parse_block();
       chain.push_back(s);
@@ -945,7 +1844,7 @@ private:
       expect_op(":");
       chain.back()->orelse = parse_block();
     }
-    depth_ = saved;
+    // Linked back to front: an elif chain of any length is built without recursion.
     for (std::size_t i = chain.size() - 1; i > 0; --i)
       chain[i - 1]->orelse.push_back(chain[i]);
     return chain.front();
@@ -956,482 +1855,892 @@ private:
     std::vector<std::shared_ptr<window_buffer>> found;
   };
 
-  statement_ptr parse_with() {
+  void front_end_error(source_location at, std::string message) {
+    unit_->diagnostics.push_back({"malformed-op", std::move(message), at});
+  }
+
+  /// `with pld.comm_domain(...)` is a scope; any other `with` a block read as inline.
+  void parse_with(std::vector<statement_ptr>& out) {
+    const std::uint32_t b = static_cast<std::uint32_t>(i_);
+    const std::uint32_t colon = header_end();
+    const source_location at = where(next());
     auto s = std::make_shared<statement>();
-    s->what = statement::kind::scope;
-    s->where = next().where;
-    const source_location at = peek().where;
-    node h = parse_expression();
-    const expression& e = *h.e;
-    if (e.what != expression::kind::call || !e.base || spelling(*e.base) != "pld.comm_domain")
-      fail(at, "only 'with pld.comm_domain(...)' blocks are supported");
-    if (e.args.size() != 1 || e.args[0]->what != expression::kind::string)
-      fail(at, "pld.comm_domain takes one positional argument, the scope name string");
-    s->scope_name = e.args[0]->text;
+    s->where = at;
+    s->text = verbatim(b, colon + 1);
+    const std::uint32_t items = static_cast<std::uint32_t>(i_);
+    const bool one_call = peek().kind == tok::name;
+    mutable_expr first;
+    if (one_call && !is_op("(")) {
+      first = parse_test();
+    }
+    if (first && i_ == colon && first->what == expression::kind::call && first->base &&
+        spelling(*first->base) == "pld.comm_domain") {
+      if (auto scope = comm_domain(*first, at)) {
+        next();
+        scopes_.push_back(std::move(*scope));
+        auto body = parse_block();
+        open_scope done = std::move(scopes_.back());
+        scopes_.pop_back();
+        s->what = statement::kind::scope;
+        s->body = std::move(body);
+        for (std::size_t i = 0; i < done.names.size(); ++i) {
+          if (!done.found[i]) {
+            front_end_error(at, "slot '" + done.names[i] +
+                                    "' names no allocation in this pld.comm_domain");
+            continue;
+          }
+          s->slots.push_back(done.found[i]);
+        }
+        const auto& e = *first;
+        s->scope_name = e.args[0]->text;
+        for (const auto& k : e.keywords)
+          if (k.name == "devices" && k.value->what == expression::kind::list) {
+            s->all_devices = false;
+            for (const auto& d : k.value->args)
+              s->devices.push_back(d->value);
+          }
+        s->text.clear(); // scopes print canonically
+        out.push_back(s);
+        return;
+      }
+    }
+    // Any other with: its items are read for the analysis, its body as if inline.
+    i_ = items;
+    s->what = statement::kind::block;
+    s->values.clear();
+    read_header_expressions(colon, *s);
+    i_ = colon;
+    expect_op(":");
+    s->body = parse_block();
+    out.push_back(s);
+  }
+
+  /// The slots of a well-formed `pld.comm_domain("NAME", devices=..., slots=[...])`;
+  /// nullopt (after a diagnostic) for a malformed one, which is then an ordinary block.
+  std::optional<open_scope> comm_domain(const expression& e, source_location at) {
+    if (e.args.size() != 1 || e.args[0]->what != expression::kind::string) {
+      front_end_error(at, "pld.comm_domain takes one positional argument, the scope name");
+      return std::nullopt;
+    }
     open_scope sc;
     for (const auto& k : e.keywords) {
       const expression& v = *k.value;
       if (k.name == "devices") {
-        if (v.what == expression::kind::string && v.text == "all") {
-          s->all_devices = true;
-        } else if (v.what == expression::kind::list) {
-          s->all_devices = false;
-          for (const auto& d : v.args) {
-            if (d->what != expression::kind::integer || d->overflow)
-              fail(d->where, "a device must be an integer");
-            s->devices.push_back(d->value);
-          }
-        } else {
-          fail(v.where, "devices= must be \"all\" or a list of integers");
+        if (v.what == expression::kind::string && v.text == "all")
+          continue;
+        if (v.what != expression::kind::list) {
+          front_end_error(at, "devices= of pld.comm_domain must be \"all\" or a list of integers");
+          return std::nullopt;
         }
+        for (const auto& d : v.args)
+          if (d->what != expression::kind::integer || d->overflow) {
+            front_end_error(at, "a device of pld.comm_domain must be an integer");
+            return std::nullopt;
+          }
       } else if (k.name == "slots") {
-        if (v.what != expression::kind::list)
-          fail(v.where, "slots= must be a list of allocation names");
+        if (v.what != expression::kind::list) {
+          front_end_error(at, "slots= of pld.comm_domain must be a list of allocation names");
+          return std::nullopt;
+        }
         for (const auto& n : v.args) {
-          if (n->what == expression::kind::string) // a name that is no identifier
+          if (n->what == expression::kind::string)
             sc.names.push_back(n->text);
           else if (n->what == expression::kind::name)
             sc.names.push_back(n->var ? n->var->name : n->text);
-          else
-            fail(n->where, "a slot must be an allocation name");
+          else if (n->what == expression::kind::integer && !n->name.empty())
+            sc.names.push_back(n->name);
+          else {
+            front_end_error(at, "a slot of pld.comm_domain must be an allocation name");
+            return std::nullopt;
+          }
         }
       } else {
-        fail(v.where, "unknown keyword '" + k.name + "' of pld.comm_domain");
+        front_end_error(at, "unknown keyword '" + k.name + "' of pld.comm_domain");
+        return std::nullopt;
       }
     }
     sc.found.resize(sc.names.size());
-    expect_op(":");
-    scopes_.push_back(std::move(sc));
-    s->body = parse_block();
-    open_scope done = std::move(scopes_.back());
-    scopes_.pop_back();
-    for (std::size_t i = 0; i < done.names.size(); ++i) {
-      if (!done.found[i])
-        fail(s->where, "slot '" + done.names[i] + "' names no allocation in this comm_domain");
-      s->slots.push_back(done.found[i]);
-    }
-    return s;
+    return sc;
   }
 
   // ---- expressions
-  node make(expression::kind k, source_location at, std::uint32_t depth) {
-    if (depth > max_expression_depth)
-      fail(at, "expression nested too deep");
+  mutable_expr make(expression::kind k, source_location at) {
     auto e = std::make_shared<expression>();
     e->what = k;
     e->where = at;
-    return {std::move(e), depth};
+    return e;
+  }
+  /// An opaque node spanning tokens from `b` to the last one consumed.
+  mutable_expr opaque(std::uint32_t b, std::vector<expression_ptr> operands) {
+    auto e = make(expression::kind::opaque, where(t_[b]));
+    e->text = std::string(ts_.source.substr(t_[b].begin, last_end_ - t_[b].begin));
+    e->args = std::move(operands);
+    return e;
   }
 
   /// EXPR or EXPR, EXPR, ... (a tuple without parentheses); *bare tells which.
-  node parse_expression_list(bool* bare) {
-    const source_location at = peek().where;
-    node first = parse_expression();
+  mutable_expr parse_expression_list(bool* bare, bool starred) {
+    const std::uint32_t b = static_cast<std::uint32_t>(i_);
+    auto first = starred ? parse_star_or_named() : parse_named();
     if (!is_op(","))
       return first;
-    node t = make(expression::kind::tuple, at, 1);
-    std::uint32_t d = first.depth;
-    t.e->args.push_back(first.e);
+    auto t = make(expression::kind::tuple, where(t_[b]));
+    t->args.push_back(first);
     while (is_op(",")) {
       next();
-      if (peek().kind == tok::newline || is_op("=") || is_op(";") || at_end())
+      if (at_line_end() || is_op("=") || is_op(":") || is_op(")") || is_name("in") ||
+          (peek().kind == tok::op && is_augmented(text(peek()))))
         break;
-      node x = parse_expression();
-      d = std::max(d, x.depth);
-      t.e->args.push_back(x.e);
+      t->args.push_back(starred ? parse_star_or_named() : parse_named());
     }
     if (bare)
       *bare = true;
-    return finish(t, d);
+    return t;
   }
 
-  node finish(node n, std::uint32_t child_depth) {
-    n.depth = child_depth + 1;
-    if (n.depth > max_expression_depth)
-      fail(n.e->where, "expression nested too deep");
-    return n;
+  mutable_expr parse_star_or_named() {
+    if (is_op("*")) {
+      const std::uint32_t b = static_cast<std::uint32_t>(i_);
+      next();
+      auto x = parse_or();
+      return opaque(b, {x});
+    }
+    return parse_named();
   }
 
-  node parse_expression() {
-    nest guard(*this, peek().where);
-    return parse_or();
+  /// NAME := test, or test.
+  mutable_expr parse_named() {
+    if (peek().kind == tok::name && is_op(":=", 1)) {
+      const std::uint32_t b = static_cast<std::uint32_t>(i_);
+      const std::string_view n = text(next());
+      next();
+      auto value = parse_test();
+      auto v = new_variable(n);
+      bind(v);
+      return opaque(b, {value});
+    }
+    return parse_test();
   }
 
-  node binary(node l, std::string_view op, node r) {
-    node b = make(expression::kind::binary, l.e->where, 1);
-    b.e->text = std::string(op);
-    b.e->args = {l.e, r.e};
-    return finish(b, std::max(l.depth, r.depth));
+  mutable_expr parse_yield() {
+    const std::uint32_t b = static_cast<std::uint32_t>(i_);
+    next();
+    std::vector<expression_ptr> ops;
+    if (is_name("from")) {
+      next();
+      ops.push_back(parse_test());
+    } else if (!at_line_end() && !is_op(")") && !is_op("=")) {
+      ops.push_back(parse_expression_list(nullptr, true));
+    }
+    return opaque(b, std::move(ops));
   }
 
-  node parse_or() {
-    node l = parse_and();
+  mutable_expr parse_test() {
+    nest guard(*this, peek().begin);
+    const std::uint32_t b = static_cast<std::uint32_t>(i_);
+    if (is_name("lambda"))
+      return parse_lambda();
+    auto x = parse_or();
+    if (is_name("if") && !no_conditional_) {
+      next();
+      auto cond = parse_or();
+      if (!is_name("else"))
+        unexpected("'else'");
+      next();
+      auto other = parse_test();
+      return opaque(b, {x, cond, other});
+    }
+    return x;
+  }
+
+  mutable_expr parse_lambda() {
+    const std::uint32_t b = static_cast<std::uint32_t>(i_);
+    next();
+    const std::size_t shadowed = shadow_.size();
+    int depth = 0;
+    std::vector<expression_ptr> ops;
+    while (!(depth == 0 && is_op(":"))) {
+      if (peek().kind == tok::newline || peek().kind == tok::end)
+        unexpected("':'");
+      if (is_op("(") || is_op("[") || is_op("{"))
+        ++depth;
+      else if (is_op(")") || is_op("]") || is_op("}"))
+        --depth;
+      if (peek().kind == tok::name && depth == 0 && !is_op("=", 1) && !is_reserved(text(peek())))
+        shadow_.push_back(text(peek()));
+      if (is_op("=") && depth == 0) {
+        next();
+        ops.push_back(parse_test());
+        continue;
+      }
+      next();
+    }
+    next();
+    ops.push_back(parse_test());
+    shadow_.resize(shadowed);
+    return opaque(b, std::move(ops));
+  }
+
+  mutable_expr binary(const mutable_expr& l, std::string_view op, const mutable_expr& r) {
+    auto e = make(expression::kind::binary, l->where);
+    e->text = std::string(op);
+    e->args = {l, r};
+    return e;
+  }
+
+  mutable_expr parse_or() {
+    auto l = parse_and();
     while (is_name("or")) {
       next();
       l = binary(l, "or", parse_and());
     }
     return l;
   }
-  node parse_and() {
-    node l = parse_not();
+  mutable_expr parse_and() {
+    auto l = parse_not();
     while (is_name("and")) {
       next();
       l = binary(l, "and", parse_not());
     }
     return l;
   }
-  node parse_not() {
+  mutable_expr parse_not() {
     if (!is_name("not"))
       return parse_comparison();
-    const source_location at = next().where;
-    nest guard(*this, at);
-    node x = parse_not();
-    node u = make(expression::kind::unary, at, 1);
-    u.e->text = "not";
-    u.e->args = {x.e};
-    return finish(u, x.depth);
+    const token& t = next();
+    nest guard(*this, t.begin);
+    auto x = parse_not();
+    auto u = make(expression::kind::unary, where(t));
+    u->text = "not";
+    u->args = {x};
+    return u;
   }
-  node parse_comparison() {
-    node l = parse_arith();
-    while (peek().kind == tok::op &&
-           (peek().text == "==" || peek().text == "!=" || peek().text == "<" ||
-            peek().text == "<=" || peek().text == ">" || peek().text == ">=")) {
-      const std::string_view op = next().text;
-      l = binary(l, op, parse_arith());
+  mutable_expr parse_comparison() {
+    const std::uint32_t b = static_cast<std::uint32_t>(i_);
+    auto l = parse_bitwise();
+    while (true) {
+      const token& t = peek();
+      if (t.kind == tok::op) {
+        const std::string_view o = text(t);
+        if (o == "==" || o == "!=" || o == "<" || o == "<=" || o == ">" || o == ">=") {
+          next();
+          l = binary(l, o, parse_bitwise());
+          continue;
+        }
+      } else if (t.kind == tok::name) {
+        const std::string_view o = text(t);
+        if (o == "in" || o == "is" || (o == "not" && is_name("in", 1))) {
+          next();
+          if ((o == "is" && is_name("not")) || o == "not")
+            next();
+          auto r = parse_bitwise();
+          l = opaque(b, {l, r});
+          continue;
+        }
+      }
+      return l;
+    }
+  }
+  /// | ^ & << >> : opaque to the pass, their operands still read.
+  mutable_expr parse_bitwise() {
+    const std::uint32_t b = static_cast<std::uint32_t>(i_);
+    auto l = parse_arith();
+    while (is_op("|") || is_op("^") || is_op("&") || is_op("<<") || is_op(">>")) {
+      next();
+      auto r = parse_arith();
+      l = opaque(b, {l, r});
     }
     return l;
   }
-  node parse_arith() {
-    node l = parse_term();
+  mutable_expr parse_arith() {
+    auto l = parse_term();
     while (is_op("+") || is_op("-")) {
-      const std::string_view op = next().text;
+      const std::string_view op = text(next());
       l = binary(l, op, parse_term());
     }
     return l;
   }
-  node parse_term() {
-    node l = parse_unary();
-    while (is_op("*") || is_op("/") || is_op("//") || is_op("%")) {
-      const std::string_view op = next().text;
-      l = binary(l, op, parse_unary());
+  mutable_expr parse_term() {
+    const std::uint32_t b = static_cast<std::uint32_t>(i_);
+    auto l = parse_factor();
+    while (is_op("*") || is_op("/") || is_op("//") || is_op("%") || is_op("@")) {
+      const std::string_view op = text(next());
+      auto r = parse_factor();
+      l = op == "@" ? opaque(b, {l, r}) : binary(l, op, r);
     }
     return l;
   }
-  node parse_unary() {
-    if (!is_op("-") && !is_op("+"))
-      return parse_primary();
+  mutable_expr parse_factor() {
+    if (!is_op("-") && !is_op("+") && !is_op("~"))
+      return parse_power();
+    const std::uint32_t b = static_cast<std::uint32_t>(i_);
     const token& t = next();
-    const bool minus = t.text == "-";
-    const source_location at = t.where;
-    nest guard(*this, at);
-    node x = parse_unary();
-    if (!minus)
-      return x; // unary plus is the identity on everything the grammar has
-    expression& v = *x.e;
-    // Fold a negated integer literal, so `device=-1` is the constant -1.
-    if (v.what == expression::kind::integer) {
-      if (!v.overflow && v.value != INT64_MIN) {
+    const std::string_view op = text(t);
+    nest guard(*this, t.begin);
+    auto x = parse_factor();
+    if (op == "+")
+      return x; // unary plus is the identity on everything the pass reads
+    if (op == "~")
+      return opaque(b, {x});
+    expression& v = *x;
+    if (v.what == expression::kind::integer && v.name.empty()) {
+      // Fold a negated literal, so `device=-1` is the constant -1.
+      if (!v.overflow && v.value != std::numeric_limits<std::int64_t>::min()) {
         v.value = -v.value;
-        v.where = at;
+        v.where = where(t);
         return x;
       }
-      if (v.overflow && v.text == "9223372036854775808") {
+      if (v.overflow && v.text == "9223372036854775808") { // exactly INT64_MIN
         v.overflow = false;
         v.text.clear();
-        v.value = INT64_MIN;
-        v.where = at;
+        v.value = std::numeric_limits<std::int64_t>::min();
+        v.where = where(t);
+        return x;
+      }
+      if (v.overflow) {
+        v.value = std::numeric_limits<std::int64_t>::min(); // saturated: still negative
+        v.text = "-" + v.text;
+        v.where = where(t);
         return x;
       }
     }
-    node u = make(expression::kind::unary, at, 1);
-    u.e->text = "-";
-    u.e->args = {x.e};
-    return finish(u, x.depth);
+    auto u = make(expression::kind::unary, where(t));
+    u->text = "-";
+    u->args = {x};
+    return u;
+  }
+  mutable_expr parse_power() {
+    const std::uint32_t b = static_cast<std::uint32_t>(i_);
+    if (is_name("await")) {
+      next();
+      auto x = parse_power();
+      return opaque(b, {x});
+    }
+    auto x = parse_primary();
+    if (is_op("**")) {
+      const token& t = next();
+      nest guard(*this, t.begin);
+      auto r = parse_factor();
+      return opaque(b, {x, r});
+    }
+    return x;
   }
 
-  void parse_call_arguments(expression& call, std::uint32_t& depth) {
-    // after '('
-    while (!is_op(")")) {
-      if (peek().kind == tok::name && is_op("=", 1)) {
-        const token& kn = expect_identifier("a keyword name");
+  mutable_expr parse_primary() {
+    const std::uint32_t b = static_cast<std::uint32_t>(i_);
+    auto x = parse_atom();
+    while (true) {
+      if (is_op(".")) {
         next();
-        node v = parse_expression();
-        depth = std::max(depth, v.depth);
-        call.keywords.push_back({std::string(kn.text), v.e});
+        if (peek().kind != tok::name)
+          unexpected("an attribute name");
+        const token& an = next();
+        auto a = make(expression::kind::attribute, where(t_[b]));
+        a->text = std::string(text(an));
+        a->base = x;
+        x = a;
+      } else if (is_op("(")) {
+        nest guard(*this, peek().begin);
+        next();
+        x = make_call(b, x);
+      } else if (is_op("[")) {
+        nest guard(*this, peek().begin);
+        next();
+        auto s = make(expression::kind::subscript, where(t_[b]));
+        s->base = x;
+        while (!is_op("]")) {
+          s->args.push_back(parse_slice());
+          if (!is_op(","))
+            break;
+          next();
+        }
+        expect_op("]");
+        x = s;
       } else {
-        if (!call.keywords.empty())
-          fail(peek().where, "positional argument follows keyword argument");
-        if (is_op("*") || is_op("**"))
-          fail(peek().where, "argument unpacking is not supported");
-        node v = parse_expression();
-        depth = std::max(depth, v.depth);
-        call.args.push_back(v.e);
+        return x;
+      }
+    }
+  }
+
+  mutable_expr parse_slice() {
+    const std::uint32_t b = static_cast<std::uint32_t>(i_);
+    std::vector<expression_ptr> parts;
+    bool slice = false;
+    if (!is_op(":"))
+      parts.push_back(parse_star_or_named());
+    while (is_op(":")) {
+      slice = true;
+      next();
+      if (!is_op(":") && !is_op("]") && !is_op(","))
+        parts.push_back(parse_test());
+    }
+    if (!slice)
+      return std::const_pointer_cast<expression>(parts.front());
+    return opaque(b, std::move(parts));
+  }
+
+  /// f(args): a recognised operation, a function of the program, or any call.
+  mutable_expr make_call(std::uint32_t b, const mutable_expr& callee) {
+    auto c = make(expression::kind::call, where(t_[b]));
+    bool unpacking = false;
+    while (!is_op(")")) {
+      if (peek().kind == tok::name && is_op("=", 1) && !is_reserved(text(peek()))) {
+        const std::string_view kn = text(next());
+        next();
+        c->keywords.push_back({std::string(kn), parse_test()});
+      } else if (is_op("**")) {
+        const std::uint32_t sb = static_cast<std::uint32_t>(i_);
+        next();
+        auto v = parse_test();
+        c->args.push_back(opaque(sb, {v}));
+        unpacking = true;
+      } else {
+        if (!c->keywords.empty() && !is_op("*"))
+          fail_at(peek().begin, "positional argument follows keyword argument");
+        auto v = parse_star_or_named();
+        if (v->what == expression::kind::opaque && v->text.starts_with("*"))
+          unpacking = true;
+        if (is_name("for") || is_name("async")) // f(x for x in y)
+          v = comprehension(b, v);
+        c->args.push_back(v);
       }
       if (!is_op(","))
         break;
       next();
     }
     expect_op(")");
-  }
-
-  node parse_primary() {
-    const source_location at = peek().where;
-    node x = parse_atom();
-    while (true) {
-      if (is_op(".")) {
-        next();
-        const token& an = peek();
-        if (an.kind != tok::name)
-          unexpected("an attribute name");
-        next();
-        node a = make(expression::kind::attribute, at, 1);
-        a.e->text = std::string(an.text);
-        a.e->base = x.e;
-        x = finish(a, x.depth);
-      } else if (is_op("(")) {
-        next();
-        x = make_call(at, x);
-      } else if (is_op("[")) {
-        next();
-        node s = make(expression::kind::subscript, at, 1);
-        s.e->base = x.e;
-        std::uint32_t d = x.depth;
-        while (!is_op("]")) {
-          if (is_op(":"))
-            fail(peek().where, "slices are not supported");
-          node i = parse_expression();
-          if (is_op(":"))
-            fail(peek().where, "slices are not supported");
-          d = std::max(d, i.depth);
-          s.e->args.push_back(i.e);
-          if (!is_op(","))
-            break;
-          next();
-        }
-        expect_op("]");
-        x = finish(s, d);
-      } else {
-        return x;
-      }
-    }
-  }
-
-  node make_call(source_location at, node callee) {
-    node c = make(expression::kind::call, at, 1);
-    std::uint32_t d = callee.depth;
-    parse_call_arguments(*c.e, d);
-    expression& e = *c.e;
-    const expression& b = *callee.e;
+    expression& e = *c;
+    const expression& callee_e = *callee;
     // pl.<DTYPE>.get_byte() folds to the byte width.
-    if (b.what == expression::kind::attribute && b.text == "get_byte" && e.args.empty() &&
-        e.keywords.empty()) {
-      const std::string sp = spelling(*b.base);
+    if (callee_e.what == expression::kind::attribute && callee_e.text == "get_byte" &&
+        e.args.empty() && e.keywords.empty()) {
+      const std::string sp = spelling(*callee_e.base);
       if (sp.starts_with("pl.") && sp.find('.', 3) == std::string::npos)
         if (auto w = dtype_byte_width(std::string_view(sp).substr(3))) {
-          node k = make(expression::kind::integer, at, 1);
-          k.e->value = w;
+          auto k = make(expression::kind::integer, where(t_[b]));
+          k->value = w;
+          k->text = std::string(ts_.source.substr(t_[b].begin, last_end_ - t_[b].begin));
           return k;
         }
     }
-    if (b.what == expression::kind::attribute && b.base && b.base->what == expression::kind::name &&
-        !b.base->var && b.base->text == "self") {
+    if (!unpacking && !jit_ && callee_e.what == expression::kind::attribute && callee_e.base &&
+        callee_e.base->what == expression::kind::name && !callee_e.base->var &&
+        callee_e.base->text == "self") {
       e.what = expression::kind::function_call;
-      e.text = b.text;
-      pending_calls_.emplace_back(c.e, b.text);
-      return finish(c, d);
+      e.text = callee_e.text;
+      pending_calls_.emplace_back(c, callee_e.text);
+      note_open_device_names(e);
+      return c;
     }
-    const std::string sp = spelling(b);
-    if (const auto op = operation_of_spelling(sp); op != commscope::operation::none) {
+    if (!unpacking && jit_ && callee_e.what == expression::kind::name && !callee_e.var &&
+        !callee_e.text.empty() &&
+        (signatures_.count(callee_e.text) != 0 || has_device_keyword(e))) {
+      e.what = expression::kind::function_call;
+      e.text = callee_e.text;
+      pending_calls_.emplace_back(c, callee_e.text);
+      note_open_device_names(e);
+      return c;
+    }
+    const std::string sp = spelling(callee_e);
+    if (const auto op = operation_of_spelling(sp); op != commscope::operation::none && !unpacking) {
       e.what = expression::kind::operation;
       e.op = op;
-      e.text = sp;
+      e.text = raw_spelling(callee_e); // printed as written
       if (op == commscope::operation::alloc_window_buffer) {
-        // Named after its variable once assigned; until then (or if never) its spelling.
         e.name = sp;
         for (const auto& k : e.keywords)
           if (k.name == "name" && k.value->what == expression::kind::string)
             e.name = k.value->text;
+        if (!shape_allocation(e))
+          return c; // reported; an ordinary call from here on
       }
-      return finish(c, d);
+      return c;
     }
-    e.base = callee.e;
-    return finish(c, d);
+    e.base = callee;
+    return c;
   }
 
-  node parse_atom() {
+  static bool has_device_keyword(const expression& e) {
+    for (const auto& k : e.keywords)
+      if (k.name == "device")
+        return true;
+    return false;
+  }
+
+  /// Records the open names a dispatch's `device=` depends on: the name itself, or the
+  /// open names in the bounds of the loop whose variable it is.
+  void note_open_device_names(const expression& call) {
+    for (const auto& k : call.keywords) {
+      if (k.name != "device")
+        continue;
+      const expression& d = *k.value;
+      if (d.what == expression::kind::integer && d.overflow)
+        unit_->huge_devices.emplace_back(call.where, d.text);
+      std::vector<std::string> open;
+      auto collect = [&](const expression& root) {
+        std::vector<const expression*> stack{&root};
+        while (!stack.empty()) {
+          const expression* x = stack.back();
+          stack.pop_back();
+          if (x->what == expression::kind::name && !x->var && !x->text.empty() &&
+              is_plain_name(x->text) && x->text != "pld" && x->text != "pl")
+            open.push_back(x->text);
+          if (x->what == expression::kind::attribute)
+            continue; // pld.world_size: not a name of the file
+          for (const auto& a : x->args)
+            if (a)
+              stack.push_back(a.get());
+          if (x->base)
+            stack.push_back(x->base.get());
+        }
+      };
+      if (d.what == expression::kind::name && d.var) {
+        auto it = loop_of_.find(d.var.get());
+        if (it != loop_of_.end())
+          for (const auto* bnd : {it->second->start.get(), it->second->stop.get(),
+                                  it->second->step.get()})
+            if (bnd)
+              collect(*bnd);
+      } else {
+        collect(d);
+      }
+      for (auto& n : open)
+        unit_->open_names.emplace_back(call.where, std::move(n));
+    }
+  }
+
+  /// `alloc_window_buffer([d0, d1, ...], dtype=pl.T)`: its size is the product of the
+  /// shape's elements and the width of T (args[0] becomes that product; base keeps the
+  /// shape as written). False, after a diagnostic, for an unknown dtype.
+  bool shape_allocation(expression& e) {
+    if (e.args.size() != 1 || (e.args[0]->what != expression::kind::list &&
+                               e.args[0]->what != expression::kind::tuple))
+      return true;
+    const expression_ptr shape = e.args[0];
+    std::int64_t width = 0;
+    for (const auto& k : e.keywords)
+      if (k.name == "dtype") {
+        const std::string sp = spelling(*k.value);
+        if (sp.starts_with("pl."))
+          width = dtype_byte_width(std::string_view(sp).substr(3));
+      }
+    if (width == 0) {
+      front_end_error(e.where, "allocation by shape needs dtype=pl.<DTYPE> with a known width");
+      e.what = expression::kind::call;
+      e.op = commscope::operation::none;
+      auto callee = make(expression::kind::name, e.where);
+      callee->text = e.text;
+      e.base = callee;
+      return false;
+    }
+    mutable_expr size;
+    for (const auto& d : shape->args) {
+      if (!size) {
+        size = std::const_pointer_cast<expression>(d);
+        continue;
+      }
+      size = binary(size, "*", std::const_pointer_cast<expression>(d));
+    }
+    auto w = make(expression::kind::integer, shape->where);
+    w->value = width;
+    size = size ? binary(size, "*", w) : w;
+    size->where = shape->where;
+    e.args[0] = size;
+    e.base = shape;
+    return true;
+  }
+
+  mutable_expr comprehension(std::uint32_t b, const mutable_expr& element) {
+    std::vector<expression_ptr> ops{element};
+    const std::size_t shadowed = shadow_.size();
+    while (is_name("for") || is_name("async")) {
+      if (is_name("async"))
+        next();
+      next();
+      // targets up to `in`
+      while (!is_name("in")) {
+        if (peek().kind == tok::newline || peek().kind == tok::end)
+          unexpected("'in'");
+        if (peek().kind == tok::name)
+          shadow_.push_back(text(peek()));
+        next();
+      }
+      next();
+      const bool saved = no_conditional_;
+      no_conditional_ = true;
+      ops.push_back(parse_or());
+      while (is_name("if")) {
+        next();
+        ops.push_back(parse_or());
+      }
+      no_conditional_ = saved;
+    }
+    shadow_.resize(shadowed);
+    return opaque(b, std::move(ops));
+  }
+
+  mutable_expr parse_atom() {
     const token& t = peek();
+    const std::uint32_t b = static_cast<std::uint32_t>(i_);
     switch (t.kind) {
     case tok::name: {
       next();
-      if (t.text == "True" || t.text == "False") {
-        node b = make(expression::kind::boolean, t.where, 1);
-        b.e->value = t.text == "True";
-        return b;
+      const std::string_view n = text(t);
+      if (n == "True" || n == "False") {
+        auto e = make(expression::kind::boolean, where(t));
+        e->value = n == "True";
+        return e;
       }
-      if (t.text == "None")
-        return make(expression::kind::none, t.where, 1);
-      if (is_reserved(t.text))
-        fail(t.where, "unexpected '" + std::string(t.text) + "'");
-      node n = make(expression::kind::name, t.where, 1);
-      auto it = names_.find(std::string(t.text));
-      if (it != names_.end())
-        n.e->var = it->second;
-      else
-        n.e->text = std::string(t.text);
-      return n;
+      if (n == "None")
+        return make(expression::kind::none, where(t));
+      if (is_reserved(n))
+        fail_at(t.begin, "invalid syntax: unexpected '" + std::string(n) + "'");
+      return name(t);
     }
     case tok::number: {
       next();
       return number(t);
     }
     case tok::string: {
-      node s = make(expression::kind::string, t.where, 1);
-      while (peek().kind == tok::string) // adjacent literals concatenate
-        s.e->text += strings_[next().str];
-      return s;
-    }
-    case tok::op:
-      if (t.text == "(") {
-        next();
-        if (is_op(")")) {
-          next();
-          return make(expression::kind::tuple, t.where, 1);
-        }
-        node first = parse_expression();
-        if (is_op(")")) {
-          next();
-          return first; // parentheses only group
-        }
-        node tup = make(expression::kind::tuple, t.where, 1);
-        std::uint32_t d = first.depth;
-        tup.e->args.push_back(first.e);
-        while (is_op(",")) {
-          next();
-          if (is_op(")"))
-            break;
-          node x = parse_expression();
-          d = std::max(d, x.depth);
-          tup.e->args.push_back(x.e);
-        }
-        expect_op(")");
-        return finish(tup, d);
+      bool plain = true;
+      std::string value;
+      while (peek().kind == tok::string) {
+        const token& s = next();
+        if (!string_value(text(s), s.flags, value))
+          plain = false;
       }
-      if (t.text == "[") {
+      if (!plain)
+        return opaque(b, {});
+      auto e = make(expression::kind::string, where(t));
+      e->text = std::move(value);
+      return e;
+    }
+    case tok::op: {
+      const std::string_view o = text(t);
+      if (o == "...") {
         next();
-        node l = make(expression::kind::list, t.where, 1);
-        std::uint32_t d = 0;
-        while (!is_op("]")) {
-          node x = parse_expression();
-          d = std::max(d, x.depth);
-          l.e->args.push_back(x.e);
-          if (!is_op(","))
-            break;
-          next();
-        }
-        expect_op("]");
-        return finish(l, d);
+        return opaque(b, {});
+      }
+      if (o == "(" || o == "[" || o == "{") {
+        nest guard(*this, t.begin);
+        next();
+        return o == "(" ? parenthesized(b) : o == "[" ? list_display(b) : brace_display(b);
       }
       break;
+    }
     default:
       break;
     }
     unexpected("an expression");
   }
 
-  node number(const token& t) {
-    const std::string_view s = t.text;
-    auto fail_number = [&] { fail(t.where, "invalid number '" + std::string(s) + "'"); };
-    unsigned base = 10;
-    std::size_t b = 0;
-    if (s.size() > 1 && s[0] == '0' &&
-        std::string_view("xXoObB").find(s[1]) != std::string_view::npos) {
-      base = (s[1] == 'x' || s[1] == 'X') ? 16 : (s[1] == 'o' || s[1] == 'O') ? 8 : 2;
-      b = 2;
+  mutable_expr parenthesized(std::uint32_t b) {
+    if (is_op(")")) {
+      next();
+      return make(expression::kind::tuple, where(t_[b]));
     }
-    bool is_float = false;
-    std::string digits;
-    for (std::size_t i = b; i < s.size(); ++i) {
-      const char c = s[i];
-      if (c == '_')
-        continue;
-      const int v = (c >= '0' && c <= '9')   ? c - '0'
-                    : (c >= 'a' && c <= 'f') ? c - 'a' + 10
-                    : (c >= 'A' && c <= 'F') ? c - 'A' + 10
-                                             : -1;
-      if (base == 10 && (c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-')) {
-        is_float = true;
-        continue;
-      }
-      if (v < 0 || static_cast<unsigned>(v) >= base)
-        fail_number();
-      digits += c;
+    if (is_name("yield")) {
+      auto y = parse_yield();
+      expect_op(")");
+      return opaque(b, {y});
     }
-    if (s.empty() || s.back() == '_' || s.find("__") != std::string_view::npos)
-      fail_number();
-    if (is_float) {
-      // Opaque: an unbound-name-like literal printed back as written.
-      const std::size_t e = s.find_first_of("eE");
-      if (s.find('.') != s.rfind('.') || (e != std::string_view::npos && e + 1 == s.size()))
-        fail_number();
-      node f = make(expression::kind::name, t.where, 1);
-      f.e->text = std::string(s);
-      return f;
+    auto first = parse_star_or_named();
+    if (is_name("for") || is_name("async")) {
+      auto g = comprehension(b, first);
+      expect_op(")");
+      return opaque(b, {g});
     }
-    if (digits.empty())
-      fail_number();
-    if (base == 10 && digits.size() > 1 && digits[0] == '0' &&
-        digits.find_first_not_of('0') != std::string::npos)
-      fail(t.where, "leading zeros in a decimal integer literal are not permitted");
-    node n = make(expression::kind::integer, t.where, 1);
-    std::uint64_t v = 0;
-    bool overflow = false;
-    for (char c : digits) {
-      const unsigned d = (c >= '0' && c <= '9')   ? static_cast<unsigned>(c - '0')
-                         : (c >= 'a' && c <= 'f') ? static_cast<unsigned>(c - 'a' + 10)
-                                                  : static_cast<unsigned>(c - 'A' + 10);
-      if (v > (static_cast<std::uint64_t>(INT64_MAX) - d) / base) {
-        overflow = true;
+    if (is_op(")")) {
+      next();
+      if (first->what == expression::kind::opaque && first->text.starts_with("*"))
+        unexpected("a value"); // `(*x)` alone
+      return first; // parentheses only group
+    }
+    auto tup = make(expression::kind::tuple, where(t_[b]));
+    tup->args.push_back(first);
+    while (is_op(",")) {
+      next();
+      if (is_op(")"))
         break;
-      }
-      v = v * base + d;
+      tup->args.push_back(parse_star_or_named());
     }
-    if (overflow) {
-      n.e->overflow = true;
-      n.e->text = std::string(s);
-    } else {
-      n.e->value = static_cast<std::int64_t>(v);
-    }
-    return n;
+    expect_op(")");
+    return tup;
   }
 
-  std::deque<token> t_;
-  std::vector<std::string> strings_;
+  mutable_expr list_display(std::uint32_t b) {
+    auto l = make(expression::kind::list, where(t_[b]));
+    while (!is_op("]")) {
+      auto x = parse_star_or_named();
+      if (is_name("for") || is_name("async")) {
+        auto c = comprehension(b, x);
+        expect_op("]");
+        return opaque(b, {c});
+      }
+      l->args.push_back(x);
+      if (!is_op(","))
+        break;
+      next();
+    }
+    expect_op("]");
+    return l;
+  }
+
+  /// Dicts, sets and their comprehensions: opaque, their parts still read.
+  mutable_expr brace_display(std::uint32_t b) {
+    std::vector<expression_ptr> parts;
+    while (!is_op("}")) {
+      if (is_op("**")) {
+        next();
+        parts.push_back(parse_bitwise());
+      } else {
+        parts.push_back(parse_star_or_named());
+        if (is_op(":")) {
+          next();
+          parts.push_back(parse_test());
+        }
+      }
+      if (is_name("for") || is_name("async")) {
+        auto c = comprehension(b, std::const_pointer_cast<expression>(parts.back()));
+        parts.back() = c;
+        break;
+      }
+      if (!is_op(","))
+        break;
+      next();
+    }
+    expect_op("}");
+    return opaque(b, std::move(parts));
+  }
+
+  /// A name: a variable of the body, a constant of the file, or an open name.
+  mutable_expr name(const token& t) {
+    const std::string_view n = text(t);
+    auto e = make(expression::kind::name, where(t));
+    const bool shadowed = std::find(shadow_.begin(), shadow_.end(), n) != shadow_.end();
+    if (!shadowed) {
+      auto it = names_.find(std::string(n));
+      if (it != names_.end()) {
+        e->var = it->second;
+        return e;
+      }
+      if (resolving_)
+        if (auto v = consts_.resolve(n, scope_)) {
+          e->what = expression::kind::integer;
+          e->value = *v;
+          e->name = std::string(n); // printed as its value where it is a size
+          return e;
+        }
+    }
+    e->text = std::string(n);
+    return e;
+  }
+
+  mutable_expr number(const token& t) {
+    const std::string_view s = text(t);
+    if (auto v = constants::integer_literal(s)) {
+      auto n = make(expression::kind::integer, where(t));
+      n->value = *v;
+      return n;
+    }
+    // An integer beyond int64 (saturated, as far above every limit as it is), or a
+    // float / imaginary literal (opaque).
+    const bool integral = s.find_first_of(".eEjJ") == std::string_view::npos ||
+                          (s.size() > 1 && (s[1] == 'x' || s[1] == 'X'));
+    if (integral) {
+      auto n = make(expression::kind::integer, where(t));
+      n->overflow = true;
+      n->value = std::numeric_limits<std::int64_t>::max();
+      n->text = std::string(s);
+      return n;
+    }
+    last_end_ = t.end;
+    return opaque(static_cast<std::uint32_t>(&t - t_.data()), {});
+  }
+
+  const token_stream& ts_;
+  const std::vector<token>& t_;
+  const module_scan& scan_;
+  constants& consts_;
+  std::string newline_;
+  program_unit* unit_ = nullptr;
   std::size_t i_ = 0;
+  std::uint32_t last_end_ = 0;
   std::uint32_t depth_ = 0;
   std::uint32_t next_id_ = 0;
+  std::int32_t scope_ = 0;
+  bool jit_ = false;
+  bool resolving_ = false;
+  bool no_conditional_ = false;
   std::unordered_map<std::string, std::shared_ptr<variable>> names_;
+  std::vector<std::string_view> shadow_;
   std::unordered_map<std::uint32_t, window_buffer_ptr> windows_;
+  std::unordered_map<const variable*, const statement*> loop_of_;
   std::vector<open_scope> scopes_;
   std::unordered_map<std::string, signature_ptr> signatures_;
   std::vector<std::pair<std::shared_ptr<expression>, std::string>> pending_calls_;
 };
 
-} // namespace parser_detail
+inline syntax_error to_error(const token_stream& ts, const syntax_failure& f) {
+  const auto at = ts.where_offset(f.offset);
+  return {at.line, at.column, f.message};
+}
+
+} // namespace detail
+
+inline module_result parse_module(std::string_view text, const module_options& options) {
+  module_result r;
+  token_stream ts;
+  ts.source = text;
+  try {
+    ts = tokenize(text);
+    const auto crlf = text.find("\r\n");
+    if (crlf != std::string_view::npos && crlf == text.find('\n') - 1)
+      r.newline = "\r\n";
+    detail::module_scan scan(ts);
+    scan.run();
+    detail::constants consts(ts, scan.scopes, options);
+    for (const auto& cp : scan.programs) {
+      if (cp.functions.empty() && !cp.is_class)
+        continue;
+      detail::dsl_parser p(ts, scan, consts, r.newline);
+      r.programs.push_back(p.run(cp, options.stem));
+    }
+    // Source order: a program's place is its first decorator.
+    // (no two programs share their first decorator's line)
+    std::sort(r.programs.begin(), r.programs.end(),
+              [](const program_unit& a, const program_unit& b) { return a.line < b.line; });
+  } catch (const syntax_failure& f) {
+    r.programs.clear();
+    if (ts.line_starts.size() <= 1 && !text.empty()) { // failed while tokenizing: rebuild lines
+      ts.line_starts.assign(1, 0);
+      for (std::size_t i = 0; i < text.size(); ++i)
+        if (text[i] == '\n' || (text[i] == '\r' && (i + 1 >= text.size() || text[i + 1] != '\n')))
+          ts.line_starts.push_back(static_cast<std::uint32_t>(i + 1));
+    }
+    r.error = detail::to_error(ts, f);
+  } catch (const std::bad_alloc&) {
+    r.programs.clear();
+    r.error = syntax_error{1, 1, "out of memory"};
+  } catch (const std::exception& e) {
+    r.programs.clear();
+    r.error = syntax_error{1, 1, std::string("internal error: ") + e.what()};
+  }
+  return r;
+}
 
 inline parse_result parse(std::string_view text) {
   parse_result r;
-  try {
-    auto toks = parser_detail::lexer(text).run();
-    r.program = parser_detail::parser(std::move(toks)).run();
-  } catch (const parser_detail::failure& f) {
-    r.program = nullptr;
-    r.error = syntax_error{f.where.line, f.where.column, f.message};
-  } catch (const std::bad_alloc&) {
-    r.program = nullptr;
-    r.error = syntax_error{1, 1, "out of memory"};
-  } catch (const std::exception& e) {
-    r.program = nullptr;
-    r.error = syntax_error{1, 1, std::string("internal error: ") + e.what()};
+  auto m = parse_module(text);
+  if (m.error) {
+    r.error = m.error;
+  } else if (m.programs.empty()) {
+    r.error = syntax_error{1, 1, "no DSL program ('@pl.program' class or '@pl.jit' functions)"};
+  } else if (!m.programs.front().diagnostics.empty()) {
+    const auto& d = m.programs.front().diagnostics.front();
+    r.error = syntax_error{d.where.line, d.where.column, d.message};
+  } else {
+    r.program = m.programs.front().program;
   }
   return r;
 }

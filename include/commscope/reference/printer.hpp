@@ -39,7 +39,9 @@ inline int precedence(const expression& e) {
   case k::unary:
     return e.text == "not" ? 3 : 7;
   case k::integer:
-    return (!e.overflow && e.value < 0) ? 7 : primary;
+    return e.value < 0 ? 7 : primary;
+  case k::opaque:
+    return 0; // a Python form as written: parenthesized inside any operator
   default:
     return primary;
   }
@@ -186,8 +188,26 @@ inline void append_expression(std::string& out, const expression& root,
     case k::operation:
       seq.push_back({nullptr, 0, e.text.empty() ? default_spelling(e.op) : e.text, false});
       seq.push_back({nullptr, 0, "(", false});
-      args_into(e, true, &e == &root ? extra_name : std::string_view{});
+      if (e.op == commscope::operation::alloc_window_buffer && e.base && e.args.size() == 1) {
+        // An allocation by shape: the shape as written (args[0] is its byte size).
+        seq.push_back({e.base.get(), 0, {}, false});
+        for (const auto& kw : e.keywords) {
+          seq.push_back({nullptr, 0, ", ", false});
+          seq.push_back({nullptr, 0, kw.name, false});
+          seq.push_back({nullptr, 0, "=", false});
+          seq.push_back({kw.value.get(), 0, {}, false});
+        }
+        if (&e == &root && !extra_name.empty()) {
+          seq.push_back({nullptr, 0, ", name=", false});
+          seq.push_back({nullptr, 0, extra_name, true});
+        }
+      } else {
+        args_into(e, true, &e == &root ? extra_name : std::string_view{});
+      }
       seq.push_back({nullptr, 0, ")", false});
+      break;
+    case k::opaque:
+      out += e.text;
       break;
     case k::function_call:
       seq.push_back({nullptr, 0, "self.", false});
@@ -352,6 +372,10 @@ inline void append_header(std::string& out, const statement& s, bool elif_as_if 
       out += "True";
     out += ':';
     break;
+  case k::block:
+  case k::verbatim:
+    out += s.text.empty() ? std::string_view("pass") : std::string_view(s.text);
+    break;
   case k::scope: {
     out += "with pld.comm_domain(";
     append_string_literal(out, s.scope_name);
@@ -394,9 +418,71 @@ inline void append_header(std::string& out, const statement& s, bool elif_as_if 
   return out;
 }
 
-/// Appends `body` at indentation `level` (4 spaces each); an empty body prints `pass`.
+namespace printer_detail {
+
+/// Appends a statement's text as written (ir.hpp: continuation lines re-indented, lines
+/// inside a string literal kept as they are).
+inline void append_text(std::string& out, std::string_view text, std::string_view indent,
+                        std::string_view newline) {
+  std::size_t b = 0;
+  bool first = true;
+  while (b <= text.size()) {
+    std::size_t e = text.find('\n', b);
+    if (e == std::string_view::npos)
+      e = text.size();
+    std::string_view line = text.substr(b, e - b);
+    if (!first) {
+      out += newline;
+      if (!line.empty() && line.front() == '\0')
+        line.remove_prefix(1);
+      else if (!line.empty())
+        out += indent;
+    }
+    out += line;
+    first = false;
+    b = e + 1;
+  }
+}
+
+inline bool has_window_comment(const statement& s) {
+  return s.what == statement::kind::assign && s.targets.size() == 1 && s.targets[0] &&
+         s.targets[0]->var_type && s.targets[0]->var_type->window;
+}
+
+/// A statement's first line: its text as written when it was parsed, else canonical.
+inline void append_statement(std::string& out, const statement& s, std::string_view indent,
+                             std::string_view newline) {
+  using k = statement::kind;
+  if (s.text.empty() || s.what == k::scope) {
+    if (s.what == k::block || s.what == k::verbatim)
+      out += s.what == k::block ? "if True:" : "pass";
+    else
+      append_header(out, s, /*elif_as_if=*/true);
+    return;
+  }
+  std::string_view text = s.text;
+  if (s.what == k::if_else && text.starts_with("elif")) { // not alone in an else block
+    out += "if";
+    text.remove_prefix(4);
+  }
+  append_text(out, text, indent, newline);
+  if (has_window_comment(s)) {
+    out += " # window_buffer=";
+    const std::string& name = s.targets[0]->var_type->window->name;
+    if (is_plain_name(name))
+      out += name;
+    else
+      append_string_literal(out, name);
+  }
+}
+
+} // namespace printer_detail
+
+/// Appends `body`, each line indented by `indent` and one `unit` more per nested block,
+/// lines ended by `newline`; an empty body prints `pass`.
 inline void print_statements(std::string& out, std::span<const statement_ptr> body,
-                             std::size_t level) {
+                             std::string_view indent, std::string_view newline,
+                             std::string_view unit = "    ") {
   using namespace printer_detail;
   enum class step : std::uint8_t { statement, block, orelse };
   struct item {
@@ -405,16 +491,30 @@ inline void print_statements(std::string& out, std::span<const statement_ptr> bo
     std::span<const statement_ptr> block;
     std::size_t level;
   };
+  std::string prefix;
+  auto indent_for = [&](std::size_t level) -> const std::string& {
+    prefix.assign(indent);
+    for (std::size_t i = 0; i < level; ++i)
+      prefix += unit;
+    return prefix;
+  };
   std::vector<item> stack;
-  stack.push_back({step::block, nullptr, body, level});
+  stack.push_back({step::block, nullptr, body, 0});
+  bool first_line = true;
+  auto begin_line = [&](std::size_t level) {
+    if (!first_line)
+      out += newline;
+    first_line = false;
+    out += indent_for(level);
+  };
   while (!stack.empty()) {
     const item it = stack.back();
     stack.pop_back();
     switch (it.what) {
     case step::block:
       if (it.block.empty()) {
-        indent_to(out, it.level);
-        out += "pass\n";
+        begin_line(it.level);
+        out += "pass";
       }
       for (auto r = it.block.rbegin(); r != it.block.rend(); ++r)
         if (*r)
@@ -422,10 +522,8 @@ inline void print_statements(std::string& out, std::span<const statement_ptr> bo
       break;
     case step::statement: {
       const statement& s = *it.s;
-      indent_to(out, it.level);
-      // An elif reached here is not alone in an else block: print it as an if.
-      append_header(out, s, /*elif_as_if=*/true);
-      out += '\n';
+      begin_line(it.level);
+      append_statement(out, s, indent_for(it.level), newline);
       switch (s.what) {
       case statement::kind::if_else:
         stack.push_back({step::orelse, &s, {}, it.level});
@@ -433,6 +531,7 @@ inline void print_statements(std::string& out, std::span<const statement_ptr> bo
       case statement::kind::for_loop:
       case statement::kind::while_loop:
       case statement::kind::scope:
+      case statement::kind::block:
         stack.push_back({step::block, nullptr, s.body, it.level + 1});
         break;
       default:
@@ -445,20 +544,30 @@ inline void print_statements(std::string& out, std::span<const statement_ptr> bo
       if (s.orelse.empty())
         break;
       const statement* only = s.orelse.size() == 1 ? s.orelse[0].get() : nullptr;
-      indent_to(out, it.level);
+      begin_line(it.level);
       if (only && only->what == statement::kind::if_else && only->is_elif) {
-        append_header(out, *only);
-        out += '\n';
+        if (!only->text.empty())
+          append_text(out, only->text, indent_for(it.level), newline);
+        else
+          append_header(out, *only);
         stack.push_back({step::orelse, only, {}, it.level});
         stack.push_back({step::block, nullptr, only->body, it.level + 1});
       } else {
-        out += "else:\n";
+        out += "else:";
         stack.push_back({step::block, nullptr, s.orelse, it.level + 1});
       }
       break;
     }
     }
   }
+}
+
+/// Appends `body` at indentation `level` (4 spaces each), one statement a line.
+inline void print_statements(std::string& out, std::span<const statement_ptr> body,
+                             std::size_t level) {
+  const std::string indent(4 * level, ' ');
+  print_statements(out, body, indent, "\n");
+  out += '\n';
 }
 
 namespace printer_detail {
@@ -494,14 +603,20 @@ inline void append_decorator(std::string& out, const signature& sig) {
 } // namespace printer_detail
 
 /// The whole program in the text form of cli.md.
+/// The whole program as a module of its own: a `@pl.program` class, or module-level
+/// `@pl.jit` functions for a jit group. Bodies that were not parsed print as `pass`.
 [[nodiscard]] inline std::string print(const program& p) {
   using namespace printer_detail;
+  const bool jit = p.style == program::form::jit_group;
+  const std::size_t level = jit ? 0 : 1;
   std::string out;
   out += "import pypto.language as pl\n";
   out += "import pypto.language.distributed as pld\n\n\n";
-  out += "@pl.program\nclass ";
-  out += p.name.empty() ? std::string_view("Program") : std::string_view(p.name);
-  out += ":\n";
+  if (!jit) {
+    out += "@pl.program\nclass ";
+    out += p.name.empty() ? std::string_view("Program") : std::string_view(p.name);
+    out += ":\n";
+  }
   bool first = true;
   for (const auto& f : p.functions) {
     if (!f)
@@ -509,18 +624,26 @@ inline void append_decorator(std::string& out, const signature& sig) {
     if (!first)
       out += '\n';
     first = false;
-    indent_to(out, 1);
-    if (f->sig)
+    indent_to(out, level);
+    if (jit) {
+      const bool host = f->sig && f->sig->orchestrator && f->sig->level == commscope::level::host;
+      const bool chip = f->sig && f->sig->orchestrator && f->sig->level == commscope::level::chip;
+      out += host ? "@pl.jit.host" : chip ? "@pl.jit" : "@pl.jit.incore";
+    } else if (f->sig) {
       append_decorator(out, *f->sig);
-    else
+    } else {
       out += "@pl.function";
+    }
     out += '\n';
-    indent_to(out, 1);
+    indent_to(out, level);
     out += "def ";
     out += f->sig ? std::string_view(f->sig->name) : std::string_view("_");
-    out += "(self";
+    out += jit ? "(" : "(self";
+    bool first_param = jit;
     for (const auto& prm : f->params) {
-      out += ", ";
+      if (!first_param)
+        out += ", ";
+      first_param = false;
       if (!prm.var) {
         out += '_';
         continue;
@@ -537,10 +660,10 @@ inline void append_decorator(std::string& out, const signature& sig) {
       append_expression(out, *f->returns);
     }
     out += ":\n";
-    print_statements(out, f->body, 2);
+    print_statements(out, f->body, level + 1);
   }
   if (first) {
-    indent_to(out, 1);
+    indent_to(out, level);
     out += "pass\n";
   }
   return out;

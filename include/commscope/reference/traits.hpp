@@ -162,7 +162,8 @@ struct commscope::ir_traits<commscope::reference::program_ptr> {
   }
   static expression value(statement s) { return s->value.get(); }
   static reference::pointer_range<reference::expression> expressions(statement s) {
-    if (s->what == stmt_kind::return_)
+    if (s->what == stmt_kind::return_ || s->what == stmt_kind::block ||
+        s->what == stmt_kind::verbatim)
       return reference::pointer_range<reference::expression>(s->values);
     if (s->value)
       return reference::pointer_range<reference::expression>(std::span(&s->value, 1));
@@ -176,8 +177,8 @@ struct commscope::ir_traits<commscope::reference::program_ptr> {
   // ---- expressions
   static expression_kind expression_kind_of(expression e) {
     switch (e->what) {
-    case expr_kind::integer:
-      return e->overflow ? expression_kind::other : expression_kind::integer;
+    case expr_kind::integer: // an unbounded literal is saturated: still an integer
+      return expression_kind::integer;
     case expr_kind::name:
       return e->var ? expression_kind::variable : expression_kind::other;
     case expr_kind::operation:

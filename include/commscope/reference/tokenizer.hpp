@@ -1,0 +1,789 @@
+// Python 3's lexical rules for whole source files (cli.md, "Lexical"): the front end reads
+// every file Python tokenizes, and rejects, at the place Python points to, what Python
+// rejects while tokenizing (unbalanced brackets, inconsistent indentation, unterminated
+// strings and f-strings, stray characters).
+//
+// Tokens are small (16 bytes) and hold byte offsets only; a column is computed on demand
+// from the line table, since almost every token of a real file is skipped unread.
+#pragma once
+
+#include <commscope/reference/ir.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace commscope::reference {
+
+/// Caps that keep the front end's stack shallow; Python's own limits are the same
+/// (100 indentation levels, 200 open brackets). Deeper input is a syntax error.
+inline constexpr std::uint32_t max_indentation_levels = 100;
+inline constexpr std::uint32_t max_open_brackets = 200;
+
+enum class tok : std::uint8_t { name, number, string, op, newline, indent, dedent, end };
+
+/// What kind of string literal a string token is.
+enum string_flags : std::uint8_t {
+  string_raw = 1,
+  string_bytes = 2,
+  string_formatted = 4,
+  string_triple = 8,
+};
+
+/// Operators with more than one character, in one table: an operator token's code is
+/// its character (one-character operators) or 128 + its index here, so that the front
+/// end compares operators as bytes, not strings.
+inline constexpr std::array<std::string_view, 24> long_operators{
+    "**=", "//=", "...", ">>=", "<<=", "->", ":=", "**", "//", "<<", ">>", "<=",
+    ">=",  "==",  "!=",  "+=",  "-=",  "*=", "/=", "%=", "&=", "|=", "^=", "@="};
+
+/// The code of an operator spelling (see long_operators); 0 for no operator.
+constexpr std::uint8_t op_code(std::string_view o) {
+  if (o.size() == 1)
+    return static_cast<std::uint8_t>(o[0]);
+  for (std::size_t i = 0; i < long_operators.size(); ++i)
+    if (long_operators[i] == o)
+      return static_cast<std::uint8_t>(128 + i);
+  return 0;
+}
+
+/// `+=`, `**=`, ...: an augmented assignment.
+constexpr bool is_augmented_code(std::uint8_t c) {
+  return c == 128 || c == 129 || c == 131 || c == 132 || c >= 143;
+}
+
+struct token {
+  tok kind = tok::end;
+  std::uint8_t flags = 0;  ///< string_flags for strings; op_code for operators
+  std::uint32_t begin = 0; ///< byte offsets into the source
+  std::uint32_t end = 0;
+  std::uint32_t line = 1;
+};
+
+/// A tokenized file: the tokens, the source they point into, and where each line starts.
+class token_stream {
+public:
+  std::vector<token> tokens;
+  std::string_view source;
+  std::vector<std::uint32_t> line_starts{0}; ///< line_starts[n - 1]: offset of line n
+  bool ascii = false; ///< no byte above 0x7f: a column is an offset within its line
+
+  [[nodiscard]] std::string_view text(const token& t) const {
+    return source.substr(t.begin, t.end - t.begin);
+  }
+  /// 1-based column in characters of byte `offset` on `line`. Counting restarts from the
+  /// last column asked for on the same line, so reading a long line left to right stays
+  /// linear.
+  [[nodiscard]] std::uint32_t column(std::uint32_t offset, std::uint32_t line) const {
+    const std::uint32_t start =
+        line >= 1 && line <= line_starts.size() ? line_starts[line - 1] : 0;
+    if (ascii || offset < start)
+      return offset >= start ? offset - start + 1 : 1;
+    std::uint32_t b = start, col = 1;
+    if (cache_line_ == line && cache_offset_ <= offset) {
+      b = cache_offset_;
+      col = cache_column_;
+    }
+    for (; b < offset && b < source.size(); ++b)
+      if ((static_cast<unsigned char>(source[b]) & 0xC0) != 0x80)
+        ++col;
+    cache_line_ = line;
+    cache_offset_ = b;
+    cache_column_ = col;
+    return col;
+  }
+  [[nodiscard]] source_location where(const token& t) const {
+    return {t.line, column(t.begin, t.line)};
+  }
+  /// The line that holds byte `offset`.
+  [[nodiscard]] std::uint32_t line_of(std::uint32_t offset) const {
+    auto it = std::upper_bound(line_starts.begin(), line_starts.end(), offset);
+    return static_cast<std::uint32_t>(it - line_starts.begin());
+  }
+  [[nodiscard]] source_location where_offset(std::uint32_t offset) const {
+    const auto line = line_of(offset);
+    return {line, column(offset, line)};
+  }
+
+private:
+  mutable std::uint32_t cache_line_ = 0, cache_offset_ = 0, cache_column_ = 1;
+};
+
+/// A tokenizing or parsing failure at a byte offset.
+struct syntax_failure {
+  std::uint32_t offset = 0;
+  std::string message;
+};
+
+namespace detail {
+
+inline bool is_name_start(unsigned char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c >= 0x80;
+}
+inline bool is_decimal(unsigned char c) { return c >= '0' && c <= '9'; }
+inline bool is_name_char(unsigned char c) { return is_name_start(c) || is_decimal(c); }
+
+/// The flags of a string prefix (`rb`, `F`, ...), or -1 when `p` is not one.
+inline int string_prefix_flags(std::string_view p) {
+  if (p.size() > 2)
+    return -1;
+  int flags = 0;
+  for (const char c : p) {
+    int f = 0;
+    switch (c) {
+    case 'r':
+    case 'R':
+      f = string_raw;
+      break;
+    case 'b':
+    case 'B':
+      f = string_bytes;
+      break;
+    case 'f':
+    case 'F':
+      f = string_formatted;
+      break;
+    case 'u':
+    case 'U':
+      if (p.size() != 1)
+        return -1;
+      break;
+    default:
+      return -1;
+    }
+    if (flags & f)
+      return -1;
+    flags |= f;
+  }
+  if ((flags & string_bytes) && (flags & string_formatted))
+    return -1;
+  return flags;
+}
+
+class tokenizer {
+public:
+  explicit tokenizer(std::string_view src) { out_.source = src; }
+
+  token_stream run() {
+    s_ = out_.source;
+    if (const auto nul = s_.find('\0'); nul != std::string_view::npos)
+      fail(nul, "source code cannot contain null bytes");
+    out_.ascii = std::none_of(s_.begin(), s_.end(), [](char c) { return c & 0x80; });
+    if (s_.substr(0, 3) == "\xEF\xBB\xBF")
+      pos_ = 3;
+    out_.tokens.reserve(s_.size() / 3 + 16);
+    indents_.push_back({0, 0});
+    bool at_line_start = true;
+    while (true) {
+      if (at_line_start && brackets_.empty()) {
+        at_line_start = false;
+        if (!indentation())
+          break;
+      }
+      if (pos_ >= s_.size())
+        break;
+      const auto c = static_cast<unsigned char>(s_[pos_]);
+      if (c == ' ' || c == '\t' || c == '\f') {
+        ++pos_;
+      } else if (c == '#') {
+        while (pos_ < s_.size() && s_[pos_] != '\n' && s_[pos_] != '\r')
+          ++pos_;
+      } else if (c == '\n' || c == '\r') {
+        if (brackets_.empty() && line_has_tokens_)
+          push(tok::newline, pos_, pos_);
+        line_has_tokens_ = brackets_.empty() ? false : line_has_tokens_;
+        newline();
+        at_line_start = brackets_.empty(); // inside brackets, indentation means nothing
+      } else if (c == '\\') {
+        const std::uint32_t at = pos_;
+        ++pos_;
+        if (pos_ >= s_.size())
+          fail(at, "unexpected EOF while parsing");
+        if (s_[pos_] != '\n' && s_[pos_] != '\r')
+          fail(at, "unexpected character after line continuation character");
+        newline();
+      } else if (is_name_start(c)) {
+        name_or_string();
+      } else if (is_decimal(c) ||
+                 (c == '.' && pos_ + 1 < s_.size() &&
+                  is_decimal(static_cast<unsigned char>(s_[pos_ + 1])))) {
+        number();
+      } else if (c == '"' || c == '\'') {
+        string(pos_, 0);
+      } else {
+        op();
+      }
+    }
+    if (!brackets_.empty())
+      fail(brackets_.back().second,
+           std::string("'") + brackets_.back().first + "' was never closed");
+    if (line_has_tokens_)
+      push(tok::newline, pos(), pos());
+    for (std::size_t i = 1; i < indents_.size(); ++i)
+      push(tok::dedent, pos(), pos());
+    push(tok::end, pos(), pos());
+    return std::move(out_);
+  }
+
+private:
+  struct indent_level {
+    std::uint32_t col;     ///< tabs to multiples of 8
+    std::uint32_t alt_col; ///< tabs as one column: must order lines the same way
+  };
+
+  std::uint32_t pos() const { return static_cast<std::uint32_t>(pos_); }
+
+  [[noreturn]] void fail(std::size_t at, std::string message) {
+    throw syntax_failure{static_cast<std::uint32_t>(at), std::move(message)};
+  }
+
+  void push(tok k, std::size_t b, std::size_t e, std::uint8_t flags = 0) {
+    out_.tokens.push_back({k, flags, static_cast<std::uint32_t>(b), static_cast<std::uint32_t>(e),
+                           line_});
+    if (k != tok::newline && k != tok::indent && k != tok::dedent)
+      line_has_tokens_ = true;
+  }
+
+  void newline() {
+    if (s_[pos_] == '\r' && pos_ + 1 < s_.size() && s_[pos_ + 1] == '\n')
+      ++pos_;
+    ++pos_;
+    ++line_;
+    out_.line_starts.push_back(static_cast<std::uint32_t>(pos_));
+  }
+
+  /// Measures a line's indentation and emits INDENT/DEDENT; false at the end of input.
+  bool indentation() {
+    std::uint32_t col = 0, alt = 0;
+    const std::size_t start = pos_;
+    while (pos_ < s_.size()) {
+      const char c = s_[pos_];
+      if (c == ' ') {
+        ++col;
+        ++alt;
+      } else if (c == '\t') {
+        col = (col / 8 + 1) * 8;
+        ++alt;
+      } else if (c == '\f') {
+        col = alt = 0;
+      } else {
+        break;
+      }
+      ++pos_;
+    }
+    if (pos_ >= s_.size())
+      return false;
+    const char c = s_[pos_];
+    if (c == '#' || c == '\n' || c == '\r')
+      return true; // a blank or comment-only line does not count
+    if (c == '\\' && pos_ + 1 < s_.size() && (s_[pos_ + 1] == '\n' || s_[pos_ + 1] == '\r'))
+      return true; // Python reads the joined line's indentation from here too
+    const indent_level top = indents_.back();
+    const auto tab_error = [&] { fail(start, "inconsistent use of tabs and spaces in indentation"); };
+    if (col == top.col) {
+      if (alt != top.alt_col)
+        tab_error();
+    } else if (col > top.col) {
+      if (alt <= top.alt_col)
+        tab_error();
+      if (indents_.size() >= max_indentation_levels)
+        fail(pos_, "too many levels of indentation");
+      indents_.push_back({col, alt});
+      push(tok::indent, pos_, pos_);
+    } else {
+      while (indents_.size() > 1 && col < indents_.back().col) {
+        indents_.pop_back();
+        push(tok::dedent, pos_, pos_);
+      }
+      if (col != indents_.back().col)
+        fail(pos_, "unindent does not match any outer indentation level");
+      if (alt != indents_.back().alt_col)
+        tab_error();
+    }
+    return true;
+  }
+
+  void name_or_string() {
+    const std::size_t b = pos_;
+    while (pos_ < s_.size() && is_name_char(static_cast<unsigned char>(s_[pos_])))
+      ++pos_;
+    if (pos_ < s_.size() && (s_[pos_] == '"' || s_[pos_] == '\'')) {
+      const int flags = string_prefix_flags(s_.substr(b, pos_ - b));
+      if (flags >= 0)
+        return string(b, static_cast<std::uint8_t>(flags));
+    }
+    push(tok::name, b, pos_);
+  }
+
+  void number() {
+    const std::size_t b = pos_;
+    auto digits = [&](auto is_digit, bool leading_underscore) {
+      // Digits with single underscores between them; at least one digit.
+      std::size_t n = 0;
+      bool after_underscore = false;
+      if (leading_underscore && pos_ < s_.size() && s_[pos_] == '_') {
+        ++pos_;
+        after_underscore = true;
+      }
+      while (pos_ < s_.size()) {
+        const auto c = static_cast<unsigned char>(s_[pos_]);
+        if (is_digit(c)) {
+          ++n;
+          after_underscore = false;
+        } else if (c == '_' && !after_underscore && n > 0) {
+          after_underscore = true;
+        } else {
+          break;
+        }
+        ++pos_;
+      }
+      if (after_underscore || n == 0)
+        fail(b, "invalid decimal literal");
+      return n;
+    };
+    const auto dec = [](unsigned char c) { return is_decimal(c); };
+    const char c0 = s_[pos_];
+    const char c1 = pos_ + 1 < s_.size() ? s_[pos_ + 1] : '\0';
+    if (c0 == '0' && (c1 == 'x' || c1 == 'X' || c1 == 'o' || c1 == 'O' || c1 == 'b' || c1 == 'B')) {
+      pos_ += 2;
+      const char k = static_cast<char>(c1 | 0x20);
+      const auto hex = [](unsigned char c) {
+        return is_decimal(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+      };
+      const auto oct = [](unsigned char c) { return c >= '0' && c <= '7'; };
+      const auto bin = [](unsigned char c) { return c == '0' || c == '1'; };
+      const char* what = k == 'x' ? "invalid hexadecimal literal"
+                         : k == 'o' ? "invalid octal literal"
+                                    : "invalid binary literal";
+      try {
+        if (k == 'x')
+          digits(hex, true);
+        else if (k == 'o')
+          digits(oct, true);
+        else
+          digits(bin, true);
+      } catch (const syntax_failure&) {
+        fail(b, what);
+      }
+      if (pos_ < s_.size() && is_name_char(static_cast<unsigned char>(s_[pos_])) &&
+          !keyword_follows())
+        fail(b, what);
+      return push(tok::number, b, pos_);
+    }
+    bool is_float = false;
+    if (c0 != '.') {
+      digits(dec, false);
+      const std::string_view lit = s_.substr(b, pos_ - b);
+      const bool all_zero = lit.find_first_not_of("0_") == std::string_view::npos;
+      if (lit.size() > 1 && lit[0] == '0' && !all_zero && !(pos_ < s_.size() && (s_[pos_] == '.' || s_[pos_] == 'e' || s_[pos_] == 'E' || s_[pos_] == 'j' || s_[pos_] == 'J')))
+        fail(b, "leading zeros in decimal integer literals are not permitted; use an 0o prefix "
+                "for octal integers");
+    }
+    if (pos_ < s_.size() && s_[pos_] == '.') {
+      ++pos_;
+      is_float = true;
+      if (pos_ < s_.size() && is_decimal(static_cast<unsigned char>(s_[pos_])))
+        digits(dec, false);
+    }
+    if (pos_ < s_.size() && (s_[pos_] == 'e' || s_[pos_] == 'E')) {
+      const std::size_t e = pos_;
+      ++pos_;
+      if (pos_ < s_.size() && (s_[pos_] == '+' || s_[pos_] == '-'))
+        ++pos_;
+      if (pos_ < s_.size() && is_decimal(static_cast<unsigned char>(s_[pos_]))) {
+        digits(dec, false);
+        is_float = true;
+      } else {
+        pos_ = e; // `1else`: the number ends before the keyword
+      }
+    }
+    if (pos_ < s_.size() && (s_[pos_] == 'j' || s_[pos_] == 'J'))
+      ++pos_;
+    (void)is_float;
+    if (pos_ < s_.size() && is_name_char(static_cast<unsigned char>(s_[pos_])) &&
+        !keyword_follows())
+      fail(b, "invalid decimal literal");
+    push(tok::number, b, pos_);
+  }
+
+  /// Python still reads `1if x else 2` and `[0x1for x in y]`: a keyword may follow a
+  /// number directly.
+  bool keyword_follows() const {
+    static constexpr std::array<std::string_view, 8> kw{"and", "else", "for", "if",
+                                                        "in",  "is",   "not", "or"};
+    std::size_t e = pos_;
+    while (e < s_.size() && is_name_char(static_cast<unsigned char>(s_[e])))
+      ++e;
+    const std::string_view word = s_.substr(pos_, e - pos_);
+    return std::any_of(kw.begin(), kw.end(), [&](std::string_view k) {
+      return word.starts_with(k) && (word.size() == k.size() || k == "or" || k == "and");
+    });
+  }
+
+  /// One string literal starting at `b` (its prefix) with the quote at pos_. f-strings
+  /// are scanned with an explicit stack of nested literals and replacement fields, so
+  /// that `f"{x!r:>{w}}"` and `f"{d["k"]}"` end where Python ends them.
+  void string(std::size_t b, std::uint8_t flags) {
+    struct frame {
+      char quote;
+      bool triple;
+      bool raw;
+      bool formatted;
+      std::size_t start;     ///< offset of the literal (for messages)
+      std::uint32_t depth;   ///< brackets open inside the current replacement field
+      bool in_field = false; ///< inside `{...}` of this f-string
+      bool in_spec = false;  ///< inside the format spec after ':' of that field
+    };
+    std::vector<frame> stack;
+    auto open_literal = [&](std::size_t start, std::uint8_t f) {
+      const char q = s_[pos_];
+      const bool triple = pos_ + 2 < s_.size() && s_[pos_ + 1] == q && s_[pos_ + 2] == q;
+      pos_ += triple ? 3 : 1;
+      if (stack.size() >= max_open_brackets)
+        fail(start, "f-string: too many nested expressions");
+      stack.push_back({q, triple, (f & string_raw) != 0, (f & string_formatted) != 0, start, 0});
+    };
+    if (pos_ + 2 < s_.size() && s_[pos_ + 1] == s_[pos_] && s_[pos_ + 2] == s_[pos_])
+      flags |= string_triple;
+    open_literal(b, flags);
+    while (!stack.empty()) {
+      frame& f = stack.back();
+      if (pos_ >= s_.size())
+        unterminated(f);
+      const char c = s_[pos_];
+      if (f.in_field && !f.in_spec) {
+        // Python code inside a replacement field.
+        if (c == '\n' || c == '\r') { // a field may span lines (Python 3.12)
+          newline();
+          continue;
+        }
+        if (c == '"' || c == '\'') {
+          open_literal(pos_, 0);
+          continue;
+        }
+        if (is_name_start(static_cast<unsigned char>(c))) {
+          const std::size_t nb = pos_;
+          while (pos_ < s_.size() && is_name_char(static_cast<unsigned char>(s_[pos_])))
+            ++pos_;
+          if (pos_ < s_.size() && (s_[pos_] == '"' || s_[pos_] == '\'')) {
+            const int pf = string_prefix_flags(s_.substr(nb, pos_ - nb));
+            if (pf >= 0)
+              open_literal(nb, static_cast<std::uint8_t>(pf));
+          }
+          continue;
+        }
+        if (c == '#') { // a comment (Python 3.12): to the end of the line
+          while (pos_ < s_.size() && s_[pos_] != '\n' && s_[pos_] != '\r')
+            ++pos_;
+          continue;
+        }
+        if (c == '(' || c == '[' || c == '{') {
+          if (++f.depth > max_open_brackets)
+            fail(pos_, "too many nested parentheses");
+        } else if ((c == ')' || c == ']') && f.depth > 0) {
+          --f.depth;
+        } else if (c == '}') {
+          if (f.depth > 0) {
+            --f.depth;
+          } else if (f.quote == '\0') { // a field nested in a spec: back to that spec
+            ++pos_;
+            stack.pop_back();
+            continue;
+          } else {
+            f.in_field = false;
+          }
+        } else if (c == ':' && f.depth == 0) {
+          if (!(pos_ + 1 < s_.size() && s_[pos_ + 1] == '=')) // `:=` needs parentheses
+            f.in_spec = true;
+        } else if (c == '\\' && !f.triple) {
+          // backslashes are allowed in expressions from 3.12 on; just step over
+        }
+        ++pos_;
+        continue;
+      }
+      // Literal text (or a format spec, which is literal text with nested fields).
+      if (c == f.quote &&
+          (!f.triple || (pos_ + 2 < s_.size() && s_[pos_ + 1] == c && s_[pos_ + 2] == c))) {
+        if (f.in_field) // the spec of a field ended by the literal's quote
+          unterminated_field(f);
+        pos_ += f.triple ? 3 : 1;
+        stack.pop_back();
+        continue;
+      }
+      if (c == '\n' || c == '\r') {
+        if (!f.triple)
+          unterminated(f);
+        newline();
+        continue;
+      }
+      if (c == '\\') {
+        ++pos_;
+        if (pos_ >= s_.size())
+          unterminated(f);
+        if (s_[pos_] == '\n' || s_[pos_] == '\r')
+          newline();
+        else if (!(f.formatted && (s_[pos_] == '{' || s_[pos_] == '}')))
+          ++pos_;
+        continue;
+      }
+      if (f.formatted && c == '{') {
+        if (!f.in_spec && pos_ + 1 < s_.size() && s_[pos_ + 1] == '{') {
+          pos_ += 2;
+          continue;
+        }
+        // A field (or a nested field inside a spec: the spec's field closes back to it).
+        if (f.in_spec) {
+          // Nested replacement field inside a format spec: a new field level.
+          if (stack.size() >= max_open_brackets)
+            fail(pos_, "f-string: too many nested expressions");
+          frame nested = f;
+          nested.in_spec = false;
+          nested.in_field = true;
+          nested.depth = 0;
+          ++pos_;
+          skip_spaces();
+          if (pos_ < s_.size() && s_[pos_] == '}')
+            fail(pos_, "f-string: valid expression required before '}'");
+          stack.push_back(nested);
+          // Its closing '}' pops back to the spec: mark with quote 0 (never a quote).
+          stack.back().quote = '\0';
+          continue;
+        }
+        ++pos_;
+        skip_spaces();
+        if (pos_ < s_.size() && (s_[pos_] == '}' || s_[pos_] == '!' || s_[pos_] == ':'))
+          fail(pos_, "f-string: valid expression required before '" + std::string(1, s_[pos_]) +
+                         "'");
+        f.in_field = true;
+        f.depth = 0;
+        continue;
+      }
+      if (f.formatted && c == '}') {
+        if (f.in_spec) {
+          f.in_spec = false;
+          f.in_field = false;
+          ++pos_;
+          if (f.quote == '\0') // the nested field of a spec: back to the spec
+            stack.pop_back();
+          continue;
+        }
+        if (pos_ + 1 < s_.size() && s_[pos_ + 1] == '}') {
+          pos_ += 2;
+          continue;
+        }
+        fail(pos_, "f-string: single '}' is not allowed");
+      }
+      ++pos_;
+    }
+    push(tok::string, b, pos_, flags);
+  }
+
+  void skip_spaces() {
+    while (pos_ < s_.size() && (s_[pos_] == ' ' || s_[pos_] == '\t'))
+      ++pos_;
+  }
+
+  [[noreturn]] void unterminated(const auto& f) {
+    if (f.quote == '\0' || f.in_field)
+      unterminated_field(f);
+    if (f.formatted)
+      fail(f.start, f.triple ? "unterminated triple-quoted f-string literal"
+                             : "unterminated f-string literal");
+    fail(f.start, f.triple ? "unterminated triple-quoted string literal"
+                           : "unterminated string literal");
+  }
+  [[noreturn]] void unterminated_field(const auto& f) {
+    fail(f.start, "f-string: expecting '}'");
+  }
+
+  void op() {
+    const std::size_t b = pos_;
+    const char c = s_[pos_];
+    const char c1 = pos_ + 1 < s_.size() ? s_[pos_ + 1] : '\0';
+    const char c2 = pos_ + 2 < s_.size() ? s_[pos_ + 2] : '\0';
+    // The longest operator that starts here.
+    if (const auto [len, code] = long_operator(c, c1, c2); len != 0) {
+      pos_ += len;
+      return push(tok::op, b, pos_, code);
+    }
+    constexpr std::string_view one = "()[]{},:.;@=+-*/%&|^~<>";
+    if (c == '\0')
+      fail(b, "source code cannot contain null bytes");
+    if (one.find(c) == std::string_view::npos) {
+      const auto u = static_cast<unsigned char>(c);
+      if (u >= 0x21 && u < 0x7f)
+        fail(b, std::string("invalid character '") + c + "' (U+" + hex2(u) + ")");
+      fail(b, "invalid non-printable character U+" + hex2(u));
+    }
+    if (c == '(' || c == '[' || c == '{') {
+      if (brackets_.size() >= max_open_brackets)
+        fail(b, "too many nested parentheses");
+      brackets_.emplace_back(c, static_cast<std::uint32_t>(b));
+    } else if (c == ')' || c == ']' || c == '}') {
+      const char want = c == ')' ? '(' : c == ']' ? '[' : '{';
+      if (brackets_.empty())
+        fail(b, std::string("unmatched '") + c + "'");
+      if (brackets_.back().first != want)
+        fail(b, std::string("closing parenthesis '") + c +
+                    "' does not match opening parenthesis '" + brackets_.back().first + "'");
+      brackets_.pop_back();
+    }
+    ++pos_;
+    push(tok::op, b, pos_, static_cast<std::uint8_t>(c));
+  }
+
+  /// The length and code of the operator of two or three characters at c c1 c2, or
+  /// {0, 0}.
+  static constexpr std::pair<std::size_t, std::uint8_t> long_operator(char c, char c1, char c2) {
+    constexpr auto code = [](std::string_view o) { return op_code(o); };
+    switch (c) {
+    case '*':
+      if (c1 == '*')
+        return c2 == '=' ? std::pair{std::size_t{3}, code("**=")} : std::pair{std::size_t{2}, code("**")};
+      break;
+    case '/':
+      if (c1 == '/')
+        return c2 == '=' ? std::pair{std::size_t{3}, code("//=")} : std::pair{std::size_t{2}, code("//")};
+      break;
+    case '>':
+      if (c1 == '>')
+        return c2 == '=' ? std::pair{std::size_t{3}, code(">>=")} : std::pair{std::size_t{2}, code(">>")};
+      if (c1 == '=')
+        return {2, code(">=")};
+      return {0, 0};
+    case '<':
+      if (c1 == '<')
+        return c2 == '=' ? std::pair{std::size_t{3}, code("<<=")} : std::pair{std::size_t{2}, code("<<")};
+      if (c1 == '=')
+        return {2, code("<=")};
+      return {0, 0};
+    case '.':
+      return (c1 == '.' && c2 == '.') ? std::pair{std::size_t{3}, code("...")}
+                                       : std::pair{std::size_t{0}, std::uint8_t{0}};
+    case '-':
+      if (c1 == '>')
+        return {2, code("->")};
+      break;
+    case ':':
+      return c1 == '=' ? std::pair{std::size_t{2}, code(":=")} : std::pair{std::size_t{0}, std::uint8_t{0}};
+    case '=':
+      return c1 == '=' ? std::pair{std::size_t{2}, code("==")} : std::pair{std::size_t{0}, std::uint8_t{0}};
+    case '!':
+      return c1 == '=' ? std::pair{std::size_t{2}, code("!=")} : std::pair{std::size_t{0}, std::uint8_t{0}};
+    case '+':
+    case '%':
+    case '&':
+    case '|':
+    case '^':
+    case '@':
+      break;
+    default:
+      return {0, 0};
+    }
+    if (c1 == '=') { // c= for + - * / % & | ^ @
+      const char two[2] = {c, '='};
+      return {2, op_code(std::string_view(two, 2))};
+    }
+    return {0, 0};
+  }
+
+  static std::string hex2(unsigned char c) {
+    static constexpr char hex[] = "0123456789ABCDEF";
+    return std::string("00") + hex[c >> 4] + hex[c & 15];
+  }
+
+  token_stream out_;
+  std::string_view s_;
+  std::size_t pos_ = 0;
+  std::uint32_t line_ = 1;
+  bool line_has_tokens_ = false;
+  std::vector<indent_level> indents_;
+  std::vector<std::pair<char, std::uint32_t>> brackets_;
+};
+
+} // namespace detail
+
+/// Tokenizes a whole file; throws syntax_failure at the first lexical error.
+[[nodiscard]] inline token_stream tokenize(std::string_view source) {
+  return detail::tokenizer(source).run();
+}
+
+/// The value of a plain string literal token (any quotes, `r`/`u` prefixes), or false
+/// for bytes and f-strings, whose value the front end never needs.
+inline bool string_value(std::string_view spelling, std::uint8_t flags, std::string& out) {
+  if (flags & (string_bytes | string_formatted))
+    return false;
+  std::size_t i = 0;
+  while (i < spelling.size() && spelling[i] != '"' && spelling[i] != '\'')
+    ++i;
+  const std::size_t q = (flags & string_triple) ? 3 : 1;
+  if (spelling.size() < i + 2 * q)
+    return false;
+  const std::string_view body = spelling.substr(i + q, spelling.size() - i - 2 * q);
+  const bool raw = flags & string_raw;
+  for (std::size_t k = 0; k < body.size(); ++k) {
+    char c = body[k];
+    if (c == '\r') { // newlines inside a literal read as \n
+      if (k + 1 < body.size() && body[k + 1] == '\n')
+        ++k;
+      out += '\n';
+      continue;
+    }
+    if (c != '\\' || raw || k + 1 >= body.size()) {
+      out += c;
+      continue;
+    }
+    const char e = body[++k];
+    switch (e) {
+    case '\n':
+      break;
+    case '\r':
+      if (k + 1 < body.size() && body[k + 1] == '\n')
+        ++k;
+      break;
+    case 'n':
+      out += '\n';
+      break;
+    case 't':
+      out += '\t';
+      break;
+    case 'r':
+      out += '\r';
+      break;
+    case '0':
+      out += '\0';
+      break;
+    case '\\':
+    case '\'':
+    case '"':
+      out += e;
+      break;
+    case 'x': {
+      auto hv = [](char h) {
+        return (h >= '0' && h <= '9')   ? h - '0'
+               : (h >= 'a' && h <= 'f') ? h - 'a' + 10
+               : (h >= 'A' && h <= 'F') ? h - 'A' + 10
+                                        : -1;
+      };
+      if (k + 2 < body.size() + 0 && hv(body[k + 1]) >= 0 && hv(body[k + 2]) >= 0) {
+        out += static_cast<char>(hv(body[k + 1]) * 16 + hv(body[k + 2]));
+        k += 2;
+      } else {
+        out += "\\x";
+      }
+      break;
+    }
+    default:
+      out += '\\';
+      out += e;
+    }
+  }
+  return true;
+}
+
+} // namespace commscope::reference

@@ -1,0 +1,318 @@
+// Whole modules (cli.md, "What is analysed", "Constants of the file"): where the DSL is
+// found, what a program is named, how open names resolve, what a host body may hold.
+#include <commscope/commscope.hpp>
+#include <commscope/reference/parser.hpp>
+#include <commscope/reference/printer.hpp>
+#include <commscope/reference/traits.hpp>
+
+#include <doctest/doctest.h>
+
+#include <string>
+#include <string_view>
+
+namespace ref = commscope::reference;
+
+namespace {
+
+ref::module_result read(std::string_view src, ref::module_options o = {}) {
+  auto m = ref::parse_module(src, o);
+  if (m.error)
+    FAIL_CHECK(m.error->line << ":" << m.error->column << ": " << m.error->message);
+  return m;
+}
+
+/// The plan of program `k` as "name: devices [slots sizes]" lines.
+std::string plan_of(const ref::program_unit& u) {
+  ref::program_ptr p = u.program;
+  const auto pl = commscope::analyze(p);
+  std::string out;
+  for (const auto& d : pl.diagnostics)
+    out += std::string(commscope::code_name(d.code)) + "@" + std::to_string(d.where.line) + ":" +
+           std::to_string(d.where.column) + " ";
+  for (const auto& f : pl.functions) {
+    out += std::string(f.name) + ":";
+    for (const auto& dom : f.domains) {
+      out += " {";
+      out += dom.devices.is_all() ? "all" : "";
+      dom.devices.for_each([&](commscope::device_id id) { out += std::to_string(id) + ","; });
+      for (const auto a : dom.slots)
+        out += " " + std::string(f.allocations[a].name) + "=" +
+               ref::print_expression(*f.allocations[a].size);
+      out += "}";
+    }
+    out += ";";
+  }
+  return out;
+}
+
+constexpr std::string_view header = "import pypto.language as pl\n"
+                                    "import pypto.language.distributed as pld\n";
+
+} // namespace
+
+TEST_CASE("programs at any depth, both forms, named and lined as cli.md says") {
+  const std::string src = std::string(header) + R"(
+SIZE = 64
+
+def helper(x):
+    return [y for y in x if y]
+
+@pl.jit
+def per_rank(x, data):
+    return data
+
+@pl.jit.host
+def ring(x):
+    buf = pld.alloc_window_buffer([1, SIZE], dtype=pl.FP32)
+    for r in pl.range(pld.world_size()):
+        data = pld.window(buf, [1, SIZE], dtype=pl.FP32)
+        per_rank(x[r], data, device=r)
+
+class TestThings:
+    def test_one(self, fixture):
+        @pl.program
+        class Inner:
+            @pl.function(type=pl.FunctionType.Orchestration)
+            def chip(self, x):
+                return x
+
+            @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
+            def host(self):
+                b = pld.alloc_window_buffer(SIZE * 2)
+                v = pld.window(b, [SIZE], dtype=pl.INT16)
+                self.chip(v, device=3)
+
+        assert Inner is not None, (
+            "message"
+        )
+
+def build(nr):
+    @pl.jit.incore(level=1)
+    def kernel(x):
+        return x
+
+    @pl.jit()
+    def chip(x):
+        kernel(x)
+
+    @pl.jit.host
+    def host():
+        b = pld.alloc_window_buffer(8)
+        v = pld.window(b, [2], dtype=pl.FP32)
+        for r in pl.range(nr):
+            chip(v, device=r)
+    return host
+)";
+  ref::module_options o;
+  o.stem = "ring_example";
+  o.defines = {{"nr", 2}};
+  const auto m = read(src, o);
+  REQUIRE(m.programs.size() == 3);
+  CHECK(m.programs[0].name == "ring_example");
+  CHECK(m.programs[0].line == 9);
+  CHECK(m.programs[1].name == "Inner");
+  CHECK(m.programs[1].line == 22);
+  CHECK(m.programs[2].name == "build");
+  CHECK(plan_of(m.programs[0]) == "ring: {all buf=1 * 64 * 4};");
+  CHECK(plan_of(m.programs[1]) == "host: {3, b=64 * 2};");
+  CHECK(plan_of(m.programs[2]) == "host: {0,1, b=8};");
+  CHECK(m.programs[0].program->style == ref::program::form::jit_group);
+}
+
+TEST_CASE("constants resolve outward: -D first, enclosing functions, then the module") {
+  const std::string src = std::string(header) + R"(
+N = 4
+TWICE = N * 2 + (7 // 2) % 2 - -1
+REBOUND = 1
+REBOUND = 2
+LOCAL = 3
+
+def builder(n, m=5):
+    LOCAL = 9
+
+    @pl.program
+    class P:
+        LOCAL = 100  # a class body is no enclosing scope
+
+        @pl.function(type=pl.FunctionType.Orchestration)
+        def chip(self, x):
+            return x
+
+        @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
+        def host(self):
+            a = pld.alloc_window_buffer(TWICE)
+            va = pld.window(a, [1], dtype=pl.FP32)
+            self.chip(va, device=LOCAL)
+            b = pld.alloc_window_buffer(N)
+            vb = pld.window(b, [1], dtype=pl.FP32)
+            for r in pl.range(n):
+                self.chip(vb, device=r)
+            c = pld.alloc_window_buffer(8)
+            vc = pld.window(c, [1], dtype=pl.FP32)
+            self.chip(vc, device=REBOUND)
+)";
+  auto m = read(src);
+  REQUIRE(m.programs.size() == 1);
+  // TWICE = 4 * 2 + 1 - -1 = 10; LOCAL is the builder's 9; `n` and REBOUND are open.
+  {
+    ref::program_ptr p = m.programs[0].program;
+    const auto pl = commscope::analyze(p);
+    REQUIRE(pl.diagnostics.size() == 2);
+    CHECK(pl.diagnostics[0].code == commscope::error_code::unsupported_device);
+    CHECK(pl.diagnostics[1].code == commscope::error_code::unsupported_device);
+  }
+  const auto& open = m.programs[0].open_names;
+  REQUIRE(open.size() == 2);
+  CHECK(open[0].second == "n");
+  CHECK(open[1].second == "REBOUND");
+
+  ref::module_options o;
+  o.defines = {{"n", 2}, {"REBOUND", 5}, {"N", 16}};
+  m = read(src, o);
+  CHECK(plan_of(m.programs[0]) == "host: {9, a=34} {0,1, b=16} {5, c=8};");
+}
+
+TEST_CASE("module aliases come from the imports") {
+  const std::string src = R"(
+from pypto import language as lang
+import pypto.language.distributed as dist
+
+@lang.jit
+def chip(x):
+    return x
+
+@lang.jit.host
+def host():
+    b = dist.tensor.alloc_window_buffer(dist.system.world_size() * lang.INT32.get_byte())
+    v = dist.window(b, [1], dtype=lang.INT32)
+    for r in lang.range(dist.world_size()):
+        chip(v, device=r)
+)";
+  const auto m = read(src);
+  REQUIRE(m.programs.size() == 1);
+  CHECK(plan_of(m.programs[0]) == "host: {all b=dist.system.world_size() * 4};");
+}
+
+TEST_CASE("a host body may hold any Python statement and expression") {
+  const std::string src = std::string(header) + R"(
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def chip(self, *args, **kwargs):
+        return args
+
+    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
+    def host(self, x: pl.Tensor[[4, 8], pl.FP32], /, *, n: int = 3) -> pl.Tensor[[4], pl.FP32]:
+        """The host orchestrator."""
+        buf: pld.Ptr = pld.alloc_window_buffer(
+            4 * 8 * pl.FP32.get_byte(),
+        )
+        data = pld.window(buf, [4, 8], dtype=pl.FP32)
+        total = 0
+        total += sum(v ** 2 for v in range(3))
+        table = {"a": 1, **extra, "b": [i for i in range(4) if i % 2]}
+        key = lambda item, k=1: item[k]
+        first, *rest = x[1:3, ::2]
+        assert total >= 0, f"bad {total!r:>{n}}"
+        with pl.at(level=pl.Level.CORE_GROUP, name_hint="stage") as ctx:
+            for i, (acc,) in pl.range(0, 8, 2, init_values=(x,)):
+                acc = pl.yield_(acc)
+        try:
+            pass
+        except (ValueError, KeyError) as err:
+            raise RuntimeError("x") from err
+        finally:
+            del table
+        while (w := n - 1) > 0:
+            break
+        else:
+            pass
+        for name in ["a", "b"]:
+            continue
+        if n is not None and n not in (1, 2):
+            pass
+        elif ~n & 1 | 2 ^ 3 << 1 >> 1:
+            pass
+        y = x @ x if n else -x
+        for r in pl.range(pld.world_size()):
+            self.chip(data, device=r)
+        return data
+)";
+  auto m = read(src);
+  REQUIRE(m.programs.size() == 1);
+  CHECK(plan_of(m.programs[0]) == "host: {all buf=4 * 8 * 4};");
+  // The rewritten body keeps every statement as written.
+  ref::program_ptr p = m.programs[0].program;
+  const auto pl = commscope::analyze(p);
+  commscope::materialize(p, pl);
+  std::string body;
+  ref::print_statements(body, p->functions[1]->body, "        ", "\n");
+  CHECK(body.find("            buf: pld.Ptr = pld.alloc_window_buffer(\n"
+                  "                4 * 8 * pl.FP32.get_byte(),\n"
+                  "            )\n") != std::string::npos);
+  CHECK(body.find("            table = {\"a\": 1, **extra, \"b\": [i for i in range(4) if i % 2]}") !=
+        std::string::npos);
+  CHECK(body.find("                for i, (acc,) in pl.range(0, 8, 2, init_values=(x,)):") !=
+        std::string::npos);
+  CHECK(body.find("            data = pld.window(buf, [4, 8], dtype=pl.FP32) # window_buffer=buf") !=
+        std::string::npos);
+  CHECK(commscope::verify(p).empty());
+  // ...and reads back as the same plan.
+  auto again = ref::parse_module(ref::print(p));
+  REQUIRE_FALSE(again.error);
+  CHECK(plan_of(again.programs.at(0)) == "host: {all buf=4 * 8 * 4};");
+}
+
+TEST_CASE("text that only looks like the DSL is not the DSL") {
+  const std::string src = std::string(header) + R"(
+DOC = """
+@pl.program
+class Fake:
+    pass
+"""
+# @pl.program
+# class AlsoFake:
+x = f"@pl.program {DOC!r}"
+
+@pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
+def loose(self):  # a DSL method outside a program class: not analysed
+    b = pld.alloc_window_buffer(4)
+)";
+  CHECK(read(src).programs.empty());
+}
+
+TEST_CASE("front-end findings: an unknown dtype, a malformed comm_domain") {
+  const std::string src = std::string(header) + R"(
+@pl.program
+class P:
+    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
+    def host(self):
+        b = pld.alloc_window_buffer([4, 4], dtype=pl.FP7)
+        with pld.comm_domain(1, devices="all"):
+            pass
+)";
+  const auto m = read(src);
+  REQUIRE(m.programs.size() == 1);
+  const auto& d = m.programs[0].diagnostics;
+  REQUIRE(d.size() == 2);
+  CHECK(d[0].code == "malformed-op");
+  CHECK(d[0].where == ref::source_location{8, 13});
+  CHECK(d[1].where == ref::source_location{9, 9});
+}
+
+TEST_CASE("the source span of each host body, for --emit=ir") {
+  const std::string src = std::string(header) +
+                          "@pl.jit.host\n"
+                          "def host():\n"
+                          "\tb = pld.alloc_window_buffer(4)  # trailing\n"
+                          "\treturn b\n"
+                          "\n"
+                          "x = 1\n";
+  const auto m = read(src);
+  REQUIRE(m.programs.size() == 1);
+  REQUIRE(m.programs[0].bodies.size() == 1);
+  const auto& span = m.programs[0].bodies[0];
+  CHECK(span.indent == "\t");
+  CHECK(std::string_view(src).substr(span.begin, span.end - span.begin) ==
+        "\tb = pld.alloc_window_buffer(4)  # trailing\n\treturn b");
+}

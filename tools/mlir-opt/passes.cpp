@@ -1,0 +1,64 @@
+// The commscope passes as MLIR declares them (passes.td): registered names, options and
+// statistics around materialize_module and verify_module (pass.hpp).
+#include <commscope/mlir/pass.hpp>
+
+#include <exception>
+
+namespace commscope::pld {
+
+// clang-format off
+#define GEN_PASS_DEF_COMMSCOPEMATERIALIZE
+#define GEN_PASS_DEF_COMMSCOPEVERIFY
+#include <commscope/mlir/passes.h.inc>
+// clang-format on
+
+namespace {
+
+/// Runs `body`; an exception becomes an error at the module and a failed pass.
+template <class Body> bool guarded(::mlir::ModuleOp m, Body&& body) {
+  try {
+    return body();
+  } catch (const std::exception& e) {
+    ::mlir::emitError(m.getLoc()) << "commscope: " << e.what();
+  } catch (...) {
+    ::mlir::emitError(m.getLoc()) << "commscope: unknown exception";
+  }
+  return false;
+}
+
+struct materialize_pass : impl::CommscopeMaterializeBase<materialize_pass> {
+  using CommscopeMaterializeBase::CommscopeMaterializeBase;
+  void runOnOperation() override {
+    counts n;
+    bool changed = false;
+    const bool ok = guarded(getOperation(), [&] {
+      return materialize_module(getOperation(), {deviceLimit, nestingLimit}, n, changed);
+    });
+    allocations += n.allocations;
+    domains += n.domains;
+    dispatches += n.dispatches;
+    if (!ok)
+      return signalPassFailure();
+    if (!changed)
+      markAllAnalysesPreserved();
+  }
+};
+
+struct verify_pass : impl::CommscopeVerifyBase<verify_pass> {
+  void runOnOperation() override {
+    markAllAnalysesPreserved();
+    if (!guarded(getOperation(), [&] { return verify_module(getOperation()); }))
+      signalPassFailure();
+  }
+};
+
+} // namespace
+
+// clang-format off
+#define GEN_PASS_REGISTRATION
+#include <commscope/mlir/passes.h.inc>
+// clang-format on
+
+void register_passes() { registerCommscopePasses(); }
+
+} // namespace commscope::pld
