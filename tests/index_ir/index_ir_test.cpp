@@ -110,7 +110,10 @@ TEST_CASE("the verifier finds a view outside its scope, and never reads a null h
   index_ir::statement_node stray;
   stray.kind = commscope::statement_kind::assignment;
   stray.target = static_cast<std::uint32_t>(m.variables.size() - 1);
-  stray.value = m.statements[m.lists[host.first]].value; // any expression
+  index_ir::expression_node zero;
+  zero.kind = commscope::expression_kind::integer;
+  m.expressions.push_back(zero);
+  stray.value = static_cast<std::uint32_t>(m.expressions.size() - 1); // stray = 0
   stray.where = {99, 5};
   m.statements.push_back(stray);
   m.view_buffer.resize(m.statements.size(), index_ir::none);
