@@ -40,9 +40,11 @@ STAGE_CHUNK = 8192
     if (k % 400 == 5) {
       out += R"py(
 
-def build_)py" + id + R"py((nr, sz):
+def build_)py" +
+             id + R"py((nr, sz):
     @pl.program
-    class Ring)py" + id + R"py(:
+    class Ring)py" +
+             id + R"py(:
         @pl.function(type=pl.FunctionType.Orchestration)
         def per_rank(
             self,
@@ -55,7 +57,8 @@ def build_)py" + id + R"py((nr, sz):
         def host(self, x: pl.Tensor[[nr, 1, SIZE], pl.FP32]):
             data_buf = pld.alloc_window_buffer([1, SIZE], dtype=pl.FP32)
             sig_buf = pld.alloc_window_buffer(pld.world_size() * pl.INT32.get_byte())
-            stage = pld.alloc_window_buffer(STAGE_CHUNK, name="stage_)py" + id + R"py(")
+            stage = pld.alloc_window_buffer(STAGE_CHUNK, name="stage_)py" +
+             id + R"py(")
             sig = pld.window(sig_buf, [pld.world_size()], dtype=pl.INT32)
             part = pld.window(stage, [STAGE_CHUNK], dtype=pl.UINT8)
             for r in pl.range(pld.world_size()):
@@ -66,15 +69,18 @@ def build_)py" + id + R"py((nr, sz):
                 self.per_rank(x[d], part, device=d)
             return data
 
-    return Ring)py" + id + R"py(
+    return Ring)py" +
+             id + R"py(
 )py";
       n += 34;
       continue;
     }
     out += R"py(
 
-class Helper)py" + id + R"py((object):
-    """Docstring of helper )py" + id + R"py( with 'quotes' and "more"."""
+class Helper)py" +
+           id + R"py((object):
+    """Docstring of helper )py" +
+           id + R"py( with 'quotes' and "more"."""
 
     table: dict[str, int] = {"alpha": 1, "beta": 0x2F, "gamma": 1_000, 'delta': 3.5e-2}
 
@@ -104,7 +110,8 @@ class Helper)py" + id + R"py((object):
         return sorted(result, key=lambda r: (-r, str(r)))
 
 
-def check_)py" + id + R"py((helper: Helper)py" + id + R"py() -> bool:
+def check_)py" +
+           id + R"py((helper: Helper)py" + id + R"py() -> bool:
     assert helper.run(4), (
         "helper " + helper.name + " produced nothing"
     )

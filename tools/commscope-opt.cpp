@@ -7,13 +7,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <charconv>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
 #include <filesystem>
-#include <algorithm>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -103,7 +103,8 @@ std::pair<std::string, std::int64_t> parse_define(std::string_view d) {
   std::int64_t value = 0;
   const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), value);
   if (v.empty() || ec != std::errc{} || end != v.data() + v.size())
-    throw usage_error{"malformed -D '" + std::string(d) + "': expected NAME=INT (a 64-bit integer)"};
+    throw usage_error{"malformed -D '" + std::string(d) +
+                      "': expected NAME=INT (a 64-bit integer)"};
   return {std::string(name), negative ? -value : value};
 }
 
@@ -286,7 +287,8 @@ std::string with_open_names(std::string message, const ref::program_unit& unit,
       names.push_back(name);
   for (std::size_t i = 0; i < names.size(); ++i) {
     message += i ? "; " : ": ";
-    message += "'" + std::string(names[i]) + "' is not bound to an integer constant in this file (bind it with -D " +
+    message += "'" + std::string(names[i]) +
+               "' is not bound to an integer constant in this file (bind it with -D " +
                std::string(names[i]) + "=INT)";
   }
   return message;
@@ -325,16 +327,16 @@ program_outcome run_program(const ref::program_unit& unit, const options& opt,
     if (d.code == commscope::error_code::device_out_of_range ||
         d.code == commscope::error_code::negative_device)
       message = with_literal_device(std::move(message), unit, d.where, d.number);
-    out.findings.push_back(
-        {std::string(commscope::code_name(d.code)), std::move(message), d.where.line, d.where.column});
+    out.findings.push_back({std::string(commscope::code_name(d.code)), std::move(message),
+                            d.where.line, d.where.column});
   }
   json functions = json::array();
   if (out.findings.empty()) {
     commscope::materialize(prog, pl);
     if (opt.verify)
       for (const auto& d : commscope::verify(prog))
-        out.findings.push_back({std::string(commscope::code_name(d.code)), d.message(),
-                                d.where.line, d.where.column});
+        out.findings.push_back(
+            {std::string(commscope::code_name(d.code)), d.message(), d.where.line, d.where.column});
   }
   if (out.findings.empty()) {
     for (const auto& fp : pl.functions)

@@ -250,12 +250,14 @@ class P:
   CHECK(body.find("            buf: pld.Ptr = pld.alloc_window_buffer(\n"
                   "                4 * 8 * pl.FP32.get_byte(),\n"
                   "            )\n") != std::string::npos);
-  CHECK(body.find("            table = {\"a\": 1, **extra, \"b\": [i for i in range(4) if i % 2]}") !=
-        std::string::npos);
+  CHECK(
+      body.find("            table = {\"a\": 1, **extra, \"b\": [i for i in range(4) if i % 2]}") !=
+      std::string::npos);
   CHECK(body.find("                for i, (acc,) in pl.range(0, 8, 2, init_values=(x,)):") !=
         std::string::npos);
-  CHECK(body.find("            data = pld.window(buf, [4, 8], dtype=pl.FP32) # window_buffer=buf") !=
-        std::string::npos);
+  CHECK(
+      body.find("            data = pld.window(buf, [4, 8], dtype=pl.FP32) # window_buffer=buf") !=
+      std::string::npos);
   CHECK(commscope::verify(p).empty());
   // ...and reads back as the same plan.
   auto again = ref::parse_module(ref::print(p));
@@ -301,13 +303,12 @@ class P:
 }
 
 TEST_CASE("the source span of each host body, for --emit=ir") {
-  const std::string src = std::string(header) +
-                          "@pl.jit.host\n"
-                          "def host():\n"
-                          "\tb = pld.alloc_window_buffer(4)  # trailing\n"
-                          "\treturn b\n"
-                          "\n"
-                          "x = 1\n";
+  const std::string src = std::string(header) + "@pl.jit.host\n"
+                                                "def host():\n"
+                                                "\tb = pld.alloc_window_buffer(4)  # trailing\n"
+                                                "\treturn b\n"
+                                                "\n"
+                                                "x = 1\n";
   const auto m = read(src);
   REQUIRE(m.programs.size() == 1);
   REQUIRE(m.programs[0].bodies.size() == 1);
@@ -315,4 +316,71 @@ TEST_CASE("the source span of each host body, for --emit=ir") {
   CHECK(span.indent == "\t");
   CHECK(std::string_view(src).substr(span.begin, span.end - span.begin) ==
         "\tb = pld.alloc_window_buffer(4)  # trailing\n\treturn b");
+}
+
+TEST_CASE("a rewritten body keeps the author's comments and blank lines") {
+  const std::string src = std::string(header) + R"(
+@pl.jit
+def chip(x):
+    return x
+
+@pl.jit.host
+def host():
+    # the window
+    buf = pld.alloc_window_buffer(64)  # 64 bytes
+
+    view = pld.window(buf, [16], dtype=pl.FP32)  # one view
+    for r in pl.range(4):  # four ranks
+        # dispatch
+        chip(view, device=r)
+)";
+  auto m = read(src);
+  REQUIRE(m.programs.size() == 1);
+  ref::program_ptr p = m.programs[0].program;
+  const auto pl = commscope::analyze(p);
+  REQUIRE(pl.ok());
+  commscope::materialize(p, pl);
+  std::string body;
+  ref::print_statements(body, p->functions[1]->body, "    ", "\n");
+  CHECK(body ==
+        "    with pld.comm_domain(\"comm_d0\", devices=[0, 1, 2, 3], slots=[buf]):\n"
+        "        # the window\n"
+        "        buf = pld.alloc_window_buffer(64)  # 64 bytes\n"
+        "\n"
+        "        view = pld.window(buf, [16], dtype=pl.FP32) # window_buffer=buf  # one view\n"
+        "        for r in pl.range(4):  # four ranks\n"
+        "            # dispatch\n"
+        "            chip(view, device=r)");
+  // Read back, the window-buffer comment is the printer's and is not kept twice.
+  auto again = read("@pl.jit.host\ndef host():\n" + body + "\n");
+  REQUIRE(again.programs.size() == 1);
+  std::string twice;
+  ref::print_statements(twice, again.programs[0].program->functions[0]->body, "    ", "\n");
+  CHECK(twice.find("# window_buffer=buf  # one view") != std::string::npos);
+  CHECK(twice.find("# window_buffer=buf  # window_buffer") == std::string::npos);
+}
+
+TEST_CASE("a call of another method is no dispatch; with device= it is malformed-op") {
+  const std::string src = std::string(header) + R"(
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def chip(self, x):
+        return x
+
+    def helper(self, x):  # a plain method of the class
+        return x
+
+    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
+    def host(self):
+        b = pld.alloc_window_buffer(4)
+        v = pld.window(b, [1], dtype=pl.FP32)
+        self.helper(v)
+        self.chip(v, device=0)
+        self.helper(v, device=1)
+)";
+  const auto m = read(src);
+  REQUIRE(m.programs.size() == 1);
+  CHECK(plan_of(m.programs[0]).starts_with("malformed-op@19:9 "));
+  CHECK(plan_of(m.programs[0]).find("malformed-op@17") == std::string::npos);
 }

@@ -67,10 +67,9 @@ TEST_CASE("brackets join lines; a closing bracket may stand at any indentation")
 
 TEST_CASE("tabs count to the next multiple of 8; ambiguity is an error") {
   CHECK(kinds_and_texts("if x:\n\ty = 1\n\tz = 2\n") ==
-        strings{"if", "x", ":", "NL", "IN", "y", "=", "1", "NL", "z", "=", "2", "NL", "DE",
-                "END"});
+        strings{"if", "x", ":", "NL", "IN", "y", "=", "1", "NL", "z", "=", "2", "NL", "DE", "END"});
   module_ok("if x:\n        y = 1\nif z:\n\tw = 2\n"); // different blocks may differ
-  module_ok("if x:\n\tif y:\n\t    z = 1\n");         // tab then spaces, consistently
+  module_ok("if x:\n\tif y:\n\t    z = 1\n");          // tab then spaces, consistently
   const auto e = module_error("if x:\n        y = 1\n\tz = 2\n");
   CHECK(e.message == "inconsistent use of tabs and spaces in indentation");
   CHECK(e.line == 3);
@@ -79,12 +78,30 @@ TEST_CASE("tabs count to the next multiple of 8; ambiguity is an error") {
 }
 
 TEST_CASE("every string form, f-strings nested, prefixes in any case") {
-  for (std::string_view s :
-       {"'a'", "\"a\"", "'''a\n'b'\n'''", "\"\"\"a\"\"\"", "r'\\\\'", "Rb'x'", "bR\"x\"", "u'x'",
-        "F'{x}'", "rf'{x}\\d'", "fR'{x}'", "f'{x!r:>{width}}'", "f\"{d['k']}\"",
-        "f\"{d[\"k\"]}\"", "f'{{literal}}'", "f'''{\nx\n}'''", "f'{x:{y}.{z}f}'",
-        "f'{f\"{1}\"}'", "f'{x=}'", "f'{a if b else c}'", "f'{(lambda: 1)()}'",
-        "'a' \"b\" f'c'", "f'{x:%H:%M}'", "f'{ {1: 2}[1] }'"}) {
+  for (std::string_view s : {"'a'",
+                             "\"a\"",
+                             "'''a\n'b'\n'''",
+                             "\"\"\"a\"\"\"",
+                             "r'\\\\'",
+                             "Rb'x'",
+                             "bR\"x\"",
+                             "u'x'",
+                             "F'{x}'",
+                             "rf'{x}\\d'",
+                             "fR'{x}'",
+                             "f'{x!r:>{width}}'",
+                             "f\"{d['k']}\"",
+                             "f\"{d[\"k\"]}\"",
+                             "f'{{literal}}'",
+                             "f'''{\nx\n}'''",
+                             "f'{x:{y}.{z}f}'",
+                             "f'{f\"{1}\"}'",
+                             "f'{x=}'",
+                             "f'{a if b else c}'",
+                             "f'{(lambda: 1)()}'",
+                             "'a' \"b\" f'c'",
+                             "f'{x:%H:%M}'",
+                             "f'{ {1: 2}[1] }'"}) {
     CAPTURE(s);
     const std::string src = "x = " + std::string(s) + "\n";
     const auto ts = ref::tokenize(src);
@@ -116,9 +133,9 @@ TEST_CASE("unterminated strings and f-strings point at their start") {
 }
 
 TEST_CASE("every number form; integers are unbounded") {
-  for (std::string_view n : {"0", "00", "1_000", "0x_ff", "0XFF", "0o17", "0b1_0", "1.", ".5",
-                             "1e10", "1.5E-3", "1_0.0_1e+1_0", "3j", "1.5J", "0_0",
-                             "123456789012345678901234567890"}) {
+  for (std::string_view n :
+       {"0", "00", "1_000", "0x_ff", "0XFF", "0o17", "0b1_0", "1.", ".5", "1e10", "1.5E-3",
+        "1_0.0_1e+1_0", "3j", "1.5J", "0_0", "123456789012345678901234567890"}) {
     CAPTURE(n);
     const std::string src = "x = " + std::string(n) + "\n";
     const auto ts = ref::tokenize(src);
@@ -134,8 +151,8 @@ TEST_CASE("every number form; integers are unbounded") {
 
 TEST_CASE("every operator and delimiter") {
   CHECK(kinds_and_texts("a **= b //= c >>= d <<= e ... f -> g := h != i @= j\n") ==
-        strings{"a",  "**=", "b", "//=", "c", ">>=", "d", "<<=", "e", "...", "f", "->",
-                "g",  ":=",  "h", "!=",  "i", "@=",  "j", "NL",  "END"});
+        strings{"a",  "**=", "b",  "//=", "c",  ">>=", "d",  "<<=", "e",  "...", "f",
+                "->", "g",   ":=", "h",   "!=", "i",   "@=", "j",   "NL", "END"});
   auto e = module_error("x = 1 $ 2\n");
   CHECK(e.message == "invalid character '$' (U+0024)");
   CHECK(e.column == 7);

@@ -109,6 +109,9 @@ struct expression : std::enable_shared_from_this<expression> {
   std::int64_t value = 0;
   bool overflow = false; ///< an integer literal outside int64
   std::string text;
+  /// Where in `text` the statement's own trailing comment starts (0: none), so that a
+  /// printed `# window_buffer=` comment goes before it.
+  std::uint32_t comment_at = 0;
   std::string name; ///< an allocation's name: its name= keyword or its variable's name
   variable_ptr var;
   commscope::operation op = commscope::operation::none;
@@ -132,11 +135,11 @@ struct statement : std::enable_shared_from_this<statement> {
     if_else,    ///< if value: body else: orelse (elif is an if_else alone in orelse)
     return_,    ///< return values...
     pass,
-    scope,      ///< with pld.comm_domain(scope_name, devices, slots): body
-    block,      ///< any other compound statement (with, try, except, for over no range,
-                ///< else of a loop, ...): text is its header; values, targets, body
-    verbatim,   ///< any other simple statement (x += e, del, assert, a docstring, ...):
-                ///< text as written; values are read, targets rebound opaquely
+    scope,    ///< with pld.comm_domain(scope_name, devices, slots): body
+    block,    ///< any other compound statement (with, try, except, for over no range,
+              ///< else of a loop, ...): text is its header; values, targets, body
+    verbatim, ///< any other simple statement (x += e, del, assert, a docstring, ...):
+              ///< text as written; values are read, targets rebound opaquely
   };
   kind what = kind::pass;
   source_location where{};
@@ -153,6 +156,9 @@ struct statement : std::enable_shared_from_this<statement> {
   /// lines are stored without the statement's indentation; a line that starts inside a
   /// string literal is marked by a leading '\0' and never re-indented.
   std::string text;
+  /// Where in `text` the statement's own trailing comment starts (0: none), so that a
+  /// printed `# window_buffer=` comment goes before it.
+  std::uint32_t comment_at = 0;
   std::vector<statement_ptr> body;
   std::vector<statement_ptr> orelse;
   // scope

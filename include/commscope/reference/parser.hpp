@@ -52,7 +52,7 @@ struct body_span {
   const function* fn = nullptr;
   std::uint32_t begin = 0; ///< byte range of the body's lines, without the last line end
   std::uint32_t end = 0;
-  std::string indent;      ///< the body's indentation as written
+  std::string indent;       ///< the body's indentation as written
   bool inline_body = false; ///< `def f(): stmt` on one line: begin is after the ':'
 };
 
@@ -175,7 +175,7 @@ struct py_scope {
   std::string_view name;
   struct binding {
     std::uint32_t count = 0;
-    bool simple = false;     ///< its only binding is `NAME = E` or `NAME: T = E`
+    bool simple = false;         ///< its only binding is `NAME = E` or `NAME: T = E`
     std::uint32_t rhs_begin = 0; ///< token range of E
     std::uint32_t rhs_end = 0;
   };
@@ -186,8 +186,8 @@ struct py_scope {
 struct definition {
   std::uint32_t first_decorator = 0; ///< token index of the first '@' (or of `def`)
   std::vector<std::pair<std::uint32_t, std::uint32_t>> decorators; ///< token ranges after '@'
-  std::uint32_t keyword = 0;   ///< token index of `def` / `class`
-  std::uint32_t colon = 0;     ///< the header's ':'
+  std::uint32_t keyword = 0;    ///< token index of `def` / `class`
+  std::uint32_t colon = 0;      ///< the header's ':'
   std::uint32_t body_begin = 0; ///< first token of the body
   std::uint32_t body_end = 0;   ///< its DEDENT (or NEWLINE for an inline body)
   bool inline_body = false;
@@ -201,8 +201,8 @@ struct definition {
 
 struct candidate_program {
   bool is_class = false;
-  std::int32_t scope = 0;             ///< the scope whose constants it sees (first)
-  std::uint32_t first_decorator = 0;  ///< token index
+  std::int32_t scope = 0;            ///< the scope whose constants it sees (first)
+  std::uint32_t first_decorator = 0; ///< token index
   std::string_view name;
   std::vector<std::uint32_t> functions; ///< indices into definitions
 };
@@ -225,9 +225,8 @@ public:
   [[nodiscard]] std::string canonical(std::string_view dotted) const {
     const std::pair<std::string, std::string_view>* best = nullptr;
     for (const auto& m : map_)
-      if ((dotted == m.first ||
-           (dotted.starts_with(m.first) && dotted.size() > m.first.size() &&
-            dotted[m.first.size()] == '.')) &&
+      if ((dotted == m.first || (dotted.starts_with(m.first) && dotted.size() > m.first.size() &&
+                                 dotted[m.first.size()] == '.')) &&
           (!best || m.first.size() > best->first.size()))
         best = &m;
     if (!best)
@@ -310,8 +309,8 @@ public:
         continue;
       }
       std::uint32_t kw = i;
-      if (is_name(kw, "async") && (is_name(kw + 1, "def") || is_name(kw + 1, "for") ||
-                                   is_name(kw + 1, "with")))
+      if (is_name(kw, "async") &&
+          (is_name(kw + 1, "def") || is_name(kw + 1, "for") || is_name(kw + 1, "with")))
         ++kw;
       const std::string_view head = t[kw].kind == tok::name ? ts_.text(t[kw]) : "";
       const bool defines = head == "def" || head == "class";
@@ -367,6 +366,11 @@ private:
     const token& k = ts_.tokens[i];
     return k.kind == tok::op && k.flags == op_code(o);
   }
+  /// +1 for an opening bracket at token i, -1 for a closing one, else 0.
+  int nesting(std::uint32_t i) const {
+    const std::uint8_t c = code(i);
+    return (c == '(' || c == '[' || c == '{') ? 1 : (c == ')' || c == ']' || c == '}') ? -1 : 0;
+  }
   /// The operator code of token i, 0 for any other token.
   std::uint8_t code(std::uint32_t i) const {
     const token& k = ts_.tokens[i];
@@ -389,8 +393,8 @@ private:
 
   bool is_compound(std::uint32_t kw, std::uint32_t nl, std::string_view head) const {
     static constexpr std::array<std::string_view, 13> words{
-        "if", "elif", "else", "for", "while", "with", "try", "except", "finally", "def", "class",
-        "async", "match"};
+        "if",     "elif",    "else", "for",   "while", "with", "try",
+        "except", "finally", "def",  "class", "async", "match"};
     if (head == "match" || head == "case") // soft keywords: no simple statement ends with ':'
       return nl > kw + 1 && is_op(nl - 1, ":");
     return std::find(words.begin(), words.end(), head) != words.end();
@@ -439,7 +443,8 @@ private:
       if (t[i].kind != tok::name || is_reserved(ts_.text(t[i])))
         continue;
       const bool after_dot = i > b && is_op(i - 1, ".");
-      const bool trailer = i + 1 < e && (is_op(i + 1, ".") || is_op(i + 1, "(") || is_op(i + 1, "["));
+      const bool trailer =
+          i + 1 < e && (is_op(i + 1, ".") || is_op(i + 1, "(") || is_op(i + 1, "["));
       if (!after_dot && !trailer)
         bind(scope, ts_.text(t[i]));
     }
@@ -456,29 +461,17 @@ private:
     walrus_bindings(kw, colon, scope);
     if (head == "for") {
       std::uint32_t in = kw + 1;
-      int depth = 0;
-      for (; in < colon; ++in) {
-        if (is_op(in, "(") || is_op(in, "["))
-          ++depth;
-        else if (is_op(in, ")") || is_op(in, "]"))
-          --depth;
-        else if (depth == 0 && is_name(in, "in"))
+      for (int depth = 0; in < colon; ++in)
+        if ((depth += nesting(in)) == 0 && is_name(in, "in"))
           break;
-      }
       bind_targets(kw + 1, in, scope);
     } else if (head == "with" || head == "except") {
       for (std::uint32_t i = kw + 1; i + 1 < colon; ++i)
         if (is_name(i, "as")) {
           std::uint32_t e = i + 1;
-          int depth = 0;
-          for (; e < colon; ++e) {
-            if (is_op(e, "(") || is_op(e, "["))
-              ++depth;
-            else if (is_op(e, ")") || is_op(e, "]"))
-              --depth;
-            if (depth < 0 || (depth == 0 && is_op(e, ",")))
+          for (int depth = 0; e < colon; ++e)
+            if ((depth += nesting(e)) < 0 || (depth == 0 && is_op(e, ",")))
               break;
-          }
           bind_targets(i + 1, e, scope);
         }
     }
@@ -919,7 +912,8 @@ public:
   static std::optional<std::int64_t> integer_literal(std::string_view s) {
     unsigned base = 10;
     std::size_t b = 0;
-    if (s.size() > 1 && s[0] == '0' && std::string_view("xXoObB").find(s[1]) != std::string_view::npos) {
+    if (s.size() > 1 && s[0] == '0' &&
+        std::string_view("xXoObB").find(s[1]) != std::string_view::npos) {
       base = (s[1] == 'x' || s[1] == 'X') ? 16 : (s[1] == 'o' || s[1] == 'O') ? 8 : 2;
       b = 2;
     }
@@ -1007,7 +1001,9 @@ private:
     const token& t = t_[i_];
     if (i_ + 1 < t_.size())
       ++i_;
-    last_end_ = t.end;
+    if (t.kind != tok::newline && t.kind != tok::indent && t.kind != tok::dedent &&
+        t.kind != tok::end)
+      last_end_ = t.end; // the end of the last real token read
     return t;
   }
   std::string_view text(const token& t) const { return ts_.text(t); }
@@ -1270,9 +1266,7 @@ private:
   void bind(const std::shared_ptr<variable>& v) { names_[v->name] = v; }
 
   /// The dotted name an attribute chain spells, in the DSL's own aliases (`pl.`, `pld.`).
-  std::string spelling(const expression& e) const {
-    return scan_.names.canonical(raw_spelling(e));
-  }
+  std::string spelling(const expression& e) const { return scan_.names.canonical(raw_spelling(e)); }
   /// The same as written.
   static std::string raw_spelling(const expression& e) {
     std::vector<const expression*> chain;
@@ -1316,12 +1310,96 @@ private:
     return body;
   }
 
+  /// The comment and blank lines between the last token read and line `line`, each as
+  /// written without its indentation, ending in a line break (empty: none).
+  std::string leading_trivia(std::uint32_t line) const {
+    if (last_end_ == 0)
+      return {};
+    const std::uint32_t prev = ts_.line_of(last_end_ - 1);
+    std::string out;
+    for (std::uint32_t l = prev + 1; l < line && l <= ts_.line_starts.size(); ++l) {
+      const std::uint32_t b = ts_.line_starts[l - 1];
+      const std::uint32_t e = l < ts_.line_starts.size()
+                                  ? ts_.line_starts[l]
+                                  : static_cast<std::uint32_t>(ts_.source.size());
+      std::string_view raw = ts_.source.substr(b, e - b);
+      while (!raw.empty() && (raw.back() == '\n' || raw.back() == '\r'))
+        raw.remove_suffix(1);
+      const auto first = raw.find_first_not_of(" \t\f");
+      if (first == std::string_view::npos)
+        out += '\n';
+      else if (raw[first] == '#')
+        out.append(raw.substr(first)).push_back('\n');
+    }
+    return out;
+  }
+
+  /// The comment after the last token read on its line ("  # ..."), without a
+  /// `# window_buffer=` comment this printer wrote there.
+  std::string trailing_comment() const {
+    if (peek().kind != tok::newline && peek().kind != tok::end)
+      return {};
+    const std::uint32_t to =
+        std::min<std::uint32_t>(peek().begin, static_cast<std::uint32_t>(ts_.source.size()));
+    if (last_end_ >= to)
+      return {};
+    std::string_view c = ts_.source.substr(last_end_, to - last_end_);
+    const auto hash = c.find('#');
+    if (hash == std::string_view::npos)
+      return {};
+    c.remove_prefix(hash);
+    while (!c.empty() &&
+           (c.back() == ' ' || c.back() == '\t' || c.back() == '\r' || c.back() == '\f'))
+      c.remove_suffix(1);
+    constexpr std::string_view ours = "# window_buffer=";
+    if (c.starts_with(ours)) {
+      std::size_t k = ours.size();
+      if (k < c.size() && c[k] == '"') {
+        for (++k; k < c.size() && c[k] != '"'; ++k)
+          if (c[k] == '\\')
+            ++k;
+        ++k;
+      } else {
+        while (k < c.size() && c[k] != ' ' && c[k] != '\t' && c[k] != '#')
+          ++k;
+      }
+      c = k < c.size() ? c.substr(k) : std::string_view{};
+      const auto rest = c.find('#');
+      if (rest == std::string_view::npos)
+        return {};
+      c.remove_prefix(rest);
+    }
+    return "  " + std::string(c);
+  }
+
+  /// Appends the trailing comment of a compound statement's header to its text.
+  void keep_header_comment(statement& s) const {
+    if (s.text.empty())
+      return;
+    s.text += trailing_comment();
+  }
+
   void parse_statement(std::vector<statement_ptr>& out) {
     const token& t = peek();
     if (t.kind == tok::newline) {
       next();
       return;
     }
+    const std::size_t before = out.size();
+    std::string trivia = leading_trivia(t.line);
+    parse_one_statement(out);
+    if (!trivia.empty() && out.size() > before) {
+      auto& s = const_cast<statement&>(*out[before]);
+      if (!s.text.empty() && s.what != statement::kind::scope) {
+        if (s.comment_at != 0)
+          s.comment_at += static_cast<std::uint32_t>(trivia.size());
+        s.text.insert(0, trivia);
+      }
+    }
+  }
+
+  void parse_one_statement(std::vector<statement_ptr>& out) {
+    const token& t = peek();
     if (t.kind == tok::name) {
       const std::string_view w = text(t);
       if (w == "for")
@@ -1390,9 +1468,8 @@ private:
         }
         continue;
       }
-      if (t.kind == tok::name && is_reserved(text(t)) && text(t) != "not" &&
-          text(t) != "lambda" && text(t) != "await" && text(t) != "None" &&
-          text(t) != "True" && text(t) != "False") {
+      if (t.kind == tok::name && is_reserved(text(t)) && text(t) != "not" && text(t) != "lambda" &&
+          text(t) != "await" && text(t) != "None" && text(t) != "True" && text(t) != "False") {
         next();
         continue;
       }
@@ -1413,13 +1490,14 @@ private:
     const std::uint32_t colon = header_end();
     s->text = verbatim(b, colon + 1);
     next(); // the keyword
-    if (peek(0).kind == tok::name && (text(peek()) == "for" || text(peek()) == "with" ||
-                                      text(peek()) == "def") &&
+    if (peek(0).kind == tok::name &&
+        (text(peek()) == "for" || text(peek()) == "with" || text(peek()) == "def") &&
         text(t_[b]) == "async")
       next();
     read_header_expressions(colon, *s);
     i_ = colon;
     expect_op(":");
+    keep_header_comment(*s);
     s->body = parse_block();
     return s;
   }
@@ -1471,6 +1549,7 @@ private:
   }
 
   void parse_simple_line(std::vector<statement_ptr>& out) {
+    const std::size_t before = out.size();
     while (true) {
       if (auto s = parse_simple())
         out.push_back(std::move(s));
@@ -1479,6 +1558,13 @@ private:
       next();
       if (peek().kind == tok::newline || peek().kind == tok::end)
         break;
+    }
+    if (out.size() > before) {
+      auto& last = const_cast<statement&>(*out.back());
+      if (std::string c = trailing_comment(); !c.empty() && !last.text.empty()) {
+        last.comment_at = static_cast<std::uint32_t>(last.text.size());
+        last.text += c;
+      }
     }
     expect_line_end();
   }
@@ -1579,12 +1665,13 @@ private:
   static bool is_docstring(const expression& e) {
     return e.what == expression::kind::opaque && !e.text.empty() &&
            (e.text[0] == '"' || e.text[0] == '\'' ||
-            ((e.text[0] | 0x20) >= 'a' && (e.text[0] | 0x20) <= 'z' && e.text.find_first_of("\"'") < 3));
+            ((e.text[0] | 0x20) >= 'a' && (e.text[0] | 0x20) <= 'z' &&
+             e.text.find_first_of("\"'") < 3));
   }
 
   static bool is_augmented(std::string_view o) {
-    return o.size() >= 2 && o.back() == '=' && o != "==" && o != "!=" && o != "<=" &&
-           o != ">=" && o != ":=";
+    return o.size() >= 2 && o.back() == '=' && o != "==" && o != "!=" && o != "<=" && o != ">=" &&
+           o != ":=";
   }
 
   mutable_expr parse_value() {
@@ -1601,7 +1688,7 @@ private:
       stack.pop_back();
       if (e->what == expression::kind::name ||
           (e->what == expression::kind::integer && !e->name.empty())) {
-        const std::string_view n = e->var                          ? std::string_view(e->var->name)
+        const std::string_view n = e->var ? std::string_view(e->var->name)
                                    : e->what == expression::kind::name ? std::string_view(e->text)
                                                                        : std::string_view(e->name);
         if (n.empty())
@@ -1747,18 +1834,18 @@ private:
           !(k > i_ && t_[k - 1].kind == tok::op && text(t_[k - 1]) == "."))
         target_names.push_back(text(t_[k]));
     const bool simple_target =
-        in == i_ + 1 || (t_[i_].kind == tok::name && t_[i_ + 1].kind == tok::op &&
-                         text(t_[i_ + 1]) == ",");
+        in == i_ + 1 ||
+        (t_[i_].kind == tok::name && t_[i_ + 1].kind == tok::op && text(t_[i_ + 1]) == ",");
     i_ = in + 1;
     const token& iter_tok = peek();
     auto iter = parse_expression_list(nullptr, true);
     if (i_ != colon)
       unexpected("':'");
     next();
+    keep_header_comment(*s);
     const expression& call = *iter;
-    const std::string callee = call.what == expression::kind::call && call.base
-                                   ? spelling(*call.base)
-                                   : std::string();
+    const std::string callee =
+        call.what == expression::kind::call && call.base ? spelling(*call.base) : std::string();
     bool keywords_ok = true;
     for (const auto& k : call.keywords)
       keywords_ok = keywords_ok && callee == "pl.range" && k.name == "init_values";
@@ -1818,6 +1905,7 @@ private:
     s->text = verbatim(b, colon + 1);
     s->value = parse_named();
     expect_op(":");
+    keep_header_comment(*s);
     s->body = parse_block();
     return s;
   }
@@ -1834,6 +1922,7 @@ private:
       s->text = verbatim(b, colon + 1);
       s->value = parse_named();
       expect_op(":");
+      keep_header_comment(*s);
       s->body = parse_block();
       chain.push_back(s);
       if (!is_name("elif"))
@@ -1911,6 +2000,7 @@ private:
     read_header_expressions(colon, *s);
     i_ = colon;
     expect_op(":");
+    keep_header_comment(*s);
     s->body = parse_block();
     out.push_back(s);
   }
@@ -2323,9 +2413,12 @@ private:
           return k;
         }
     }
+    // self.NAME(...) of a function of the program, or with device= (cli.md: a device=
+    // call of anything else is malformed-op); a call of any other method is opaque.
     if (!unpacking && !jit_ && callee_e.what == expression::kind::attribute && callee_e.base &&
         callee_e.base->what == expression::kind::name && !callee_e.base->var &&
-        callee_e.base->text == "self") {
+        callee_e.base->text == "self" &&
+        (signatures_.count(callee_e.text) != 0 || has_device_keyword(e))) {
       e.what = expression::kind::function_call;
       e.text = callee_e.text;
       pending_calls_.emplace_back(c, callee_e.text);
@@ -2397,8 +2490,8 @@ private:
       if (d.what == expression::kind::name && d.var) {
         auto it = loop_of_.find(d.var.get());
         if (it != loop_of_.end())
-          for (const auto* bnd : {it->second->start.get(), it->second->stop.get(),
-                                  it->second->step.get()})
+          for (const auto* bnd :
+               {it->second->start.get(), it->second->stop.get(), it->second->step.get()})
             if (bnd)
               collect(*bnd);
       } else {
@@ -2413,8 +2506,8 @@ private:
   /// shape's elements and the width of T (args[0] becomes that product; base keeps the
   /// shape as written). False, after a diagnostic, for an unknown dtype.
   bool shape_allocation(expression& e) {
-    if (e.args.size() != 1 || (e.args[0]->what != expression::kind::list &&
-                               e.args[0]->what != expression::kind::tuple))
+    if (e.args.size() != 1 ||
+        (e.args[0]->what != expression::kind::list && e.args[0]->what != expression::kind::tuple))
       return true;
     const expression_ptr shape = e.args[0];
     std::int64_t width = 0;
@@ -2554,7 +2647,7 @@ private:
       next();
       if (first->what == expression::kind::opaque && first->text.starts_with("*"))
         unexpected("a value"); // `(*x)` alone
-      return first; // parentheses only group
+      return first;            // parentheses only group
     }
     auto tup = make(expression::kind::tuple, where(t_[b]));
     tup->args.push_back(first);

@@ -422,8 +422,10 @@ namespace printer_detail {
 
 /// Appends a statement's text as written (ir.hpp: continuation lines re-indented, lines
 /// inside a string literal kept as they are).
+/// `indent_first`: the first line is indented here too (else the caller did it). An
+/// empty line gets no indentation.
 inline void append_text(std::string& out, std::string_view text, std::string_view indent,
-                        std::string_view newline) {
+                        std::string_view newline, bool indent_first = false) {
   std::size_t b = 0;
   bool first = true;
   while (b <= text.size()) {
@@ -431,13 +433,12 @@ inline void append_text(std::string& out, std::string_view text, std::string_vie
     if (e == std::string_view::npos)
       e = text.size();
     std::string_view line = text.substr(b, e - b);
-    if (!first) {
+    if (!first)
       out += newline;
-      if (!line.empty() && line.front() == '\0')
-        line.remove_prefix(1);
-      else if (!line.empty())
-        out += indent;
-    }
+    if (!line.empty() && line.front() == '\0' && !first)
+      line.remove_prefix(1);
+    else if (!line.empty() && (!first || indent_first))
+      out += indent;
     out += line;
     first = false;
     b = e + 1;
@@ -454,6 +455,7 @@ inline void append_statement(std::string& out, const statement& s, std::string_v
                              std::string_view newline) {
   using k = statement::kind;
   if (s.text.empty() || s.what == k::scope) {
+    out += indent;
     if (s.what == k::block || s.what == k::verbatim)
       out += s.what == k::block ? "if True:" : "pass";
     else
@@ -462,10 +464,18 @@ inline void append_statement(std::string& out, const statement& s, std::string_v
   }
   std::string_view text = s.text;
   if (s.what == k::if_else && text.starts_with("elif")) { // not alone in an else block
+    out += indent;
     out += "if";
     text.remove_prefix(4);
+  } else if (!text.empty() && text.front() != '\n') {
+    out += indent;
   }
-  append_text(out, text, indent, newline);
+  // The statement, then the window-buffer comment, then the author's own comment.
+  const std::size_t cut =
+      has_window_comment(s) && s.comment_at != 0
+          ? std::min<std::size_t>(s.comment_at + (text.size() - s.text.size()), text.size())
+          : text.size();
+  append_text(out, text.substr(0, cut), indent, newline);
   if (has_window_comment(s)) {
     out += " # window_buffer=";
     const std::string& name = s.targets[0]->var_type->window->name;
@@ -474,6 +484,7 @@ inline void append_statement(std::string& out, const statement& s, std::string_v
     else
       append_string_literal(out, name);
   }
+  out += text.substr(cut);
 }
 
 } // namespace printer_detail
@@ -522,7 +533,9 @@ inline void print_statements(std::string& out, std::span<const statement_ptr> bo
       break;
     case step::statement: {
       const statement& s = *it.s;
-      begin_line(it.level);
+      if (!first_line)
+        out += newline;
+      first_line = false;
       append_statement(out, s, indent_for(it.level), newline);
       switch (s.what) {
       case statement::kind::if_else:

@@ -80,8 +80,7 @@ public:
   /// last column asked for on the same line, so reading a long line left to right stays
   /// linear.
   [[nodiscard]] std::uint32_t column(std::uint32_t offset, std::uint32_t line) const {
-    const std::uint32_t start =
-        line >= 1 && line <= line_starts.size() ? line_starts[line - 1] : 0;
+    const std::uint32_t start = line >= 1 && line <= line_starts.size() ? line_starts[line - 1] : 0;
     if (ascii || offset < start)
       return offset >= start ? offset - start + 1 : 1;
     std::uint32_t b = start, col = 1;
@@ -209,9 +208,8 @@ public:
         newline();
       } else if (is_name_start(c)) {
         name_or_string();
-      } else if (is_decimal(c) ||
-                 (c == '.' && pos_ + 1 < s_.size() &&
-                  is_decimal(static_cast<unsigned char>(s_[pos_ + 1])))) {
+      } else if (is_decimal(c) || (c == '.' && pos_ + 1 < s_.size() &&
+                                   is_decimal(static_cast<unsigned char>(s_[pos_ + 1])))) {
         number();
       } else if (c == '"' || c == '\'') {
         string(pos_, 0);
@@ -243,8 +241,8 @@ private:
   }
 
   void push(tok k, std::size_t b, std::size_t e, std::uint8_t flags = 0) {
-    out_.tokens.push_back({k, flags, static_cast<std::uint32_t>(b), static_cast<std::uint32_t>(e),
-                           line_});
+    out_.tokens.push_back(
+        {k, flags, static_cast<std::uint32_t>(b), static_cast<std::uint32_t>(e), line_});
     if (k != tok::newline && k != tok::indent && k != tok::dedent)
       line_has_tokens_ = true;
   }
@@ -284,7 +282,9 @@ private:
     if (c == '\\' && pos_ + 1 < s_.size() && (s_[pos_ + 1] == '\n' || s_[pos_ + 1] == '\r'))
       return true; // Python reads the joined line's indentation from here too
     const indent_level top = indents_.back();
-    const auto tab_error = [&] { fail(start, "inconsistent use of tabs and spaces in indentation"); };
+    const auto tab_error = [&] {
+      fail(start, "inconsistent use of tabs and spaces in indentation");
+    };
     if (col == top.col) {
       if (alt != top.alt_col)
         tab_error();
@@ -357,7 +357,7 @@ private:
       };
       const auto oct = [](unsigned char c) { return c >= '0' && c <= '7'; };
       const auto bin = [](unsigned char c) { return c == '0' || c == '1'; };
-      const char* what = k == 'x' ? "invalid hexadecimal literal"
+      const char* what = k == 'x'   ? "invalid hexadecimal literal"
                          : k == 'o' ? "invalid octal literal"
                                     : "invalid binary literal";
       try {
@@ -380,7 +380,9 @@ private:
       digits(dec, false);
       const std::string_view lit = s_.substr(b, pos_ - b);
       const bool all_zero = lit.find_first_not_of("0_") == std::string_view::npos;
-      if (lit.size() > 1 && lit[0] == '0' && !all_zero && !(pos_ < s_.size() && (s_[pos_] == '.' || s_[pos_] == 'e' || s_[pos_] == 'E' || s_[pos_] == 'j' || s_[pos_] == 'J')))
+      if (lit.size() > 1 && lit[0] == '0' && !all_zero &&
+          !(pos_ < s_.size() && (s_[pos_] == '.' || s_[pos_] == 'e' || s_[pos_] == 'E' ||
+                                 s_[pos_] == 'j' || s_[pos_] == 'J')))
         fail(b, "leading zeros in decimal integer literals are not permitted; use an 0o prefix "
                 "for octal integers");
     }
@@ -557,8 +559,8 @@ private:
         ++pos_;
         skip_spaces();
         if (pos_ < s_.size() && (s_[pos_] == '}' || s_[pos_] == '!' || s_[pos_] == ':'))
-          fail(pos_, "f-string: valid expression required before '" + std::string(1, s_[pos_]) +
-                         "'");
+          fail(pos_,
+               "f-string: valid expression required before '" + std::string(1, s_[pos_]) + "'");
         f.in_field = true;
         f.depth = 0;
         continue;
@@ -594,12 +596,10 @@ private:
     if (f.formatted)
       fail(f.start, f.triple ? "unterminated triple-quoted f-string literal"
                              : "unterminated f-string literal");
-    fail(f.start, f.triple ? "unterminated triple-quoted string literal"
-                           : "unterminated string literal");
+    fail(f.start,
+         f.triple ? "unterminated triple-quoted string literal" : "unterminated string literal");
   }
-  [[noreturn]] void unterminated_field(const auto& f) {
-    fail(f.start, "f-string: expecting '}'");
-  }
+  [[noreturn]] void unterminated_field(const auto& f) { fail(f.start, "f-string: expecting '}'"); }
 
   void op() {
     const std::size_t b = pos_;
@@ -644,37 +644,44 @@ private:
     switch (c) {
     case '*':
       if (c1 == '*')
-        return c2 == '=' ? std::pair{std::size_t{3}, code("**=")} : std::pair{std::size_t{2}, code("**")};
+        return c2 == '=' ? std::pair{std::size_t{3}, code("**=")}
+                         : std::pair{std::size_t{2}, code("**")};
       break;
     case '/':
       if (c1 == '/')
-        return c2 == '=' ? std::pair{std::size_t{3}, code("//=")} : std::pair{std::size_t{2}, code("//")};
+        return c2 == '=' ? std::pair{std::size_t{3}, code("//=")}
+                         : std::pair{std::size_t{2}, code("//")};
       break;
     case '>':
       if (c1 == '>')
-        return c2 == '=' ? std::pair{std::size_t{3}, code(">>=")} : std::pair{std::size_t{2}, code(">>")};
+        return c2 == '=' ? std::pair{std::size_t{3}, code(">>=")}
+                         : std::pair{std::size_t{2}, code(">>")};
       if (c1 == '=')
         return {2, code(">=")};
       return {0, 0};
     case '<':
       if (c1 == '<')
-        return c2 == '=' ? std::pair{std::size_t{3}, code("<<=")} : std::pair{std::size_t{2}, code("<<")};
+        return c2 == '=' ? std::pair{std::size_t{3}, code("<<=")}
+                         : std::pair{std::size_t{2}, code("<<")};
       if (c1 == '=')
         return {2, code("<=")};
       return {0, 0};
     case '.':
       return (c1 == '.' && c2 == '.') ? std::pair{std::size_t{3}, code("...")}
-                                       : std::pair{std::size_t{0}, std::uint8_t{0}};
+                                      : std::pair{std::size_t{0}, std::uint8_t{0}};
     case '-':
       if (c1 == '>')
         return {2, code("->")};
       break;
     case ':':
-      return c1 == '=' ? std::pair{std::size_t{2}, code(":=")} : std::pair{std::size_t{0}, std::uint8_t{0}};
+      return c1 == '=' ? std::pair{std::size_t{2}, code(":=")}
+                       : std::pair{std::size_t{0}, std::uint8_t{0}};
     case '=':
-      return c1 == '=' ? std::pair{std::size_t{2}, code("==")} : std::pair{std::size_t{0}, std::uint8_t{0}};
+      return c1 == '=' ? std::pair{std::size_t{2}, code("==")}
+                       : std::pair{std::size_t{0}, std::uint8_t{0}};
     case '!':
-      return c1 == '=' ? std::pair{std::size_t{2}, code("!=")} : std::pair{std::size_t{0}, std::uint8_t{0}};
+      return c1 == '=' ? std::pair{std::size_t{2}, code("!=")}
+                       : std::pair{std::size_t{0}, std::uint8_t{0}};
     case '+':
     case '%':
     case '&':
