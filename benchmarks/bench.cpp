@@ -1,4 +1,4 @@
-// The pass at scale against its floors (issue 6). Cases, each at A allocations:
+// The pass at scale against its floors. Cases, each at A allocations:
 //
 //   traverse/A   floor: every node of the host orchestrator once, through the traits
 //   analyze/A    commscope::analyze

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Compile-time cost of the library (issue 5): wall and user time to compile, with g++ 12
+# Compile-time cost of the library: wall and user time to compile, with g++ 12
 # at -O2, (1) a TU that instantiates the full pass for the reference IR, (2) the TU of the
 # compile-time test table, where the compiler runs the pass on every case, and (3) the
 # compile-time builder alone (its Hana headers included). Best of N runs, since the

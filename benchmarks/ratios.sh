@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the benchmarks (Release) and prints the ratio table of issue 6: the pass
+# Builds the benchmarks (Release) and prints the ratio table of the README: the pass
 # against its floors at each size, the growth of time per allocation from the smallest
 # to the largest size, and memory per allocation.
 #

@@ -15,7 +15,10 @@ static_assert(commscope::numbers_variables<reference_traits>);
 static_assert(commscope::analysable_ir<minimal_traits>);
 static_assert(!commscope::rewrites<minimal_traits>);
 static_assert(!commscope::numbers_variables<minimal_traits>);
-static_assert(commscope::keys_variables<minimal_traits>);
+static_assert(!commscope::keys_variables<minimal_traits>); // the int handle is the key
+static_assert(commscope::identifies_variables<minimal_traits>);
+static_assert(!commscope::reads_scopes<minimal_traits>);
+static_assert(commscope::reads_scopes<reference_traits>);
 static_assert(!commscope::complete_traits<commscope::ir_traits<int>>);
 static_assert(std::is_same_v<commscope::storage_t<reference_traits>, commscope::boost_storage>);
 static_assert(commscope::device_limit_of<reference_traits>() == 1 << 20);
@@ -61,7 +64,7 @@ TEST_CASE("an adapter's device limit is honoured") {
   const program_ptr p = pb.finish();
   const auto wide = commscope::analyze(p);
   CHECK(wide.ok());
-  const auto narrow = commscope::analyze<program_ptr, limited>(p);
+  const auto narrow = commscope::analyze(p, limited{});
   REQUIRE(narrow.diagnostics.size() == 1);
   CHECK(narrow.diagnostics[0].code == commscope::error_code::device_out_of_range);
   CHECK(narrow.diagnostics[0].extra == 8);
@@ -84,7 +87,7 @@ TEST_CASE("an adapter's scope-nesting limit is reported at the first allocation 
   }
   const program_ptr p = pb.finish();
   CHECK(commscope::analyze(p).ok());
-  const auto narrow = commscope::analyze<program_ptr, nesting_limited>(p);
+  const auto narrow = commscope::analyze(p, nesting_limited{});
   REQUIRE(narrow.diagnostics.size() == 1);
   CHECK(narrow.diagnostics[0].code == commscope::error_code::scope_nesting_limit);
   CHECK(narrow.diagnostics[0].subject == "b2");
@@ -104,9 +107,9 @@ TEST_CASE("a body the adapter cannot wrap is malformed-op only when it allocates
   h.dispatch(chip, {h.window("data", h.alloc("buf", 4))}, 0);
   pb.host_orchestrator("empty");
   const program_ptr p = pb.finish();
-  const auto pl = commscope::analyze<program_ptr, wraps_nothing>(p);
+  const auto pl = commscope::analyze(p, wraps_nothing{});
   REQUIRE(pl.diagnostics.size() == 1);
   CHECK(pl.diagnostics[0].code == commscope::error_code::malformed_op);
-  CHECK(pl.diagnostics[0].why == commscope::detail::unwrappable_body);
+  CHECK(pl.diagnostics[0].why == commscope::reason::unwrappable_body);
   CHECK(pl.diagnostics[0].subject == "buf");
 }

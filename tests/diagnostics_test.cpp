@@ -37,7 +37,7 @@ TEST_CASE("messages name the allocation, callee or operation and the numbers") {
 
   commscope::diagnostic<int> a{};
   a.code = commscope::error_code::malformed_op;
-  a.why = commscope::detail::wrong_arity;
+  a.why = commscope::reason::wrong_arity;
   a.subject = "allreduce";
   a.number = 1;
   a.extra = 2;

@@ -270,7 +270,7 @@ TEST_CASE("idempotence: a second run changes nothing, the same program object") 
   REQUIRE(again.functions.size() == 1);
   CHECK(again.functions[0].status == function_plan_t::state::already_materialized);
   CHECK(domains(again) == "[{1}] a; [all] b");
-  CHECK_FALSE(commscope::materialize(p, again));
+  CHECK(commscope::materialize(p, again) == commscope::materialized::unchanged);
   CHECK(p == once);
   CHECK(commscope::run(p).empty());
   CHECK(p == once);
@@ -293,7 +293,7 @@ TEST_CASE("a function without allocations is the very same object") {
   REQUIRE(pl.ok());
   CHECK(function_named(pl, "empty").status == function_plan_t::state::no_allocations);
   CHECK(function_named(pl, "full").status == function_plan_t::state::analysed);
-  REQUIRE(commscope::materialize(p, pl));
+  REQUIRE(commscope::materialize(p, pl) == commscope::materialized::rewritten);
   CHECK(p != before);
   REQUIRE(p->functions.size() == 4);
   CHECK(p->functions[0] == before->functions[0]); // chip
@@ -325,7 +325,7 @@ TEST_CASE("all or nothing: any error leaves the whole program as it was") {
     const program_ptr before = p;
     const auto pl = commscope::analyze(p);
     REQUIRE_FALSE(pl.ok());
-    CHECK_FALSE(commscope::materialize(p, pl));
+    CHECK(commscope::materialize(p, pl) == commscope::materialized::rejected);
     CHECK(p == before);
     const auto d = commscope::run(p);
     REQUIRE(d.size() == 1);

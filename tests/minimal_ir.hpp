@@ -1,6 +1,6 @@
 // A second, deliberately minimal IR for the tests: nodes in deques, pointer handles,
-// variables as plain integers identified by hashing (no dense numbering), and no rewrite
-// hooks. It proves the analysis needs nothing beyond the contract's required members.
+// variables as plain integers identified by hashing (no dense numbering), and only the
+// analysis core of the contract. It proves the analysis needs nothing beyond it.
 #pragma once
 
 #include <commscope/commscope.hpp>
@@ -109,6 +109,8 @@ struct program {
 
 } // namespace minimal
 
+/// The analysis core of traits.hpp and nothing more: no expressions(), no
+/// subexpressions(), no variable key (an int is hashable), no scope readers, no rewrite.
 template <>
 struct commscope::ir_traits<minimal::program> {
   using program = minimal::program;
@@ -117,7 +119,6 @@ struct commscope::ir_traits<minimal::program> {
   using expression = const minimal::expr*;
   using variable = int;
   using location = int; // a line
-  using window_buffer = const void*;
 
   static std::vector<function> functions(const program& p) {
     std::vector<function> r;
@@ -129,16 +130,15 @@ struct commscope::ir_traits<minimal::program> {
   static const std::vector<statement>& body(function f) { return f->body; }
 
   static statement_kind statement_kind_of(statement s) { return s->kind; }
-  static location statement_location(statement s) { return s->line; }
+  static location location_of(statement s) { return s->line; }
+  static location location_of(expression e) { return e->line; }
   static const std::vector<statement>& children(statement s) { return s->children; }
   static const std::vector<int>& targets(statement s) { return s->targets; }
   static expression value(statement s) { return s->value; }
-  static std::vector<expression> expressions(statement) { return {}; }
   static variable loop_variable(statement s) { return s->loop_var; }
   static commscope::loop_bounds<expression> loop_bounds(statement s) { return s->bounds; }
 
   static expression_kind expression_kind_of(expression e) { return e->kind; }
-  static location expression_location(expression e) { return e->line; }
   static std::int64_t integer_value(expression e) { return e->value; }
   static variable variable_of(expression e) { return e->var; }
   static call_target call_target_of(expression e) { return e->target; }
@@ -147,15 +147,4 @@ struct commscope::ir_traits<minimal::program> {
     return e->device ? std::optional<expression>(e->device) : std::nullopt;
   }
   static std::string_view allocation_name(expression e) { return e->name; }
-  static const std::vector<expression>& subexpressions(expression e) { return e->args; }
-  static int variable_key(variable v) { return v; }
-
-  // This IR is never materialized: its readers see no scopes.
-  static std::string_view scope_name(statement) { return {}; }
-  static std::vector<std::int64_t> scope_devices(statement) { return {}; }
-  static std::vector<window_buffer> scope_slots(statement) { return {}; }
-  static window_buffer view_window_buffer(variable) { return nullptr; }
-  static std::string_view window_buffer_name(window_buffer) { return {}; }
-  static variable window_buffer_base(window_buffer) { return -1; }
-  static expression window_buffer_size(window_buffer) { return nullptr; }
 };

@@ -7,7 +7,7 @@
 #include <vector>
 
 using namespace pass_test;
-using commscope::detail;
+using commscope::reason;
 using ref::source_location;
 using ref::statement;
 using ref::statement_ptr;
@@ -15,26 +15,26 @@ using ref::window_buffer_ptr;
 
 namespace {
 
-std::string detail_name(detail d) {
+std::string reason_name(reason d) {
   switch (d) {
-  case detail::empty_scope:
+  case reason::empty_scope:
     return "empty_scope";
-  case detail::null_slot:
+  case reason::null_slot:
     return "null_slot";
-  case detail::slot_in_two_scopes:
+  case reason::slot_in_two_scopes:
     return "slot_in_two_scopes";
-  case detail::unsorted_devices:
+  case reason::unsorted_devices:
     return "unsorted_devices";
-  case detail::view_outside_scope:
+  case reason::view_outside_scope:
     return "view_outside_scope";
-  case detail::alloc_not_slot:
+  case reason::alloc_not_slot:
     return "alloc_not_slot";
   default:
     return "other";
   }
 }
 
-/// "detail subject line:column" per finding; every finding has code `verify`.
+/// "reason subject line:column" per finding; every finding has code `verify`.
 template <class Findings>
 std::string findings(const Findings& out) {
   std::string s;
@@ -42,7 +42,7 @@ std::string findings(const Findings& out) {
     CHECK(d.code == error_code::verify);
     if (!s.empty())
       s += '\n';
-    s += cat(detail_name(d.why), " ", d.subject, " ", d.where.line, ":", d.where.column);
+    s += cat(reason_name(d.why), " ", d.subject, " ", d.where.line, ":", d.where.column);
   }
   return s;
 }
@@ -241,7 +241,7 @@ TEST_CASE("a partly materialized body: an allocation no enclosing scope holds (i
   const auto pl = commscope::analyze(p);
   REQUIRE(pl.diagnostics.size() == 1);
   CHECK(pl.diagnostics[0].code == error_code::malformed_op);
-  CHECK(pl.diagnostics[0].why == detail::alloc_outside_scope);
+  CHECK(pl.diagnostics[0].why == reason::alloc_outside_scope);
   CHECK(pl.diagnostics[0].subject == "late");
 }
 

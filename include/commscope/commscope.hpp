@@ -2,6 +2,7 @@
 // diagnostics, and the verifier. Adapters include traits.hpp for the contract.
 #pragma once
 
+#include <commscope/adapter.hpp>
 #include <commscope/analysis/analyze.hpp>
 #include <commscope/concepts.hpp>
 #include <commscope/device_set.hpp>

@@ -1,14 +1,11 @@
-// One concept per requirement of traits.hpp, the detection of the optional members, and
-// the `diagnose_*` functions that the entry points call so that an incomplete adapter
-// gets one short message naming the member to add, instead of a page of template
-// errors or "no matching function".
+// One concept per member of traits.hpp, the detection of the optional members, and the
+// `diagnose_*` functions that the entry points call first, so that an incomplete adapter
+// gets one short message naming the member to add, instead of a page of template errors
+// or "no matching function". Members are called through a const traits object.
 #pragma once
 
 #include <commscope/storage.hpp>
 #include <commscope/traits.hpp>
-
-#include <boost/hana/bool.hpp>
-#include <boost/hana/type.hpp>
 
 #include <concepts>
 #include <cstddef>
@@ -17,275 +14,445 @@
 #include <optional>
 #include <ranges>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 
 namespace commscope {
 
-namespace concepts_ {
+namespace detail {
 template <class R, class T>
-concept range_of = std::ranges::range<R> && std::convertible_to<std::ranges::range_reference_t<R>, T>;
+concept range_of =
+    std::ranges::input_range<R> && std::convertible_to<std::ranges::range_reference_t<R>, T>;
 template <class...>
 inline constexpr bool always_false = false;
-} // namespace concepts_
+template <class T>
+concept hashable = requires(const T& k) {
+  { std::hash<T>{}(k) } -> std::convertible_to<std::size_t>;
+  { k == k } -> std::convertible_to<bool>;
+};
+template <class T, class E>
+concept bound_field = std::convertible_to<T, std::int64_t> || std::convertible_to<T, E>;
+template <class T> struct is_optional : std::false_type {};
+template <class T> struct is_optional<std::optional<T>> : std::true_type {};
+} // namespace detail
 
-/// `ir_traits<P>` (or the traits passed explicitly) is a complete type.
+// ---- layer 1: the analysis core ---------------------------------------------------------
+
+/// The traits class is a complete type.
 template <class T>
 concept complete_traits = requires { sizeof(T); };
 
-/// The handle types: program, function, statement, expression, variable, location,
-/// window_buffer.
+/// `using program`.
 template <class T>
-concept names_handles = requires {
-  typename T::program;
-  typename T::function;
-  typename T::statement;
-  typename T::expression;
-  typename T::variable;
-  typename T::location;
-  typename T::window_buffer;
-};
+concept names_program = requires { typename T::program; };
+/// `using function`, a regular handle.
+template <class T>
+concept names_function =
+    requires { typename T::function; } && std::semiregular<typename T::function>;
+/// `using statement`, a regular handle.
+template <class T>
+concept names_statement =
+    requires { typename T::statement; } && std::semiregular<typename T::statement>;
+/// `using expression`, a regular handle.
+template <class T>
+concept names_expression =
+    requires { typename T::expression; } && std::semiregular<typename T::expression>;
+/// `using variable`, a regular handle.
+template <class T>
+concept names_variable =
+    requires { typename T::variable; } && std::semiregular<typename T::variable>;
+/// `using location`, a regular handle.
+template <class T>
+concept names_location =
+    requires { typename T::location; } && std::semiregular<typename T::location>;
 
-/// Every handle is a regular value: the plan value-initializes and copies them (a
-/// value-initialized window_buffer means "none").
+/// Every handle type of the analysis core is named and regular.
 template <class T>
-concept regular_handles =
-    std::semiregular<typename T::function> && std::semiregular<typename T::statement> &&
-    std::semiregular<typename T::expression> && std::semiregular<typename T::variable> &&
-    std::semiregular<typename T::location> && std::semiregular<typename T::window_buffer>;
+concept regular_handles = names_function<T> && names_statement<T> && names_expression<T> &&
+                          names_variable<T> && names_location<T>;
 
 /// functions(program) is a range of function.
 template <class T>
-concept lists_functions = requires(const typename T::program& p) {
-  { T::functions(p) } -> concepts_::range_of<typename T::function>;
+concept lists_functions = requires(const T& t, const typename T::program& p) {
+  { t.functions(p) } -> detail::range_of<typename T::function>;
 };
-
 /// describe(function) -> function_info.
 template <class T>
-concept describes_functions = requires(typename T::function f) {
-  { T::describe(f) } -> std::convertible_to<function_info>;
+concept describes_functions = requires(const T& t, typename T::function f) {
+  { t.describe(f) } -> std::convertible_to<function_info>;
 };
-
 /// body(function) is a range of statement.
 template <class T>
-concept exposes_bodies = requires(typename T::function f) {
-  { T::body(f) } -> concepts_::range_of<typename T::statement>;
+concept exposes_bodies = requires(const T& t, typename T::function f) {
+  { t.body(f) } -> detail::range_of<typename T::statement>;
 };
-
-/// statement_kind_of, statement_location, children, targets, value, expressions.
+/// statement_kind_of(statement) -> statement_kind.
 template <class T>
-concept classifies_statements = requires(typename T::statement s) {
-  { T::statement_kind_of(s) } -> std::convertible_to<statement_kind>;
-  { T::statement_location(s) } -> std::convertible_to<typename T::location>;
-  { T::children(s) } -> concepts_::range_of<typename T::statement>;
-  { T::targets(s) } -> concepts_::range_of<typename T::variable>;
-  { T::value(s) } -> std::convertible_to<typename T::expression>;
-  { T::expressions(s) } -> concepts_::range_of<typename T::expression>;
+concept classifies_statements = requires(const T& t, typename T::statement s) {
+  { t.statement_kind_of(s) } -> std::convertible_to<statement_kind>;
 };
-
-/// loop_variable(statement) and loop_bounds(statement).
+/// location_of(statement) (or statement_location) -> location.
 template <class T>
-concept describes_loops = requires(typename T::statement s) {
-  { T::loop_variable(s) } -> std::convertible_to<typename T::variable>;
-  { T::loop_bounds(s) } -> std::convertible_to<loop_bounds<typename T::expression>>;
+concept locates_statements = requires(const T& t, typename T::statement s) {
+  { t.location_of(s) } -> std::convertible_to<typename T::location>;
+} || requires(const T& t, typename T::statement s) {
+  { t.statement_location(s) } -> std::convertible_to<typename T::location>;
 };
-
-/// expression_kind_of, expression_location, integer_value, variable_of, subexpressions.
+/// location_of(expression) (or expression_location) -> location.
 template <class T>
-concept classifies_expressions = requires(typename T::expression e) {
-  { T::expression_kind_of(e) } -> std::convertible_to<expression_kind>;
-  { T::expression_location(e) } -> std::convertible_to<typename T::location>;
-  { T::integer_value(e) } -> std::convertible_to<std::int64_t>;
-  { T::variable_of(e) } -> std::convertible_to<typename T::variable>;
-  { T::subexpressions(e) } -> concepts_::range_of<typename T::expression>;
+concept locates_expressions = requires(const T& t, typename T::expression e) {
+  { t.location_of(e) } -> std::convertible_to<typename T::location>;
+} || requires(const T& t, typename T::expression e) {
+  { t.expression_location(e) } -> std::convertible_to<typename T::location>;
 };
-
-/// call_target_of, arguments, device_of, allocation_name.
+/// children(statement) is a range of statement.
 template <class T>
-concept describes_calls = requires(typename T::expression e) {
-  { T::call_target_of(e) } -> std::convertible_to<call_target>;
-  { T::arguments(e) } -> concepts_::range_of<typename T::expression>;
-  { T::device_of(e) } -> std::convertible_to<std::optional<typename T::expression>>;
-  { T::allocation_name(e) } -> std::convertible_to<std::string_view>;
+concept nests_statements = requires(const T& t, typename T::statement s) {
+  { t.children(s) } -> detail::range_of<typename T::statement>;
 };
-
-/// variable_key(variable): hashable identity (unless variable_index is provided).
+/// targets(statement) is a range of variable.
 template <class T>
-concept keys_variables = requires(typename T::variable v) {
-  { std::hash<std::remove_cvref_t<decltype(T::variable_key(v))>>{}(T::variable_key(v)) }
-      -> std::convertible_to<std::size_t>;
-  { T::variable_key(v) == T::variable_key(v) } -> std::convertible_to<bool>;
+concept binds_targets = requires(const T& t, typename T::statement s) {
+  { t.targets(s) } -> detail::range_of<typename T::variable>;
 };
-
+/// value(statement) -> expression.
+template <class T>
+concept has_values = requires(const T& t, typename T::statement s) {
+  { t.value(s) } -> std::convertible_to<typename T::expression>;
+};
+/// loop_variable(statement) -> variable.
+template <class T>
+concept has_loop_variables = requires(const T& t, typename T::statement s) {
+  { t.loop_variable(s) } -> std::convertible_to<typename T::variable>;
+};
+/// loop_bounds(statement) -> {start, stop, step}, each an expression or an integer.
+template <class T>
+concept has_loop_bounds = requires(const T& t, typename T::statement s) {
+  { t.loop_bounds(s).start } -> detail::bound_field<typename T::expression>;
+  { t.loop_bounds(s).stop } -> detail::bound_field<typename T::expression>;
+  { t.loop_bounds(s).step } -> detail::bound_field<typename T::expression>;
+};
+/// expression_kind_of(expression) -> expression_kind.
+template <class T>
+concept classifies_expressions = requires(const T& t, typename T::expression e) {
+  { t.expression_kind_of(e) } -> std::convertible_to<expression_kind>;
+};
+/// integer_value(expression) -> std::int64_t.
+template <class T>
+concept reads_integers = requires(const T& t, typename T::expression e) {
+  { t.integer_value(e) } -> std::convertible_to<std::int64_t>;
+};
+/// variable_of(expression) -> variable.
+template <class T>
+concept reads_variables = requires(const T& t, typename T::expression e) {
+  { t.variable_of(e) } -> std::convertible_to<typename T::variable>;
+};
+/// call_target_of(expression) -> call_target.
+template <class T>
+concept resolves_calls = requires(const T& t, typename T::expression e) {
+  { t.call_target_of(e) } -> std::convertible_to<call_target>;
+};
+/// arguments(expression) is a range of expression.
+template <class T>
+concept lists_arguments = requires(const T& t, typename T::expression e) {
+  { t.arguments(e) } -> detail::range_of<typename T::expression>;
+};
+/// device_of(expression) -> std::optional<expression>.
+template <class T>
+concept finds_devices = requires(const T& t, typename T::expression e) {
+  { t.device_of(e) } -> std::convertible_to<std::optional<typename T::expression>>;
+};
+/// allocation_name(expression) -> std::string_view.
+template <class T>
+concept names_allocations = requires(const T& t, typename T::expression e) {
+  { t.allocation_name(e) } -> std::convertible_to<std::string_view>;
+};
 /// Optional: variable_index(variable) and variable_bound(program), a dense numbering.
 template <class T>
-concept numbers_variables = requires(typename T::variable v, const typename T::program& p) {
-  { T::variable_index(v) } -> std::convertible_to<std::size_t>;
-  { T::variable_bound(p) } -> std::convertible_to<std::size_t>;
+concept numbers_variables =
+    requires(const T& t, typename T::variable v, const typename T::program& p) {
+      { t.variable_index(v) } -> std::convertible_to<std::size_t>;
+      { t.variable_bound(p) } -> std::convertible_to<std::size_t>;
+    };
+/// Optional: variable_key(variable), a hashable identity.
+template <class T>
+concept keys_variables = requires(const T& t, typename T::variable v) {
+  { t.variable_key(v) } -> detail::hashable;
+};
+/// Variables can be told apart: a numbering, a key, or a hashable handle.
+template <class T>
+concept identifies_variables =
+    numbers_variables<T> || keys_variables<T> || detail::hashable<typename T::variable>;
+/// Optional: expressions(statement), a range of expression.
+template <class T>
+concept lists_statement_expressions = requires(const T& t, typename T::statement s) {
+  { t.expressions(s) } -> detail::range_of<typename T::expression>;
+};
+/// Optional: subexpressions(expression), a range of expression.
+template <class T>
+concept lists_subexpressions = requires(const T& t, typename T::expression e) {
+  { t.subexpressions(e) } -> detail::range_of<typename T::expression>;
 };
 
-/// The materialized form can be read back: scopes, slots, views' window buffers.
-template <class T>
-concept reads_scopes = requires(typename T::statement s, typename T::variable v,
-                                typename T::window_buffer w) {
-  { T::scope_name(s) } -> std::convertible_to<std::string_view>;
-  { T::scope_devices(s) } -> concepts_::range_of<std::int64_t>;
-  { T::scope_slots(s) } -> concepts_::range_of<typename T::window_buffer>;
-  { T::view_window_buffer(v) } -> std::convertible_to<typename T::window_buffer>;
-  { T::window_buffer_name(w) } -> std::convertible_to<std::string_view>;
-  { T::window_buffer_base(w) } -> std::convertible_to<typename T::variable>;
-  { T::window_buffer_size(w) } -> std::convertible_to<typename T::expression>;
-};
-
-/// The rewrite hooks.
-template <class T>
-concept rewrites = requires(typename T::program& p, typename T::rewriter& rw,
-                            typename T::variable v, typename T::window_buffer w,
-                            typename T::function f, const window_buffer_spec<T>& spec,
-                            std::span<const scope_spec<T>> scopes) {
-  { T::begin_rewrite(p) } -> std::same_as<typename T::rewriter>;
-  { T::make_window_buffer(rw, spec) } -> std::convertible_to<typename T::window_buffer>;
-  T::retype_view(rw, v, w);
-  T::wrap_body(rw, f, scopes);
-  T::commit(rw, p);
-};
-
-/// Everything `analyze` and `verify` need.
-template <class T>
-concept analysable_ir = complete_traits<T> && names_handles<T> && regular_handles<T> &&
-                        lists_functions<T> && describes_functions<T> && exposes_bodies<T> &&
-                        classifies_statements<T> && describes_loops<T> &&
-                        classifies_expressions<T> && describes_calls<T> &&
-                        (numbers_variables<T> || keys_variables<T>) && reads_scopes<T>;
-
-/// Everything `run` (analysis plus rewrite) needs.
-template <class T>
-concept materializable_ir = analysable_ir<T> && rewrites<T>;
-
-// ---- optional members, detected ------------------------------------------------------
-
-namespace hooks {
-inline constexpr auto has_storage =
-    boost::hana::is_valid([](auto t) -> boost::hana::type<typename decltype(t)::type::storage> {
-      return {};
-    });
-inline constexpr auto has_device_limit = boost::hana::is_valid(
-    [](auto t) -> decltype((void)std::int64_t{decltype(t)::type::device_limit}) {});
-inline constexpr auto has_scope_nesting_limit = boost::hana::is_valid(
-    [](auto t) -> decltype((void)std::size_t{decltype(t)::type::scope_nesting_limit}) {});
-inline constexpr auto has_can_wrap_body = boost::hana::is_valid(
-    [](auto t) -> decltype((void)bool{decltype(t)::type::can_wrap_body(
-                   std::declval<typename decltype(t)::type::function>())}) {});
-
+/// The container policy of an adapter: `Traits::storage` if given, else boost_storage.
 template <class T>
 struct storage_of {
   using type = boost_storage;
 };
 template <class T>
-  requires(decltype(has_storage(boost::hana::type_c<T>))::value)
+  requires requires { typename T::storage; }
 struct storage_of<T> {
   using type = typename T::storage;
 };
-} // namespace hooks
-
-/// The container policy of an adapter: `Traits::storage` if given, else boost_storage.
-template <class T>
-using storage_t = typename hooks::storage_of<T>::type;
+template <class T> using storage_t = typename storage_of<T>::type;
 
 inline constexpr std::int64_t default_device_limit = std::int64_t{1} << 20;
 
 /// `Traits::device_limit` if given, else 1,048,576.
 template <class T>
 constexpr std::int64_t device_limit_of() {
-  if constexpr (decltype(hooks::has_device_limit(boost::hana::type_c<T>))::value)
+  if constexpr (requires { std::int64_t{T::device_limit}; })
     return T::device_limit;
   else
     return default_device_limit;
 }
 
-/// `Traits::scope_nesting_limit` if given, else no limit.
+/// `Traits::scope_nesting_limit` if given (the most nested scopes a body may hold),
+/// else no limit.
 template <class T>
 constexpr std::size_t scope_nesting_limit_of() {
-  if constexpr (decltype(hooks::has_scope_nesting_limit(boost::hana::type_c<T>))::value)
+  if constexpr (requires { std::size_t{T::scope_nesting_limit}; })
     return T::scope_nesting_limit;
   else
     return static_cast<std::size_t>(-1);
 }
 
-/// `Traits::can_wrap_body(f)` if given, else true.
+/// Everything `analyze` needs.
 template <class T>
-constexpr bool can_wrap_body(typename T::function f) {
-  if constexpr (decltype(hooks::has_can_wrap_body(boost::hana::type_c<T>))::value)
-    return T::can_wrap_body(f);
-  else
-    return ((void)f, true);
-}
+concept analysable_ir =
+    complete_traits<T> && names_program<T> && names_function<T> && names_statement<T> &&
+    names_expression<T> && names_variable<T> && names_location<T> && lists_functions<T> &&
+    describes_functions<T> && exposes_bodies<T> && classifies_statements<T> &&
+    locates_statements<T> && locates_expressions<T> && nests_statements<T> && binds_targets<T> &&
+    has_values<T> && has_loop_variables<T> && has_loop_bounds<T> && classifies_expressions<T> &&
+    reads_integers<T> && reads_variables<T> && resolves_calls<T> && lists_arguments<T> &&
+    finds_devices<T> && names_allocations<T> && identifies_variables<T> &&
+    (!storage_t<T>::constant_evaluable || numbers_variables<T>);
 
-// ---- diagnose: one readable error per mistake -----------------------------------------
+// ---- layer 2: the scope readers ---------------------------------------------------------
 
-/// Called first by `analyze` and `verify`: reports the first missing requirement only.
+/// `using window_buffer`, a regular, equality-comparable handle.
+template <class T>
+concept names_window_buffers =
+    requires { typename T::window_buffer; } && std::semiregular<typename T::window_buffer> &&
+    std::equality_comparable<typename T::window_buffer>;
+/// window_buffer handles are ordered (the verifier sorts them with std::less).
+template <class T>
+concept orders_window_buffers = requires(const typename T::window_buffer& a) {
+  { a < a } -> std::convertible_to<bool>;
+};
+/// scope_name(statement) -> std::string_view.
+template <class T>
+concept names_scopes = requires(const T& t, typename T::statement s) {
+  { t.scope_name(s) } -> std::convertible_to<std::string_view>;
+};
+/// scope_devices(statement) is a range of std::int64_t.
+template <class T>
+concept lists_scope_devices = requires(const T& t, typename T::statement s) {
+  { t.scope_devices(s) } -> detail::range_of<std::int64_t>;
+};
+/// scope_slots(statement) is a range of window_buffer (or of optional window_buffer).
+template <class T>
+concept lists_scope_slots = requires(const T& t, typename T::statement s) {
+  { t.scope_slots(s) } -> detail::range_of<std::optional<typename T::window_buffer>>;
+};
+/// view_window_buffer([statement,] variable) -> std::optional<window_buffer> or
+/// window_buffer.
+template <class T>
+concept reads_view_window_buffers = requires(const T& t, typename T::variable v) {
+  { t.view_window_buffer(v) } -> std::convertible_to<std::optional<typename T::window_buffer>>;
+} || requires(const T& t, typename T::statement s, typename T::variable v) {
+  { t.view_window_buffer(s, v) } -> std::convertible_to<std::optional<typename T::window_buffer>>;
+};
+/// window_buffer_name(window_buffer) -> std::string_view.
+template <class T>
+concept names_window_buffer_objects = requires(const T& t, typename T::window_buffer w) {
+  { t.window_buffer_name(w) } -> std::convertible_to<std::string_view>;
+};
+/// window_buffer_base(window_buffer) -> variable.
+template <class T>
+concept reads_window_buffer_bases = requires(const T& t, typename T::window_buffer w) {
+  { t.window_buffer_base(w) } -> std::convertible_to<typename T::variable>;
+};
+/// window_buffer_size(window_buffer) -> expression.
+template <class T>
+concept reads_window_buffer_sizes = requires(const T& t, typename T::window_buffer w) {
+  { t.window_buffer_size(w) } -> std::convertible_to<typename T::expression>;
+};
+
+/// Everything `verify` needs on top of the analysis core.
+template <class T>
+concept reads_scopes =
+    names_window_buffers<T> && orders_window_buffers<T> && names_scopes<T> &&
+    lists_scope_devices<T> && lists_scope_slots<T> && reads_view_window_buffers<T> &&
+    names_window_buffer_objects<T> && reads_window_buffer_bases<T> && reads_window_buffer_sizes<T>;
+
+// ---- layer 3: the rewrite hooks ---------------------------------------------------------
+
+/// Optional: `using rewriter`, begin_rewrite(program&) and commit(rewriter&, program&).
+template <class T>
+concept has_rewriter = requires(const T& t, typename T::program& p, typename T::rewriter& rw) {
+  { t.begin_rewrite(p) } -> std::same_as<typename T::rewriter>;
+  t.commit(rw, p);
+};
+
+namespace detail {
+/// Calls a hook with the rewriter first when the traits have one.
+template <class T> struct no_rewriter {};
+template <class T> struct rewriter_of {
+  using type = no_rewriter<T>;
+};
+template <class T>
+  requires has_rewriter<T>
+struct rewriter_of<T> {
+  using type = typename T::rewriter;
+};
+} // namespace detail
+template <class T> using rewriter_t = typename detail::rewriter_of<T>::type;
+
+/// make_window_buffer([rewriter&,] const window_buffer_spec&) -> window_buffer.
+template <class T>
+concept makes_window_buffers =
+    requires(const T& t, rewriter_t<T>& rw, const window_buffer_spec<T>& spec) {
+      { t.make_window_buffer(rw, spec) } -> std::convertible_to<typename T::window_buffer>;
+    } || requires(const T& t, const window_buffer_spec<T>& spec) {
+      { t.make_window_buffer(spec) } -> std::convertible_to<typename T::window_buffer>;
+    };
+/// retype_view([rewriter&,] variable, window_buffer) or
+/// retype_view([rewriter&,] const view_spec&).
+template <class T>
+concept retypes_views =
+    requires(const T& t, rewriter_t<T>& rw, typename T::variable v, typename T::window_buffer w) {
+      t.retype_view(rw, v, w);
+    } || requires(const T& t, typename T::variable v, typename T::window_buffer w) {
+      t.retype_view(v, w);
+    } || requires(const T& t, rewriter_t<T>& rw, const view_spec<T>& view) {
+      t.retype_view(rw, view);
+    } || requires(const T& t, const view_spec<T>& view) { t.retype_view(view); };
+/// wrap_body([rewriter&,] function, std::span<const scope_spec>).
+template <class T>
+concept wraps_bodies = requires(const T& t, rewriter_t<T>& rw, typename T::function f,
+                                std::span<const scope_spec<T>> scopes) {
+  t.wrap_body(rw, f, scopes);
+} || requires(const T& t, typename T::function f, std::span<const scope_spec<T>> scopes) {
+  t.wrap_body(f, scopes);
+};
+
+/// Everything `materialize` needs on top of the analysis core.
+template <class T>
+concept rewrites =
+    names_window_buffers<T> && makes_window_buffers<T> && retypes_views<T> && wraps_bodies<T>;
+
+/// Everything `run` (analysis plus rewrite) needs.
+template <class T>
+concept materializable_ir = analysable_ir<T> && rewrites<T>;
+
+// ---- diagnose: one readable error per mistake -------------------------------------------
+
+#define COMMSCOPE_REQUIRE(concept_, message)                                                       \
+  else if constexpr (!concept_<T>) static_assert(detail::always_false<T>, "commscope: " message)
+
+/// Called first by `analyze`: reports the first missing member of the analysis core only.
 template <class T>
 constexpr void diagnose_analysis() {
-  using concepts_::always_false;
   if constexpr (!complete_traits<T>)
-    static_assert(always_false<T>, "commscope: no ir_traits specialization for this program "
-                                   "type; specialize commscope::ir_traits<Program> (traits.hpp)");
-  else if constexpr (!names_handles<T>)
-    static_assert(always_false<T>,
-                  "commscope: the traits must name the handle types program, function, "
-                  "statement, expression, variable, location and window_buffer");
-  else if constexpr (!regular_handles<T>)
-    static_assert(always_false<T>,
-                  "commscope: every handle type (function, statement, expression, variable, "
-                  "location, window_buffer) must be default-constructible and copyable; "
-                  "give a handle without an empty state a nullable form");
-  else if constexpr (!lists_functions<T>)
-    static_assert(always_false<T>, "commscope: add `static R functions(const program&)` "
-                                   "returning a range of function");
-  else if constexpr (!describes_functions<T>)
-    static_assert(always_false<T>,
-                  "commscope: add `static function_info describe(function)`");
-  else if constexpr (!exposes_bodies<T>)
-    static_assert(always_false<T>,
-                  "commscope: add `static R body(function)` returning a range of statement");
-  else if constexpr (!classifies_statements<T>)
-    static_assert(always_false<T>,
-                  "commscope: statements need statement_kind_of, statement_location, "
-                  "children, targets, value and expressions (traits.hpp)");
-  else if constexpr (!describes_loops<T>)
-    static_assert(always_false<T>, "commscope: add `static variable loop_variable(statement)` "
-                                   "and `static loop_bounds<expression> loop_bounds(statement)`");
-  else if constexpr (!classifies_expressions<T>)
-    static_assert(always_false<T>,
-                  "commscope: expressions need expression_kind_of, expression_location, "
-                  "integer_value, variable_of and subexpressions (traits.hpp)");
-  else if constexpr (!describes_calls<T>)
-    static_assert(always_false<T>,
-                  "commscope: calls need call_target_of, arguments, device_of and "
-                  "allocation_name (traits.hpp)");
-  else if constexpr (!(numbers_variables<T> || keys_variables<T>))
-    static_assert(always_false<T>,
-                  "commscope: add `static K variable_key(variable)` with a std::hash-able K, "
-                  "or variable_index(variable) and variable_bound(const program&)");
-  else if constexpr (!reads_scopes<T>)
-    static_assert(always_false<T>,
-                  "commscope: add the scope readers scope_name, scope_devices, scope_slots, "
-                  "view_window_buffer, window_buffer_name, window_buffer_base and "
-                  "window_buffer_size (traits.hpp)");
-  else if constexpr (storage_t<T>::constant_evaluable && !numbers_variables<T>)
-    static_assert(always_false<T>,
-                  "commscope: constant-evaluable storage needs variable_index(variable) "
-                  "and variable_bound(const program&): hashing is not available there");
+    static_assert(detail::always_false<T>,
+                  "commscope: no ir_traits specialization for this program type; specialize "
+                  "commscope::ir_traits<Program> or pass a traits object (traits.hpp)");
+  COMMSCOPE_REQUIRE(names_program, "add `using program = ...;` (the program handle type)");
+  COMMSCOPE_REQUIRE(names_function, "add `using function = ...;` (a copyable, "
+                                    "default-constructible handle)");
+  COMMSCOPE_REQUIRE(names_statement, "add `using statement = ...;` (a copyable, "
+                                     "default-constructible handle)");
+  COMMSCOPE_REQUIRE(names_expression, "add `using expression = ...;` (a copyable, "
+                                      "default-constructible handle)");
+  COMMSCOPE_REQUIRE(names_variable, "add `using variable = ...;` (a copyable, "
+                                    "default-constructible handle)");
+  COMMSCOPE_REQUIRE(names_location, "add `using location = ...;` (copyable and "
+                                    "default-constructible: give mlir::Location its "
+                                    "nullable form)");
+  COMMSCOPE_REQUIRE(lists_functions, "add `R functions(const program&)` returning a range of "
+                                     "function");
+  COMMSCOPE_REQUIRE(describes_functions, "add `static function_info describe(function)`");
+  COMMSCOPE_REQUIRE(exposes_bodies, "add `R body(function)` returning a range of statement");
+  COMMSCOPE_REQUIRE(classifies_statements, "add `statement_kind statement_kind_of(statement)`");
+  COMMSCOPE_REQUIRE(locates_statements, "add `location location_of(statement)`");
+  COMMSCOPE_REQUIRE(locates_expressions, "add `location location_of(expression)`");
+  COMMSCOPE_REQUIRE(nests_statements, "add `R children(statement)` returning a range of statement");
+  COMMSCOPE_REQUIRE(binds_targets, "add `R targets(statement)` returning a range of variable");
+  COMMSCOPE_REQUIRE(has_values, "add `expression value(statement)`");
+  COMMSCOPE_REQUIRE(has_loop_variables, "add `static variable loop_variable(statement)`");
+  COMMSCOPE_REQUIRE(has_loop_bounds,
+                    "add `loop_bounds<...> loop_bounds(statement)` (start, stop and step, "
+                    "each an expression or an integer)");
+  COMMSCOPE_REQUIRE(classifies_expressions, "add `expression_kind expression_kind_of(expression)`");
+  COMMSCOPE_REQUIRE(reads_integers, "add `std::int64_t integer_value(expression)`");
+  COMMSCOPE_REQUIRE(reads_variables, "add `variable variable_of(expression)`");
+  COMMSCOPE_REQUIRE(resolves_calls, "add `call_target call_target_of(expression)`");
+  COMMSCOPE_REQUIRE(lists_arguments,
+                    "add `R arguments(expression)` returning a range of expression");
+  COMMSCOPE_REQUIRE(finds_devices, "add `std::optional<expression> device_of(expression)`");
+  COMMSCOPE_REQUIRE(names_allocations, "add `std::string_view allocation_name(expression)`");
+  COMMSCOPE_REQUIRE(identifies_variables,
+                    "variables need an identity: add `K variable_key(variable)` with a "
+                    "std::hash-able K, or variable_index(variable) and "
+                    "variable_bound(const program&), or make the variable handle hashable");
+  else if constexpr (storage_t<T>::constant_evaluable && !numbers_variables<T>) static_assert(
+      detail::always_false<T>,
+      "commscope: constant-evaluable storage needs variable_index(variable) "
+      "and variable_bound(const program&): hashing is not available there");
 }
 
-/// Called first by `materialize` and `run`.
+/// Called first by `verify`: the analysis core, then the scope readers.
+template <class T> constexpr void diagnose_readers() {
+  if constexpr (!analysable_ir<T>)
+    diagnose_analysis<T>();
+  COMMSCOPE_REQUIRE(names_window_buffers,
+                    "add `using window_buffer = ...;` (a copyable, default-constructible, "
+                    "equality-comparable handle)");
+  COMMSCOPE_REQUIRE(orders_window_buffers,
+                    "window_buffer must be ordered by std::less (give it operator<)");
+  COMMSCOPE_REQUIRE(names_scopes, "add `std::string_view scope_name(statement)`");
+  COMMSCOPE_REQUIRE(lists_scope_devices,
+                    "add `R scope_devices(statement)` returning a range of std::int64_t");
+  COMMSCOPE_REQUIRE(lists_scope_slots,
+                    "add `R scope_slots(statement)` returning a range of window_buffer");
+  COMMSCOPE_REQUIRE(reads_view_window_buffers,
+                    "add `std::optional<window_buffer> view_window_buffer(variable)`");
+  COMMSCOPE_REQUIRE(names_window_buffer_objects,
+                    "add `std::string_view window_buffer_name(window_buffer)`");
+  COMMSCOPE_REQUIRE(reads_window_buffer_bases, "add `variable window_buffer_base(window_buffer)`");
+  COMMSCOPE_REQUIRE(reads_window_buffer_sizes,
+                    "add `expression window_buffer_size(window_buffer)`");
+}
+
+/// Called first by `materialize` and `run`: the analysis core, then the rewrite hooks.
 template <class T>
 constexpr void diagnose_rewrite() {
   if constexpr (!analysable_ir<T>)
     diagnose_analysis<T>();
-  else if constexpr (!rewrites<T>)
-    static_assert(concepts_::always_false<T>,
-                  "commscope: the rewrite needs `using rewriter`, begin_rewrite, "
-                  "make_window_buffer, retype_view, wrap_body and commit (traits.hpp)");
+  COMMSCOPE_REQUIRE(names_window_buffers,
+                    "the rewrite needs `using window_buffer = ...;` (a copyable, "
+                    "default-constructible, equality-comparable handle)");
+  COMMSCOPE_REQUIRE(makes_window_buffers,
+                    "the rewrite needs `window_buffer make_window_buffer([rewriter&,] const "
+                    "window_buffer_spec<Traits>&)`");
+  COMMSCOPE_REQUIRE(retypes_views,
+                    "the rewrite needs `void retype_view([rewriter&,] variable, window_buffer)`");
+  COMMSCOPE_REQUIRE(wraps_bodies, "the rewrite needs `void wrap_body([rewriter&,] function, "
+                                  "std::span<const scope_spec<Traits>>)`");
 }
+
+#undef COMMSCOPE_REQUIRE
 
 } // namespace commscope

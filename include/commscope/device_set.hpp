@@ -176,9 +176,7 @@ public:
   };
 
 private:
-  /// Out of line, so that accumulate()'s common case (widening the last interval)
-  /// does not pay for a growth path's register saves.
-  [[gnu::noinline]] constexpr void append(device_interval r) { runs_.emplace_back(r); }
+  constexpr void append(device_interval r) { runs_.emplace_back(r); }
 
   /// Merge overlapping and adjacent intervals of a sorted list, in place.
   static constexpr void coalesce(intervals_type& v) {

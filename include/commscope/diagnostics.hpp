@@ -44,7 +44,7 @@ inline constexpr std::array<std::string_view, 15> error_code_names{
 }
 
 /// Why a `malformed-op` or `verify` diagnostic was raised; selects the message.
-enum class detail : std::uint8_t {
+enum class reason : std::uint8_t {
   none,
   wrong_arity,          ///< number = positional arguments given, extra = expected
   alloc_not_assigned,   ///< an allocation that is not a direct assignment
@@ -65,7 +65,7 @@ enum class detail : std::uint8_t {
 template <class Location>
 struct diagnostic {
   error_code code{};
-  commscope::detail why = detail::none;
+  commscope::reason why = reason::none;
   std::string_view subject;
   std::int64_t number = 0;
   std::int64_t extra = 0;
@@ -75,7 +75,7 @@ struct diagnostic {
   [[nodiscard]] std::string message() const;
 };
 
-namespace detail_ {
+namespace detail {
 inline std::string quoted(std::string_view s) {
   std::string r;
   r.reserve(s.size() + 2);
@@ -84,12 +84,12 @@ inline std::string quoted(std::string_view s) {
   r += '\'';
   return r;
 }
-} // namespace detail_
+} // namespace detail
 
 template <class Location>
 std::string diagnostic<Location>::message() const {
   using std::to_string;
-  const std::string who = detail_::quoted(subject);
+  const std::string who = detail::quoted(subject);
   switch (code) {
   case error_code::dead_alloc:
     return "allocation " + who + " has no window view";
@@ -114,14 +114,14 @@ std::string diagnostic<Location>::message() const {
     return "allocation name " + who + " is used twice in one comm domain";
   case error_code::malformed_op:
     switch (why) {
-    case detail::alloc_not_assigned:
+    case reason::alloc_not_assigned:
       return "allocation " + who + " must be assigned directly to one variable";
-    case detail::unknown_callee:
+    case reason::unknown_callee:
       return "call of unknown function " + who;
-    case detail::alloc_outside_scope:
+    case reason::alloc_outside_scope:
       return "allocation " + who +
              " is outside the comm-domain scopes of a function that already has them";
-    case detail::unwrappable_body:
+    case reason::unwrappable_body:
       return "allocation " + who + " is in a body that cannot be wrapped in comm-domain scopes";
     default:
       return "operation " + who + " takes " + to_string(extra) +
@@ -141,17 +141,17 @@ std::string diagnostic<Location>::message() const {
            ", beyond the limit of " + to_string(extra) + " nested comm-domain scopes";
   case error_code::verify:
     switch (why) {
-    case detail::empty_scope:
+    case reason::empty_scope:
       return "scope " + who + " has no slots";
-    case detail::null_slot:
+    case reason::null_slot:
       return "scope " + who + " has a null slot";
-    case detail::slot_in_two_scopes:
+    case reason::slot_in_two_scopes:
       return "window buffer " + who + " is a slot of more than one scope";
-    case detail::unsorted_devices:
+    case reason::unsorted_devices:
       return "scope " + who + " has a device list that is not ascending, unique and non-negative";
-    case detail::view_outside_scope:
+    case reason::view_outside_scope:
       return "a view of window buffer " + who + " is outside every scope that holds it";
-    case detail::alloc_not_slot:
+    case reason::alloc_not_slot:
       return "allocation " + who + " is no slot of a scope that encloses it";
     default:
       return "verification failed for " + who;

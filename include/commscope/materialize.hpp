@@ -1,6 +1,6 @@
-// Steps 7, 8 and 10 of pass.md through the adapter's rewrite hooks. All or nothing: the
-// hooks are called only for a plan without diagnostics, which covers the whole program,
-// so an IR that is mutated in place is never left half-changed.
+// Steps 7, 8 and 10 of pass.md through the adapter's rewrite hooks (traits.hpp, layer 3).
+// All or nothing: the hooks are called only for a plan without diagnostics, which covers
+// the whole program, so an IR that is mutated in place is never left half-changed.
 #pragma once
 
 #include <commscope/analysis/analyze.hpp>
@@ -9,11 +9,22 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
+#include <string_view>
+#include <utility>
 
 namespace commscope {
 
-namespace materialize_ {
-/// "comm_d<index>" in a fixed buffer: names must not need std::string.
+/// What `materialize` did.
+enum class materialized : std::uint8_t {
+  rejected,  ///< the plan has diagnostics: nothing changed
+  unchanged, ///< nothing to wrap (no allocations, or already materialized)
+  rewritten, ///< the hooks ran; an IR rebuilt on rewrite may have released the plan's nodes
+};
+
+namespace detail {
+/// The name of scope `index`: "comm_d<index>", in a fixed buffer (constant evaluation
+/// has no std::string to spare). The one place scope names are spelled.
 struct scope_name {
   std::array<char, 32> text{};
   std::size_t size = 0;
@@ -32,50 +43,52 @@ struct scope_name {
   }
   [[nodiscard]] constexpr std::string_view view() const { return {text.data(), size}; }
 };
-} // namespace materialize_
+} // namespace detail
 
-/// Writes the plan back into the IR. Returns false, and changes nothing, when the plan
-/// has diagnostics. Functions without allocations and functions already materialized are
-/// not touched.
-template <class Program, class Traits = ir_traits<Program>>
-constexpr bool materialize(Program& p, const plan<Traits>& pl) {
+/// Writes the plan back into the IR through the traits object's rewrite hooks. Changes
+/// nothing unless the plan has no diagnostics; functions without allocations and
+/// functions already materialized are not touched.
+template <class Program, class Traits>
+constexpr materialized materialize(Program& p, const plan<Traits>& pl, const Traits& traits) {
   if constexpr (!materializable_ir<Traits>) {
     diagnose_rewrite<Traits>();
-    return false;
+    return materialized::rejected;
   } else {
     using storage = storage_t<Traits>;
     using window_buffer = typename Traits::window_buffer;
     if (!pl.ok())
-      return false;
+      return materialized::rejected;
     bool any = false;
     for (const auto& fp : pl.functions)
       any = any || (fp.status == function_plan<Traits>::state::analysed);
     if (!any)
-      return false;
-    auto rw = Traits::begin_rewrite(p);
+      return materialized::unchanged;
+    const detail::adapter<Traits> a(traits);
+    auto rw = a.begin_rewrite(p);
     typename storage::template vector<window_buffer> buffers;
     typename storage::template vector<window_buffer> slots;
     typename storage::template vector<std::int64_t> devices;
-    typename storage::template vector<materialize_::scope_name> names;
+    typename storage::template vector<detail::scope_name> names;
     typename storage::template vector<scope_spec<Traits>> scopes;
     for (const auto& fp : pl.functions) {
       if (fp.status != function_plan<Traits>::state::analysed)
         continue;
       // Step 7: one object per allocation, shared by all of its views.
       buffers.clear();
-      for (const auto& a : fp.allocations)
-        buffers.push_back(Traits::make_window_buffer(rw, {a.base, a.size, a.name}));
+      for (const auto& al : fp.allocations)
+        buffers.push_back(a.make_window_buffer(
+            rw, window_buffer_spec<Traits>{al.statement, al.where, al.base, al.size, al.name}));
       // Step 8.
       for (const auto& v : fp.views)
-        Traits::retype_view(rw, v.variable, buffers[v.allocation]);
+        a.retype_view(rw, view_spec<Traits>{v.statement, v.variable, buffers[v.allocation]});
       // Step 10: flatten slots and device lists first, then take spans into them.
       slots.clear();
       devices.clear();
       names.clear();
       for (std::size_t d = 0; d < fp.domains.size(); ++d) {
         names.emplace_back(d);
-        for (auto a : fp.domains[d].slots)
-          slots.push_back(buffers[a]);
+        for (auto i : fp.domains[d].slots)
+          slots.push_back(buffers[i]);
         fp.domains[d].devices.for_each([&](device_id id) { devices.push_back(id); });
       }
       scopes.clear();
@@ -83,17 +96,30 @@ constexpr bool materialize(Program& p, const plan<Traits>& pl) {
       for (std::size_t d = 0; d < fp.domains.size(); ++d) {
         const auto& dom = fp.domains[d];
         const std::size_t ns = dom.slots.size();
-        const std::size_t nd = dom.devices.is_all() ? 0 : static_cast<std::size_t>(dom.devices.size());
+        const std::size_t nd =
+            dom.devices.is_all() ? 0 : static_cast<std::size_t>(dom.devices.size());
         scopes.push_back({names[d].view(),
                           std::span<const std::int64_t>(devices.data() + device_at, nd),
                           std::span<const window_buffer>(slots.data() + slot_at, ns)});
         slot_at += ns;
         device_at += nd;
       }
-      Traits::wrap_body(rw, fp.function, std::span<const scope_spec<Traits>>(scopes.data(), scopes.size()));
+      a.wrap_body(rw, fp.function,
+                  std::span<const scope_spec<Traits>>(scopes.data(), scopes.size()));
     }
-    Traits::commit(rw, p);
-    return true;
+    a.commit(rw, p);
+    return materialized::rewritten;
+  }
+}
+
+/// `materialize(p, pl, Traits{})`.
+template <class Program, class Traits>
+constexpr materialized materialize(Program& p, const plan<Traits>& pl) {
+  if constexpr (!materializable_ir<Traits>) {
+    diagnose_rewrite<Traits>();
+    return materialized::rejected;
+  } else {
+    return materialize(p, pl, Traits{});
   }
 }
 
@@ -101,15 +127,25 @@ constexpr bool materialize(Program& p, const plan<Traits>& pl) {
 /// diagnostics (empty on success). The plan itself is not returned: it describes the
 /// program before the rewrite, whose nodes an IR rebuilt on rewrite may have released;
 /// call analyze and materialize yourself to inspect it.
-template <class Program, class Traits = ir_traits<Program>>
-constexpr auto run(Program& p) {
+template <class Program, class Traits> constexpr auto run(Program& p, const Traits& traits) {
   if constexpr (!materializable_ir<Traits>) {
     diagnose_rewrite<Traits>();
-    return;
+    return unsatisfied_contract{};
   } else {
-    auto pl = analyze<Program, Traits>(p);
-    materialize<Program, Traits>(p, pl);
+    auto pl = analyze(p, traits);
+    materialize(p, pl, traits);
     return std::move(pl.diagnostics);
+  }
+}
+
+/// `run(p, ir_traits<Program>{})`.
+template <class Program> constexpr auto run(Program& p) {
+  using Traits = ir_traits<Program>;
+  if constexpr (!materializable_ir<Traits>) {
+    diagnose_rewrite<Traits>();
+    return unsatisfied_contract{};
+  } else {
+    return run(p, Traits{});
   }
 }
 

@@ -1,12 +1,16 @@
 // The analysis result: a value the caller inspects before (or instead of) rewriting.
-// It holds IR handles, so it lives no longer than the IR it describes.
+// It holds IR handles and names, so it lives no longer than the IR it describes
+// unchanged (traits.hpp, "Ranges and lifetimes").
 #pragma once
 
+#include <commscope/adapter.hpp>
 #include <commscope/concepts.hpp>
 #include <commscope/device_set.hpp>
 #include <commscope/diagnostics.hpp>
 #include <commscope/storage.hpp>
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <string_view>
 
@@ -17,6 +21,7 @@ inline constexpr std::uint32_t no_index = 0xffffffffu;
 template <class Traits>
 struct allocation {
   using storage = storage_t<Traits>;
+  typename Traits::statement statement{}; ///< the allocation's assignment
   typename Traits::variable base{};
   typename Traits::expression size{};
   std::string_view name;
@@ -27,11 +32,12 @@ struct allocation {
   /// or two views, and a heap block per allocation would dominate the analysis.
   typename storage::template small_vector<std::uint32_t, 2> views;
   /// For a function that was already materialized: the existing window buffer.
-  typename Traits::window_buffer existing{};
+  window_buffer_t<Traits> existing{};
 };
 
 template <class Traits>
 struct view {
+  typename Traits::statement statement{}; ///< the window's assignment
   typename Traits::variable variable{};
   std::uint32_t allocation = no_index;
 };
@@ -67,6 +73,19 @@ struct plan {
   typename storage::template vector<diagnostic<typename Traits::location>> diagnostics;
 
   [[nodiscard]] constexpr bool ok() const { return diagnostics.empty(); }
+};
+
+/// What an entry point returns after its static_assert reported an adapter that does not
+/// meet the contract: a well-formed value, so that no further error follows it.
+struct unsatisfied_contract {
+  struct nothing {};
+  std::array<nothing, 0> functions{};
+  std::array<nothing, 0> diagnostics{};
+  [[nodiscard]] constexpr bool ok() const { return false; }
+  [[nodiscard]] constexpr bool empty() const { return true; }
+  [[nodiscard]] constexpr std::size_t size() const { return 0; }
+  [[nodiscard]] constexpr const nothing* begin() const { return nullptr; }
+  [[nodiscard]] constexpr const nothing* end() const { return nullptr; }
 };
 
 } // namespace commscope

@@ -1,104 +1,81 @@
 // The traits contract: everything an IR adapter provides, documented once.
 //
-// An adapter specializes `commscope::ir_traits<Program>` for its program handle type
-// (or passes its own traits class as the second template argument of the entry points).
-// The pass, the lattice and the clustering are written against this contract only; see
-// ../../../shared/spec/pass.md for what the pass computes.
+// An adapter is a class, usually a specialization of `commscope::ir_traits<Program>`.
+// The entry points take an object of it: `analyze(program)` default-constructs
+// `ir_traits<Program>`, `analyze(program, my_traits{&module})` passes a stateful one
+// (a module that an index means nothing without). The library calls every member through
+// that object, as `t.member(...)` on a const object, so static member functions work
+// unchanged and non-static ones must be const. A constexpr traits object runs the pass in
+// the compiler. No ADL; see ../../../shared/spec/pass.md for what the pass computes.
 //
-// All members are static functions or type aliases (no ADL, no objects). Handles are
-// cheap values (pointers, indices, small structs) that the library copies freely and
-// value-initializes in its own records: every handle type is std::semiregular (a handle
-// type without an empty state, such as mlir::Location, needs a nullable form:
-// mlir::LocationAttr). Two adapters exist: reference/traits.hpp rebuilds immutable
-// nodes, mlir/traits.hpp mutates MLIR in place.
+// The contract has three layers; each entry point diagnoses the first missing member of
+// the layers it needs (concepts.hpp), one message per member.
 //
 // ---------------------------------------------------------------------------------
-// Required types
-//   program      the handle the entry points take (by reference for the rewrite)
-//   function     a function of the program
-//   statement    a statement (or MLIR op) inside a function body
-//   expression   an expression (or an op as a value, or an SSA operand)
-//   variable     something an assignment binds (a variable, an SSA value)
-//   location     whatever the IR uses to point into the source
+// 1. The analysis core (`analyze`, `run`)
 //
-// Required functions (analysis: `analyze`)
-//   functions(program)            range of function, in source order
+// Types: program, function, statement, expression, variable, location. Handles are
+// cheap std::semiregular values (pointers, indices, small structs) that the library copies
+// freely and value-initializes in its own records (a handle type without an empty state,
+// such as mlir::Location, needs a nullable form: mlir::LocationAttr).
+//
+//   functions(program)            range of function. The order is the program's order of
+//                                 functions (a map sorted by name is fine): it decides the
+//                                 order of the plan's functions and the order in which
+//                                 diagnostics of different functions are reported. Nothing
+//                                 else depends on it: each host orchestrator is analysed on
+//                                 its own and numbers its scopes comm_d0, comm_d1, ... itself
 //   describe(function)            -> function_info (name, level, orchestrator?, graph?)
-//   body(function)                range of statement: the top-level statements. A
-//                                 block terminator that only forwards values (an MLIR
-//                                 func.return, scf.yield) need not be a statement; leave
-//                                 it out: a body whose only statement is a scope is
-//                                 "already materialized" (that is how a second run
-//                                 recognizes its own output)
+//   body(function)                range of statement: the top-level statements. A block
+//                                 terminator that only forwards values (func.return,
+//                                 scf.yield) need not be a statement
 //   statement_kind_of(statement)  -> statement_kind
-//   statement_location(statement) -> location
+//   location_of(statement), location_of(expression) -> location (one overloaded name; the
+//                                 older pair statement_location/expression_location works too)
 //   children(statement)           range of statement nested in it (loop bodies, branches,
-//                                 a scope's body; all regions of an op, in order); empty
-//                                 for leaves
-//   targets(statement)            range of variable an assignment binds (an op's results).
-//                                 A variable bound twice is followed no further, so SSA
-//                                 values, bound once each, resolve best
+//                                 a scope's body; all regions of an op, in order); empty for
+//                                 leaves
+//   targets(statement)            range of variable an assignment binds (an op's results)
 //   value(statement)              the expression of an assignment or an evaluation (for an
 //                                 op: the op itself, as an expression)
-//   expressions(statement)        the other direct expressions of a statement that is
-//                                 neither assignment, evaluation nor for loop
-//                                 (conditions, returned values, yielded operands)
 //   loop_variable(statement)      the variable of a for loop
-//   loop_bounds(statement)        -> loop_bounds<expression> {start, stop, step}; an IR
-//                                 with implicit bounds (range(n)) supplies constants
-//   expression_kind_of(expression)  -> expression_kind
-//   expression_location(expression) -> location
+//   loop_bounds(statement)        -> loop_bounds<A, B, C> {start, stop, step}, each field an
+//                                 expression or an integer (implicit bounds: range(n) is
+//                                 loop_bounds<std::int64_t, expression, std::int64_t>{0, n, 1})
+//   expression_kind_of(expression) -> expression_kind
 //   integer_value(expression)     the value of an integer constant
-//   variable_of(expression)       the variable an expression refers to. The pass follows
-//                                 a variable through the binding of the assignment that
-//                                 bound it (copies, integer constants, world_size(),
-//                                 loop variables), so an IR whose constants are ops
-//                                 (`%c = arith.constant 4`) makes such an op an assignment
-//                                 whose value has kind integer
-//   call_target_of(expression)    -> call_target: a recognised operation, a function of
-//                                 the program (a captured/submitted dispatch is reported
-//                                 exactly like the call), or an unresolved callee
+//   variable_of(expression)       the variable a variable expression refers to. The pass
+//                                 follows it to the binding that reaches the use (copies,
+//                                 integer constants, world_size(), loop variables), so an IR
+//                                 whose constants are ops (`%c = arith.constant 4`) makes such
+//                                 an op an assignment whose value has kind integer
+//   call_target_of(expression)    -> call_target: a recognised operation, a function of the
+//                                 program (a captured/submitted dispatch is reported exactly
+//                                 like the call), or an unresolved callee
 //   arguments(expression)         range of expression: a call's positional arguments
 //   device_of(expression)         -> std::optional<expression>: a call's `device=`
 //   allocation_name(expression)   -> std::string_view: the name of an allocation call
-//   subexpressions(expression)    range of expression: every direct operand (arguments,
-//                                 keyword values, operands of other expressions), so
-//                                 that calls nested anywhere are found
-//   variable_key(variable)        a key equality-comparable and std::hash-able that
-//                                 identifies the variable (e.g. its address)
+//   variable identity, one of:    variable_index(variable) and variable_bound(program), a
+//                                 dense numbering in [0, bound): tables become arrays (needed
+//                                 in constant evaluation); or variable_key(variable), a key
+//                                 that std::hash and == accept; or nothing, when the variable
+//                                 handle itself is std::hash-able (an index, a pointer)
 //
-// Required for the rewrite (`materialize`)
-//   window_buffer                 handle of a window-buffer object; value-initialized
-//                                 means "none"; ordered by std::less
-//   rewriter                      per-program rewrite state
-//   begin_rewrite(program&)       -> rewriter
-//   make_window_buffer(rewriter&, const window_buffer_spec<Traits>&) -> window_buffer
-//   retype_view(rewriter&, variable, window_buffer)   point the view's type at it (in
-//                                 place: record the window buffer on the view's op)
-//   wrap_body(rewriter&, function, std::span<const scope_spec<Traits>>)
-//                                 wrap the body in the scopes, outermost first; an IR
-//                                 rebuilt on rewrite also substitutes retyped views here.
-//                                 Called once per rewritten function, after that
-//                                 function's make_window_buffer and retype_view calls
-//   commit(rewriter&, program&)   publish the result (rebuild, or nothing if in place)
-//   Hooks are only called once the whole program is known to be valid, so an in-place
-//   IR is never left half-changed; a hook must not fail.
+// Rebinding: a variable may be bound several times (Python's `x = f(x)`); every use sees
+// the binding that reaches it (pass.md, "Rebinding"). A statement's children are taken as
+// a block that may not run (a binding inside reaches past it merged with the value
+// before) and, for loops, may run again (a use sees the body's bindings from the previous
+// iteration too). SSA IRs simply bind each variable once.
 //
-// Required for reading materialized IR (`verify`, and the plan of an already
-// materialized function)
-//   scope_name(statement)         -> std::string_view
-//   scope_devices(statement)      range of std::int64_t; empty means all devices
-//   scope_slots(statement)        range of window_buffer
-//   view_window_buffer(variable)  -> window_buffer a variable's type points at, or none
-//   window_buffer_name(window_buffer) -> std::string_view
-//   window_buffer_base(window_buffer) -> variable
-//   window_buffer_size(window_buffer) -> expression
-//
-// Optional members (detected; see concepts.hpp)
-//   variable_index(variable), variable_bound(program)
-//                                 a dense numbering of variables in [0, bound): per-
-//                                 variable tables become arrays, no hashing (required
-//                                 for constant evaluation, where hashing is unavailable)
+// Optional, derived when absent:
+//   expressions(statement)        the other direct expressions of a statement that is
+//                                 neither assignment, evaluation nor for loop (conditions,
+//                                 returned values): default none
+//   subexpressions(expression)    every direct operand, so that calls nested anywhere are
+//                                 found: default the arguments, then device_of (then asked
+//                                 of every expression: a non-call has none). Give it when
+//                                 other operands (keyword values, operands of arithmetic)
+//                                 may hold calls
 //   device_limit                  static constexpr std::int64_t; ids at or above it are
 //                                 `device-out-of-range` (default 1,048,576)
 //   scope_nesting_limit           static constexpr std::size_t; a function that needs more
@@ -112,6 +89,62 @@
 //                                 (default: true)
 //   storage                       the container policy (storage.hpp): boost_storage by
 //                                 default, std_storage for constant evaluation
+//
+// ---------------------------------------------------------------------------------
+// 2. The scope readers (`verify`; for `analyze`, what recognises a body that is already
+//    materialized: without them no body is, and a scope statement is walked as a block)
+//
+//   window_buffer                 handle of a window-buffer object, ordered by operator<
+//   A body whose only statement is a scope (or that holds scopes anywhere) is already
+//   materialized: its plan is read back from the scopes, and the rewrite leaves it alone
+//   (that is how a second run recognizes its own output).
+//   scope_name(statement)         -> std::string_view
+//   scope_devices(statement)      range of std::int64_t; empty means all devices
+//   scope_slots(statement)        range of window_buffer or of std::optional<window_buffer>
+//   view_window_buffer(variable)  -> std::optional<window_buffer> (none: not a view), or a
+//                                 window_buffer where a null value means none. An IR that
+//                                 rebinds variables may take (statement, variable) instead:
+//                                 the assignment that binds it, and the variable
+//   window_buffer_name(window_buffer) -> std::string_view
+//   window_buffer_base(window_buffer) -> variable
+//   window_buffer_size(window_buffer) -> expression
+//   "None" is std::nullopt when view_window_buffer returns std::optional (then every plain
+//   handle the adapter hands out is real, index 0 included), else a value-initialized
+//   handle (nullptr). The library passes the readers only handles the adapter handed
+//   out, never none.
+//
+// ---------------------------------------------------------------------------------
+// 3. The rewrite hooks (`materialize`, `run`). Called only once the whole program is
+//    known to be valid, so an in-place IR is never left half-changed; a hook must not fail.
+//
+//   window_buffer                 as above
+//   make_window_buffer([rewriter&,] const window_buffer_spec<Traits>&) -> window_buffer:
+//                                 one per allocation; the spec holds the allocation's
+//                                 statement, location, base variable, size and name, so the
+//                                 object can be built in one step
+//   retype_view([rewriter&,] variable, window_buffer)   point the view's type at it (in
+//                                 place: record the window buffer on the view's op); or
+//                                 retype_view([rewriter&,] const view_spec<Traits>&), which
+//                                 also names the view's assignment (an IR that rebinds
+//                                 variables types the binding, not the variable)
+//   wrap_body([rewriter&,] function, std::span<const scope_spec<Traits>>)
+//                                 wrap the body in the scopes, outermost first; an IR
+//                                 rebuilt on rewrite also substitutes retyped views here.
+//                                 Called once per rewritten function, after that function's
+//                                 make_window_buffer and retype_view calls
+//   Optional, for an IR rebuilt on rewrite (absent: the hooks take no rewriter):
+//   rewriter                      per-program rewrite state
+//   begin_rewrite(program&)       -> rewriter
+//   commit(rewriter&, program&)   publish the result
+//
+// ---------------------------------------------------------------------------------
+// Ranges and lifetimes. A range may be any input range, returned by value (a prvalue
+// vector, a view, a small struct with begin/end) or by reference to the IR; the library
+// iterates it once, while the traits object and the IR are alive, and keeps no iterator.
+// The plan (plan.hpp) keeps handles and the string_views of names (describe, allocation
+// names, scope names) and diagnostics keep subjects: they must stay valid as long as the
+// IR is unchanged. A rewrite that rebuilds the IR (reference/) may release the old nodes:
+// after `materialize` returns `rewritten`, use the plan's numbers, not its handles.
 // ---------------------------------------------------------------------------------
 #pragma once
 
@@ -122,7 +155,7 @@
 namespace commscope {
 
 /// Specialize for your program handle type. The primary template is undefined so that
-/// a missing specialization is diagnosed by `diagnose<Traits>()` (concepts.hpp).
+/// a missing specialization is diagnosed by the entry points (concepts.hpp).
 template <class Program>
 struct ir_traits;
 
@@ -185,19 +218,33 @@ struct call_target {
   }
 };
 
-template <class Expression>
-struct loop_bounds {
-  Expression start;
-  Expression stop;
-  Expression step;
+/// A for loop's range. Each field is an expression or, for a bound the IR leaves
+/// implicit, an integer: `loop_bounds<expression>` or e.g.
+/// `loop_bounds<std::int64_t, expression, std::int64_t>{0, n, 1}`.
+template <class Start, class Stop = Start, class Step = Start> struct loop_bounds {
+  Start start;
+  Stop stop;
+  Step step;
 };
 
-/// What `make_window_buffer` receives for one allocation.
+/// What `make_window_buffer` receives for one allocation: everything an IR needs to
+/// build the object in one step. `statement` is the allocation's assignment.
 template <class Traits>
 struct window_buffer_spec {
+  typename Traits::statement statement;
+  typename Traits::location where;
   typename Traits::variable base;
   typename Traits::expression size;
   std::string_view name;
+};
+
+/// What `retype_view` may receive for one view: the window's assignment, the variable it
+/// binds, and the window buffer its type must point at. An IR that rebinds variables
+/// records the type on the statement (one variable may hold several views).
+template <class Traits> struct view_spec {
+  typename Traits::statement statement;
+  typename Traits::variable variable;
+  typename Traits::window_buffer window_buffer;
 };
 
 /// What `wrap_body` receives for one domain, outermost first.

@@ -153,7 +153,7 @@ TEST_CASE("wrong arity is malformed-op at the collective") {
     const auto pl = f.analyze();
     CHECK(diags(pl) == std::string("malformed-op ") + r.name + " 10:9");
     REQUIRE(pl.diagnostics.size() == 1);
-    CHECK(pl.diagnostics[0].why == commscope::detail::wrong_arity);
+    CHECK(pl.diagnostics[0].why == commscope::reason::wrong_arity);
     CHECK(pl.diagnostics[0].number == r.given);
     CHECK(pl.diagnostics[0].extra == r.expected);
   }
@@ -181,7 +181,7 @@ TEST_CASE("data, target, signal and recv_counts must resolve to a view") {
       {operation::all_to_all_v, {4}, 4},      {operation::all_to_all_v, {0, 3, 4}, 4},
   };
   for (const auto& r : rows) {
-    const auto arity = commscope::analysis::row(r.op).max_arity;
+    const auto arity = commscope::detail::row(r.op).max_arity;
     CAPTURE(static_cast<int>(r.op));
     CAPTURE(r.reported);
     fixture f;
@@ -197,7 +197,7 @@ TEST_CASE("data, target, signal and recv_counts must resolve to a view") {
     f.h.collective(r.op, args); // 8
     const auto pl = f.analyze();
     CHECK(diags(pl) == std::string("collective-arg-not-window ") +
-                           std::string(commscope::analysis::row(r.op).name) + " 8:9");
+                           std::string(commscope::detail::row(r.op).name) + " 8:9");
     REQUIRE(pl.diagnostics.size() == 1);
     CHECK(pl.diagnostics[0].number == r.reported);
   }
@@ -228,7 +228,7 @@ TEST_CASE("uncovered-collective: the data or target has no coverage to pass on")
     const auto pl = f.analyze();
     // Neither data nor sig is also reported as unconsumed: one cause, one diagnostic.
     CHECK(diags(pl) == std::string("uncovered-collective ") +
-                           std::string(commscope::analysis::row(op).name) + " 8:9");
+                           std::string(commscope::detail::row(op).name) + " 8:9");
   }
   fixture f;
   auto in = f.view("in");     // 4

@@ -120,7 +120,7 @@ TEST_CASE("malformed-op: an allocation that is not assigned directly") {
   CHECK(diags(pl) == "malformed-op pld.tensor.alloc_window_buffer 7:9\n"
                      "malformed-op pld.tensor.alloc_window_buffer 8:13");
   REQUIRE(pl.diagnostics.size() == 2);
-  CHECK(pl.diagnostics[0].why == commscope::detail::alloc_not_assigned);
+  CHECK(pl.diagnostics[0].why == commscope::reason::alloc_not_assigned);
   CHECK(pl.diagnostics[0].message() ==
         "allocation 'pld.tensor.alloc_window_buffer' must be assigned directly to one variable");
   CHECK(pl.functions[0].allocations.size() == 1); // only buf is an allocation
@@ -150,7 +150,7 @@ TEST_CASE("malformed-op: a call of an unknown function") {
   f.h.assign("y", f.h.call_unknown("later", {}));      // 8:13
   const auto pl = f.analyze();
   CHECK(diags(pl) == "malformed-op nope 7:9\nmalformed-op later 8:13");
-  CHECK(pl.diagnostics[0].why == commscope::detail::unknown_callee);
+  CHECK(pl.diagnostics[0].why == commscope::reason::unknown_callee);
   CHECK(pl.diagnostics[0].message() == "call of unknown function 'nope'");
 }
 

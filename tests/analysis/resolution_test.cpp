@@ -69,14 +69,15 @@ TEST_CASE("a pointer bound twice is followed no further") {
   CHECK(diags(f.analyze()) == "dead-alloc buf 4:9");
 }
 
-TEST_CASE("a view bound twice is no view") {
+TEST_CASE("a view rebound before its use is no view there, and still a view") {
   fixture f;
   auto buf = f.h.alloc("buf", 64);  // 4
   auto v = f.h.window("v", buf);
   f.h.assign_to(v, 1);
   f.h.dispatch(f.chip, {v}, 0);
   const auto pl = f.analyze();
-  CHECK(diags(pl) == "dead-alloc buf 4:9");
+  CHECK(diags(pl) == "unconsumed-alloc buf 4:9"); // not dead: the view existed
+  CHECK(pl.functions[0].views.size() == 1);
 }
 
 TEST_CASE("copy cycles resolve to nothing, without looping or crashing") {
@@ -153,15 +154,73 @@ TEST_CASE("collective results resolve through chains of results and copies") {
   CHECK(domains(pl) == "[{7,8,9}] data,s1,s2");
 }
 
-TEST_CASE("resolution is flow-insensitive: a copy made after its use still resolves") {
+TEST_CASE("resolution is flow-sensitive: a copy made after its use does not reach it") {
   fixture f;
   auto v = f.view("buf");
   auto c = f.h.new_variable("c");
   f.h.dispatch(f.chip, {c}, 5);
   f.h.assign_to(c, v);
   const auto pl = f.analyze();
+  CHECK(diags(pl) == "unconsumed-alloc buf 4:9");
+}
+
+// pass.md "Rebinding": one variable object bound several times (assign_to), as a front
+// end that does not rename would produce.
+
+TEST_CASE("rebinding: data = allreduce(data, sig) on one variable, straight and in a loop") {
+  fixture f;
+  auto data = f.view("buf");   // 4-5
+  auto sig = f.view("sig");    // 6-7
+  auto r = f.h.for_world("r"); // 8
+  f.h.dispatch(f.chip, {data}, r);
+  f.h.assign_to(data, f.h.operation(operation::allreduce, {data, sig})); // 10
+  f.h.end();
+  f.h.assign_to(data, f.h.operation(operation::allreduce, {data, sig})); // 11
+  f.h.dispatch(f.chip, {data}, 0);
+  const auto pl = f.analyze();
+  CHECK(diags(pl) == "");
+  CHECK(domains(pl) == "[all] buf,sig");
+}
+
+TEST_CASE("rebinding: a use in a loop sees the binding later in the body (next iteration)") {
+  fixture f;
+  auto v = f.view("buf"); // 4-5
+  auto c = f.h.new_variable("c");
+  f.h.for_range("k", 2);        // 6
+  f.h.dispatch(f.chip, {c}, 5); // 7: c from the previous iteration
+  f.h.assign_to(c, v);          // 8
+  f.h.end();
+  const auto pl = f.analyze();
   CHECK(diags(pl) == "");
   CHECK(coverage(pl, "buf") == "{5}");
+}
+
+TEST_CASE("rebinding: a binding in one branch makes the variable ambiguous after it") {
+  fixture f;
+  auto data = f.view("a");         // 4-5
+  auto w = f.view("b");            // 6-7
+  f.h.begin_if(1);                 // 8
+  f.h.dispatch(f.chip, {data}, 1); // 9: before the rebinding, data is a's view
+  f.h.assign_to(data, w);          // 10
+  f.h.end();
+  f.h.dispatch(f.chip, {data}, 2); // 11: a's or b's view: neither
+  f.h.dispatch(f.chip, {w}, 3);    // 12
+  const auto pl = f.analyze();
+  CHECK(diags(pl) == "");
+  CHECK(coverage(pl, "a") == "{1}");
+  CHECK(coverage(pl, "b") == "{3}");
+}
+
+TEST_CASE("rebinding: a binding that both branches agree on stays exact") {
+  fixture f;
+  auto data = f.view("a"); // 4-5
+  f.h.begin_while(1);
+  f.h.assign_to(data, data); // a copy of itself: every binding is a's view
+  f.h.end();
+  f.h.dispatch(f.chip, {data}, 4);
+  const auto pl = f.analyze();
+  CHECK(diags(pl) == "");
+  CHECK(coverage(pl, "a") == "{4}");
 }
 
 TEST_CASE("views are resolved per function") {

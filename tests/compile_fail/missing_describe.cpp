@@ -15,11 +15,11 @@ struct commscope::ir_traits<my_program> {
   using expression = int;
   using variable = int;
   using location = int;
-  using window_buffer = int;
   static const std::vector<int>& functions(const program& p) { return p.functions; }
 };
 
 int main() {
   my_program p;
-  (void)commscope::analyze(p);
+  const auto plan = commscope::analyze(p);
+  return plan.ok() ? 0 : 1;
 }

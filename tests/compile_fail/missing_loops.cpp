@@ -15,12 +15,11 @@ struct commscope::ir_traits<my_program> {
   using expression = int;
   using variable = int;
   using location = int;
-  using window_buffer = int;
   static const std::vector<int>& functions(const program& p) { return p.functions; }
   static function_info describe(function) { return {}; }
   static std::vector<int> body(function) { return {}; }
   static statement_kind statement_kind_of(statement) { return statement_kind::other; }
-  static location statement_location(statement s) { return s; }
+  static location location_of(int node) { return node; } // statements and expressions
   static std::vector<int> children(statement) { return {}; }
   static std::vector<int> targets(statement) { return {}; }
   static expression value(statement s) { return s; }
@@ -29,5 +28,6 @@ struct commscope::ir_traits<my_program> {
 
 int main() {
   my_program p;
-  (void)commscope::analyze(p);
+  const auto plan = commscope::analyze(p);
+  return plan.ok() ? 0 : 1;
 }

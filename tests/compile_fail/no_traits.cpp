@@ -5,5 +5,6 @@ struct my_program {};
 
 int main() {
   my_program p;
-  (void)commscope::analyze(p);
+  const auto plan = commscope::analyze(p);
+  return plan.ok() ? 0 : 1;
 }

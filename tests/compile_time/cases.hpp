@@ -386,4 +386,66 @@ using all = table<
     uncovered_collective, barrier_no_coverage, collective_in_for, collective_in_while, no_cascades,
     all_errors_in_source_order>;
 
+// ---- rebinding (pass.md, "Rebinding"): one variable bound several times gives the same
+// results whether the IR renames each binding (the compile-time and reference IRs) or
+// rebinds one variable (the index IR of tests/index_ir) ----------------------------------
+
+inline constexpr test_case rebind_collective_result{
+    "rebinding: data = allreduce(data, sig) leaves data a view of its buffer",
+    host(buffer(), view(), signal(), signal_view(), for_world<"r">(run_on(use<"r">)),
+         let<"data">(allreduce(use<"data">, use<"sig">)), run_on(0)),
+    {.domains = {{"all", {"buf", "sbuf"}}}, .views = {{"data", "buf"}, {"sig", "sbuf"}}}};
+
+inline constexpr test_case rebind_other_view{
+    "rebinding: a view rebound to a view of another buffer; each use sees its own",
+    host(buffer(), view(), run_on(1), let<"b2">(alloc(8)), let<"data">(window(use<"b2">)),
+         run_on(2)),
+    {.domains = {{"1", {"buf"}}, {"2", {"b2"}}}, .views = {{"data", "buf"}, {"data", "b2"}}}};
+
+inline constexpr test_case rebind_in_loop{
+    "rebinding: data = allreduce(data, sig) in a loop body, dispatched before it",
+    host(buffer(), view(), signal(), signal_view(),
+         for_world<"r">(run_on(use<"r">), let<"data">(allreduce(use<"data">, use<"sig">))),
+         run_on(0)),
+    {.domains = {{"all", {"buf", "sbuf"}}}, .views = {{"data", "buf"}, {"sig", "sbuf"}}}};
+
+inline constexpr test_case rebind_copy_in_branch{
+    "rebinding: a copy of itself in a branch keeps the view",
+    host(buffer(), view(), branch(1)(let<"data">(use<"data">)), run_on(3)),
+    {.domains = {{"3", {"buf"}}}, .views = {{"data", "buf"}}}};
+
+inline constexpr test_case rebind_device{
+    "rebinding: a device temporary bound twice: the later binding reaches",
+    host(let<"d">(1), let<"d">(2), buffer(), view(), run_on(use<"d">)),
+    {.domains = {{"2", {"buf"}}}, .views = {{"data", "buf"}}}};
+
+inline constexpr test_case rebind_pointer{
+    "rebinding: a pointer rebound before its window is no pointer there",
+    host(buffer(), let<"p">(use<"buf">), let<"p">(0), let<"data">(window(use<"p">)), run_on(0)),
+    {.diagnostics = {"dead-alloc"}}};
+
+using rebinding = table<rebind_collective_result, rebind_other_view, rebind_in_loop,
+                        rebind_copy_in_branch, rebind_device, rebind_pointer>;
+
+// Where renaming and rebinding differ: a binding in a branch or a loop body that a later
+// use may or may not see. An IR that rebinds one variable makes it ambiguous there (it
+// resolves to no view); these expectations are the index IR's.
+
+inline constexpr test_case branch_rebinds_view{
+    "rebinding in a branch: after it the view is ambiguous, neither buffer is covered",
+    host(buffer(), view(), let<"b2">(alloc(8)), branch(1)(let<"data">(window(use<"b2">))),
+         run_on(0)),
+    {.views = {{"data", "buf"}, {"data", "b2"}},
+     .diagnostics = {"unconsumed-alloc", "unconsumed-alloc"}}};
+
+inline constexpr test_case loop_rebinds_view{
+    "rebinding in a loop body: after the loop the view is ambiguous",
+    host(buffer(), view(), let<"b2">(alloc(8)),
+         for_range<"k">(2)(let<"data">(window(use<"b2">)), run_on(5)), run_on(0)),
+    {.domains = {{"5", {"b2"}}},
+     .views = {{"data", "buf"}, {"data", "b2"}},
+     .diagnostics = {"unconsumed-alloc"}}};
+
+using rebinding_without_renaming = table<branch_rebinds_view, loop_rebinds_view>;
+
 } // namespace ct_cases

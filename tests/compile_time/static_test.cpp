@@ -4,12 +4,12 @@
 #include "cases.hpp"
 
 #include <commscope/compile_time/expect.hpp>
-#include <commscope/verify.hpp>
 
 #include <doctest/doctest.h>
 
 #include <array>
 #include <iterator>
+#include <type_traits>
 
 namespace {
 
@@ -20,14 +20,18 @@ constexpr bool all_match(ct_cases::table<Cases...>) {
   return (report<check(Cases.program, Cases.expected)>::value && ...);
 }
 static_assert(all_match(ct_cases::all{}));
+static_assert(all_match(ct_cases::rebinding{}));
 
-/// The verifier runs in the compiler too; the compile-time IR is never materialized, so
-/// it has nothing to report.
-template <const auto&... Cases>
-constexpr bool all_verify_clean(ct_cases::table<Cases...>) {
-  return (commscope::verify(Cases.program).empty() && ...);
-}
-static_assert(all_verify_clean(ct_cases::all{}));
+/// The compile-time adapter is the analysis core alone (traits.hpp, layer 1): no scope
+/// readers, no rewrite hooks, and the pass runs on it all the same.
+using ct_traits =
+    commscope::ir_traits<std::remove_cvref_t<decltype(ct_cases::constant_device.program)>>;
+static_assert(commscope::analysable_ir<ct_traits>);
+static_assert(!commscope::reads_scopes<ct_traits> && !commscope::rewrites<ct_traits>);
+
+/// The pass also runs through a constexpr traits object.
+constexpr ct_traits ct_object{};
+static_assert(commscope::analyze(ct_cases::world_loop.program, ct_object).ok());
 
 /// Every error code of the pass (all but the verifier's, and the nesting limit that
 /// the compile-time IR does not declare) is expected by some case.

@@ -2,6 +2,7 @@
 // errors in source order, nothing in the IR touched. The result is a plan (plan.hpp).
 #pragma once
 
+#include <commscope/adapter.hpp>
 #include <commscope/analysis/cluster.hpp>
 #include <commscope/analysis/collect.hpp>
 #include <commscope/analysis/devices.hpp>
@@ -17,10 +18,11 @@
 #include <cstdint>
 
 namespace commscope {
-namespace analysis {
+namespace detail {
 
 template <class Traits>
 class function_analysis {
+  using A = adapter<Traits>;
   using storage = storage_t<Traits>;
   template <class T>
   using vec = typename storage::template vector<T>;
@@ -28,30 +30,35 @@ class function_analysis {
   using location = typename Traits::location;
 
 public:
-  constexpr function_analysis(const typename Traits::program& p, std::uint64_t& order)
-      : vars_(p), order_(order) {}
+  constexpr function_analysis(const A& a, const typename Traits::program& p, std::uint64_t& order)
+      : a_(a), vars_(a, p), order_(order) {}
 
   constexpr void run(typename Traits::function f, function_plan<Traits>& fp,
                      vec<diagnostic<location>>& diagnostics) {
     vars_.reset();
     facts_.clear();
-    if (is_materialized<Traits>(f)) {
-      read_back<Traits>(f, fp);
-      fp.status = function_plan<Traits>::state::already_materialized;
-      return;
+    if constexpr (A::has_readers) {
+      if (is_materialized(a_, f)) {
+        read_back<Traits>(a_, f, fp);
+        fp.status = function_plan<Traits>::state::already_materialized;
+        return;
+      }
     }
-    collector<Traits>(vars_, facts_, order_).run(f);
-    if (facts_.saw_scope) { // scopes below other statements: materialized before
-      read_back<Traits>(f, fp);
-      fp.status = function_plan<Traits>::state::already_materialized;
-      unscoped_allocations(fp, diagnostics);
-      return;
+    collector<A>(a_, vars_, facts_, order_).run(f);
+    if constexpr (A::has_readers) {
+      if (facts_.saw_scope) { // scopes below other statements: materialized before
+        read_back<Traits>(a_, f, fp);
+        fp.status = function_plan<Traits>::state::already_materialized;
+        unscoped_allocations(fp, diagnostics);
+        return;
+      }
     }
     const auto n = facts_.allocations.size();
     fp.allocations.reserve(n);
     for (const auto& site : facts_.allocations) {
       fp.allocations.emplace_back();
       auto& a = fp.allocations.back();
+      a.statement = site.statement;
       a.base = site.base;
       a.size = site.size;
       a.name = site.name;
@@ -70,9 +77,9 @@ public:
     check_allocations(fp);
     cluster(fp, table_);
     duplicate_names(fp);
-    if (n > 0 && !can_wrap_body<Traits>(f))
+    if (n > 0 && !a_.can_wrap_body(f))
       report(error_code::malformed_op, fp.allocations[0].name, fp.allocations[0].where,
-             facts_.allocations[0].order, 0, 0, detail::unwrappable_body);
+             facts_.allocations[0].order, 0, 0, reason::unwrappable_body);
     nesting_limit(fp);
     for (auto& d : facts_.diagnostics)
       diagnostics.push_back(d);
@@ -83,43 +90,40 @@ private:
   constexpr void bind_views(function_plan<Traits>& fp) {
     for (const auto& w : facts_.windows) {
       const auto a = vars_.allocation_of(w.pointer);
-      const binding b = vars_.at(w.variable);
-      if (a == no_index || b.what != binding::kind::window)
+      if (a == no_index)
         continue;
       const auto v = static_cast<std::uint32_t>(fp.views.size());
-      fp.views.emplace_back(view<Traits>{w.handle, a});
+      fp.views.emplace_back(view<Traits>{w.statement, w.handle, a});
       fp.allocations[a].views.emplace_back(v);
-      vars_.retarget(w.variable, {binding::kind::window, b.ref, v});
+      vars_.set_view(w.def, v);
     }
   }
 
+  /// The allocation whose view the definition of an argument resolves to, or no_index.
   [[nodiscard]] constexpr std::uint32_t allocation_of_argument(const function_plan<Traits>& fp,
-                                                               expression e) {
-    if (Traits::expression_kind_of(e) != expression_kind::variable)
-      return no_index;
-    const auto v = vars_.view_of(vars_.id(Traits::variable_of(e)));
+                                                               std::uint32_t def) {
+    const auto v = vars_.view_of(def);
     return v == no_index ? no_index : fp.views[v].allocation;
   }
 
-  constexpr void report(error_code c, std::string_view subject, location where,
-                        std::uint64_t at, std::int64_t number = 0, std::int64_t extra = 0,
-                        detail why = detail::none) {
+  constexpr void report(error_code c, std::string_view subject, location where, std::uint64_t at,
+                        std::int64_t number = 0, std::int64_t extra = 0,
+                        reason why = reason::none) {
     facts_.diagnostics.push_back({c, why, subject, number, extra, where, at});
   }
 
   /// Step 3: every dispatch's descriptor goes to the allocations of its view arguments
   /// (accumulated in the allocations' devices, normalized by inherit()).
   constexpr void dispatches(function_plan<Traits>& fp) {
-    device_inference<Traits> infer(vars_, facts_);
+    device_inference<A> infer(a_, vars_, facts_);
     for (const auto& d : facts_.dispatches) {
       const auto& desc = infer.infer(d);
       const bool failed = desc.what == descriptor<storage>::status::error;
       if (failed)
-        report(desc.code, Traits::call_target_of(d.call).callee.name,
-               Traits::expression_location(d.call), d.order, desc.number,
-               device_limit_of<Traits>());
-      for (auto&& arg : Traits::arguments(d.call)) {
-        const auto a = allocation_of_argument(fp, arg);
+        report(desc.code, a_.target(d.call).callee.name, a_.where_expression(d.call), d.order,
+               desc.number, device_limit_of<Traits>());
+      for (std::uint32_t k = 0; k < d.argument_count; ++k) {
+        const auto a = allocation_of_argument(fp, facts_.arguments[d.first_argument + k]);
         if (a == no_index)
           continue;
         if (failed) {
@@ -146,16 +150,12 @@ private:
       const auto& c = facts_.collectives[i];
       const auto& r = row(c.op);
       auto& st = states_[i];
-      const auto n = count_of(Traits::arguments(c.call));
-      std::size_t k = 0;
-      for (auto&& arg : Traits::arguments(c.call)) {
-        if (k < st.allocations.size())
-          st.allocations[k] = allocation_of_argument(fp, arg);
-        ++k;
-      }
+      const std::size_t n = c.argument_count;
+      for (std::size_t k = 0; k < n && k < st.allocations.size(); ++k)
+        st.allocations[k] = allocation_of_argument(fp, facts_.arguments[c.first_argument + k]);
       if (n < r.min_arity || n > r.max_arity) {
         report(error_code::malformed_op, r.name, c.where, c.order, static_cast<std::int64_t>(n),
-               r.max_arity, detail::wrong_arity);
+               r.max_arity, reason::wrong_arity);
         st.reported = true;
       } else {
         for (auto m : r.must_be_views)
@@ -337,7 +337,7 @@ private:
     for (const auto& site : facts_.allocations) {
       const auto id = vars_.id(site.base);
       if (id >= slotted_.size() || !slotted_[id])
-        out.push_back({error_code::malformed_op, detail::alloc_outside_scope, site.name, 0, 0,
+        out.push_back({error_code::malformed_op, reason::alloc_outside_scope, site.name, 0, 0,
                        site.where, site.order});
     }
   }
@@ -358,9 +358,10 @@ private:
     std::uint32_t from, to;
   };
 
-  variable_table<Traits> vars_;
+  A a_;
+  variable_table<A> vars_;
   std::uint64_t& order_;
-  function_facts<Traits> facts_;
+  function_facts<A> facts_;
   vec<std::uint8_t> touched_, suppressed_, queued_;
   vec<std::uint32_t> seeds_, first_, next_, work_;
   vec<std::uint8_t> inherits_; ///< per allocation: some collective passes coverage to it
@@ -370,22 +371,22 @@ private:
   vec<edge> edges_;
 };
 
-} // namespace analysis
+} // namespace detail
 
 /// Analyses every host orchestrator of `p` (pass.md steps 1-6 and 9) without changing
-/// anything. Check `plan.ok()` before `materialize`.
-template <class Program, class Traits = ir_traits<Program>>
-[[nodiscard]] constexpr auto analyze(const Program& p) {
-  if constexpr (!analysable_ir<Traits> ||
-                (storage_t<Traits>::constant_evaluable && !numbers_variables<Traits>)) {
+/// anything, through the traits object `traits`. Check `plan.ok()` before `materialize`.
+template <class Program, class Traits>
+[[nodiscard]] constexpr auto analyze(const Program& p, const Traits& traits) {
+  if constexpr (!analysable_ir<Traits>) {
     diagnose_analysis<Traits>();
-    return;
+    return unsatisfied_contract{};
   } else {
+    const detail::adapter<Traits> a(traits);
     plan<Traits> result;
     std::uint64_t order = 0;
-    analysis::function_analysis<Traits> fa(p, order);
-    for (auto&& f : Traits::functions(p)) {
-      const function_info info = Traits::describe(f);
+    detail::function_analysis<Traits> fa(a, p, order);
+    for (auto&& f : a.functions(p)) {
+      const function_info info = a.describe(f);
       if (!info.is_host_orchestrator())
         continue;
       result.functions.emplace_back();
@@ -395,10 +396,22 @@ template <class Program, class Traits = ir_traits<Program>>
       fa.run(f, fp, result.diagnostics);
     }
     // A call reports at most once; an allocation at most once per code.
-    std::sort(result.diagnostics.begin(), result.diagnostics.end(), [](const auto& a, const auto& b) {
-      return a.order != b.order ? a.order < b.order : a.code < b.code;
-    });
+    std::sort(result.diagnostics.begin(), result.diagnostics.end(),
+              [](const auto& x, const auto& y) {
+                return x.order != y.order ? x.order < y.order : x.code < y.code;
+              });
     return result;
+  }
+}
+
+/// `analyze(p, ir_traits<Program>{})`.
+template <class Program> [[nodiscard]] constexpr auto analyze(const Program& p) {
+  using Traits = ir_traits<Program>;
+  if constexpr (!analysable_ir<Traits>) {
+    diagnose_analysis<Traits>();
+    return unsatisfied_contract{};
+  } else {
+    return analyze(p, Traits{});
   }
 }
 

@@ -13,7 +13,7 @@
 
 #include <cstdint>
 
-namespace commscope::analysis {
+namespace commscope::detail {
 
 /// Fills `domains` and every allocation's `domain` from the allocations' devices.
 /// Allocations whose devices are bottom belong to no domain.
@@ -49,4 +49,4 @@ constexpr void cluster(function_plan<Traits>& fp, index_table<storage_t<Traits>>
   }
 }
 
-} // namespace commscope::analysis
+} // namespace commscope::detail

@@ -1,22 +1,21 @@
-// Steps 1-3 of pass.md, as one walk of a host orchestrator's body: bindings,
+// Steps 1-3 of pass.md, as one walk of a host orchestrator's body (walk.hpp): bindings,
 // allocations, windows, dispatches, collectives and loops, each stamped with its position
 // in the walk (pre-order: a statement before its expressions, before its children), which
-// is source order whatever the IR's locations look like.
-//
-// The walk keeps its own stacks: its depth in the call stack does not grow with the
-// nesting of the program.
+// is source order whatever the IR's locations look like. Every variable a call or a loop
+// reads is recorded as the definition that reaches it there (variables.hpp).
 #pragma once
 
+#include <commscope/adapter.hpp>
 #include <commscope/analysis/operations.hpp>
 #include <commscope/analysis/variables.hpp>
-#include <commscope/concepts.hpp>
+#include <commscope/analysis/walk.hpp>
 #include <commscope/plan.hpp>
 
 #include <algorithm>
 #include <cstdint>
 #include <ranges>
 
-namespace commscope::analysis {
+namespace commscope::detail {
 
 /// The number of elements of a range an adapter returned (any input range; a sized one
 /// answers without being walked).
@@ -31,35 +30,43 @@ constexpr std::size_t count_of(Range&& r) {
 }
 
 /// A call's i-th positional argument; the caller has checked the arity.
-template <class Traits>
-constexpr typename Traits::expression nth_argument(typename Traits::expression call,
-                                                   std::size_t i) {
-  auto&& args = Traits::arguments(call);
+template <class Adapter>
+constexpr typename Adapter::expression
+nth_argument(const Adapter& a, typename Adapter::expression call, std::size_t i) {
+  auto&& args = a.arguments(call);
   auto it = std::ranges::begin(args);
   for (; i > 0; --i)
     ++it;
   return *it;
 }
 
-template <class Traits>
-struct dispatch_site {
-  typename Traits::expression call{};
-  typename Traits::expression device{};
+/// A loop bound or a device: an integer, or an expression and the definition of the
+/// variable it names (no_index if it names none).
+template <class Adapter> struct operand_site {
+  bound_operand<typename Adapter::expression> operand{};
+  std::uint32_t def = no_index;
+};
+
+template <class Adapter> struct dispatch_site {
+  typename Adapter::expression call{};
+  operand_site<Adapter> device{};
+  std::uint32_t first_argument = 0; ///< function_facts::arguments[first, first + count)
+  std::uint32_t argument_count = 0;
   std::uint64_t order = 0; ///< the callee's name and location are read again on error
 };
 
-template <class Traits>
-struct collective_site {
-  typename Traits::expression call{};
+template <class Adapter> struct collective_site {
+  typename Adapter::expression call{};
   operation op = operation::none;
-  typename Traits::location where{};
+  typename Adapter::location where{};
   std::uint64_t order = 0;
   bool in_loop = false;
+  std::uint32_t first_argument = 0;
+  std::uint32_t argument_count = 0;
 };
 
-template <class Traits>
-struct loop_site {
-  loop_bounds<typename Traits::expression> bounds{}; ///< for loops only
+template <class Adapter> struct loop_site {
+  loop_bounds<operand_site<Adapter>> bounds{}; ///< for loops only
   std::uint64_t begin = 0; ///< walk positions strictly inside the loop: (begin, end)
   std::uint64_t end = 0;
   bool counted = false; ///< a for loop (else bounds is empty)
@@ -67,34 +74,36 @@ struct loop_site {
 
 /// What the walk records of an allocation; the plan's (larger) records are built once
 /// the count is known, not moved on every growth.
-template <class Traits>
-struct allocation_site {
-  typename Traits::variable base{};
-  typename Traits::expression size{};
+template <class Adapter> struct allocation_site {
+  typename Adapter::statement statement{};
+  typename Adapter::variable base{};
+  typename Adapter::expression size{};
   std::string_view name;
-  typename Traits::location where{};
+  typename Adapter::location where{};
   std::uint64_t order = 0; ///< the assignment's
 };
 
-template <class Traits>
-struct window_site {
-  std::uint32_t variable; ///< the window's result
-  std::uint32_t pointer;  ///< its first argument's variable
-  typename Traits::variable handle{};
+template <class Adapter> struct window_site {
+  std::uint32_t def;     ///< the window's result
+  std::uint32_t pointer; ///< the definition of its first argument
+  typename Adapter::statement statement{};
+  typename Adapter::variable handle{};
 };
 
-template <class Traits>
-struct function_facts {
-  using storage = storage_t<Traits>;
+template <class Adapter> struct function_facts {
+  using storage = typename Adapter::storage;
   template <class T>
   using vec = typename storage::template vector<T>;
 
-  vec<allocation_site<Traits>> allocations;
-  vec<window_site<Traits>> windows;
-  vec<dispatch_site<Traits>> dispatches;
-  vec<collective_site<Traits>> collectives;
-  vec<loop_site<Traits>> loops;
-  vec<diagnostic<typename Traits::location>> diagnostics;
+  vec<allocation_site<Adapter>> allocations;
+  vec<window_site<Adapter>> windows;
+  vec<dispatch_site<Adapter>> dispatches;
+  vec<collective_site<Adapter>> collectives;
+  vec<loop_site<Adapter>> loops;
+  /// The definitions of the positional arguments of dispatches and collectives
+  /// (no_index for an argument that is no variable).
+  vec<std::uint32_t> arguments;
+  vec<diagnostic<typename Adapter::location>> diagnostics;
   /// A scope statement was met: the function was materialized before (pass.md: the
   /// pass does not wrap a body twice), so its plan is read back instead.
   bool saw_scope = false;
@@ -106,203 +115,176 @@ struct function_facts {
     dispatches.clear();
     collectives.clear();
     loops.clear();
+    arguments.clear();
     diagnostics.clear();
   }
 };
 
 /// Positions (`order`) number the walk's events in pre-order: statements, calls and loop
 /// ends. Other expressions get none: only the relative order of events is ever compared.
-template <class Traits>
-class collector {
-  using storage = storage_t<Traits>;
+template <class Adapter> class collector {
+  using storage = typename Adapter::storage;
   template <class T>
   using vec = typename storage::template vector<T>;
-  using statement = typename Traits::statement;
-  using expression = typename Traits::expression;
-  using variable = typename Traits::variable;
+  using statement = typename Adapter::statement;
+  using expression = typename Adapter::expression;
+  using variable = typename Adapter::variable;
 
 public:
-  constexpr collector(variable_table<Traits>& vars, function_facts<Traits>& out,
+  constexpr collector(const Adapter& a, variable_table<Adapter>& vars, function_facts<Adapter>& out,
                       std::uint64_t& order)
-      : vars_(vars), out_(out), order_(order) {}
+      : a_(a), vars_(vars), out_(out), order_(order) {}
 
-  constexpr void run(typename Traits::function f) {
+  constexpr void run(typename Adapter::function f) {
     // Facts sized up front from a cheap estimate, so that a long body's facts are not
     // moved on every growth: in a valid program each allocation takes its own statement
     // and its view's, and is dispatched at least once.
-    const auto estimate = count_of(Traits::body(f)) / 2;
+    const auto estimate = count_of(a_.body(f)) / 2;
     out_.allocations.reserve(estimate);
     out_.windows.reserve(estimate);
     out_.dispatches.reserve(estimate);
-    // Top-level statements are taken from the body in order; only nested ones are
-    // stacked (a body is mostly flat, and stacking it would copy it).
-    for (auto&& top_level : Traits::body(f)) {
-      statement s = top_level;
-      for (;;) {
-        enter(s);
-        while (!stack_.empty() && stack_.back().closes_loop) {
-          out_.loops[stack_.back().loop].end = ++order_;
-          --loop_depth_;
-          stack_.pop_back();
-        }
-        if (stack_.empty())
-          break;
-        s = stack_.back().s;
-        stack_.pop_back();
-      }
+    walker_.run(a_, a_.body(f), *this);
+  }
+
+  /// The walk's events.
+  constexpr bool enter(statement s) {
+    const std::uint64_t at = ++order_;
+    switch (a_.statement_kind_of(s)) {
+    case statement_kind::assignment:
+      assign(s, at);
+      return false;
+    case statement_kind::evaluation:
+      walk(a_.value(s));
+      return false;
+    case statement_kind::for_loop: {
+      const auto b = a_.bounds(s);
+      const auto idx = static_cast<std::uint32_t>(out_.loops.size());
+      out_.loops.emplace_back(loop_site<Adapter>{
+          {operand(b.start), operand(b.stop), operand(b.step)}, order_, 0, true});
+      open(true, idx);
+      vars_.bind(vars_.id(a_.loop_variable(s)), {binding::kind::loop, idx, 0});
+      return true;
     }
+    case statement_kind::while_loop: {
+      a_.for_each_expression(s, [&](expression e) { walk(e); });
+      const auto idx = static_cast<std::uint32_t>(out_.loops.size());
+      out_.loops.emplace_back(loop_site<Adapter>{{}, order_, 0, false});
+      open(true, idx);
+      return true;
+    }
+    case statement_kind::scope:
+      if constexpr (Adapter::has_readers)
+        out_.saw_scope = true;
+      [[fallthrough]];
+    case statement_kind::other:
+      break;
+    }
+    a_.for_each_expression(s, [&](expression e) { walk(e); });
+    open(false, no_index);
+    return true;
+  }
+
+  constexpr void leave(statement) {
+    const auto loop = open_.back();
+    open_.pop_back();
+    if (loop != no_index) {
+      out_.loops[loop].end = ++order_;
+      --loop_depth_;
+    }
+    vars_.close();
   }
 
 private:
-  struct item {
-    statement s{};
-    bool closes_loop = false;
-    std::uint32_t loop = 0;
-  };
-
-  constexpr void open_loop(const loop_bounds<expression>& bounds, bool counted) {
-    const auto idx = static_cast<std::uint32_t>(out_.loops.size());
-    out_.loops.emplace_back(loop_site<Traits>{bounds, order_, 0, counted});
-    stack_.emplace_back(item{statement{}, true, idx});
-    ++loop_depth_;
+  constexpr void open(bool loop, std::uint32_t idx) {
+    open_.emplace_back(idx);
+    if (loop)
+      ++loop_depth_;
+    vars_.open(loop);
   }
 
-  /// One statement's step. Assignments and evaluations are most of a body and stay
-  /// here; loops and other statements are out of line, so that this step is small
-  /// enough to be inlined into run() rather than paying a call per statement.
-  constexpr void enter(statement s) {
-    const std::uint64_t at = ++order_;
-    switch (Traits::statement_kind_of(s)) {
-    case statement_kind::assignment:
-      assign(s, at);
-      break;
-    case statement_kind::evaluation:
-      walk(Traits::value(s));
-      break;
-    default:
-      enter_other(s);
-      break;
-    }
-    push_children(s);
+  /// The definition reaching a variable expression here, or no_index.
+  constexpr std::uint32_t read(expression e) {
+    if (a_.expression_kind_of(e) != expression_kind::variable)
+      return no_index;
+    return vars_.use(vars_.id(a_.variable_of(e)));
   }
 
-  [[gnu::noinline]] constexpr void enter_other(statement s) {
-    switch (Traits::statement_kind_of(s)) {
-    case statement_kind::for_loop: {
-      const auto b = Traits::loop_bounds(s);
-      walk(b.start);
-      walk(b.stop);
-      walk(b.step);
-      const auto idx = static_cast<std::uint32_t>(out_.loops.size());
-      vars_.bind(vars_.id(Traits::loop_variable(s)), {binding::kind::loop, idx, 0});
-      open_loop(b, true);
-      break;
-    }
-    case statement_kind::while_loop:
-      for (auto&& e : Traits::expressions(s))
-        walk(e);
-      open_loop({}, false);
-      break;
-    case statement_kind::scope:
-      out_.saw_scope = true;
-      [[fallthrough]];
-    default:
-      for (auto&& e : Traits::expressions(s))
-        walk(e);
-      break;
-    }
-  }
-
-  /// Children go above any loop-closing marker pushed for s, last child first.
-  constexpr void push_children(statement s) {
-    auto&& children = Traits::children(s);
-    auto it = std::ranges::begin(children);
-    const auto end = std::ranges::end(children);
-    if (it != end) // most statements have none: this check stays inline in enter()
-      stack_children(it, end);
-  }
-  template <class It, class End>
-  [[gnu::noinline]] constexpr void stack_children(It it, End end) {
-    const auto mark = stack_.size();
-    for (; it != end; ++it)
-      stack_.emplace_back(item{*it, false, 0});
-    if (stack_.size() - mark > 1)
-      std::reverse(stack_.begin() + static_cast<std::ptrdiff_t>(mark), stack_.end());
+  /// A loop bound as seen here: its calls are visited, its variable read.
+  constexpr operand_site<Adapter> operand(const bound_operand<expression>& b) {
+    if (b.is_integer)
+      return {b, no_index};
+    walk(b.expression);
+    return {b, read(b.expression)};
   }
 
   constexpr void assign(statement s, std::uint64_t at) {
-    // One target is the common case; with more, each is bound opaquely (out of line).
-    std::uint32_t first = no_index;
-    bool single = false;
-    auto&& targets = Traits::targets(s);
+    auto&& targets = a_.targets(s);
     auto it = std::ranges::begin(targets);
     const auto end = std::ranges::end(targets);
-    if (it != end) {
-      first_target_ = *it;
-      first = first_id_ = vars_.id(first_target_);
-      single = ++it == end;
-      if (!single)
-        bind_opaque(first, it, end);
-    }
-    const expression e = Traits::value(s);
-    binding b{binding::kind::opaque};
-    switch (Traits::expression_kind_of(e)) {
-    case expression_kind::variable:
-      b = {binding::kind::copy, vars_.id(Traits::variable_of(e)), 0};
-      break;
-    case expression_kind::integer:
-      b = {binding::kind::integer, no_index, Traits::integer_value(e)};
-      break;
-    case expression_kind::call:
-      // One pass over the call serves its binding and its own checks.
-      call(e, single ? &b : nullptr, s, at, ++order_);
-      if (single)
-        vars_.bind(first, b);
-      walk_operands(e);
+    if (it == end) { // binds nothing: an evaluation
+      walk(a_.value(s));
       return;
-    case expression_kind::other:
-      break;
     }
-    if (single)
-      vars_.bind(first, b);
-    walk(e);
-  }
-
-  /// The targets of `a, b = ...`: the first and the rest (from `it`) bound opaquely.
-  template <class It, class End>
-  [[gnu::noinline]] constexpr void bind_opaque(std::uint32_t first, It it, End end) {
-    vars_.bind(first, {binding::kind::opaque});
-    for (; it != end; ++it)
-      vars_.bind(vars_.id(*it), {binding::kind::opaque});
+    const variable first = *it;
+    const bool single = ++it == end;
+    const expression e = a_.value(s);
+    binding b{binding::kind::opaque};
+    std::uint32_t window_pointer = no_index;
+    bool window = false;
+    // The value is read before the targets are bound: `x = f(x)` reads the old x.
+    if (single) {
+      switch (a_.expression_kind_of(e)) {
+      case expression_kind::variable:
+        b = {binding::kind::copy, read(e), 0};
+        break;
+      case expression_kind::integer:
+        b = {binding::kind::integer, no_index, a_.integer_value(e)};
+        break;
+      case expression_kind::call:
+        call(e, &b, s, first, at, ++order_);
+        window = b.what == binding::kind::window;
+        window_pointer = b.ref;
+        walk_operands(e);
+        break;
+      case expression_kind::other:
+        walk(e);
+        break;
+      }
+    } else {
+      walk(e);
+    }
+    const auto def = vars_.bind(vars_.id(first), b);
+    if (window)
+      out_.windows.emplace_back(window_site<Adapter>{def, window_pointer, s, first});
+    if (!single) // `a, b = ...`: each target bound to something the pass does not follow
+      for (; it != end; ++it)
+        vars_.bind(vars_.id(*it), {binding::kind::opaque});
   }
 
   /// The binding of `x = op(...)`, op recognised with a valid arity; records
-  /// allocations and windows. `at`: the assignment's position.
-  constexpr binding bind_operation(statement s, expression e, operation op,
+  /// allocations. `at`: the assignment's position.
+  constexpr binding bind_operation(statement s, variable target, expression e, operation op,
                                    const operation_row& r, std::uint64_t at) {
     switch (op) {
     case operation::alloc_window_buffer: {
       const auto idx = static_cast<std::uint32_t>(out_.allocations.size());
-      out_.allocations.emplace_back(allocation_site<Traits>{
-          first_target_, nth_argument<Traits>(e, 0), Traits::allocation_name(e),
-          Traits::statement_location(s), at});
+      out_.allocations.emplace_back(allocation_site<Adapter>{
+          s, target, nth_argument(a_, e, 0), a_.allocation_name(e), a_.where(s), at});
       return {binding::kind::allocation, idx, 0};
     }
     case operation::window: {
-      const expression ptr = nth_argument<Traits>(e, 0);
-      if (Traits::expression_kind_of(ptr) != expression_kind::variable)
+      const expression ptr = nth_argument(a_, e, 0);
+      if (a_.expression_kind_of(ptr) != expression_kind::variable)
         return {binding::kind::opaque};
-      const auto p = vars_.id(Traits::variable_of(ptr));
-      out_.windows.emplace_back(window_site<Traits>{first_id_, p, first_target_});
-      return {binding::kind::window, p, -1};
+      return {binding::kind::window, read(ptr), -1};
     }
     case operation::world_size:
       return {binding::kind::world_size};
     default:
       if (r.result_through != none_arg) {
-        const expression through = nth_argument<Traits>(e, r.result_through);
-        if (Traits::expression_kind_of(through) == expression_kind::variable)
-          return {binding::kind::collective_result, vars_.id(Traits::variable_of(through)), 0};
+        const expression through = nth_argument(a_, e, r.result_through);
+        if (a_.expression_kind_of(through) == expression_kind::variable)
+          return {binding::kind::collective_result, read(through), 0};
       }
       return {binding::kind::opaque};
     }
@@ -310,11 +292,8 @@ private:
 
   /// An expression that is no call and has no operands (a constant, a variable, a bare
   /// name) holds no call: it is neither stacked nor numbered.
-  static constexpr bool is_leaf(expression e) {
-    if (Traits::expression_kind_of(e) == expression_kind::call)
-      return false;
-    auto&& subs = Traits::subexpressions(e);
-    return std::ranges::begin(subs) == std::ranges::end(subs);
+  constexpr bool is_leaf(expression e) const {
+    return a_.expression_kind_of(e) != expression_kind::call && !a_.has_operands(e);
   }
 
   /// Visits an expression tree that is not the direct value of an assignment, finding
@@ -328,55 +307,56 @@ private:
 
   /// An expression of a walk: only calls have anything to check.
   constexpr void visit(expression e) {
-    if (Traits::expression_kind_of(e) == expression_kind::call)
-      call(e, nullptr, statement{}, 0, ++order_);
+    if (a_.expression_kind_of(e) == expression_kind::call)
+      call(e, nullptr, statement{}, variable{}, 0, ++order_);
   }
 
-  /// Visits the trees of e's operands, in pre-order. The first operand that is no leaf
-  /// is visited next directly; only its siblings wait on the stack (first on top).
+  /// Visits the trees of e's operands, in pre-order, on an explicit stack.
   constexpr void walk_operands(expression e) {
+    const auto base = exprs_.size();
     for (;;) {
       const auto mark = exprs_.size();
-      bool has_next = false;
-      expression next{};
-      for (auto&& sub : Traits::subexpressions(e)) {
-        if (is_leaf(sub))
-          continue;
-        if (has_next) {
+      a_.for_each_operand(e, [&](expression sub) {
+        if (!is_leaf(sub))
           exprs_.emplace_back(sub);
-        } else {
-          next = sub;
-          has_next = true;
-        }
-      }
+      });
       if (exprs_.size() - mark > 1)
         std::reverse(exprs_.begin() + static_cast<std::ptrdiff_t>(mark), exprs_.end());
-      if (!has_next) {
-        if (exprs_.empty())
-          return;
-        next = exprs_.back();
-        exprs_.pop_back();
-      }
-      e = next;
+      if (exprs_.size() == base)
+        return;
+      e = exprs_.back();
+      exprs_.pop_back();
       visit(e);
     }
+  }
+
+  /// Records the definitions of a call's variable arguments; returns the first index.
+  constexpr std::uint32_t record_arguments(expression e, std::uint32_t& count) {
+    const auto first = static_cast<std::uint32_t>(out_.arguments.size());
+    for (auto&& arg : a_.arguments(e))
+      out_.arguments.emplace_back(read(expression(arg)));
+    count = static_cast<std::uint32_t>(out_.arguments.size()) - first;
+    return first;
   }
 
   /// A call's own checks and records. `bound`: set when e is the whole value of a
   /// single-target assignment `s` at position `at_assignment` (where an allocation
   /// belongs): receives the target's binding (left opaque unless e is a recognised
   /// operation with a valid arity). `at`: the call's own position.
-  constexpr void call(expression e, binding* bound, statement s, std::uint64_t at_assignment,
-                      std::uint64_t at) {
-    const call_target t = Traits::call_target_of(e);
+  constexpr void call(expression e, binding* bound, statement s, variable target,
+                      std::uint64_t at_assignment, std::uint64_t at) {
+    const call_target t = a_.target(e);
     switch (t.what) {
     case call_target::kind::unresolved_function:
-      report(error_code::malformed_op, detail::unknown_callee, t.callee.name, e, at);
+      report(error_code::malformed_op, reason::unknown_callee, t.callee.name, e, at);
       return;
     case call_target::kind::function:
       if (t.callee.is_chip_orchestrator())
-        if (auto d = Traits::device_of(e))
-          out_.dispatches.emplace_back(dispatch_site<Traits>{e, *d, at});
+        if (auto d = a_.device_of(e)) {
+          dispatch_site<Adapter> site{e, {{false, 0, *d}, read(*d)}, 0, 0, at};
+          site.first_argument = record_arguments(e, site.argument_count);
+          out_.dispatches.emplace_back(site);
+        }
       return;
     case call_target::kind::operation:
       break;
@@ -384,39 +364,37 @@ private:
     if (t.op == operation::none)
       return;
     const auto& r = row(t.op);
-    const std::size_t n = count_of(Traits::arguments(e));
+    const std::size_t n = count_of(a_.arguments(e));
     const bool arity_ok = n >= r.min_arity && n <= r.max_arity;
     if (r.collective) { // arity is judged with the collective's other checks
-      out_.collectives.emplace_back(
-          collective_site<Traits>{e, t.op, Traits::expression_location(e), at, loop_depth_ > 0});
+      collective_site<Adapter> site{e, t.op, a_.where_expression(e), at, loop_depth_ > 0, 0, 0};
+      site.first_argument = record_arguments(e, site.argument_count);
+      out_.collectives.emplace_back(site);
     } else if (!arity_ok) {
-      auto& d = report(error_code::malformed_op, detail::wrong_arity, r.name, e, at);
+      auto& d = report(error_code::malformed_op, reason::wrong_arity, r.name, e, at);
       d.number = static_cast<std::int64_t>(n);
       d.extra = r.max_arity;
     } else if (!bound && t.op == operation::alloc_window_buffer) {
-      report(error_code::malformed_op, detail::alloc_not_assigned, Traits::allocation_name(e),
-             e, at);
+      report(error_code::malformed_op, reason::alloc_not_assigned, a_.allocation_name(e), e, at);
     }
     if (bound && arity_ok)
-      *bound = bind_operation(s, e, t.op, r, at_assignment);
+      *bound = bind_operation(s, target, e, t.op, r, at_assignment);
   }
 
-  /// Out of line: an error is rare, and its code would weigh on every call's checks.
-  [[gnu::noinline]] constexpr diagnostic<typename Traits::location>& report(error_code c, detail why,
-                                                          std::string_view subject,
-                                                          expression e, std::uint64_t at) {
-    out_.diagnostics.push_back({c, why, subject, 0, 0, Traits::expression_location(e), at});
+  constexpr diagnostic<typename Adapter::location>&
+  report(error_code c, reason why, std::string_view subject, expression e, std::uint64_t at) {
+    out_.diagnostics.push_back({c, why, subject, 0, 0, a_.where_expression(e), at});
     return out_.diagnostics.back();
   }
 
-  variable_table<Traits>& vars_;
-  function_facts<Traits>& out_;
+  const Adapter& a_;
+  variable_table<Adapter>& vars_;
+  function_facts<Adapter>& out_;
   std::uint64_t& order_;
-  vec<item> stack_;
-  variable first_target_{}; ///< of the assignment being bound
-  std::uint32_t first_id_ = no_index;
+  statement_walker<Adapter> walker_;
   vec<expression> exprs_;
+  vec<std::uint32_t> open_; ///< per open statement: its loop index, or no_index
   std::uint32_t loop_depth_ = 0;
 };
 
-} // namespace commscope::analysis
+} // namespace commscope::detail

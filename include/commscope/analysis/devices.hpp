@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <limits>
 
-namespace commscope::analysis {
+namespace commscope::detail {
 
 template <class Storage>
 struct descriptor {
@@ -29,28 +29,28 @@ struct bound {
   std::int64_t value = 0;
 };
 
-template <class Traits>
-class device_inference {
-  using storage = storage_t<Traits>;
-  using expression = typename Traits::expression;
-  static constexpr std::int64_t limit = device_limit_of<Traits>();
+template <class Adapter> class device_inference {
+  using storage = typename Adapter::storage;
+  using expression = typename Adapter::expression;
+  static constexpr std::int64_t limit = device_limit_of<typename Adapter::traits_type>();
 
 public:
-  constexpr device_inference(variable_table<Traits>& vars, const function_facts<Traits>& facts)
-      : vars_(vars), facts_(facts), loops_(facts.loops.size()) {}
+  constexpr device_inference(const Adapter& a, variable_table<Adapter>& vars,
+                             const function_facts<Adapter>& facts)
+      : a_(a), vars_(vars), facts_(facts), loops_(facts.loops.size()) {}
 
   /// The descriptor of one dispatch, valid until the next call.
-  [[nodiscard]] constexpr const descriptor<storage>& infer(const dispatch_site<Traits>& d) {
-    const expression e = d.device;
-    switch (Traits::expression_kind_of(e)) {
+  [[nodiscard]] constexpr const descriptor<storage>& infer(const dispatch_site<Adapter>& d) {
+    const expression e = d.device.operand.expression;
+    switch (a_.expression_kind_of(e)) {
     case expression_kind::integer:
-      return constant(Traits::integer_value(e));
+      return constant(a_.integer_value(e));
     case expression_kind::variable:
       break;
     default:
       return scratch_ = error(error_code::unsupported_device);
     }
-    const binding& b = vars_.at(vars_.root(vars_.id(Traits::variable_of(e))));
+    const binding& b = vars_.at(vars_.root(d.device.def));
     if (b.what == binding::kind::integer)
       return constant(b.value);
     if (b.what != binding::kind::loop)
@@ -68,7 +68,8 @@ public:
   }
 
   /// The descriptor of `for r in range(start, stop, step)`, for a dispatch inside it.
-  [[nodiscard]] constexpr descriptor<storage> of_loop(const loop_bounds<expression>& bounds) {
+  [[nodiscard]] constexpr descriptor<storage>
+  of_loop(const loop_bounds<operand_site<Adapter>>& bounds) {
     const bound start = resolve(bounds.start);
     const bound stop = resolve(bounds.stop);
     const bound step = resolve(bounds.step);
@@ -85,20 +86,23 @@ public:
     return progression(start.value, stop.value, step.value);
   }
 
-  /// Follows an expression through copies to a constant or world_size().
-  [[nodiscard]] constexpr bound resolve(expression e) {
-    switch (Traits::expression_kind_of(e)) {
+  /// Follows a bound through copies to a constant or world_size().
+  [[nodiscard]] constexpr bound resolve(const operand_site<Adapter>& o) {
+    if (o.operand.is_integer)
+      return {bound::kind::integer, o.operand.value};
+    const expression e = o.operand.expression;
+    switch (a_.expression_kind_of(e)) {
     case expression_kind::integer:
-      return {bound::kind::integer, Traits::integer_value(e)};
+      return {bound::kind::integer, a_.integer_value(e)};
     case expression_kind::call: {
-      const call_target t = Traits::call_target_of(e);
+      const call_target t = a_.target(e);
       if (t.what == call_target::kind::operation && t.op == operation::world_size &&
-          count_of(Traits::arguments(e)) == 0)
+          count_of(a_.arguments(e)) == 0)
         return {bound::kind::world_size, 0};
       return {};
     }
     case expression_kind::variable: {
-      const binding& b = vars_.at(vars_.root(vars_.id(Traits::variable_of(e))));
+      const binding& b = vars_.at(vars_.root(o.def));
       if (b.what == binding::kind::integer)
         return {bound::kind::integer, b.value};
       if (b.what == binding::kind::world_size)
@@ -171,10 +175,11 @@ private:
     descriptor<storage> desc;
   };
 
-  variable_table<Traits>& vars_;
-  const function_facts<Traits>& facts_;
+  const Adapter& a_;
+  variable_table<Adapter>& vars_;
+  const function_facts<Adapter>& facts_;
   typename storage::template vector<loop_descriptor> loops_; ///< by loop index
   descriptor<storage> scratch_;
 };
 
-} // namespace commscope::analysis
+} // namespace commscope::detail

@@ -13,7 +13,7 @@
 #include <cstdint>
 #include <string_view>
 
-namespace commscope::analysis {
+namespace commscope::detail {
 
 inline constexpr std::uint64_t fnv_offset = 14695981039346656037ull;
 inline constexpr std::uint64_t fnv_prime = 1099511628211ull;
@@ -83,4 +83,4 @@ private:
   std::size_t mask_ = 0;
 };
 
-} // namespace commscope::analysis
+} // namespace commscope::detail

@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <string_view>
 
-namespace commscope::analysis {
+namespace commscope::detail {
 
 inline constexpr std::uint8_t none_arg = 0xff;
 
@@ -54,4 +54,4 @@ static_assert(row(operation::all_to_all_v).name == "all_to_all_v",
 static_assert(row(operation::barrier).source == none_arg,
               "a barrier's signal inherits nothing: it needs coverage of its own");
 
-} // namespace commscope::analysis
+} // namespace commscope::detail

@@ -1,114 +1,197 @@
-// A host orchestrator that already holds comm-domain scopes is not wrapped again
-// (idempotence, pass.md "Output invariants"): its plan is read back from the scopes, so
-// that a printed-and-reparsed program gives the same plan again, and an allocation never
-// ends up a slot of two scopes.
+// Reading materialized IR through the scope readers (traits.hpp, layer 2): one walk,
+// `read_scopes`, serves the verifier (verify.hpp) and the analysis, which does not wrap a
+// host orchestrator that already holds comm-domain scopes again (idempotence, pass.md
+// "Output invariants") but reads its plan back from the scopes, so that a
+// printed-and-reparsed program gives the same plan again.
 #pragma once
 
-#include <commscope/concepts.hpp>
+#include <commscope/adapter.hpp>
+#include <commscope/analysis/walk.hpp>
 #include <commscope/plan.hpp>
 
 #include <algorithm>
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <utility>
 
-namespace commscope::analysis {
+namespace commscope::detail {
+
+/// What `read_scopes` finds in bodies: scopes with their slots and devices, and the
+/// variables bound by assignments whose type points at a window buffer. Positions step
+/// by 4, so that a client can place up to three findings right after an event.
+template <class Adapter> struct scope_records {
+  template <class T> using vec = typename Adapter::storage::template vector<T>;
+  using window_buffer = typename Adapter::window_buffer;
+  struct scope {
+    typename Adapter::statement statement{};
+    std::string_view name;
+    typename Adapter::location where{};
+    std::uint64_t begin = 0, end = 0; ///< positions strictly inside: (begin, end)
+    std::uint32_t first_slot = 0, slot_count = 0;
+    std::uint32_t first_device = 0, device_count = 0;
+  };
+  struct view {
+    typename Adapter::statement statement{};
+    typename Adapter::variable variable{};
+    window_buffer buffer{};
+    std::uint64_t at = 0;
+    typename Adapter::location where{};
+  };
+  struct allocation { ///< an assignment of alloc_window_buffer(...) to its first target
+    typename Adapter::variable base{};
+    std::uint64_t at = 0;
+    typename Adapter::location where{};
+    std::string_view name;
+  };
+  vec<scope> scopes;
+  vec<std::optional<window_buffer>> slots; ///< std::nullopt: a null slot
+  vec<std::int64_t> devices;
+  vec<view> views;
+  vec<allocation> allocations;
+  std::uint64_t order = 0;
+
+  constexpr void clear() {
+    scopes.clear();
+    slots.clear();
+    devices.clear();
+    views.clear();
+    allocations.clear();
+  }
+};
+
+/// The walk of read_scopes.
+template <class Adapter> class scope_reader {
+public:
+  constexpr scope_reader(const Adapter& a, scope_records<Adapter>& out) : a_(a), out_(out) {}
+
+  constexpr bool enter(typename Adapter::statement s) {
+    out_.order += 4;
+    const auto kind = a_.statement_kind_of(s);
+    if (kind == statement_kind::scope) {
+      typename scope_records<Adapter>::scope sc{s, a_.scope_name(s), a_.where(s), out_.order};
+      sc.first_slot = static_cast<std::uint32_t>(out_.slots.size());
+      a_.for_each_slot(s, [&](const auto& w) { out_.slots.push_back(w); });
+      sc.slot_count = static_cast<std::uint32_t>(out_.slots.size()) - sc.first_slot;
+      sc.first_device = static_cast<std::uint32_t>(out_.devices.size());
+      for (auto d : a_.scope_devices(s))
+        out_.devices.push_back(static_cast<std::int64_t>(d));
+      sc.device_count = static_cast<std::uint32_t>(out_.devices.size()) - sc.first_device;
+      open_.push_back(static_cast<std::uint32_t>(out_.scopes.size()));
+      out_.scopes.push_back(sc);
+      return true;
+    }
+    if (kind == statement_kind::assignment) {
+      bool first = true;
+      for (auto&& v : a_.targets(s)) {
+        if (const auto w = a_.view_window_buffer(s, v))
+          out_.views.push_back({s, v, *w, out_.order, a_.where(s)});
+        if (first) {
+          const auto e = a_.value(s);
+          if (a_.expression_kind_of(e) == expression_kind::call) {
+            const call_target t = a_.target(e);
+            if (t.what == call_target::kind::operation && t.op == operation::alloc_window_buffer)
+              out_.allocations.push_back({v, out_.order, a_.where(s), a_.allocation_name(e)});
+          }
+        }
+        first = false;
+      }
+    }
+    return false;
+  }
+  constexpr void leave(typename Adapter::statement) {
+    out_.order += 4;
+    out_.scopes[open_.back()].end = out_.order;
+    open_.pop_back();
+  }
+
+private:
+  const Adapter& a_;
+  scope_records<Adapter>& out_;
+  typename Adapter::storage::template vector<std::uint32_t> open_;
+};
+
+/// Appends the scopes and views of function f's body to `out`.
+template <class Adapter>
+constexpr void read_scopes(const Adapter& a, typename Adapter::function f,
+                           scope_records<Adapter>& out) {
+  scope_reader<Adapter> reader(a, out);
+  statement_walker<Adapter> walker;
+  walker.run(a, a.body(f), reader);
+}
 
 /// The fast check before any walk: the body's only statement is a scope.
-template <class Traits>
-constexpr bool is_materialized(typename Traits::function f) {
-  std::optional<typename Traits::statement> only;
+template <class Adapter>
+constexpr bool is_materialized(const Adapter& a, typename Adapter::function f) {
+  std::optional<typename Adapter::statement> only;
   std::size_t n = 0;
-  for (auto&& s : Traits::body(f)) {
+  for (auto&& s : a.body(f)) {
     if (++n > 1)
       return false;
     only = s;
   }
-  return only && Traits::statement_kind_of(*only) == statement_kind::scope;
+  return only && a.statement_kind_of(*only) == statement_kind::scope;
 }
 
 /// Every scope of the body (in walk order: outermost first) becomes a domain, its slots
 /// allocations; every variable an assignment binds whose type points at a window buffer
 /// becomes a view.
-template <class Traits>
-constexpr void read_back(typename Traits::function f, function_plan<Traits>& fp) {
-  using storage = storage_t<Traits>;
-  using window_buffer = typename Traits::window_buffer;
-  using statement = typename Traits::statement;
+template <class Traits, class Adapter>
+constexpr void read_back(const Adapter& a, typename Adapter::function f,
+                         function_plan<Traits>& fp) {
+  using storage = typename Adapter::storage;
+  using window_buffer = typename Adapter::window_buffer;
   fp.allocations.clear();
   fp.views.clear();
   fp.domains.clear();
+  scope_records<Adapter> found;
+  read_scopes(a, f, found);
   typename storage::template vector<std::pair<window_buffer, std::uint32_t>> index;
-  typename storage::template vector<std::pair<typename Traits::variable, window_buffer>> views;
-  typename storage::template vector<statement> stack;
-  const auto push_children = [&](auto&& range) {
-    const auto mark = stack.size();
-    for (auto&& c : range)
-      stack.push_back(c);
-    std::reverse(stack.begin() + static_cast<std::ptrdiff_t>(mark), stack.end());
-  };
-  push_children(Traits::body(f));
-  while (!stack.empty()) {
-    const statement s = stack.back();
-    stack.pop_back();
-    const auto kind = Traits::statement_kind_of(s);
-    if (kind == statement_kind::scope) {
-      const auto d = static_cast<std::uint32_t>(fp.domains.size());
-      fp.domains.emplace_back();
-      auto& dom = fp.domains.back();
-      dom.name = Traits::scope_name(s);
-      typename device_set<storage>::builder devices;
-      bool any = false;
-      for (auto id : Traits::scope_devices(s)) {
-        devices.add(device_interval{id, id});
-        any = true;
-      }
-      if (!any)
-        devices.add_all();
-      dom.devices = devices.finish();
-      for (auto&& w : Traits::scope_slots(s)) {
-        if (w == window_buffer{})
-          continue; // a null slot: the verifier reports it
-        const auto a = static_cast<std::uint32_t>(fp.allocations.size());
-        allocation<Traits> alloc;
-        alloc.base = Traits::window_buffer_base(w);
-        alloc.size = Traits::window_buffer_size(w);
-        alloc.name = Traits::window_buffer_name(w);
-        alloc.where = Traits::statement_location(s);
-        alloc.devices = dom.devices;
-        alloc.domain = d;
-        alloc.existing = w;
-        fp.allocations.push_back(std::move(alloc));
-        fp.domains[d].slots.push_back(a);
-        index.push_back({w, a});
-      }
-    } else if (kind == statement_kind::assignment) {
-      for (auto&& v : Traits::targets(s)) {
-        const window_buffer w = Traits::view_window_buffer(v);
-        if (w != window_buffer{})
-          views.push_back({v, w});
-      }
+  for (const auto& sc : found.scopes) {
+    const auto d = static_cast<std::uint32_t>(fp.domains.size());
+    fp.domains.emplace_back();
+    fp.domains.back().name = sc.name;
+    typename device_set<storage>::builder devices;
+    for (std::uint32_t i = 0; i < sc.device_count; ++i) {
+      const auto id = found.devices[sc.first_device + i];
+      devices.add(device_interval{id, id});
     }
-    push_children(Traits::children(s));
+    if (sc.device_count == 0)
+      devices.add_all();
+    fp.domains[d].devices = devices.finish();
+    for (std::uint32_t i = 0; i < sc.slot_count; ++i) {
+      const auto& w = found.slots[sc.first_slot + i];
+      if (!w)
+        continue; // a null slot: the verifier reports it
+      const auto alloc_index = static_cast<std::uint32_t>(fp.allocations.size());
+      allocation<Traits> alloc;
+      alloc.statement = sc.statement;
+      alloc.base = a.window_buffer_base(*w);
+      alloc.size = a.window_buffer_size(*w);
+      alloc.name = a.window_buffer_name(*w);
+      alloc.where = sc.where;
+      alloc.devices = fp.domains[d].devices;
+      alloc.domain = d;
+      alloc.existing = *w;
+      fp.allocations.push_back(std::move(alloc));
+      fp.domains[d].slots.push_back(alloc_index);
+      index.push_back({*w, alloc_index});
+    }
   }
   // The first scope that lists a window buffer owns it (the verifier reports others).
-  std::sort(index.begin(), index.end(), [](const auto& a, const auto& b) {
-    if (std::less<window_buffer>{}(a.first, b.first))
-      return true;
-    if (std::less<window_buffer>{}(b.first, a.first))
-      return false;
-    return a.second < b.second;
+  const std::less<window_buffer> less;
+  std::sort(index.begin(), index.end(), [&](const auto& x, const auto& y) {
+    return less(x.first, y.first) || (!less(y.first, x.first) && x.second < y.second);
   });
-  for (const auto& [v, w] : views) {
-    auto it = std::lower_bound(index.begin(), index.end(), w, [](const auto& e, const auto& k) {
-      return std::less<window_buffer>{}(e.first, k);
-    });
-    const auto a = it != index.end() && it->first == w ? it->second : no_index;
+  for (const auto& v : found.views) {
+    auto it = std::lower_bound(index.begin(), index.end(), v.buffer,
+                               [&](const auto& e, const auto& k) { return less(e.first, k); });
+    const auto alloc_index = it != index.end() && it->first == v.buffer ? it->second : no_index;
     const auto vi = static_cast<std::uint32_t>(fp.views.size());
-    fp.views.push_back({v, a});
-    if (a != no_index)
-      fp.allocations[a].views.push_back(vi);
+    fp.views.push_back({v.statement, v.variable, alloc_index});
+    if (alloc_index != no_index)
+      fp.allocations[alloc_index].views.push_back(vi);
   }
 }
 
-} // namespace commscope::analysis
+} // namespace commscope::detail

@@ -1,229 +1,346 @@
-// Per-variable bookkeeping of one function: what each variable is bound to, and the
-// resolutions of pass.md ("Resolution of a variable to a view"; the copies and constant
-// temporaries of "Device descriptors"). The tables live outside the IR, keyed by a
-// dense id: the adapter's variable_index when it has one, else an interned key.
+// Per-variable bookkeeping of one function, flow-sensitive (pass.md, "Resolution of a
+// variable to a view" and "Rebinding"): every binding is a definition of its own, and a
+// use is recorded as the definition that reaches it in the walk. Where several can reach
+// a use (a binding inside a loop or a branch), a merge definition stands for them, as
+// a phi does in SSA construction:
+//   - a loop that reads a variable bound before it reads a merge of the value before the
+//     loop and the value at the end of its body (the next iteration), created at the first
+//     read and dropped at the loop's end if the body never rebinds the variable;
+//   - after a statement with children (loop, branch, block) that rebinds a variable, the
+//     variable is a merge of its value before and after the statement.
+// A merge resolves to a view (or a constant, an allocation) only when every definition
+// it merges resolves to the same one; "not bound yet" merges as nothing.
 //
-// Every resolution is iterative and memoized, so a chain of a million copies resolves in
-// linear total time without growing the call stack, and a cycle resolves to nothing.
+// The tables live outside the IR, keyed by a dense id: the adapter's variable_index when it
+// has one, else an interned key. Resolution is iterative (Tarjan's strongly connected
+// components over copies and merges, memoized): a chain of a million copies resolves in
+// linear total time without growing the call stack, and a cycle of merges resolves to
+// what enters it.
 #pragma once
 
-#include <commscope/concepts.hpp>
+#include <commscope/adapter.hpp>
 #include <commscope/plan.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <type_traits>
 #include <unordered_map>
 
-namespace commscope::analysis {
+namespace commscope::detail {
 
-/// What an assignment (or a for loop) bound a variable to.
+/// What one definition binds a variable to.
 struct binding {
   enum class kind : std::uint8_t {
-    unbound,           ///< no binding seen (a parameter, a value from outside)
-    copy,              ///< x = y: ref = y's id
+    unbound,           ///< no definition reaches (a parameter, a value from outside)
+    copy,              ///< x = y: ref = the definition of y that reached
     integer,           ///< x = N: value
     world_size,        ///< x = world_size()
     loop,              ///< the variable of for loop `ref`
     allocation,        ///< x = alloc_window_buffer(...): ref = allocation index
-    window,            ///< x = window(ptr, ...): ref = ptr's id when ptr is a variable
-    collective_result, ///< x = allreduce(a, ...) etc.: ref = the id it resolves through
+    window,            ///< x = window(ptr, ...): ref = ptr's definition; value = view or -1
+    collective_result, ///< x = allreduce(a, ...) etc.: ref = the definition of a
     opaque,            ///< bound to something the pass does not follow
-    ambiguous,         ///< bound more than once: followed no further
+    merge,             ///< ref and value: the two definitions merged
   };
   kind what = kind::unbound;
   std::uint32_t ref = no_index;
   std::int64_t value = 0;
 };
 
-template <class Traits>
-class variable_table {
-  using storage = storage_t<Traits>;
+template <class Adapter> class variable_table {
+  using storage = typename Adapter::storage;
   template <class T>
   using vec = typename storage::template vector<T>;
-  using variable = typename Traits::variable;
-  static constexpr bool dense = numbers_variables<Traits>;
+  using variable = typename Adapter::variable;
+  static constexpr bool dense = Adapter::dense_variables;
   static constexpr std::uint32_t unknown = no_index - 1;
+  static constexpr std::uint32_t top = no_index - 2;    ///< reaches nothing yet
+  static constexpr std::uint32_t bottom = no_index - 3; ///< reaches two different things
 
 public:
-  constexpr explicit variable_table(const typename Traits::program& p) {
+  constexpr variable_table(const Adapter& a, const typename Adapter::program& p) : a_(a) {
     if constexpr (dense)
-      grow(static_cast<std::size_t>(Traits::variable_bound(p)));
+      vars_.resize(a.variable_bound(p));
   }
 
-  /// Forget the previous function's variables: O(1), entries of an older generation
-  /// read as fresh (no list of touched variables to keep and clear).
+  /// Forget the previous function: O(1) for the variables (entries of an older
+  /// generation read as unbound), linear in the previous function's definitions.
   constexpr void reset() {
     ++generation_;
+    defs_.clear();
+    frames_.clear();
+    records_.clear();
     if constexpr (!dense) {
       ids_.clear();
-      entries_.clear();
-      count_ = 0;
+      vars_.clear();
     }
   }
 
   [[nodiscard]] constexpr std::uint32_t id(variable v) {
     if constexpr (dense) {
-      auto i = static_cast<std::size_t>(Traits::variable_index(v));
-      if (i >= entries_.size())
-        grow(i + 1); // an adapter whose bound was low: stay correct
+      const auto i = a_.variable_index(v);
+      if (i >= vars_.size())
+        vars_.resize(i + 1); // an adapter whose bound was low: stay correct
       return static_cast<std::uint32_t>(i);
     } else {
-      auto [it, fresh] = ids_.try_emplace(Traits::variable_key(v), count_);
-      if (fresh) {
-        ++count_;
-        grow(count_);
-      }
+      auto [it, fresh] =
+          ids_.try_emplace(a_.variable_key(v), static_cast<std::uint32_t>(vars_.size()));
+      if (fresh)
+        vars_.emplace_back();
       return it->second;
     }
   }
 
-  /// Records a binding; a second binding of the same variable makes it ambiguous.
-  constexpr void bind(std::uint32_t v, binding b) {
-    auto& e = slot(v);
-    e.b = e.b.what == binding::kind::unbound ? b : binding{binding::kind::ambiguous};
-  }
-  [[nodiscard]] constexpr const binding& at(std::uint32_t v) const { return read(v); }
-  constexpr void retarget(std::uint32_t v, binding b) { slot(v).b = b; }
+  // ---- during the walk
 
-  /// Follows plain copies to the variable they start from. A copy cycle (a = b; b = a)
-  /// has no start: it yields v itself, whose binding is a copy, which every caller
-  /// treats as "resolves to nothing". (Returning no_index here would make the callers
-  /// index their tables out of bounds.)
-  [[nodiscard]] constexpr std::uint32_t root(std::uint32_t v) {
-    // Most variables are no copy, or a copy of one that is not: nothing to remember.
-    const auto& b = read(v);
-    if (b.what != binding::kind::copy)
-      return v;
-    if (read(b.ref).what != binding::kind::copy)
-      return b.ref;
-    return root_of_chain(v);
+  /// The definition of variable x that reaches this point of the walk (no_index: none).
+  [[nodiscard]] constexpr std::uint32_t use(std::uint32_t x) {
+    const std::uint32_t d = current(x);
+    if (frames_.empty() || (d != no_index && d >= frames_.back().first_def))
+      return d;
+    return reach(x, d, false);
+  }
+
+  /// A new definition of variable x; returns it.
+  constexpr std::uint32_t bind(std::uint32_t x, binding b) {
+    const std::uint32_t d = current(x);
+    // A first binding needs no merge: "not bound yet" merges as nothing.
+    if (!frames_.empty() && d != no_index && d < frames_.back().first_def)
+      reach(x, d, true);
+    const auto def = make(b);
+    vars_[x] = {def, generation_};
+    return def;
+  }
+
+  /// A statement with children begins (`loop`: its body may run again).
+  constexpr void open(bool loop) {
+    frames_.emplace_back(frame{static_cast<std::uint32_t>(defs_.size()),
+                               static_cast<std::uint32_t>(records_.size()), loop});
+  }
+
+  /// The statement ends: its merges get their second definition.
+  constexpr void close() {
+    const auto depth = static_cast<std::uint32_t>(frames_.size() - 1);
+    auto keep = frames_.back().records_begin;
+    for (auto r = keep; r < records_.size(); ++r) {
+      const record rec = records_[r];
+      if (rec.depth != depth) { // an outer statement's: kept for its end
+        records_[keep++] = rec;
+        continue;
+      }
+      auto& m = defs_[rec.def].b;
+      const std::uint32_t end = current(rec.variable);
+      if (end == rec.def) { // read in a loop that never rebinds it: its entry value
+        m = {binding::kind::copy, m.ref, 0};
+        vars_[rec.variable] = {m.ref, generation_};
+      } else {
+        m.value = end;
+        vars_[rec.variable] = {rec.def, generation_};
+      }
+    }
+    records_.resize(keep);
+    frames_.pop_back();
+  }
+
+  // ---- after the walk
+
+  [[nodiscard]] constexpr const binding& at(std::uint32_t def) const {
+    return def < defs_.size() ? defs_[def].b : unbound_;
+  }
+  /// A window definition found to be a view gets its view's index.
+  constexpr void set_view(std::uint32_t def, std::uint32_t view) { defs_[def].b.value = view; }
+
+  /// Follows copies and merges to the one definition they start from, or no_index.
+  [[nodiscard]] constexpr std::uint32_t root(std::uint32_t d) {
+    if (d == no_index)
+      return no_index;
+    const auto& b = defs_[d].b;
+    if (b.what != binding::kind::copy && b.what != binding::kind::merge)
+      return d;
+    const auto r = resolve(d, root_mode);
+    return r == top || r == bottom ? no_index : r;
   }
 
   /// The allocation a window's pointer names (through copies), or no_index.
-  [[nodiscard]] constexpr std::uint32_t allocation_of(std::uint32_t v) {
-    const auto& b = read(root(v));
+  [[nodiscard]] constexpr std::uint32_t allocation_of(std::uint32_t d) {
+    const auto& b = at(root(d));
     return b.what == binding::kind::allocation ? b.ref : no_index;
   }
 
-  /// The view (index into the function plan's views) a variable resolves to, through
-  /// copies and collective results, or no_index.
-  [[nodiscard]] constexpr std::uint32_t view_of(std::uint32_t v) {
-    const auto step = [&](std::uint32_t x, std::uint32_t& next) {
-      const auto& b = read(root(x));
-      if (b.what == binding::kind::window && b.value >= 0)
-        return static_cast<std::uint32_t>(b.value); // set once the window is a view
-      if (b.what == binding::kind::collective_result) {
-        next = b.ref;
-        return unknown;
-      }
+  /// The view (index into the function plan's views) a definition resolves to, through
+  /// copies, merges and collective results, or no_index.
+  [[nodiscard]] constexpr std::uint32_t view_of(std::uint32_t d) {
+    if (d == no_index)
       return no_index;
-    };
-    std::uint32_t next = no_index;
-    if (const auto r = step(v, next); r != unknown)
-      return r; // no collective result on the way: nothing to remember
-    return follow(v, memo_view, step);
+    if (!followed(defs_[d].b, view_mode)) {
+      const auto s = source(d, view_mode);
+      return s == bottom ? no_index : s;
+    }
+    const auto r = resolve(d, view_mode);
+    return r == top || r == bottom ? no_index : r;
   }
 
 private:
-  enum memo_slot : std::uint8_t { memo_root = 0, memo_view = 1 };
+  enum mode : std::uint8_t { root_mode = 0, view_mode = 1 };
 
-  /// One record per variable: a resolution reads the binding, the memo and the marks
-  /// together.
-  struct entry {
+  struct variable_entry {
+    std::uint32_t def = no_index;
+    std::uint32_t generation = 0;
+  };
+  struct definition {
     binding b{};
-    std::uint32_t memo[2]{unknown, unknown};
-    std::uint32_t generation = 0; ///< the reset() it belongs to; older reads as fresh
-    std::uint8_t state = 0;       ///< bit m: on the path of memo slot m
+    std::uint32_t memo[2]{unknown, unknown}; ///< a result; on the stack: the visit index
+    std::uint8_t on_stack = 0;               ///< bit m: on the stack of mode m
+  };
+  struct frame {
+    std::uint32_t first_def;
+    std::uint32_t records_begin;
+    bool loop;
+  };
+  struct record { ///< a merge to complete when the statement at `depth` ends
+    std::uint32_t variable, def, depth;
   };
 
-  /// A binding, read without refreshing a stale entry: resolutions read far more than
-  /// they write.
-  constexpr const binding& read(std::uint32_t v) const {
-    const auto& e = entries_[v];
-    return e.generation == generation_ ? e.b : unbound_;
+  constexpr std::uint32_t current(std::uint32_t x) const {
+    const auto& v = vars_[x];
+    return v.generation == generation_ ? v.def : no_index;
   }
+
+  constexpr std::uint32_t make(binding b) {
+    defs_.emplace_back(definition{b, {unknown, unknown}, 0});
+    return static_cast<std::uint32_t>(defs_.size() - 1);
+  }
+
+  /// x is read or bound inside statements that began after its definition d: each of
+  /// them gets its merge (loops on a read; any statement on a binding), outermost first.
+  /// Returns what the innermost statement sees.
+  constexpr std::uint32_t reach(std::uint32_t x, std::uint32_t d, bool binding_it) {
+    auto k = frames_.size();
+    while (k > 0 && (d == no_index || frames_[k - 1].first_def > d))
+      --k;
+    std::uint32_t entry = d;
+    for (auto i = k; i < frames_.size(); ++i) {
+      if (!frames_[i].loop && !binding_it)
+        continue; // a read in a branch sees the value before it
+      const auto m = make({binding::kind::merge, entry, static_cast<std::int64_t>(no_index)});
+      records_.emplace_back(record{x, m, static_cast<std::uint32_t>(i)});
+      if (frames_[i].loop) // the loop's reads see the merge; a branch's see the entry
+        entry = m;
+    }
+    vars_[x] = {entry, generation_};
+    return entry;
+  }
+
+  static constexpr bool followed(const binding& b, mode m) {
+    return b.what == binding::kind::copy || b.what == binding::kind::merge ||
+           (m == view_mode && b.what == binding::kind::collective_result);
+  }
+  constexpr std::uint32_t source(std::uint32_t d, mode m) const {
+    if (m == root_mode)
+      return d;
+    const auto& b = defs_[d].b;
+    return b.what == binding::kind::window && b.value >= 0 ? static_cast<std::uint32_t>(b.value)
+                                                           : bottom;
+  }
+  static constexpr std::uint32_t meet(std::uint32_t a, std::uint32_t b) {
+    return a == top ? b : b == top ? a : a == b ? a : bottom;
+  }
+  /// The i-th definition a followed definition leads to, or false past the last.
+  constexpr bool edge(std::uint32_t d, std::uint8_t i, std::uint32_t& to) const {
+    const auto& b = defs_[d].b;
+    if (i == 0) {
+      to = b.ref;
+      return true;
+    }
+    if (i == 1 && b.what == binding::kind::merge) {
+      to = static_cast<std::uint32_t>(b.value);
+      return true;
+    }
+    return false;
+  }
+
+  /// The meet of every source reachable from d along followed definitions, by an
+  /// iterative Tarjan walk: a strongly connected component shares one result.
+  constexpr std::uint32_t resolve(std::uint32_t d, mode m) {
+    if (defs_[d].memo[m] != unknown && !(defs_[d].on_stack & (1u << m)))
+      return defs_[d].memo[m];
+    const auto bit = static_cast<std::uint8_t>(1u << m);
+    std::uint32_t counter = 0;
+    dfs_.clear();
+    component_.clear();
+    const auto push = [&](std::uint32_t x) {
+      defs_[x].memo[m] = counter;
+      defs_[x].on_stack = static_cast<std::uint8_t>(defs_[x].on_stack | bit);
+      dfs_.emplace_back(visit{x, 0, counter, top});
+      component_.emplace_back(x);
+      ++counter;
+    };
+    push(d);
+    while (!dfs_.empty()) {
+      auto& f = dfs_.back();
+      std::uint32_t w = no_index;
+      if (edge(f.def, f.next++, w)) {
+        if (w == no_index || w >= defs_.size())
+          continue; // nothing bound: merges as nothing
+        auto& e = defs_[w];
+        if (!followed(e.b, m))
+          f.acc = meet(f.acc, source(w, m));
+        else if (e.on_stack & bit)
+          f.low = std::min(f.low, e.memo[m]);
+        else if (e.memo[m] != unknown)
+          f.acc = meet(f.acc, e.memo[m]);
+        else
+          push(w); // f is not used after this
+        continue;
+      }
+      const visit done = f;
+      dfs_.pop_back();
+      if (done.low == defs_[done.def].memo[m]) { // the root of its component
+        for (;;) {
+          const auto x = component_.back();
+          component_.pop_back();
+          defs_[x].memo[m] = done.acc;
+          defs_[x].on_stack = static_cast<std::uint8_t>(defs_[x].on_stack & ~bit);
+          if (x == done.def)
+            break;
+        }
+      }
+      if (!dfs_.empty()) {
+        auto& parent = dfs_.back();
+        parent.acc = meet(parent.acc, done.acc);
+        parent.low = std::min(parent.low, done.low);
+      }
+    }
+    return defs_[d].memo[m];
+  }
+
+  struct visit {
+    std::uint32_t def;
+    std::uint8_t next;
+    std::uint32_t low;
+    std::uint32_t acc;
+  };
+
   static constexpr binding unbound_{};
-
-  constexpr entry& slot(std::uint32_t v) {
-    auto& e = entries_[v];
-    if (e.generation != generation_)
-      e = {{}, {unknown, unknown}, generation_, 0};
-    return e;
-  }
-
-  /// root() of a chain of two or more copies (or of a cycle): memoized. Kept out of
-  /// line (as is follow()) so that the common cases of root() and view_of() inline
-  /// into their callers without paying this path's register saves.
-  [[gnu::noinline]] constexpr std::uint32_t root_of_chain(std::uint32_t v) {
-    const auto r = follow(v, memo_root, [&](std::uint32_t x, std::uint32_t& next) {
-      const auto& b = read(x);
-      if (b.what == binding::kind::copy) {
-        next = b.ref;
-        return unknown;
-      }
-      return x;
-    });
-    return r == no_index ? v : r;
-  }
-
-  /// Iterative, memoized, cycle-safe chain following. `step(x, next)` returns a result,
-  /// or `unknown` after setting `next` to continue with.
-  /// Each memo slot has its own path: view_of's step calls root(), which must not
-  /// clobber the path view_of is still building (it would memoize the wrong variables
-  /// and leave view_of's "on the path" marks set, so that a later resolution of a
-  /// collective result reported a false cycle).
-  template <class Step>
-  [[gnu::noinline]] constexpr std::uint32_t follow(std::uint32_t v, memo_slot m, Step step) {
-    auto& path = paths_[m];
-    path.clear();
-    std::uint32_t result = no_index;
-    for (std::uint32_t x = v;;) {
-      auto& e = slot(x);
-      if (e.memo[m] != unknown) {
-        result = e.memo[m];
-        break;
-      }
-      if (e.state & (1u << m)) { // on the current path: a cycle resolves to nothing
-        result = no_index;
-        break;
-      }
-      e.state = static_cast<std::uint8_t>(e.state | (1u << m));
-      path.push_back(x);
-      std::uint32_t next = no_index;
-      auto r = step(x, next);
-      if (r != unknown) {
-        result = r;
-        break;
-      }
-      x = next;
-    }
-    for (auto x : path) {
-      auto& e = entries_[x]; // on the path: of this generation already
-      e.memo[m] = result;
-      e.state = static_cast<std::uint8_t>(e.state & ~(1u << m));
-    }
-    return result;
-  }
-
-  constexpr void grow(std::size_t n) {
-    if (n > entries_.size())
-      entries_.resize(n);
-  }
-
-  vec<entry> entries_;
-  std::uint32_t generation_ = 1; ///< entries start at 0: fresh
-  vec<std::uint32_t> paths_[2];
+  Adapter a_;
+  vec<variable_entry> vars_;
+  vec<definition> defs_;
+  vec<frame> frames_;
+  vec<record> records_;
+  vec<visit> dfs_;
+  vec<std::uint32_t> component_;
+  std::uint32_t generation_ = 1; ///< entries start at 0: unbound
   template <class T, bool Dense>
   struct interning {
     using type = std::uint8_t; // unused: the adapter numbers its variables
   };
   template <class T>
   struct interning<T, false> {
-    using key = std::remove_cvref_t<decltype(T::variable_key(std::declval<variable>()))>;
+    using key = std::remove_cvref_t<decltype(std::declval<const T&>().variable_key(
+        std::declval<variable>()))>;
     using type = std::unordered_map<key, std::uint32_t>;
   };
-  typename interning<Traits, dense>::type ids_{};
-  std::uint32_t count_ = 0;
+  typename interning<Adapter, dense>::type ids_{};
 };
 
-} // namespace commscope::analysis
+} // namespace commscope::detail

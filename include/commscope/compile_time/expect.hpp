@@ -94,16 +94,17 @@ struct verdict {
   return "unknown mismatch";
 }
 
-/// How expectations name a view variable: `Traits::variable_name(v)` by default;
-/// specialize for an adapter that has no such member.
-template <class Traits>
-struct variable_names {
-  static constexpr std::string_view of(typename Traits::variable v) {
-    return Traits::variable_name(v);
-  }
-};
+/// How expectations name a view variable, for an adapter without a
+/// `variable_name(variable)` member: specialize it.
+template <class Traits> struct variable_names;
 
-namespace expect_ {
+} // namespace commscope::compile_time
+
+namespace commscope::detail {
+
+using compile_time::domain_expectation;
+using compile_time::mismatch;
+using compile_time::view_expectation;
 
 template <std::size_t N>
 constexpr std::size_t length(const std::string_view (&items)[N]) {
@@ -171,12 +172,25 @@ constexpr mismatch compare_devices(const Set& actual, std::string_view text) {
   return got == want ? mismatch::none : mismatch::domain_devices;
 }
 
-} // namespace expect_
+} // namespace commscope::detail
+
+namespace commscope::compile_time {
+
+/// The name an expectation uses for a view variable: the traits object's
+/// `variable_name(v)` if it has one, else `variable_names<Traits>`.
+template <class Traits>
+constexpr std::string_view name_of(const Traits& t, typename Traits::variable v) {
+  if constexpr (requires { t.variable_name(v); })
+    return t.variable_name(v);
+  else
+    return variable_names<Traits>::of(v);
+}
 
 /// Compares a plan with an expectation; the first difference wins.
 template <class Traits>
-[[nodiscard]] constexpr verdict compare(const plan<Traits>& p, const expectation& e) {
-  using expect_::length;
+[[nodiscard]] constexpr verdict compare(const plan<Traits>& p, const expectation& e,
+                                        const Traits& t) {
+  using detail::length;
   const auto n_diag = length(e.diagnostics);
   if (p.diagnostics.size() != n_diag)
     return {mismatch::diagnostic_count, static_cast<std::uint32_t>(p.diagnostics.size())};
@@ -202,7 +216,7 @@ template <class Traits>
   for (std::uint32_t d = 0; d < n_dom; ++d) {
     const auto& got = fp->domains[d];
     const auto& want = e.domains[d];
-    if (const auto m = expect_::compare_devices(got.devices, want.devices); m != mismatch::none)
+    if (const auto m = detail::compare_devices(got.devices, want.devices); m != mismatch::none)
       return {m, d};
     if (got.slots.size() != length(want.slots))
       return {mismatch::slot_count, d};
@@ -215,19 +229,23 @@ template <class Traits>
     return {mismatch::view_count, static_cast<std::uint32_t>(fp->views.size())};
   for (std::uint32_t v = 0; v < n_view; ++v) {
     const auto& got = fp->views[v];
-    if (variable_names<Traits>::of(got.variable) != e.views[v].variable ||
-        got.allocation == no_index ||
+    if (name_of(t, got.variable) != e.views[v].variable || got.allocation == no_index ||
         fp->allocations[got.allocation].name != e.views[v].allocation)
       return {mismatch::view, v};
   }
   return {};
 }
 
-/// Runs the pass on `p` and compares its plan with `e`: in constant evaluation for a
-/// compile-time program, at run time for any adapter.
-template <class Program, class Traits = ir_traits<Program>>
+/// Runs the pass on `p` through the traits object `t` and compares its plan with `e`: in
+/// constant evaluation for a compile-time program, at run time for any adapter.
+template <class Program, class Traits>
+[[nodiscard]] constexpr verdict check(const Program& p, const expectation& e, const Traits& t) {
+  return compare<Traits>(analyze(p, t), e, t);
+}
+/// `check(p, e, ir_traits<Program>{})`.
+template <class Program>
 [[nodiscard]] constexpr verdict check(const Program& p, const expectation& e) {
-  return compare<Traits>(analyze<Program, Traits>(p), e);
+  return check(p, e, ir_traits<Program>{});
 }
 
 /// Turns a verdict into a compile error that says what differs; `V.index` (shown in the

@@ -1,6 +1,7 @@
-// The compile-time IR's adapter. It differs from a run-time adapter in two choices only:
-// standard containers (usable in constant evaluation) and a dense variable numbering
-// (hashing is not available there). The IR is never materialized: it has no scopes.
+// The compile-time IR's adapter: the analysis core only (traits.hpp, layer 1). It differs
+// from a run-time adapter in two choices: standard containers (usable in constant
+// evaluation) and a dense variable numbering (hashing is not available there). The IR is
+// never materialized, so it has neither scope readers nor rewrite hooks.
 #pragma once
 
 #include <commscope/compile_time/ir.hpp>
@@ -20,7 +21,6 @@ struct commscope::ir_traits<commscope::compile_time::basic_program<N>> {
   using expression = compile_time::handle<program, compile_time::expression_tag>;
   using variable = compile_time::handle<program, compile_time::variable_tag>;
   using location = compile_time::location;
-  using window_buffer = std::uint32_t; ///< never made: 0 is "none"
   using storage = commscope::std_storage;
 
   template <class Tag>
@@ -37,7 +37,7 @@ struct commscope::ir_traits<commscope::compile_time::basic_program<N>> {
 
   // ---- statements
   static constexpr statement_kind statement_kind_of(statement s) { return node(s).kind; }
-  static constexpr location statement_location(statement s) { return node(s).where; }
+  static constexpr location location_of(statement s) { return node(s).where; }
   static constexpr range<compile_time::statement_tag> children(statement s) {
     return {s.program, s.program->statement_lists.data(), node(s).first, node(s).count};
   }
@@ -58,7 +58,7 @@ struct commscope::ir_traits<commscope::compile_time::basic_program<N>> {
 
   // ---- expressions
   static constexpr expression_kind expression_kind_of(expression e) { return node(e).kind; }
-  static constexpr location expression_location(expression e) { return node(e).where; }
+  static constexpr location location_of(expression e) { return node(e).where; }
   static constexpr std::int64_t integer_value(expression e) { return node(e).value; }
   static constexpr variable variable_of(expression e) { return {e.program, node(e).variable}; }
   static constexpr call_target call_target_of(expression e) { return node(e).target; }
@@ -85,15 +85,6 @@ struct commscope::ir_traits<commscope::compile_time::basic_program<N>> {
   static constexpr std::string_view variable_name(variable v) {
     return v.program->variables[v.index].name;
   }
-
-  // ---- reading materialized scopes: this IR has none
-  static constexpr std::string_view scope_name(statement) { return {}; }
-  static constexpr compile_time::optional_range<std::int64_t> scope_devices(statement) { return {}; }
-  static constexpr compile_time::optional_range<window_buffer> scope_slots(statement) { return {}; }
-  static constexpr window_buffer view_window_buffer(variable) { return 0; }
-  static constexpr std::string_view window_buffer_name(window_buffer) { return {}; }
-  static constexpr variable window_buffer_base(window_buffer) { return {}; }
-  static constexpr expression window_buffer_size(window_buffer) { return {}; }
 
 private:
   static constexpr const auto& node(function f) { return f.program->functions[f.index]; }

@@ -51,11 +51,11 @@ template <class Diagnostic> std::string message_of(const Diagnostic& d) {
   const std::string who = "'" + std::string(d.subject) + "'";
   switch (d.code) {
   case error_code::malformed_op:
-    if (d.why == commscope::detail::unwrappable_body)
+    if (d.why == commscope::reason::unwrappable_body)
       return "allocation " + who +
              " is in a function with more than one block: pld.comm_domain_scope wraps a "
              "single block (use scf control flow)";
-    if (d.why == commscope::detail::unknown_callee)
+    if (d.why == commscope::reason::unknown_callee)
       return "pld.dispatch of " + who + ", which is no function of the module";
     break;
   case error_code::unsupported_device:
@@ -148,10 +148,10 @@ void attach_notes(::mlir::InFlightDiagnostic& diag, const Diagnostic& d, const r
       auto f = alloc->template getParentOfType<::mlir::func::FuncOp>();
       if (!f)
         break;
-      if (d.why == commscope::detail::unwrappable_body)
+      if (d.why == commscope::reason::unwrappable_body)
         diag.attachNote(f.getLoc())
             << "'" << f.getSymName() << "' has " << f.getBody().getBlocks().size() << " blocks";
-      else if (d.why == commscope::detail::alloc_outside_scope)
+      else if (d.why == commscope::reason::alloc_outside_scope)
         f.walk([&](comm_domain_scope s) {
           diag.attachNote(s.getLoc()) << "the function's comm-domain scopes start here";
           return ::mlir::WalkResult::interrupt();
@@ -266,7 +266,7 @@ inline bool materialize_module(::mlir::ModuleOp m, const limits& lim, counts& n,
     n.allocations += fp.allocations.size();
     n.domains += fp.domains.size();
   }
-  changed = materialize(m, pl);
+  changed = materialize(m, pl) == materialized::rewritten;
   return true;
 }
 

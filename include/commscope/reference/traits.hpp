@@ -153,7 +153,7 @@ struct commscope::ir_traits<commscope::reference::program_ptr> {
       return statement_kind::other;
     }
   }
-  static location statement_location(statement s) { return s->where; }
+  static location location_of(statement s) { return s->where; }
   static reference::pointer_range<reference::statement> children(statement s) {
     return reference::pointer_range<reference::statement>(s->body, s->orelse);
   }
@@ -188,7 +188,7 @@ struct commscope::ir_traits<commscope::reference::program_ptr> {
       return expression_kind::other;
     }
   }
-  static location expression_location(expression e) { return e->where; }
+  static location location_of(expression e) { return e->where; }
   static std::int64_t integer_value(expression e) { return e->value; }
   static variable variable_of(expression e) { return e->var.get(); }
   static call_target call_target_of(expression e) {
@@ -216,7 +216,6 @@ struct commscope::ir_traits<commscope::reference::program_ptr> {
   // ---- variables: dense ids, no hashing
   static std::size_t variable_index(variable v) { return v->id; }
   static std::size_t variable_bound(const program& p) { return p->variable_bound; }
-  static const void* variable_key(variable v) { return v; }
 
   // ---- reading materialized scopes
   static std::string_view scope_name(statement s) { return s->scope_name; }

@@ -1,0 +1,56 @@
+// The one statement walk: pre-order, with enter and leave events, on an explicit stack,
+// so that its depth in the call stack does not grow with the nesting of the program.
+// The analysis (collect.hpp), the read-back of materialized bodies (read_back.hpp) and
+// the verifier (verify.hpp) are its visitors.
+#pragma once
+
+#include <commscope/adapter.hpp>
+
+#include <algorithm>
+#include <cstddef>
+
+namespace commscope::detail {
+
+/// A visitor has `bool enter(statement)`, called before a statement's children, which
+/// returns whether it wants `void leave(statement)` after them.
+template <class Adapter> class statement_walker {
+  using statement = typename Adapter::statement;
+  struct item {
+    statement s{};
+    bool leave = false;
+  };
+
+public:
+  /// Walks each statement of `statements` (a body) and everything nested in it.
+  template <class Range, class Visitor>
+  constexpr void run(const Adapter& a, Range&& statements, Visitor& v) {
+    // Top-level statements are taken from the body in order; only nested ones are
+    // stacked (a body is mostly flat, and stacking it would copy it).
+    for (auto&& top_level : statements) {
+      statement s = top_level;
+      for (;;) {
+        if (v.enter(s))
+          stack_.emplace_back(item{s, true});
+        const auto first = stack_.size();
+        for (auto&& c : a.children(s))
+          stack_.emplace_back(item{c, false});
+        if (stack_.size() - first > 1) // children go on the stack last first
+          std::reverse(stack_.begin() + static_cast<std::ptrdiff_t>(first), stack_.end());
+        while (!stack_.empty() && stack_.back().leave) {
+          const statement done = stack_.back().s;
+          stack_.pop_back();
+          v.leave(done);
+        }
+        if (stack_.empty())
+          break;
+        s = stack_.back().s;
+        stack_.pop_back();
+      }
+    }
+  }
+
+private:
+  typename Adapter::storage::template vector<item> stack_;
+};
+
+} // namespace commscope::detail

@@ -1,0 +1,289 @@
+// An IR shaped like the host compiler's own: functions in a map sorted by name, calls
+// that keep `device=` and `name=` in one map of keywords with variant values, nodes held
+// by shared_ptr. Its adapter gives neither subexpressions nor expressions (the library
+// derives them from arguments and device_of), builds each window buffer in one step with
+// an owning reference to its allocation, and its plans do not depend on where a function
+// sits in the map.
+#include <commscope/commscope.hpp>
+
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace kw {
+
+struct expr;
+using expr_ptr = std::shared_ptr<const expr>;
+using keyword = std::variant<std::int64_t, std::string, expr_ptr>;
+
+struct expr {
+  commscope::expression_kind kind = commscope::expression_kind::other;
+  std::int64_t value = 0;
+  std::string variable;
+  commscope::call_target target{};
+  std::vector<expr_ptr> args;
+  std::map<std::string, keyword> keywords;
+  int line = 0;
+};
+
+struct stmt : std::enable_shared_from_this<stmt> {
+  commscope::statement_kind kind = commscope::statement_kind::evaluation;
+  std::vector<std::string> targets;
+  expr_ptr value;
+  std::string loop_variable;
+  expr_ptr stop; ///< for loop_variable in range(stop)
+  std::vector<std::shared_ptr<stmt>> body;
+  int line = 0;
+};
+
+/// Built in one step from the allocation's own statement, which it keeps alive.
+struct window_buffer {
+  std::shared_ptr<const stmt> allocation;
+  std::string name;
+};
+
+struct function {
+  commscope::function_info info;
+  std::vector<std::shared_ptr<stmt>> body;
+  std::vector<std::string> scopes; ///< the names wrap_body was given, outermost first
+};
+
+struct program {
+  std::map<std::string, function> functions; ///< by name, not in source order
+  std::vector<std::unique_ptr<window_buffer>> buffers;
+  std::map<std::string, const window_buffer*> views;
+};
+
+struct traits {
+  using program = kw::program;
+  using function = kw::function*;
+  using statement = const stmt*;
+  using expression = const expr*;
+  using variable = std::string; ///< hashable: no variable_key
+  using location = int;
+  using window_buffer = const kw::window_buffer*;
+
+  static std::vector<function> functions(const program& p) {
+    std::vector<function> r;
+    for (auto& [name, f] : const_cast<kw::program&>(p).functions)
+      r.push_back(&f);
+    return r;
+  }
+  static commscope::function_info describe(function f) { return f->info; }
+  static std::vector<statement> body(function f) { return list(f->body); }
+  static commscope::statement_kind statement_kind_of(statement s) { return s->kind; }
+  static location location_of(statement s) { return s->line; }
+  static location location_of(expression e) { return e->line; }
+  static std::vector<statement> children(statement s) { return list(s->body); }
+  static const std::vector<std::string>& targets(statement s) { return s->targets; }
+  static expression value(statement s) { return s->value.get(); }
+  static variable loop_variable(statement s) { return s->loop_variable; }
+  /// Loops are `for v in range(stop)`: the implicit bounds are integers.
+  static commscope::loop_bounds<std::int64_t, expression, std::int64_t> loop_bounds(statement s) {
+    return {0, s->stop.get(), 1};
+  }
+  static commscope::expression_kind expression_kind_of(expression e) { return e->kind; }
+  static std::int64_t integer_value(expression e) { return e->value; }
+  static variable variable_of(expression e) { return e->variable; }
+  static commscope::call_target call_target_of(expression e) { return e->target; }
+  static std::vector<expression> arguments(expression e) {
+    std::vector<expression> r;
+    for (const auto& a : e->args)
+      r.push_back(a.get());
+    return r;
+  }
+  static std::optional<expression> device_of(expression e) {
+    const auto it = e->keywords.find("device");
+    const auto* d = it == e->keywords.end() ? nullptr : std::get_if<expr_ptr>(&it->second);
+    return d ? std::optional<expression>(d->get()) : std::nullopt;
+  }
+  static std::string_view allocation_name(expression e) {
+    const auto it = e->keywords.find("name");
+    const auto* n = it == e->keywords.end() ? nullptr : std::get_if<std::string>(&it->second);
+    return n ? std::string_view(*n) : std::string_view();
+  }
+
+  // ---- the rewrite, in place, through the program
+  using rewriter = program*;
+  static rewriter begin_rewrite(program& p) { return &p; }
+  static window_buffer make_window_buffer(rewriter& p,
+                                          const commscope::window_buffer_spec<traits>& s) {
+    auto owner = const_cast<stmt*>(s.statement)->shared_from_this();
+    p->buffers.push_back(std::make_unique<kw::window_buffer>(
+        kw::window_buffer{std::move(owner), std::string(s.name)}));
+    return p->buffers.back().get();
+  }
+  static void retype_view(rewriter& p, variable v, window_buffer w) { p->views[v] = w; }
+  static void wrap_body(rewriter&, function f, std::span<const commscope::scope_spec<traits>> s) {
+    for (const auto& scope : s)
+      f->scopes.emplace_back(scope.name);
+  }
+  static void commit(rewriter&, program&) {}
+
+private:
+  static std::vector<statement> list(const std::vector<std::shared_ptr<stmt>>& v) {
+    std::vector<statement> r;
+    for (const auto& s : v)
+      r.push_back(s.get());
+    return r;
+  }
+};
+
+// ---- a small builder
+inline expr_ptr integer(std::int64_t v) {
+  auto e = std::make_shared<expr>();
+  e->kind = commscope::expression_kind::integer;
+  e->value = v;
+  return e;
+}
+inline expr_ptr use(std::string v) {
+  auto e = std::make_shared<expr>();
+  e->kind = commscope::expression_kind::variable;
+  e->variable = std::move(v);
+  return e;
+}
+inline expr_ptr call(commscope::call_target t, std::vector<expr_ptr> args,
+                     std::map<std::string, keyword> keywords = {}, int line = 0) {
+  auto e = std::make_shared<expr>();
+  e->kind = commscope::expression_kind::call;
+  e->target = t;
+  e->args = std::move(args);
+  e->keywords = std::move(keywords);
+  e->line = line;
+  return e;
+}
+inline std::shared_ptr<stmt> assign(std::string target, expr_ptr value, int line) {
+  auto s = std::make_shared<stmt>();
+  s->kind = commscope::statement_kind::assignment;
+  s->targets = {std::move(target)};
+  s->value = std::move(value);
+  s->line = line;
+  return s;
+}
+inline std::shared_ptr<stmt> evaluate(expr_ptr value, int line) {
+  auto s = std::make_shared<stmt>();
+  s->value = std::move(value);
+  s->line = line;
+  return s;
+}
+
+/// A host orchestrator that allocates `buffer`, takes its view `view` and dispatches it on
+/// `device`.
+inline function host(const std::string& buffer, const std::string& view, std::int64_t device,
+                     int line, const commscope::function_info& chip) {
+  using commscope::call_target;
+  using commscope::operation;
+  function f;
+  auto alloc =
+      call(call_target::of(operation::alloc_window_buffer), {integer(64)}, {{"name", buffer}});
+  f.body.push_back(assign(buffer, alloc, line + 1));
+  f.body.push_back(assign(view,
+                          call(call_target::of(operation::window), {use(buffer), integer(64)},
+                               {{"dtype", std::string("fp32")}}),
+                          line + 2));
+  f.body.push_back(
+      evaluate(call(call_target::of(chip), {use(view)},
+                    {{"device", integer(device)}, {"core_num", std::int64_t{2}}}, line + 3),
+               line + 3));
+  f.info = {"", commscope::level::host, true, false};
+  return f;
+}
+
+} // namespace kw
+
+namespace {
+
+/// Two hosts whose map order ("a_late" < "z_early") is the reverse of their source order.
+kw::program make_program(bool valid) {
+  const commscope::function_info chip{"chip", commscope::level::chip, true, false};
+  kw::program p;
+  p.functions["chip"].info = chip;
+  p.functions["z_early"] = kw::host("first", "first_v", 3, 10, chip);
+  p.functions["a_late"] = kw::host("second", "second_v", valid ? 5 : -5, 20, chip);
+  for (auto& [name, f] : p.functions)
+    if (name != "chip")
+      f.info.name = name;
+  return p;
+}
+
+} // namespace
+
+static_assert(commscope::materializable_ir<kw::traits>);
+static_assert(!commscope::lists_subexpressions<kw::traits>);
+static_assert(!commscope::lists_statement_expressions<kw::traits>);
+static_assert(!commscope::keys_variables<kw::traits> && !commscope::numbers_variables<kw::traits>);
+
+TEST_CASE("keywords in a map of variants: device= and name= found without an iterator") {
+  kw::program p = make_program(true);
+  const auto pl = commscope::analyze(p, kw::traits{});
+  REQUIRE(pl.ok());
+  REQUIRE(pl.functions.size() == 2);
+  // The plan follows functions(): the map's order, not the source's.
+  CHECK(pl.functions[0].name == "a_late");
+  CHECK(pl.functions[1].name == "z_early");
+  for (const auto& f : pl.functions) {
+    REQUIRE(f.allocations.size() == 1);
+    REQUIRE(f.domains.size() == 1);
+    std::vector<commscope::device_id> ids;
+    f.domains[0].devices.for_each([&](auto d) { ids.push_back(d); });
+    CHECK(ids == std::vector<commscope::device_id>{f.name == "a_late" ? 5 : 3});
+    CHECK(f.allocations[0].name == (f.name == "a_late" ? "second" : "first"));
+  }
+}
+
+TEST_CASE("each function numbers its own scopes, whatever the order of functions") {
+  kw::program p = make_program(true);
+  REQUIRE(commscope::run(p, kw::traits{}).empty());
+  CHECK(p.functions["a_late"].scopes == std::vector<std::string>{"comm_d0"});
+  CHECK(p.functions["z_early"].scopes == std::vector<std::string>{"comm_d0"});
+  // Window buffers built in one step, owning their allocation statement.
+  REQUIRE(p.buffers.size() == 2);
+  for (const auto& b : p.buffers) {
+    REQUIRE(b->allocation);
+    CHECK(b->allocation->kind == commscope::statement_kind::assignment);
+    CHECK(b->allocation->targets[0] == b->name);
+  }
+  CHECK(p.views.at("first_v")->name == "first");
+  CHECK(p.views.at("second_v")->name == "second");
+}
+
+TEST_CASE("a loop whose implicit bounds are integers: range(4) gives {0, 1, 2, 3}") {
+  kw::program p = make_program(true);
+  auto& f = p.functions["z_early"];
+  auto loop = std::make_shared<kw::stmt>();
+  loop->kind = commscope::statement_kind::for_loop;
+  loop->loop_variable = std::string(1, 'r'); // not = "r": GCC 105329, a false -Wrestrict
+  loop->stop = kw::integer(4);
+  loop->line = 14;
+  const commscope::function_info chip{"chip", commscope::level::chip, true, false};
+  loop->body.push_back(kw::evaluate(
+      kw::call(commscope::call_target::of(chip), {kw::use("first_v")}, {{"device", kw::use("r")}},
+               15),
+      15));
+  f.body.push_back(loop);
+  const auto pl = commscope::analyze(p, kw::traits{});
+  REQUIRE(pl.ok());
+  const auto& fp = pl.functions[1];
+  REQUIRE(fp.name == "z_early");
+  REQUIRE(fp.domains.size() == 1);
+  std::vector<commscope::device_id> ids;
+  fp.domains[0].devices.for_each([&](auto d) { ids.push_back(d); });
+  CHECK(ids == std::vector<commscope::device_id>{0, 1, 2, 3}); // and 3 from line 13
+}
+
+TEST_CASE("diagnostics are reported in the order of functions()") {
+  kw::program p = make_program(false);
+  const auto pl = commscope::analyze(p, kw::traits{});
+  REQUIRE(pl.diagnostics.size() == 1);
+  CHECK(pl.diagnostics[0].code == commscope::error_code::negative_device);
+  CHECK(pl.diagnostics[0].where == 23);
+  CHECK(commscope::materialize(p, pl, kw::traits{}) == commscope::materialized::rejected);
+  CHECK(p.buffers.empty());
+}
