@@ -219,7 +219,8 @@ inline std::optional<std::int64_t> highest_device(dispatch call) {
 /// The option limits, with the codes and places of the adapter's own: device-limit at
 /// each dispatch of a chip orchestrator that reaches it, nesting-limit at the first
 /// allocation beyond it. Counts the dispatches on the way.
-template <class Plan> bool check_limits(const Plan& pl, const limits& lim, counts& n) {
+template <class Plan>
+bool check_limits(const Plan& pl, const traits& t, const limits& lim, counts& n) {
   bool ok = true;
   for (const auto& fp : pl.functions) {
     if (fp.status != function_plan<traits>::state::analysed)
@@ -229,7 +230,7 @@ template <class Plan> bool check_limits(const Plan& pl, const limits& lim, count
       const auto top = lim.devices > 0 ? highest_device(call) : std::nullopt;
       if (!top || *top < lim.devices)
         return;
-      const auto callee = traits::call_target_of({call, {}});
+      const auto callee = t.call_target_of({call, {}});
       if (callee.what != call_target::kind::function || !callee.callee.is_chip_orchestrator())
         return;
       auto diag = call.emitError()
@@ -257,23 +258,24 @@ template <class Plan> bool check_limits(const Plan& pl, const limits& lim, count
 /// whether anything was rewritten.
 inline bool materialize_module(::mlir::ModuleOp m, const limits& lim, counts& n, bool& changed) {
   changed = false;
-  const symbol_scope symbols(m);
-  const auto pl = analyze(m);
+  const ::mlir::SymbolTable symbols(m);
+  const traits t{&symbols};
+  const auto pl = analyze(m, t);
   const bool clean = report(m, pl.diagnostics, &pl);
-  if (!detail_::check_limits(pl, lim, n) || !clean)
+  if (!detail_::check_limits(pl, t, lim, n) || !clean)
     return false; // nothing was touched: the rewrite needs a clean plan
   for (const auto& fp : pl.functions) {
     n.allocations += fp.allocations.size();
     n.domains += fp.domains.size();
   }
-  changed = materialize(m, pl) == materialized::rewritten;
+  changed = materialize(m, pl, t) == materialized::rewritten;
   return true;
 }
 
 /// The verifier of "comm-domain scopes materialized" on one module.
 inline bool verify_module(::mlir::ModuleOp m) {
-  const symbol_scope symbols(m);
-  return report(m, verify(m));
+  const ::mlir::SymbolTable symbols(m);
+  return report(m, verify(m, traits{&symbols}));
 }
 
 /// The passes (defined in the library commscope_pld, registered by name).

@@ -115,27 +115,6 @@ inline llvm::SmallVector<expression, 6> operands_of(mlir::Operation* o, unsigned
   return r;
 }
 
-/// The symbol table of the module being analysed, installed for one run by
-/// `symbol_scope`: a callee is then found in O(1), where lookupNearestSymbolFrom scans
-/// the module for every dispatch (quadratic in the number of functions). Without one,
-/// the lookup falls back to that scan. One per thread: passes on sibling modules may run
-/// in parallel.
-inline thread_local const mlir::SymbolTable* current_symbols = nullptr;
-
-class symbol_scope {
-public:
-  explicit symbol_scope(mlir::ModuleOp m) : table_(m), saved_(current_symbols) {
-    current_symbols = &table_;
-  }
-  ~symbol_scope() { current_symbols = saved_; }
-  symbol_scope(const symbol_scope&) = delete;
-  symbol_scope& operator=(const symbol_scope&) = delete;
-
-private:
-  mlir::SymbolTable table_;
-  const mlir::SymbolTable* saved_;
-};
-
 /// scf.for runs from its lower bound up to its upper bound with a positive step; a
 /// constant step <= 0 is no loop Python's range rules describe.
 inline bool positive_step(mlir::scf::ForOp f) {
@@ -232,16 +211,22 @@ template <> struct commscope::ir_traits<mlir::ModuleOp> {
     return mlir::cast<mlir::IntegerAttr>(c.getValue()).getValue().getSExtValue();
   }
   static variable variable_of(expression e) { return e.value; }
+  /// The symbol table of the module being analysed, when the caller built one (the
+  /// passes do: `analyze(m, ir_traits<mlir::ModuleOp>{&table})`): a callee is then found
+  /// in O(1), where lookupNearestSymbolFrom scans the module for every dispatch
+  /// (quadratic in the number of functions). A default-constructed traits object falls
+  /// back to that scan.
+  const mlir::SymbolTable* symbols = nullptr;
+
   /// A dispatch's (or func.call's) callee, looked up in the module's symbol table.
-  static call_target call_target_of(expression e) {
+  call_target call_target_of(expression e) const {
     if (auto op = pld::recognised::classify(e.op); op != operation::none)
       return call_target::of(op);
     auto callee = e.op->getAttrOfType<mlir::FlatSymbolRefAttr>("callee");
     if (!callee)
       return call_target::unresolved("");
     const auto f =
-        pld::current_symbols
-            ? pld::current_symbols->lookup<function>(callee.getAttr())
+        symbols ? symbols->lookup<function>(callee.getAttr())
             : mlir::SymbolTable::lookupNearestSymbolFrom<function>(e.op, callee.getAttr());
     if (f)
       return call_target::of(describe(f));
