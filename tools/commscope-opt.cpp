@@ -236,7 +236,8 @@ json function_json(const function_plan_type& fp) {
   for (std::size_t d = 0; d < fp.domains.size(); ++d) {
     const auto& dom = fp.domains[d];
     json s = json::object();
-    s["name"] = dom.name.empty() ? "comm_d" + std::to_string(d) : std::string(dom.name);
+    s["name"] = dom.name.empty() ? std::string(commscope::detail::scope_name(d).view())
+                                 : std::string(dom.name);
     if (dom.devices.is_all()) {
       s["devices"] = "all";
     } else {

@@ -11,6 +11,7 @@
 // brackets are capped as in Python, and so is the recursion of the expression parser.
 #pragma once
 
+#include <commscope/analysis/operations.hpp>
 #include <commscope/reference/ir.hpp>
 #include <commscope/reference/lexicon.hpp>
 #include <commscope/reference/module_scan.hpp>
@@ -117,37 +118,22 @@ parse_result parse(std::string_view text);
   return 0;
 }
 
-/// The operation a dotted spelling names (cli.md, "Operations"), or none.
+/// The operation a dotted spelling names (cli.md, "Operations"), or none: `pld.NAME` or
+/// `pld.tensor.NAME` with NAME from the analysis's table of operations (world_size is
+/// `pld.world_size` or `pld.system.world_size`).
 [[nodiscard]] inline commscope::operation operation_of_spelling(std::string_view s) {
   using commscope::operation;
-  struct entry {
-    std::string_view name;
-    operation op;
-  };
-  static constexpr std::array<entry, 10> table{
-      {{"alloc_window_buffer", operation::alloc_window_buffer},
-       {"window", operation::window},
-       {"world_size", operation::world_size},
-       {"allreduce", operation::allreduce},
-       {"broadcast", operation::broadcast},
-       {"reduce_scatter", operation::reduce_scatter},
-       {"barrier", operation::barrier},
-       {"allgather", operation::allgather},
-       {"all_to_all", operation::all_to_all},
-       {"all_to_all_v", operation::all_to_all_v}}};
-  std::string_view rest;
-  if (s.starts_with("pld.tensor."))
-    rest = s.substr(11);
-  else if (s == "pld.system.world_size")
+  if (s == "pld.system.world_size")
     return operation::world_size;
-  else if (s.starts_with("pld."))
-    rest = s.substr(4);
-  else
+  const bool tensor = s.starts_with("pld.tensor.");
+  if (!tensor && !s.starts_with("pld."))
     return operation::none;
-  for (const auto& e : table)
-    if (e.name == rest)
-      return (e.op == operation::world_size && s.starts_with("pld.tensor.")) ? operation::none
-                                                                             : e.op;
+  const std::string_view name = s.substr(tensor ? 11 : 4);
+  for (std::size_t i = 1; i < commscope::detail::operation_table.size(); ++i)
+    if (commscope::detail::operation_table[i].name == name) {
+      const auto op = static_cast<operation>(i);
+      return (op == operation::world_size && tensor) ? operation::none : op;
+    }
   return operation::none;
 }
 

@@ -4,10 +4,12 @@
 // memory (not parsed) may nest statements and expressions arbitrarily deep.
 #pragma once
 
+#include <commscope/analysis/operations.hpp>
 #include <commscope/reference/ir.hpp>
 #include <commscope/reference/lexicon.hpp>
 #include <commscope/traits.hpp>
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -17,7 +19,7 @@
 
 namespace commscope::reference {
 
-namespace printer_detail {
+namespace detail {
 
 inline constexpr int primary = 9; ///< atoms, calls, attributes, subscripts
 
@@ -47,33 +49,20 @@ inline int precedence(const expression& e) {
   }
 }
 
+/// The long spelling of an operation (`pld.tensor.allreduce`, `pld.window`): names from
+/// the analysis's table of operations.
 inline std::string_view default_spelling(commscope::operation op) {
-  using commscope::operation;
-  switch (op) {
-  case operation::alloc_window_buffer:
-    return "pld.alloc_window_buffer";
-  case operation::window:
-    return "pld.window";
-  case operation::world_size:
-    return "pld.world_size";
-  case operation::allreduce:
-    return "pld.tensor.allreduce";
-  case operation::broadcast:
-    return "pld.tensor.broadcast";
-  case operation::reduce_scatter:
-    return "pld.tensor.reduce_scatter";
-  case operation::barrier:
-    return "pld.tensor.barrier";
-  case operation::allgather:
-    return "pld.tensor.allgather";
-  case operation::all_to_all:
-    return "pld.tensor.all_to_all";
-  case operation::all_to_all_v:
-    return "pld.tensor.all_to_all_v";
-  case operation::none:
-    break;
-  }
-  return "pld.operation";
+  static const auto spellings = [] {
+    std::array<std::string, commscope::detail::operation_table.size()> a;
+    a[0] = "pld.operation";
+    for (std::size_t i = 1; i < a.size(); ++i) {
+      const auto& r = commscope::detail::operation_table[i];
+      a[i] = std::string(r.collective ? "pld.tensor." : "pld.") + std::string(r.name);
+    }
+    return a;
+  }();
+  const auto i = static_cast<std::size_t>(op);
+  return i < spellings.size() ? std::string_view(spellings[i]) : std::string_view(spellings[0]);
 }
 
 inline void append_string_literal(std::string& out, std::string_view s) {
@@ -408,17 +397,17 @@ inline void append_header(std::string& out, const statement& s, bool elif_as_if 
   }
 }
 
-} // namespace printer_detail
+} // namespace detail
 
 /// The canonical text of one expression (cli.md: one space around binary operators,
 /// parentheses only where precedence needs them, calls as written).
 [[nodiscard]] inline std::string print_expression(const expression& e) {
   std::string out;
-  printer_detail::append_expression(out, e);
+  detail::append_expression(out, e);
   return out;
 }
 
-namespace printer_detail {
+namespace detail {
 
 /// Appends a statement's text as written (ir.hpp: continuation lines re-indented, lines
 /// inside a string literal kept as they are).
@@ -487,14 +476,14 @@ inline void append_statement(std::string& out, const statement& s, std::string_v
   out += text.substr(cut);
 }
 
-} // namespace printer_detail
+} // namespace detail
 
 /// Appends `body`, each line indented by `indent` and one `unit` more per nested block,
 /// lines ended by `newline`; an empty body prints `pass`.
 inline void print_statements(std::string& out, std::span<const statement_ptr> body,
                              std::string_view indent, std::string_view newline,
                              std::string_view unit = "    ") {
-  using namespace printer_detail;
+  using namespace detail;
   enum class step : std::uint8_t { statement, block, orelse };
   struct item {
     step what;
@@ -583,7 +572,7 @@ inline void print_statements(std::string& out, std::span<const statement_ptr> bo
   out += '\n';
 }
 
-namespace printer_detail {
+namespace detail {
 
 inline void append_decorator(std::string& out, const signature& sig) {
   out += "@pl.function";
@@ -613,13 +602,13 @@ inline void append_decorator(std::string& out, const signature& sig) {
     out += "(level=pl.Level.CLUSTER, role=pl.Role.Orchestrator)";
 }
 
-} // namespace printer_detail
+} // namespace detail
 
 /// The whole program in the text form of cli.md.
 /// The whole program as a module of its own: a `@pl.program` class, or module-level
 /// `@pl.jit` functions for a jit group. Bodies that were not parsed print as `pass`.
 [[nodiscard]] inline std::string print(const program& p) {
-  using namespace printer_detail;
+  using namespace detail;
   const bool jit = p.style == program::form::jit_group;
   const std::size_t level = jit ? 0 : 1;
   std::string out;
