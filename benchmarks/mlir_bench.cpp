@@ -1,4 +1,4 @@
-// The MLIR adapter at scale (issue 12): the pass's time per item against the floor of
+// The MLIR adapter at scale: the pass's time per item against the floor of
 // parsing and printing the same module, in one run. Cases, each at N items:
 //
 //   allocations/N      N allocations, each with a view and a dispatch on one of 16

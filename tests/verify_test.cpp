@@ -226,7 +226,7 @@ TEST_CASE("a view whose window buffer is in no enclosing scope") {
   }
 }
 
-TEST_CASE("a partly materialized body: an allocation no enclosing scope holds (issue 12)") {
+TEST_CASE("a partly materialized body: an allocation no enclosing scope holds") {
   auto a = variable("a", 1);
   auto late = variable("late", 2);
   auto w = std::make_shared<ref::window_buffer>();

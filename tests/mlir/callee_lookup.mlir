@@ -1,4 +1,4 @@
-// Callees are found in one symbol table per run (issue 12): lookupNearestSymbolFrom per
+// Callees are found in one symbol table per run: lookupNearestSymbolFrom per
 // dispatch scanned the module, 22 s for 50,000 chip functions; now about 1 s, parsing
 // and printing included. The budget (12 s; 90 s for the -O0 sanitizer build) leaves a wide
 // margin for a loaded machine.

@@ -1,10 +1,10 @@
-// The pld dialect in ODS (issue 12): verifiers, the function-level attributes checked,
+// The pld dialect in ODS: verifiers, the function-level attributes checked,
 // a custom assembly format that re-parses (no --allow-unregistered-dialect anywhere).
 // RUN: %opt %s --split-input-file --verify-diagnostics
 // The pass's output prints in the custom form, and parses back to the same text:
 // RUN: %opt %S/basic.mlir --commscope-materialize > %t.once && %opt %t.once > %t.twice && cmp %t.once %t.twice
 // window_buffer is an inherent attribute, kept in the op's properties: the rewrite sets
-// it without building and uniquing a new attribute dictionary per op (issue 12).
+// it without building and uniquing a new attribute dictionary per op.
 // RUN: %opt %S/basic.mlir --commscope-materialize --mlir-print-op-generic | %FileCheck %s
 // CHECK: "pld.alloc_window_buffer"(%{{.*}}) <{name = "buf", window_buffer = 0 : i64}> : (index) -> i64
 // CHECK: "pld.window"(%{{.*}}, %{{.*}}) <{dtype = f32, window_buffer = 0 : i64}> : (i64, index) -> tensor<256xf32>

@@ -1,6 +1,6 @@
 // scf.for is half-open with a positive step: a loop with a constant step <= 0 runs on no
 // device Python's range rules would give it, so its dispatch is unsupported-device
-// (issue 12: `step -1` from 4 to 0 used to give devices [1, 2, 3, 4]).
+// (`step -1` from 4 to 0 is no [1, 2, 3, 4]).
 // RUN: %opt %s --split-input-file --verify-diagnostics --commscope-materialize
 
 func.func private @chip(tensor<64xf32>) attributes {pld.level = "chip", pld.role = "orchestrator"}

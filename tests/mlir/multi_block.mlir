@@ -1,4 +1,4 @@
-// A host orchestrator with several blocks (a CFG, issue 12): without allocations it is
+// A host orchestrator with several blocks (a CFG): without allocations it is
 // left unchanged; with allocations it is one located error among all the others, which
 // are still reported (here another function's dead-alloc).
 // RUN: %opt %s --split-input-file --verify-diagnostics --commscope-materialize

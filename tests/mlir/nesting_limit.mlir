@@ -1,6 +1,6 @@
 // One nested pld.comm_domain_scope per domain: MLIR's printer recurses per level and
-// overflows its stack at some thousands (issue 12: 10,000 domains crashed while
-// printing). The adapter declares a scope-nesting limit of 512; one domain more is a
+// overflows its stack at some thousands (10,000 domains crash it while printing).
+// The adapter declares a scope-nesting limit of 512; one domain more is a
 // located error at the first allocation beyond it, and nothing changes.
 // RUN: bash %S/inputs/domains.sh 513 > %t.over.mlir
 // RUN: %not %opt %t.over.mlir --commscope-materialize 2>&1 | %FileCheck %s --check-prefix=OVER

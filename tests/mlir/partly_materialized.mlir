@@ -1,7 +1,7 @@
-// A body that holds a scope and a later allocation outside it is partly materialized
-// (issue 12): the pass reports the allocation instead of skipping the function, and the
-// verifier reports it too (every allocation of a host orchestrator with scopes is a
-// slot of a scope that encloses it).
+// A body that holds a scope and a later allocation outside it is partly materialized:
+// the pass reports the allocation instead of skipping the function, and the verifier
+// reports it too (every allocation of a host orchestrator with scopes is a slot of a
+// scope that encloses it).
 // RUN: %opt %s --split-input-file --verify-diagnostics --commscope-materialize
 // RUN: %not %opt %s --split-input-file --commscope-verify 2>&1 | %FileCheck %s --check-prefix=VERIFY
 // VERIFY: error: allocation 'late' is no slot of a scope that encloses it [verify]

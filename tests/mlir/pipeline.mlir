@@ -1,4 +1,4 @@
-// The pass as MLIR passes are (issue 12): a registered name in a textual pipeline after
+// The pass as MLIR passes are: a registered name in a textual pipeline after
 // the upstream canonicalize and cse, so that bounds and devices computed by arith ops
 // fold to constants and analyse; options; statistics; nested modules.
 // RUN: %opt %s --pass-pipeline='builtin.module(canonicalize, cse, commscope-materialize)' | %FileCheck %s

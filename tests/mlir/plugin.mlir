@@ -1,5 +1,5 @@
 // The stock mlir-opt-19 of Debian's mlir-19-tools with commscope's plugin loaded as a
-// dialect plugin and as a pass plugin (issue 12): the same dialect, passes and results.
+// dialect plugin and as a pass plugin: the same dialect, passes and results.
 // RUN: %mlir-opt --load-dialect-plugin=%plugin --load-pass-plugin=%plugin %S/basic.mlir --pass-pipeline='builtin.module(canonicalize, cse, commscope-materialize, commscope-verify)' | %FileCheck %s
 // CHECK-LABEL: func.func @host_orch
 // CHECK:         pld.comm_domain_scope "comm_d0" devices [] slots [0] : index {

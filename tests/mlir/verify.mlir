@@ -95,7 +95,7 @@ func.func @resultless() attributes {pld.level = "host", pld.role = "orchestrator
 
 // -----
 
-// A partly materialized body (issue 12): a scope, then an allocation outside it. Every
+// A partly materialized body: a scope, then an allocation outside it. Every
 // allocation of a host orchestrator with scopes is a slot of a scope enclosing it.
 func.func @partly() attributes {pld.level = "host", pld.role = "orchestrator"} {
   %c64 = arith.constant 64 : index

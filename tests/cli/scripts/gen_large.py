@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes a large program for timing commscope-opt (issue 3, "Speed").
+"""Writes a large program for timing commscope-opt (the front end's speed).
 
 N allocations, N views (2N statements) and N dispatches in one host orchestrator:
 dispatch i targets device i % 8, or every device when i % 8 == 7 (inside a world loop),
