@@ -151,9 +151,8 @@ using mutable_stmt = std::shared_ptr<statement>;
 
 class dsl_parser {
 public:
-  dsl_parser(const token_stream& ts, const module_scan& scan, constants& consts,
-             std::string newline)
-      : ts_(ts), t_(ts.tokens), scan_(scan), consts_(consts), newline_(std::move(newline)) {}
+  dsl_parser(const token_stream& ts, const module_scan& scan, constants& consts)
+      : ts_(ts), t_(ts.tokens), scan_(scan), consts_(consts) {}
 
   program_unit run(const candidate_program& cp, std::string_view stem) {
     program_unit unit;
@@ -820,8 +819,7 @@ private:
     auto first = parse_expression_list(nullptr, true);
     if (is_op(":")) { // annotated: NAME: T [= value]
       next();
-      auto annotation = parse_test();
-      (void)annotation;
+      (void)parse_test(); // the annotation: kept in the statement's text only
       if (!is_op("=")) {
         s->what = statement::kind::verbatim;
         s->values.push_back(first);
@@ -1950,7 +1948,6 @@ private:
   const std::vector<token>& t_;
   const module_scan& scan_;
   constants& consts_;
-  std::string newline_;
   program_unit* unit_ = nullptr;
   std::size_t i_ = 0;
   std::uint32_t last_end_ = 0;
@@ -1991,7 +1988,7 @@ inline module_result parse_module(std::string_view text, const module_options& o
     for (const auto& cp : scan.programs) {
       if (cp.functions.empty() && !cp.is_class)
         continue;
-      detail::dsl_parser p(ts, scan, consts, r.newline);
+      detail::dsl_parser p(ts, scan, consts);
       r.programs.push_back(p.run(cp, options.stem));
     }
     // Source order: a program's place is its first decorator.

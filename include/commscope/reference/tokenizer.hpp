@@ -375,7 +375,6 @@ private:
         fail(b, what);
       return push(tok::number, b, pos_);
     }
-    bool is_float = false;
     if (c0 != '.') {
       digits(dec, false);
       const std::string_view lit = s_.substr(b, pos_ - b);
@@ -388,7 +387,6 @@ private:
     }
     if (pos_ < s_.size() && s_[pos_] == '.') {
       ++pos_;
-      is_float = true;
       if (pos_ < s_.size() && is_decimal(static_cast<unsigned char>(s_[pos_])))
         digits(dec, false);
     }
@@ -399,14 +397,12 @@ private:
         ++pos_;
       if (pos_ < s_.size() && is_decimal(static_cast<unsigned char>(s_[pos_]))) {
         digits(dec, false);
-        is_float = true;
       } else {
         pos_ = e; // `1else`: the number ends before the keyword
       }
     }
     if (pos_ < s_.size() && (s_[pos_] == 'j' || s_[pos_] == 'J'))
       ++pos_;
-    (void)is_float;
     if (pos_ < s_.size() && is_name_char(static_cast<unsigned char>(s_[pos_])) &&
         !keyword_follows())
       fail(b, "invalid decimal literal");
