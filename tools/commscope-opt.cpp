@@ -3,6 +3,7 @@
 #include <commscope/commscope.hpp>
 #include <commscope/reference/parser.hpp>
 #include <commscope/reference/printer.hpp>
+#include <commscope/reference/source_rewrite.hpp>
 #include <commscope/reference/traits.hpp>
 
 #include <nlohmann/json.hpp>
@@ -275,7 +276,7 @@ json function_json(const function_plan_type& fp) {
 struct program_outcome {
   json entry;
   std::vector<finding> findings;
-  std::vector<std::pair<const ref::body_span*, std::string>> rewritten;
+  std::vector<ref::body_edit> rewritten;
 };
 
 /// cli.md: an `unsupported-device` whose device= depends on a name the file leaves
@@ -342,43 +343,10 @@ program_outcome run_program(const ref::program_unit& unit, const options& opt,
   if (out.findings.empty()) {
     for (const auto& fp : pl.functions)
       functions.push_back(function_json(fp));
-    // Host bodies the rewrite replaced: the function object changed.
-    for (std::size_t k = 0; k < prog->functions.size() && k < analysed->functions.size(); ++k) {
-      if (prog->functions[k] == analysed->functions[k])
-        continue;
-      for (const auto& span : unit.bodies)
-        if (span.fn == analysed->functions[k].get()) {
-          std::string body;
-          ref::print_statements(body, prog->functions[k]->body, span.indent, newline);
-          out.rewritten.emplace_back(&span, std::move(body));
-        }
-    }
+    out.rewritten = ref::rewritten_bodies(unit, *analysed, *prog, newline);
   }
   in_source_order(out.findings);
   out.entry["functions"] = std::move(functions);
-  return out;
-}
-
-/// The input with every rewritten host body replaced (cli.md, `--emit=ir`).
-std::string splice(std::string_view text,
-                   std::vector<std::pair<const ref::body_span*, std::string>> edits,
-                   std::string_view newline) {
-  std::sort(edits.begin(), edits.end(),
-            [](const auto& a, const auto& b) { return a.first->begin < b.first->begin; });
-  std::string out;
-  out.reserve(text.size() + text.size() / 4);
-  std::size_t at = 0;
-  for (const auto& [span, body] : edits) {
-    out.append(text.substr(at, span->begin - at));
-    if (span->inline_body) {
-      out += newline;
-      out += body;
-    } else {
-      out += body;
-    }
-    at = span->end;
-  }
-  out.append(text.substr(at));
   return out;
 }
 
@@ -417,7 +385,7 @@ int run(int argc, char** argv) {
 
   std::vector<finding> findings;
   json programs = json::array();
-  std::vector<std::pair<const ref::body_span*, std::string>> edits;
+  std::vector<ref::body_edit> edits;
   int status = exit_ok;
   if (module.error) {
     const auto& e = *module.error;
@@ -455,7 +423,7 @@ int run(int argc, char** argv) {
 
   std::optional<std::string> ir;
   if (status != exit_syntax)
-    ir = splice(text, std::move(edits), module.newline);
+    ir = ref::splice_bodies(text, std::move(edits), module.newline);
 
   // Names and strings come from arbitrary input bytes: replace invalid UTF-8, never throw.
   const auto dump = [](const json& j) {

@@ -6,6 +6,7 @@
 #include <commscope/commscope.hpp>
 #include <commscope/reference/parser.hpp>
 #include <commscope/reference/printer.hpp>
+#include <commscope/reference/source_rewrite.hpp>
 #include <commscope/reference/traits.hpp>
 
 #include <cstddef>
@@ -51,23 +52,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     (void)commscope::verify(prog);
     must_parse(original);
     must_parse(ref::print(prog));
-    // A rewritten body in place of the original one reads back too.
-    for (std::size_t k = 0; k < prog->functions.size(); ++k) {
-      if (prog->functions[k] == analysed->functions[k])
-        continue;
-      for (const auto& span : unit.bodies) {
-        if (span.fn != analysed->functions[k].get())
-          continue;
-        std::string body;
-        ref::print_statements(body, prog->functions[k]->body, span.indent, module.newline);
-        std::string spliced(text.substr(0, span.begin));
-        if (span.inline_body)
-          spliced += module.newline;
-        spliced += body;
-        spliced += text.substr(span.end);
-        must_parse(spliced);
-      }
-    }
+    // The file with the rewritten bodies in place of the original ones reads back too.
+    must_parse(ref::splice_bodies(
+        text, ref::rewritten_bodies(unit, *analysed, *prog, module.newline), module.newline));
   }
   return 0;
 }
