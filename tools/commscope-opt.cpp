@@ -42,7 +42,7 @@ constexpr int exit_usage = 2;
 constexpr int exit_syntax = 3;
 
 constexpr std::string_view usage =
-    "usage: commscope-opt [--emit=plan|ir|both] [--verify] [--no-synthesize-signals]\n"
+    "usage: commscope-opt [--emit=plan|ir|both] [--verify] [--explain] [--no-synthesize-signals]\n"
     "                     [-D NAME=INT]... [FILE | -]\n";
 
 // The main job on an embedded default: two comm domains, a collective and a loop.
@@ -82,6 +82,8 @@ enum class emit_kind { plan, ir, both };
 struct options {
   emit_kind emit = emit_kind::plan;
   bool verify = false;
+  bool explain = false;           ///< slots gain "evidence"
+  bool synthesize_signals = true; ///< the companion pass runs first
   bool help = false;
   std::vector<std::pair<std::string, std::int64_t>> defines; ///< -D NAME=INT
   std::optional<std::string> file; ///< "-" is standard input; none is the built-in example
@@ -129,7 +131,9 @@ options parse_arguments(int argc, char** argv) {
     } else if (!only_files && a == "--verify") {
       o.verify = true;
     } else if (!only_files && a == "--no-synthesize-signals") {
-      // The main pass alone: what runs today in any case (no synthesis pass yet).
+      o.synthesize_signals = false;
+    } else if (!only_files && a == "--explain") {
+      o.explain = true;
     } else if (!only_files && a.starts_with("-D")) {
       std::string_view d = a.substr(2);
       if (d.empty()) {
@@ -208,13 +212,33 @@ void prefer_huge_pages() {
 void prefer_huge_pages() {}
 #endif
 
+struct note_line {
+  std::string message;
+  std::uint32_t line = 0;
+  std::uint32_t column = 0;
+};
+
 struct finding {
   std::string code;
   std::string message;
   std::uint32_t line = 0;
   std::uint32_t column = 0;
   std::size_t order = 0;
+  std::vector<note_line> notes;
 };
+
+/// A library diagnostic as a finding, with its notes.
+template <class Diagnostic> finding finding_of(const Diagnostic& d, std::string message) {
+  finding f{std::string(commscope::code_name(d.code)),
+            std::move(message),
+            d.where.line,
+            d.where.column,
+            0,
+            {}};
+  for (const auto& n : d.notes)
+    f.notes.push_back({n.message(), n.where.line, n.where.column});
+  return f;
+}
 
 /// Sorts findings by location; ties keep the order they were found in.
 void in_source_order(std::vector<finding>& findings) {
@@ -230,7 +254,48 @@ void in_source_order(std::vector<finding>& findings) {
 using plan_type = commscope::plan<commscope::ir_traits<ref::program_ptr>>;
 using function_plan_type = commscope::function_plan<commscope::ir_traits<ref::program_ptr>>;
 
-json function_json(const function_plan_type& fp) {
+json location_json(json j, ref::source_location at) {
+  j["line"] = at.line;
+  j["column"] = at.column;
+  return j;
+}
+
+json devices_json(const commscope::device_set<commscope::boost_storage>& devices) {
+  if (devices.is_all())
+    return "all";
+  json devs = json::array();
+  devices.for_each([&](commscope::device_id id) { devs.push_back(id); });
+  return devs;
+}
+
+/// cli.md, `--explain`: the contributions that made one allocation's descriptor.
+json evidence_json(const function_plan_type& fp, std::uint32_t allocation) {
+  using kind = commscope::contribution<commscope::ir_traits<ref::program_ptr>>::kind;
+  json out = json::array();
+  for (const auto& c : fp.evidence_of(allocation)) {
+    json e = json::object();
+    if (c.what == kind::dispatch) {
+      e["kind"] = "dispatch";
+      e["callee"] = std::string(c.callee);
+      e = location_json(std::move(e), c.where);
+      e["devices"] = devices_json(c.devices);
+      const auto* v = c.passed_view < fp.views.size() ? fp.views[c.passed_view].variable : nullptr;
+      e["view"] = v ? v->name : std::string();
+      if (c.from_loop)
+        e["loop"] = location_json(json::object(), c.loop);
+    } else {
+      e["kind"] = "inherited";
+      e["from"] =
+          c.from < fp.allocations.size() ? std::string(fp.allocations[c.from].name) : std::string();
+      e["collective"] = std::string(c.callee);
+      e = location_json(std::move(e), c.where);
+    }
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
+json function_json(const function_plan_type& fp, bool explain) {
   json f = json::object();
   f["name"] = std::string(fp.name);
   json scopes = json::array();
@@ -239,19 +304,15 @@ json function_json(const function_plan_type& fp) {
     json s = json::object();
     s["name"] = dom.name.empty() ? std::string(commscope::detail::scope_name(d).view())
                                  : std::string(dom.name);
-    if (dom.devices.is_all()) {
-      s["devices"] = "all";
-    } else {
-      json devs = json::array();
-      dom.devices.for_each([&](commscope::device_id id) { devs.push_back(id); });
-      s["devices"] = std::move(devs);
-    }
+    s["devices"] = devices_json(dom.devices);
     json slots = json::array();
     for (const auto a : dom.slots) {
       const auto& alloc = fp.allocations[a];
       json slot = json::object();
       slot["name"] = std::string(alloc.name);
       slot["size"] = alloc.size ? ref::print_expression(*alloc.size) : std::string();
+      if (explain)
+        slot["evidence"] = evidence_json(fp, a);
       slots.push_back(std::move(slot));
     }
     s["slots"] = std::move(slots);
@@ -318,10 +379,23 @@ program_outcome run_program(const ref::program_unit& unit, const options& opt,
   out.entry["name"] = unit.name;
   out.entry["line"] = unit.line;
   for (const auto& d : unit.diagnostics)
-    out.findings.push_back({d.code, d.message, d.where.line, d.where.column});
+    out.findings.push_back({d.code, d.message, d.where.line, d.where.column, 0, {}});
   ref::program_ptr prog = unit.program;
+  const ref::program_ptr original = prog;
+  const commscope::ir_traits<ref::program_ptr> traits;
+  // The companion pass first (pass.md): a program it rejects goes no further.
+  if (opt.synthesize_signals && out.findings.empty())
+    for (const auto& d : commscope::synthesize_signals(prog, traits))
+      out.findings.push_back(finding_of(d, d.message()));
+  json functions = json::array();
+  if (!out.findings.empty()) {
+    in_source_order(out.findings);
+    out.entry["functions"] = std::move(functions);
+    return out;
+  }
   const ref::program_ptr analysed = prog; // the plan's handles point into it
-  const auto pl = commscope::analyze(prog);
+  const auto pl = opt.explain ? commscope::analyze(prog, traits, commscope::with_evidence)
+                              : commscope::analyze(prog, traits);
   for (const auto& d : pl.diagnostics) {
     std::string message = d.message();
     if (d.code == commscope::error_code::unsupported_device)
@@ -329,21 +403,18 @@ program_outcome run_program(const ref::program_unit& unit, const options& opt,
     if (d.code == commscope::error_code::device_out_of_range ||
         d.code == commscope::error_code::negative_device)
       message = with_literal_device(std::move(message), unit, d.where, d.number);
-    out.findings.push_back({std::string(commscope::code_name(d.code)), std::move(message),
-                            d.where.line, d.where.column});
+    out.findings.push_back(finding_of(d, std::move(message)));
   }
-  json functions = json::array();
   if (out.findings.empty()) {
-    commscope::materialize(prog, pl);
+    commscope::materialize(prog, pl, traits);
     if (opt.verify)
-      for (const auto& d : commscope::verify(prog))
-        out.findings.push_back(
-            {std::string(commscope::code_name(d.code)), d.message(), d.where.line, d.where.column});
+      for (const auto& d : commscope::verify(prog, traits))
+        out.findings.push_back(finding_of(d, d.message()));
   }
   if (out.findings.empty()) {
     for (const auto& fp : pl.functions)
-      functions.push_back(function_json(fp));
-    out.rewritten = ref::rewritten_bodies(unit, *analysed, *prog, newline);
+      functions.push_back(function_json(fp, opt.explain));
+    out.rewritten = ref::rewritten_bodies(unit, *original, *prog, newline);
   }
   in_source_order(out.findings);
   out.entry["functions"] = std::move(functions);
@@ -389,7 +460,7 @@ int run(int argc, char** argv) {
   int status = exit_ok;
   if (module.error) {
     const auto& e = *module.error;
-    findings.push_back({"syntax", e.message, e.line, e.column});
+    findings.push_back({"syntax", e.message, e.line, e.column, 0, {}});
     status = exit_syntax;
   } else {
     for (const auto& unit : module.programs) {
@@ -411,12 +482,19 @@ int run(int argc, char** argv) {
   for (const auto& f : findings) {
     std::cerr << display << ':' << f.line << ':' << f.column << ": error: " << f.message << " ["
               << f.code << "]\n";
+    json notes = json::array();
+    for (const auto& n : f.notes) {
+      std::cerr << display << ':' << n.line << ':' << n.column << ": note: " << n.message << '\n';
+      json j = json::object();
+      j["message"] = n.message;
+      notes.push_back(location_json(std::move(j), {n.line, n.column}));
+    }
     json d = json::object();
     d["code"] = f.code;
     d["message"] = f.message;
     d["line"] = f.line;
     d["column"] = f.column;
-    d["notes"] = json::array();
+    d["notes"] = std::move(notes);
     diagnostics.push_back(std::move(d));
   }
   result["diagnostics"] = std::move(diagnostics);

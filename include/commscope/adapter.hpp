@@ -216,6 +216,35 @@ public:
       (void)rw, (void)p;
   }
 
+  // ---- signal synthesis (layer 4); its rewriter is optional
+  using signal_rewriter = signal_rewriter_t<Traits>;
+  constexpr decltype(auto) names_in_use(const program& p) const { return t_.names_in_use(p); }
+  /// core_num_of(e), or 1.
+  constexpr std::int64_t core_num_of(expression e) const {
+    if constexpr (reads_core_num<Traits>)
+      return static_cast<std::int64_t>(t_.core_num_of(e));
+    else
+      return 1;
+  }
+  constexpr signal_rewriter begin_signals(program& p) const {
+    if constexpr (has_signal_rewriter<Traits>)
+      return t_.begin_signals(p);
+    else
+      return {};
+  }
+  constexpr void insert_signal(signal_rewriter& rw, const signal_spec<Traits>& spec) const {
+    if constexpr (requires { t_.insert_signal(rw, spec); })
+      t_.insert_signal(rw, spec);
+    else
+      t_.insert_signal(spec);
+  }
+  constexpr void commit_signals(signal_rewriter& rw, program& p) const {
+    if constexpr (has_signal_rewriter<Traits>)
+      t_.commit_signals(rw, p);
+    else
+      (void)rw, (void)p;
+  }
+
 private:
   template <class X> static constexpr operand operand_of(const X& x) {
     if constexpr (std::same_as<std::remove_cvref_t<X>, expression>)
@@ -243,8 +272,7 @@ private:
 
   /// A handle from the adapter, or none: std::nullopt or, for an adapter that does not
   /// use std::optional, a value-initialized handle.
-  template <class W>
-  static constexpr std::optional<window_buffer> handed_out(const W& w) {
+  template <class W> static constexpr std::optional<window_buffer> handed_out(const W& w) {
     if constexpr (is_optional<std::remove_cvref_t<W>>::value) {
       return w;
     } else {

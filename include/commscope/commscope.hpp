@@ -1,5 +1,6 @@
 // The one include for users: the pass (analyze, materialize, run), its plan and
-// diagnostics, and the verifier. Adapters include traits.hpp for the contract.
+// diagnostics, the companion pass (synthesize_signals), and the verifier. Adapters include
+// traits.hpp for the contract.
 #pragma once
 
 #include <commscope/adapter.hpp>
@@ -9,5 +10,6 @@
 #include <commscope/diagnostics.hpp>
 #include <commscope/materialize.hpp>
 #include <commscope/plan.hpp>
+#include <commscope/synthesize.hpp>
 #include <commscope/traits.hpp>
 #include <commscope/verify.hpp>

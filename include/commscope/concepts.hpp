@@ -23,8 +23,7 @@ namespace detail {
 template <class R, class T>
 concept range_of =
     std::ranges::input_range<R> && std::convertible_to<std::ranges::range_reference_t<R>, T>;
-template <class...>
-inline constexpr bool always_false = false;
+template <class...> inline constexpr bool always_false = false;
 template <class T>
 concept hashable = requires(const T& k) {
   { std::hash<T>{}(k) } -> std::convertible_to<std::size_t>;
@@ -195,8 +194,7 @@ concept lists_subexpressions = requires(const T& t, typename T::expression e) {
 };
 
 /// The container policy of an adapter: `Traits::storage` if given, else boost_storage.
-template <class T>
-struct storage_of {
+template <class T> struct storage_of {
   using type = boost_storage;
 };
 template <class T>
@@ -209,8 +207,7 @@ template <class T> using storage_t = typename storage_of<T>::type;
 inline constexpr std::int64_t default_device_limit = std::int64_t{1} << 20;
 
 /// `Traits::device_limit` if given, else 1,048,576.
-template <class T>
-constexpr std::int64_t device_limit_of() {
+template <class T> constexpr std::int64_t device_limit_of() {
   if constexpr (requires { std::int64_t{T::device_limit}; })
     return T::device_limit;
   else
@@ -219,8 +216,7 @@ constexpr std::int64_t device_limit_of() {
 
 /// `Traits::scope_nesting_limit` if given (the most nested scopes a body may hold),
 /// else no limit.
-template <class T>
-constexpr std::size_t scope_nesting_limit_of() {
+template <class T> constexpr std::size_t scope_nesting_limit_of() {
   if constexpr (requires { std::size_t{T::scope_nesting_limit}; })
     return T::scope_nesting_limit;
   else
@@ -357,14 +353,58 @@ concept rewrites =
 template <class T>
 concept materializable_ir = analysable_ir<T> && rewrites<T>;
 
+// ---- layer 4: signal synthesis -------------------------------------------------------
+
+/// names_in_use(program) is a range of std::string_view.
+template <class T>
+concept lists_names_in_use = requires(const T& t, const typename T::program& p) {
+  { t.names_in_use(p) } -> detail::range_of<std::string_view>;
+};
+/// Optional: core_num_of(expression) -> std::int64_t.
+template <class T>
+concept reads_core_num = requires(const T& t, typename T::expression e) {
+  { t.core_num_of(e) } -> std::convertible_to<std::int64_t>;
+};
+/// Optional: `using signal_rewriter`, begin_signals(program&), commit_signals(...).
+template <class T>
+concept has_signal_rewriter =
+    requires(const T& t, typename T::program& p, typename T::signal_rewriter& rw) {
+      { t.begin_signals(p) } -> std::same_as<typename T::signal_rewriter>;
+      t.commit_signals(rw, p);
+    };
+namespace detail {
+template <class T> struct signal_rewriter_of {
+  using type = no_rewriter<T>;
+};
+template <class T>
+  requires has_signal_rewriter<T>
+struct signal_rewriter_of<T> {
+  using type = typename T::signal_rewriter;
+};
+} // namespace detail
+template <class T> using signal_rewriter_t = typename detail::signal_rewriter_of<T>::type;
+
+/// insert_signal([signal_rewriter&,] const signal_spec&).
+template <class T>
+concept inserts_signals =
+    requires(const T& t, signal_rewriter_t<T>& rw, const signal_spec<T>& spec) {
+      t.insert_signal(rw, spec);
+    } || requires(const T& t, const signal_spec<T>& spec) { t.insert_signal(spec); };
+
+/// Everything `plan_signals` needs.
+template <class T>
+concept signal_analysable_ir = analysable_ir<T> && lists_names_in_use<T>;
+/// Everything `synthesize_signals` needs.
+template <class T>
+concept signal_synthesizable_ir = signal_analysable_ir<T> && inserts_signals<T>;
+
 // ---- diagnose: one readable error per mistake -------------------------------------------
 
 #define COMMSCOPE_REQUIRE(concept_, message)                                                       \
   else if constexpr (!concept_<T>) static_assert(detail::always_false<T>, "commscope: " message)
 
 /// Called first by `analyze`: reports the first missing member of the analysis core only.
-template <class T>
-constexpr void diagnose_analysis() {
+template <class T> constexpr void diagnose_analysis() {
   if constexpr (!complete_traits<T>)
     static_assert(detail::always_false<T>,
                   "commscope: no ir_traits specialization for this program type; specialize "
@@ -437,8 +477,7 @@ template <class T> constexpr void diagnose_readers() {
 }
 
 /// Called first by `materialize` and `run`: the analysis core, then the rewrite hooks.
-template <class T>
-constexpr void diagnose_rewrite() {
+template <class T> constexpr void diagnose_rewrite() {
   if constexpr (!analysable_ir<T>)
     diagnose_analysis<T>();
   COMMSCOPE_REQUIRE(names_window_buffers,
@@ -451,6 +490,18 @@ constexpr void diagnose_rewrite() {
                     "the rewrite needs `void retype_view([rewriter&,] variable, window_buffer)`");
   COMMSCOPE_REQUIRE(wraps_bodies, "the rewrite needs `void wrap_body([rewriter&,] function, "
                                   "std::span<const scope_spec<Traits>>)`");
+}
+
+/// Called first by the signal-synthesis entry points: the core, then layer 4 (its rewrite
+/// hook only when `Rewrite`).
+template <class T, bool Rewrite> constexpr void diagnose_signals() {
+  if constexpr (!analysable_ir<T>)
+    diagnose_analysis<T>();
+  COMMSCOPE_REQUIRE(lists_names_in_use, "signal synthesis needs `R names_in_use(const program&)` "
+                                        "returning a range of std::string_view");
+  else if constexpr (Rewrite && !inserts_signals<T>) static_assert(
+      detail::always_false<T>, "commscope: signal synthesis needs `void insert_signal("
+                               "[signal_rewriter&,] const signal_spec<Traits>&)`");
 }
 
 #undef COMMSCOPE_REQUIRE

@@ -6,10 +6,13 @@
 // is formatted on demand by `message()`.
 #pragma once
 
+#include <commscope/analysis/operations.hpp>
+
 #include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace commscope {
 
@@ -27,16 +30,20 @@ enum class error_code : std::uint8_t {
   uncovered_collective,
   barrier_no_coverage,
   collective_in_loop,
+  collective_aliased_windows,
   scope_nesting_limit, ///< more domains than the adapter's scope_nesting_limit (traits.hpp)
   verify,              ///< a finding of the verifier (verify.hpp)
 };
 
-inline constexpr std::array<std::string_view, 15> error_code_names{
-    "dead-alloc",          "unconsumed-alloc",          "empty-coverage",
-    "unsupported-device",  "negative-device",           "device-out-of-range",
-    "partial-world-range", "duplicate-name",            "malformed-op",
-    "collective-arg-not-window", "uncovered-collective", "barrier-no-coverage",
-    "collective-in-loop",  "scope-nesting-limit",      "verify"};
+inline constexpr std::array<std::string_view, 16> error_code_names{
+    "dead-alloc",           "unconsumed-alloc",
+    "empty-coverage",       "unsupported-device",
+    "negative-device",      "device-out-of-range",
+    "partial-world-range",  "duplicate-name",
+    "malformed-op",         "collective-arg-not-window",
+    "uncovered-collective", "barrier-no-coverage",
+    "collective-in-loop",   "collective-aliased-windows",
+    "scope-nesting-limit",  "verify"};
 
 /// The stable spelling of a code, as printed in brackets after a message.
 [[nodiscard]] constexpr std::string_view code_name(error_code c) {
@@ -46,24 +53,45 @@ inline constexpr std::array<std::string_view, 15> error_code_names{
 /// Why a `malformed-op` or `verify` diagnostic was raised; selects the message.
 enum class reason : std::uint8_t {
   none,
-  wrong_arity,          ///< number = positional arguments given, extra = expected
-  alloc_not_assigned,   ///< an allocation that is not a direct assignment
-  unknown_callee,       ///< a call of a function the program does not have
-  alloc_outside_scope,  ///< an allocation no scope holds, in a function that has scopes
-  unwrappable_body,     ///< allocations in a body the adapter cannot wrap (can_wrap_body)
-  empty_scope,          ///< verify: a scope without slots
-  null_slot,            ///< verify: a null slot
-  slot_in_two_scopes,   ///< verify: a window buffer in more than one scope
-  unsorted_devices,     ///< verify: device list not ascending, unique, non-negative
-  view_outside_scope,   ///< verify: a view whose window buffer no enclosing scope holds
-  alloc_not_slot,       ///< verify: an allocation no enclosing scope holds (host with scopes)
+  wrong_arity,         ///< number = positional arguments given, extra = expected
+  alloc_not_assigned,  ///< an allocation that is not a direct assignment
+  unknown_callee,      ///< a call of a function the program does not have
+  alloc_outside_scope, ///< an allocation no scope holds, in a function that has scopes
+  unwrappable_body,    ///< allocations in a body the adapter cannot wrap (can_wrap_body)
+  empty_scope,         ///< verify: a scope without slots
+  null_slot,           ///< verify: a null slot
+  slot_in_two_scopes,  ///< verify: a window buffer in more than one scope
+  unsorted_devices,    ///< verify: device list not ascending, unique, non-negative
+  view_outside_scope,  ///< verify: a view whose window buffer no enclosing scope holds
+  alloc_not_slot,      ///< verify: an allocation no enclosing scope holds (host with scopes)
+  nested_allreduce,    ///< signal synthesis: a signal-less allreduce inside an expression
+  bad_core_num,        ///< signal synthesis: core_num= is no positive integer constant
+  synthesized_in_loop, ///< signal synthesis: collective-in-loop of a signal-less allreduce
+};
+
+/// What a note of a diagnostic points at (cli.md lists them); selects its message.
+enum class note_kind : std::uint8_t {
+  earlier_allocation, ///< duplicate-name: the first allocation of the name
+  device_loop,        ///< the loop whose bounds made the dispatch's device set
+  view,               ///< unconsumed-alloc: one view of the allocation (no subject)
+  enclosing_loop,     ///< collective-in-loop: the innermost loop around the call
+  shared_allocation,  ///< collective-aliased-windows: the allocation both views are of
+  aliased_view,       ///< collective-aliased-windows: one of the two views; subject = role
+};
+
+/// A related location that explains a diagnostic, as compilers attach notes.
+template <class Location> struct note {
+  note_kind what{};
+  std::string_view subject;
+  Location where{};
+
+  [[nodiscard]] std::string message() const;
 };
 
 /// One finding. `subject` names the allocation, callee, operation or scope concerned;
 /// `order` is the position in the program's walk, which sorts diagnostics into source
 /// order independently of how the IR spells locations.
-template <class Location>
-struct diagnostic {
+template <class Location> struct diagnostic {
   error_code code{};
   commscope::reason why = reason::none;
   std::string_view subject;
@@ -71,6 +99,11 @@ struct diagnostic {
   std::int64_t extra = 0;
   Location where{};
   std::uint64_t order = 0;
+  /// A second name: the allocation of a collective-aliased-windows.
+  std::string_view object;
+  /// Related locations, in the order a reader needs them. Empty for most diagnostics:
+  /// a std::vector holds no memory then.
+  std::vector<note<Location>> notes;
 
   [[nodiscard]] std::string message() const;
 };
@@ -86,8 +119,7 @@ inline std::string quoted(std::string_view s) {
 }
 } // namespace detail
 
-template <class Location>
-std::string diagnostic<Location>::message() const {
+template <class Location> std::string diagnostic<Location>::message() const {
   using std::to_string;
   const std::string who = detail::quoted(subject);
   switch (code) {
@@ -96,11 +128,9 @@ std::string diagnostic<Location>::message() const {
   case error_code::unconsumed_alloc:
     return "allocation " + who + " has views but no dispatch or collective gives it devices";
   case error_code::empty_coverage:
-    return "allocation " + who +
-           " is only dispatched from empty loops, so its device set is empty";
+    return "allocation " + who + " is only dispatched from empty loops, so its device set is empty";
   case error_code::unsupported_device:
-    return "cannot infer the devices of the dispatch of " + who +
-           " from its device= expression";
+    return "cannot infer the devices of the dispatch of " + who + " from its device= expression";
   case error_code::negative_device:
     return "the dispatch of " + who + " uses negative device " + to_string(number);
   case error_code::device_out_of_range:
@@ -123,9 +153,15 @@ std::string diagnostic<Location>::message() const {
              " is outside the comm-domain scopes of a function that already has them";
     case reason::unwrappable_body:
       return "allocation " + who + " is in a body that cannot be wrapped in comm-domain scopes";
+    case reason::nested_allreduce:
+      return "an allreduce without a signal must be the whole value of an assignment, an "
+             "expression statement or a return: its signal is bound before the statement";
+    case reason::bad_core_num:
+      return "the core_num= of an allreduce without a signal must be a positive integer "
+             "constant";
     default:
-      return "operation " + who + " takes " + to_string(extra) +
-             " positional argument" + (extra == 1 ? "" : "s") + ", got " + to_string(number);
+      return "operation " + who + " takes " + to_string(extra) + " positional argument" +
+             (extra == 1 ? "" : "s") + ", got " + to_string(number);
     }
   case error_code::collective_arg_not_window:
     return "argument " + to_string(number) + " of collective " + who +
@@ -135,7 +171,14 @@ std::string diagnostic<Location>::message() const {
   case error_code::barrier_no_coverage:
     return "the signal of barrier " + who + " has no devices of its own";
   case error_code::collective_in_loop:
+    if (why == reason::synthesized_in_loop)
+      return "an allreduce without a signal cannot run inside a loop: its synthesized signal "
+             "would be a fresh window per iteration";
     return "collective " + who + " cannot run inside a loop: its signal is single-use";
+  case error_code::collective_aliased_windows:
+    return "the " + std::string(detail::role_name(subject, number)) + " and the " +
+           std::string(detail::role_name(subject, extra)) + " of collective " + who +
+           " are views of the same allocation " + detail::quoted(object);
   case error_code::scope_nesting_limit:
     return "allocation " + who + " would open nested scope " + to_string(number) +
            ", beyond the limit of " + to_string(extra) + " nested comm-domain scopes";
@@ -158,6 +201,25 @@ std::string diagnostic<Location>::message() const {
     }
   }
   return "error";
+}
+
+template <class Location> std::string note<Location>::message() const {
+  const std::string who = detail::quoted(subject);
+  switch (what) {
+  case note_kind::earlier_allocation:
+    return "the first allocation named " + who + " is here";
+  case note_kind::device_loop:
+    return "the devices come from this loop";
+  case note_kind::view:
+    return "a view of it is taken here";
+  case note_kind::enclosing_loop:
+    return "inside this loop";
+  case note_kind::shared_allocation:
+    return "allocation " + who + " is here";
+  case note_kind::aliased_view:
+    return "the " + std::string(subject) + " is a view of it taken here";
+  }
+  return "here";
 }
 
 } // namespace commscope

@@ -9,17 +9,18 @@
 #include <commscope/diagnostics.hpp>
 #include <commscope/storage.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string_view>
 
 namespace commscope {
 
 inline constexpr std::uint32_t no_index = 0xffffffffu;
 
-template <class Traits>
-struct allocation {
+template <class Traits> struct allocation {
   using storage = storage_t<Traits>;
   typename Traits::statement statement{}; ///< the allocation's assignment
   typename Traits::variable base{};
@@ -35,23 +36,41 @@ struct allocation {
   window_buffer_t<Traits> existing{};
 };
 
-template <class Traits>
-struct view {
+template <class Traits> struct view {
   typename Traits::statement statement{}; ///< the window's assignment
   typename Traits::variable variable{};
   std::uint32_t allocation = no_index;
 };
 
-template <class Traits>
-struct domain {
+template <class Traits> struct domain {
   using storage = storage_t<Traits>;
   device_set<storage> devices;
   typename storage::template vector<std::uint32_t> slots; ///< allocation indices, in order
   std::string_view name; ///< as read back from the IR; empty means comm_d<index>
 };
 
-template <class Traits>
-struct function_plan {
+/// One contribution to an allocation's descriptor, recorded when the analysis is asked
+/// for evidence (`analyze(p, traits, with_evidence)`): what `commscope-opt --explain`
+/// prints (cli.md).
+template <class Traits> struct contribution {
+  using storage = storage_t<Traits>;
+  enum class kind : std::uint8_t {
+    dispatch,  ///< a dispatch passed a view of the allocation
+    inherited, ///< a collective passed on the coverage of allocation `from`
+  };
+  kind what = kind::dispatch;
+  std::uint32_t receiver = no_index;    ///< the allocation it explains
+  std::uint64_t order = 0;              ///< the call's position: source order
+  std::string_view callee;              ///< the dispatched function, or the collective
+  typename Traits::location where{};    ///< the call
+  device_set<storage> devices;          ///< dispatch: the dispatch's own descriptor
+  std::uint32_t passed_view = no_index; ///< dispatch: the view it passed (function_plan::views)
+  std::uint32_t from = no_index;        ///< inherited: the allocation passing coverage
+  bool from_loop = false;               ///< dispatch: its device is a loop variable
+  typename Traits::location loop{};     ///< ... of this loop
+};
+
+template <class Traits> struct function_plan {
   using storage = storage_t<Traits>;
   enum class state : std::uint8_t {
     analysed,             ///< allocations found: the rewrite will wrap it
@@ -64,10 +83,29 @@ struct function_plan {
   typename storage::template vector<allocation<Traits>> allocations;
   typename storage::template vector<view<Traits>> views;
   typename storage::template vector<domain<Traits>> domains;
+  /// Recorded only on request; ordered by allocation, then source order.
+  typename storage::template vector<contribution<Traits>> evidence;
+
+  /// The evidence of allocation `a`, in source order (empty unless recorded).
+  [[nodiscard]] constexpr std::span<const contribution<Traits>> evidence_of(std::uint32_t a) const {
+    const auto* first = evidence.data();
+    const auto* last = first + evidence.size();
+    const auto* lo = std::lower_bound(
+        first, last, a, [](const auto& e, std::uint32_t x) { return e.receiver < x; });
+    const auto* hi = std::upper_bound(
+        lo, last, a, [](std::uint32_t x, const auto& e) { return x < e.receiver; });
+    return {lo, static_cast<std::size_t>(hi - lo)};
+  }
 };
 
-template <class Traits>
-struct plan {
+/// Asks `analyze` to record evidence (plan.hpp, `evidence`); without it nothing is
+/// recorded and nothing is paid.
+struct with_evidence_t {
+  explicit constexpr with_evidence_t() = default;
+};
+inline constexpr with_evidence_t with_evidence{};
+
+template <class Traits> struct plan {
   using storage = storage_t<Traits>;
   typename storage::template vector<function_plan<Traits>> functions; ///< host orchestrators
   typename storage::template vector<diagnostic<typename Traits::location>> diagnostics;

@@ -138,6 +138,29 @@
 //   commit(rewriter&, program&)   publish the result
 //
 // ---------------------------------------------------------------------------------
+// 4. Signal synthesis (`synthesize_signals`, `run(p, traits, with_signal_synthesis)`;
+//    pass.md, "The companion pass"). Its analysis (`plan_signals`) needs the core and:
+//
+//   names_in_use(program)         range of std::string_view: every name the program uses
+//                                 (variables, parameters, functions, globals); fresh names
+//                                 are chosen outside it
+//   core_num_of(expression)       optional -> std::int64_t: an allreduce's core_num=, 1 when
+//                                 absent, <= 0 when it is no positive integer constant
+//                                 (default: always 1)
+//   statement_kind::return_       optional: without it an allreduce that is a returned
+//                                 value counts as nested in an expression
+//
+//   Its rewrite needs one hook more, called only when the whole program is valid:
+//   insert_signal([signal_rewriter&,] const signal_spec<Traits>&)
+//                                 bind, immediately before spec.statement, the three names
+//                                 of the spec to world_size(), an allocation of
+//                                 `world_size * cores * 4` bytes and an INT32 window
+//                                 [world_size, cores] of it; then make the signal window the
+//                                 second positional argument of spec.call
+//   Optional, for an IR rebuilt on rewrite: `using signal_rewriter`,
+//   begin_signals(program&) -> signal_rewriter, commit_signals(signal_rewriter&, program&).
+//
+// ---------------------------------------------------------------------------------
 // Ranges and lifetimes. A range may be any input range, returned by value (a prvalue
 // vector, a view, a small struct with begin/end) or by reference to the IR; the library
 // iterates it once, while the traits object and the IR are alive, and keeps no iterator.
@@ -156,8 +179,7 @@ namespace commscope {
 
 /// Specialize for your program handle type. The primary template is undefined so that
 /// a missing specialization is diagnosed by the entry points (concepts.hpp).
-template <class Program>
-struct ir_traits;
+template <class Program> struct ir_traits;
 
 /// Function level, as far as the pass cares.
 enum class level : std::uint8_t { host, chip, other };
@@ -184,6 +206,8 @@ enum class statement_kind : std::uint8_t {
   while_loop, ///< children (and a condition among expressions)
   scope,      ///< a materialized comm-domain scope: children
   other,      ///< anything else: children and expressions are still visited
+  return_,    ///< a return: the returned values are its expressions. Optional (`other`
+              ///< does for the main pass); signal synthesis accepts an allreduce there
 };
 
 enum class expression_kind : std::uint8_t { integer, variable, call, other };
@@ -229,8 +253,7 @@ template <class Start, class Stop = Start, class Step = Start> struct loop_bound
 
 /// What `make_window_buffer` receives for one allocation: everything an IR needs to
 /// build the object in one step. `statement` is the allocation's assignment.
-template <class Traits>
-struct window_buffer_spec {
+template <class Traits> struct window_buffer_spec {
   typename Traits::statement statement;
   typename Traits::location where;
   typename Traits::variable base;
@@ -247,12 +270,25 @@ template <class Traits> struct view_spec {
   typename Traits::window_buffer window_buffer;
 };
 
+/// What `insert_signal` receives for one signal-less allreduce (traits.hpp, layer 4).
+/// The names live only during the call: copy them.
+template <class Traits> struct signal_spec {
+  typename Traits::function function;
+  typename Traits::statement statement; ///< the bindings go immediately before it
+  typename Traits::expression call;     ///< the allreduce
+  typename Traits::location where;      ///< the call's
+  std::int64_t cores = 1;               ///< core_num=
+  std::uint64_t index = 0;              ///< N of the names
+  std::string_view world_size_name;     ///< __allreduce_signal_world_size_N
+  std::string_view buffer_name;         ///< __allreduce_signal_buf_N
+  std::string_view signal_name;         ///< __allreduce_signal_N
+};
+
 /// What `wrap_body` receives for one domain, outermost first.
-template <class Traits>
-struct scope_spec {
-  std::string_view name;                                  ///< comm_d0, comm_d1, ...
-  std::span<const std::int64_t> devices;                  ///< ascending; empty = all
-  std::span<const typename Traits::window_buffer> slots;  ///< allocation order
+template <class Traits> struct scope_spec {
+  std::string_view name;                                 ///< comm_d0, comm_d1, ...
+  std::span<const std::int64_t> devices;                 ///< ascending; empty = all
+  std::span<const typename Traits::window_buffer> slots; ///< allocation order
 };
 
 } // namespace commscope

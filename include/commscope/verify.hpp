@@ -41,7 +41,7 @@ template <class Program, class Traits>
     }
     const auto report = [&](reason why, std::string_view subject, location where,
                             std::uint64_t at) {
-      out.push_back({error_code::verify, why, subject, 0, 0, where, at});
+      out.push_back({error_code::verify, why, subject, 0, 0, where, at, {}, {}});
     };
     struct slot_entry {
       window_buffer w;

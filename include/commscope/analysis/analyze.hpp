@@ -20,12 +20,11 @@
 namespace commscope {
 namespace detail {
 
-template <class Traits>
-class function_analysis {
+/// `Record`: whether evidence is recorded (plan.hpp); off, its code is not instantiated.
+template <class Traits, bool Record = false> class function_analysis {
   using A = adapter<Traits>;
   using storage = storage_t<Traits>;
-  template <class T>
-  using vec = typename storage::template vector<T>;
+  template <class T> using vec = typename storage::template vector<T>;
   using expression = typename Traits::expression;
   using location = typename Traits::location;
 
@@ -81,8 +80,16 @@ public:
       report(error_code::malformed_op, fp.allocations[0].name, fp.allocations[0].where,
              facts_.allocations[0].order, 0, 0, reason::unwrappable_body);
     nesting_limit(fp);
+    if constexpr (Record)
+      std::sort(fp.evidence.begin(), fp.evidence.end(), [](const auto& x, const auto& y) {
+        if (x.receiver != y.receiver)
+          return x.receiver < y.receiver;
+        if (x.order != y.order)
+          return x.order < y.order;
+        return x.passed_view < y.passed_view; // one dispatch passing two views of one allocation
+      });
     for (auto& d : facts_.diagnostics)
-      diagnostics.push_back(d);
+      diagnostics.push_back(std::move(d));
   }
 
 private:
@@ -106,10 +113,16 @@ private:
     return v == no_index ? no_index : fp.views[v].allocation;
   }
 
-  constexpr void report(error_code c, std::string_view subject, location where, std::uint64_t at,
-                        std::int64_t number = 0, std::int64_t extra = 0,
-                        reason why = reason::none) {
-    facts_.diagnostics.push_back({c, why, subject, number, extra, where, at});
+  constexpr diagnostic<location>& report(error_code c, std::string_view subject, location where,
+                                         std::uint64_t at, std::int64_t number = 0,
+                                         std::int64_t extra = 0, reason why = reason::none) {
+    facts_.diagnostics.push_back({c, why, subject, number, extra, where, at, {}, {}});
+    return facts_.diagnostics.back();
+  }
+
+  /// The view the definition of an argument resolves to, or no_index.
+  [[nodiscard]] constexpr std::uint32_t view_of_argument(std::uint32_t def) {
+    return vars_.view_of(def);
   }
 
   /// Step 3: every dispatch's descriptor goes to the allocations of its view arguments
@@ -119,13 +132,17 @@ private:
     for (const auto& d : facts_.dispatches) {
       const auto& desc = infer.infer(d);
       const bool failed = desc.what == descriptor<storage>::status::error;
-      if (failed)
-        report(desc.code, a_.target(d.call).callee.name, a_.where_expression(d.call), d.order,
-               desc.number, device_limit_of<Traits>());
+      if (failed) {
+        auto& diag = report(desc.code, a_.target(d.call).callee.name, a_.where_expression(d.call),
+                            d.order, desc.number, device_limit_of<Traits>());
+        if (desc.loop != no_index && desc.code != error_code::unsupported_device)
+          diag.notes.push_back({note_kind::device_loop, {}, facts_.loops[desc.loop].where});
+      }
       for (std::uint32_t k = 0; k < d.argument_count; ++k) {
-        const auto a = allocation_of_argument(fp, facts_.arguments[d.first_argument + k]);
-        if (a == no_index)
+        const auto v = view_of_argument(facts_.arguments[d.first_argument + k]);
+        if (v == no_index)
           continue;
+        const auto a = fp.views[v].allocation;
         if (failed) {
           seeds_.emplace_back(a);
           continue;
@@ -133,6 +150,22 @@ private:
         touched_[a] = 1;
         if (desc.what == descriptor<storage>::status::devices)
           fp.allocations[a].devices.accumulate(desc.devices);
+        if constexpr (Record) {
+          fp.evidence.emplace_back();
+          auto& ev = fp.evidence.back();
+          ev.what = contribution<Traits>::kind::dispatch;
+          ev.receiver = a;
+          ev.order = d.order;
+          ev.callee = a_.target(d.call).callee.name;
+          ev.where = a_.where_expression(d.call);
+          if (desc.what == descriptor<storage>::status::devices)
+            ev.devices = desc.devices;
+          ev.passed_view = v;
+          if (desc.loop != no_index) {
+            ev.from_loop = true;
+            ev.loop = facts_.loops[desc.loop].where;
+          }
+        }
       }
     }
   }
@@ -171,7 +204,8 @@ private:
       }
       for (auto to : r.inheritors)
         if (to != none_arg)
-          edges_.emplace_back(edge{st.allocations[r.source], st.allocations[to]});
+          edges_.emplace_back(
+              edge{st.allocations[r.source], st.allocations[to], static_cast<std::uint32_t>(i)});
     }
   }
 
@@ -224,6 +258,19 @@ private:
       }
     }
     spread_suppression();
+    if constexpr (Record)
+      for (const auto& e : edges_) // coverage that reached the source was passed on
+        if (touched_[e.from] && e.from != e.to) {
+          const auto& c = facts_.collectives[e.collective];
+          fp.evidence.emplace_back();
+          auto& ev = fp.evidence.back();
+          ev.what = contribution<Traits>::kind::inherited;
+          ev.receiver = e.to;
+          ev.order = c.order;
+          ev.callee = row(c.op).name;
+          ev.where = c.where;
+          ev.from = e.from;
+        }
   }
 
   /// Suppression flows along inheritance: coverage lost upstream is not re-reported.
@@ -278,16 +325,47 @@ private:
         continue;
       const auto& c = facts_.collectives[i];
       const auto& r = row(c.op);
-      if (c.op == operation::barrier && bare(st.allocations[0]))
+      if (c.op == operation::barrier && bare(st.allocations[0])) {
         report(error_code::barrier_no_coverage, r.name, c.where, c.order);
-      else if (c.op == operation::all_to_all_v && c.in_loop) // whatever its coverage
-        report(error_code::collective_in_loop, r.name, c.where, c.order);
-      else
+      } else if (c.op == operation::all_to_all_v && c.loop != no_index) { // whatever coverage
+        report(error_code::collective_in_loop, r.name, c.where, c.order)
+            .notes.push_back({note_kind::enclosing_loop, {}, facts_.loops[c.loop].where});
+      } else if (!aliased_windows(fp, c, st)) {
         continue;
+      }
       st.reported = true;
       seed_arguments(st);
       spread_suppression();
     }
+  }
+
+  /// Two window arguments of one collective that are views of one allocation (pass.md,
+  /// `collective-aliased-windows`): reported for the first such pair, with notes at the
+  /// allocation and at both views.
+  constexpr bool aliased_windows(const function_plan<Traits>& fp, const collective_site<A>& c,
+                                 const collective_state& st) {
+    const std::size_t n = std::min<std::size_t>(c.argument_count, st.allocations.size());
+    for (std::size_t k = 1; k < n; ++k) {
+      if (st.allocations[k] == no_index)
+        continue;
+      for (std::size_t j = 0; j < k; ++j) {
+        if (st.allocations[j] != st.allocations[k])
+          continue;
+        const auto& r = row(c.op);
+        const auto& al = fp.allocations[st.allocations[k]];
+        auto& d = report(error_code::collective_aliased_windows, r.name, c.where, c.order,
+                         static_cast<std::int64_t>(j), static_cast<std::int64_t>(k));
+        d.object = al.name;
+        d.notes.push_back({note_kind::shared_allocation, al.name, al.where});
+        for (const auto at : {j, k}) {
+          const auto v = view_of_argument(facts_.arguments[c.first_argument + at]);
+          d.notes.push_back(
+              {note_kind::aliased_view, r.roles[at], a_.where(fp.views[v].statement)});
+        }
+        return true;
+      }
+    }
+    return false;
   }
 
   /// Step 6 for allocations: dead, unconsumed, empty.
@@ -299,9 +377,11 @@ private:
         report(error_code::dead_alloc, a.name, a.where, at);
       else if (suppressed_[i])
         continue;
-      else if (!touched_[i])
-        report(error_code::unconsumed_alloc, a.name, a.where, at);
-      else if (a.devices.is_bottom())
+      else if (!touched_[i]) {
+        auto& d = report(error_code::unconsumed_alloc, a.name, a.where, at);
+        for (const auto v : a.views)
+          d.notes.push_back({note_kind::view, {}, a_.where(fp.views[v].statement)});
+      } else if (a.devices.is_bottom())
         report(error_code::empty_coverage, a.name, a.where, at);
     }
   }
@@ -318,7 +398,8 @@ private:
             hash_of(name), i, [&](std::uint32_t j) { return fp.allocations[j].name == name; });
         if (first != i && !suppressed_[i])
           report(error_code::duplicate_name, name, fp.allocations[i].where,
-                 facts_.allocations[i].order);
+                 facts_.allocations[i].order)
+              .notes.push_back({note_kind::earlier_allocation, name, fp.allocations[first].where});
       }
     }
   }
@@ -337,8 +418,15 @@ private:
     for (const auto& site : facts_.allocations) {
       const auto id = vars_.id(site.base);
       if (id >= slotted_.size() || !slotted_[id])
-        out.push_back({error_code::malformed_op, reason::alloc_outside_scope, site.name, 0, 0,
-                       site.where, site.order});
+        out.push_back({error_code::malformed_op,
+                       reason::alloc_outside_scope,
+                       site.name,
+                       0,
+                       0,
+                       site.where,
+                       site.order,
+                       {},
+                       {}});
     }
   }
 
@@ -356,6 +444,7 @@ private:
 
   struct edge {
     std::uint32_t from, to;
+    std::uint32_t collective; ///< the collective that passes coverage along it
   };
 
   A a_;
@@ -373,10 +462,9 @@ private:
 
 } // namespace detail
 
-/// Analyses every host orchestrator of `p` (pass.md steps 1-6 and 9) without changing
-/// anything, through the traits object `traits`. Check `plan.ok()` before `materialize`.
-template <class Program, class Traits>
-[[nodiscard]] constexpr auto analyze(const Program& p, const Traits& traits) {
+namespace detail {
+template <bool Record, class Program, class Traits>
+[[nodiscard]] constexpr auto analyze_program(const Program& p, const Traits& traits) {
   if constexpr (!analysable_ir<Traits>) {
     diagnose_analysis<Traits>();
     return unsatisfied_contract{};
@@ -384,7 +472,7 @@ template <class Program, class Traits>
     const detail::adapter<Traits> a(traits);
     plan<Traits> result;
     std::uint64_t order = 0;
-    detail::function_analysis<Traits> fa(a, p, order);
+    detail::function_analysis<Traits, Record> fa(a, p, order);
     for (auto&& f : a.functions(p)) {
       const function_info info = a.describe(f);
       if (!info.is_host_orchestrator())
@@ -402,6 +490,21 @@ template <class Program, class Traits>
               });
     return result;
   }
+}
+} // namespace detail
+
+/// Analyses every host orchestrator of `p` (pass.md steps 1-6 and 9) without changing
+/// anything, through the traits object `traits`. Check `plan.ok()` before `materialize`.
+template <class Program, class Traits>
+[[nodiscard]] constexpr auto analyze(const Program& p, const Traits& traits) {
+  return detail::analyze_program<false>(p, traits);
+}
+
+/// The same, recording in each function plan the evidence of every allocation's
+/// descriptor (plan.hpp, `evidence`).
+template <class Program, class Traits>
+[[nodiscard]] constexpr auto analyze(const Program& p, const Traits& traits, with_evidence_t) {
+  return detail::analyze_program<true>(p, traits);
 }
 
 /// `analyze(p, ir_traits<Program>{})`.

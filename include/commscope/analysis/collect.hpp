@@ -19,8 +19,7 @@ namespace commscope::detail {
 
 /// The number of elements of a range an adapter returned (any input range; a sized one
 /// answers without being walked).
-template <class Range>
-constexpr std::size_t count_of(Range&& r) {
+template <class Range> constexpr std::size_t count_of(Range&& r) {
   if constexpr (std::ranges::sized_range<Range>)
     return static_cast<std::size_t>(std::ranges::size(r));
   std::size_t n = 0;
@@ -60,7 +59,7 @@ template <class Adapter> struct collective_site {
   operation op = operation::none;
   typename Adapter::location where{};
   std::uint64_t order = 0;
-  bool in_loop = false;
+  std::uint32_t loop = no_index; ///< the innermost enclosing loop (facts' loops), if any
   std::uint32_t first_argument = 0;
   std::uint32_t argument_count = 0;
 };
@@ -69,7 +68,8 @@ template <class Adapter> struct loop_site {
   loop_bounds<operand_site<Adapter>> bounds{}; ///< for loops only
   std::uint64_t begin = 0; ///< walk positions strictly inside the loop: (begin, end)
   std::uint64_t end = 0;
-  bool counted = false; ///< a for loop (else bounds is empty)
+  bool counted = false;               ///< a for loop (else bounds is empty)
+  typename Adapter::location where{}; ///< for notes and evidence
 };
 
 /// What the walk records of an allocation; the plan's (larger) records are built once
@@ -92,8 +92,7 @@ template <class Adapter> struct window_site {
 
 template <class Adapter> struct function_facts {
   using storage = typename Adapter::storage;
-  template <class T>
-  using vec = typename storage::template vector<T>;
+  template <class T> using vec = typename storage::template vector<T>;
 
   vec<allocation_site<Adapter>> allocations;
   vec<window_site<Adapter>> windows;
@@ -124,8 +123,7 @@ template <class Adapter> struct function_facts {
 /// ends. Other expressions get none: only the relative order of events is ever compared.
 template <class Adapter> class collector {
   using storage = typename Adapter::storage;
-  template <class T>
-  using vec = typename storage::template vector<T>;
+  template <class T> using vec = typename storage::template vector<T>;
   using statement = typename Adapter::statement;
   using expression = typename Adapter::expression;
   using variable = typename Adapter::variable;
@@ -160,7 +158,7 @@ public:
       const auto b = a_.bounds(s);
       const auto idx = static_cast<std::uint32_t>(out_.loops.size());
       out_.loops.emplace_back(loop_site<Adapter>{
-          {operand(b.start), operand(b.stop), operand(b.step)}, order_, 0, true});
+          {operand(b.start), operand(b.stop), operand(b.step)}, order_, 0, true, a_.where(s)});
       open(true, idx);
       vars_.bind(vars_.id(a_.loop_variable(s)), {binding::kind::loop, idx, 0});
       return true;
@@ -168,7 +166,7 @@ public:
     case statement_kind::while_loop: {
       a_.for_each_expression(s, [&](expression e) { walk(e); });
       const auto idx = static_cast<std::uint32_t>(out_.loops.size());
-      out_.loops.emplace_back(loop_site<Adapter>{{}, order_, 0, false});
+      out_.loops.emplace_back(loop_site<Adapter>{{}, order_, 0, false, a_.where(s)});
       open(true, idx);
       return true;
     }
@@ -177,6 +175,7 @@ public:
         out_.saw_scope = true;
       [[fallthrough]];
     case statement_kind::other:
+    case statement_kind::return_:
       break;
     }
     a_.for_each_expression(s, [&](expression e) { walk(e); });
@@ -189,7 +188,7 @@ public:
     open_.pop_back();
     if (loop != no_index) {
       out_.loops[loop].end = ++order_;
-      --loop_depth_;
+      open_loops_.pop_back();
     }
     vars_.close();
   }
@@ -198,7 +197,7 @@ private:
   constexpr void open(bool loop, std::uint32_t idx) {
     open_.emplace_back(idx);
     if (loop)
-      ++loop_depth_;
+      open_loops_.emplace_back(idx);
     vars_.open(loop);
   }
 
@@ -367,7 +366,9 @@ private:
     const std::size_t n = count_of(a_.arguments(e));
     const bool arity_ok = n >= r.min_arity && n <= r.max_arity;
     if (r.collective) { // arity is judged with the collective's other checks
-      collective_site<Adapter> site{e, t.op, a_.where_expression(e), at, loop_depth_ > 0, 0, 0};
+      collective_site<Adapter> site{
+          e, t.op, a_.where_expression(e), at, open_loops_.empty() ? no_index : open_loops_.back(),
+          0, 0};
       site.first_argument = record_arguments(e, site.argument_count);
       out_.collectives.emplace_back(site);
     } else if (!arity_ok) {
@@ -383,7 +384,7 @@ private:
 
   constexpr diagnostic<typename Adapter::location>&
   report(error_code c, reason why, std::string_view subject, expression e, std::uint64_t at) {
-    out_.diagnostics.push_back({c, why, subject, 0, 0, a_.where_expression(e), at});
+    out_.diagnostics.push_back({c, why, subject, 0, 0, a_.where_expression(e), at, {}, {}});
     return out_.diagnostics.back();
   }
 
@@ -393,8 +394,8 @@ private:
   std::uint64_t& order_;
   statement_walker<Adapter> walker_;
   vec<expression> exprs_;
-  vec<std::uint32_t> open_; ///< per open statement: its loop index, or no_index
-  std::uint32_t loop_depth_ = 0;
+  vec<std::uint32_t> open_;       ///< per open statement: its loop index, or no_index
+  vec<std::uint32_t> open_loops_; ///< the loops open here, innermost last
 };
 
 } // namespace commscope::detail

@@ -13,13 +13,13 @@
 
 namespace commscope::detail {
 
-template <class Storage>
-struct descriptor {
+template <class Storage> struct descriptor {
   enum class status : std::uint8_t { devices, empty, error };
   status what = status::devices;
   device_set<Storage> devices;
   error_code code{};
   std::int64_t number = 0;
+  std::uint32_t loop = no_index; ///< the enclosing loop that gave the set, if one did
 };
 
 /// A loop bound or device value after following copies and constant temporaries.
@@ -63,6 +63,7 @@ public:
     if (!cached.known) {
       cached.known = true;
       cached.desc = of_loop(loop.bounds);
+      cached.desc.loop = b.ref;
     }
     return cached.desc;
   }
@@ -116,19 +117,19 @@ public:
   }
 
   /// range(start, stop, step) over constants: the exact set, judged before enumeration.
-  [[nodiscard]] static constexpr descriptor<storage> progression(std::int64_t start,
-                                                                std::int64_t stop,
-                                                                std::int64_t step) {
+  [[nodiscard]] static constexpr descriptor<storage>
+  progression(std::int64_t start, std::int64_t stop, std::int64_t step) {
     if (step == 0)
       return error(error_code::unsupported_device);
     const bool up = step > 0;
     if (up ? start >= stop : start <= stop)
       return {descriptor<storage>::status::empty, {}, {}, 0};
     // Unsigned arithmetic: the distance of two int64 always fits in uint64.
-    const std::uint64_t stride = up ? static_cast<std::uint64_t>(step)
-                                    : std::uint64_t{0} - static_cast<std::uint64_t>(step);
-    const std::uint64_t span = up ? static_cast<std::uint64_t>(stop) - static_cast<std::uint64_t>(start)
-                                  : static_cast<std::uint64_t>(start) - static_cast<std::uint64_t>(stop);
+    const std::uint64_t stride =
+        up ? static_cast<std::uint64_t>(step) : std::uint64_t{0} - static_cast<std::uint64_t>(step);
+    const std::uint64_t span =
+        up ? static_cast<std::uint64_t>(stop) - static_cast<std::uint64_t>(start)
+           : static_cast<std::uint64_t>(start) - static_cast<std::uint64_t>(stop);
     const std::uint64_t count = (span - 1) / stride + 1;
     const std::uint64_t reach = (count - 1) * stride; // < span: no overflow
     const std::int64_t last = static_cast<std::int64_t>(
@@ -164,6 +165,7 @@ private:
     scratch_.devices.assign(device_interval{v, v});
     scratch_.code = {};
     scratch_.number = 0;
+    scratch_.loop = no_index;
     return scratch_;
   }
   static constexpr descriptor<storage> error(error_code c, std::int64_t n = 0) {

@@ -34,8 +34,7 @@ constexpr std::uint64_t hash_of(std::string_view s) {
   return h;
 }
 
-template <class Storage>
-constexpr std::uint64_t hash_of(const device_set<Storage>& d) {
+template <class Storage> constexpr std::uint64_t hash_of(const device_set<Storage>& d) {
   std::uint64_t h = hash_mix(fnv_offset, d.is_all() ? 1u : 0u);
   for (const auto& r : d.intervals())
     h = hash_mix(hash_mix(h, static_cast<std::uint64_t>(r.first)),
@@ -45,8 +44,7 @@ constexpr std::uint64_t hash_of(const device_set<Storage>& d) {
 
 /// Maps a key (given by its hash and an equality test against stored indices) to the
 /// first index inserted with it.
-template <class Storage>
-class index_table {
+template <class Storage> class index_table {
 public:
   /// Empties the table and sizes it for `n` insertions (load at most one half).
   constexpr void reset(std::size_t n) {

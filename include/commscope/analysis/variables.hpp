@@ -49,8 +49,7 @@ struct binding {
 
 template <class Adapter> class variable_table {
   using storage = typename Adapter::storage;
-  template <class T>
-  using vec = typename storage::template vector<T>;
+  template <class T> using vec = typename storage::template vector<T>;
   using variable = typename Adapter::variable;
   static constexpr bool dense = Adapter::dense_variables;
   static constexpr std::uint32_t unknown = no_index - 1;
@@ -330,12 +329,10 @@ private:
   vec<visit> dfs_;
   vec<std::uint32_t> component_;
   std::uint32_t generation_ = 1; ///< entries start at 0: unbound
-  template <class T, bool Dense>
-  struct interning {
+  template <class T, bool Dense> struct interning {
     using type = std::uint8_t; // unused: the adapter numbers its variables
   };
-  template <class T>
-  struct interning<T, false> {
+  template <class T> struct interning<T, false> {
     using key = std::remove_cvref_t<decltype(std::declval<const T&>().variable_key(
         std::declval<variable>()))>;
     using type = std::unordered_map<key, std::uint32_t>;

@@ -3,6 +3,7 @@
 
 #include <commscope/reference/ir.hpp>
 #include <commscope/reference/rewrite.hpp>
+#include <commscope/reference/signals.hpp>
 #include <commscope/traits.hpp>
 
 #include <algorithm>
@@ -11,12 +12,12 @@
 #include <optional>
 #include <span>
 #include <string_view>
+#include <vector>
 
 namespace commscope::reference {
 
 /// Iterates one or two spans of shared pointers, yielding raw pointers (cheap handles).
-template <class T>
-class pointer_range {
+template <class T> class pointer_range {
 public:
   using element = std::shared_ptr<const T>;
   class iterator {
@@ -114,8 +115,7 @@ private:
 
 } // namespace commscope::reference
 
-template <>
-struct commscope::ir_traits<commscope::reference::program_ptr> {
+template <> struct commscope::ir_traits<commscope::reference::program_ptr> {
   using program = reference::program_ptr;
   using function = const reference::function*;
   using statement = const reference::statement*;
@@ -149,6 +149,8 @@ struct commscope::ir_traits<commscope::reference::program_ptr> {
       return statement_kind::while_loop;
     case stmt_kind::scope:
       return statement_kind::scope;
+    case stmt_kind::return_:
+      return statement_kind::return_;
     default:
       return statement_kind::other;
     }
@@ -244,4 +246,17 @@ struct commscope::ir_traits<commscope::reference::program_ptr> {
     rw.end_function();
   }
   static void commit(rewriter& rw, program& p) { p = rw.finish(); }
+
+  // ---- signal synthesis
+  static std::vector<std::string_view> names_in_use(const program& p) {
+    return reference::used_names(*p);
+  }
+  static std::int64_t core_num_of(expression e) { return reference::core_num_of(*e); }
+  using signal_rewriter = reference::signal_rewriter;
+  static signal_rewriter begin_signals(program& p) { return signal_rewriter(p); }
+  static void insert_signal(signal_rewriter& rw, const signal_spec<ir_traits>& s) {
+    rw.insert(s.function, s.statement, s.call, s.cores, s.world_size_name, s.buffer_name,
+              s.signal_name);
+  }
+  static void commit_signals(signal_rewriter& rw, program& p) { p = rw.finish(); }
 };

@@ -1,0 +1,273 @@
+// The analysis of the companion pass (pass.md, "The companion pass: signal synthesis"):
+// every signal-less host allreduce, where its bindings go, its fresh suffix N, and the
+// errors that keep a program from being rewritten. It runs in constant evaluation too.
+#pragma once
+
+#include <commscope/adapter.hpp>
+#include <commscope/analysis/collect.hpp>
+#include <commscope/analysis/operations.hpp>
+#include <commscope/analysis/walk.hpp>
+#include <commscope/diagnostics.hpp>
+#include <commscope/plan.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <string_view>
+
+namespace commscope {
+
+/// One allreduce that gets a synthesized signal.
+template <class Traits> struct signal_site {
+  typename Traits::function function{};
+  typename Traits::statement statement{}; ///< the bindings go immediately before it
+  typename Traits::expression call{};
+  typename Traits::location where{};
+  std::int64_t cores = 1;
+  std::uint64_t index = 0; ///< N
+};
+
+/// The result of `plan_signals`: the sites in source order, or the reasons not to rewrite.
+template <class Traits> struct signal_plan {
+  using storage = storage_t<Traits>;
+  typename storage::template vector<signal_site<Traits>> sites;
+  typename storage::template vector<diagnostic<typename Traits::location>> diagnostics;
+
+  [[nodiscard]] constexpr bool ok() const { return diagnostics.empty(); }
+};
+
+namespace detail {
+
+inline constexpr std::string_view signal_prefix = "__allreduce_signal_";
+inline constexpr std::array<std::string_view, 3> signal_stems{
+    "__allreduce_signal_world_size_", "__allreduce_signal_buf_", "__allreduce_signal_"};
+
+/// The suffix N of a synthesized name (digits only, as the counter prints them), or -1.
+constexpr std::int64_t signal_suffix(std::string_view name) {
+  for (const auto stem : signal_stems) {
+    if (!name.starts_with(stem) || name.size() == stem.size() || name.size() - stem.size() > 18)
+      continue;
+    const auto digits = name.substr(stem.size());
+    if (digits.size() > 1 && digits[0] == '0')
+      continue;
+    std::int64_t n = 0;
+    bool ok = true;
+    for (char c : digits) {
+      if (c < '0' || c > '9') {
+        ok = false;
+        break;
+      }
+      n = n * 10 + (c - '0');
+    }
+    if (ok)
+      return n;
+  }
+  return -1;
+}
+
+/// The three names of suffix N, in fixed buffers (no std::string in constant evaluation).
+struct signal_names {
+  std::array<std::array<char, 64>, 3> text{};
+  std::array<std::size_t, 3> size{};
+  constexpr explicit signal_names(std::uint64_t n) {
+    std::array<char, 20> digits{};
+    std::size_t k = 0;
+    do {
+      digits[k++] = static_cast<char>('0' + n % 10);
+      n /= 10;
+    } while (n != 0);
+    for (std::size_t i = 0; i < 3; ++i) {
+      for (char c : signal_stems[i])
+        text[i][size[i]++] = c;
+      for (std::size_t j = k; j > 0; --j)
+        text[i][size[i]++] = digits[j - 1];
+    }
+  }
+  [[nodiscard]] constexpr std::string_view world_size() const { return {text[0].data(), size[0]}; }
+  [[nodiscard]] constexpr std::string_view buffer() const { return {text[1].data(), size[1]}; }
+  [[nodiscard]] constexpr std::string_view signal() const { return {text[2].data(), size[2]}; }
+};
+
+/// Walks one host orchestrator: a visitor of statement_walker.
+template <class Traits> class signal_finder {
+  using A = adapter<Traits>;
+  using storage = storage_t<Traits>;
+  template <class T> using vec = typename storage::template vector<T>;
+  using statement = typename Traits::statement;
+  using expression = typename Traits::expression;
+  using location = typename Traits::location;
+
+public:
+  constexpr signal_finder(const A& a, signal_plan<Traits>& out, std::uint64_t& order)
+      : a_(a), out_(out), order_(order) {}
+
+  constexpr void run(typename Traits::function f) {
+    function_ = f;
+    loops_.clear();
+    walker_.run(a_, a_.body(f), *this);
+  }
+
+  constexpr bool enter(statement s) {
+    ++order_;
+    switch (a_.statement_kind_of(s)) {
+    case statement_kind::assignment:
+    case statement_kind::evaluation:
+      whole(a_.value(s), s);
+      return false;
+    case statement_kind::return_:
+      a_.for_each_expression(s, [&](expression e) { whole(e, s); });
+      return false;
+    case statement_kind::for_loop: {
+      const auto b = a_.bounds(s);
+      for (const auto* o : {&b.start, &b.stop, &b.step})
+        if (!o->is_integer)
+          nested(o->expression);
+      loops_.emplace_back(a_.where(s));
+      return true;
+    }
+    case statement_kind::while_loop:
+      a_.for_each_expression(s, [&](expression e) { nested(e); });
+      loops_.emplace_back(a_.where(s));
+      return true;
+    case statement_kind::scope:
+    case statement_kind::other:
+      a_.for_each_expression(s, [&](expression e) { nested(e); });
+      return false;
+    }
+    return false;
+  }
+  constexpr void leave(statement) { loops_.pop_back(); }
+
+private:
+  [[nodiscard]] constexpr bool is_allreduce(expression e) const {
+    if (a_.expression_kind_of(e) != expression_kind::call)
+      return false;
+    const call_target t = a_.target(e);
+    return t.what == call_target::kind::operation && t.op == operation::allreduce;
+  }
+
+  constexpr diagnostic<location>& report(error_code c, reason why, expression e, std::uint64_t at) {
+    out_.diagnostics.push_back(
+        {c, why, row(operation::allreduce).name, 0, 0, a_.where_expression(e), at, {}, {}});
+    return out_.diagnostics.back();
+  }
+
+  constexpr void wrong_arity(expression e, std::size_t n, std::uint64_t at) {
+    auto& d = report(error_code::malformed_op, reason::wrong_arity, e, at);
+    d.number = static_cast<std::int64_t>(n);
+    d.extra = row(operation::allreduce).max_arity;
+  }
+
+  /// The whole value of statement s: where a signal-less allreduce belongs.
+  constexpr void whole(expression e, statement s) {
+    if (!is_allreduce(e)) {
+      nested(e);
+      return;
+    }
+    const std::uint64_t at = ++order_;
+    const std::size_t n = count_of(a_.arguments(e));
+    if (n == 1) {
+      const std::int64_t cores = a_.core_num_of(e);
+      if (cores <= 0)
+        report(error_code::malformed_op, reason::bad_core_num, e, at);
+      else if (!loops_.empty())
+        report(error_code::collective_in_loop, reason::synthesized_in_loop, e, at)
+            .notes.push_back({note_kind::enclosing_loop, {}, loops_.back()});
+      else
+        out_.sites.push_back({function_, s, e, a_.where_expression(e), cores, 0});
+    } else if (n != 2) {
+      wrong_arity(e, n, at);
+    }
+    operands(e);
+  }
+
+  /// Any allreduce inside e (e included) is nested in an expression.
+  constexpr void nested(expression e) {
+    visit(e);
+    operands(e);
+  }
+  constexpr void visit(expression e) {
+    if (!is_allreduce(e))
+      return;
+    const std::uint64_t at = ++order_;
+    const std::size_t n = count_of(a_.arguments(e));
+    if (n == 1)
+      report(error_code::malformed_op, reason::nested_allreduce, e, at);
+    else if (n != 2)
+      wrong_arity(e, n, at);
+  }
+  /// e's operand trees in pre-order, on an explicit stack.
+  constexpr void operands(expression e) {
+    const auto base = stack_.size();
+    for (;;) {
+      const auto mark = stack_.size();
+      a_.for_each_operand(e, [&](expression sub) { stack_.emplace_back(sub); });
+      if (stack_.size() - mark > 1)
+        std::reverse(stack_.begin() + static_cast<std::ptrdiff_t>(mark), stack_.end());
+      if (stack_.size() == base)
+        return;
+      e = stack_.back();
+      stack_.pop_back();
+      visit(e);
+    }
+  }
+
+  const A& a_;
+  signal_plan<Traits>& out_;
+  std::uint64_t& order_;
+  typename Traits::function function_{};
+  statement_walker<A> walker_;
+  vec<expression> stack_;
+  vec<location> loops_; ///< the loops open here, innermost last
+};
+
+} // namespace detail
+
+/// Finds every signal-less allreduce of every host orchestrator of `p` and chooses its
+/// fresh suffix; changes nothing. Check `ok()` before `synthesize`.
+template <class Program, class Traits>
+[[nodiscard]] constexpr auto plan_signals(const Program& p, const Traits& traits) {
+  if constexpr (!signal_analysable_ir<Traits>) {
+    diagnose_signals<Traits, false>();
+    return unsatisfied_contract{};
+  } else {
+    const detail::adapter<Traits> a(traits);
+    signal_plan<Traits> result;
+    std::uint64_t order = 0;
+    detail::signal_finder<Traits> finder(a, result, order);
+    for (auto&& f : a.functions(p))
+      if (a.describe(f).is_host_orchestrator())
+        finder.run(f);
+    std::sort(result.diagnostics.begin(), result.diagnostics.end(),
+              [](const auto& x, const auto& y) { return x.order < y.order; });
+    if (!result.ok() || result.sites.empty())
+      return result;
+    // Fresh suffixes: the counter skips every N one of whose names is taken. It never
+    // passes sites + taken names, so suffixes beyond that need no record.
+    const std::size_t sites = result.sites.size();
+    std::size_t taken_names = 0;
+    for (auto&& name : a.names_in_use(p))
+      taken_names += std::string_view(name).starts_with(detail::signal_prefix) ? 1 : 0;
+    const std::size_t bound = sites + taken_names;
+    typename storage_t<Traits>::template vector<std::uint8_t> taken(bound, 0);
+    for (auto&& name : a.names_in_use(p)) {
+      const std::int64_t n = detail::signal_suffix(std::string_view(name));
+      if (n >= 0 && static_cast<std::uint64_t>(n) < bound)
+        taken[static_cast<std::size_t>(n)] = 1;
+    }
+    std::uint64_t next = 0;
+    for (auto& site : result.sites) {
+      while (taken[static_cast<std::size_t>(next)])
+        ++next;
+      site.index = next++;
+    }
+    return result;
+  }
+}
+
+/// `plan_signals(p, ir_traits<Program>{})`.
+template <class Program> [[nodiscard]] constexpr auto plan_signals(const Program& p) {
+  return plan_signals(p, ir_traits<Program>{});
+}
+
+} // namespace commscope

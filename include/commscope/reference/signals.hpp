@@ -1,0 +1,310 @@
+// The reference IR's side of signal synthesis (traits.hpp, layer 4): the names a program
+// uses, and the rewriter that inserts a signal's three bindings before a statement. Nodes
+// are immutable: the statements on the path from a function's body to an insertion
+// point are copied, everything else is shared. No recursion: deep bodies are walked on
+// explicit stacks.
+#pragma once
+
+#include <commscope/reference/ir.hpp>
+#include <commscope/reference/printer.hpp>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace commscope::reference {
+
+/// Every name of the program: functions, parameters, bound variables, unbound names
+/// (globals, modules). Duplicates are kept: the caller only tests membership.
+[[nodiscard]] inline std::vector<std::string_view> used_names(const program& p) {
+  std::vector<std::string_view> names;
+  std::vector<const statement*> statements;
+  std::vector<const expression*> expressions;
+  const auto add_variable = [&](const variable_ptr& v) {
+    if (v)
+      names.push_back(v->name);
+  };
+  const auto add_expression = [&](const expression_ptr& e) {
+    if (e)
+      expressions.push_back(e.get());
+  };
+  for (const auto& f : p.functions) {
+    names.push_back(f->sig->name);
+    for (const auto& param : f->params)
+      add_variable(param.var);
+    for (const auto& s : f->body)
+      statements.push_back(s.get());
+    while (!statements.empty()) {
+      const statement* s = statements.back();
+      statements.pop_back();
+      for (const auto& t : s->targets)
+        add_variable(t);
+      add_variable(s->loop_var);
+      for (const auto* e : {&s->value, &s->start, &s->stop, &s->step})
+        add_expression(*e);
+      for (const auto& e : s->values)
+        add_expression(e);
+      for (const auto& c : s->body)
+        statements.push_back(c.get());
+      for (const auto& c : s->orelse)
+        statements.push_back(c.get());
+    }
+    while (!expressions.empty()) {
+      const expression* e = expressions.back();
+      expressions.pop_back();
+      if (e->what == expression::kind::name)
+        names.push_back(e->var ? std::string_view(e->var->name) : std::string_view(e->text));
+      add_expression(e->base);
+      for (const auto& a : e->args)
+        add_expression(a);
+      for (const auto& k : e->keywords)
+        add_expression(k.value);
+    }
+  }
+  return names;
+}
+
+/// The value of an allreduce's `core_num=`: 1 when absent, the constant when it is an
+/// integer (a literal, or a name the front end resolved), else 0 (not a constant).
+[[nodiscard]] inline std::int64_t core_num_of(const expression& call) {
+  for (const auto& k : call.keywords)
+    if (k.name == "core_num")
+      return k.value && k.value->what == expression::kind::integer && !k.value->overflow
+                 ? k.value->value
+                 : 0;
+  return 1;
+}
+
+class signal_rewriter {
+public:
+  explicit signal_rewriter(const program_ptr& p) : old_(p), next_id_(p->variable_bound) {}
+
+  /// Binds the three names before `at` and passes the signal to `call`, which is the
+  /// whole value of `at` (or one of its returned values).
+  void insert(const function* f, const statement* at, const expression* call, std::int64_t cores,
+              std::string_view world_size_name, std::string_view buffer_name,
+              std::string_view signal_name) {
+    if (std::find(functions_.begin(), functions_.end(), f) == functions_.end())
+      functions_.push_back(f);
+    auto& site = sites_[at];
+    if (!site.replacement)
+      site.replacement = std::make_shared<statement>(*at);
+    // The spelling of the module the call names (`pld.`, `dist.`), for its new siblings.
+    std::string module = call->text.empty() ? std::string("pld.") : call->text;
+    for (std::string_view tail : {"tensor.allreduce", "allreduce"})
+      if (std::string_view(module).ends_with(tail)) {
+        module.resize(module.size() - tail.size());
+        break;
+      }
+    const source_location where = at->where;
+
+    auto world_size = new_variable(world_size_name);
+    auto ws_call = operation(commscope::operation::world_size, module + "system.world_size", where);
+    site.before.push_back(assignment(world_size, ws_call, where));
+
+    auto buffer = new_variable(buffer_name);
+    auto bytes = std::make_shared<expression>();
+    bytes->what = expression::kind::integer;
+    bytes->value = 4; // pl.INT32.get_byte(), folded as the parser folds it
+    bytes->text = "pl.INT32.get_byte()";
+    bytes->where = where;
+    auto size = binary(binary(name(world_size, where), integer(cores, where), where), bytes, where);
+    auto alloc = operation(commscope::operation::alloc_window_buffer,
+                           module + "tensor.alloc_window_buffer", where);
+    alloc->args.push_back(size);
+    alloc->name = std::string(buffer_name);
+    site.before.push_back(assignment(buffer, alloc, where));
+
+    auto signal = new_variable(signal_name);
+    auto shape = std::make_shared<expression>();
+    shape->what = expression::kind::list;
+    shape->where = where;
+    shape->args = {name(world_size, where), integer(cores, where)};
+    auto dtype = std::make_shared<expression>();
+    dtype->what = expression::kind::attribute;
+    dtype->text = "INT32";
+    dtype->where = where;
+    auto pl = std::make_shared<expression>();
+    pl->what = expression::kind::name;
+    pl->text = "pl";
+    pl->where = where;
+    dtype->base = pl;
+    auto window = operation(commscope::operation::window, module + "tensor.window", where);
+    window->args = {name(buffer, where), shape};
+    window->keywords.push_back({"dtype", dtype});
+    auto ty = std::make_shared<type>();
+    ty->shape = shape;
+    ty->dtype = dtype;
+    signal->var_type = ty;
+    site.before.push_back(assignment(signal, window, where));
+
+    // The call with its signal: the second positional argument, keywords as they were.
+    auto with_signal = std::make_shared<expression>(*call);
+    with_signal->args.push_back(name(signal, call->where));
+    auto& s = *site.replacement;
+    if (s.value.get() == call)
+      s.value = with_signal;
+    for (auto& v : s.values)
+      if (v.get() == call)
+        v = with_signal;
+  }
+
+  program_ptr finish() {
+    if (functions_.empty())
+      return old_;
+    for (auto& [at, site] : sites_)
+      respell(*at, *site.replacement);
+    auto p = std::make_shared<program>(*old_);
+    for (auto& fn : p->functions)
+      if (std::find(functions_.begin(), functions_.end(), fn.get()) != functions_.end())
+        fn = rebuild(*fn);
+    p->variable_bound = next_id_;
+    return p;
+  }
+
+private:
+  struct site {
+    std::vector<statement_ptr> before;
+    std::shared_ptr<statement> replacement;
+  };
+
+  std::shared_ptr<variable> new_variable(std::string_view n) {
+    auto v = std::make_shared<variable>();
+    v->id = next_id_++;
+    v->name = std::string(n);
+    return v;
+  }
+  static std::shared_ptr<expression> operation(commscope::operation op, std::string spelling,
+                                               source_location where) {
+    auto e = std::make_shared<expression>();
+    e->what = expression::kind::operation;
+    e->op = op;
+    e->text = std::move(spelling);
+    e->where = where;
+    return e;
+  }
+  static std::shared_ptr<expression> name(const variable_ptr& v, source_location where) {
+    auto e = std::make_shared<expression>();
+    e->what = expression::kind::name;
+    e->var = v;
+    e->where = where;
+    return e;
+  }
+  static std::shared_ptr<expression> integer(std::int64_t value, source_location where) {
+    auto e = std::make_shared<expression>();
+    e->what = expression::kind::integer;
+    e->value = value;
+    e->where = where;
+    return e;
+  }
+  static std::shared_ptr<expression> binary(expression_ptr l, expression_ptr r,
+                                            source_location where) {
+    auto e = std::make_shared<expression>();
+    e->what = expression::kind::binary;
+    e->text = "*";
+    e->args = {std::move(l), std::move(r)};
+    e->where = where;
+    return e;
+  }
+  static statement_ptr assignment(const variable_ptr& target, expression_ptr value,
+                                  source_location where) {
+    auto s = std::make_shared<statement>();
+    s->what = statement::kind::assign;
+    s->targets = {target};
+    s->value = std::move(value);
+    s->where = where;
+    return s;
+  }
+
+  /// The rewritten statement is printed canonically (its call changed), followed by
+  /// the author's trailing comment.
+  static void respell(const statement& old, statement& s) {
+    if (old.text.empty())
+      return;
+    const std::string comment = old.comment_at != 0 ? old.text.substr(old.comment_at) : "";
+    s.text.clear();
+    s.comment_at = 0;
+    std::string text;
+    detail::append_statement(text, s, "", "\n");
+    if (!comment.empty()) {
+      s.comment_at = static_cast<std::uint32_t>(text.size());
+      text += comment;
+    }
+    s.text = std::move(text);
+  }
+
+  /// The function with its bodies copied along the paths to the insertion points.
+  function_ptr rebuild(const function& f) {
+    // Parents and depths of the statements, on an explicit stack.
+    struct place {
+      const statement* parent;
+      std::size_t depth;
+    };
+    std::unordered_map<const statement*, place> places;
+    std::vector<std::pair<const statement*, std::size_t>> stack;
+    for (const auto& s : f.body)
+      stack.emplace_back(s.get(), 0);
+    while (!stack.empty()) {
+      const auto [s, depth] = stack.back();
+      stack.pop_back();
+      for (const auto* list : {&s->body, &s->orelse})
+        for (const auto& c : *list) {
+          places[c.get()] = {s, depth + 1};
+          stack.emplace_back(c.get(), depth + 1);
+        }
+    }
+    // The ancestors of insertion points, deepest first: each is copied after its
+    // children were.
+    std::vector<std::pair<std::size_t, const statement*>> dirty;
+    std::unordered_map<const statement*, statement_ptr> copies;
+    for (const auto& entry : sites_) {
+      for (auto it = places.find(entry.first); it != places.end();
+           it = places.find(it->second.parent)) {
+        if (!copies.emplace(it->second.parent, nullptr).second)
+          break;
+        dirty.emplace_back(it->second.depth - 1, it->second.parent);
+      }
+    }
+    std::sort(dirty.begin(), dirty.end(),
+              [](const auto& a, const auto& b) { return a.first > b.first; });
+    for (const auto& [depth, s] : dirty) {
+      auto c = std::make_shared<statement>(*s);
+      c->body = substitute(s->body, copies);
+      c->orelse = substitute(s->orelse, copies);
+      copies[s] = std::move(c);
+    }
+    auto nf = std::make_shared<function>(f);
+    nf->body = substitute(f.body, copies);
+    return nf;
+  }
+
+  std::vector<statement_ptr>
+  substitute(const std::vector<statement_ptr>& in,
+             const std::unordered_map<const statement*, statement_ptr>& copies) const {
+    std::vector<statement_ptr> out;
+    out.reserve(in.size());
+    for (const auto& c : in) {
+      if (auto it = sites_.find(c.get()); it != sites_.end()) {
+        out.insert(out.end(), it->second.before.begin(), it->second.before.end());
+        out.push_back(it->second.replacement);
+      } else if (auto jt = copies.find(c.get()); jt != copies.end() && jt->second) {
+        out.push_back(jt->second);
+      } else {
+        out.push_back(c);
+      }
+    }
+    return out;
+  }
+
+  program_ptr old_;
+  std::uint32_t next_id_;
+  std::vector<const function*> functions_;
+  std::unordered_map<const statement*, site> sites_;
+};
+
+} // namespace commscope::reference
