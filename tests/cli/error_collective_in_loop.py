@@ -28,10 +28,11 @@ class P:
 # The program is rejected (exit 1): no functions, every diagnostic in source order.
 # RUN: %commscope-opt %s > %t.out 2> %t.err; test $? -eq 1
 # RUN: %FileCheck --check-prefix=ERR --match-full-lines %s < %t.err
-# RUN: test $(wc -l < %t.err) -eq 1
+# RUN: test $(wc -l < %t.err) -eq 2
 # RUN: %FileCheck --check-prefix=JSON %s < %t.out
 
 # ERR:      {{.*}}error_collective_in_loop.py:25:13: error: collective 'all_to_all_v' cannot run inside a loop: its signal is single-use [collective-in-loop]
+# ERR-NEXT: {{.*}}error_collective_in_loop.py:24:9: note: inside this loop
 
 # JSON:      "name": "P",
 # JSON-NEXT: "line": {{[0-9]+}},

@@ -20,11 +20,12 @@ class P:
 # The program is rejected (exit 1): no functions, every diagnostic in source order.
 # RUN: %commscope-opt %s > %t.out 2> %t.err; test $? -eq 1
 # RUN: %FileCheck --check-prefix=ERR --match-full-lines %s < %t.err
-# RUN: test $(wc -l < %t.err) -eq 2
+# RUN: test $(wc -l < %t.err) -eq 3
 # RUN: %FileCheck --check-prefix=JSON %s < %t.out
 
 # ERR:      {{.*}}error_device_out_of_range.py:15:9: error: the dispatch of 'chip' uses device 1048576, at or above the device limit 1048576 [device-out-of-range]
 # ERR-NEXT: {{.*}}error_device_out_of_range.py:17:13: error: the dispatch of 'chip' uses device 3999999999, at or above the device limit 1048576 [device-out-of-range]
+# ERR-NEXT: {{.*}}error_device_out_of_range.py:16:9: note: the devices come from this loop
 
 # JSON:      "name": "P",
 # JSON-NEXT: "line": {{[0-9]+}},

@@ -21,10 +21,11 @@ class P:
 # The program is rejected (exit 1): no functions, every diagnostic in source order.
 # RUN: %commscope-opt %s > %t.out 2> %t.err; test $? -eq 1
 # RUN: %FileCheck --check-prefix=ERR --match-full-lines %s < %t.err
-# RUN: test $(wc -l < %t.err) -eq 1
+# RUN: test $(wc -l < %t.err) -eq 2
 # RUN: %FileCheck --check-prefix=JSON %s < %t.out
 
 # ERR:      {{.*}}error_duplicate_name.py:14:9: error: allocation name 'x' is used twice in one comm domain [duplicate-name]
+# ERR-NEXT: {{.*}}error_duplicate_name.py:13:9: note: the first allocation named 'x' is here
 
 # JSON:      "name": "P",
 # JSON-NEXT: "line": {{[0-9]+}},

@@ -22,11 +22,13 @@ class P:
 # The program is rejected (exit 1): no functions, every diagnostic in source order.
 # RUN: %commscope-opt %s > %t.out 2> %t.err; test $? -eq 1
 # RUN: %FileCheck --check-prefix=ERR --match-full-lines %s < %t.err
-# RUN: test $(wc -l < %t.err) -eq 2
+# RUN: test $(wc -l < %t.err) -eq 4
 # RUN: %FileCheck --check-prefix=JSON %s < %t.out
 
 # ERR:      {{.*}}error_partial_world_range.py:16:13: error: the dispatch of 'chip' iterates over part of the world: only range(world_size()) with start 0 and step 1 covers all devices [partial-world-range]
+# ERR-NEXT: {{.*}}error_partial_world_range.py:15:9: note: the devices come from this loop
 # ERR-NEXT: {{.*}}error_partial_world_range.py:19:13: error: the dispatch of 'chip' iterates over part of the world: only range(world_size()) with start 0 and step 1 covers all devices [partial-world-range]
+# ERR-NEXT: {{.*}}error_partial_world_range.py:18:9: note: the devices come from this loop
 
 # JSON:      "name": "P",
 # JSON-NEXT: "line": {{[0-9]+}},

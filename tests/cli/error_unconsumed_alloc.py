@@ -18,10 +18,11 @@ class P:
 # The program is rejected (exit 1): no functions, every diagnostic in source order.
 # RUN: %commscope-opt %s > %t.out 2> %t.err; test $? -eq 1
 # RUN: %FileCheck --check-prefix=ERR --match-full-lines %s < %t.err
-# RUN: test $(wc -l < %t.err) -eq 1
+# RUN: test $(wc -l < %t.err) -eq 2
 # RUN: %FileCheck --check-prefix=JSON %s < %t.out
 
 # ERR:      {{.*}}error_unconsumed_alloc.py:13:9: error: allocation 'a' has views but no dispatch or collective gives it devices [unconsumed-alloc]
+# ERR-NEXT: {{.*}}error_unconsumed_alloc.py:14:9: note: a view of it is taken here
 
 # JSON:      "name": "P",
 # JSON-NEXT: "line": {{[0-9]+}},
@@ -30,5 +31,12 @@ class P:
 # JSON:      "code": "unconsumed-alloc",
 # JSON-NEXT: "message": "allocation 'a' has views but no dispatch or collective gives it devices",
 # JSON-NEXT: "line": 13,
+# JSON-NEXT: "column": 9,
+# JSON-NEXT: "notes": [
+# JSON-NEXT: {
+# JSON-NEXT: "message": "a view of it is taken here",
+# JSON-NEXT: "line": 14,
 # JSON-NEXT: "column": 9
+# JSON-NEXT: }
+# JSON-NEXT: ]
 # JSON:      ]

@@ -2,7 +2,7 @@
 # RUN: %commscope-opt --bogus %s > %t.out 2> %t.err; test $? -eq 2 && test ! -s %t.out
 # RUN: %FileCheck --check-prefix=FLAG %s < %t.err
 # FLAG: commscope-opt: error: unknown option '--bogus'
-# FLAG-NEXT: usage: commscope-opt [--emit=plan|ir|both] [--verify] [--no-synthesize-signals]
+# FLAG-NEXT: usage: commscope-opt [--emit=plan|ir|both] [--verify] [--explain] [--no-synthesize-signals]
 # RUN: %commscope-opt --emit=xml %s 2>&1 >/dev/null | %FileCheck --check-prefix=EMIT %s; test ${PIPESTATUS[0]} -eq 2
 # EMIT: commscope-opt: error: unknown --emit value 'xml' (plan, ir or both)
 # RUN: %commscope-opt %t.does-not-exist.py 2>&1 >/dev/null | %FileCheck --check-prefix=MISSING %s; test ${PIPESTATUS[0]} -eq 2

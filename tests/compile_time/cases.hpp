@@ -14,18 +14,15 @@ namespace ct_cases {
 
 using namespace commscope::compile_time;
 
-template <class P>
-struct test_case {
+template <class P> struct test_case {
   std::string_view name;
   P program;
   expectation expected;
 };
-template <class P>
-test_case(std::string_view, P, expectation) -> test_case<P>;
+template <class P> test_case(std::string_view, P, expectation) -> test_case<P>;
 
 /// The common frame: one chip orchestrator "chip", one host orchestrator "host".
-template <class... S>
-constexpr auto host(const S&... body) {
+template <class... S> constexpr auto host(const S&... body) {
   return program(chip_orchestrator<"chip">(), host_orchestrator<"host">(body...));
 }
 
@@ -51,10 +48,9 @@ inline constexpr test_case negative_constant{
     host(buffer(), view(), run_on(-1)),
     {.views = {{"data", "buf"}}, .diagnostics = {"negative-device"}}};
 
-inline constexpr test_case world_loop{
-    "descriptor: the variable of range(world_size()) gives all",
-    host(buffer(), view(), for_world<"r">(run_on(use<"r">))),
-    {.domains = {{"all", {"buf"}}}, .views = {{"data", "buf"}}}};
+inline constexpr test_case world_loop{"descriptor: the variable of range(world_size()) gives all",
+                                      host(buffer(), view(), for_world<"r">(run_on(use<"r">))),
+                                      {.domains = {{"all", {"buf"}}}, .views = {{"data", "buf"}}}};
 
 inline constexpr test_case world_through_temporaries{
     "descriptor: range(start, world_size()) through temporaries, device through a copy",
@@ -141,8 +137,8 @@ inline constexpr test_case copied_pointer{
 
 inline constexpr test_case many_views{
     "view: two views of one allocation, a copied view",
-    host(buffer(), view(), let<"other">(window(use<"buf">)), let<"alias">(use<"other">),
-         run_on(0), dispatch(call<"chip">(use<"alias">), 1)),
+    host(buffer(), view(), let<"other">(window(use<"buf">)), let<"alias">(use<"other">), run_on(0),
+         dispatch(call<"chip">(use<"alias">), 1)),
     {.domains = {{"0,1", {"buf"}}}, .views = {{"data", "buf"}, {"other", "buf"}}}};
 
 inline constexpr test_case merge_union{
@@ -157,9 +153,9 @@ inline constexpr test_case merge_all_absorbs{
 
 inline constexpr test_case clustering{
     "cluster: equal device sets share a domain; domains and slots in source order",
-    host(let<"a">(alloc(8)), let<"va">(window(use<"a">)),        //
-         let<"b">(alloc(8)), let<"vb">(window(use<"b">)),        //
-         let<"c">(alloc(8)), let<"vc">(window(use<"c">)),        //
+    host(let<"a">(alloc(8)), let<"va">(window(use<"a">)), //
+         let<"b">(alloc(8)), let<"vb">(window(use<"b">)), //
+         let<"c">(alloc(8)), let<"vc">(window(use<"c">)), //
          for_range<"r">(2)(dispatch(call<"chip">(use<"va">), use<"r">)),
          for_world<"w">(dispatch(call<"chip">(use<"vb">), use<"w">)),
          dispatch(call<"chip">(use<"vc">), 1), dispatch(call<"chip">(use<"vc">), 0)),
@@ -175,8 +171,7 @@ inline constexpr test_case not_dispatch_targets{
     "walk: calls of kernels and graphs are not dispatches",
     program(declare<"kernel">(commscope::level::chip, false, false),
             declare<"graph">(commscope::level::chip, true, true),
-            host_orchestrator<"host">(buffer(), view(),
-                                      dispatch(call<"kernel">(use<"data">), 0),
+            host_orchestrator<"host">(buffer(), view(), dispatch(call<"kernel">(use<"data">), 0),
                                       dispatch(call<"graph">(use<"data">), 1))),
     {.views = {{"data", "buf"}}, .diagnostics = {"unconsumed-alloc"}}};
 
@@ -212,18 +207,16 @@ inline constexpr test_case reduce_scatter_inherits{
 
 inline constexpr test_case barrier_own_coverage{
     "collective: barrier(signal) needs coverage of its own",
-    host(signal(), signal_view(), dispatch(call<"chip">(use<"sig">), 0),
-         eval(barrier(use<"sig">))),
+    host(signal(), signal_view(), dispatch(call<"chip">(use<"sig">), 0), eval(barrier(use<"sig">))),
     {.domains = {{"0", {"sbuf"}}}, .views = {{"sig", "sbuf"}}}};
 
 /// input, target and signal buffers for the three-argument collectives.
-template <class Collective>
-constexpr auto gather_case(Collective c) {
-  return host(let<"ibuf">(alloc(8)), let<"in">(window(use<"ibuf">)),      //
-              let<"tbuf">(alloc(8)), let<"tgt">(window(use<"tbuf">)),     //
-              signal(), signal_view(),                                   //
-              dispatch(call<"chip">(use<"in">), 0), for_range<"r">(2)(dispatch(call<"chip">(use<"tgt">), use<"r">)),
-              eval(c));
+template <class Collective> constexpr auto gather_case(Collective c) {
+  return host(let<"ibuf">(alloc(8)), let<"in">(window(use<"ibuf">)),  //
+              let<"tbuf">(alloc(8)), let<"tgt">(window(use<"tbuf">)), //
+              signal(), signal_view(),                                //
+              dispatch(call<"chip">(use<"in">), 0),
+              for_range<"r">(2)(dispatch(call<"chip">(use<"tgt">), use<"r">)), eval(c));
 }
 
 inline constexpr test_case allgather_inherits{
@@ -242,7 +235,7 @@ inline constexpr test_case all_to_all_v_inherits{
     "collective: all_to_all_v: signal <- target, recv_counts <- target",
     host(let<"ibuf">(alloc(8)), let<"in">(window(use<"ibuf">)),  //
          let<"tbuf">(alloc(8)), let<"tgt">(window(use<"tbuf">)), //
-         signal(), signal_view(),                               //
+         signal(), signal_view(),                                //
          let<"cbuf">(alloc(8)), let<"sc">(window(use<"cbuf">)),  //
          let<"rbuf">(alloc(8)), let<"rc">(window(use<"rbuf">)),  //
          for_world<"r">(dispatch(call<"chip">(use<"in">, use<"tgt">, use<"sc">), use<"r">)),
@@ -260,8 +253,7 @@ inline constexpr test_case transitive_inheritance{
 
 inline constexpr test_case collective_result{
     "resolution: the result of allreduce resolves through its data argument",
-    host(buffer(), view(), signal(), signal_view(),
-         let<"out">(allreduce(use<"data">, use<"sig">)),
+    host(buffer(), view(), signal(), signal_view(), let<"out">(allreduce(use<"data">, use<"sig">)),
          dispatch(call<"chip">(use<"out">), 6)),
     {.domains = {{"6", {"buf", "sbuf"}}}, .views = {{"data", "buf"}, {"sig", "sbuf"}}}};
 
@@ -291,15 +283,15 @@ inline constexpr test_case same_name_other_domains{
 
 inline constexpr test_case malformed_collective{
     "error: allreduce with one argument is malformed-op",
-    host(buffer(), view(), run_on(0), eval(malformed<commscope::operation::allreduce>(use<"data">))),
+    host(buffer(), view(), run_on(0),
+         eval(malformed<commscope::operation::allreduce>(use<"data">))),
     {.domains = {{"0", {"buf"}}}, .views = {{"data", "buf"}}, .diagnostics = {"malformed-op"}}};
 
 inline constexpr test_case malformed_operations{
     "error: malformed-op for arity, an allocation not assigned, an unknown callee",
-    host(buffer(), view(), run_on(0),
-         let<"w">(malformed<commscope::operation::window>(use<"buf">)),
-         let<"x">(malformed<commscope::operation::alloc_window_buffer>(1, 2)),
-         eval(alloc(4)), eval(unknown_call<"nowhere">(use<"data">))),
+    host(buffer(), view(), run_on(0), let<"w">(malformed<commscope::operation::window>(use<"buf">)),
+         let<"x">(malformed<commscope::operation::alloc_window_buffer>(1, 2)), eval(alloc(4)),
+         eval(unknown_call<"nowhere">(use<"data">))),
     {.domains = {{"0", {"buf"}}},
      .views = {{"data", "buf"}},
      .diagnostics = {"malformed-op", "malformed-op", "malformed-op", "malformed-op"}}};
@@ -308,14 +300,14 @@ inline constexpr test_case collective_arg_not_window{
     "error: a collective's data that is no view is collective-arg-not-window",
     host(signal(), signal_view(), dispatch(call<"chip">(use<"sig">), 0),
          eval(allreduce(5, use<"sig">))),
-    {.domains = {{"0", {"sbuf"}}}, .views = {{"sig", "sbuf"}},
+    {.domains = {{"0", {"sbuf"}}},
+     .views = {{"sig", "sbuf"}},
      .diagnostics = {"collective-arg-not-window"}}};
 
 inline constexpr test_case uncovered_collective{
     "error: a collective whose data has no coverage is uncovered-collective",
     host(buffer(), view(), signal(), signal_view(), eval(allreduce(use<"data">, use<"sig">))),
-    {.views = {{"data", "buf"}, {"sig", "sbuf"}},
-     .diagnostics = {"uncovered-collective"}}};
+    {.views = {{"data", "buf"}, {"sig", "sbuf"}}, .diagnostics = {"uncovered-collective"}}};
 
 inline constexpr test_case barrier_no_coverage{
     "error: a barrier whose signal has no coverage of its own",
@@ -326,9 +318,10 @@ inline constexpr test_case collective_in_for{
     "error: all_to_all_v inside a for loop is collective-in-loop",
     host(let<"ibuf">(alloc(8)), let<"in">(window(use<"ibuf">)),  //
          let<"tbuf">(alloc(8)), let<"tgt">(window(use<"tbuf">)), //
-         signal(), signal_view(),                               //
+         signal(), signal_view(),                                //
          dispatch(call<"chip">(use<"in">, use<"tgt">, use<"sig">), 0),
-         for_range<"k">(2)(eval(all_to_all_v(use<"in">, use<"tgt">, use<"sig">, use<"in">, use<"tgt">)))),
+         for_range<"k">(2)(
+             eval(all_to_all_v(use<"in">, use<"tgt">, use<"sig">, use<"in">, use<"tgt">)))),
     {.domains = {{"0", {"ibuf", "tbuf", "sbuf"}}},
      .views = {{"in", "ibuf"}, {"tgt", "tbuf"}, {"sig", "sbuf"}},
      .diagnostics = {"collective-in-loop"}}};
@@ -337,10 +330,11 @@ inline constexpr test_case collective_in_while{
     "error: all_to_all_v inside a while loop is collective-in-loop; allreduce there is fine",
     host(let<"ibuf">(alloc(8)), let<"in">(window(use<"ibuf">)),  //
          let<"tbuf">(alloc(8)), let<"tgt">(window(use<"tbuf">)), //
-         signal(), signal_view(),                               //
+         signal(), signal_view(),                                //
          dispatch(call<"chip">(use<"in">, use<"tgt">), 0),
-         while_loop(1)(eval(allreduce(use<"tgt">, use<"sig">)),
-                       eval(all_to_all_v(use<"in">, use<"tgt">, use<"sig">, use<"in">, use<"tgt">)))),
+         while_loop(1)(
+             eval(allreduce(use<"tgt">, use<"sig">)),
+             eval(all_to_all_v(use<"in">, use<"tgt">, use<"sig">, use<"in">, use<"tgt">)))),
     {.domains = {{"0", {"ibuf", "tbuf", "sbuf"}}},
      .views = {{"in", "ibuf"}, {"tgt", "tbuf"}, {"sig", "sbuf"}},
      .diagnostics = {"collective-in-loop"}}};
@@ -353,24 +347,79 @@ inline constexpr test_case no_cascades{
 
 inline constexpr test_case all_errors_in_source_order{
     "errors: all of them, in source order",
-    host(let<"dead">(alloc(1)),                                        // dead-alloc
-         buffer(), view(), run_on(-1),                                 // negative-device
-         let<"b2">(alloc(8)), let<"v2">(window(use<"b2">)),            // unconsumed-alloc
-         eval(malformed<commscope::operation::barrier>()),             // malformed-op
+    host(let<"dead">(alloc(1)),                             // dead-alloc
+         buffer(), view(), run_on(-1),                      // negative-device
+         let<"b2">(alloc(8)), let<"v2">(window(use<"b2">)), // unconsumed-alloc
+         eval(malformed<commscope::operation::barrier>()),  // malformed-op
          let<"b3">(alloc(8)), let<"v3">(window(use<"b3">)),
          for_range<"r">(1, world_size())(dispatch(call<"chip">(use<"v3">), use<"r">))),
     {.views = {{"data", "buf"}, {"v2", "b2"}, {"v3", "b3"}},
      .diagnostics = {"dead-alloc", "negative-device", "unconsumed-alloc", "malformed-op",
                      "partial-world-range"}}};
 
+// ---- aliased windows: two window arguments of one collective, one allocation ----------
+
+/// `v2`, a second view of `buf`.
+constexpr auto second_view() { return let<"v2">(window(use<"buf">)); }
+
+inline constexpr test_case aliased_allreduce{
+    "error: allreduce(data, v2) with both views of buf is collective-aliased-windows",
+    host(buffer(), view(), second_view(), run_on(0), eval(allreduce(use<"data">, use<"v2">))),
+    {.domains = {{"0", {"buf"}}},
+     .views = {{"data", "buf"}, {"v2", "buf"}},
+     .diagnostics = {"collective-aliased-windows"}}};
+
+inline constexpr test_case aliased_broadcast{
+    "error: broadcast(data, data) passes one view twice: collective-aliased-windows",
+    host(buffer(), view(), run_on(0), eval(broadcast(use<"data">, use<"data">))),
+    {.domains = {{"0", {"buf"}}},
+     .views = {{"data", "buf"}},
+     .diagnostics = {"collective-aliased-windows"}}};
+
+inline constexpr test_case aliased_reduce_scatter{
+    "error: reduce_scatter over two views of one buffer is collective-aliased-windows",
+    host(buffer(), view(), second_view(), run_on(0), eval(reduce_scatter(use<"v2">, use<"data">))),
+    {.domains = {{"0", {"buf"}}},
+     .views = {{"data", "buf"}, {"v2", "buf"}},
+     .diagnostics = {"collective-aliased-windows"}}};
+
+inline constexpr test_case aliased_allgather{
+    "error: allgather whose input and signal share a buffer is collective-aliased-windows",
+    gather_case(allgather(use<"sig">, use<"tgt">, use<"sig">)),
+    {.domains = {{"0", {"ibuf"}}, {"0,1", {"tbuf", "sbuf"}}},
+     .views = {{"in", "ibuf"}, {"tgt", "tbuf"}, {"sig", "sbuf"}},
+     .diagnostics = {"collective-aliased-windows"}}};
+
+inline constexpr test_case aliased_all_to_all{
+    "error: all_to_all whose input is its target is collective-aliased-windows",
+    gather_case(all_to_all(use<"tgt">, use<"tgt">, use<"sig">)),
+    {.domains = {{"0", {"ibuf"}}, {"0,1", {"tbuf", "sbuf"}}},
+     .views = {{"in", "ibuf"}, {"tgt", "tbuf"}, {"sig", "sbuf"}},
+     .diagnostics = {"collective-aliased-windows"}}};
+
+inline constexpr test_case aliased_all_to_all_v{
+    "error: all_to_all_v whose send and receive counts share a buffer",
+    host(let<"ibuf">(alloc(8)), let<"in">(window(use<"ibuf">)),  //
+         let<"tbuf">(alloc(8)), let<"tgt">(window(use<"tbuf">)), //
+         signal(), signal_view(),                                //
+         let<"cbuf">(alloc(8)), let<"sc">(window(use<"cbuf">)),  //
+         let<"rc">(window(use<"cbuf">)),                         //
+         for_world<"r">(dispatch(call<"chip">(use<"in">, use<"tgt">, use<"sc">), use<"r">)),
+         eval(all_to_all_v(use<"in">, use<"tgt">, use<"sig">, use<"sc">, use<"rc">))),
+    {.domains = {{"all", {"ibuf", "tbuf", "sbuf", "cbuf"}}},
+     .views = {{"in", "ibuf"}, {"tgt", "tbuf"}, {"sig", "sbuf"}, {"sc", "cbuf"}, {"rc", "cbuf"}},
+     .diagnostics = {"collective-aliased-windows"}}};
+
+inline constexpr test_case aliased_after_suppressed_check{
+    "error: aliasing is judged even where an earlier check of the call was suppressed",
+    host(buffer(), view(), second_view(), run_on(-1), eval(allreduce(use<"data">, use<"v2">))),
+    {.views = {{"data", "buf"}, {"v2", "buf"}},
+     .diagnostics = {"negative-device", "collective-aliased-windows"}}};
+
 /// The table both runners walk.
-template <const auto&... Cases>
-struct table {
+template <const auto&... Cases> struct table {
   static constexpr std::size_t size = sizeof...(Cases);
-  template <class F>
-  static constexpr void for_each(F&& f) {
-    (f(Cases), ...);
-  }
+  template <class F> static constexpr void for_each(F&& f) { (f(Cases), ...); }
 };
 
 using all = table<
@@ -384,7 +433,8 @@ using all = table<
     all_to_all_v_inherits, transitive_inheritance, collective_result, dead_alloc, duplicate_name,
     same_name_other_domains, malformed_collective, malformed_operations, collective_arg_not_window,
     uncovered_collective, barrier_no_coverage, collective_in_for, collective_in_while, no_cascades,
-    all_errors_in_source_order>;
+    all_errors_in_source_order, aliased_allreduce, aliased_broadcast, aliased_reduce_scatter,
+    aliased_allgather, aliased_all_to_all, aliased_all_to_all_v, aliased_after_suppressed_check>;
 
 // ---- rebinding (pass.md, "Rebinding"): one variable bound several times gives the same
 // results whether the IR renames each binding (the compile-time and reference IRs) or

@@ -3,6 +3,7 @@
 // a wrong expectation is a compile error naming what differs.
 #include "cases.hpp"
 
+#include <commscope/analysis/signals.hpp>
 #include <commscope/compile_time/expect.hpp>
 
 #include <doctest/doctest.h>
@@ -15,8 +16,7 @@ namespace {
 
 using namespace commscope::compile_time;
 
-template <const auto&... Cases>
-constexpr bool all_match(ct_cases::table<Cases...>) {
+template <const auto&... Cases> constexpr bool all_match(ct_cases::table<Cases...>) {
   return (report<check(Cases.program, Cases.expected)>::value && ...);
 }
 static_assert(all_match(ct_cases::all{}));
@@ -33,6 +33,60 @@ static_assert(!commscope::reads_scopes<ct_traits> && !commscope::rewrites<ct_tra
 constexpr ct_traits ct_object{};
 static_assert(commscope::analyze(ct_cases::world_loop.program, ct_object).ok());
 
+// ---- signal synthesis: its analysis runs in the compiler (pass.md, "The companion pass")
+
+using commscope::operation;
+using ct_cases::buffer;
+using ct_cases::host;
+using ct_cases::run_on;
+using ct_cases::view;
+
+/// The codes of a signal plan's diagnostics, in order, against `expected`.
+template <std::size_t K>
+constexpr bool signal_codes(const auto& pl, const std::array<std::string_view, K>& expected) {
+  if (pl.diagnostics.size() != K)
+    return false;
+  for (std::size_t i = 0; i < K; ++i)
+    if (commscope::code_name(pl.diagnostics[i].code) != expected[i])
+      return false;
+  return true;
+}
+
+constexpr auto signal_less =
+    host(buffer(), view(), run_on(0), let<"data">(malformed<operation::allreduce>(use<"data">)),
+         eval(malformed<operation::allreduce>(use<"data">)));
+static_assert(commscope::plan_signals(signal_less, ct_object).ok());
+static_assert(commscope::plan_signals(signal_less, ct_object).sites.size() == 2);
+static_assert(commscope::plan_signals(signal_less, ct_object).sites[1].index == 1);
+static_assert(commscope::plan_signals(signal_less, ct_object).sites[0].cores == 1);
+
+/// A name of the program that a suffix would produce is skipped: N = 0 and 2 are taken.
+constexpr auto names_taken = host(
+    buffer(), view(), run_on(0), let<"__allreduce_signal_0">(0), let<"__allreduce_signal_buf_2">(0),
+    let<"__allreduce_signal_world_size_01">(0), // not a suffix the counter writes
+    eval(malformed<operation::allreduce>(use<"data">)),
+    eval(malformed<operation::allreduce>(use<"data">)),
+    eval(malformed<operation::allreduce>(use<"data">)));
+static_assert(commscope::plan_signals(names_taken, ct_object).sites[0].index == 1);
+static_assert(commscope::plan_signals(names_taken, ct_object).sites[1].index == 3);
+static_assert(commscope::plan_signals(names_taken, ct_object).sites[2].index == 4);
+
+/// With their signals written, nothing is left to synthesize: the pass is idempotent.
+static_assert(commscope::plan_signals(ct_cases::allreduce_inherits.program, ct_object).ok());
+static_assert(
+    commscope::plan_signals(ct_cases::allreduce_inherits.program, ct_object).sites.empty());
+
+constexpr auto synthesis_errors =
+    host(buffer(), view(), run_on(0),
+         for_range<"r">(2)(eval(malformed<operation::allreduce>(use<"data">))), // in a loop
+         eval(opaque(malformed<operation::allreduce>(use<"data">))),            // nested
+         eval(malformed<operation::allreduce>()),                               // no data
+         eval(malformed<operation::allreduce>(use<"data">, use<"data">, use<"data">)));
+static_assert(signal_codes(commscope::plan_signals(synthesis_errors, ct_object),
+                           std::array<std::string_view, 4>{"collective-in-loop", "malformed-op",
+                                                           "malformed-op", "malformed-op"}));
+static_assert(commscope::plan_signals(synthesis_errors, ct_object).sites.empty());
+
 /// Every error code of the pass (all but the verifier's, and the nesting limit that
 /// the compile-time IR does not declare) is expected by some case.
 constexpr bool every_code_covered() {
@@ -40,9 +94,11 @@ constexpr bool every_code_covered() {
   ct_cases::all::for_each([&](const auto& c) {
     // Up to the first empty entry only: g++ 12 rejects reading the defaulted tail of a
     // constexpr array of string_views ("modification of ... is not a constant expression").
-    for (std::size_t i = 0; i < std::size(c.expected.diagnostics) && !c.expected.diagnostics[i].empty(); ++i)
+    for (std::size_t i = 0;
+         i < std::size(c.expected.diagnostics) && !c.expected.diagnostics[i].empty(); ++i)
       for (std::size_t k = 0; k < seen.size(); ++k)
-        if (commscope::code_name(static_cast<commscope::error_code>(k)) == c.expected.diagnostics[i])
+        if (commscope::code_name(static_cast<commscope::error_code>(k)) ==
+            c.expected.diagnostics[i])
           seen[k] = true;
   });
   for (std::size_t k = 0; k < seen.size(); ++k)

@@ -23,8 +23,7 @@ struct commscope::compile_time::variable_names<
 
 namespace ct_cases {
 
-template <std::size_t N>
-class reference_lowering {
+template <std::size_t N> class reference_lowering {
 public:
   using source = commscope::compile_time::basic_program<N>;
 
@@ -40,10 +39,9 @@ public:
       const auto& info = p_.functions[i].info;
       if (info.is_host_orchestrator())
         continue;
-      sigs[i] = info.is_chip_orchestrator()
-                    ? pb.chip_orchestrator(std::string(info.name))
-                    : pb.other_function(std::string(info.name), info.level, info.orchestrator,
-                                        info.graph);
+      sigs[i] = info.is_chip_orchestrator() ? pb.chip_orchestrator(std::string(info.name))
+                                            : pb.other_function(std::string(info.name), info.level,
+                                                                info.orchestrator, info.graph);
       callees_.push_back({info.name, sigs[i]});
     }
     for (std::uint32_t i = 0; i < p_.function_count; ++i) {
@@ -90,7 +88,8 @@ private:
     case kind::operation: {
       ex e = h_->operation(n.target.op, std::move(args));
       if (n.target.op == commscope::operation::alloc_window_buffer) // what the front end sets
-        std::const_pointer_cast<commscope::reference::expression>(e.get())->name = std::string(n.name);
+        std::const_pointer_cast<commscope::reference::expression>(e.get())->name =
+            std::string(n.name);
       return e;
     }
     case kind::function: {
@@ -144,7 +143,8 @@ private:
       children(s);
       h_->end();
       return;
-    case statement_kind::scope: // the compile-time IR is never materialized
+    case statement_kind::scope:   // the compile-time IR is never materialized
+    case statement_kind::return_: // nor builds returns
     case statement_kind::other:
       h_->begin_if(expression(s.value));
       children(s);

@@ -32,8 +32,7 @@
 namespace commscope::compile_time {
 
 /// A name as a template argument (`use<"buf">`): names are part of a program's type.
-template <std::size_t N>
-struct name {
+template <std::size_t N> struct name {
   char text[N]{};
   constexpr name(const char (&s)[N]) {
     for (std::size_t i = 0; i < N; ++i)
@@ -148,8 +147,7 @@ struct lit {
   }
 };
 
-template <class T>
-constexpr auto as_expression(const T& x) {
+template <class T> constexpr auto as_expression(const T& x) {
   static_assert(expression_like<T>,
                 "commscope::compile_time: an argument must be an expression: an integer, "
                 "use<\"name\">, an operation or a call (not a statement)");
@@ -158,12 +156,10 @@ constexpr auto as_expression(const T& x) {
   else
     return x;
 }
-template <class T>
-using expression_t = decltype(as_expression(std::declval<const T&>()));
+template <class T> using expression_t = decltype(as_expression(std::declval<const T&>()));
 
 /// A use of the variable bound last under this name.
-template <name N>
-struct use_t {
+template <name N> struct use_t {
   static constexpr bool is_expression = true;
   constexpr std::uint32_t emit(writer& w) const {
     return w.push({expression_kind::variable, {}, 0, w.lookup(N.view()), 0, 0, none, {}, w.here});
@@ -171,8 +167,7 @@ struct use_t {
 };
 
 /// A recognised operation (operations.hpp): `label` is an allocation's name.
-template <operation Op, class... A>
-struct op_t {
+template <operation Op, class... A> struct op_t {
   static constexpr bool is_expression = true;
   std::string_view label{};
   boost::hana::tuple<A...> args{};
@@ -194,8 +189,7 @@ struct op_t {
 };
 
 /// A call of a function of the program, with or without `device=`.
-template <name Callee, class... A>
-struct call_t {
+template <name Callee, class... A> struct call_t {
   static constexpr bool is_expression = true;
   boost::hana::tuple<A...> args{};
   constexpr std::uint32_t emit(writer& w, std::uint32_t device = none) const {
@@ -213,8 +207,7 @@ struct call_t {
 };
 
 /// `call` with `device=`: the only place a device can go.
-template <class Call, class Device>
-struct on_t {
+template <class Call, class Device> struct on_t {
   static constexpr bool is_expression = true;
   Call call{};
   Device device{};
@@ -222,42 +215,51 @@ struct on_t {
 };
 
 /// A call of a function the program does not have (the pass reports it: malformed-op).
-template <name Callee, class... A>
-struct unknown_call_t {
+template <name Callee, class... A> struct unknown_call_t {
   static constexpr bool is_expression = true;
   boost::hana::tuple<A...> args{};
   constexpr std::uint32_t emit(writer& w) const {
     const auto a = emit_all(w, args);
     const auto first = writer::append(w.expression_lists, a);
-    return w.push({expression_kind::call, call_target::unresolved(Callee.view()), 0, none,
-                   first, static_cast<std::uint32_t>(a.size()), none, {}, w.here});
+    return w.push({expression_kind::call,
+                   call_target::unresolved(Callee.view()),
+                   0,
+                   none,
+                   first,
+                   static_cast<std::uint32_t>(a.size()),
+                   none,
+                   {},
+                   w.here});
   }
 };
 
 /// Any other expression (arithmetic, a list, ...): opaque, but its operands are visited.
-template <class... A>
-struct opaque_t {
+template <class... A> struct opaque_t {
   static constexpr bool is_expression = true;
   boost::hana::tuple<A...> operands{};
   constexpr std::uint32_t emit(writer& w) const {
     const auto a = emit_all(w, operands);
     const auto first = writer::append(w.expression_lists, a);
-    return w.push({expression_kind::other, {}, 0, none, first,
-                   static_cast<std::uint32_t>(a.size()), none, {}, w.here});
+    return w.push({expression_kind::other,
+                   {},
+                   0,
+                   none,
+                   first,
+                   static_cast<std::uint32_t>(a.size()),
+                   none,
+                   {},
+                   w.here});
   }
 };
 
-template <class>
-inline constexpr bool is_function_call = false;
+template <class> inline constexpr bool is_function_call = false;
 template <name Callee, class... A>
 inline constexpr bool is_function_call<call_t<Callee, A...>> = true;
 
-template <class>
-inline constexpr bool always_false = false;
+template <class> inline constexpr bool always_false = false;
 
 /// Positional arity of the operations (pass.md): each mistake its own message.
-template <operation Op, std::size_t N>
-constexpr void check_arity() {
+template <operation Op, std::size_t N> constexpr void check_arity() {
   using enum operation;
   if constexpr (Op == alloc_window_buffer)
     static_assert(N == 1, "commscope::compile_time: alloc_window_buffer takes exactly 1 "
@@ -286,8 +288,7 @@ constexpr void check_arity() {
 
 // ---- statements ------------------------------------------------------------------------
 
-template <class... S>
-constexpr void check_statements() {
+template <class... S> constexpr void check_statements() {
   static_assert((statement_form<S> && ...),
                 "commscope::compile_time: a body holds statements: let<\"x\">(...), "
                 "eval(...), dispatch(...), for_range<\"r\">(...)(...), for_world<\"r\">(...), "
@@ -303,8 +304,7 @@ constexpr std::vector<std::uint32_t> emit_block(writer& w, const boost::hana::tu
 }
 
 /// `x = value`
-template <name N, class E>
-struct let_t {
+template <name N, class E> struct let_t {
   static constexpr bool is_statement = true;
   E value{};
   constexpr std::uint32_t emit(writer& w) const {
@@ -322,8 +322,7 @@ struct let_t {
 };
 
 /// An expression statement.
-template <class E>
-struct eval_t {
+template <class E> struct eval_t {
   static constexpr bool is_statement = true;
   E value{};
   constexpr std::uint32_t emit(writer& w) const {
@@ -337,8 +336,7 @@ struct eval_t {
 };
 
 /// `for v in range(start, stop, step): body`
-template <name V, class Start, class Stop, class Step, class... Body>
-struct for_t {
+template <name V, class Start, class Stop, class Step, class... Body> struct for_t {
   static constexpr bool is_statement = true;
   Start start{};
   Stop stop{};
@@ -361,8 +359,7 @@ struct for_t {
 };
 
 /// `while cond: body` (kind while_loop) or `if cond: body` (kind other).
-template <statement_kind K, class Cond, class... Body>
-struct block_t {
+template <statement_kind K, class Cond, class... Body> struct block_t {
   static constexpr bool is_statement = true;
   Cond condition{};
   boost::hana::tuple<Body...> body{};
@@ -379,23 +376,19 @@ struct block_t {
   }
 };
 
-template <name V, class Start, class Stop, class Step>
-struct for_header {
+template <name V, class Start, class Stop, class Step> struct for_header {
   Start start;
   Stop stop;
   Step step;
-  template <class... Body>
-  constexpr auto operator()(Body... body) const {
+  template <class... Body> constexpr auto operator()(Body... body) const {
     check_statements<Body...>();
     return for_t<V, Start, Stop, Step, Body...>{start, stop, step, {body...}};
   }
 };
 
-template <statement_kind K, class Cond>
-struct block_header {
+template <statement_kind K, class Cond> struct block_header {
   Cond condition;
-  template <class... Body>
-  constexpr auto operator()(Body... body) const {
+  template <class... Body> constexpr auto operator()(Body... body) const {
     check_statements<Body...>();
     return block_t<K, Cond, Body...>{condition, {body...}};
   }
@@ -404,8 +397,7 @@ struct block_header {
 // ---- functions -------------------------------------------------------------------------
 
 /// A function the host orchestrators may call; its body is not part of the test.
-template <name N>
-struct declared_t {
+template <name N> struct declared_t {
   static constexpr bool is_function = true;
   commscope::level level = level::chip;
   bool orchestrator = true;
@@ -416,8 +408,7 @@ struct declared_t {
   constexpr void define(writer&, std::size_t) const {}
 };
 
-template <name N, class... S>
-struct host_t {
+template <name N, class... S> struct host_t {
   static constexpr bool is_function = true;
   boost::hana::tuple<S...> body{};
   constexpr void declare(writer& w) const {
@@ -433,8 +424,7 @@ struct host_t {
   }
 };
 
-template <class... Fns>
-constexpr writer write(const Fns&... fns) {
+template <class... Fns> constexpr writer write(const Fns&... fns) {
   writer w;
   (fns.declare(w), ...);
   for (std::size_t i = 0; i < w.functions.size(); ++i)
@@ -454,18 +444,21 @@ struct shape {
 };
 
 /// Everything that is checked and sized from the types alone (values default).
-template <class... Fns>
-consteval shape shape_of() {
+template <class... Fns> consteval shape shape_of() {
   const writer w = write(Fns{}...);
-  return {w.functions.size(), w.statements.size(),   w.expressions.size(),
-          w.statement_lists.size(), w.expression_lists.size(), w.variables.size(),
-          w.first, label(w.who)};
+  return {w.functions.size(),
+          w.statements.size(),
+          w.expressions.size(),
+          w.statement_lists.size(),
+          w.expression_lists.size(),
+          w.variables.size(),
+          w.first,
+          label(w.who)};
 }
 
 /// One message per mistake; `Who` names the variable or function, for the reader of the
 /// compiler's "required from" line.
-template <problem P, label Who>
-struct well_formed {
+template <problem P, label Who> struct well_formed {
   static_assert(P != problem::unbound_variable,
                 "commscope::compile_time: a variable is used before it is bound (bind it "
                 "earlier in the same function with let<\"name\">(...) or a loop)");
@@ -488,8 +481,7 @@ constexpr std::size_t bucket(const shape& s) {
   return n;
 }
 
-template <class T>
-constexpr void copy(const std::vector<T>& from, auto& to) {
+template <class T> constexpr void copy(const std::vector<T>& from, auto& to) {
   for (std::size_t i = 0; i < from.size(); ++i)
     to[i] = from[i];
 }
@@ -498,18 +490,15 @@ constexpr void copy(const std::vector<T>& from, auto& to) {
 
 // ---- the language ----------------------------------------------------------------------
 
-template <name N>
-inline constexpr dsl::use_t<N> use{};
+template <name N> inline constexpr dsl::use_t<N> use{};
 
 /// A recognised operation with its arity checked.
-template <operation Op, class... A>
-constexpr auto op(const A&... a) {
+template <operation Op, class... A> constexpr auto op(const A&... a) {
   dsl::check_arity<Op, sizeof...(A)>();
   return dsl::op_t<Op, dsl::expression_t<A>...>{{}, {dsl::as_expression(a)...}};
 }
 /// A recognised operation with any number of arguments: for malformed-op tests.
-template <operation Op, class... A>
-constexpr auto malformed(const A&... a) {
+template <operation Op, class... A> constexpr auto malformed(const A&... a) {
   return dsl::op_t<Op, dsl::expression_t<A>...>{{}, {dsl::as_expression(a)...}};
 }
 
@@ -526,18 +515,15 @@ constexpr auto all_to_all(const auto&... a) { return op<operation::all_to_all>(a
 constexpr auto all_to_all_v(const auto&... a) { return op<operation::all_to_all_v>(a...); }
 
 /// `self.callee(args...)`; the callee must be a function of the program.
-template <name Callee, class... A>
-constexpr auto call(const A&... a) {
+template <name Callee, class... A> constexpr auto call(const A&... a) {
   return dsl::call_t<Callee, dsl::expression_t<A>...>{{dsl::as_expression(a)...}};
 }
 /// A call of a function the program deliberately does not have.
-template <name Callee, class... A>
-constexpr auto unknown_call(const A&... a) {
+template <name Callee, class... A> constexpr auto unknown_call(const A&... a) {
   return dsl::unknown_call_t<Callee, dsl::expression_t<A>...>{{dsl::as_expression(a)...}};
 }
 /// `device=` on a call of a program function.
-template <class Call, class Device>
-constexpr auto on(const Call& c, const Device& device) {
+template <class Call, class Device> constexpr auto on(const Call& c, const Device& device) {
   static_assert(dsl::is_function_call<Call>,
                 "commscope::compile_time: device= goes on a call of a program function "
                 "(call<\"name\">(...)), not on an operation, a variable or a constant");
@@ -547,22 +533,18 @@ constexpr auto on(const Call& c, const Device& device) {
     return dsl::lit{}; // one error, no cascade
 }
 /// Any other expression, whose operands the pass still visits.
-template <class... A>
-constexpr auto opaque(const A&... a) {
+template <class... A> constexpr auto opaque(const A&... a) {
   return dsl::opaque_t<dsl::expression_t<A>...>{{dsl::as_expression(a)...}};
 }
 
-template <name N, class E>
-constexpr auto let(const E& value) {
+template <name N, class E> constexpr auto let(const E& value) {
   return dsl::let_t<N, dsl::expression_t<E>>{dsl::as_expression(value)};
 }
-template <class E>
-constexpr auto eval(const E& value) {
+template <class E> constexpr auto eval(const E& value) {
   return dsl::eval_t<dsl::expression_t<E>>{dsl::as_expression(value)};
 }
 /// `self.callee(args..., device=device)` as a statement.
-template <class Call, class Device>
-constexpr auto dispatch(const Call& c, const Device& device) {
+template <class Call, class Device> constexpr auto dispatch(const Call& c, const Device& device) {
   return eval(on(c, device));
 }
 
@@ -570,53 +552,44 @@ constexpr auto dispatch(const Call& c, const Device& device) {
 template <name V, class Start, class Stop, class Step>
 constexpr auto for_range(const Start& start, const Stop& stop, const Step& step) {
   return dsl::for_header<V, dsl::expression_t<Start>, dsl::expression_t<Stop>,
-                         dsl::expression_t<Step>>{dsl::as_expression(start),
-                                                  dsl::as_expression(stop),
-                                                  dsl::as_expression(step)};
+                         dsl::expression_t<Step>>{
+      dsl::as_expression(start), dsl::as_expression(stop), dsl::as_expression(step)};
 }
 template <name V, class Start, class Stop>
 constexpr auto for_range(const Start& start, const Stop& stop) {
   return for_range<V>(start, stop, 1);
 }
-template <name V, class Stop>
-constexpr auto for_range(const Stop& stop) {
+template <name V, class Stop> constexpr auto for_range(const Stop& stop) {
   return for_range<V>(0, stop, 1);
 }
 /// `for v in range(world_size()): body...`
-template <name V, class... Body>
-constexpr auto for_world(const Body&... body) {
+template <name V, class... Body> constexpr auto for_world(const Body&... body) {
   return for_range<V>(0, world_size(), 1)(body...);
 }
-template <class Cond>
-constexpr auto while_loop(const Cond& c) {
+template <class Cond> constexpr auto while_loop(const Cond& c) {
   return dsl::block_header<statement_kind::while_loop, dsl::expression_t<Cond>>{
       dsl::as_expression(c)};
 }
 /// `if cond: body...`, a compound statement the pass only looks into.
-template <class Cond>
-constexpr auto branch(const Cond& c) {
+template <class Cond> constexpr auto branch(const Cond& c) {
   return dsl::block_header<statement_kind::other, dsl::expression_t<Cond>>{dsl::as_expression(c)};
 }
 
-template <name N>
-constexpr auto chip_orchestrator() {
+template <name N> constexpr auto chip_orchestrator() {
   return dsl::declared_t<N>{level::chip, true, false};
 }
 /// Any other function (a kernel, a graph, a host helper), callable but never a dispatch
 /// target unless it is a chip orchestrator.
-template <name N>
-constexpr auto declare(commscope::level lv, bool orchestrator, bool graph) {
+template <name N> constexpr auto declare(commscope::level lv, bool orchestrator, bool graph) {
   return dsl::declared_t<N>{lv, orchestrator, graph};
 }
-template <name N, class... S>
-constexpr auto host_orchestrator(const S&... body) {
+template <name N, class... S> constexpr auto host_orchestrator(const S&... body) {
   dsl::check_statements<S...>();
   return dsl::host_t<N, S...>{{body...}};
 }
 
 /// The program, checked and laid out. Usable in constant evaluation and at run time.
-template <class... Fns>
-constexpr auto program(const Fns&... fns) {
+template <class... Fns> constexpr auto program(const Fns&... fns) {
   static_assert((dsl::function_form<Fns> && ...),
                 "commscope::compile_time: program(...) takes functions: "
                 "chip_orchestrator<\"f\">(), declare<\"f\">(...), host_orchestrator<\"h\">(...)");

@@ -106,8 +106,7 @@ using compile_time::domain_expectation;
 using compile_time::mismatch;
 using compile_time::view_expectation;
 
-template <std::size_t N>
-constexpr std::size_t length(const std::string_view (&items)[N]) {
+template <std::size_t N> constexpr std::size_t length(const std::string_view (&items)[N]) {
   std::size_t n = 0;
   while (n < N && !items[n].empty())
     ++n;
@@ -158,8 +157,7 @@ constexpr bool parse_devices(std::string_view s, std::vector<device_id>& out) {
   return !out.empty();
 }
 
-template <class Set>
-constexpr mismatch compare_devices(const Set& actual, std::string_view text) {
+template <class Set> constexpr mismatch compare_devices(const Set& actual, std::string_view text) {
   if (text == "all")
     return actual.is_all() ? mismatch::none : mismatch::domain_devices;
   std::vector<device_id> want;
@@ -208,7 +206,7 @@ template <class Traits>
   const auto n_view = length(e.views);
   if (!fp)
     return {n_dom == 0 && n_view == 0 && e.function.empty() ? mismatch::none
-                                                           : mismatch::no_such_function,
+                                                            : mismatch::no_such_function,
             0};
 
   if (fp->domains.size() != n_dom)
@@ -250,8 +248,7 @@ template <class Program>
 
 /// Turns a verdict into a compile error that says what differs; `V.index` (shown in the
 /// compiler's "required from" line) is the domain, view or diagnostic concerned.
-template <verdict V>
-struct report {
+template <verdict V> struct report {
   static_assert(V.what != mismatch::no_such_function,
                 "commscope::compile_time: the expected host orchestrator is not in the plan");
   static_assert(V.what != mismatch::domain_count,

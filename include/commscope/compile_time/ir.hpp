@@ -45,8 +45,8 @@ struct statement_node {
 
 struct expression_node {
   expression_kind kind = expression_kind::other;
-  call_target target{};         ///< calls
-  std::int64_t value = 0;       ///< integer constants
+  call_target target{};          ///< calls
+  std::int64_t value = 0;        ///< integer constants
   std::uint32_t variable = none; ///< variable uses
   /// Positional arguments (or an opaque expression's operands):
   /// expression_lists[first, first + count); a call's `device=` follows them.
@@ -64,8 +64,7 @@ struct variable_node {
 /// A whole program. Programs are bucketed by capacity (a power of two, see builder.hpp)
 /// rather than sized exactly, so that a table of test programs instantiates the pass
 /// for a handful of types instead of once per program.
-template <std::size_t N>
-struct basic_program {
+template <std::size_t N> struct basic_program {
   static constexpr std::size_t capacity = N;
   std::uint32_t function_count = 0;
   std::uint32_t variable_count = 0;
@@ -79,8 +78,7 @@ struct basic_program {
 
 /// A node of program P: the program and an index into one of its arrays. `Tag` keeps
 /// the handle types of functions, statements, expressions and variables apart.
-template <class P, class Tag>
-struct handle {
+template <class P, class Tag> struct handle {
   const P* program = nullptr;
   std::uint32_t index = none;
   friend constexpr bool operator==(const handle&, const handle&) = default;
@@ -93,8 +91,7 @@ struct variable_tag {};
 
 /// The handles of the nodes listed by index (or numbered consecutively when `list` is
 /// null): what functions(), body(), children(), arguments() ... return.
-template <class P, class Tag>
-class handle_range {
+template <class P, class Tag> class handle_range {
 public:
   using value_type = handle<P, Tag>;
   class iterator {
@@ -114,7 +111,9 @@ public:
       ++at_;
       return t;
     }
-    friend constexpr bool operator==(const iterator& a, const iterator& b) { return a.at_ == b.at_; }
+    friend constexpr bool operator==(const iterator& a, const iterator& b) {
+      return a.at_ == b.at_;
+    }
 
   private:
     const P* p_ = nullptr;
@@ -136,9 +135,44 @@ private:
   std::uint32_t count_ = 0;
 };
 
+/// The names of a program: its functions', then its variables'.
+template <class P> struct name_range {
+  const P* program = nullptr;
+  class iterator {
+  public:
+    using value_type = std::string_view;
+    using difference_type = std::ptrdiff_t;
+    constexpr iterator() = default;
+    constexpr iterator(const P* p, std::uint32_t at) : p_(p), at_(at) {}
+    constexpr std::string_view operator*() const {
+      return at_ < p_->function_count ? p_->functions[at_].info.name
+                                      : p_->variables[at_ - p_->function_count].name;
+    }
+    constexpr iterator& operator++() {
+      ++at_;
+      return *this;
+    }
+    constexpr iterator operator++(int) {
+      auto t = *this;
+      ++at_;
+      return t;
+    }
+    friend constexpr bool operator==(const iterator& a, const iterator& b) {
+      return a.at_ == b.at_;
+    }
+
+  private:
+    const P* p_ = nullptr;
+    std::uint32_t at_ = 0;
+  };
+  [[nodiscard]] constexpr iterator begin() const { return {program, 0}; }
+  [[nodiscard]] constexpr iterator end() const {
+    return {program, program->function_count + program->variable_count};
+  }
+};
+
 /// Zero or one handle (an assignment's target, a while's condition).
-template <class T>
-struct optional_range {
+template <class T> struct optional_range {
   T item{};
   bool present = false;
   [[nodiscard]] constexpr const T* begin() const { return &item; }

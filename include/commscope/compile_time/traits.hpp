@@ -13,8 +13,7 @@
 #include <optional>
 #include <string_view>
 
-template <std::size_t N>
-struct commscope::ir_traits<commscope::compile_time::basic_program<N>> {
+template <std::size_t N> struct commscope::ir_traits<commscope::compile_time::basic_program<N>> {
   using program = compile_time::basic_program<N>;
   using function = compile_time::handle<program, compile_time::function_tag>;
   using statement = compile_time::handle<program, compile_time::statement_tag>;
@@ -23,8 +22,7 @@ struct commscope::ir_traits<commscope::compile_time::basic_program<N>> {
   using location = compile_time::location;
   using storage = commscope::std_storage;
 
-  template <class Tag>
-  using range = compile_time::handle_range<program, Tag>;
+  template <class Tag> using range = compile_time::handle_range<program, Tag>;
 
   // ---- program and functions
   static constexpr range<compile_time::function_tag> functions(const program& p) {
@@ -47,10 +45,13 @@ struct commscope::ir_traits<commscope::compile_time::basic_program<N>> {
   static constexpr expression value(statement s) { return {s.program, node(s).value}; }
   static constexpr compile_time::optional_range<expression> expressions(statement s) {
     const bool has = node(s).kind != statement_kind::assignment &&
-                     node(s).kind != statement_kind::evaluation && node(s).value != compile_time::none;
+                     node(s).kind != statement_kind::evaluation &&
+                     node(s).value != compile_time::none;
     return {{s.program, node(s).value}, has};
   }
-  static constexpr variable loop_variable(statement s) { return {s.program, node(s).loop_variable}; }
+  static constexpr variable loop_variable(statement s) {
+    return {s.program, node(s).loop_variable};
+  }
   static constexpr commscope::loop_bounds<expression> loop_bounds(statement s) {
     const auto& n = node(s);
     return {{s.program, n.start}, {s.program, n.stop}, {s.program, n.step}};
@@ -84,6 +85,11 @@ struct commscope::ir_traits<commscope::compile_time::basic_program<N>> {
   /// Not part of the contract: lets expectations name views (expect.hpp).
   static constexpr std::string_view variable_name(variable v) {
     return v.program->variables[v.index].name;
+  }
+
+  // ---- signal synthesis: its analysis runs in the compiler too (no rewrite hook)
+  static constexpr compile_time::name_range<program> names_in_use(const program& p) {
+    return compile_time::name_range<program>{&p};
   }
 
 private:
