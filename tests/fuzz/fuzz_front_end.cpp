@@ -1,5 +1,6 @@
 // libFuzzer target: the whole-module front end plus the whole pass on arbitrary bytes.
-// parse_module -> for every program: analyze -> materialize -> verify -> print; every
+// parse_module -> for every program: synthesize_signals -> analyze (with evidence) ->
+// materialize -> verify -> print, as commscope-opt runs them; every
 // printed program parses again (the printer only emits what the parser reads), and so
 // does every rewritten body printed at its place in the source. Any crash, sanitizer
 // report, hang or failed round trip is a finding.
@@ -43,18 +44,34 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   for (const auto& unit : module.programs) {
     ref::program_ptr prog = unit.program;
+    const ref::program_ptr parsed = prog;
     const std::string original = ref::print(prog);
-    const auto pl = commscope::analyze(prog);
-    for (const auto& d : pl.diagnostics)
+    const commscope::ir_traits<ref::program_ptr> traits;
+    bool rejected = false;
+    for (const auto& d : commscope::synthesize_signals(prog, traits)) {
       (void)d.message();
+      rejected = true;
+    }
+    if (rejected) {
+      if (prog != parsed)
+        std::abort(); // all or nothing
+      continue;
+    }
+    const auto pl = commscope::analyze(prog, traits, commscope::with_evidence);
+    for (const auto& d : pl.diagnostics) {
+      (void)d.message();
+      for (const auto& n : d.notes)
+        (void)n.message();
+    }
     const ref::program_ptr analysed = prog; // the plan's handles point into it
-    commscope::materialize(prog, pl);
+    commscope::materialize(prog, pl, traits);
+    (void)analysed;
     (void)commscope::verify(prog);
     must_parse(original);
     must_parse(ref::print(prog));
     // The file with the rewritten bodies in place of the original ones reads back too.
     must_parse(ref::splice_bodies(
-        text, ref::rewritten_bodies(unit, *analysed, *prog, module.newline), module.newline));
+        text, ref::rewritten_bodies(unit, *parsed, *prog, module.newline), module.newline));
   }
   return 0;
 }
