@@ -86,13 +86,19 @@ template <class Diagnostic> std::string message_of(const Diagnostic& d) {
 }
 
 /// The ops diagnostics point at, found again by location to attach notes about the
-/// ops they concern (one walk, only when there is something to report).
+/// ops they concern (one walk, only when there is something to report). Where ops share
+/// a location (a front end's one per source line; the size arithmetic that signal
+/// synthesis puts before its allocation), the first pld op is the one: diagnostics
+/// point at pld ops.
 class related_ops {
 public:
   explicit related_ops(::mlir::ModuleOp m) {
     m.walk([&](::mlir::Operation* op) {
-      if (!::mlir::isa<::mlir::UnknownLoc>(op->getLoc()))
-        at_.try_emplace(op->getLoc().getAsOpaquePointer(), op);
+      if (::mlir::isa<::mlir::UnknownLoc>(op->getLoc()))
+        return;
+      auto [it, fresh] = at_.try_emplace(op->getLoc().getAsOpaquePointer(), op);
+      if (!fresh && !is_pld(it->second) && is_pld(op))
+        it->second = op;
     });
   }
   ::mlir::Operation* at(traits::location where) const {
@@ -103,6 +109,9 @@ public:
   }
 
 private:
+  static bool is_pld(::mlir::Operation* op) {
+    return ::mlir::isa_and_present<dialect>(op->getDialect());
+  }
   llvm::DenseMap<const void*, ::mlir::Operation*> at_;
 };
 
