@@ -1,6 +1,7 @@
 // The same programs through both adapters (the reference IR's text form and MLIR) give
-// the same domains and the same diagnostics; and the MLIR rewrite, read back, gives the
-// plan it was made from.
+// the same domains and the same diagnostics (with the same notes); signal synthesis gives
+// both the same signal windows; and the MLIR rewrite, read back, gives the plan it was
+// made from.
 #include <commscope/commscope.hpp>
 #include <commscope/mlir/traits.hpp>
 #include <commscope/reference/parser.hpp>
@@ -17,7 +18,10 @@
 namespace {
 
 using mlir_traits = commscope::ir_traits<mlir::ModuleOp>;
+using reference_traits = commscope::ir_traits<commscope::reference::program_ptr>;
 static_assert(commscope::materializable_ir<mlir_traits>);
+static_assert(commscope::signal_synthesizable_ir<mlir_traits>);
+static_assert(commscope::reads_core_num<mlir_traits>);
 
 // mlir::Location has no empty state, so it cannot be a handle: the contract says so.
 struct location_without_empty_state : mlir_traits {
@@ -248,4 +252,323 @@ TEST_CASE("a module with an error is left exactly as it was") {
   CHECK_FALSE(commscope::run(module).empty());
   llvm::raw_string_ostream(after) << m.get();
   CHECK(before == after);
+}
+
+namespace {
+
+// ---- signal synthesis
+
+/// The domains' device sets only: "[all] [0,1,]".
+template <class Traits> std::string devices(const commscope::plan<Traits>& pl) {
+  std::string s;
+  for (const auto& fp : pl.functions)
+    for (const auto& dom : fp.domains) {
+      s += "[";
+      if (dom.devices.is_all())
+        s += "all";
+      dom.devices.for_each([&](commscope::device_id id) { s += std::to_string(id) + ","; });
+      s += "] ";
+    }
+  return s;
+}
+
+/// programs[0] with its allreduce's signal left out, and a second signal-less allreduce
+/// of the other domain's buffer (with core_num).
+constexpr pair without_signals = {
+    R"(    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
+    def host(self):
+        buf = pld.alloc_window_buffer(1024)
+        stage = pld.alloc_window_buffer(128, name="staging")
+        data = pld.window(buf, [256], dtype=pl.FP32)
+        part = pld.window(stage, [64], dtype=pl.FP16)
+        for r in pl.range(pld.world_size()):
+            self.chip(data, device=r)
+        data = pld.tensor.allreduce(data, op="sum")
+        for d in pl.range(0, 2):
+            self.chip(part, device=d)
+        pld.tensor.allreduce(part, core_num=2)
+        return 0
+)",
+    R"(func.func @host() -> index attributes {pld.level = "host", pld.role = "orchestrator"} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %c1024 = arith.constant 1024 : index
+  %n = "pld.world_size"() : () -> index
+  %buf = "pld.alloc_window_buffer"(%c1024) {name = "buf"} : (index) -> i64
+  %stage = "pld.alloc_window_buffer"(%c128) {name = "staging"} : (index) -> i64
+  %data = "pld.window"(%buf, %c64) : (i64, index) -> tensor<64xf32>
+  %part = "pld.window"(%stage, %c64) : (i64, index) -> tensor<64xf32>
+  scf.for %r = %c0 to %n step %c1 {
+    "pld.dispatch"(%r, %data) {callee = @chip} : (index, tensor<64xf32>) -> ()
+  }
+  %sum = "pld.allreduce"(%data) {op = "sum"} : (tensor<64xf32>) -> tensor<64xf32>
+  scf.for %d = %c0 to %c2 step %c1 {
+    "pld.dispatch"(%d, %part) {callee = @chip} : (index, tensor<64xf32>) -> ()
+  }
+  "pld.allreduce"(%part) {core_num = 2 : i64} : (tensor<64xf32>) -> ()
+  return %c0 : index
+})",
+    "host: [all]{buf,__allreduce_signal_buf_0,} [0,1,]{staging,__allreduce_signal_buf_1,}\n"};
+
+} // namespace
+
+TEST_CASE("signal-less allreduces give the domains of hand-written signals, in both adapters") {
+  auto parsed = commscope::reference::parse(std::string(header) + std::string(without_signals.reference));
+  REQUIRE(parsed);
+  const reference_traits rt{};
+  CHECK(commscope::synthesize_signals(parsed.program, rt).empty());
+  const auto ref = commscope::analyze(parsed.program);
+
+  mlir_program m(std::string(mlir_chip) + std::string(without_signals.mlir));
+  auto module = m.get();
+  const mlir::SymbolTable symbols(module);
+  const mlir_traits mt{&symbols};
+  CHECK(commscope::synthesize_signals(module, mt).empty());
+  CHECK(mlir::succeeded(mlir::verify(module)));
+  const auto got = commscope::analyze(module, mt);
+
+  CHECK(summary(ref) == without_signals.expected);
+  CHECK(summary(got) == without_signals.expected);
+  // The same device sets as programs[0], whose allreduce has its signal written out.
+  mlir_program written(std::string(mlir_chip) + std::string(programs[0].mlir));
+  CHECK(devices(got) == devices(commscope::analyze(written.get())));
+  CHECK(devices(got) == "[all] [0,1,] ");
+
+  // Idempotent: every allreduce has its signal now.
+  const auto again = commscope::plan_signals(module, mt);
+  CHECK(again.ok());
+  CHECK(again.sites.empty());
+  CHECK(commscope::synthesize(module, again, mt) == commscope::materialized::unchanged);
+}
+
+TEST_CASE("the MLIR pipeline: synthesis, then the pass; read back, the same plan") {
+  mlir_program m(std::string(mlir_chip) + std::string(without_signals.mlir));
+  auto module = m.get();
+  CHECK(commscope::run(module, mlir_traits{}, commscope::with_signal_synthesis).empty());
+  CHECK(mlir::succeeded(mlir::verify(module)));
+  CHECK(commscope::verify(module).empty());
+  const auto after = commscope::analyze(module);
+  REQUIRE(after.functions.size() == 1);
+  CHECK(after.functions[0].status ==
+        commscope::function_plan<mlir_traits>::state::already_materialized);
+  CHECK(summary(after) == without_signals.expected);
+}
+
+TEST_CASE("the synthesis' errors are the same in both adapters, with their notes") {
+  constexpr pair in_loop = {
+      R"(    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
+    def host(self, t):
+        for i in pl.range(2):
+            t = pld.tensor.allreduce(t)
+        pld.tensor.allreduce(t, core_num=0)
+        pld.tensor.allreduce(t, t, t)
+        return 0
+)",
+      R"(func.func @host(%t: tensor<64xf32>) attributes {pld.level = "host", pld.role = "orchestrator"} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  scf.for %i = %c0 to %c2 step %c1 {
+    %u = "pld.allreduce"(%t) : (tensor<64xf32>) -> tensor<64xf32>
+  }
+  "pld.allreduce"(%t) {core_num = 0 : i64} : (tensor<64xf32>) -> ()
+  "pld.allreduce"(%t, %t, %t) : (tensor<64xf32>, tensor<64xf32>, tensor<64xf32>) -> ()
+  return
+})",
+      "collective-in-loop malformed-op malformed-op "};
+  auto parsed = commscope::reference::parse(std::string(header) + std::string(in_loop.reference));
+  REQUIRE(parsed);
+  const auto ref = commscope::plan_signals(parsed.program, reference_traits{});
+  mlir_program m(std::string(mlir_chip) + std::string(in_loop.mlir));
+  const auto got = commscope::plan_signals(m.get(), mlir_traits{});
+  const auto codes = [](const auto& diagnostics) {
+    std::string s;
+    for (const auto& d : diagnostics)
+      s += std::string(commscope::code_name(d.code)) + " ";
+    return s;
+  };
+  CHECK(codes(ref.diagnostics) == in_loop.expected);
+  CHECK(codes(got.diagnostics) == in_loop.expected);
+  REQUIRE(ref.diagnostics.size() == 3);
+  REQUIRE(got.diagnostics.size() == 3);
+  for (std::size_t i = 0; i < 3; ++i) {
+    CHECK(ref.diagnostics[i].message() == got.diagnostics[i].message());
+    CHECK(ref.diagnostics[i].notes.size() == got.diagnostics[i].notes.size());
+  }
+  // The loop's note: at the scf.for.
+  REQUIRE(got.diagnostics[0].notes.size() == 1);
+  CHECK(got.diagnostics[0].notes[0].what == commscope::note_kind::enclosing_loop);
+  mlir::Operation* loop = nullptr;
+  m.get().walk([&](mlir::scf::ForOp f) { loop = f; });
+  REQUIRE(loop);
+  CHECK(got.diagnostics[0].notes[0].where == mlir_traits::location(loop->getLoc()));
+  CHECK(ref.diagnostics[1].why == commscope::reason::bad_core_num);
+  CHECK(got.diagnostics[1].why == commscope::reason::bad_core_num);
+}
+
+// ---- collective-aliased-windows
+
+namespace {
+
+/// A host orchestrator whose allocation x has two views a and b; i, t and s have one each
+/// (vi, vt, vs); every view is dispatched; then `collective(arguments)`. The statements
+/// are in the same order, one a line, in both forms.
+std::string aliased_reference(std::string_view collective, std::string_view arguments) {
+  std::string s = R"(    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
+    def host(self):
+        x = pld.alloc_window_buffer(64)
+        i = pld.alloc_window_buffer(64)
+        t = pld.alloc_window_buffer(64)
+        s = pld.alloc_window_buffer(64)
+        a = pld.window(x, [16], dtype=pl.FP32)
+        b = pld.window(x, [16], dtype=pl.FP32)
+        vi = pld.window(i, [16], dtype=pl.FP32)
+        vt = pld.window(t, [16], dtype=pl.FP32)
+        vs = pld.window(s, [16], dtype=pl.FP32)
+        self.chip(a, device=0)
+        self.chip(vi, device=0)
+        self.chip(vt, device=0)
+        self.chip(vs, device=0)
+)";
+  s += "        pld.tensor." + std::string(collective) + "(" + std::string(arguments) + ")\n";
+  s += "        return 0\n";
+  return std::string(header) + s;
+}
+
+std::string aliased_mlir(std::string_view collective, std::string_view arguments,
+                         std::size_t count) {
+  std::string s = R"(func.func @host() attributes {pld.level = "host", pld.role = "orchestrator"} {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %c64 = arith.constant 64 : index
+  %x = "pld.alloc_window_buffer"(%c64) {name = "x"} : (index) -> i64
+  %i = "pld.alloc_window_buffer"(%c64) {name = "i"} : (index) -> i64
+  %t = "pld.alloc_window_buffer"(%c64) {name = "t"} : (index) -> i64
+  %s = "pld.alloc_window_buffer"(%c64) {name = "s"} : (index) -> i64
+  %a = "pld.window"(%x, %c16) : (i64, index) -> tensor<64xf32>
+  %b = "pld.window"(%x, %c16) : (i64, index) -> tensor<64xf32>
+  %vi = "pld.window"(%i, %c16) : (i64, index) -> tensor<64xf32>
+  %vt = "pld.window"(%t, %c16) : (i64, index) -> tensor<64xf32>
+  %vs = "pld.window"(%s, %c16) : (i64, index) -> tensor<64xf32>
+  "pld.dispatch"(%c0, %a) {callee = @chip} : (index, tensor<64xf32>) -> ()
+  "pld.dispatch"(%c0, %vi) {callee = @chip} : (index, tensor<64xf32>) -> ()
+  "pld.dispatch"(%c0, %vt) {callee = @chip} : (index, tensor<64xf32>) -> ()
+  "pld.dispatch"(%c0, %vs) {callee = @chip} : (index, tensor<64xf32>) -> ()
+)";
+  std::string types;
+  for (std::size_t k = 0; k < count; ++k)
+    types += k ? ", tensor<64xf32>" : "tensor<64xf32>";
+  s += "  \"pld." + std::string(collective) + "\"(" + std::string(arguments) + ") : (" + types +
+       ") -> ()\n  return\n}\n";
+  return std::string(mlir_chip) + s;
+}
+
+struct aliasing {
+  std::string_view collective;
+  std::string_view arguments; ///< reference spelling; MLIR's adds '%'
+  std::size_t count;
+  std::string_view message; ///< empty: no error
+  std::string_view first, second;
+};
+
+constexpr aliasing aliasings[] = {
+    {"allreduce", "a, b", 2,
+     "the data and the signal of collective 'allreduce' are views of the same allocation 'x'",
+     "data", "signal"},
+    {"broadcast", "a, b", 2,
+     "the data and the signal of collective 'broadcast' are views of the same allocation 'x'",
+     "data", "signal"},
+    {"reduce_scatter", "a, b", 2,
+     "the data and the signal of collective 'reduce_scatter' are views of the same "
+     "allocation 'x'",
+     "data", "signal"},
+    {"barrier", "a", 1, "", "", ""},
+    {"allgather", "vi, a, b", 3,
+     "the target and the signal of collective 'allgather' are views of the same allocation 'x'",
+     "target", "signal"},
+    {"all_to_all", "a, vt, b", 3,
+     "the input and the signal of collective 'all_to_all' are views of the same allocation 'x'",
+     "input", "signal"},
+    {"all_to_all_v", "vi, vt, vs, a, b", 5,
+     "the send_counts and the recv_counts of collective 'all_to_all_v' are views of the same "
+     "allocation 'x'",
+     "send_counts", "recv_counts"},
+};
+
+std::string mlir_arguments(std::string_view reference) {
+  std::string r = "%";
+  for (char c : reference) {
+    r += c;
+    if (c == ' ')
+      r += '%';
+  }
+  return r;
+}
+
+/// The line of a location, in either adapter.
+unsigned line_of(commscope::reference::source_location l) { return l.line; }
+unsigned line_of(mlir::LocationAttr l) {
+  auto f = mlir::dyn_cast_or_null<mlir::FileLineColLoc>(l);
+  return f ? f.getLine() : 0;
+}
+
+} // namespace
+
+TEST_CASE("collective-aliased-windows for every collective, the same in both adapters") {
+  for (const auto& c : aliasings) {
+    CAPTURE(c.collective);
+    auto parsed = commscope::reference::parse(aliased_reference(c.collective, c.arguments));
+    REQUIRE(parsed);
+    const auto ref = commscope::analyze(parsed.program);
+    mlir_program m(aliased_mlir(c.collective, mlir_arguments(c.arguments), c.count));
+    const auto got = commscope::analyze(m.get());
+    if (c.message.empty()) { // a barrier: one argument, nothing to alias
+      CHECK(ref.diagnostics.empty());
+      CHECK(got.diagnostics.empty());
+      continue;
+    }
+    REQUIRE(ref.diagnostics.size() == 1);
+    REQUIRE(got.diagnostics.size() == 1);
+    const auto& r = ref.diagnostics[0];
+    const auto& g = got.diagnostics[0];
+    CHECK(r.code == commscope::error_code::collective_aliased_windows);
+    CHECK(g.code == commscope::error_code::collective_aliased_windows);
+    CHECK(r.message() == c.message);
+    CHECK(g.message() == c.message);
+    CHECK(g.object == "x");
+    CHECK(line_of(g.where) > 0);
+    // Notes: the allocation, then the views of the two roles, in argument order.
+    REQUIRE(r.notes.size() == 3);
+    REQUIRE(g.notes.size() == 3);
+    using commscope::note_kind;
+    const note_kind kinds[] = {note_kind::shared_allocation, note_kind::aliased_view,
+                               note_kind::aliased_view};
+    const std::string_view subjects[] = {"x", c.first, c.second};
+    for (std::size_t k = 0; k < 3; ++k) {
+      CHECK(r.notes[k].what == kinds[k]);
+      CHECK(g.notes[k].what == kinds[k]);
+      CHECK(r.notes[k].subject == subjects[k]);
+      CHECK(g.notes[k].subject == subjects[k]);
+      CHECK(r.notes[k].message() == g.notes[k].message());
+      // The same places, counted back from the collective (one statement a line).
+      CHECK(line_of(r.where) - line_of(r.notes[k].where) ==
+            line_of(g.where) - line_of(g.notes[k].where));
+    }
+    // In MLIR: the allocation op and the two pld.window ops of x.
+    llvm::SmallVector<mlir::Operation*, 3> ops;
+    m.get().walk([&](mlir::Operation* op) {
+      if (commscope::pld::string_attr(op, "name") == "x")
+        ops.push_back(op);
+      else if (mlir::isa<commscope::pld::window>(op) && !ops.empty() &&
+               op->getOperand(0) == ops.front()->getResult(0))
+        ops.push_back(op);
+    });
+    REQUIRE(ops.size() == 3);
+    CHECK(g.notes[0].where == mlir_traits::location(ops[0]->getLoc()));
+    CHECK(g.notes[1].where == mlir_traits::location(ops[1]->getLoc()));
+    CHECK(g.notes[2].where == mlir_traits::location(ops[2]->getLoc()));
+  }
 }

@@ -41,7 +41,7 @@ func.func @host_orch() attributes {pld.level = "host", pld.role = "orchestrator"
 
 // CHECK-LABEL: func.func @collectives
 // CHECK-NEXT:    pld.comm_domain_scope "comm_d0" devices [0, 1, 2, 3] slots [0, 1, 2, 9] {
-// CHECK-NEXT:      pld.comm_domain_scope "comm_d1" devices [6] slots [3] {
+// CHECK-NEXT:      pld.comm_domain_scope "comm_d1" devices [6] slots [3, 10] {
 // CHECK-NEXT:        pld.comm_domain_scope "comm_d2" devices [5] slots [4, 5] {
 // CHECK-NEXT:          pld.comm_domain_scope "comm_d3" devices [8] slots [6, 7, 8] {
 // CHECK:                 pld.barrier
@@ -64,6 +64,7 @@ func.func @collectives() attributes {pld.level = "host", pld.role = "orchestrato
   %s4 = "pld.alloc_window_buffer"(%c64) {name = "s4"} : (index) -> i64
   %r4 = "pld.alloc_window_buffer"(%c64) {name = "r4"} : (index) -> i64
   %s5 = "pld.alloc_window_buffer"(%c64) {name = "s5"} : (index) -> i64
+  %sc = "pld.alloc_window_buffer"(%c64) {name = "sc"} : (index) -> i64
   %vd = "pld.window"(%d, %c64) : (i64, index) -> tensor<64xf32>
   %vs1 = "pld.window"(%s1, %c64) : (i64, index) -> tensor<64xf32>
   %vs2 = "pld.window"(%s2, %c64) : (i64, index) -> tensor<64xf32>
@@ -74,10 +75,12 @@ func.func @collectives() attributes {pld.level = "host", pld.role = "orchestrato
   %vs4 = "pld.window"(%s4, %c64) : (i64, index) -> tensor<64xf32>
   %vr4 = "pld.window"(%r4, %c64) : (i64, index) -> tensor<64xf32>
   %vs5 = "pld.window"(%s5, %c64) : (i64, index) -> tensor<64xf32>
+  %vsc = "pld.window"(%sc, %c64) : (i64, index) -> tensor<64xf32>
   scf.for %r = %c0 to %c4 step %c1 {
     "pld.dispatch"(%r, %vd) {callee = @chip} : (index, tensor<64xf32>) -> ()
   }
   "pld.dispatch"(%c6, %vin) {callee = @chip} : (index, tensor<64xf32>) -> ()
+  "pld.dispatch"(%c6, %vsc) {callee = @chip} : (index, tensor<64xf32>) -> ()
   "pld.dispatch"(%c5, %vt) {callee = @chip} : (index, tensor<64xf32>) -> ()
   "pld.dispatch"(%c8, %vt2) {callee = @chip} : (index, tensor<64xf32>) -> ()
   // s2 <- s1 is stated before s1 <- d: inheritance is computed to a fixed point.
@@ -86,7 +89,8 @@ func.func @collectives() attributes {pld.level = "host", pld.role = "orchestrato
   // The allreduce's result is d's view: s5 <- d.
   "pld.reduce_scatter"(%sum, %vs5) : (tensor<64xf32>, tensor<64xf32>) -> ()
   "pld.allgather"(%vin, %vt, %vsg) : (tensor<64xf32>, tensor<64xf32>, tensor<64xf32>) -> tensor<64xf32>
-  "pld.all_to_all_v"(%vin, %vt2, %vs4, %vin, %vr4) : (tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>) -> tensor<64xf32>
+  // send_counts has its own window: two arguments of one allocation would alias.
+  "pld.all_to_all_v"(%vin, %vt2, %vs4, %vsc, %vr4) : (tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>) -> tensor<64xf32>
   "pld.barrier"(%vs2) : (tensor<64xf32>) -> ()
   return
 }

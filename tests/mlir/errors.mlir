@@ -93,6 +93,7 @@ func.func @host() attributes {pld.level = "host", pld.role = "orchestrator"} {
   %c64 = arith.constant 64 : index
   // expected-error @+1 {{allocation 'x' has views but no dispatch or collective gives it devices [unconsumed-alloc]}}
   %x = "pld.alloc_window_buffer"(%c64) {name = "x"} : (index) -> i64
+  // expected-note @+1 {{a view of it is taken here}}
   %v = "pld.window"(%x, %c64) : (i64, index) -> tensor<64xf32>
   return
 }
@@ -153,7 +154,7 @@ func.func @host() attributes {pld.level = "host", pld.role = "orchestrator"} {
   // expected-error @+1 {{the dispatch of 'chip' uses negative device -1 [negative-device]}}
   "pld.dispatch"(%cm1, %v) {callee = @chip} : (index, tensor<64xf32>) -> ()
   scf.for %r = %cm2 to %c2 step %c1 {
-    // expected-note @-1 {{the device operand is the induction variable of this scf.for}}
+    // expected-note @-1 {{the devices come from this loop}}
     // expected-error @+1 {{uses negative device -2 [negative-device]}}
     "pld.dispatch"(%r, %v) {callee = @chip} : (index, tensor<64xf32>) -> ()
   }
@@ -176,7 +177,7 @@ func.func @host() attributes {pld.level = "host", pld.role = "orchestrator"} {
   "pld.dispatch"(%big, %v) {callee = @chip} : (index, tensor<64xf32>) -> ()
   // Judged without enumerating four billion devices.
   scf.for %r = %c0 to %huge step %c1 {
-    // expected-note @-1 {{the device operand is the induction variable of this scf.for}}
+    // expected-note @-1 {{the devices come from this loop}}
     // expected-error @+1 {{uses device 3999999999, at or above the device limit 1048576 [device-out-of-range]}}
     "pld.dispatch"(%r, %v) {callee = @chip} : (index, tensor<64xf32>) -> ()
   }
@@ -195,12 +196,12 @@ func.func @host() attributes {pld.level = "host", pld.role = "orchestrator"} {
   %x = "pld.alloc_window_buffer"(%c64) {name = "x"} : (index) -> i64
   %v = "pld.window"(%x, %c64) : (i64, index) -> tensor<64xf32>
   scf.for %r = %c1 to %n step %c1 {
-    // expected-note @-1 {{the device operand is the induction variable of this scf.for}}
+    // expected-note @-1 {{the devices come from this loop}}
     // expected-error @+1 {{runs in an scf.for over part of the world: only 0 to pld.world_size step 1 covers all devices [partial-world-range]}}
     "pld.dispatch"(%r, %v) {callee = @chip} : (index, tensor<64xf32>) -> ()
   }
   scf.for %r = %c0 to %n step %c2 {
-    // expected-note @-1 {{the device operand is the induction variable of this scf.for}}
+    // expected-note @-1 {{the devices come from this loop}}
     // expected-error @+1 {{[partial-world-range]}}
     "pld.dispatch"(%r, %v) {callee = @chip} : (index, tensor<64xf32>) -> ()
   }
@@ -215,7 +216,7 @@ func.func @host() attributes {pld.level = "host", pld.role = "orchestrator"} {
   %c1 = arith.constant 1 : index
   %c64 = arith.constant 64 : index
   %x = "pld.alloc_window_buffer"(%c64) {name = "x"} : (index) -> i64
-  // expected-note @-1 {{the first allocation named 'x' in comm domain 0}}
+  // expected-note @-1 {{the first allocation named 'x' is here}}
   %vx = "pld.window"(%x, %c64) : (i64, index) -> tensor<64xf32>
   // Same name in another domain: fine.
   %y = "pld.alloc_window_buffer"(%c64) {name = "x"} : (index) -> i64
@@ -239,7 +240,7 @@ func.func @host() attributes {pld.level = "host", pld.role = "orchestrator"} {
   %x = "pld.alloc_window_buffer"(%c64) {name = "x"} : (index) -> i64
   %v = "pld.window"(%x, %c64) : (i64, index) -> tensor<64xf32>
   "pld.dispatch"(%c0, %v) {callee = @chip} : (index, tensor<64xf32>) -> ()
-  // expected-error @+1 {{operation 'allreduce' takes 2 positional arguments, got 1 [malformed-op]}}
+  // expected-error @+1 {{operation 'allreduce' takes 2 positional arguments, got 1: run commscope-synthesize-signals first to give it a signal [malformed-op]}}
   "pld.allreduce"(%v) : (tensor<64xf32>) -> ()
   // expected-error @+1 {{operation 'window' takes 3 positional arguments, got 1 [malformed-op]}}
   %w = "pld.window"(%x) : (i64) -> tensor<64xf32>
@@ -323,6 +324,7 @@ func.func @host(%go: i1) attributes {pld.level = "host", pld.role = "orchestrato
   %vr = "pld.window"(%r, %c64) : (i64, index) -> tensor<64xf32>
   "pld.dispatch"(%c0, %vt) {callee = @chip} : (index, tensor<64xf32>) -> ()
   scf.for %i = %c0 to %c2 step %c1 {
+    // expected-note @-1 {{inside this loop}}
     // expected-error @+1 {{collective 'all_to_all_v' cannot run inside a loop: its signal is single-use [collective-in-loop]}}
     "pld.all_to_all_v"(%vt, %vt, %vs, %vt, %vr) : (tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>) -> ()
   }
@@ -342,6 +344,7 @@ func.func @host(%go: i1) attributes {pld.level = "host", pld.role = "orchestrato
   %vs = "pld.window"(%s, %c64) : (i64, index) -> tensor<64xf32>
   %vr = "pld.window"(%r, %c64) : (i64, index) -> tensor<64xf32>
   "pld.dispatch"(%c0, %vt) {callee = @chip} : (index, tensor<64xf32>) -> ()
+  // expected-note @+1 {{inside this loop}}
   scf.while : () -> () {
     scf.condition(%go)
   } do {

@@ -4,6 +4,11 @@
 // CHECK-LABEL: func.func @host_orch
 // CHECK:         pld.comm_domain_scope "comm_d0" devices [] slots [0] : index {
 // CHECK:           pld.alloc_window_buffer(%{{.*}}) {name = "buf", window_buffer = 0 : i64}
+// The companion pass too, in the same pipeline:
+// RUN: %mlir-opt --load-dialect-plugin=%plugin --load-pass-plugin=%plugin %S/signals.mlir --pass-pipeline='builtin.module(commscope-synthesize-signals, commscope-materialize, commscope-verify)' | %FileCheck %s --check-prefix=SIGNALS
+// SIGNALS-LABEL: func.func @host
+// SIGNALS-NEXT:    pld.comm_domain_scope "comm_d0" devices [0, 1] slots [0, 1]
+// SIGNALS:           pld.alloc_window_buffer(%{{.*}}) {name = "__allreduce_signal_buf_0", window_buffer = 1 : i64}
 // Errors are reported the same way (a pass plugin registers after the command line is
 // read: its passes are named in --pass-pipeline, not as flags):
 // RUN: %mlir-opt --load-dialect-plugin=%plugin --load-pass-plugin=%plugin %s --pass-pipeline='builtin.module(commscope-materialize)' --verify-diagnostics

@@ -2,6 +2,7 @@
 // pipeline needs (func, arith, scf, cf, ub; canonicalize, cse and the other generic
 // transforms) and the commscope passes, so that
 //   --pass-pipeline='builtin.module(canonicalize, cse, commscope-materialize)'
+//   --pass-pipeline='builtin.module(commscope-synthesize-signals, commscope-materialize)'
 // works. Everything else (-verify-diagnostics, -split-input-file, ...) is MlirOptMain's.
 #include <commscope/mlir/dialect.hpp>
 #include <commscope/mlir/pass.hpp> // first: see there

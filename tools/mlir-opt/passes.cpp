@@ -1,5 +1,5 @@
 // The commscope passes as MLIR declares them (passes.td): registered names, options and
-// statistics around materialize_module and verify_module (pass.hpp).
+// statistics around synthesize_module, materialize_module and verify_module (pass.hpp).
 #include <commscope/mlir/pass.hpp>
 
 #include <exception>
@@ -7,6 +7,7 @@
 namespace commscope::pld {
 
 // clang-format off
+#define GEN_PASS_DEF_COMMSCOPESYNTHESIZESIGNALS
 #define GEN_PASS_DEF_COMMSCOPEMATERIALIZE
 #define GEN_PASS_DEF_COMMSCOPEVERIFY
 #include <commscope/mlir/passes.h.inc>
@@ -25,6 +26,18 @@ template <class Body> bool guarded(::mlir::ModuleOp m, Body&& body) {
   }
   return false;
 }
+
+struct synthesize_signals_pass : impl::CommscopeSynthesizeSignalsBase<synthesize_signals_pass> {
+  void runOnOperation() override {
+    std::uint64_t n = 0;
+    const bool ok = guarded(getOperation(), [&] { return synthesize_module(getOperation(), n); });
+    signals += n;
+    if (!ok)
+      return signalPassFailure();
+    if (n == 0)
+      markAllAnalysesPreserved();
+  }
+};
 
 struct materialize_pass : impl::CommscopeMaterializeBase<materialize_pass> {
   using CommscopeMaterializeBase::CommscopeMaterializeBase;

@@ -1,8 +1,11 @@
-// The pass and the verifier for MLIR (`commscope-materialize`, `commscope-verify`). The
-// passes are declared in ODS (passes.td: names, options, statistics) and defined in the
-// library commscope_pld; what they run is here, header-only: `materialize_module` and
+// The passes for MLIR: the companion pass (`commscope-synthesize-signals`), the pass
+// (`commscope-materialize`) and the verifier (`commscope-verify`). They are declared in
+// ODS (passes.td: names, options, statistics) and defined in the library commscope_pld;
+// what they run is here, header-only: `synthesize_module`, `materialize_module` and
 // `verify_module`. Each diagnostic becomes an MLIR error at its op, its code in
-// brackets, with notes at the related ops; no C++ exception leaves a pass.
+// brackets, followed by the library's notes (cli.md's list) as MLIR notes, and by a
+// note of the adapter's own where the library gives none (where an operand is defined,
+// a function's blocks); no C++ exception leaves a pass.
 #pragma once
 
 // Debian's LLVM 19 is built with NDEBUG, so its pass statistics are llvm::NoopStatistic;
@@ -51,6 +54,11 @@ template <class Diagnostic> std::string message_of(const Diagnostic& d) {
   const std::string who = "'" + std::string(d.subject) + "'";
   switch (d.code) {
   case error_code::malformed_op:
+    if (d.why == commscope::reason::wrong_arity && d.subject == "allreduce" && d.number == 1)
+      return d.message() + ": run commscope-synthesize-signals first to give it a signal";
+    if (d.why == commscope::reason::bad_core_num)
+      return "the core_num attribute of a pld.allreduce without a signal must be a positive "
+             "integer";
     if (d.why == commscope::reason::unwrappable_body)
       return "allocation " + who +
              " is in a function with more than one block: pld.comm_domain_scope wraps a "
@@ -66,6 +74,11 @@ template <class Diagnostic> std::string message_of(const Diagnostic& d) {
     return "the pld.dispatch of " + who +
            " runs in an scf.for over part of the world: only 0 to pld.world_size step 1 "
            "covers all devices";
+  case error_code::collective_in_loop:
+    if (d.why == commscope::reason::synthesized_in_loop)
+      return "a pld.allreduce without a signal cannot run inside a loop: its synthesized "
+             "signal would be a fresh window per iteration";
+    break;
   default:
     break;
   }
@@ -73,13 +86,19 @@ template <class Diagnostic> std::string message_of(const Diagnostic& d) {
 }
 
 /// The ops diagnostics point at, found again by location to attach notes about the
-/// ops they concern (one walk, only when there is something to report).
+/// ops they concern (one walk, only when there is something to report). Where ops share
+/// a location (a front end's one per source line; the size arithmetic that signal
+/// synthesis puts before its allocation), the first pld op is the one: diagnostics
+/// point at pld ops.
 class related_ops {
 public:
   explicit related_ops(::mlir::ModuleOp m) {
     m.walk([&](::mlir::Operation* op) {
-      if (!::mlir::isa<::mlir::UnknownLoc>(op->getLoc()))
-        at_.try_emplace(op->getLoc().getAsOpaquePointer(), op);
+      if (::mlir::isa<::mlir::UnknownLoc>(op->getLoc()))
+        return;
+      auto [it, fresh] = at_.try_emplace(op->getLoc().getAsOpaquePointer(), op);
+      if (!fresh && !is_pld(it->second) && is_pld(op))
+        it->second = op;
     });
   }
   ::mlir::Operation* at(traits::location where) const {
@@ -90,6 +109,9 @@ public:
   }
 
 private:
+  static bool is_pld(::mlir::Operation* op) {
+    return ::mlir::isa_and_present<dialect>(op->getDialect());
+  }
   llvm::DenseMap<const void*, ::mlir::Operation*> at_;
 };
 
@@ -111,10 +133,18 @@ inline void note_definition(::mlir::InFlightDiagnostic& diag, ::mlir::Value v,
         << what << " is a block argument of this '" << owner->getName() << "'";
 }
 
-/// Notes at the ops a diagnostic concerns. `pl` is the plan (none for the verifier).
-template <class Diagnostic, class Plan>
-void attach_notes(::mlir::InFlightDiagnostic& diag, const Diagnostic& d, const related_ops& ops,
-                  const Plan* pl) {
+/// The library's notes of a diagnostic (cli.md's list: the loop of a device set, the
+/// first allocation of a duplicate name, each view of an unconsumed allocation, the
+/// loop around a collective, the allocation and the two views of aliased windows), then
+/// the adapter's own where the library has none: where the device operand or a
+/// collective's argument is defined, why an allocation's function cannot be wrapped.
+template <class Diagnostic>
+void attach_notes(::mlir::InFlightDiagnostic& diag, const Diagnostic& d, const related_ops& ops) {
+  for (const auto& n : d.notes)
+    if (n.where)
+      diag.attachNote(::mlir::Location(n.where)) << n.message();
+  if (!d.notes.empty())
+    return;
   switch (d.code) {
   case error_code::unsupported_device:
   case error_code::negative_device:
@@ -128,20 +158,6 @@ void attach_notes(::mlir::InFlightDiagnostic& diag, const Diagnostic& d, const r
         op && d.number >= 0 && static_cast<std::uint64_t>(d.number) < op->getNumOperands())
       note_definition(diag, op->getOperand(static_cast<unsigned>(d.number)),
                       "argument " + std::to_string(d.number) + " of the collective");
-    break;
-  case error_code::duplicate_name:
-    if (pl)
-      for (const auto& fp : pl->functions)
-        for (const auto& a : fp.allocations)
-          if (a.where == d.where && a.domain != no_index) {
-            for (auto i : fp.domains[a.domain].slots)
-              if (fp.allocations[i].name == a.name) {
-                diag.attachNote(::mlir::Location(fp.allocations[i].where))
-                    << "the first allocation named '" << a.name << "' in comm domain " << a.domain;
-                break;
-              }
-            return;
-          }
     break;
   case error_code::malformed_op:
     if (auto alloc = ops.find<alloc_window_buffer>(d.where)) {
@@ -164,10 +180,9 @@ void attach_notes(::mlir::InFlightDiagnostic& diag, const Diagnostic& d, const r
 }
 } // namespace detail_
 
-/// Emits every diagnostic, each as an MLIR error at its op with notes at the related
-/// ops; returns whether there were none.
-template <class Diagnostics, class Plan = plan<traits>>
-bool report(::mlir::ModuleOp m, const Diagnostics& diagnostics, const Plan* pl = nullptr) {
+/// Emits every diagnostic, each as an MLIR error at its op with its notes; returns
+/// whether there were none.
+template <class Diagnostics> bool report(::mlir::ModuleOp m, const Diagnostics& diagnostics) {
   if (diagnostics.empty())
     return true;
   const related_ops ops(m);
@@ -175,7 +190,7 @@ bool report(::mlir::ModuleOp m, const Diagnostics& diagnostics, const Plan* pl =
     const ::mlir::Location at = d.where ? ::mlir::Location(d.where) : m.getLoc();
     auto diag = ::mlir::emitError(at);
     diag << message_of(d) << " [" << code_name(d.code) << "]";
-    detail_::attach_notes(diag, d, ops, pl);
+    detail_::attach_notes(diag, d, ops);
   }
   return false;
 }
@@ -261,7 +276,7 @@ inline bool materialize_module(::mlir::ModuleOp m, const limits& lim, counts& n,
   const ::mlir::SymbolTable symbols(m);
   const traits t{&symbols};
   const auto pl = analyze(m, t);
-  const bool clean = report(m, pl.diagnostics, &pl);
+  const bool clean = report(m, pl.diagnostics);
   if (!detail_::check_limits(pl, t, lim, n) || !clean)
     return false; // nothing was touched: the rewrite needs a clean plan
   for (const auto& fp : pl.functions) {
@@ -272,6 +287,22 @@ inline bool materialize_module(::mlir::ModuleOp m, const limits& lim, counts& n,
   return true;
 }
 
+/// The companion pass on one module (pass.md, "The companion pass: signal synthesis"):
+/// plan, report, and give every signal-less pld.allreduce its signal window when there
+/// is nothing to report. Returns false on errors (the module is then unchanged);
+/// `signals` counts the windows synthesized.
+inline bool synthesize_module(::mlir::ModuleOp m, std::uint64_t& signals) {
+  signals = 0;
+  const ::mlir::SymbolTable symbols(m);
+  const traits t{&symbols};
+  const auto pl = plan_signals(m, t);
+  if (!report(m, pl.diagnostics))
+    return false;
+  signals = pl.sites.size();
+  synthesize(m, pl, t);
+  return true;
+}
+
 /// The verifier of "comm-domain scopes materialized" on one module.
 inline bool verify_module(::mlir::ModuleOp m) {
   const ::mlir::SymbolTable symbols(m);
@@ -279,11 +310,14 @@ inline bool verify_module(::mlir::ModuleOp m) {
 }
 
 /// The passes (defined in the library commscope_pld, registered by name).
+inline std::unique_ptr<::mlir::Pass> create_synthesize_signals_pass() {
+  return createCommscopeSynthesizeSignals();
+}
 inline std::unique_ptr<::mlir::Pass> create_materialize_pass() {
   return createCommscopeMaterialize();
 }
 inline std::unique_ptr<::mlir::Pass> create_verify_pass() { return createCommscopeVerify(); }
-/// Registers both passes with MLIR's pass registry (for mlir-opt style drivers).
+/// Registers the passes with MLIR's pass registry (for mlir-opt style drivers).
 void register_passes();
 
 } // namespace commscope::pld

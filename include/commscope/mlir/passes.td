@@ -5,6 +5,28 @@
 
 include "mlir/Pass/PassBase.td"
 
+def CommscopeSynthesizeSignals : Pass<"commscope-synthesize-signals", "::mlir::ModuleOp"> {
+  let summary = "Give every pld.allreduce without a signal its own signal window";
+  let description = [{
+    The companion pass of commscope-materialize (pass.md, "The companion pass: signal
+    synthesis"), run just before it:
+    `builtin.module(commscope-synthesize-signals, commscope-materialize)`. In every host
+    orchestrator, a pld.allreduce with one operand (data) gets, immediately before it,
+    pld.world_size, the size `world_size * core_num * 4` in arith ops, a
+    pld.alloc_window_buffer named `__allreduce_signal_buf_N` and a pld.window of it
+    (`dtype = i32`, shape world_size x core_num), which becomes its second operand;
+    `core_num` is the allreduce's attribute (default 1). N counts the synthesized signals
+    of the module, skipping any N whose names the module already uses. Errors: a
+    signal-less allreduce inside scf.for or scf.while (collective-in-loop), a core_num
+    that is no positive integer, another number of operands (malformed-op). All or
+    nothing: any error, and nothing changes. A second run changes nothing.
+  }];
+  let statistics = [
+    Statistic<"signals", "signals", "Signal windows synthesized">,
+  ];
+  let dependentDialects = ["::commscope::pld::PldDialect", "::mlir::arith::ArithDialect"];
+}
+
 def CommscopeMaterialize : Pass<"commscope-materialize", "::mlir::ModuleOp"> {
   let summary = "Materialize communication-domain scopes around host orchestrator bodies";
   let description = [{

@@ -7,6 +7,8 @@
 // its operands are variables. The rewrite is in place: an allocation gets
 // `window_buffer = <id>` (unique in its function), each view's pld.window the same id,
 // and the host body moves into nested pld.comm_domain_scope ops listing ids as `slots`.
+// Signal synthesis (layer 4) is in place too: a signal-less pld.allreduce gets its
+// window built from arith and pld ops just before it.
 #pragma once
 
 #include <commscope/mlir/dialect.hpp>
@@ -17,6 +19,8 @@
 #include <mlir/Dialect/SCF/IR/SCF.h>
 #include <mlir/IR/Builders.h>
 #include <mlir/IR/BuiltinOps.h>
+#include <mlir/IR/BuiltinTypes.h>
+#include <mlir/IR/Location.h>
 #include <mlir/IR/Matchers.h>
 #include <mlir/IR/SymbolTable.h>
 
@@ -29,6 +33,7 @@
 #include <optional>
 #include <span>
 #include <string_view>
+#include <vector>
 
 namespace commscope::pld {
 
@@ -330,4 +335,83 @@ template <> struct commscope::ir_traits<mlir::ModuleOp> {
     ret->setOperands(outer->getResults());
   }
   static void commit(rewriter&, program&) {}
+
+  // ---- signal synthesis, in place (the hook runs only for a program the analysis
+  // accepted, so nothing is inserted into a program that is then rejected)
+  /// Every name the module carries: symbol names (functions, nested modules), `name`
+  /// attributes (allocations, scopes) and the names of named locations (`loc("x")`,
+  /// which front ends use for variable names, and the synthesized ops' own).
+  static std::vector<std::string_view> names_in_use(const program& p) {
+    std::vector<std::string_view> names;
+    const auto add_location = [&](mlir::Location where) {
+      where->walk([&](mlir::Location l) {
+        if (auto named = mlir::dyn_cast<mlir::NameLoc>(l))
+          names.emplace_back(named.getName().getValue());
+        return mlir::WalkResult::advance();
+      });
+    };
+    mlir::ModuleOp(p)->walk([&](mlir::Operation* o) {
+      for (llvm::StringRef attr : {mlir::SymbolTable::getSymbolAttrName(), llvm::StringRef("name")})
+        if (auto a = o->getAttrOfType<mlir::StringAttr>(attr))
+          names.emplace_back(a.getValue());
+      add_location(o->getLoc());
+      for (auto& region : o->getRegions())
+        for (auto& block : region)
+          for (auto arg : block.getArguments())
+            add_location(arg.getLoc());
+    });
+    return names;
+  }
+  /// The allreduce's `core_num` attribute: 1 when absent, its value when it is an integer
+  /// attribute (not i1) that fits, else 0: the library reports malformed-op.
+  static std::int64_t core_num_of(expression e) {
+    const mlir::Attribute a = e.op->getAttr("core_num");
+    if (!a)
+      return 1;
+    auto i = mlir::dyn_cast<mlir::IntegerAttr>(a);
+    if (!i || i.getType().isInteger(1))
+      return 0;
+    const llvm::APInt& v = i.getValue();
+    if (i.getType().isUnsignedInteger())
+      return v.getActiveBits() < 64 ? static_cast<std::int64_t>(v.getZExtValue()) : 0;
+    return v.getSignificantBits() <= 64 ? v.getSExtValue() : 0;
+  }
+  /// Before the allreduce:
+  ///   %ws = pld.world_size() : () -> index
+  ///   %cores = arith.constant CORES : index
+  ///   %0 = arith.muli %ws, %cores : index
+  ///   %c4 = arith.constant 4 : index            (the bytes of i32)
+  ///   %size = arith.muli %0, %c4 : index
+  ///   %buf = pld.alloc_window_buffer(%size) {name = "__allreduce_signal_buf_N"} : (index) -> i64
+  ///   %sig = pld.window(%buf, %ws, %cores) {dtype = i32} : (i64, index, index) -> tensor<?xCORESxi32>
+  /// then %sig becomes the allreduce's second operand. SSA values have no names: the ops
+  /// carry the spec's names as named locations around the call's (so that no new op
+  /// shares the call's location, which diagnostics find ops by).
+  static void insert_signal(const signal_spec<ir_traits>& s) {
+    mlir::Operation* call = s.call.op;
+    mlir::OpBuilder b(call);
+    const auto named = [&](std::string_view n) {
+      return mlir::NameLoc::get(b.getStringAttr(llvm::StringRef(n.data(), n.size())),
+                                call->getLoc());
+    };
+    const mlir::Location ws_at = named(s.world_size_name), buf_at = named(s.buffer_name),
+                         sig_at = named(s.signal_name);
+    const mlir::Type index = b.getIndexType();
+    const mlir::Value ws =
+        b.create<pld::world_size>(ws_at, mlir::TypeRange{index}, mlir::ValueRange{})->getResult(0);
+    const mlir::Value cores = b.create<mlir::arith::ConstantIndexOp>(buf_at, s.cores);
+    const mlir::Value width = b.create<mlir::arith::ConstantIndexOp>(buf_at, 4);
+    const mlir::Value size = b.create<mlir::arith::MulIOp>(
+        buf_at, b.create<mlir::arith::MulIOp>(buf_at, ws, cores), width);
+    auto buffer_name = b.getStringAttr(llvm::StringRef(s.buffer_name.data(), s.buffer_name.size()));
+    auto alloc = b.create<pld::alloc_window_buffer>(buf_at, mlir::TypeRange{b.getI64Type()},
+                                                    mlir::ValueRange{size}, buffer_name,
+                                                    mlir::IntegerAttr());
+    const auto tensor =
+        mlir::RankedTensorType::get({mlir::ShapedType::kDynamic, s.cores}, b.getI32Type());
+    auto signal = b.create<pld::window>(sig_at, mlir::TypeRange{tensor},
+                                        mlir::ValueRange{alloc->getResult(0), ws, cores},
+                                        mlir::TypeAttr::get(b.getI32Type()), mlir::IntegerAttr());
+    call->insertOperands(call->getNumOperands(), mlir::ValueRange{signal->getResult(0)});
+  }
 };
