@@ -166,7 +166,22 @@ TEST_SUITE("signal synthesis") {
     CHECK(q == before);
   }
 
-  TEST_CASE("fresh names skip every suffix whose names the program uses") {
+  TEST_CASE("a signal synthesized inside a materialized body is no slot: reported, not skipped") {
+  auto p = parse(R"(        with pld.comm_domain("comm_d0", devices=[0], slots=[buf]):
+            buf = pld.alloc_window_buffer(64)
+            d = pld.window(buf, [16], dtype=pl.FP32) # window_buffer=buf
+            self.chip(d, device=0)
+            pld.tensor.allreduce(d)
+)");
+  const traits t;
+  const auto ds = commscope::run(p, t, commscope::with_signal_synthesis);
+  REQUIRE(ds.size() == 1);
+  CHECK(commscope::code_name(ds[0].code) == "malformed-op");
+  CHECK(ds[0].why == commscope::reason::alloc_outside_scope);
+  CHECK(ds[0].subject == "__allreduce_signal_buf_0");
+}
+
+TEST_CASE("fresh names skip every suffix whose names the program uses") {
     auto p = parse(R"(        __allreduce_signal_0 = 1
         __allreduce_signal_buf_1 = 2
         buf = pld.alloc_window_buffer(64)

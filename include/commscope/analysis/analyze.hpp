@@ -36,16 +36,11 @@ public:
                      vec<diagnostic<location>>& diagnostics) {
     vars_.reset();
     facts_.clear();
-    if constexpr (A::has_readers) {
-      if (is_materialized(a_, f)) {
-        read_back<Traits>(a_, f, fp);
-        fp.status = function_plan<Traits>::state::already_materialized;
-        return;
-      }
-    }
+    // A materialized body is walked too: an allocation inside its scopes that no scope
+    // lists (one added since, such as a synthesized signal) is an error, never skipped.
     collector<A>(a_, vars_, facts_, order_).run(f);
     if constexpr (A::has_readers) {
-      if (facts_.saw_scope) { // scopes below other statements: materialized before
+      if (facts_.saw_scope) { // materialized before
         read_back<Traits>(a_, f, fp);
         fp.status = function_plan<Traits>::state::already_materialized;
         unscoped_allocations(fp, diagnostics);

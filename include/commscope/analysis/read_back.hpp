@@ -120,19 +120,6 @@ constexpr void read_scopes(const Adapter& a, typename Adapter::function f,
   walker.run(a, a.body(f), reader);
 }
 
-/// The fast check before any walk: the body's only statement is a scope.
-template <class Adapter>
-constexpr bool is_materialized(const Adapter& a, typename Adapter::function f) {
-  std::optional<typename Adapter::statement> only;
-  std::size_t n = 0;
-  for (auto&& s : a.body(f)) {
-    if (++n > 1)
-      return false;
-    only = s;
-  }
-  return only && a.statement_kind_of(*only) == statement_kind::scope;
-}
-
 /// Every scope of the body (in walk order: outermost first) becomes a domain, its slots
 /// allocations; every variable an assignment binds whose type points at a window buffer
 /// becomes a view.
