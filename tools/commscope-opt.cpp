@@ -280,7 +280,7 @@ json evidence_json(const function_plan_type& fp, std::uint32_t allocation) {
       e = location_json(std::move(e), c.where);
       e["devices"] = devices_json(c.devices);
       const auto* v = c.passed_view < fp.views.size() ? fp.views[c.passed_view].variable : nullptr;
-      e["view"] = v ? v->name : std::string();
+      e["view"] = v ? std::string(v->name.view()) : std::string();
       if (c.from_loop)
         e["loop"] = location_json(json::object(), c.loop);
     } else {
@@ -322,7 +322,7 @@ json function_json(const function_plan_type& fp, bool explain) {
   json views = json::array();
   for (const auto& v : fp.views) {
     json j = json::object();
-    j["name"] = v.variable ? v.variable->name : std::string();
+    j["name"] = v.variable ? std::string(v.variable->name.view()) : std::string();
     j["window_buffer"] = v.allocation < fp.allocations.size()
                              ? std::string(fp.allocations[v.allocation].name)
                              : std::string();
