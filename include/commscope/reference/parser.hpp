@@ -168,7 +168,7 @@ public:
     jit_ = !cp.is_class;
     prog->name = !cp.name.empty() ? std::string(cp.name) : std::string(stem);
     unit.name = prog->name;
-    unit.line = t_[cp.first_decorator].line;
+    unit.line = ts_.line(t_[cp.first_decorator]);
     // Signatures first: a call may name a function defined after it.
     std::vector<signature*> sigs;
     for (const auto index : cp.functions) {
@@ -206,25 +206,21 @@ private:
     const token& t = t_[i_];
     if (i_ + 1 < t_.size())
       ++i_;
-    if (t.kind != tok::newline && t.kind != tok::indent && t.kind != tok::dedent &&
-        t.kind != tok::end)
-      last_end_ = t.end; // the end of the last real token read
+    if (t.kind() != tok::newline && t.kind() != tok::indent && t.kind() != tok::dedent &&
+        t.kind() != tok::end)
+      last_end_ = ts_.end(t); // the end of the last real token read
     return t;
   }
   std::string_view text(const token& t) const { return ts_.text(t); }
-  bool is_op(std::string_view o, std::size_t k = 0) const {
-    return peek(k).kind == tok::op && peek(k).flags == op_code(o);
-  }
-  bool is_name(std::string_view n, std::size_t k = 0) const {
-    return peek(k).kind == tok::name && text(peek(k)) == n;
-  }
+  bool is_op(operator_code o, std::size_t k = 0) const { return peek(k).is_op(o); }
+  bool is_name(keyword_id n, std::size_t k = 0) const { return peek(k).is_keyword(n); }
   bool at_line_end() const {
-    return peek().kind == tok::newline || peek().kind == tok::end || is_op(";");
+    return peek().kind() == tok::newline || peek().kind() == tok::end || is_op(";");
   }
   source_location where(const token& t) const { return ts_.where(t); }
   [[noreturn]] void unexpected(std::string_view wanted) const {
     std::string got;
-    switch (peek().kind) {
+    switch (peek().kind()) {
     case tok::name:
     case tok::op:
       got = "'" + std::string(text(peek())) + "'";
@@ -250,15 +246,15 @@ private:
     }
     fail_at(peek().begin, "invalid syntax: expected " + std::string(wanted) + ", got " + got);
   }
-  void expect_op(std::string_view o) {
+  void expect_op(operator_code o) {
     if (!is_op(o))
-      unexpected("'" + std::string(o) + "'");
+      unexpected("'" + std::string(o.spelling) + "'");
     next();
   }
   void expect_line_end() {
-    if (peek().kind == tok::newline)
+    if (peek().kind() == tok::newline)
       next();
-    else if (peek().kind != tok::end && peek().kind != tok::dedent)
+    else if (peek().kind() != tok::end && peek().kind() != tok::dedent)
       unexpected("end of line");
   }
 
@@ -295,9 +291,9 @@ private:
     if (b >= e)
       return;
     const std::uint32_t from = t_[b].begin;
-    const std::uint32_t to = t_[e - 1].end;
+    const std::uint32_t to = ts_.end(t_[e - 1]);
     const std::string_view src = ts_.source;
-    const std::uint32_t line_start = ts_.line_starts[t_[b].line - 1];
+    const std::uint32_t line_start = ts_.line_starts[ts_.line(t_[b]) - 1];
     const std::string_view base = src.substr(line_start, from - line_start);
     std::uint32_t k = from;
     std::uint32_t tok_i = b;
@@ -312,9 +308,9 @@ private:
       const char c = src[k];
       k += (c == '\r' && k + 1 < to && src[k + 1] == '\n') ? 2 : 1;
       out += '\n';
-      while (tok_i < e && t_[tok_i].end <= k)
+      while (tok_i < e && ts_.end(t_[tok_i]) <= k)
         ++tok_i;
-      const bool in_string = tok_i < e && t_[tok_i].begin < k && t_[tok_i].kind == tok::string;
+      const bool in_string = tok_i < e && t_[tok_i].begin < k && t_[tok_i].kind() == tok::string;
       if (in_string) {
         out += '\0';
         continue;
@@ -342,9 +338,10 @@ private:
     }
     const std::string_view src = ts_.source;
     const std::uint32_t from = t_[b].begin;
-    const std::uint32_t to = t_[e - 1].end;
+    const std::uint32_t to = ts_.end(t_[e - 1]);
     const std::string_view raw = src.substr(from, to - from);
-    const bool one_line = raw.find_first_of("\r\n") == std::string_view::npos;
+    const bool one_line =
+        std::none_of(raw.begin(), raw.end(), [](char c) { return c == '\n' || c == '\r'; });
     if (one_line && trivia_.empty() && comment.empty()) {
       r.text = w_.string(raw);
       return r;
@@ -443,7 +440,7 @@ private:
         else if (is_op("]") || is_op(")") || is_op("}"))
           --depth;
         next();
-      } while (depth > 0 && peek().kind != tok::newline && peek().kind != tok::end);
+      } while (depth > 0 && peek().kind() != tok::newline && peek().kind() != tok::end);
     }
     expect_op("(");
     bool first = true;
@@ -454,7 +451,7 @@ private:
       } else {
         if (is_op("*") || is_op("**"))
           next();
-        if (peek().kind != tok::name || is_reserved(text(peek())))
+        if (peek().kind() != tok::name || peek().is_reserved())
           unexpected("a parameter name");
         const token& pn = next();
         if (first && method && !is_op(":")) {
@@ -495,20 +492,20 @@ private:
       span.fn = fn;
       span.inline_body = d.inline_body;
       if (d.inline_body) {
-        span.begin = t_[d.colon].end;
+        span.begin = ts_.end(t_[d.colon]);
         span.end = t_[d.body_end].begin;
-        const std::uint32_t ls = ts_.line_starts[t_[d.keyword].line - 1];
+        const std::uint32_t ls = ts_.line_starts[ts_.line(t_[d.keyword]) - 1];
         std::uint32_t w = ls;
         while (w < ts_.source.size() && (ts_.source[w] == ' ' || ts_.source[w] == '\t'))
           ++w;
         span.indent = std::string(ts_.source.substr(ls, w - ls)) + "    ";
       } else {
         const token& first_tok = t_[d.body_begin + 1];
-        span.begin = ts_.line_starts[first_tok.line - 1];
+        span.begin = ts_.line_starts[ts_.line(first_tok) - 1];
         span.indent = std::string(ts_.source.substr(span.begin, first_tok.begin - span.begin));
         // The last NEWLINE of the body: the DEDENT's predecessor.
         std::uint32_t last = d.body_end;
-        while (last > d.body_begin + 1 && t_[last - 1].kind != tok::newline)
+        while (last > d.body_begin + 1 && t_[last - 1].kind() != tok::newline)
           --last;
         span.end = last > d.body_begin + 1 ? t_[last - 1].begin : first_tok.begin;
       }
@@ -548,7 +545,7 @@ private:
 
   // ---- statements
   node_list<statement_ptr> parse_block() {
-    if (peek().kind != tok::newline)
+    if (peek().kind() != tok::newline)
       return parse_simple_line_block();
     next();
     return parse_indented_block();
@@ -561,12 +558,12 @@ private:
   node_list<statement_ptr> parse_indented_block() {
     nest guard(*this, peek().begin);
     gathered<statement_ptr> body(ss_);
-    if (peek().kind != tok::indent)
+    if (peek().kind() != tok::indent)
       unexpected("an indented block");
     next();
-    while (peek().kind != tok::dedent && peek().kind != tok::end)
+    while (peek().kind() != tok::dedent && peek().kind() != tok::end)
       parse_statement();
-    if (peek().kind == tok::dedent)
+    if (peek().kind() == tok::dedent)
       next();
     return w_.list(body.items());
   }
@@ -598,7 +595,7 @@ private:
   /// The comment after the last token read on its line ("  # ..."), without a
   /// `# window_buffer=` comment this printer wrote there.
   std::string trailing_comment() const {
-    if (peek().kind != tok::newline && peek().kind != tok::end)
+    if (peek().kind() != tok::newline && peek().kind() != tok::end)
       return {};
     const std::uint32_t to =
         std::min<std::uint32_t>(peek().begin, static_cast<std::uint32_t>(ts_.source.size()));
@@ -641,31 +638,31 @@ private:
 
   void parse_statement() {
     const token& t = peek();
-    if (t.kind == tok::newline) {
+    if (t.kind() == tok::newline) {
       next();
       return;
     }
-    trivia_ = leading_trivia(t.line);
+    trivia_ = leading_trivia(ts_.line(t));
     parse_one_statement();
     trivia_.clear();
   }
 
   void parse_one_statement() {
     const token& t = peek();
-    if (t.kind == tok::name) {
-      const std::string_view w = text(t);
-      if (w == "for")
+    if (t.kind() == tok::name && t.flags() != 0) {
+      if (t.is_keyword("for"))
         return ss_.push_back(parse_for());
-      if (w == "while")
+      if (t.is_keyword("while"))
         return ss_.push_back(parse_while());
-      if (w == "if")
+      if (t.is_keyword("if"))
         return ss_.push_back(parse_if());
-      if (w == "with")
+      if (t.is_keyword("with"))
         return ss_.push_back(parse_with());
-      if (w == "try" || w == "except" || w == "finally" || w == "else" || w == "async" ||
-          ((w == "match" || w == "case") && compound_soft_keyword()))
+      if (t.is_keyword("try") || t.is_keyword("except") || t.is_keyword("finally") ||
+          t.is_keyword("else") || t.is_keyword("async") ||
+          ((t.is_keyword("match") || t.is_keyword("case")) && compound_soft_keyword()))
         return ss_.push_back(parse_block_statement());
-      if (w == "def" || w == "class")
+      if (t.is_keyword("def") || t.is_keyword("class"))
         return ss_.push_back(parse_nested_definition());
     }
     if (is_op("@"))
@@ -675,9 +672,9 @@ private:
 
   bool compound_soft_keyword() const {
     std::size_t k = 1;
-    while (peek(k).kind != tok::newline && peek(k).kind != tok::end)
+    while (peek(k).kind() != tok::newline && peek(k).kind() != tok::end)
       ++k;
-    return k > 1 && peek(k - 1).kind == tok::op && text(peek(k - 1)) == ":";
+    return k > 1 && peek(k - 1).kind() == tok::op && text(peek(k - 1)) == ":";
   }
 
   /// The end of a compound header: the index of its ':' (lambdas inside consume theirs).
@@ -685,18 +682,18 @@ private:
     int depth = 0, lambdas = 0;
     for (std::size_t k = i_;; ++k) {
       const token& x = t_[std::min(k, t_.size() - 1)];
-      if (x.kind == tok::newline || x.kind == tok::end)
+      if (x.kind() == tok::newline || x.kind() == tok::end)
         fail_at(x.begin, "invalid syntax: expected ':'");
-      if (x.kind == tok::name && depth == 0 && text(x) == "lambda")
+      if (depth == 0 && x.is_keyword("lambda"))
         ++lambdas;
-      if (x.kind != tok::op)
+      if (x.kind() != tok::op)
         continue;
-      const std::string_view o = text(x);
-      if (o == "(" || o == "[" || o == "{")
+      const std::uint8_t o = x.flags();
+      if (o == '(' || o == '[' || o == '{')
         ++depth;
-      else if (o == ")" || o == "]" || o == "}")
+      else if (o == ')' || o == ']' || o == '}')
         --depth;
-      else if (o == ":" && depth == 0) {
+      else if (o == ':' && depth == 0) {
         if (lambdas > 0) {
           --lambdas;
           continue;
@@ -712,21 +709,22 @@ private:
                                gathered<variable_ptr>& targets) {
     while (i_ < end) {
       const token& t = peek();
-      if (t.kind == tok::name && text(t) == "as") {
+      if (t.is_keyword("as")) {
         next();
-        if (peek().kind == tok::name && !is_reserved(text(peek()))) {
+        if (peek().kind() == tok::name && !peek().is_reserved()) {
           auto* v = new_variable(text(next()));
           bind(v);
           targets.push(v);
         }
         continue;
       }
-      if (t.kind == tok::name && is_reserved(text(t)) && text(t) != "not" && text(t) != "lambda" &&
-          text(t) != "await" && text(t) != "None" && text(t) != "True" && text(t) != "False") {
+      if (t.is_reserved() && !t.is_keyword("not") && !t.is_keyword("lambda") &&
+          !t.is_keyword("await") && !t.is_keyword("None") && !t.is_keyword("True") &&
+          !t.is_keyword("False")) {
         next();
         continue;
       }
-      if (t.kind == tok::op && (text(t) == "," || text(t) == "*" || text(t) == "|")) {
+      if (t.is_op(",") || t.is_op("*") || t.is_op("|")) {
         next();
         continue;
       }
@@ -743,9 +741,9 @@ private:
     const std::uint32_t b = static_cast<std::uint32_t>(i_);
     const std::uint32_t colon = header_end();
     next(); // the keyword
-    if (peek(0).kind == tok::name &&
+    if (peek(0).kind() == tok::name &&
         (text(peek()) == "for" || text(peek()) == "with" || text(peek()) == "def") &&
-        text(t_[b]) == "async")
+        t_[b].is_keyword("async"))
       next();
     gathered<expression_ptr> values(xs_);
     gathered<variable_ptr> targets(vs_);
@@ -769,7 +767,7 @@ private:
     s.where = where(peek());
     const std::uint32_t b = static_cast<std::uint32_t>(i_);
     while (is_op("@")) { // decorators
-      while (peek().kind != tok::newline && peek().kind != tok::end)
+      while (peek().kind() != tok::newline && peek().kind() != tok::end)
         next();
       next();
     }
@@ -779,31 +777,31 @@ private:
       next();
     next();
     variable_ptr target;
-    if (peek().kind == tok::name) {
+    if (peek().kind() == tok::name) {
       auto* v = new_variable(text(peek()));
       bind(v);
       target = v;
     }
     i_ = header_end() + 1;
-    if (peek().kind != tok::newline) {
-      while (peek().kind != tok::newline && peek().kind != tok::end)
+    if (peek().kind() != tok::newline) {
+      while (peek().kind() != tok::newline && peek().kind() != tok::end)
         next();
       next();
     } else {
       next();
       int depth = 0;
       do {
-        if (peek().kind == tok::indent)
+        if (peek().kind() == tok::indent)
           ++depth;
-        else if (peek().kind == tok::dedent)
+        else if (peek().kind() == tok::dedent)
           --depth;
         next();
-      } while (depth > 0 && peek().kind != tok::end);
+      } while (depth > 0 && peek().kind() != tok::end);
     }
     // The text ends at the last real token (not the NEWLINE/DEDENTs after it).
     std::uint32_t e = static_cast<std::uint32_t>(i_);
-    while (e > b && (t_[e - 1].kind == tok::newline || t_[e - 1].kind == tok::dedent ||
-                     t_[e - 1].kind == tok::indent))
+    while (e > b && (t_[e - 1].kind() == tok::newline || t_[e - 1].kind() == tok::dedent ||
+                     t_[e - 1].kind() == tok::indent))
       --e;
     if (target)
       s.targets = {&target, 1};
@@ -822,7 +820,7 @@ private:
       if (!is_op(";"))
         break;
       next();
-      if (peek().kind == tok::newline || peek().kind == tok::end)
+      if (peek().kind() == tok::newline || peek().kind() == tok::end)
         break;
     }
     const std::string comment = trailing_comment();
@@ -838,13 +836,13 @@ private:
   statement* parse_simple() {
     statement_spec s;
     s.where = where(peek());
-    const std::string_view w = peek().kind == tok::name ? text(peek()) : "";
-    if (w == "pass") {
+    const token& w = peek();
+    if (w.is_keyword("pass")) {
       next();
       s.what = statement::kind::pass;
       return w_.make(s);
     }
-    if (w == "return") {
+    if (w.is_keyword("return")) {
       next();
       s.what = statement::kind::return_;
       gathered<expression_ptr> values(xs_);
@@ -860,14 +858,14 @@ private:
       s.values = values.items();
       return w_.make(s);
     }
-    if (w == "break" || w == "continue" || w == "global" || w == "nonlocal" || w == "import" ||
-        w == "from") {
+    if (w.is_keyword("break") || w.is_keyword("continue") || w.is_keyword("global") ||
+        w.is_keyword("nonlocal") || w.is_keyword("import") || w.is_keyword("from")) {
       s.what = statement::kind::verbatim;
       while (!at_line_end())
         next();
       return w_.make(s);
     }
-    if (w == "del" || w == "assert" || w == "raise") {
+    if (w.is_keyword("del") || w.is_keyword("assert") || w.is_keyword("raise")) {
       next();
       s.what = statement::kind::verbatim;
       gathered<expression_ptr> values(xs_);
@@ -882,11 +880,19 @@ private:
       s.values = values.items();
       return w_.make(s);
     }
-    if (w == "type" && peek(1).kind == tok::name && (is_op("=", 2) || is_op("[", 2))) {
+    if (w.is_keyword("type") && peek(1).kind() == tok::name && (is_op("=", 2) || is_op("[", 2))) {
       s.what = statement::kind::verbatim; // a type alias
       while (!at_line_end())
         next();
       return w_.make(s);
+    }
+    if (w.kind() == tok::name && !w.is_reserved() && is_op("=", 1) && single_target()) {
+      // `NAME = value`, the common case: the target needs no node of its own.
+      const std::string_view target = text(w);
+      next();
+      next();
+      auto value = parse_value();
+      return assign_name(s, target, value);
     }
     // An expression list, then '=' chains, an annotation, or an augmented operator.
     auto first = parse_expression_list(nullptr, true);
@@ -904,7 +910,7 @@ private:
       const expression_ptr targets[] = {first};
       return assignment(s, targets, value);
     }
-    if (peek().kind == tok::op && is_augmented(text(peek()))) {
+    if (peek().kind() == tok::op && is_augmented_code(peek().flags())) {
       next();
       auto value = parse_value();
       s.what = statement::kind::verbatim;
@@ -937,6 +943,27 @@ private:
         targets.push(value);
     }
     return assignment(s, targets.items(), value);
+  }
+
+  /// Whether the simple statement at `NAME =` has no other '=' at bracket depth 0 (a
+  /// chain `a = b = v`, or a lambda's default, which the general path reads).
+  bool single_target() const {
+    int depth = 0;
+    for (std::size_t k = i_ + 2; k < t_.size(); ++k) {
+      const token& x = t_[k];
+      if (x.kind() == tok::newline || x.kind() == tok::end)
+        return true;
+      if (x.kind() != tok::op)
+        continue;
+      const std::uint8_t o = x.flags();
+      if (o == '(' || o == '[' || o == '{')
+        ++depth;
+      else if (o == ')' || o == ']' || o == '}')
+        --depth;
+      else if (depth == 0 && (o == '=' || o == ';'))
+        return o == ';';
+    }
+    return true;
   }
 
   static bool is_docstring(const expression& e) {
@@ -1026,6 +1053,18 @@ private:
       s.targets = rebound.items();
       return w_.make(s);
     }
+    return assign_names(s, names, value);
+  }
+
+  statement* assign_name(statement_spec& s, std::string_view target, mutable_expr value) {
+    const std::string_view names[] = {target};
+    return assign_names(s, names, value);
+  }
+
+  /// `names = value`, each name bound to a fresh variable (an allocation's, a view's,
+  /// a copy of a pointer's gets what the analysis reads of it).
+  statement* assign_names(statement_spec& s, std::span<const std::string_view> names,
+                          mutable_expr value) {
     s.what = statement::kind::assign;
     expression& e = *value;
     gathered<variable_ptr> vars(vs_);
@@ -1105,21 +1144,20 @@ private:
     std::uint32_t in = static_cast<std::uint32_t>(i_);
     for (int depth = 0; in < colon; ++in) {
       const token& x = t_[in];
-      if (x.kind == tok::op && (text(x) == "(" || text(x) == "["))
+      if (x.is_op("(") || x.is_op("["))
         ++depth;
-      else if (x.kind == tok::op && (text(x) == ")" || text(x) == "]"))
+      else if (x.is_op(")") || x.is_op("]"))
         --depth;
-      else if (depth == 0 && x.kind == tok::name && text(x) == "in")
+      else if (depth == 0 && x.is_keyword("in"))
         break;
     }
     std::vector<std::string_view> target_names;
     for (std::uint32_t k = static_cast<std::uint32_t>(i_); k < in; ++k)
-      if (t_[k].kind == tok::name && !is_reserved(text(t_[k])) &&
-          !(k > i_ && t_[k - 1].kind == tok::op && text(t_[k - 1]) == "."))
+      if (t_[k].kind() == tok::name && !t_[k].is_reserved() && !(k > i_ && t_[k - 1].is_op(".")))
         target_names.push_back(text(t_[k]));
     const bool simple_target =
         in == i_ + 1 ||
-        (t_[i_].kind == tok::name && t_[i_ + 1].kind == tok::op && text(t_[i_ + 1]) == ",");
+        (t_[i_].kind() == tok::name && t_[i_ + 1].is_op(","));
     i_ = in + 1;
     const token& iter_tok = peek();
     auto iter = parse_expression_list(nullptr, true);
@@ -1270,7 +1308,7 @@ private:
     const std::uint32_t colon = header_end();
     const source_location at = where(next());
     const std::uint32_t items = static_cast<std::uint32_t>(i_);
-    const bool one_call = peek().kind == tok::name;
+    const bool one_call = peek().kind() == tok::name;
     mutable_expr first = nullptr;
     if (one_call && !is_op("(")) {
       first = parse_test();
@@ -1419,7 +1457,7 @@ private:
     while (is_op(",")) {
       next();
       if (at_line_end() || is_op("=") || is_op(":") || is_op(")") || is_name("in") ||
-          (peek().kind == tok::op && is_augmented(text(peek()))))
+          (peek().kind() == tok::op && is_augmented_code(peek().flags())))
         break;
       const expression_ptr x = starred ? parse_star_or_named() : parse_named();
       items.push(x);
@@ -1445,7 +1483,7 @@ private:
 
   /// NAME := test, or test.
   mutable_expr parse_named() {
-    if (peek().kind == tok::name && is_op(":=", 1)) {
+    if (peek().kind() == tok::name && is_op(":=", 1)) {
       const std::uint32_t b = static_cast<std::uint32_t>(i_);
       const std::string_view n = text(next());
       next();
@@ -1497,13 +1535,13 @@ private:
     int depth = 0;
     gathered<expression_ptr> ops(xs_);
     while (!(depth == 0 && is_op(":"))) {
-      if (peek().kind == tok::newline || peek().kind == tok::end)
+      if (peek().kind() == tok::newline || peek().kind() == tok::end)
         unexpected("':'");
       if (is_op("(") || is_op("[") || is_op("{"))
         ++depth;
       else if (is_op(")") || is_op("]") || is_op("}"))
         --depth;
-      if (peek().kind == tok::name && depth == 0 && !is_op("=", 1) && !is_reserved(text(peek())))
+      if (peek().kind() == tok::name && depth == 0 && !is_op("=", 1) && !peek().is_reserved())
         shadow_.push_back(text(peek()));
       if (is_op("=") && depth == 0) {
         next();
@@ -1520,93 +1558,122 @@ private:
     return opaque(b, ops.items());
   }
 
-  mutable_expr parse_or() {
-    mutable_expr l = parse_and();
-    while (is_name("or")) {
-      next();
-      auto r = parse_and();
-      l = binary(l, "or", r);
+  /// The level of the binary operator at peek(k) (0: none), from loosest to tightest:
+  /// or 1, and 2, (not 3, a prefix), comparisons 4, | ^ & << >> 5, + - 6, * / // % @ 7.
+  int binary_level(std::size_t k = 0) const {
+    const token& t = peek(k);
+    if (t.kind() == tok::op) {
+      switch (t.flags()) {
+      case '|':
+      case '^':
+      case '&':
+        return 5;
+      case '+':
+      case '-':
+        return 6;
+      case '*':
+      case '/':
+      case '%':
+      case '@':
+        return 7;
+      case '<':
+      case '>':
+        return 4;
+      default:
+        break;
+      }
+      if (t.is_op("<<") || t.is_op(">>"))
+        return 5;
+      if (t.is_op("//"))
+        return 7;
+      if (t.is_op("==") || t.is_op("!=") || t.is_op("<=") || t.is_op(">="))
+        return 4;
+      return 0;
     }
-    return l;
-  }
-  mutable_expr parse_and() {
-    mutable_expr l = parse_not();
-    while (is_name("and")) {
-      next();
-      auto r = parse_not();
-      l = binary(l, "and", r);
+    if (t.kind() == tok::name && t.flags() != 0) {
+      if (t.is_keyword("or"))
+        return 1;
+      if (t.is_keyword("and"))
+        return 2;
+      if (t.is_keyword("in") || t.is_keyword("is") || (t.is_keyword("not") && is_name("in", k + 1)))
+        return 4;
     }
-    return l;
+    return 0;
   }
+
+  /// The operators of levels `min_level` and up, left-associative (precedence climbing):
+  /// `or` and `and` and comparisons and + - * / // % are binary nodes; `in`, `is`, the
+  /// bitwise operators and `@` are opaque, their operands still read.
+  mutable_expr parse_binary(int min_level) {
+    const std::uint32_t b = static_cast<std::uint32_t>(i_);
+    mutable_expr l = min_level <= 3 && is_name("not") ? parse_not() : parse_factor();
+    while (true) {
+      const int level = binary_level();
+      if (level == 0 || level < min_level)
+        return l;
+      switch (level) {
+      case 1: {
+        next();
+        auto r = parse_binary(2);
+        l = binary(l, "or", r);
+        break;
+      }
+      case 2: {
+        next();
+        auto r = parse_binary(3);
+        l = binary(l, "and", r);
+        break;
+      }
+      case 4: {
+        const token& t = peek();
+        if (t.kind() == tok::op) {
+          const std::string_view o = text(t);
+          next();
+          auto r = parse_binary(5);
+          l = binary(l, o, r);
+        } else {
+          const bool is = t.is_keyword("is"), not_in = t.is_keyword("not");
+          next();
+          if ((is && is_name("not")) || not_in)
+            next();
+          auto r = parse_binary(5);
+          l = opaque(b, {l, r});
+        }
+        break;
+      }
+      case 5: {
+        next();
+        auto r = parse_binary(6);
+        l = opaque(b, {l, r});
+        break;
+      }
+      case 6: {
+        const std::string_view op = text(next());
+        auto r = parse_binary(7);
+        l = binary(l, op, r);
+        break;
+      }
+      default: {
+        const std::string_view op = text(next());
+        auto r = parse_factor();
+        l = op == "@" ? opaque(b, {l, r}) : binary(l, op, r);
+        break;
+      }
+      }
+    }
+  }
+  mutable_expr parse_or() { return parse_binary(1); }
+  /// `not` x, x at the level of comparisons and up.
   mutable_expr parse_not() {
-    if (!is_name("not"))
-      return parse_comparison();
     const token& t = next();
     nest guard(*this, t.begin);
-    const expression_ptr x = parse_not();
+    const expression_ptr x = parse_binary(3);
     expression_spec s;
     s.what = expression::kind::unary;
     s.where = where(t);
     s.text = w_.intern("not");
     s.args = {&x, 1};
     return w_.make(s);
-  }
-  mutable_expr parse_comparison() {
-    const std::uint32_t b = static_cast<std::uint32_t>(i_);
-    mutable_expr l = parse_bitwise();
-    while (true) {
-      const token& t = peek();
-      if (t.kind == tok::op) {
-        const std::string_view o = text(t);
-        if (o == "==" || o == "!=" || o == "<" || o == "<=" || o == ">" || o == ">=") {
-          next();
-          auto r = parse_bitwise();
-          l = binary(l, o, r);
-          continue;
-        }
-      } else if (t.kind == tok::name) {
-        const std::string_view o = text(t);
-        if (o == "in" || o == "is" || (o == "not" && is_name("in", 1))) {
-          next();
-          if ((o == "is" && is_name("not")) || o == "not")
-            next();
-          auto r = parse_bitwise();
-          l = opaque(b, {l, r});
-          continue;
-        }
-      }
-      return l;
-    }
-  }
-  /// | ^ & << >> : opaque to the pass, their operands still read.
-  mutable_expr parse_bitwise() {
-    const std::uint32_t b = static_cast<std::uint32_t>(i_);
-    mutable_expr l = parse_arith();
-    while (is_op("|") || is_op("^") || is_op("&") || is_op("<<") || is_op(">>")) {
-      next();
-      auto r = parse_arith();
-      l = opaque(b, {l, r});
-    }
-    return l;
-  }
-  mutable_expr parse_arith() {
-    mutable_expr l = parse_term();
-    while (is_op("+") || is_op("-")) {
-      const std::string_view op = text(next());
-      auto r = parse_term();
-      l = binary(l, op, r);
-    }
-    return l;
-  }
-  mutable_expr parse_term() {
-    const std::uint32_t b = static_cast<std::uint32_t>(i_);
-    mutable_expr l = parse_factor();
-    while (is_op("*") || is_op("/") || is_op("//") || is_op("%") || is_op("@")) {
-      const std::string_view op = text(next());
-      auto r = parse_factor();
-      l = op == "@" ? opaque(b, {l, r}) : binary(l, op, r);
-    }
-    return l;
   }
   mutable_expr parse_factor() {
     if (!is_op("-") && !is_op("+") && !is_op("~"))
@@ -1755,12 +1822,11 @@ private:
     const std::uint32_t b = static_cast<std::uint32_t>(i_);
     mutable_expr x = nullptr;
     const token& first = peek();
-    if (first.kind == tok::name && text(first) != "True" && text(first) != "False" &&
-        text(first) != "None" && !is_reserved(text(first))) {
+    if (first.kind() == tok::name && !first.is_reserved()) {
       // A dotted name: a call of it decides whether its nodes are needed.
       next();
       dotted d{b, 0};
-      while (is_op(".") && peek(1).kind == tok::name) {
+      while (is_op(".") && peek(1).kind() == tok::name) {
         next();
         next();
         ++d.attrs;
@@ -1779,7 +1845,7 @@ private:
     while (true) {
       if (is_op(".")) {
         next();
-        if (peek().kind != tok::name)
+        if (peek().kind() != tok::name)
           unexpected("an attribute name");
         const token& an = next();
         expression_spec s;
@@ -1846,7 +1912,7 @@ private:
     gathered<keyword_argument> keywords(ks_);
     bool unpacking = false;
     while (!is_op(")")) {
-      if (peek().kind == tok::name && is_op("=", 1) && !is_reserved(text(peek()))) {
+      if (peek().kind() == tok::name && is_op("=", 1) && !peek().is_reserved()) {
         const str kn = w_.intern(text(next()));
         next();
         const expression_ptr v = parse_test();
@@ -2066,9 +2132,9 @@ private:
       next();
       // targets up to `in`
       while (!is_name("in")) {
-        if (peek().kind == tok::newline || peek().kind == tok::end)
+        if (peek().kind() == tok::newline || peek().kind() == tok::end)
           unexpected("'in'");
-        if (peek().kind == tok::name)
+        if (peek().kind() == tok::name)
           shadow_.push_back(text(peek()));
         next();
       }
@@ -2091,7 +2157,7 @@ private:
   mutable_expr parse_atom() {
     const token& t = peek();
     const std::uint32_t b = static_cast<std::uint32_t>(i_);
-    switch (t.kind) {
+    switch (t.kind()) {
     case tok::name: {
       next();
       const std::string_view n = text(t);
@@ -2104,7 +2170,7 @@ private:
       }
       if (n == "None")
         return leaf(expression::kind::none, where(t));
-      if (is_reserved(n))
+      if (t.is_reserved())
         fail_at(t.begin, "invalid syntax: unexpected '" + std::string(n) + "'");
       return name_node(t, resolve(n));
     }
@@ -2115,9 +2181,9 @@ private:
     case tok::string: {
       bool plain = true;
       scratch_.clear();
-      while (peek().kind == tok::string) {
+      while (peek().kind() == tok::string) {
         const token& s = next();
-        if (!string_value(text(s), s.flags, scratch_))
+        if (!string_value(text(s), s.flags(), scratch_))
           plain = false;
       }
       if (!plain)
@@ -2129,15 +2195,15 @@ private:
       return w_.make(s);
     }
     case tok::op: {
-      const std::string_view o = text(t);
-      if (o == "...") {
+      if (t.is_op("...")) {
         next();
         return opaque(b, {});
       }
-      if (o == "(" || o == "[" || o == "{") {
+      if (t.is_op("(") || t.is_op("[") || t.is_op("{")) {
         nest guard(*this, t.begin);
+        const std::uint8_t o = t.flags();
         next();
-        return o == "(" ? parenthesized(b) : o == "[" ? list_display(b) : brace_display(b);
+        return o == '(' ? parenthesized(b) : o == '[' ? list_display(b) : brace_display(b);
       }
       break;
     }
@@ -2214,7 +2280,7 @@ private:
     while (!is_op("}")) {
       if (is_op("**")) {
         next();
-        const expression_ptr x = parse_bitwise();
+        const expression_ptr x = parse_binary(5);
         parts.push(x);
       } else {
         const expression_ptr x = parse_star_or_named();
@@ -2259,7 +2325,7 @@ private:
       n.text = w_.string(s);
       return w_.make(n);
     }
-    last_end_ = t.end;
+    last_end_ = ts_.end(t);
     return opaque(static_cast<std::uint32_t>(&t - t_.data()), {});
   }
 
