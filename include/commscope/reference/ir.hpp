@@ -343,6 +343,10 @@ public:
   [[nodiscard]] node_span<keyword_argument> keywords() const noexcept {
     return {tail<keyword_argument>(keywords_offset()), keyword_count()};
   }
+  /// Whether the node has operands (a base, arguments or keyword arguments).
+  [[nodiscard]] bool has_operands() const noexcept {
+    return arg_count_ != 0 || keyword_count_ != 0 || (has_base(what) && payload_.base);
+  }
   /// The node's size in bytes, tail included.
   [[nodiscard]] std::size_t size_bytes() const noexcept {
     return keywords_offset() + keyword_count() * sizeof(keyword_argument);
@@ -758,7 +762,7 @@ private:
 
   void* allocate_slow(std::size_t bytes) {
     const std::size_t header = (sizeof(chunk) + 7) & ~std::size_t{7};
-    if (bytes > next_size_ / 4 && bytes > 256) {
+    if (header + bytes > next_size_ || (bytes > next_size_ / 4 && bytes > 256)) {
       // A large node or list gets a chunk of its own; the current one stays open.
       auto* c = static_cast<chunk*>(::operator new(header + bytes));
       reserved_ += header + bytes;
@@ -913,6 +917,22 @@ public:
   }
 
   // ---- expressions and statements
+  /// An integer or boolean literal (24 bytes, no tail).
+  expression* make_value(expression::kind k, source_location where, std::int64_t value) {
+    auto* e = new (arena_->allocate(sizeof(expression))) expression();
+    e->what = k;
+    e->where = where;
+    e->payload_.value = value;
+    return e;
+  }
+  /// A use of variable `v` (24 bytes).
+  expression* make_use(source_location where, variable_ptr v) {
+    auto* e = new (arena_->allocate(sizeof(expression))) expression();
+    e->what = expression::kind::name;
+    e->where = where;
+    e->set_var(v);
+    return e;
+  }
   expression* make(const expression_spec& s) {
     using k = expression::kind;
     const bool tail_text =

@@ -98,17 +98,24 @@ public:
   }
   /// `dist.alloc_window_buffer` -> `pld.alloc_window_buffer`; unchanged otherwise.
   [[nodiscard]] std::string canonical(std::string_view dotted) const {
+    std::string r;
+    canonical_into(dotted, r);
+    return r;
+  }
+  /// The same, appended to `out` (which keeps its capacity).
+  void canonical_into(std::string_view dotted, std::string& out) const {
     const std::pair<std::string, std::string_view>* best = nullptr;
     for (const auto& m : map_)
       if ((dotted == m.first || (dotted.starts_with(m.first) && dotted.size() > m.first.size() &&
                                  dotted[m.first.size()] == '.')) &&
           (!best || m.first.size() > best->first.size()))
         best = &m;
-    if (!best)
-      return std::string(dotted);
-    std::string r(best->second);
-    r += dotted.substr(best->first.size());
-    return r;
+    if (!best) {
+      out += dotted;
+      return;
+    }
+    out += best->second;
+    out += dotted.substr(best->first.size());
   }
 
 private:

@@ -11,28 +11,44 @@
 
 namespace commscope::reference::detail {
 
-/// A fast hash of a short name; never 0 (0 marks an empty slot).
+/// A fast hash of a short name; never 0 (0 marks an empty slot). Loads of fixed size
+/// only (the last 8 or 4 bytes overlap the first), so a name costs a few instructions.
 inline std::uint64_t hash_name(std::string_view s) noexcept {
-  std::uint64_t h = 0x9E3779B97F4A7C15ull ^ (s.size() * 0xff51afd7ed558ccdull);
+  const auto mix = [](std::uint64_t a, std::uint64_t b) {
+    std::uint64_t h = (a ^ 0xa0761d6478bd642full) * 0xff51afd7ed558ccdull;
+    h ^= (h >> 32) ^ b;
+    h *= 0xc4ceb9fe1a85ec53ull;
+    return h ^ (h >> 29);
+  };
   const char* p = s.data();
-  std::size_t n = s.size();
-  while (n >= 8) {
-    std::uint64_t w;
-    std::memcpy(&w, p, 8);
-    h = (h ^ w) * 0xff51afd7ed558ccdull;
-    h ^= h >> 32;
-    p += 8;
-    n -= 8;
+  const std::size_t n = s.size();
+  std::uint64_t a = 0, b = 0;
+  if (n >= 8) {
+    std::uint64_t h = n;
+    std::size_t i = 0;
+    for (; n - i > 16; i += 16) {
+      std::uint64_t x, y;
+      std::memcpy(&x, p + i, 8);
+      std::memcpy(&y, p + i + 8, 8);
+      h = mix(x ^ h, y);
+    }
+    // 1 to 16 bytes left (8 at least in all): the first 8 of them, or the 8 before the
+    // last 8, and the last 8 (loads that may overlap, never past the end).
+    std::memcpy(&a, p + (n - i >= 8 ? i : n - 8), 8);
+    std::memcpy(&b, p + n - 8, 8);
+    a ^= h;
+  } else if (n >= 4) {
+    std::uint32_t x, y;
+    std::memcpy(&x, p, 4);
+    std::memcpy(&y, p + n - 4, 4);
+    a = x;
+    b = y;
+  } else if (n > 0) {
+    a = (std::uint64_t{static_cast<unsigned char>(p[0])} << 16) |
+        (std::uint64_t{static_cast<unsigned char>(p[n >> 1])} << 8) |
+        static_cast<unsigned char>(p[n - 1]);
   }
-  if (n != 0) {
-    std::uint64_t w = 0;
-    std::memcpy(&w, p, n);
-    h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
-  }
-  h ^= h >> 29;
-  h *= 0x94d049bb133111ebull;
-  h ^= h >> 32;
-  return h | 1;
+  return mix(mix(a, b), n ^ 0x8ebc6af09c88c6e3ull) | 1;
 }
 
 /// Handles (trivially copyable, a value-initialized one is "none") keyed by
@@ -40,10 +56,11 @@ inline std::uint64_t hash_name(std::string_view s) noexcept {
 template <class T, class KeyOf> class name_table {
 public:
   /// The handle stored under `key`, or a value-initialized one.
-  [[nodiscard]] T find(std::string_view key) const noexcept {
+  [[nodiscard]] T find(std::string_view key) const noexcept { return find(key, hash_name(key)); }
+  /// The same, `h` being hash_name(key).
+  [[nodiscard]] T find(std::string_view key, std::uint64_t h) const noexcept {
     if (slots_.empty())
       return T{};
-    const std::uint64_t h = hash_name(key);
     for (std::size_t i = h & mask_;; i = (i + 1) & mask_) {
       const slot& s = slots_[i];
       if (s.hash == 0)
@@ -70,6 +87,31 @@ public:
         return;
       }
     }
+  }
+  /// Where `key` is, or goes: locate() then put_at() costs one probe.
+  struct place {
+    T found;
+    std::size_t slot;
+    std::uint64_t hash;
+  };
+  [[nodiscard]] place locate(std::string_view key) {
+    if ((size_ + 1) * 2 > slots_.size())
+      grow();
+    const std::uint64_t h = hash_name(key);
+    for (std::size_t i = h & mask_;; i = (i + 1) & mask_) {
+      const slot& s = slots_[i];
+      if (s.hash == 0)
+        return {T{}, i, h};
+      if (s.hash == h && KeyOf{}(s.item) == key)
+        return {s.item, i, h};
+    }
+  }
+  /// Stores `item` (whose key is the one located) where locate() found its place.
+  void put_at(const place& p, T item) {
+    slot& s = slots_[p.slot];
+    if (s.hash == 0)
+      ++size_;
+    s = {p.hash, item};
   }
   void clear() noexcept {
     slots_.clear();

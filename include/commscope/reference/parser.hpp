@@ -23,6 +23,8 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <deque>
 #include <exception>
 #include <limits>
 #include <memory>
@@ -139,6 +141,12 @@ parse_result parse(std::string_view text);
   return operation::none;
 }
 
+#if defined(__GNUC__) || defined(__clang__)
+#define COMMSCOPE_INLINE [[gnu::always_inline]] inline
+#else
+#define COMMSCOPE_INLINE inline
+#endif
+
 namespace detail {
 
 /// How deep the expression parser may recurse (brackets, unary chains, lambdas,
@@ -158,7 +166,8 @@ using mutable_expr = expression*;
 class dsl_parser {
 public:
   dsl_parser(const token_stream& ts, const module_scan& scan, constants& consts)
-      : ts_(ts), t_(ts.tokens), scan_(scan), consts_(consts), w_(first_chunk(ts)) {}
+      : ts_(ts), t_(ts.tokens), tokens_(ts.tokens.data()), last_(ts.tokens.size() - 1),
+        scan_(scan), consts_(consts), w_(first_chunk(ts)) {}
 
   program_unit run(const candidate_program& cp, std::string_view stem) {
     program_unit unit;
@@ -198,26 +207,29 @@ private:
     return std::clamp<std::size_t>(ts.source.size() / 64, 4096, std::size_t{1} << 20);
   }
 
-  // ---- tokens
-  const token& peek(std::size_t k = 0) const {
-    return t_[std::min<std::size_t>(i_ + k, t_.size() - 1)];
+  // ---- tokens (the stream ends with an END token, which peek() never passes)
+  COMMSCOPE_INLINE const token& peek(std::size_t k = 0) const {
+    return tokens_[std::min<std::size_t>(i_ + k, last_)];
   }
-  const token& next() {
-    const token& t = t_[i_];
-    if (i_ + 1 < t_.size())
+  COMMSCOPE_INLINE const token& next() {
+    const token& t = tokens_[i_];
+    if (i_ < last_)
       ++i_;
-    if (t.kind() != tok::newline && t.kind() != tok::indent && t.kind() != tok::dedent &&
-        t.kind() != tok::end)
-      last_end_ = ts_.end(t); // the end of the last real token read
+    if (t.kind() < tok::newline) // a real token: name, number, string, operator
+      last_end_ = ts_.end(t);
     return t;
   }
-  std::string_view text(const token& t) const { return ts_.text(t); }
-  bool is_op(operator_code o, std::size_t k = 0) const { return peek(k).is_op(o); }
-  bool is_name(keyword_id n, std::size_t k = 0) const { return peek(k).is_keyword(n); }
+  COMMSCOPE_INLINE std::string_view text(const token& t) const { return ts_.text(t); }
+  COMMSCOPE_INLINE bool is_op(operator_code o, std::size_t k = 0) const {
+    return peek(k).is_op(o);
+  }
+  COMMSCOPE_INLINE bool is_name(keyword_id n, std::size_t k = 0) const {
+    return peek(k).is_keyword(n);
+  }
   bool at_line_end() const {
     return peek().kind() == tok::newline || peek().kind() == tok::end || is_op(";");
   }
-  source_location where(const token& t) const { return ts_.where(t); }
+  COMMSCOPE_INLINE source_location where(const token& t) const { return ts_.where(t); }
   [[noreturn]] void unexpected(std::string_view wanted) const {
     std::string got;
     switch (peek().kind()) {
@@ -340,8 +352,8 @@ private:
     const std::uint32_t from = t_[b].begin;
     const std::uint32_t to = ts_.end(t_[e - 1]);
     const std::string_view raw = src.substr(from, to - from);
-    const bool one_line =
-        std::none_of(raw.begin(), raw.end(), [](char c) { return c == '\n' || c == '\r'; });
+    const bool one_line = std::memchr(raw.data(), '\n', raw.size()) == nullptr &&
+                          std::memchr(raw.data(), '\r', raw.size()) == nullptr;
     if (one_line && trivia_.empty() && comment.empty()) {
       r.text = w_.string(raw);
       return r;
@@ -427,6 +439,7 @@ private:
   function_ptr parse_function(const definition& d, signature* sig, bool method) {
     names_.clear();
     constants_seen_.clear();
+    open_names_.clear();
     shadow_.clear();
     resolving_ = false;
     auto* fn = w_.make_node(function{});
@@ -522,6 +535,13 @@ private:
     return w_.make_variable(next_id_++, n);
   }
   void bind(const variable* v) { names_.put(v); }
+  /// new_variable and bind in one probe of the table.
+  variable* bind_new(std::string_view name) {
+    const auto at = names_.locate(name);
+    variable* v = w_.make_variable(next_id_++, at.found ? at.found->name : w_.string(name));
+    names_.put_at(at, v);
+    return v;
+  }
 
   /// The dotted name an attribute chain spells, in the DSL's own aliases (`pl.`, `pld.`).
   std::string spelling(const expression& e) const { return scan_.names.canonical(raw_spelling(e)); }
@@ -712,8 +732,7 @@ private:
       if (t.is_keyword("as")) {
         next();
         if (peek().kind() == tok::name && !peek().is_reserved()) {
-          auto* v = new_variable(text(next()));
-          bind(v);
+          auto* v = bind_new(text(next()));
           targets.push(v);
         }
         continue;
@@ -778,8 +797,7 @@ private:
     next();
     variable_ptr target;
     if (peek().kind() == tok::name) {
-      auto* v = new_variable(text(peek()));
-      bind(v);
+      auto* v = bind_new(text(peek()));
       target = v;
     }
     i_ = header_end() + 1;
@@ -999,8 +1017,7 @@ private:
                                                                        : e->name().view();
         if (n.empty())
           continue;
-        auto* v = new_variable(n);
-        bind(v);
+        auto* v = bind_new(n);
         out.push(v);
       } else if (e->what == expression::kind::tuple || e->what == expression::kind::list ||
                  (e->what == expression::kind::opaque && e->text().starts_with("*"))) {
@@ -1068,8 +1085,9 @@ private:
     s.what = statement::kind::assign;
     expression& e = *value;
     gathered<variable_ptr> vars(vs_);
+    const bool single = names.size() == 1;
     for (auto n : names)
-      vars.push(new_variable(n));
+      vars.push(single ? bind_new(n) : new_variable(n));
     auto var0 = [&] { return const_cast<variable*>(vars.items()[0].get()); }; // made here
     if (e.what == expression::kind::operation &&
         e.op == commscope::operation::alloc_window_buffer && vars.size() == 1) {
@@ -1094,8 +1112,9 @@ private:
       if (auto w = window_of(e)) // a plain copy of an allocation's pointer
         windows_[var0()->id] = w;
     }
-    for (const auto& v : vars.items())
-      bind(v.get());
+    if (!single)
+      for (const auto& v : vars.items())
+        bind(v.get());
     s.targets = vars.items();
     s.value = value;
     return w_.make(s);
@@ -1182,8 +1201,7 @@ private:
       // Any other iteration: a block whose targets are opaque.
       s.what = statement::kind::block;
       for (auto n : target_names) {
-        auto* v = new_variable(n);
-        bind(v);
+        auto* v = bind_new(n);
         targets.push(v);
       }
       const node_list<statement_ptr> body = parse_block();
@@ -1213,13 +1231,11 @@ private:
       s.stop = args[1];
     }
     s.step = args.size() == 3 ? args[2] : constant(1);
-    auto* v = new_variable(target_names[0]);
-    bind(v);
+    auto* v = bind_new(target_names[0]);
     s.loop_var = v;
     loop_of_[v] = {s.start, s.stop, s.step};
     for (std::size_t k = 1; k < target_names.size(); ++k) { // loop-carried values
-      auto* c = new_variable(target_names[k]);
-      bind(c);
+      auto* c = bind_new(target_names[k]);
       targets.push(c);
     }
     const node_list<statement_ptr> body = parse_block();
@@ -1488,8 +1504,7 @@ private:
       const std::string_view n = text(next());
       next();
       auto value = parse_test();
-      auto* v = new_variable(n);
-      bind(v);
+      (void)bind_new(n);
       return opaque(b, {value});
     }
     return parse_test();
@@ -1754,37 +1769,37 @@ private:
                                                   shadow_.end();
     if (shadowed)
       return r;
-    if (const variable* v = names_.find(n)) {
+    const std::uint64_t h = hash_name(n);
+    if (const variable* v = names_.find(n, h)) {
       r.var = v;
       return r;
     }
     if (resolving_) {
-      if (auto c = constant(n)) {
+      if (auto c = constant(n, h)) {
         r.constant = true;
         r.value = *c;
       }
     }
     return r;
   }
-  /// A constant of the file seen from this function (cached per function).
-  std::optional<std::int64_t> constant(std::string_view n) {
-    for (const auto& [name, value] : constants_seen_)
-      if (name == n)
-        return value;
+  /// A constant of the file seen from this function (cached per function); `h` is
+  /// hash_name(n).
+  std::optional<std::int64_t> constant(std::string_view n, std::uint64_t h) {
+    if (const open_name* seen = constants_seen_.find(n, h))
+      return seen->value;
     auto v = consts_.resolve(n, scope_);
-    if (constants_seen_.size() < 64)
-      constants_seen_.emplace_back(n, v);
+    open_names_.push_back({n, v});
+    constants_seen_.put(&open_names_.back());
     return v;
   }
   /// A name node for token `t`.
   mutable_expr name_node(const token& t, const resolved_name& r) {
+    if (r.var)
+      return w_.make_use(where(t), r.var);
     const std::string_view n = text(t);
     expression_spec s;
     s.where = where(t);
-    if (r.var) {
-      s.what = expression::kind::name;
-      s.var = r.var;
-    } else if (r.constant) {
+    if (r.constant) {
       s.what = expression::kind::integer;
       s.value = r.value;
       s.name = w_.intern(n); // printed as its value where it is a size
@@ -1971,10 +1986,15 @@ private:
         return open_dotted ? scan_.names.canonical(raw_spelling(*d, d->attrs - 1)) : std::string();
       return spelling(*callee->base());
     };
-    const auto callee_spelling = [&]() -> std::string {
-      if (d)
-        return open_dotted ? scan_.names.canonical(raw_spelling(*d, d->attrs)) : std::string();
-      return spelling(*callee);
+    const auto callee_spelling = [&]() -> std::string_view {
+      if (d) {
+        canonical_.clear();
+        if (open_dotted)
+          scan_.names.canonical_into(raw_spelling(*d, d->attrs), canonical_);
+        return canonical_;
+      }
+      canonical_ = spelling(*callee);
+      return canonical_;
     };
 
     // pl.<DTYPE>.get_byte() folds to the byte width.
@@ -2006,7 +2026,7 @@ private:
       note_open_device_names(*e);
       return e;
     }
-    const std::string sp = callee_spelling();
+    const std::string_view sp = names_an_operation(last) ? callee_spelling() : std::string_view();
     if (const auto op = operation_of_spelling(sp); op != commscope::operation::none && !unpacking) {
       s.what = expression::kind::operation;
       s.op = op;
@@ -2025,6 +2045,15 @@ private:
     s.what = expression::kind::call;
     s.base = callee_node();
     return w_.make(s);
+  }
+
+  /// Whether `last` (a callee's last name) is the name of an operation: the spelling is
+  /// worked out only then.
+  static bool names_an_operation(std::string_view last) {
+    for (std::size_t i = 1; i < commscope::detail::operation_table.size(); ++i)
+      if (commscope::detail::operation_table[i].name == last)
+        return true;
+    return false;
   }
 
   static bool has_device_keyword(std::span<const keyword_argument> keywords) {
@@ -2308,13 +2337,11 @@ private:
 
   mutable_expr number(const token& t) {
     const std::string_view s = text(t);
+    if (auto v = constants::integer_literal(s))
+      return w_.make_value(expression::kind::integer, where(t), *v);
     expression_spec n;
     n.what = expression::kind::integer;
     n.where = where(t);
-    if (auto v = constants::integer_literal(s)) {
-      n.value = *v;
-      return w_.make(n);
-    }
     // An integer beyond int64 (saturated, as far above every limit as it is), or a
     // float / imaginary literal (opaque).
     const bool integral = s.find_first_of(".eEjJ") == std::string_view::npos ||
@@ -2342,6 +2369,8 @@ private:
 
   const token_stream& ts_;
   const std::vector<token>& t_;
+  const token* tokens_;
+  std::size_t last_;
   const module_scan& scan_;
   constants& consts_;
   node_factory w_;
@@ -2355,7 +2384,15 @@ private:
   bool resolving_ = false;
   bool no_conditional_ = false;
   name_table<const variable*, variable_name> names_;
-  std::vector<std::pair<std::string_view, std::optional<std::int64_t>>> constants_seen_;
+  struct open_name {
+    std::string_view name;
+    std::optional<std::int64_t> value; ///< its constant, if it is one
+  };
+  struct open_name_key {
+    std::string_view operator()(const open_name* n) const noexcept { return n->name; }
+  };
+  std::deque<open_name> open_names_;
+  name_table<const open_name*, open_name_key> constants_seen_;
   std::vector<std::string_view> shadow_;
   std::unordered_map<std::uint32_t, window_buffer_ptr> windows_;
   std::unordered_map<const variable*, std::array<expression_ptr, 3>> loop_of_;
@@ -2371,6 +2408,7 @@ private:
   std::string trivia_;   ///< leading comments of the statement being read
   std::string scratch_;  ///< texts being put together
   std::string spelled_;  ///< dotted spellings
+  std::string canonical_; ///< the same in the DSL's aliases
 };
 
 inline syntax_error to_error(const token_stream& ts, const syntax_failure& f) {

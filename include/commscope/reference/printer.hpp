@@ -10,6 +10,7 @@
 #include <commscope/traits.hpp>
 
 #include <array>
+#include <charconv>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -104,8 +105,21 @@ struct task {
 inline void append_expression(std::string& out, const expression& root,
                               std::string_view extra_name = {}) {
   using k = expression::kind;
-  std::vector<task> stack;
-  std::vector<task> seq; // one node's pieces in order, pushed reversed
+  // Leaves, the most common operands, directly.
+  if (root.what == k::integer && !root.overflow()) {
+    char digits[24];
+    const auto r = std::to_chars(digits, digits + sizeof digits, root.value());
+    out.append(digits, r.ptr);
+    return;
+  }
+  if (root.what == k::name) {
+    out += root.var() ? root.var()->name.view() : root.text().view();
+    return;
+  }
+  // Scratch stacks kept between calls (the printer never calls itself back).
+  thread_local std::vector<task> stack;
+  thread_local std::vector<task> seq; // one node's pieces in order, pushed reversed
+  stack.clear();
   stack.push_back({&root, 0, {}, false});
   auto args_into = [&](const expression& e, bool with_keywords, std::string_view name_kw) {
     bool first = true;
@@ -151,10 +165,13 @@ inline void append_expression(std::string& out, const expression& root,
     }
     switch (e.what) {
     case k::integer:
-      if (e.overflow())
+      if (e.overflow()) {
         out += e.text().view();
-      else
-        out += std::to_string(e.value());
+      } else {
+        char digits[24];
+        const auto r = std::to_chars(digits, digits + sizeof digits, e.value());
+        out.append(digits, r.ptr);
+      }
       break;
     case k::boolean:
       out += e.value() ? "True" : "False";

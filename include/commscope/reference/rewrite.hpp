@@ -29,55 +29,75 @@ public:
   rebuilder(node_factory& w, VarMap var_map) : w_(w), map_(std::move(var_map)) {}
 
   std::vector<statement_ptr> body(node_span<statement_ptr> in) {
-    enum class tag : std::uint8_t { statement_enter, statement_exit, expression_enter,
-                                    expression_exit };
     struct item {
-      tag t;
-      const void* node;
+      bool exit;
+      const statement* node;
     };
     std::vector<item> stack;
     done_statements_.clear();
-    done_expressions_.clear();
     for (auto i = in.size(); i-- > 0;)
-      stack.push_back({tag::statement_enter, in[i].get()});
-    // Children are pushed in order and the run reversed, so that they complete in order;
-    // their results are then taken from the done stacks in that order.
+      stack.push_back({false, in[i].get()});
+    // Children are pushed in reverse, so that they complete in order; their results are
+    // then taken from the done stack in that order. A statement's expressions are
+    // rebuilt when it completes.
     while (!stack.empty()) {
       const item it = stack.back();
       stack.pop_back();
-      switch (it.t) {
-      case tag::statement_enter: {
-        const auto* s = static_cast<const statement*>(it.node);
-        stack.push_back({tag::statement_exit, s});
-        const auto mark = static_cast<std::ptrdiff_t>(stack.size());
-        statement_expressions(*s, [&](expression_ptr e) {
-          stack.push_back({tag::expression_enter, e.get()});
-        });
-        statement_children(*s, [&](statement_ptr c) {
-          stack.push_back({tag::statement_enter, c.get()});
-        });
-        std::reverse(stack.begin() + mark, stack.end());
-        break;
+      if (it.exit) {
+        finish_statement(*it.node);
+        continue;
       }
-      case tag::statement_exit:
-        finish_statement(*static_cast<const statement*>(it.node));
-        break;
-      case tag::expression_enter: {
-        const auto* e = static_cast<const expression*>(it.node);
-        stack.push_back({tag::expression_exit, e});
-        const auto mark = static_cast<std::ptrdiff_t>(stack.size());
-        expression_children(*e, [&](expression_ptr c) {
-          stack.push_back({tag::expression_enter, c.get()});
-        });
-        std::reverse(stack.begin() + mark, stack.end());
-        break;
-      }
-      case tag::expression_exit:
-        finish_expression(*static_cast<const expression*>(it.node));
-        break;
-      }
+      stack.push_back({true, it.node});
+      const auto body = it.node->body();
+      const auto orelse = it.node->orelse();
+      for (auto c = orelse.size(); c-- > 0;)
+        if (orelse[c])
+          stack.push_back({false, orelse[c].get()});
+      for (auto c = body.size(); c-- > 0;)
+        if (body[c])
+          stack.push_back({false, body[c].get()});
     }
     return std::move(done_statements_);
+  }
+
+  /// `e` with variables substituted (`e` itself when nothing in it changes). Leaves, the
+  /// most common operands, directly; others post-order on an explicit stack.
+  expression_ptr expression_of(expression_ptr e) {
+    if (!e->has_operands()) {
+      const variable_ptr v = e->var();
+      if (!v)
+        return e;
+      const variable_ptr m = map_(v);
+      if (m == v)
+        return e;
+      expression* c = w_.clone(*e);
+      c->set_var(m);
+      return c;
+    }
+    auto& stack = expression_stack_;
+    auto& done = done_expressions_;
+    const std::size_t base = done.size();
+    stack.clear();
+    stack.push_back({false, e.get()});
+    while (!stack.empty()) {
+      const expression_item it = stack.back();
+      stack.pop_back();
+      if (it.exit) {
+        finish_expression(*it.node);
+        continue;
+      }
+      if (!it.node->has_operands()) {
+        done.push_back(expression_of(it.node)); // a leaf: no recursion
+        continue;
+      }
+      stack.push_back({true, it.node});
+      const auto mark = static_cast<std::ptrdiff_t>(stack.size());
+      expression_children(*it.node, [&](expression_ptr c) { stack.push_back({false, c.get()}); });
+      std::reverse(stack.begin() + mark, stack.end());
+    }
+    const expression_ptr r = done.back();
+    done.resize(base);
+    return r;
   }
 
 private:
@@ -154,9 +174,12 @@ private:
     auto& stmts = done_statements_;
     auto& exprs = done_expressions_;
     const auto children = [](const statement& n, auto&& f) { statement_children(n, f); };
-    const auto expressions = [](const statement& n, auto&& f) { statement_expressions(n, f); };
     const std::size_t sf = stmts.size() - count(s, children);
-    const std::size_t ef = exprs.size() - count(s, expressions);
+    const std::size_t ef = exprs.size();
+    statement_expressions(s, [&](expression_ptr e) {
+      const expression_ptr r = expression_of(e);
+      exprs.push_back(r);
+    });
     bool changed = mapped(s.loop_var()) != s.loop_var();
     for (const auto& t : s.targets())
       changed = changed || mapped(t) != t;
@@ -221,6 +244,11 @@ private:
   VarMap map_;
   std::vector<statement_ptr> done_statements_;
   std::vector<expression_ptr> done_expressions_;
+  struct expression_item {
+    bool exit;
+    const expression* node;
+  };
+  std::vector<expression_item> expression_stack_;
 };
 
 } // namespace detail

@@ -87,6 +87,22 @@ inline constexpr auto keyword_buckets = [] {
 }();
 } // namespace detail
 
+namespace detail {
+/// A name of at most 8 bytes as one word (little end first), to compare in one step.
+constexpr std::uint64_t packed_name(std::string_view n) {
+  std::uint64_t w = 0;
+  for (std::size_t i = 0; i < n.size() && i < 8; ++i)
+    w |= std::uint64_t{static_cast<unsigned char>(n[i])} << (8 * i);
+  return w;
+}
+inline constexpr auto packed_keywords = [] {
+  std::array<std::uint64_t, keywords.size()> p{};
+  for (std::size_t i = 0; i < keywords.size(); ++i)
+    p[i] = packed_name(keywords[i]);
+  return p;
+}();
+} // namespace detail
+
 /// The keyword `n` is (its index in `keywords`), or 0.
 constexpr std::uint8_t keyword_of(std::string_view n) {
   if (n.size() < 2 || n.size() > 8)
@@ -94,10 +110,11 @@ constexpr std::uint8_t keyword_of(std::string_view n) {
   const int b = detail::keyword_bucket(n[0]);
   if (b < 0)
     return 0;
+  const std::uint64_t w = detail::packed_name(n);
   for (const std::uint8_t i : detail::keyword_buckets[static_cast<std::size_t>(b)]) {
     if (i == 0)
       return 0;
-    if (keywords[i] == n)
+    if (detail::packed_keywords[i] == w)
       return i;
   }
   return 0;
@@ -204,16 +221,15 @@ public:
   /// is tried first, then the next ones.
   [[nodiscard]] std::uint32_t line_of(std::uint32_t offset) const {
     const auto n = static_cast<std::uint32_t>(line_starts.size());
-    std::uint32_t l = last_line_;
-    for (int step = 0; step < 4 && l >= 1 && l <= n; ++step) {
-      if (offset < line_starts[l - 1])
-        break;
-      if (l == n || offset < line_starts[l]) {
+    const auto on = [&](std::uint32_t l) {
+      return l >= 1 && l <= n && offset >= line_starts[l - 1] && (l == n || offset < line_starts[l]);
+    };
+    // The line asked for last, the next ones, the one before.
+    for (const std::uint32_t l : {last_line_, last_line_ + 1, last_line_ + 2, last_line_ - 1})
+      if (on(l)) {
         last_line_ = l;
         return l;
       }
-      ++l;
-    }
     auto it = std::upper_bound(line_starts.begin(), line_starts.end(), offset);
     last_line_ = static_cast<std::uint32_t>(it - line_starts.begin());
     return last_line_;
@@ -318,6 +334,8 @@ public:
       const auto c = static_cast<unsigned char>(s_[pos_]);
       if (c == ' ' || c == '\t' || c == '\f') {
         ++pos_;
+        while (pos_ < s_.size() && s_[pos_] == ' ')
+          ++pos_;
       } else if (c == '#') {
         const char* p = s_.data() + pos_;
         const char* e = s_.data() + s_.size();

@@ -72,18 +72,19 @@ public:
     using value_type = const expression*;
     using difference_type = std::ptrdiff_t;
     iterator() = default;
-    iterator(const expression* e, std::size_t i) : e_(e), i_(i) {}
+    iterator(const operand_range& r, std::size_t i)
+        : base_(r.base_), args_(r.args_), keywords_(r.keywords_), arg_count_(r.arg_count_),
+          i_(i) {}
     const expression* operator*() const {
       std::size_t i = i_;
-      if (const expression* b = e_->base().get()) {
+      if (base_) {
         if (i == 0)
-          return b;
+          return base_;
         --i;
       }
-      const auto args = e_->args();
-      if (i < args.size())
-        return args[i].get();
-      return e_->keywords()[i - args.size()].value.get();
+      if (i < arg_count_)
+        return args_[i].get();
+      return keywords_[i - arg_count_].value.get();
     }
     iterator& operator++() {
       ++i_;
@@ -97,19 +98,31 @@ public:
     friend bool operator==(const iterator& a, const iterator& b) { return a.i_ == b.i_; }
 
   private:
-    const expression* e_ = nullptr;
+    const expression* base_ = nullptr;
+    const expression_ptr* args_ = nullptr;
+    const keyword_argument* keywords_ = nullptr;
+    std::size_t arg_count_ = 0;
     std::size_t i_ = 0;
   };
 
   operand_range() = default;
-  explicit operand_range(const expression* e)
-      : e_(e), n_((e->base() ? 1 : 0) + e->args().size() + e->keywords().size()) {}
-  [[nodiscard]] iterator begin() const { return {e_, 0}; }
-  [[nodiscard]] iterator end() const { return {e_, n_}; }
+  explicit operand_range(const expression* e) : base_(e->base().get()) {
+    const auto args = e->args();
+    const auto keywords = e->keywords();
+    args_ = args.data();
+    arg_count_ = args.size();
+    keywords_ = keywords.data();
+    n_ = (base_ ? 1 : 0) + args.size() + keywords.size();
+  }
+  [[nodiscard]] iterator begin() const { return {*this, 0}; }
+  [[nodiscard]] iterator end() const { return {*this, n_}; }
   [[nodiscard]] std::size_t size() const { return n_; }
 
 private:
-  const expression* e_ = nullptr;
+  const expression* base_ = nullptr;
+  const expression_ptr* args_ = nullptr;
+  const keyword_argument* keywords_ = nullptr;
+  std::size_t arg_count_ = 0;
   std::size_t n_ = 0;
 };
 
