@@ -202,16 +202,18 @@ std::optional<std::string> read_input(const std::string& path) {
 /// every string that is not plain printable ASCII (invalid UTF-8 replaced).
 class json_writer {
 public:
-  explicit json_writer(bool stream) : stream_(stream) {}
+  explicit json_writer(bool stream) : stream_(stream) { buf_.reserve(std::size_t{1} << 21); }
 
   void begin_object() { open('{'); }
   void end_object() { close('}'); }
   void begin_array() { open('['); }
   void end_array() { close(']'); }
+  /// A member's key (the keys here are plain ASCII).
   void key(std::string_view k) {
     separate();
-    quoted(k);
-    buf_ += ": ";
+    buf_ += '"';
+    buf_ += k;
+    buf_ += "\": ";
     after_key_ = true;
   }
   void value(std::string_view v) {
@@ -220,7 +222,9 @@ public:
   }
   void value(std::int64_t v) {
     separate();
-    number(v);
+    char tmp[24];
+    const auto [end, ec] = std::to_chars(tmp, tmp + sizeof tmp, v);
+    buf_.append(tmp, end);
   }
   void value(std::uint32_t v) { value(static_cast<std::int64_t>(v)); }
   void null() {
@@ -238,29 +242,34 @@ public:
     std::fwrite(buf_.data(), 1, buf_.size(), stdout);
     buf_.clear();
   }
-  void maybe_flush() {
-    if (stream_ && buf_.size() >= (std::size_t{1} << 20))
-      flush();
-  }
 
 private:
-  struct level {
-    bool first = true;
-  };
   void open(char c) {
     separate();
     buf_ += c;
-    stack_.push_back({});
+    first_.push_back(true);
   }
   void close(char c) {
-    const bool empty = stack_.back().first;
-    stack_.pop_back();
-    if (!empty) {
-      buf_ += '\n';
-      buf_.append(2 * stack_.size(), ' ');
-    }
+    const bool empty = first_.back();
+    first_.pop_back();
+    if (!empty)
+      indent();
     buf_ += c;
-    maybe_flush();
+    if (stream_ && buf_.size() >= (std::size_t{1} << 20))
+      flush();
+  }
+  /// A line break and the current level's indentation.
+  void indent() {
+    static constexpr std::string_view spaces =
+        "\n                                                                "
+        "                                                                ";
+    const std::size_t n = 1 + 2 * first_.size();
+    if (n <= spaces.size()) {
+      buf_.append(spaces.data(), n);
+    } else {
+      buf_ += '\n';
+      buf_.append(2 * first_.size(), ' ');
+    }
   }
   /// Before a member or an element: the comma, the line break and the indentation.
   void separate() {
@@ -268,24 +277,19 @@ private:
       after_key_ = false;
       return;
     }
-    if (stack_.empty())
+    if (first_.empty())
       return;
-    if (!stack_.back().first)
+    if (!first_.back())
       buf_ += ',';
-    stack_.back().first = false;
-    buf_ += '\n';
-    buf_.append(2 * stack_.size(), ' ');
-  }
-  void number(std::int64_t v) {
-    char tmp[24];
-    const auto [end, ec] = std::to_chars(tmp, tmp + sizeof tmp, v);
-    buf_.append(tmp, end);
+    first_.back() = false;
+    indent();
   }
   void quoted(std::string_view s) {
-    const bool plain = std::all_of(s.begin(), s.end(), [](char ch) {
+    bool plain = true;
+    for (const char ch : s) {
       const auto c = static_cast<unsigned char>(ch);
-      return c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
-    });
+      plain = plain && c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
+    }
     if (plain) {
       buf_ += '"';
       buf_ += s;
@@ -298,7 +302,7 @@ private:
   bool stream_;
   bool after_key_ = false;
   std::string buf_;
-  std::vector<level> stack_;
+  std::vector<bool> first_; ///< per open object or array: nothing written in it yet
 };
 
 /// Whether standard output and standard error are one file (a terminal, `2>&1`): then
@@ -403,11 +407,27 @@ void evidence_value(json_writer& out, const function_plan_type& fp, std::uint32_
 }
 
 void function_value(json_writer& out, const function_plan_type& fp, bool explain) {
+  // Each allocation's name and printed size, made first in allocation order (the order
+  // the plan and the IR lie in memory), then written domain by domain.
+  std::string texts;
+  std::vector<std::uint32_t> text_at;
+  text_at.reserve(2 * fp.allocations.size() + 1);
+  for (const auto& alloc : fp.allocations) {
+    text_at.push_back(static_cast<std::uint32_t>(texts.size()));
+    texts += alloc.name;
+    text_at.push_back(static_cast<std::uint32_t>(texts.size()));
+    if (alloc.size)
+      ref::detail::append_expression(texts, *alloc.size);
+  }
+  text_at.push_back(static_cast<std::uint32_t>(texts.size()));
+  const auto text_of = [&](std::size_t k) {
+    return std::string_view(texts).substr(text_at[k], text_at[k + 1] - text_at[k]);
+  };
+
   out.begin_object();
   out.member("name", std::string_view(fp.name));
   out.key("scopes");
   out.begin_array();
-  std::string size;
   for (std::size_t d = 0; d < fp.domains.size(); ++d) {
     const auto& dom = fp.domains[d];
     out.begin_object();
@@ -420,13 +440,9 @@ void function_value(json_writer& out, const function_plan_type& fp, bool explain
     out.key("slots");
     out.begin_array();
     for (const auto a : dom.slots) {
-      const auto& alloc = fp.allocations[a];
       out.begin_object();
-      out.member("name", std::string_view(alloc.name));
-      size.clear();
-      if (alloc.size)
-        ref::detail::append_expression(size, *alloc.size);
-      out.member("size", std::string_view(size));
+      out.member("name", text_of(2 * std::size_t{a}));
+      out.member("size", text_of(2 * std::size_t{a} + 1));
       if (explain) {
         out.key("evidence");
         evidence_value(out, fp, a);
@@ -443,7 +459,7 @@ void function_value(json_writer& out, const function_plan_type& fp, bool explain
     out.begin_object();
     out.member("name", v.variable ? v.variable->name.view() : std::string_view());
     out.member("window_buffer", v.allocation < fp.allocations.size()
-                                    ? std::string_view(fp.allocations[v.allocation].name)
+                                    ? text_of(2 * std::size_t{v.allocation})
                                     : std::string_view());
     out.end_object();
   }
