@@ -483,7 +483,7 @@ public:
 private:
   std::uint8_t flags_ = 0;
   std::uint8_t range_arity_ = 1;
-  std::uint8_t spare_ = 0;
+  std::uint8_t spare_ = 0; ///< an assignment's target count (many_targets: in a slot)
   std::uint32_t comment_at_ = 0;
 
 public:
@@ -513,7 +513,7 @@ public:
   }
   [[nodiscard]] node_span<variable_ptr> targets() const noexcept {
     if (what == kind::assign)
-      return {slot<variable_ptr>(2), static_cast<std::size_t>(*slot<std::uint64_t>(1))};
+      return {slot<variable_ptr>(first_target()), assigned_count()};
     return list_at<variable_ptr>(slot_of_targets(what));
   }
   [[nodiscard]] variable_ptr loop_var() const noexcept {
@@ -549,14 +549,16 @@ public:
   }
   [[nodiscard]] std::size_t size_bytes() const noexcept {
     return sizeof(statement) + 8 * static_cast<std::size_t>(slot_count(what)) +
-           (what == kind::assign ? 8 * targets().size() : 0);
+           (what == kind::assign
+                ? 8 * (assigned_count() + (spare_ == many_targets ? std::size_t{1} : 0))
+                : 0);
   }
   /// How many 8-byte slots follow a statement of kind `k` (an assignment's targets come
-  /// after its two).
+  /// after its value: their count is in the header, or, from 255 on, in a slot first).
   static constexpr int slot_count(kind k) noexcept {
     switch (k) {
     case kind::assign:
-      return 2;
+      return 1;
     case kind::evaluate:
       return 1;
     case kind::for_loop:
@@ -599,7 +601,7 @@ public:
   }
   [[nodiscard]] std::span<variable_ptr> mutable_targets() noexcept {
     if (what == kind::assign)
-      return {mutable_slot<variable_ptr>(2), static_cast<std::size_t>(*slot<std::uint64_t>(1))};
+      return {mutable_slot<variable_ptr>(first_target()), assigned_count()};
     const auto t = targets();
     return {const_cast<variable_ptr*>(t.data()), t.size()};
   }
@@ -670,6 +672,11 @@ private:
   void set_flag(std::uint8_t f, bool on) noexcept {
     flags_ = static_cast<std::uint8_t>(on ? flags_ | f : flags_ & ~f);
   }
+  static constexpr std::uint8_t many_targets = 255;
+  [[nodiscard]] std::size_t assigned_count() const noexcept {
+    return spare_ == many_targets ? static_cast<std::size_t>(*slot<std::uint64_t>(1)) : spare_;
+  }
+  [[nodiscard]] int first_target() const noexcept { return spare_ == many_targets ? 2 : 1; }
   template <class T> const T* slot(int i) const noexcept {
     return reinterpret_cast<const T*>(reinterpret_cast<const char*>(this) + sizeof(statement) +
                                       8 * static_cast<std::size_t>(i));
@@ -778,7 +785,7 @@ private:
       return reinterpret_cast<char*>(c) + header;
     }
     const std::size_t size = next_size_;
-    next_size_ = std::min(next_size_ * 2, max_chunk);
+    next_size_ = std::min(next_size_ + next_size_ / 4, max_chunk); // slow growth: little slack
     auto* c = static_cast<chunk*>(::operator new(size));
     reserved_ += size;
     c->prev = head_;
@@ -1001,7 +1008,8 @@ public:
   statement* make(const statement_spec& s) {
     using k = statement::kind;
     const std::size_t slots = static_cast<std::size_t>(statement::slot_count(s.what));
-    const std::size_t inline_targets = s.what == k::assign ? s.targets.size() : 0;
+    const std::size_t inline_targets =
+        s.what == k::assign ? s.targets.size() + (s.targets.size() >= 255 ? 1 : 0) : 0;
     const std::size_t bytes = sizeof(statement) + 8 * (slots + inline_targets);
     void* mem = arena_->allocate(bytes);
     std::memset(mem, 0, bytes);
@@ -1012,9 +1020,14 @@ public:
     st->set_elif(s.is_elif);
     switch (s.what) {
     case k::assign:
-      *st->mutable_slot<std::uint64_t>(1) = s.targets.size();
+      if (s.targets.size() >= statement::many_targets) {
+        st->spare_ = statement::many_targets;
+        *st->mutable_slot<std::uint64_t>(1) = s.targets.size();
+      } else {
+        st->spare_ = static_cast<std::uint8_t>(s.targets.size());
+      }
       if (!s.targets.empty())
-        std::memcpy(st->mutable_slot<char>(2), s.targets.data(),
+        std::memcpy(st->mutable_slot<char>(st->first_target()), s.targets.data(),
                     s.targets.size() * sizeof(variable_ptr));
       break;
     case k::for_loop:
