@@ -3,6 +3,7 @@
 #include <commscope/commscope.hpp>
 #include <commscope/reference/parser.hpp>
 #include <commscope/reference/printer.hpp>
+#include <commscope/reference/source_rewrite.hpp>
 #include <commscope/reference/traits.hpp>
 
 #include <doctest/doctest.h>
@@ -383,4 +384,37 @@ class P:
   REQUIRE(m.programs.size() == 1);
   CHECK(plan_of(m.programs[0]).starts_with("malformed-op@19:9 "));
   CHECK(plan_of(m.programs[0]).find("malformed-op@17") == std::string::npos);
+}
+
+TEST_CASE("a body that starts with a string spanning lines is replaced where it starts") {
+  // A bare carriage return ends a line inside the docstring (fuzz finding): the body, its
+  // indentation and the leading comments are those of the line the statement starts on.
+  const std::string src = std::string(header) +
+                          "@pl.jit\n"
+                          "def chip(x):\n"
+                          "    return x\n"
+                          "\n"
+                          "@pl.jit.host\n"
+                          "def host():\n"
+                          "    \"\"\"Host: one window\r\x19 per rank.\"\"\"\n"
+                          "    buf = pld.alloc_window_buffer(64)\n"
+                          "    view = pld.window(buf, [16], dtype=pl.FP32)\n"
+                          "    chip(view, device=0)\n"
+                          "\n"
+                          "def main():\n"
+                          "    return 0\n";
+  auto m = read(src);
+  REQUIRE(m.programs.size() == 1);
+  const auto& unit = m.programs[0];
+  ref::program_ptr p = unit.program;
+  const ref::program_ptr parsed = p;
+  REQUIRE(commscope::run(p).empty());
+  const std::string out =
+      ref::splice_bodies(src, ref::rewritten_bodies(unit, *parsed, *p, m.newline), m.newline);
+  CHECK(out.find("def host():\n    with pld.comm_domain(\"comm_d0\", devices=[0], slots=[buf]):\n"
+                 "        \"\"\"Host: one window\n\x19 per rank.\"\"\"\n") != std::string::npos);
+  CHECK(out.ends_with("\n\ndef main():\n    return 0\n"));
+  const auto again = read(out);
+  REQUIRE(again.programs.size() == 1);
+  CHECK(plan_of(again.programs[0]) == plan_of(unit));
 }

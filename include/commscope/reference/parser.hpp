@@ -305,7 +305,8 @@ private:
     const std::uint32_t from = t_[b].begin;
     const std::uint32_t to = ts_.end(t_[e - 1]);
     const std::string_view src = ts_.source;
-    const std::uint32_t line_start = ts_.line_starts[ts_.line(t_[b]) - 1];
+    // The line the statement starts on (a string may span lines: not the one it ends on).
+    const std::uint32_t line_start = ts_.line_starts[ts_.line_of(t_[b].begin) - 1];
     const std::string_view base = src.substr(line_start, from - line_start);
     std::uint32_t k = from;
     std::uint32_t tok_i = b;
@@ -514,7 +515,7 @@ private:
         span.indent = std::string(ts_.source.substr(ls, w - ls)) + "    ";
       } else {
         const token& first_tok = t_[d.body_begin + 1];
-        span.begin = ts_.line_starts[ts_.line(first_tok) - 1];
+        span.begin = ts_.line_starts[ts_.line_of(first_tok.begin) - 1]; // where it starts
         span.indent = std::string(ts_.source.substr(span.begin, first_tok.begin - span.begin));
         // The last NEWLINE of the body: the DEDENT's predecessor.
         std::uint32_t last = d.body_end;
@@ -662,7 +663,7 @@ private:
       next();
       return;
     }
-    trivia_ = leading_trivia(ts_.line(t));
+    trivia_ = leading_trivia(ts_.line_of(t.begin)); // up to the line it starts on
     parse_one_statement();
     trivia_.clear();
   }
