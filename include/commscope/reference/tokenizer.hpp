@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -332,10 +333,14 @@ public:
       if (pos_ >= s_.size())
         break;
       const auto c = static_cast<unsigned char>(s_[pos_]);
-      if (c == ' ' || c == '\t' || c == '\f') {
+      if (is_name_start(c)) { // the most common start of a token first
+        name_or_string();
+      } else if (c == ' ' || c == '\t' || c == '\f') {
         ++pos_;
         while (pos_ < s_.size() && s_[pos_] == ' ')
           ++pos_;
+      } else if (single_operator(c)) {
+        single_op(c);
       } else if (c == '#') {
         const char* p = s_.data() + pos_;
         const char* e = s_.data() + s_.size();
@@ -356,8 +361,6 @@ public:
         if (s_[pos_] != '\n' && s_[pos_] != '\r')
           fail(at, "unexpected character after line continuation character");
         newline();
-      } else if (is_name_start(c)) {
-        name_or_string();
       } else if (is_decimal(c) || (c == '.' && pos_ + 1 < s_.size() &&
                                    is_decimal(static_cast<unsigned char>(s_[pos_ + 1])))) {
         number();
@@ -472,7 +475,31 @@ private:
       if (flags >= 0)
         return string(b, static_cast<std::uint8_t>(flags));
     }
-    push(tok::name, b, pos_, keyword_of(s_.substr(b, pos_ - b)));
+    const std::size_t n = pos_ - b;
+    std::uint8_t keyword = 0;
+    if (n >= 2 && n <= 8) {
+      const int bucket = keyword_bucket(s_[b]);
+      if (bucket >= 0) {
+        std::uint64_t w;
+        if (std::endian::native == std::endian::little && b + 8 <= s_.size()) {
+          // one load, the bytes past the name masked off
+          std::memcpy(&w, s_.data() + b, 8);
+          if (n < 8)
+            w &= (std::uint64_t{1} << (8 * n)) - 1;
+        } else {
+          w = packed_name(s_.substr(b, n));
+        }
+        for (const std::uint8_t i : keyword_buckets[static_cast<std::size_t>(bucket)]) {
+          if (i == 0)
+            break;
+          if (packed_keywords[i] == w) {
+            keyword = i;
+            break;
+          }
+        }
+      }
+    }
+    push(tok::name, b, pos_, keyword);
   }
 
   void number() {
@@ -751,6 +778,30 @@ private:
          f.triple ? "unterminated triple-quoted string literal" : "unterminated string literal");
   }
   [[noreturn]] void unterminated_field(const auto& f) { fail(f.start, "f-string: expecting '}'"); }
+
+  /// An operator that is never the start of a longer one: ( ) [ ] { } , ; ~
+  static bool single_operator(unsigned char c) {
+    return c == '(' || c == ')' || c == '[' || c == ']' || c == '{' || c == '}' || c == ',' ||
+           c == ';' || c == '~';
+  }
+  void single_op(unsigned char c) {
+    const std::size_t b = pos_;
+    if (c == '(' || c == '[' || c == '{') {
+      if (brackets_.size() >= max_open_brackets)
+        fail(b, "too many nested parentheses");
+      brackets_.emplace_back(static_cast<char>(c), static_cast<std::uint32_t>(b));
+    } else if (c == ')' || c == ']' || c == '}') {
+      const char want = c == ')' ? '(' : c == ']' ? '[' : '{';
+      if (brackets_.empty())
+        fail(b, std::string("unmatched '") + static_cast<char>(c) + "'");
+      if (brackets_.back().first != want)
+        fail(b, std::string("closing parenthesis '") + static_cast<char>(c) +
+                    "' does not match opening parenthesis '" + brackets_.back().first + "'");
+      brackets_.pop_back();
+    }
+    ++pos_;
+    push(tok::op, b, pos_, static_cast<std::uint8_t>(c));
+  }
 
   void op() {
     const std::size_t b = pos_;
