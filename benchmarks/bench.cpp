@@ -22,8 +22,8 @@
 // same for it, and it is the IR's cost, not the pass's. What index_run appends to the
 // module (window buffers, view types, scopes) is in its peak.
 //
-// Cases are registered size by size so that each program is generated once and checked
-// once (the pass must succeed and its output verify; in the index IR, its plan must be
+// Cases are registered size by size so that each program is generated and checked once
+// per IR (the pass must succeed and its output verify; in the index IR, its plan must be
 // the reference IR's), outside any timing.
 #include "floor.hpp"
 #include "index_program.hpp"
@@ -102,13 +102,21 @@ struct workload {
   const commscope::reference::function* host = nullptr;
 };
 
-workload& current(std::size_t allocations, benchmark::State& state) {
+/// The benchmarks' program shape at a size.
+commscope::bench::shape shape_of(std::size_t allocations) { return {allocations, 16, 3}; }
+
+workload& reference_workload() {
   static workload w;
+  return w;
+}
+
+workload& current(std::size_t allocations, benchmark::State& state) {
+  workload& w = reference_workload();
   if (w.allocations == allocations && w.program)
     return w;
   w.program.reset();
   const std::size_t before = heap_now;
-  w.program = commscope::bench::synthetic_program({allocations, 16, 3});
+  w.program = commscope::bench::synthetic_program(shape_of(allocations));
   w.ir_bytes = heap_now - before;
   w.allocations = allocations;
   for (const auto& f : w.program->functions)
@@ -259,13 +267,17 @@ index_workload& current_index(std::size_t allocations, benchmark::State& state) 
   w.ready = false;
   w.program = {};
   w.domains = 0;
-  auto& r = current(allocations, state);
-  if (!r.program)
-    return w;
+  // The program in the reference IR: the reference cases' when this process runs them,
+  // else one made for the layout and freed after it, so that a process that runs only
+  // the index cases holds one large program, not two.
+  const workload& r = reference_workload();
+  const program_ptr source = r.allocations == allocations && r.program
+                                 ? r.program
+                                 : commscope::bench::synthetic_program(shape_of(allocations));
   // Room for a scope statement per domain: 16 device sets, one host orchestrator.
   constexpr std::size_t headroom = 64;
   const std::size_t before = heap_now;
-  w.program = commscope::bench::index_layout::of(r.program, headroom);
+  w.program = commscope::bench::index_layout::of(source, headroom);
   w.ir_bytes = heap_now - before;
   w.allocations = allocations;
   auto& m = w.program.module;
@@ -276,7 +288,7 @@ index_workload& current_index(std::size_t allocations, benchmark::State& state) 
   const index_ir::traits t{&m};
   {
     const auto plan = commscope::analyze(m, t);
-    if (!same_plan(commscope::analyze(r.program), plan)) {
+    if (!same_plan(commscope::analyze(source), plan)) {
       state.SkipWithError("the index IR's plan differs from the reference IR's");
       return w;
     }

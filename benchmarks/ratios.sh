@@ -7,12 +7,14 @@
 # (analysis and rewrite).
 #
 #   benchmarks/ratios.sh                      sizes 1000 10000 100000 1000000
-#   SIZES="1000 10000" benchmarks/ratios.sh   fewer sizes (the 1M programs need ~15 GB)
+#   SIZES="1000 10000" benchmarks/ratios.sh   fewer sizes (the 1M program needs ~14 GB)
 #   REPS=5 BUILD_DIR=/tmp/b benchmarks/ratios.sh
 #
-# Each size runs in its own process (one program in memory at a time, in both IRs), its
-# cases' repetitions interleaved so that load from elsewhere hits pass and floor alike; the
-# table takes the fastest repetition (CPU time) of each case.
+# Each size and IR runs in its own process (one program in memory at a time: the 1M
+# reference-IR program and its rebuilt copy take ~14 GB, the index IR's process ~10 GB
+# while it lays its program out), its cases' repetitions interleaved so that load from
+# elsewhere hits pass and floor alike; the table takes the fastest repetition (CPU time)
+# of each case.
 set -euo pipefail
 
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -33,11 +35,15 @@ cmake --build "$build" -j2 --target commscope_bench >/dev/null
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 for a in $sizes; do
-  echo "running size $a ..." >&2
-  "$build/benchmarks/commscope_bench" --benchmark_filter="/$a\$" \
-    --benchmark_repetitions="$reps" --benchmark_enable_random_interleaving=true \
-    --benchmark_min_time=0.2 --benchmark_format=json --benchmark_out_format=json \
-    --benchmark_out="$out/$a.json" >/dev/null
+  for ir in reference index; do
+    echo "running size $a, $ir IR ..." >&2
+    filter="^(traverse|analyze|rebuild|run)/$a\$"
+    [ "$ir" = index ] && filter="^index_[a-z]*/$a\$"
+    "$build/benchmarks/commscope_bench" --benchmark_filter="$filter" \
+      --benchmark_repetitions="$reps" --benchmark_enable_random_interleaving=true \
+      --benchmark_min_time=0.2 --benchmark_format=json --benchmark_out_format=json \
+      --benchmark_out="$out/$a.$ir.json" >/dev/null
+  done
 done
 
 python3 - "$out" $sizes <<'EOF'
@@ -45,8 +51,8 @@ import json, sys, os
 
 out, sizes = sys.argv[1], [int(s) for s in sys.argv[2:]]
 best = {}  # (case, size) -> fastest repetition
-for a in sizes:
-    with open(os.path.join(out, f"{a}.json")) as f:
+for name in (f"{a}.{ir}.json" for a in sizes for ir in ("reference", "index")):
+    with open(os.path.join(out, name)) as f:
         data = json.load(f)
     for b in data["benchmarks"]:
         if b.get("run_type") != "iteration" or b.get("error_occurred"):
