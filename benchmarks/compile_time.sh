@@ -11,8 +11,9 @@
 # tree and against those of the git ref BEFORE (its include/ and tests/compile_time/,
 # read with git archive), run for run interleaved so that load from elsewhere hits both
 # alike. BEFORE defaults to 0885a2e, the last tree before the compile-time reductions
-# (boost::container::vector in the default storage; the builder in the probe's TU);
-# BEFORE= (empty) measures this tree alone.
+# (boost::container::vector in the default storage; its own probe also built the program
+# in the same TU, which the program's line measures now); BEFORE= (empty) measures this
+# tree alone.
 #
 #   benchmarks/compile_time.sh [runs=3]       CXX=clang++-19 to measure another compiler
 #   BEFORE=main benchmarks/compile_time.sh 5
