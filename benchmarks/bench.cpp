@@ -36,10 +36,10 @@
 
 #include <malloc.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <algorithm>
 #include <new>
 #include <vector>
 
@@ -145,8 +145,7 @@ void counters(benchmark::State& state, const Workload& w, std::size_t peak) {
 }
 
 /// Runs `body` once per iteration; returns the highest heap it added over the IR.
-template <class Body>
-std::size_t measured(Body&& body) {
+template <class Body> std::size_t measured(Body&& body) {
   const std::size_t base = heap_now;
   heap_peak = heap_now;
   body();
@@ -173,6 +172,21 @@ void bm_analyze(benchmark::State& state) {
   for (auto _ : state)
     peak = std::max(peak, measured([&] {
                       auto plan = commscope::analyze(w.program);
+                      benchmark::DoNotOptimize(plan.functions.data());
+                    }));
+  counters(state, w, peak);
+}
+
+/// The analysis recording evidence (`--explain`): what it costs when asked for. Beside
+/// `analyze`, which records none, it also shows that not asking costs nothing.
+void bm_analyze_evidence(benchmark::State& state) {
+  auto& w = current(static_cast<std::size_t>(state.range(0)), state);
+  if (!w.program)
+    return;
+  std::size_t peak = 0;
+  for (auto _ : state)
+    peak = std::max(peak, measured([&] {
+                      auto plan = commscope::analyze(w.program, traits{}, commscope::with_evidence);
                       benchmark::DoNotOptimize(plan.functions.data());
                     }));
   counters(state, w, peak);
@@ -364,6 +378,7 @@ int main(int argc, char** argv) {
     // One family per case and size, in this order: names come out as "analyze/1000".
     benchmark::RegisterBenchmark("traverse", bm_traverse)->Arg(a);
     benchmark::RegisterBenchmark("analyze", bm_analyze)->Arg(a);
+    benchmark::RegisterBenchmark("analyze_evidence", bm_analyze_evidence)->Arg(a);
     benchmark::RegisterBenchmark("rebuild", bm_rebuild)->Arg(a);
     benchmark::RegisterBenchmark("run", bm_run)->Arg(a);
     benchmark::RegisterBenchmark("index_traverse", bm_index_traverse)->Arg(a);

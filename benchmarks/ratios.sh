@@ -37,7 +37,7 @@ trap 'rm -rf "$out"' EXIT
 for a in $sizes; do
   for ir in reference index; do
     echo "running size $a, $ir IR ..." >&2
-    filter="^(traverse|analyze|rebuild|run)/$a\$"
+    filter="^(traverse|analyze|analyze_evidence|rebuild|run)/$a\$"
     [ "$ir" = index ] && filter="^index_[a-z]*/$a\$"
     "$build/benchmarks/commscope_bench" --benchmark_filter="$filter" \
       --benchmark_repetitions="$reps" --benchmark_enable_random_interleaving=true \
@@ -95,6 +95,12 @@ growth(lo, hi, ("traverse", "analyze", "rebuild", "run"),
        (("analyze/traverse", lambda a: ns("analyze", a) / ns("traverse", a)),
         ("run/(traverse+rebuild)",
          lambda a: ns("run", a) / (ns("traverse", a) + ns("rebuild", a)))))
+
+print("\nevidence (--explain): the analysis recording it, against the analysis without")
+for a in sizes:
+    e = ns("analyze_evidence", a)
+    print(f"{a:>11,} | {e:8.0f} ns/alloc, {e / ns('analyze', a):.2f}x analyze | "
+          f"peak {peak('analyze_evidence', a):7.0f} B/alloc")
 
 print("\nindex IR (flat arrays, 32-bit handles; the rewrite appends to the module in place)")
 print(f"{'allocations':>11} | {'traverse':>8} {'analyze':>8} {'ratio':>6} | "
