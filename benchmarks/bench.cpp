@@ -198,7 +198,7 @@ void bm_rebuild(benchmark::State& state) {
     return;
   std::size_t peak = 0;
   for (auto _ : state) {
-    std::vector<commscope::reference::statement_ptr> copy;
+    commscope::bench::rebuilt copy;
     peak = std::max(peak, measured([&] { copy = commscope::bench::rebuild(w.host->body); }));
     benchmark::DoNotOptimize(copy.data());
     state.PauseTiming();

@@ -95,56 +95,90 @@ std::uint64_t traverse(const typename Traits::program& p, const Traits& t = Trai
   return sum;
 }
 
+/// A copy of a body (its nodes in an arena of its own) and the arena.
+struct rebuilt {
+  std::vector<reference::statement_ptr> body;
+  std::shared_ptr<reference::node_arena> arena;
+  [[nodiscard]] const reference::statement_ptr* data() const { return body.data(); }
+};
+
 /// A copy of `body`: every statement and expression a fresh node, variables shared.
-/// Post-order with explicit stacks, like reference::rewriter.
-inline std::vector<reference::statement_ptr>
-rebuild(const std::vector<reference::statement_ptr>& body) {
+/// Pre-order with explicit stacks, like reference::rewriter.
+inline rebuilt rebuild(reference::node_span<reference::statement_ptr> body) {
   using reference::expression;
   using reference::expression_ptr;
   using reference::statement;
   using reference::statement_ptr;
+  reference::node_factory w;
 
-  auto copy_expression = [](const expression_ptr& root) {
-    // Pre-order copy: each copied node's operand slots are overwritten by their copies.
-    std::vector<expression_ptr*> todo;
-    expression_ptr out = root;
-    todo.push_back(&out);
+  auto copy_expression = [&](expression_ptr root) -> expression_ptr {
+    if (!root)
+      return root;
+    // Each copied node's operand slots are overwritten by their copies.
+    expression* top = w.clone(*root);
+    std::vector<expression*> todo{top};
     while (!todo.empty()) {
-      expression_ptr* slot = todo.back();
+      expression* c = todo.back();
       todo.pop_back();
-      if (!*slot)
-        continue;
-      auto c = std::make_shared<expression>(**slot);
-      todo.push_back(&c->base);
-      for (auto& a : c->args)
-        todo.push_back(&a);
-      for (auto& k : c->keywords)
-        todo.push_back(&k.value);
-      *slot = std::move(c);
+      if (const auto b = c->base()) {
+        expression* nb = w.clone(*b);
+        c->set_base(nb);
+        todo.push_back(nb);
+      }
+      for (auto& a : c->mutable_args())
+        if (a) {
+          expression* na = w.clone(*a);
+          a = na;
+          todo.push_back(na);
+        }
+      for (auto& k : c->mutable_keywords())
+        if (k.value) {
+          expression* nv = w.clone(*k.value);
+          k.value = nv;
+          todo.push_back(nv);
+        }
     }
-    return out;
+    return top;
   };
 
-  std::vector<statement_ptr> out = body;
-  std::vector<statement_ptr*> todo;
-  for (auto& s : out)
-    todo.push_back(&s);
-  while (!todo.empty()) {
-    statement_ptr* slot = todo.back();
-    todo.pop_back();
-    auto c = std::make_shared<statement>(**slot);
-    c->value = copy_expression(c->value);
-    for (auto& v : c->values)
-      v = copy_expression(v);
-    c->start = copy_expression(c->start);
-    c->stop = copy_expression(c->stop);
-    c->step = copy_expression(c->step);
-    for (auto& b : c->body)
-      todo.push_back(&b);
-    for (auto& b : c->orelse)
-      todo.push_back(&b);
-    *slot = std::move(c);
+  rebuilt out;
+  std::vector<statement*> todo;
+  for (const auto& s : body) {
+    statement* c = w.clone(*s);
+    out.body.push_back(c);
+    todo.push_back(c);
   }
+  std::vector<statement_ptr> children;
+  while (!todo.empty()) {
+    statement* c = todo.back();
+    todo.pop_back();
+    c->set_value(copy_expression(c->value()));
+    if (!c->values().empty()) {
+      std::vector<expression_ptr> values;
+      for (const auto& v : c->values())
+        values.push_back(copy_expression(v));
+      c->set_values(w.list(values));
+    }
+    if (c->what == statement::kind::for_loop)
+      c->set_loop(c->loop_var(), copy_expression(c->start()), copy_expression(c->stop()),
+                  copy_expression(c->step()));
+    for (const bool orelse : {false, true}) {
+      const auto in = orelse ? c->orelse() : c->body();
+      if (in.empty())
+        continue;
+      children.clear();
+      for (const auto& b : in) {
+        statement* nb = w.clone(*b);
+        children.push_back(nb);
+        todo.push_back(nb);
+      }
+      if (orelse)
+        c->set_orelse(w.list(children));
+      else
+        c->set_body(w.list(children));
+    }
+  }
+  out.arena = w.arena();
   return out;
 }
 

@@ -16,8 +16,8 @@
 // allgather) covers, by inheritance. The program is valid: the pass reports nothing and
 // makes `device_sets` domains (once there are that many groups).
 //
-// Nodes are built directly (not through builder.hpp) so that a million allocations fit
-// in a few gigabytes: no per-node strings beyond names, one shape list per view.
+// Nodes are written directly into one arena (not through builder.hpp): no per-node
+// strings beyond names, one shape list per view.
 #pragma once
 
 #include <commscope/reference/ir.hpp>
@@ -27,6 +27,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -49,24 +50,24 @@ public:
   explicit synthetic_builder(shape s) : shape_(s) {}
 
   reference::program_ptr build() {
-    auto chip_sig = std::make_shared<reference::signature>();
-    chip_sig->name = "chip_orch";
+    auto* chip_sig = w_.make_node(reference::signature{});
+    chip_sig->name = w_.intern("chip_orch");
     chip_sig->level = level::chip;
     chip_sig->orchestrator = true;
     chip_ = chip_sig;
-    auto chip = std::make_shared<reference::function>();
+    auto* chip = w_.make_node(reference::function{});
     chip->sig = chip_sig;
-    chip->params.push_back({new_variable("data")});
-    chip->body.push_back(new_statement(S::return_));
+    chip->params = w_.list({reference::parameter{new_variable("data")}});
+    chip->body = w_.list({reference::statement_ptr(new_statement(S::return_))});
 
-    auto host_sig = std::make_shared<reference::signature>();
-    host_sig->name = "host_orch";
+    auto* host_sig = w_.make_node(reference::signature{});
+    host_sig->name = w_.intern("host_orch");
     host_sig->level = level::host;
     host_sig->orchestrator = true;
-    auto host = std::make_shared<reference::function>();
+    auto* host = w_.make_node(reference::function{});
     host->sig = host_sig;
     host->where = {++line_, 5};
-    auto& body = host->body;
+    std::vector<reference::statement_ptr> body;
     body.reserve(shape_.allocations * 3);
 
     const std::size_t k = shape_.device_sets == 0 ? 1 : shape_.device_sets;
@@ -106,16 +107,20 @@ public:
         if (group % 4 == 0) // the bound through a temporary
           stop = use(assign(body, "n" + std::to_string(group), stop));
         auto loop = for_loop(integer(0), stop, integer(1));
+        std::vector<reference::statement_ptr> loop_body;
         for (std::size_t i = 0; i < dispatched; ++i)
-          loop->body.push_back(dispatch(args_of(i), use(loop->loop_var)));
-        body.push_back(std::move(loop));
+          loop_body.push_back(dispatch(args_of(i), use(loop->loop_var())));
+        loop->set_body(w_.list(loop_body));
+        body.push_back(loop);
       } else {
         const auto lo = static_cast<std::int64_t>(2 * set);
         if ((group / k) % 2 == 0) {
           auto loop = for_loop(integer(lo), integer(lo + 2), integer(1));
+          std::vector<reference::statement_ptr> loop_body;
           for (std::size_t i = 0; i < dispatched; ++i)
-            loop->body.push_back(dispatch(args_of(i), use(loop->loop_var)));
-          body.push_back(std::move(loop));
+            loop_body.push_back(dispatch(args_of(i), use(loop->loop_var())));
+          loop->set_body(w_.list(loop_body));
+          body.push_back(loop);
         } else {
           for (std::size_t i = 0; i < dispatched; ++i) {
             body.push_back(dispatch(args_of(i), integer(lo)));
@@ -137,100 +142,107 @@ public:
       made += n;
     }
 
+    host->body = w_.list(body);
     auto p = std::make_shared<reference::program>();
     p->name = "synthetic";
-    p->functions = {std::move(chip), std::move(host)};
+    p->functions = {chip, host};
     p->variable_bound = ids_;
+    p->arenas = {w_.arena()};
     return p;
   }
 
 private:
-  reference::variable_ptr new_variable(std::string name) {
-    auto v = std::make_shared<variable>();
-    v->id = ids_++;
-    v->name = std::move(name);
-    return v;
+  reference::variable_ptr new_variable(const std::string& name) {
+    return w_.make_variable(ids_++, w_.intern(name));
   }
-  std::shared_ptr<statement> new_statement(S k) {
-    auto s = std::make_shared<statement>();
-    s->what = k;
-    s->where = {++line_, 9};
-    return s;
+  reference::statement* new_statement(S k) {
+    reference::statement_spec s;
+    s.what = k;
+    s.where = {++line_, 9};
+    return w_.make(s);
   }
-  static reference::expression_ptr integer(std::int64_t v) {
-    auto e = std::make_shared<expression>();
-    e->what = E::integer;
-    e->value = v;
-    return e;
+  reference::expression_ptr integer(std::int64_t v) {
+    reference::expression_spec e;
+    e.what = E::integer;
+    e.value = v;
+    return w_.make(e);
   }
-  static reference::expression_ptr use(const reference::variable_ptr& v) {
-    auto e = std::make_shared<expression>();
-    e->what = E::name;
-    e->var = v;
-    return e;
+  reference::expression_ptr use(const reference::variable_ptr& v) {
+    reference::expression_spec e;
+    e.what = E::name;
+    e.var = v;
+    return w_.make(e);
   }
-  std::shared_ptr<expression> operation(commscope::operation op,
-                                        std::vector<reference::expression_ptr> args) {
-    auto e = std::make_shared<expression>();
-    e->what = E::operation;
-    e->op = op;
-    e->where = {line_ + 1, 13};
-    e->args = std::move(args);
-    return e;
+  reference::expression_ptr operation(commscope::operation op,
+                                      std::vector<reference::expression_ptr> args,
+                                      std::string_view name = {},
+                                      std::vector<reference::keyword_argument> keywords = {}) {
+    reference::expression_spec e;
+    e.what = E::operation;
+    e.op = op;
+    e.where = {line_ + 1, 13};
+    e.args = args;
+    e.keywords = keywords;
+    e.name = w_.intern(name);
+    return w_.make(e);
   }
   reference::expression_ptr alloc_call(const std::string& name, std::int64_t size) {
-    auto e = operation(commscope::operation::alloc_window_buffer, {integer(size)});
-    e->name = name;
-    return e;
+    return operation(commscope::operation::alloc_window_buffer, {integer(size)}, name);
   }
   reference::expression_ptr window_call(const reference::variable_ptr& ptr) {
-    auto shape = std::make_shared<expression>();
-    shape->what = E::list;
-    shape->args = {integer(256)};
-    auto dtype = std::make_shared<expression>();
-    dtype->what = E::name; // unbound: opaque to the pass
-    dtype->text = "pl.FP32";
-    auto e = operation(commscope::operation::window, {use(ptr), shape});
-    e->keywords.push_back({"dtype", dtype});
-    return e;
+    reference::expression_spec shape;
+    shape.what = E::list;
+    const reference::expression_ptr dims[] = {integer(256)};
+    shape.args = dims;
+    reference::expression_spec dtype;
+    dtype.what = E::name; // unbound: opaque to the pass
+    dtype.text = w_.intern("pl.FP32");
+    return operation(commscope::operation::window, {use(ptr), w_.make(shape)}, {},
+                     {{w_.intern("dtype"), w_.make(dtype)}});
   }
   reference::variable_ptr assign(std::vector<reference::statement_ptr>& into, std::string name,
                                  reference::expression_ptr value) {
-    auto s = new_statement(S::assign);
-    auto v = new_variable(std::move(name));
-    s->targets = {v};
-    s->value = std::move(value);
-    into.push_back(std::move(s));
+    const auto v = new_variable(name);
+    reference::statement_spec s;
+    s.what = S::assign;
+    s.where = {++line_, 9};
+    s.targets = {&v, 1};
+    s.value = value;
+    into.push_back(w_.make(s));
     return v;
   }
-  std::shared_ptr<statement> evaluate(reference::expression_ptr value) {
-    auto s = new_statement(S::evaluate);
-    s->value = std::move(value);
-    return s;
+  reference::statement_ptr evaluate(reference::expression_ptr value) {
+    reference::statement_spec s;
+    s.what = S::evaluate;
+    s.where = {++line_, 9};
+    s.value = value;
+    return w_.make(s);
   }
-  std::shared_ptr<statement> for_loop(reference::expression_ptr start,
-                                      reference::expression_ptr stop,
-                                      reference::expression_ptr step) {
-    auto s = new_statement(S::for_loop);
-    s->loop_var = new_variable("r");
-    s->start = std::move(start);
-    s->stop = std::move(stop);
-    s->step = std::move(step);
-    s->range_arity = 3;
-    return s;
+  reference::statement* for_loop(reference::expression_ptr start, reference::expression_ptr stop,
+                                 reference::expression_ptr step) {
+    reference::statement_spec s;
+    s.what = S::for_loop;
+    s.where = {++line_, 9};
+    s.loop_var = new_variable("r");
+    s.start = start;
+    s.stop = stop;
+    s.step = step;
+    s.range_arity = 3;
+    return w_.make(s);
   }
-  std::shared_ptr<statement> dispatch(std::vector<reference::expression_ptr> args,
-                                      reference::expression_ptr device) {
-    auto e = std::make_shared<expression>();
-    e->what = E::function_call;
-    e->callee = chip_;
-    e->text = chip_->name;
-    e->where = {line_ + 1, 13};
-    e->args = std::move(args);
-    e->keywords.push_back({"device", std::move(device)});
-    return evaluate(std::move(e));
+  reference::statement_ptr dispatch(std::vector<reference::expression_ptr> args,
+                                    reference::expression_ptr device) {
+    reference::expression_spec e;
+    e.what = E::function_call;
+    e.callee = chip_;
+    e.where = {line_ + 1, 13};
+    e.args = args;
+    const reference::keyword_argument kw[] = {{w_.intern("device"), device}};
+    e.keywords = kw;
+    return evaluate(w_.make(e));
   }
 
+  reference::node_factory w_;
   shape shape_;
   std::uint32_t ids_ = 0;
   std::uint32_t line_ = 0;

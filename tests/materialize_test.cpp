@@ -28,28 +28,28 @@ uses uses_of(const ref::function& f) {
   while (!stmts.empty()) {
     const statement* s = stmts.back();
     stmts.pop_back();
-    for (const auto& t : s->targets)
+    for (const auto& t : s->targets())
       u.bound.push_back(t.get());
-    for (const auto* e : {&s->value, &s->start, &s->stop, &s->step})
-      if (*e)
-        exprs.push_back(e->get());
-    for (const auto& e : s->values)
+    for (const auto& e : {s->value(), s->start(), s->stop(), s->step()})
+      if (e)
+        exprs.push_back(e.get());
+    for (const auto& e : s->values())
       exprs.push_back(e.get());
-    for (const auto& c : s->body)
+    for (const auto& c : s->body())
       stmts.push_back(c.get());
-    for (const auto& c : s->orelse)
+    for (const auto& c : s->orelse())
       stmts.push_back(c.get());
   }
   while (!exprs.empty()) {
     const expression* e = exprs.back();
     exprs.pop_back();
-    if (e->var)
-      u.read.push_back(e->var.get());
-    if (e->base)
-      exprs.push_back(e->base.get());
-    for (const auto& a : e->args)
+    if (e->var())
+      u.read.push_back(e->var().get());
+    if (e->base())
+      exprs.push_back(e->base().get());
+    for (const auto& a : e->args())
       exprs.push_back(a.get());
-    for (const auto& k : e->keywords)
+    for (const auto& k : e->keywords())
       exprs.push_back(k.value.get());
   }
   return u;
@@ -58,12 +58,17 @@ uses uses_of(const ref::function& f) {
 /// The chain of scopes wrapping a function's body, outermost first.
 std::vector<const statement*> scope_chain(const ref::function& f) {
   std::vector<const statement*> out;
-  const std::vector<ref::statement_ptr>* body = &f.body;
-  while (body->size() == 1 && (*body)[0]->what == statement::kind::scope) {
-    out.push_back((*body)[0].get());
-    body = &(*body)[0]->body;
+  ref::node_span<ref::statement_ptr> body = f.body;
+  while (body.size() == 1 && body[0]->what == statement::kind::scope) {
+    out.push_back(body[0].get());
+    body = body[0]->body();
   }
   return out;
+}
+
+/// A scope's device list.
+std::vector<std::int64_t> devices_of(const statement* s) {
+  return {s->devices().begin(), s->devices().end()};
 }
 
 /// The new variable bound under the name `name` in `f`.
@@ -132,9 +137,9 @@ TEST_CASE("one window buffer per allocation, shared by all of its views, with it
   // The scope holds exactly these objects, in allocation order.
   const auto chain = scope_chain(host);
   REQUIRE(chain.size() == 1);
-  REQUIRE(chain[0]->slots.size() == 2);
-  CHECK(chain[0]->slots[0].get() == w);
-  CHECK(chain[0]->slots[1].get() == wo);
+  REQUIRE(chain[0]->slots().size() == 2);
+  CHECK(chain[0]->slots()[0].get() == w);
+  CHECK(chain[0]->slots()[1].get() == wo);
 }
 
 TEST_CASE("every use of an old view is substituted") {
@@ -202,17 +207,17 @@ TEST_CASE("the scope chain: comm_d0 outermost, devices sorted, empty means all")
   const auto& host = function_of(p, "host");
   const auto chain = scope_chain(host);
   REQUIRE(chain.size() == 3);
-  CHECK(chain[0]->scope_name == "comm_d0");
-  CHECK(chain[1]->scope_name == "comm_d1");
-  CHECK(chain[2]->scope_name == "comm_d2");
-  CHECK(chain[0]->devices == std::vector<std::int64_t>{2, 3, 5, 6, 9});
-  CHECK_FALSE(chain[0]->all_devices);
-  CHECK(chain[1]->devices.empty());
-  CHECK(chain[1]->all_devices);
-  CHECK(chain[2]->devices == std::vector<std::int64_t>{0});
+  CHECK(chain[0]->scope_name() == "comm_d0");
+  CHECK(chain[1]->scope_name() == "comm_d1");
+  CHECK(chain[2]->scope_name() == "comm_d2");
+  CHECK(devices_of(chain[0]) == std::vector<std::int64_t>{2, 3, 5, 6, 9});
+  CHECK_FALSE(chain[0]->all_devices());
+  CHECK(chain[1]->devices().empty());
+  CHECK(chain[1]->all_devices());
+  CHECK(devices_of(chain[2]) == std::vector<std::int64_t>{0});
   auto names = [](const statement* s) {
     std::string out;
-    for (const auto& w : s->slots)
+    for (const auto& w : s->slots())
       out += cat(out.empty() ? "" : ",", w->name);
     return out;
   };
@@ -220,8 +225,8 @@ TEST_CASE("the scope chain: comm_d0 outermost, devices sorted, empty means all")
   CHECK(names(chain[1]) == "b,d");
   CHECK(names(chain[2]) == "c");
   // The innermost scope holds the original statements; the first allocation is shared.
-  REQUIRE(!chain[2]->body.empty());
-  CHECK(chain[2]->body.front() == first_statement);
+  REQUIRE(!chain[2]->body().empty());
+  CHECK(chain[2]->body().front() == first_statement);
   CHECK(chain[0]->where == first_statement->where);
 }
 
@@ -250,8 +255,8 @@ TEST_CASE("chip orchestrators and their parameter types are untouched") {
   const auto& host = *p->functions[2];
   const auto chain = scope_chain(host);
   REQUIRE(chain.size() == 1);
-  const auto& dispatch = chain[0]->body[2];
-  CHECK(dispatch->value->callee == chip);
+  const auto& dispatch = chain[0]->body()[2];
+  CHECK(dispatch->value()->callee() == chip);
 }
 
 TEST_CASE("idempotence: a second run changes nothing, the same program object") {
@@ -368,9 +373,9 @@ TEST_CASE("two host orchestrators are materialized independently") {
   const auto c2 = scope_chain(function_of(p, "two"));
   REQUIRE(c1.size() == 1);
   REQUIRE(c2.size() == 1);
-  CHECK(c1[0]->scope_name == "comm_d0");
-  CHECK(c2[0]->scope_name == "comm_d0");
-  CHECK(c1[0]->slots[0] != c2[0]->slots[0]);
+  CHECK(c1[0]->scope_name() == "comm_d0");
+  CHECK(c2[0]->scope_name() == "comm_d0");
+  CHECK(c1[0]->slots()[0] != c2[0]->slots()[0]);
   CHECK(p->variable_bound > 0);
   // Fresh view variables have ids below the program's bound.
   CHECK(bound_named(function_of(p, "two"), "b_v")->id < p->variable_bound);

@@ -47,69 +47,78 @@ std::string findings(const Findings& out) {
   return s;
 }
 
+/// Where the hand-made nodes of these tests live (for the whole run).
+ref::node_factory& nodes() {
+  static ref::node_factory w;
+  return w;
+}
+
 window_buffer_ptr buffer(const std::string& name) {
-  auto w = std::make_shared<ref::window_buffer>();
-  w->name = name;
+  auto* w = nodes().make_node(ref::window_buffer{});
+  w->name = nodes().string(name);
   return w;
 }
 
 statement_ptr scope(const std::string& name, std::vector<std::int64_t> devices,
                     std::vector<window_buffer_ptr> slots, std::vector<statement_ptr> body,
                     source_location where) {
-  auto s = std::make_shared<statement>();
-  s->what = statement::kind::scope;
-  s->scope_name = name;
-  s->all_devices = devices.empty();
-  s->devices = std::move(devices);
-  s->slots = std::move(slots);
-  s->body = std::move(body);
-  s->where = where;
-  return s;
+  ref::statement_spec s;
+  s.what = statement::kind::scope;
+  s.scope_name = nodes().string(name);
+  s.all_devices = devices.empty();
+  s.devices = devices;
+  s.slots = slots;
+  s.body = body;
+  s.where = where;
+  return nodes().make(s);
 }
 
 /// `name = <something>` whose type points at `w`.
 statement_ptr view(const std::string& name, const window_buffer_ptr& w, source_location where) {
-  auto t = std::make_shared<ref::type>();
+  auto* t = nodes().make_node(ref::type{});
   t->window = w;
-  auto v = std::make_shared<ref::variable>();
-  v->name = name;
-  v->var_type = t;
-  auto value = std::make_shared<ref::expression>();
-  value->what = ref::expression::kind::integer;
-  auto s = std::make_shared<statement>();
-  s->what = statement::kind::assign;
-  s->targets = {v};
-  s->value = value;
-  s->where = where;
-  return s;
+  const ref::variable_ptr v = nodes().make_variable(0, nodes().string(name), t);
+  ref::expression_spec value;
+  value.what = ref::expression::kind::integer;
+  ref::statement_spec s;
+  s.what = statement::kind::assign;
+  s.targets = {&v, 1};
+  s.value = nodes().make(value);
+  s.where = where;
+  return nodes().make(s);
 }
 
 /// `v = pld.alloc_window_buffer(64)`; `id` must be unique in the program (the verifier
 /// matches allocations to slots by variable).
 statement_ptr allocation(const ref::variable_ptr& v, source_location where) {
-  auto size = std::make_shared<ref::expression>();
-  size->what = ref::expression::kind::integer;
-  size->value = 64;
-  auto call = std::make_shared<ref::expression>();
-  call->what = ref::expression::kind::operation;
-  call->op = operation::alloc_window_buffer;
-  call->text = "pld.alloc_window_buffer";
-  call->name = v->name;
-  call->args = {size};
-  call->where = where;
-  auto s = std::make_shared<statement>();
-  s->what = statement::kind::assign;
-  s->targets = {v};
-  s->value = call;
-  s->where = where;
-  return s;
+  ref::expression_spec size;
+  size.what = ref::expression::kind::integer;
+  size.value = 64;
+  const ref::expression_ptr args[] = {nodes().make(size)};
+  ref::expression_spec call;
+  call.what = ref::expression::kind::operation;
+  call.op = operation::alloc_window_buffer;
+  call.text = nodes().string("pld.alloc_window_buffer");
+  call.name = v->name;
+  call.args = args;
+  call.where = where;
+  ref::statement_spec s;
+  s.what = statement::kind::assign;
+  s.targets = {&v, 1};
+  s.value = nodes().make(call);
+  s.where = where;
+  return nodes().make(s);
 }
 
 ref::variable_ptr variable(const std::string& name, std::uint32_t id) {
-  auto v = std::make_shared<ref::variable>();
-  v->name = name;
-  v->id = id;
-  return v;
+  return nodes().make_variable(id, nodes().string(name));
+}
+
+/// A copy of `f` with another body.
+ref::function_ptr with_body(const ref::function& f, const std::vector<statement_ptr>& body) {
+  auto* copy = nodes().make_node(f);
+  copy->body = nodes().list(body);
+  return copy;
 }
 
 /// A program with a chip orchestrator and one host orchestrator whose body is `body`.
@@ -118,9 +127,8 @@ program_ptr program_with(std::vector<statement_ptr> body) {
   pb.chip_orchestrator("chip");
   pb.host_orchestrator("host");
   auto p = std::const_pointer_cast<ref::program>(pb.finish());
-  auto f = std::make_shared<ref::function>(*p->functions.back());
-  f->body = std::move(body);
-  p->functions.back() = f;
+  p->functions.back() = with_body(*p->functions.back(), body);
+  p->arenas.push_back(nodes().arena());
   return p;
 }
 
@@ -181,9 +189,8 @@ TEST_CASE("a window buffer in scopes of two functions") {
   auto w = buffer("w");
   auto p = std::const_pointer_cast<ref::program>(
       program_with({scope("comm_d0", {}, {w}, {view("v", w, {4, 13})}, {4, 9})}));
-  auto second = std::make_shared<ref::function>(*p->functions.back());
-  second->body = {scope("comm_d0", {}, {w}, {view("u", w, {9, 13})}, {9, 9})};
-  p->functions.push_back(second);
+  p->functions.push_back(
+      with_body(*p->functions.back(), {scope("comm_d0", {}, {w}, {view("u", w, {9, 13})}, {9, 9})}));
   CHECK(findings(commscope::verify(program_ptr(p))) == "slot_in_two_scopes w 9:9");
 }
 
@@ -229,11 +236,12 @@ TEST_CASE("a view whose window buffer is in no enclosing scope") {
 TEST_CASE("a partly materialized body: an allocation no enclosing scope holds") {
   auto a = variable("a", 1);
   auto late = variable("late", 2);
-  auto w = std::make_shared<ref::window_buffer>();
-  w->name = "a";
+  auto* w = nodes().make_node(ref::window_buffer{});
+  w->name = nodes().string("a");
   w->base = a;
   const auto p = program_with(
-      {scope("comm_d0", {}, {w}, {allocation(a, {5, 13})}, {4, 9}), allocation(late, {6, 9})});
+      {scope("comm_d0", {}, {window_buffer_ptr(w)}, {allocation(a, {5, 13})}, {4, 9}),
+       allocation(late, {6, 9})});
   const auto out = commscope::verify(p);
   CHECK(findings(out) == "alloc_not_slot late 6:9");
   CHECK(out[0].message() == "allocation 'late' is no slot of a scope that encloses it");

@@ -24,11 +24,9 @@
 #include <string_view>
 #include <vector>
 
-#if defined(__linux__) && defined(__GLIBC__)
-#include <malloc.h>
-#include <sys/mman.h>
-#include <unistd.h>
-#define COMMSCOPE_OPT_HUGE_PAGES 1
+#if defined(__unix__) || defined(__APPLE__)
+#include <sys/stat.h>
+#define COMMSCOPE_OPT_POSIX 1
 #endif
 
 namespace {
@@ -170,47 +168,155 @@ std::optional<std::string> read_input(const std::string& path) {
     std::cerr << "commscope-opt: error: cannot read '" << path << "': is a directory\n";
     return std::nullopt;
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) {
     std::cerr << "commscope-opt: error: cannot open '" << path << "'\n";
     return std::nullopt;
   }
-  std::ostringstream s;
-  s << in.rdbuf();
-  if (in.bad()) {
+  // One read of the whole file (its size as a hint: a growing file is read to its end).
+  std::string text;
+  const auto size = std::filesystem::file_size(path, ec);
+  text.resize(ec ? std::size_t{1} << 16 : static_cast<std::size_t>(size) + 1);
+  std::size_t used = 0;
+  bool failed = false;
+  while (true) {
+    used += std::fread(text.data() + used, 1, text.size() - used, f);
+    if (used < text.size()) {
+      failed = std::ferror(f) != 0;
+      break;
+    }
+    text.resize(text.size() * 2);
+  }
+  std::fclose(f);
+  if (failed) {
     std::cerr << "commscope-opt: error: cannot read '" << path << "'\n";
     return std::nullopt;
   }
-  return std::move(s).str();
+  text.resize(used);
+  return text;
 }
 
-#ifdef COMMSCOPE_OPT_HUGE_PAGES
-/// A large program is a few hundred MB of small IR nodes, and first-touch page faults,
-/// not the parse or the pass, dominate the run time (3x on a virtual machine). Reserve
-/// the heap's top in one step and ask for transparent huge pages on it (a hint; a
-/// kernel without them ignores it). Only the pages actually used are ever backed.
-void prefer_huge_pages() {
-#if defined(__SANITIZE_ADDRESS__)
-  return; // the sanitizer's allocator owns the heap
-#endif
-  constexpr int pad = 512 << 20;
-  if (mallopt(M_TOP_PAD, pad) == 0 || mallopt(M_TRIM_THRESHOLD, 2 * pad) == 0 ||
-      mallopt(M_MMAP_THRESHOLD, 32 << 20) == 0)
-    return;
-  auto* const before = static_cast<char*>(sbrk(0));
-  // Past the current top, so brk grows by the pad (volatile: the pair must not be elided).
-  void* volatile grow = std::malloc(1 << 20);
-  auto* const after = static_cast<char*>(sbrk(0));
-  std::free(grow);
-  constexpr std::uintptr_t huge = std::uintptr_t{2} << 20;
-  const auto first = (reinterpret_cast<std::uintptr_t>(before) + huge - 1) & ~(huge - 1);
-  const auto last = reinterpret_cast<std::uintptr_t>(after) & ~(huge - 1);
-  if (before != reinterpret_cast<char*>(-1) && last > first)
-    (void)madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
-}
+/// The JSON text of cli.md, written as it is made: to standard output when that is not
+/// also where diagnostics go, else kept until the diagnostics are out. The layout is
+/// nlohmann::json's dump(2) (two spaces a level, `"key": value`), which also escapes
+/// every string that is not plain printable ASCII (invalid UTF-8 replaced).
+class json_writer {
+public:
+  explicit json_writer(bool stream) : stream_(stream) { buf_.reserve(std::size_t{1} << 21); }
+
+  void begin_object() { open('{'); }
+  void end_object() { close('}'); }
+  void begin_array() { open('['); }
+  void end_array() { close(']'); }
+  /// A member's key (the keys here are plain ASCII).
+  void key(std::string_view k) {
+    separate();
+    buf_ += '"';
+    buf_ += k;
+    buf_ += "\": ";
+    after_key_ = true;
+  }
+  void value(std::string_view v) {
+    separate();
+    quoted(v);
+  }
+  void value(std::int64_t v) {
+    separate();
+    char tmp[24];
+    const auto [end, ec] = std::to_chars(tmp, tmp + sizeof tmp, v);
+    buf_.append(tmp, end);
+  }
+  void value(std::uint32_t v) { value(static_cast<std::int64_t>(v)); }
+  void null() {
+    separate();
+    buf_ += "null";
+  }
+  /// `"key": value` in one call.
+  template <class V> void member(std::string_view k, const V& v) {
+    key(k);
+    value(v);
+  }
+  void newline() { buf_ += '\n'; }
+  /// Writes what is buffered to standard output (when streaming, or at the end).
+  void flush() {
+    std::fwrite(buf_.data(), 1, buf_.size(), stdout);
+    buf_.clear();
+  }
+
+private:
+  void open(char c) {
+    separate();
+    buf_ += c;
+    first_.push_back(true);
+  }
+  void close(char c) {
+    const bool empty = first_.back();
+    first_.pop_back();
+    if (!empty)
+      indent();
+    buf_ += c;
+    if (stream_ && buf_.size() >= (std::size_t{1} << 20))
+      flush();
+  }
+  /// A line break and the current level's indentation.
+  void indent() {
+    static constexpr std::string_view spaces =
+        "\n                                                                "
+        "                                                                ";
+    const std::size_t n = 1 + 2 * first_.size();
+    if (n <= spaces.size()) {
+      buf_.append(spaces.data(), n);
+    } else {
+      buf_ += '\n';
+      buf_.append(2 * first_.size(), ' ');
+    }
+  }
+  /// Before a member or an element: the comma, the line break and the indentation.
+  void separate() {
+    if (after_key_) {
+      after_key_ = false;
+      return;
+    }
+    if (first_.empty())
+      return;
+    if (!first_.back())
+      buf_ += ',';
+    first_.back() = false;
+    indent();
+  }
+  void quoted(std::string_view s) {
+    bool plain = true;
+    for (const char ch : s) {
+      const auto c = static_cast<unsigned char>(ch);
+      plain = plain && c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
+    }
+    if (plain) {
+      buf_ += '"';
+      buf_ += s;
+      buf_ += '"';
+      return;
+    }
+    buf_ += json(std::string(s)).dump(-1, ' ', false, json::error_handler_t::replace);
+  }
+
+  bool stream_;
+  bool after_key_ = false;
+  std::string buf_;
+  std::vector<bool> first_; ///< per open object or array: nothing written in it yet
+};
+
+/// Whether standard output and standard error are one file (a terminal, `2>&1`): then
+/// the JSON is held back until the diagnostics are written, as they always come first.
+bool same_output_streams() {
+#ifdef COMMSCOPE_OPT_POSIX
+  struct stat out {}, err {};
+  if (fstat(1, &out) != 0 || fstat(2, &err) != 0)
+    return true;
+  return out.st_dev == err.st_dev && out.st_ino == err.st_ino;
 #else
-void prefer_huge_pages() {}
+  return true;
 #endif
+}
 
 struct note_line {
   std::string message;
@@ -254,88 +360,116 @@ void in_source_order(std::vector<finding>& findings) {
 using plan_type = commscope::plan<commscope::ir_traits<ref::program_ptr>>;
 using function_plan_type = commscope::function_plan<commscope::ir_traits<ref::program_ptr>>;
 
-json location_json(json j, ref::source_location at) {
-  j["line"] = at.line;
-  j["column"] = at.column;
-  return j;
+void location_members(json_writer& out, ref::source_location at) {
+  out.member("line", at.line);
+  out.member("column", at.column);
 }
 
-json devices_json(const commscope::device_set<commscope::boost_storage>& devices) {
+void devices_value(json_writer& out,
+                   const commscope::device_set<commscope::boost_storage>& devices) {
   if (devices.is_all())
-    return "all";
-  json devs = json::array();
-  devices.for_each([&](commscope::device_id id) { devs.push_back(id); });
-  return devs;
+    return out.value(std::string_view("all"));
+  out.begin_array();
+  devices.for_each([&](commscope::device_id id) { out.value(std::int64_t{id}); });
+  out.end_array();
 }
 
 /// cli.md, `--explain`: the contributions that made one allocation's descriptor.
-json evidence_json(const function_plan_type& fp, std::uint32_t allocation) {
+void evidence_value(json_writer& out, const function_plan_type& fp, std::uint32_t allocation) {
   using kind = commscope::contribution<commscope::ir_traits<ref::program_ptr>>::kind;
-  json out = json::array();
+  out.begin_array();
   for (const auto& c : fp.evidence_of(allocation)) {
-    json e = json::object();
+    out.begin_object();
     if (c.what == kind::dispatch) {
-      e["kind"] = "dispatch";
-      e["callee"] = std::string(c.callee);
-      e = location_json(std::move(e), c.where);
-      e["devices"] = devices_json(c.devices);
+      out.member("kind", std::string_view("dispatch"));
+      out.member("callee", std::string_view(c.callee));
+      location_members(out, c.where);
+      out.key("devices");
+      devices_value(out, c.devices);
       const auto* v = c.passed_view < fp.views.size() ? fp.views[c.passed_view].variable : nullptr;
-      e["view"] = v ? v->name : std::string();
-      if (c.from_loop)
-        e["loop"] = location_json(json::object(), c.loop);
+      out.member("view", v ? v->name.view() : std::string_view());
+      if (c.from_loop) {
+        out.key("loop");
+        out.begin_object();
+        location_members(out, c.loop);
+        out.end_object();
+      }
     } else {
-      e["kind"] = "inherited";
-      e["from"] =
-          c.from < fp.allocations.size() ? std::string(fp.allocations[c.from].name) : std::string();
-      e["collective"] = std::string(c.callee);
-      e = location_json(std::move(e), c.where);
+      out.member("kind", std::string_view("inherited"));
+      out.member("from", c.from < fp.allocations.size() ? std::string_view(fp.allocations[c.from].name)
+                                                        : std::string_view());
+      out.member("collective", std::string_view(c.callee));
+      location_members(out, c.where);
     }
-    out.push_back(std::move(e));
+    out.end_object();
   }
-  return out;
+  out.end_array();
 }
 
-json function_json(const function_plan_type& fp, bool explain) {
-  json f = json::object();
-  f["name"] = std::string(fp.name);
-  json scopes = json::array();
+void function_value(json_writer& out, const function_plan_type& fp, bool explain) {
+  // Each allocation's name and printed size, made first in allocation order (the order
+  // the plan and the IR lie in memory), then written domain by domain.
+  std::string texts;
+  std::vector<std::uint32_t> text_at;
+  text_at.reserve(2 * fp.allocations.size() + 1);
+  for (const auto& alloc : fp.allocations) {
+    text_at.push_back(static_cast<std::uint32_t>(texts.size()));
+    texts += alloc.name;
+    text_at.push_back(static_cast<std::uint32_t>(texts.size()));
+    if (alloc.size)
+      ref::detail::append_expression(texts, *alloc.size);
+  }
+  text_at.push_back(static_cast<std::uint32_t>(texts.size()));
+  const auto text_of = [&](std::size_t k) {
+    return std::string_view(texts).substr(text_at[k], text_at[k + 1] - text_at[k]);
+  };
+
+  out.begin_object();
+  out.member("name", std::string_view(fp.name));
+  out.key("scopes");
+  out.begin_array();
   for (std::size_t d = 0; d < fp.domains.size(); ++d) {
     const auto& dom = fp.domains[d];
-    json s = json::object();
-    s["name"] = dom.name.empty() ? std::string(commscope::detail::scope_name(d).view())
-                                 : std::string(dom.name);
-    s["devices"] = devices_json(dom.devices);
-    json slots = json::array();
+    out.begin_object();
+    if (dom.name.empty())
+      out.member("name", commscope::detail::scope_name(d).view());
+    else
+      out.member("name", std::string_view(dom.name));
+    out.key("devices");
+    devices_value(out, dom.devices);
+    out.key("slots");
+    out.begin_array();
     for (const auto a : dom.slots) {
-      const auto& alloc = fp.allocations[a];
-      json slot = json::object();
-      slot["name"] = std::string(alloc.name);
-      slot["size"] = alloc.size ? ref::print_expression(*alloc.size) : std::string();
-      if (explain)
-        slot["evidence"] = evidence_json(fp, a);
-      slots.push_back(std::move(slot));
+      out.begin_object();
+      out.member("name", text_of(2 * std::size_t{a}));
+      out.member("size", text_of(2 * std::size_t{a} + 1));
+      if (explain) {
+        out.key("evidence");
+        evidence_value(out, fp, a);
+      }
+      out.end_object();
     }
-    s["slots"] = std::move(slots);
-    scopes.push_back(std::move(s));
+    out.end_array();
+    out.end_object();
   }
-  f["scopes"] = std::move(scopes);
-  json views = json::array();
+  out.end_array();
+  out.key("views");
+  out.begin_array();
   for (const auto& v : fp.views) {
-    json j = json::object();
-    j["name"] = v.variable ? v.variable->name : std::string();
-    j["window_buffer"] = v.allocation < fp.allocations.size()
-                             ? std::string(fp.allocations[v.allocation].name)
-                             : std::string();
-    views.push_back(std::move(j));
+    out.begin_object();
+    out.member("name", v.variable ? v.variable->name.view() : std::string_view());
+    out.member("window_buffer", v.allocation < fp.allocations.size()
+                                    ? text_of(2 * std::size_t{v.allocation})
+                                    : std::string_view());
+    out.end_object();
   }
-  f["views"] = std::move(views);
-  return f;
+  out.end_array();
+  out.end_object();
 }
 
-/// What a program of the file became: its JSON entry, its findings, its rewritten
-/// host bodies (byte range in the source -> printed text).
+/// What a program of the file became: its findings and its rewritten host bodies (byte
+/// range in the source -> printed text); its JSON entry is written as it is made.
 struct program_outcome {
-  json entry;
   std::vector<finding> findings;
   std::vector<ref::body_edit> rewritten;
 };
@@ -373,25 +507,27 @@ std::string with_literal_device(std::string message, const ref::program_unit& un
 }
 
 program_outcome run_program(const ref::program_unit& unit, const options& opt,
-                            std::string_view newline) {
-  program_outcome out;
-  out.entry = json::object();
-  out.entry["name"] = unit.name;
-  out.entry["line"] = unit.line;
+                            std::string_view newline, json_writer& out) {
+  program_outcome result;
+  out.begin_object();
+  out.member("name", std::string_view(unit.name));
+  out.member("line", unit.line);
+  out.key("functions");
+  out.begin_array();
   for (const auto& d : unit.diagnostics)
-    out.findings.push_back({d.code, d.message, d.where.line, d.where.column, 0, {}});
+    result.findings.push_back({d.code, d.message, d.where.line, d.where.column, 0, {}});
   ref::program_ptr prog = unit.program;
   const ref::program_ptr original = prog;
   const commscope::ir_traits<ref::program_ptr> traits;
   // The companion pass first (pass.md): a program it rejects goes no further.
-  if (opt.synthesize_signals && out.findings.empty())
+  if (opt.synthesize_signals && result.findings.empty())
     for (const auto& d : commscope::synthesize_signals(prog, traits))
-      out.findings.push_back(finding_of(d, d.message()));
-  json functions = json::array();
-  if (!out.findings.empty()) {
-    in_source_order(out.findings);
-    out.entry["functions"] = std::move(functions);
-    return out;
+      result.findings.push_back(finding_of(d, d.message()));
+  if (!result.findings.empty()) {
+    in_source_order(result.findings);
+    out.end_array();
+    out.end_object();
+    return result;
   }
   const ref::program_ptr analysed = prog; // the plan's handles point into it
   const auto pl = opt.explain ? commscope::analyze(prog, traits, commscope::with_evidence)
@@ -403,22 +539,24 @@ program_outcome run_program(const ref::program_unit& unit, const options& opt,
     if (d.code == commscope::error_code::device_out_of_range ||
         d.code == commscope::error_code::negative_device)
       message = with_literal_device(std::move(message), unit, d.where, d.number);
-    out.findings.push_back(finding_of(d, std::move(message)));
+    result.findings.push_back(finding_of(d, std::move(message)));
   }
-  if (out.findings.empty()) {
+  if (result.findings.empty()) {
     commscope::materialize(prog, pl, traits);
     if (opt.verify)
       for (const auto& d : commscope::verify(prog, traits))
-        out.findings.push_back(finding_of(d, d.message()));
+        result.findings.push_back(finding_of(d, d.message()));
   }
-  if (out.findings.empty()) {
+  if (result.findings.empty()) {
     for (const auto& fp : pl.functions)
-      functions.push_back(function_json(fp, opt.explain));
-    out.rewritten = ref::rewritten_bodies(unit, *original, *prog, newline);
+      function_value(out, fp, opt.explain);
+    if (opt.emit != emit_kind::plan)
+      result.rewritten = ref::rewritten_bodies(unit, *original, *prog, newline);
   }
-  in_source_order(out.findings);
-  out.entry["functions"] = std::move(functions);
-  return out;
+  in_source_order(result.findings);
+  out.end_array();
+  out.end_object();
+  return result;
 }
 
 int run(int argc, char** argv) {
@@ -434,7 +572,6 @@ int run(int argc, char** argv) {
     return exit_ok;
   }
 
-  prefer_huge_pages();
   std::string display = "<builtin>";
   std::string stem = "builtin";
   std::string text;
@@ -454,74 +591,86 @@ int run(int argc, char** argv) {
   mo.defines = opt.defines;
   const auto module = ref::parse_module(text, mo);
 
+  // The plan is written as it is made, unless diagnostics and plan share one file.
+  const bool stream = opt.emit != emit_kind::ir && !same_output_streams();
+  json_writer out(stream);
   std::vector<finding> findings;
-  json programs = json::array();
   std::vector<ref::body_edit> edits;
   int status = exit_ok;
+  out.begin_object();
+  out.key("programs");
+  out.begin_array();
   if (module.error) {
     const auto& e = *module.error;
     findings.push_back({"syntax", e.message, e.line, e.column, 0, {}});
     status = exit_syntax;
   } else {
     for (const auto& unit : module.programs) {
-      auto outcome = run_program(unit, opt, module.newline);
+      auto outcome = run_program(unit, opt, module.newline, out);
       if (!outcome.findings.empty())
         status = exit_rejected;
       for (auto& f : outcome.findings)
         findings.push_back(std::move(f));
       for (auto& e : outcome.rewritten)
         edits.push_back(std::move(e));
-      programs.push_back(std::move(outcome.entry));
     }
     in_source_order(findings);
   }
+  out.end_array();
 
-  json result = json::object();
-  result["programs"] = std::move(programs);
-  json diagnostics = json::array();
+  out.key("diagnostics");
+  out.begin_array();
   for (const auto& f : findings) {
     std::cerr << display << ':' << f.line << ':' << f.column << ": error: " << f.message << " ["
               << f.code << "]\n";
-    json notes = json::array();
-    for (const auto& n : f.notes) {
+    for (const auto& n : f.notes)
       std::cerr << display << ':' << n.line << ':' << n.column << ": note: " << n.message << '\n';
-      json j = json::object();
-      j["message"] = n.message;
-      notes.push_back(location_json(std::move(j), {n.line, n.column}));
+    out.begin_object();
+    out.member("code", std::string_view(f.code));
+    out.member("message", std::string_view(f.message));
+    out.member("line", f.line);
+    out.member("column", f.column);
+    out.key("notes");
+    out.begin_array();
+    for (const auto& n : f.notes) {
+      out.begin_object();
+      out.member("message", std::string_view(n.message));
+      location_members(out, {n.line, n.column});
+      out.end_object();
     }
-    json d = json::object();
-    d["code"] = f.code;
-    d["message"] = f.message;
-    d["line"] = f.line;
-    d["column"] = f.column;
-    d["notes"] = std::move(notes);
-    diagnostics.push_back(std::move(d));
+    out.end_array();
+    out.end_object();
   }
-  result["diagnostics"] = std::move(diagnostics);
+  out.end_array();
+  std::cerr.flush();
 
   std::optional<std::string> ir;
-  if (status != exit_syntax)
+  if (status != exit_syntax && opt.emit != emit_kind::plan)
     ir = ref::splice_bodies(text, std::move(edits), module.newline);
 
-  // Names and strings come from arbitrary input bytes: replace invalid UTF-8, never throw.
-  const auto dump = [](const json& j) {
-    return j.dump(2, ' ', false, json::error_handler_t::replace);
-  };
   switch (opt.emit) {
   case emit_kind::plan:
-    std::cout << dump(result) << '\n';
+    out.end_object();
+    out.newline();
+    out.flush();
     break;
   case emit_kind::ir:
     if (ir)
-      std::cout << *ir;
+      std::fwrite(ir->data(), 1, ir->size(), stdout);
     break;
   case emit_kind::both:
-    result["ir"] = ir ? json(*ir) : json(nullptr);
-    std::cout << dump(result) << '\n';
+    out.key("ir");
+    if (ir)
+      out.value(std::string_view(*ir));
+    else
+      out.null();
+    out.end_object();
+    out.newline();
+    out.flush();
     break;
   }
-  std::cout.flush();
-  if (!std::cout) {
+  std::fflush(stdout);
+  if (std::ferror(stdout)) {
     std::cerr << "commscope-opt: error: cannot write standard output\n";
     return exit_usage;
   }

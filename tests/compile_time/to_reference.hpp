@@ -88,8 +88,7 @@ private:
     case kind::operation: {
       ex e = h_->operation(n.target.op, std::move(args));
       if (n.target.op == commscope::operation::alloc_window_buffer) // what the front end sets
-        std::const_pointer_cast<commscope::reference::expression>(e.get())->name =
-            std::string(n.name);
+        h_->name_allocation(e, n.name);
       return e;
     }
     case kind::function: {

@@ -62,7 +62,7 @@ std::string host_program(std::string_view body) {
   return s;
 }
 
-const expression& rhs(const ref::function& f, std::size_t i) { return *f.body.at(i)->value; }
+const expression& rhs(const ref::function& f, std::size_t i) { return *f.body.at(i)->value(); }
 
 /// The JSON-relevant content of a plan, as a string, to compare plans of two programs.
 std::string plan_text(const ref::program_ptr& p) {
@@ -109,12 +109,12 @@ TEST_CASE("the cli.md example parses into the reference IR") {
   const expression& alloc = rhs(host, 0);
   CHECK(alloc.what == expression::kind::operation);
   CHECK(alloc.op == commscope::operation::alloc_window_buffer);
-  CHECK(alloc.name == "buf");
-  CHECK(ref::print_expression(*alloc.args.at(0)) == "256 * 4"); // get_byte folded
+  CHECK(alloc.name() == "buf");
+  CHECK(ref::print_expression(*alloc.args().at(0)) == "256 * 4"); // get_byte folded
   CHECK(host.body[0]->where == ref::source_location{12, 9});
   CHECK(alloc.where == ref::source_location{12, 15});
 
-  const auto& view = *host.body[1]->targets.at(0);
+  const auto& view = *host.body[1]->targets().at(0);
   REQUIRE(view.var_type);
   CHECK(ref::print_expression(*view.var_type->shape) == "[256]");
   CHECK(ref::print_expression(*view.var_type->dtype) == "pl.FP32");
@@ -122,24 +122,24 @@ TEST_CASE("the cli.md example parses into the reference IR") {
 
   const statement& loop = *host.body[2];
   REQUIRE(loop.what == statement::kind::for_loop);
-  CHECK(loop.range_arity == 1);
-  CHECK_FALSE(loop.builtin_range);
-  CHECK(loop.start->what == expression::kind::integer);
-  CHECK(loop.start->value == 0);
-  CHECK(loop.step->value == 1);
-  CHECK(loop.stop->op == commscope::operation::world_size);
-  const expression& call = *loop.body.at(0)->value;
+  CHECK(loop.range_arity() == 1);
+  CHECK_FALSE(loop.builtin_range());
+  CHECK(loop.start()->what == expression::kind::integer);
+  CHECK(loop.start()->value() == 0);
+  CHECK(loop.step()->value() == 1);
+  CHECK(loop.stop()->op == commscope::operation::world_size);
+  const expression& call = *loop.body().at(0)->value();
   CHECK(call.what == expression::kind::function_call);
-  CHECK(call.text == "chip_orch");
-  CHECK(call.callee == chip.sig); // the very signature object of the callee
+  CHECK(call.text() == "chip_orch");
+  CHECK(call.callee() == chip.sig); // the very signature object of the callee
   CHECK(call.where == ref::source_location{15, 13});
-  REQUIRE(call.keywords.size() == 1);
-  CHECK(call.keywords[0].value->var == loop.loop_var);
+  REQUIRE(call.keywords().size() == 1);
+  CHECK(call.keywords()[0].value->var() == loop.loop_var());
 
   // Dense ids: data (param), buf, data (view), r.
   CHECK(p->variable_bound == 4);
   CHECK(view.id == 2);
-  CHECK(call.args.at(0)->var.get() == &view);
+  CHECK(call.args().at(0)->var().get() == &view);
 }
 
 TEST_CASE("function kinds follow the decorator table of cli.md") {
@@ -175,14 +175,14 @@ TEST_CASE("operations: short and long spellings, text kept as written") {
                                  "        x = pld.something_else(a)\n"));
   const auto& f = *p->functions[1];
   CHECK(rhs(f, 0).op == commscope::operation::alloc_window_buffer);
-  CHECK(rhs(f, 0).text == "pld.tensor.alloc_window_buffer");
+  CHECK(rhs(f, 0).text() == "pld.tensor.alloc_window_buffer");
   CHECK(rhs(f, 1).op == commscope::operation::window);
-  CHECK(ref::print_expression(*f.body[1]->targets[0]->var_type->dtype) == "pl.FP32");
+  CHECK(ref::print_expression(*f.body[1]->targets()[0]->var_type->dtype) == "pl.FP32");
   CHECK(rhs(f, 2).op == commscope::operation::window);
   CHECK(rhs(f, 3).op == commscope::operation::world_size);
   CHECK(rhs(f, 4).op == commscope::operation::world_size);
   CHECK(rhs(f, 5).op == commscope::operation::allreduce);
-  CHECK(rhs(f, 5).keywords.at(0).name == "op");
+  CHECK(rhs(f, 5).keywords().at(0).name == "op");
   CHECK(rhs(f, 6).op == commscope::operation::all_to_all_v);
   CHECK(rhs(f, 7).what == expression::kind::call);
   CHECK(ref::print_expression(rhs(f, 5)) == "pld.tensor.allreduce(b, c, op=pl.ReduceOp.SUM)");
@@ -197,7 +197,7 @@ TEST_CASE("get_byte folds for every dtype of cli.md") {
     auto p = parse_ok(host_program("        x = pl." + std::string(dtype) + ".get_byte()\n"));
     const auto& e = rhs(*p->functions[1], 0);
     CHECK(e.what == expression::kind::integer);
-    CHECK(e.value == bytes);
+    CHECK(e.value() == bytes);
   }
   auto p = parse_ok(host_program("        x = pl.FP8X.get_byte()\n"));
   CHECK(ref::print_expression(rhs(*p->functions[1], 0)) == "pl.FP8X.get_byte()");
@@ -207,35 +207,35 @@ TEST_CASE("name binding: every binding a new variable, uses see the latest") {
   auto p = parse_ok(host_program("        x = 1\n        y = x\n        x = y + z\n"
                                  "        a, b = f(x)\n        w = x\n"));
   const auto& f = *p->functions[1];
-  const auto& x1 = f.body[0]->targets[0];
-  const auto& x2 = f.body[2]->targets[0];
+  const auto& x1 = f.body[0]->targets()[0];
+  const auto& x2 = f.body[2]->targets()[0];
   CHECK(x1 != x2);
   CHECK(x1->name == x2->name);
-  CHECK(rhs(f, 1).var == x1);
-  CHECK(rhs(f, 2).args[1]->var == nullptr); // z is unbound
-  CHECK(rhs(f, 2).args[1]->text == "z");
-  CHECK(rhs(f, 4).var == x2);
-  CHECK(f.body[3]->targets.size() == 2);
+  CHECK(rhs(f, 1).var() == x1);
+  CHECK(rhs(f, 2).args()[1]->var() == nullptr); // z is unbound
+  CHECK(rhs(f, 2).args()[1]->text() == "z");
+  CHECK(rhs(f, 4).var() == x2);
+  CHECK(f.body[3]->targets().size() == 2);
   CHECK(p->variable_bound == 7); // x (chip), x, y, x, a, b, w
 }
 
 TEST_CASE("allocation names: name= keyword wins over the variable") {
   auto p = parse_ok(host_program("        a = pld.alloc_window_buffer(4, name=\"sig\")\n"
                                  "        b = pld.alloc_window_buffer(4)\n"));
-  CHECK(rhs(*p->functions[1], 0).name == "sig");
-  CHECK(rhs(*p->functions[1], 1).name == "b");
+  CHECK(rhs(*p->functions[1], 0).name() == "sig");
+  CHECK(rhs(*p->functions[1], 1).name() == "b");
 }
 
 TEST_CASE("range forms record arity and the builtin spelling") {
   auto p = parse_ok(host_program("        for i in range(2, 10):\n            pass\n"
                                  "        for j in pl.range(1, 9, -2):\n            pass\n"));
   const auto& f = *p->functions[1];
-  CHECK(f.body[0]->builtin_range);
-  CHECK(f.body[0]->range_arity == 2);
-  CHECK(f.body[0]->start->value == 2);
-  CHECK(f.body[0]->step->value == 1);
-  CHECK(f.body[1]->range_arity == 3);
-  CHECK(f.body[1]->step->value == -2); // negative literals fold
+  CHECK(f.body[0]->builtin_range());
+  CHECK(f.body[0]->range_arity() == 2);
+  CHECK(f.body[0]->start()->value() == 2);
+  CHECK(f.body[0]->step()->value() == 1);
+  CHECK(f.body[1]->range_arity() == 3);
+  CHECK(f.body[1]->step()->value() == -2); // negative literals fold
 }
 
 TEST_CASE("comm_domain blocks rebuild scopes and shared window buffers") {
@@ -252,21 +252,22 @@ TEST_CASE("comm_domain blocks rebuild scopes and shared window buffers") {
   REQUIRE(f.body.size() == 1);
   const statement& outer = *f.body[0];
   REQUIRE(outer.what == statement::kind::scope);
-  CHECK(outer.scope_name == "comm_d0");
-  CHECK(outer.devices.empty());
-  REQUIRE(outer.slots.size() == 2);
-  const statement& inner = *outer.body.at(0);
-  CHECK(inner.scope_name == "comm_d1");
-  CHECK(inner.devices == std::vector<std::int64_t>{0, 1});
-  REQUIRE(inner.slots.size() == 1);
-  CHECK(inner.slots[0]->name == "st");
-  const auto& buf = outer.slots[0];
+  CHECK(outer.scope_name() == "comm_d0");
+  CHECK(outer.devices().empty());
+  REQUIRE(outer.slots().size() == 2);
+  const statement& inner = *outer.body().at(0);
+  CHECK(inner.scope_name() == "comm_d1");
+  CHECK(std::vector<std::int64_t>(inner.devices().begin(), inner.devices().end()) ==
+        std::vector<std::int64_t>{0, 1});
+  REQUIRE(inner.slots().size() == 1);
+  CHECK(inner.slots()[0]->name == "st");
+  const auto& buf = outer.slots()[0];
   CHECK(buf->name == "buf");
-  CHECK(buf->base == inner.body[0]->targets[0]);
+  CHECK(buf->base == inner.body()[0]->targets()[0]);
   CHECK(ref::print_expression(*buf->size) == "256 * 4");
-  CHECK(inner.body[3]->targets[0]->var_type->window == buf); // identity, not equality
-  CHECK(inner.body[4]->targets[0]->var_type->window == buf);
-  CHECK(inner.body[5]->targets[0]->var_type->window == inner.slots[0]);
+  CHECK(inner.body()[3]->targets()[0]->var_type->window == buf); // identity, not equality
+  CHECK(inner.body()[4]->targets()[0]->var_type->window == buf);
+  CHECK(inner.body()[5]->targets()[0]->var_type->window == inner.slots()[0]);
 
   auto pl = commscope::analyze(p);
   CHECK(pl.ok());
@@ -290,11 +291,11 @@ TEST_CASE("integer literals: overflow is kept, INT64_MIN fits") {
                                  "        y = -9223372036854775808\n"
                                  "        z = 0x10 + 1_000\n"));
   const auto& f = *p->functions[1];
-  CHECK(rhs(f, 0).overflow);
-  CHECK(rhs(f, 0).text == "123456789012345678901234567890");
+  CHECK(rhs(f, 0).overflow());
+  CHECK(rhs(f, 0).text() == "123456789012345678901234567890");
   CHECK(ref::print_expression(rhs(f, 0)) == "123456789012345678901234567890");
-  CHECK_FALSE(rhs(f, 1).overflow);
-  CHECK(rhs(f, 1).value == INT64_MIN);
+  CHECK_FALSE(rhs(f, 1).overflow());
+  CHECK(rhs(f, 1).value() == INT64_MIN);
   CHECK(ref::print_expression(rhs(f, 2)) == "16 + 1000");
 }
 
@@ -542,7 +543,7 @@ TEST_CASE("printed IR with one window buffer in two scopes parses back (fuzz fin
                    "                a = pld.alloc_window_buffer(64)\n"
                    "                v = pld.window(a, [8], dtype=pl.FP32) # window_buffer=a\n"));
   const statement& outer = *p->functions[1]->body.at(0);
-  const statement& inner = *outer.body.at(0);
-  CHECK(outer.slots.at(0) == inner.slots.at(0));
+  const statement& inner = *outer.body().at(0);
+  CHECK(outer.slots().at(0) == inner.slots().at(0));
   CHECK_FALSE(commscope::verify(p).empty()); // one buffer in two scopes
 }

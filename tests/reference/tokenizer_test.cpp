@@ -18,7 +18,7 @@ std::vector<std::string> kinds_and_texts(std::string_view src) {
   const auto ts = ref::tokenize(src);
   std::vector<std::string> out;
   for (const auto& t : ts.tokens) {
-    switch (t.kind) {
+    switch (t.kind()) {
     case tok::newline:
       out.emplace_back("NL");
       break;
@@ -106,8 +106,8 @@ TEST_CASE("every string form, f-strings nested, prefixes in any case") {
     const std::string src = "x = " + std::string(s) + "\n";
     const auto ts = ref::tokenize(src);
     REQUIRE(ts.tokens.size() >= 4);
-    CHECK(ts.tokens[2].kind == tok::string);
-    CHECK(ts.tokens[ts.tokens.size() - 2].kind == tok::newline);
+    CHECK(ts.tokens[2].kind() == tok::string);
+    CHECK(ts.tokens[ts.tokens.size() - 2].kind() == tok::newline);
   }
   std::string v;
   CHECK(ref::string_value("'a\\nb\\x41\\''", 0, v));
@@ -139,7 +139,7 @@ TEST_CASE("every number form; integers are unbounded") {
     CAPTURE(n);
     const std::string src = "x = " + std::string(n) + "\n";
     const auto ts = ref::tokenize(src);
-    CHECK(ts.tokens[2].kind == tok::number);
+    CHECK(ts.tokens[2].kind() == tok::number);
     CHECK(ts.text(ts.tokens[2]) == n);
   }
   for (std::string_view n : {"1_", "1__0", "08", "0x", "0b2", "1abc", "0o8"}) {

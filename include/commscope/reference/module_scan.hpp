@@ -46,7 +46,15 @@ struct py_scope {
     std::uint32_t rhs_begin = 0; ///< token range of E
     std::uint32_t rhs_end = 0;
   };
-  std::unordered_map<std::string_view, binding> names;
+  /// One binding as the scan meets it: the name's token, and for `NAME = E` the range of
+  /// E (rhs_end 0: not such a binding). A scope's table of names is made from these only
+  /// when a constant is looked up in it (constants, below): most scopes never are.
+  struct record {
+    std::uint32_t name;
+    std::uint32_t rhs_begin;
+    std::uint32_t rhs_end;
+  };
+  std::vector<record> records;
 };
 
 /// A decorated (or DSL-method) `def` or `class` the scan found.
@@ -90,17 +98,24 @@ public:
   }
   /// `dist.alloc_window_buffer` -> `pld.alloc_window_buffer`; unchanged otherwise.
   [[nodiscard]] std::string canonical(std::string_view dotted) const {
+    std::string r;
+    canonical_into(dotted, r);
+    return r;
+  }
+  /// The same, appended to `out` (which keeps its capacity).
+  void canonical_into(std::string_view dotted, std::string& out) const {
     const std::pair<std::string, std::string_view>* best = nullptr;
     for (const auto& m : map_)
       if ((dotted == m.first || (dotted.starts_with(m.first) && dotted.size() > m.first.size() &&
                                  dotted[m.first.size()] == '.')) &&
           (!best || m.first.size() > best->first.size()))
         best = &m;
-    if (!best)
-      return std::string(dotted);
-    std::string r(best->second);
-    r += dotted.substr(best->first.size());
-    return r;
+    if (!best) {
+      out += dotted;
+      return;
+    }
+    out += best->second;
+    out += dotted.substr(best->first.size());
   }
 
 private:
@@ -114,11 +129,11 @@ inline std::string dotted_name(const token_stream& ts, std::uint32_t b, std::uin
   for (std::uint32_t i = b; i < e; ++i) {
     const token& t = ts.tokens[i];
     if (want_name) {
-      if (t.kind != tok::name)
+      if (t.kind() != tok::name)
         return {};
       r += ts.text(t);
     } else {
-      if (t.kind != tok::op || ts.text(t) != ".")
+      if (!t.is_op("."))
         return {};
       r += '.';
     }
@@ -149,13 +164,13 @@ public:
     std::uint32_t first_decorator = 0;
     const auto& t = ts_.tokens;
     std::uint32_t i = 0;
-    while (t[i].kind != tok::end) {
+    while (t[i].kind() != tok::end) {
       const token& k = t[i];
-      if (k.kind == tok::newline) {
+      if (k.kind() == tok::newline) {
         ++i;
         continue;
       }
-      if (k.kind == tok::dedent) {
+      if (k.kind() == tok::dedent) {
         if (blocks.size() > 1) {
           if (blocks.back().definition >= 0)
             definitions[static_cast<std::size_t>(blocks.back().definition)].body_end = i;
@@ -164,7 +179,7 @@ public:
         ++i;
         continue;
       }
-      if (k.kind == tok::indent)
+      if (k.kind() == tok::indent)
         fail_at(k.begin, "unexpected indent");
       const std::uint32_t nl = line_end(i);
       const std::int32_t scope = blocks.back().scope;
@@ -179,16 +194,16 @@ public:
       if (is_name(kw, "async") &&
           (is_name(kw + 1, "def") || is_name(kw + 1, "for") || is_name(kw + 1, "with")))
         ++kw;
-      const std::string_view head = t[kw].kind == tok::name ? ts_.text(t[kw]) : "";
-      const bool defines = head == "def" || head == "class";
+      const std::string_view head = t[kw].kind() == tok::name ? ts_.text(t[kw]) : "";
+      const bool defines = t[kw].is_keyword("def") || t[kw].is_keyword("class");
       if (!decorators.empty() && !defines)
         fail_at(t[i].begin, "invalid syntax: a decorator must be followed by 'def' or 'class'");
-      if (!is_compound(kw, nl, head)) {
+      if (!is_compound(kw, nl)) {
         simple_line(i, nl, scope);
         i = nl + 1;
         continue;
       }
-      const std::uint32_t colon = header_colon(kw, nl, head);
+      const std::uint32_t colon = header_colon(kw, nl);
       std::int32_t def_index = -1;
       std::int32_t body_scope = scope;
       if (defines) {
@@ -197,12 +212,12 @@ public:
         body_scope = definitions[static_cast<std::size_t>(def_index)].own_scope;
         decorators.clear();
       } else {
-        header_bindings(kw, colon, head, scope);
+        header_bindings(kw, colon, scope);
       }
       if (colon + 1 == nl) {
-        if (t[nl + 1].kind != tok::indent)
+        if (t[nl + 1].kind() != tok::indent)
           fail_at(t[nl + 1].begin, "expected an indented block after '" + std::string(head) +
-                                       "' statement on line " + std::to_string(t[kw].line));
+                                       "' statement on line " + std::to_string(ts_.line(t[kw])));
         blocks.push_back({body_scope, def_index});
         if (def_index >= 0)
           definitions[static_cast<std::size_t>(def_index)].body_begin = nl + 1; // its INDENT
@@ -229,10 +244,7 @@ public:
   }
 
 private:
-  bool is_op(std::uint32_t i, std::string_view o) const {
-    const token& k = ts_.tokens[i];
-    return k.kind == tok::op && k.flags == op_code(o);
-  }
+  bool is_op(std::uint32_t i, operator_code o) const { return ts_.tokens[i].is_op(o); }
   /// +1 for an opening bracket at token i, -1 for a closing one, else 0.
   int nesting(std::uint32_t i) const {
     const std::uint8_t c = code(i);
@@ -241,51 +253,54 @@ private:
   /// The operator code of token i, 0 for any other token.
   std::uint8_t code(std::uint32_t i) const {
     const token& k = ts_.tokens[i];
-    return k.kind == tok::op ? k.flags : 0;
+    return k.kind() == tok::op ? k.flags() : 0;
   }
-  bool is_name(std::uint32_t i, std::string_view n) const {
-    const token& k = ts_.tokens[i];
-    return k.kind == tok::name && ts_.text(k) == n;
-  }
+  bool is_name(std::uint32_t i, keyword_id n) const { return ts_.tokens[i].is_keyword(n); }
 
   /// The NEWLINE that ends the logical line starting at i.
   std::uint32_t line_end(std::uint32_t i) const {
     const auto& t = ts_.tokens;
-    while (t[i].kind != tok::newline && t[i].kind != tok::end)
+    while (t[i].kind() != tok::newline && t[i].kind() != tok::end)
       ++i;
-    if (t[i].kind == tok::end)
+    if (t[i].kind() == tok::end)
       fail_at(t[i].begin, "unexpected end of file");
     return i;
   }
 
-  bool is_compound(std::uint32_t kw, std::uint32_t nl, std::string_view head) const {
-    static constexpr std::array<std::string_view, 13> words{
-        "if",     "elif",    "else", "for",   "while", "with", "try",
-        "except", "finally", "def",  "class", "async", "match"};
-    if (head == "match" || head == "case") // soft keywords: no simple statement ends with ':'
+  bool is_compound(std::uint32_t kw, std::uint32_t nl) const {
+    const token& k = ts_.tokens[kw];
+    if (k.is_keyword("match") || k.is_keyword("case")) // soft: no simple statement ends with ':'
       return nl > kw + 1 && is_op(nl - 1, ":");
-    return std::find(words.begin(), words.end(), head) != words.end();
+    for (const keyword_id w : {keyword_id("if"), keyword_id("elif"), keyword_id("else"),
+                               keyword_id("for"), keyword_id("while"), keyword_id("with"),
+                               keyword_id("try"), keyword_id("except"), keyword_id("finally"),
+                               keyword_id("def"), keyword_id("class"), keyword_id("async")})
+      if (k.is_keyword(w))
+        return true;
+    return false;
   }
 
   /// The ':' that ends a compound statement's header.
-  std::uint32_t header_colon(std::uint32_t kw, std::uint32_t nl, std::string_view head) const {
-    if (head == "match" || head == "case")
+  std::uint32_t header_colon(std::uint32_t kw, std::uint32_t nl) const {
+    const token& h = ts_.tokens[kw];
+    if (h.is_keyword("match") || h.is_keyword("case"))
       return nl - 1;
+    const bool definition = h.is_keyword("def") || h.is_keyword("class");
     int depth = 0;
     int lambdas = 0;
     for (std::uint32_t i = kw + 1; i < nl; ++i) {
       const token& k = ts_.tokens[i];
-      if (k.kind == tok::name && depth == 0 && ts_.text(k) == "lambda")
+      if (depth == 0 && k.is_keyword("lambda"))
         ++lambdas;
-      if (k.kind != tok::op)
+      if (k.kind() != tok::op)
         continue;
-      const char o = static_cast<char>(k.flags);
+      const char o = static_cast<char>(k.flags());
       if (o == '(' || o == '[' || o == '{')
         ++depth;
       else if (o == ')' || o == ']' || o == '}')
         --depth;
       else if (o == ':' && depth == 0) {
-        if (lambdas > 0 && head != "def" && head != "class") {
+        if (lambdas > 0 && !definition) {
           --lambdas;
           continue;
         }
@@ -295,11 +310,11 @@ private:
     fail_at(ts_.tokens[nl].begin, "expected ':'");
   }
 
-  py_scope::binding& bind(std::int32_t scope, std::string_view name) {
-    auto& b = scopes[static_cast<std::size_t>(scope)].names[name];
-    ++b.count;
-    b.simple = false;
-    return b;
+  /// Records a binding of the name at token `name` (`rhs`: the range of E in a simple
+  /// `NAME = E`).
+  void bind(std::int32_t scope, std::uint32_t name, std::uint32_t rhs_begin = 0,
+            std::uint32_t rhs_end = 0) {
+    scopes[static_cast<std::size_t>(scope)].records.push_back({name, rhs_begin, rhs_end});
   }
 
   /// Names bound by a target list such as `a, (b, *c)` (attributes and subscripts bind
@@ -307,32 +322,32 @@ private:
   void bind_targets(std::uint32_t b, std::uint32_t e, std::int32_t scope) {
     const auto& t = ts_.tokens;
     for (std::uint32_t i = b; i < e; ++i) {
-      if (t[i].kind != tok::name || is_reserved(ts_.text(t[i])))
+      if (t[i].kind() != tok::name || t[i].is_reserved())
         continue;
       const bool after_dot = i > b && is_op(i - 1, ".");
       const bool trailer =
           i + 1 < e && (is_op(i + 1, ".") || is_op(i + 1, "(") || is_op(i + 1, "["));
       if (!after_dot && !trailer)
-        bind(scope, ts_.text(t[i]));
+        bind(scope, i);
     }
   }
 
   void walrus_bindings(std::uint32_t b, std::uint32_t e, std::int32_t scope) {
     for (std::uint32_t i = b; i + 1 < e; ++i)
-      if (ts_.tokens[i].kind == tok::name && is_op(i + 1, ":="))
-        bind(scope, ts_.text(ts_.tokens[i]));
+      if (ts_.tokens[i].kind() == tok::name && is_op(i + 1, ":="))
+        bind(scope, i);
   }
 
-  void header_bindings(std::uint32_t kw, std::uint32_t colon, std::string_view head,
-                       std::int32_t scope) {
+  void header_bindings(std::uint32_t kw, std::uint32_t colon, std::int32_t scope) {
     walrus_bindings(kw, colon, scope);
-    if (head == "for") {
+    const token& head = ts_.tokens[kw];
+    if (head.is_keyword("for")) {
       std::uint32_t in = kw + 1;
       for (int depth = 0; in < colon; ++in)
         if ((depth += nesting(in)) == 0 && is_name(in, "in"))
           break;
       bind_targets(kw + 1, in, scope);
-    } else if (head == "with" || head == "except") {
+    } else if (head.is_keyword("with") || head.is_keyword("except")) {
       for (std::uint32_t i = kw + 1; i + 1 < colon; ++i)
         if (is_name(i, "as")) {
           std::uint32_t e = i + 1;
@@ -348,10 +363,10 @@ private:
                       const std::vector<std::pair<std::uint32_t, std::uint32_t>>& decorators,
                       std::uint32_t first, bool is_class) {
     const auto& t = ts_.tokens;
-    if (t[kw + 1].kind != tok::name)
+    if (t[kw + 1].kind() != tok::name)
       fail_at(t[kw + 1].begin, "invalid syntax: expected a name");
     const std::string_view name = ts_.text(t[kw + 1]);
-    bind(scope, name);
+    bind(scope, kw + 1);
     py_scope s;
     s.what = is_class ? py_scope::kind::class_body : py_scope::kind::function;
     s.parent = scope;
@@ -384,8 +399,8 @@ private:
     bool want = false;
     for (std::uint32_t i = open; i < colon; ++i) {
       const token& k = ts_.tokens[i];
-      if (k.kind == tok::op) {
-        const std::uint8_t o = k.flags;
+      if (k.kind() == tok::op) {
+        const std::uint8_t o = k.flags();
         if (o == '(' || o == '[' || o == '{')
           ++depth;
         else if (o == ')' || o == ']' || o == '}')
@@ -398,8 +413,8 @@ private:
           want = false;
         continue;
       }
-      if (want && depth == 1 && k.kind == tok::name)
-        bind(scope, ts_.text(k));
+      if (want && depth == 1 && k.kind() == tok::name)
+        bind(scope, i);
       want = false;
     }
   }
@@ -409,7 +424,7 @@ private:
     if (!is_op(i, "["))
       return i;
     for (int depth = 0;; ++i) {
-      if (ts_.tokens[i].kind == tok::newline || ts_.tokens[i].kind == tok::end)
+      if (ts_.tokens[i].kind() == tok::newline || ts_.tokens[i].kind() == tok::end)
         return i;
       if (is_op(i, "[") || is_op(i, "(") || is_op(i, "{"))
         ++depth;
@@ -498,8 +513,8 @@ private:
     std::uint32_t s = b;
     int depth = 0;
     for (std::uint32_t i = b; i <= e; ++i) {
-      if (i < e && ts_.tokens[i].kind == tok::op) {
-        const char o = static_cast<char>(ts_.tokens[i].flags);
+      if (i < e && ts_.tokens[i].kind() == tok::op) {
+        const char o = static_cast<char>(ts_.tokens[i].flags());
         if (o == '(' || o == '[' || o == '{')
           ++depth;
         else if (o == ')' || o == ']' || o == '}')
@@ -518,34 +533,34 @@ private:
     const auto& t = ts_.tokens;
     if (b >= e)
       return;
-    const std::string_view first = t[b].kind == tok::name ? ts_.text(t[b]) : "";
-    if (first == "import" || first == "from")
+    const token& first = t[b];
+    if (first.is_keyword("import") || first.is_keyword("from"))
       return import(b, e, scope);
-    if (first == "global" || first == "nonlocal" || first == "del") {
+    if (first.is_keyword("global") || first.is_keyword("nonlocal") || first.is_keyword("del")) {
       for (std::uint32_t i = b + 1; i < e; ++i)
-        if (t[i].kind == tok::name) {
-          bind(scope, ts_.text(t[i]));
-          bind(scope, ts_.text(t[i])); // never a constant
+        if (t[i].kind() == tok::name) {
+          bind(scope, i);
+          bind(scope, i); // never a constant
         }
       return;
     }
     walrus_bindings(b, e, scope);
     // Assignments: the '=' at depth 0 split targets from the value.
-    std::vector<std::uint32_t> eqs;
+    eqs_.clear();
     int depth = 0;
-    bool annotated = t[b].kind == tok::name && b + 1 < e && is_op(b + 1, ":");
+    bool annotated = t[b].kind() == tok::name && b + 1 < e && is_op(b + 1, ":");
     for (std::uint32_t i = b; i < e; ++i) {
-      if (t[i].kind == tok::name && depth == 0 && ts_.text(t[i]) == "lambda")
+      if (depth == 0 && t[i].is_keyword("lambda"))
         break; // a lambda's defaults are not targets
-      if (t[i].kind != tok::op)
+      if (t[i].kind() != tok::op)
         continue;
-      const std::uint8_t o = t[i].flags;
+      const std::uint8_t o = t[i].flags();
       if (o == '(' || o == '[' || o == '{')
         ++depth;
       else if (o == ')' || o == ']' || o == '}')
         --depth;
       else if (depth == 0 && o == '=')
-        eqs.push_back(i);
+        eqs_.push_back(i);
       else if (depth == 0 && is_augmented_code(o)) {
         bind_targets(b, i, scope); // augmented: never a constant
         bind_targets(b, i, scope);
@@ -553,25 +568,18 @@ private:
       }
     }
     if (annotated) {
-      auto& bd = bind(scope, ts_.text(t[b]));
-      if (eqs.size() == 1 && bd.count == 1) {
-        bd.simple = true;
-        bd.rhs_begin = eqs[0] + 1;
-        bd.rhs_end = e;
-      }
+      if (eqs_.size() == 1)
+        bind(scope, b, eqs_[0] + 1, e);
+      else
+        bind(scope, b);
       return;
     }
-    if (eqs.size() == 1 && eqs[0] == b + 1 && t[b].kind == tok::name) {
-      auto& bd = bind(scope, ts_.text(t[b]));
-      if (bd.count == 1) {
-        bd.simple = true;
-        bd.rhs_begin = eqs[0] + 1;
-        bd.rhs_end = e;
-      }
+    if (eqs_.size() == 1 && eqs_[0] == b + 1 && t[b].kind() == tok::name) {
+      bind(scope, b, eqs_[0] + 1, e);
       return;
     }
     std::uint32_t s = b;
-    for (const auto q : eqs) {
+    for (const auto q : eqs_) {
       bind_targets(s, q, scope);
       s = q + 1;
     }
@@ -607,21 +615,22 @@ private:
       const std::string module = from.empty() ? path : from + "." + path;
       if (!alias.empty()) {
         names.add(alias, module);
-        bind(scope, ts_.text(t[j - 1]));
+        bind(scope, j - 1);
       } else if (!from.empty()) {
         names.add(path, module);
-        if (i < e && t[i].kind == tok::name)
-          bind(scope, ts_.text(t[i]));
+        if (i < e && t[i].kind() == tok::name)
+          bind(scope, i);
       } else {
         names.add(path, module); // `import pypto.language`: spelled out in full
-        if (t[i].kind == tok::name)
-          bind(scope, ts_.text(t[i]));
+        if (t[i].kind() == tok::name)
+          bind(scope, i);
       }
       i = std::max(j, i + 1); // every step consumes a token, whatever the input
     }
   }
 
   const token_stream& ts_;
+  std::vector<std::uint32_t> eqs_;
   std::unordered_map<std::int32_t, std::int32_t> class_program_;
   std::unordered_map<std::int32_t, std::int32_t> jit_program_;
 };
@@ -652,8 +661,9 @@ private:
       const auto& sc = scopes_[static_cast<std::size_t>(s)];
       if (sc.what == py_scope::kind::class_body)
         continue; // not an enclosing scope, as in Python
-      const auto it = sc.names.find(name);
-      if (it == sc.names.end())
+      const auto& names = names_of(s);
+      const auto it = names.find(name);
+      if (it == names.end())
         continue;
       if (!it->second.simple || it->second.count != 1)
         return std::nullopt;
@@ -667,6 +677,24 @@ private:
       return v;
     }
     return std::nullopt;
+  }
+
+  /// The names bound in scope `s`: how often, and E of a lone simple binding.
+  const std::unordered_map<std::string_view, py_scope::binding>& names_of(std::int32_t s) {
+    if (tables_.empty())
+      tables_.resize(scopes_.size());
+    auto& table = tables_[static_cast<std::size_t>(s)];
+    if (!table) {
+      table.emplace();
+      for (const auto& r : scopes_[static_cast<std::size_t>(s)].records) {
+        auto& b = (*table)[ts_.text(ts_.tokens[r.name])];
+        ++b.count;
+        b.simple = b.count == 1 && r.rhs_end != 0;
+        b.rhs_begin = r.rhs_begin;
+        b.rhs_end = r.rhs_end;
+      }
+    }
+    return *table;
   }
 
   struct key_hash {
@@ -687,7 +715,7 @@ private:
       return (v && i == e) ? v : std::nullopt;
     }
     bool op(std::string_view o) {
-      if (i < e && c.ts_.tokens[i].kind == tok::op && c.ts_.text(c.ts_.tokens[i]) == o) {
+      if (i < e && c.ts_.tokens[i].kind() == tok::op && c.ts_.text(c.ts_.tokens[i]) == o) {
         ++i;
         return true;
       }
@@ -762,9 +790,9 @@ private:
         return (v && op(")")) ? v : std::nullopt;
       }
       ++i;
-      if (t.kind == tok::number)
+      if (t.kind() == tok::number)
         return integer_literal(c.ts_.text(t));
-      if (t.kind == tok::name && !is_reserved(c.ts_.text(t))) {
+      if (t.kind() == tok::name && !t.is_reserved()) {
         for (const auto& [n, v] : c.options_.defines)
           if (n == c.ts_.text(t))
             return v;
@@ -813,6 +841,7 @@ private:
   std::unordered_map<std::pair<std::int32_t, std::string_view>, std::optional<std::int64_t>,
                      key_hash>
       memo_;
+  std::vector<std::optional<std::unordered_map<std::string_view, py_scope::binding>>> tables_;
 };
 
 } // namespace detail

@@ -15,6 +15,7 @@
 #include <commscope/reference/ir.hpp>
 #include <commscope/reference/lexicon.hpp>
 #include <commscope/reference/module_scan.hpp>
+#include <commscope/reference/name_table.hpp>
 #include <commscope/reference/tokenizer.hpp>
 #include <commscope/traits.hpp>
 
@@ -22,11 +23,14 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <deque>
 #include <exception>
 #include <limits>
 #include <memory>
 #include <new>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -137,6 +141,12 @@ parse_result parse(std::string_view text);
   return operation::none;
 }
 
+#if defined(__GNUC__) || defined(__clang__)
+#define COMMSCOPE_INLINE [[gnu::always_inline]] inline
+#else
+#define COMMSCOPE_INLINE inline
+#endif
+
 namespace detail {
 
 /// How deep the expression parser may recurse (brackets, unary chains, lambdas,
@@ -145,14 +155,19 @@ inline constexpr std::uint32_t max_expression_nesting = 400;
 
 // ---- the DSL parser --------------------------------------------------------------
 
-/// An expression under construction.
-using mutable_expr = std::shared_ptr<expression>;
-using mutable_stmt = std::shared_ptr<statement>;
+/// An expression or statement under construction: writable until it is published.
+using mutable_expr = expression*;
 
+/// Reads the DSL functions of one program into the IR. Nodes are written into the
+/// program's arena as soon as their parts are known: operands and block bodies are
+/// gathered on scratch stacks and copied into their node once, so that no node costs a
+/// heap allocation of its own. A dotted callee (`pld.tensor.window`, `self.f`) is read
+/// from its tokens and made into nodes only when the call keeps it.
 class dsl_parser {
 public:
   dsl_parser(const token_stream& ts, const module_scan& scan, constants& consts)
-      : ts_(ts), t_(ts.tokens), scan_(scan), consts_(consts) {}
+      : ts_(ts), t_(ts.tokens), tokens_(ts.tokens.data()), last_(ts.tokens.size() - 1),
+        scan_(scan), consts_(consts), w_(first_chunk(ts)) {}
 
   program_unit run(const candidate_program& cp, std::string_view stem) {
     program_unit unit;
@@ -162,58 +177,62 @@ public:
     jit_ = !cp.is_class;
     prog->name = !cp.name.empty() ? std::string(cp.name) : std::string(stem);
     unit.name = prog->name;
-    unit.line = t_[cp.first_decorator].line;
+    unit.line = ts_.line(t_[cp.first_decorator]);
     // Signatures first: a call may name a function defined after it.
-    std::vector<std::shared_ptr<signature>> sigs;
+    std::vector<signature*> sigs;
     for (const auto index : cp.functions) {
       const definition& d = scan_.definitions[index];
       sigs.push_back(make_signature(d));
-      if (signatures_.find(sigs.back()->name) == signatures_.end())
-        signatures_.emplace(sigs.back()->name, sigs.back());
+      if (!signatures_.find(sigs.back()->name))
+        signatures_.put(sigs.back());
     }
     for (std::size_t k = 0; k < cp.functions.size(); ++k) {
       const definition& d = scan_.definitions[cp.functions[k]];
       scope_ = cp.is_class ? scan_.scopes[static_cast<std::size_t>(d.scope)].parent : d.scope;
       prog->functions.push_back(parse_function(d, sigs[k], cp.is_class));
     }
-    for (auto& [call, name] : pending_calls_) {
-      auto it = signatures_.find(name);
-      if (it != signatures_.end())
-        call->callee = it->second;
-    }
+    for (auto& [call, name] : pending_calls_)
+      if (const signature* s = signatures_.find(name))
+        call->set_callee(s);
     prog->variable_bound = next_id_;
+    prog->arenas.push_back(w_.arena());
     unit.program = prog;
     return unit;
   }
 
 private:
-  // ---- tokens
-  const token& peek(std::size_t k = 0) const {
-    return t_[std::min<std::size_t>(i_ + k, t_.size() - 1)];
+  /// The arena's first chunk: a share of the source, so that a large program starts with
+  /// large chunks.
+  static std::size_t first_chunk(const token_stream& ts) {
+    return std::clamp<std::size_t>(ts.source.size() / 64, 4096, std::size_t{1} << 20);
   }
-  const token& next() {
-    const token& t = t_[i_];
-    if (i_ + 1 < t_.size())
+
+  // ---- tokens (the stream ends with an END token, which peek() never passes)
+  COMMSCOPE_INLINE const token& peek(std::size_t k = 0) const {
+    return tokens_[std::min<std::size_t>(i_ + k, last_)];
+  }
+  COMMSCOPE_INLINE const token& next() {
+    const token& t = tokens_[i_];
+    if (i_ < last_)
       ++i_;
-    if (t.kind != tok::newline && t.kind != tok::indent && t.kind != tok::dedent &&
-        t.kind != tok::end)
-      last_end_ = t.end; // the end of the last real token read
+    if (t.kind() < tok::newline) // a real token: name, number, string, operator
+      last_end_ = ts_.end(t);
     return t;
   }
-  std::string_view text(const token& t) const { return ts_.text(t); }
-  bool is_op(std::string_view o, std::size_t k = 0) const {
-    return peek(k).kind == tok::op && peek(k).flags == op_code(o);
+  COMMSCOPE_INLINE std::string_view text(const token& t) const { return ts_.text(t); }
+  COMMSCOPE_INLINE bool is_op(operator_code o, std::size_t k = 0) const {
+    return peek(k).is_op(o);
   }
-  bool is_name(std::string_view n, std::size_t k = 0) const {
-    return peek(k).kind == tok::name && text(peek(k)) == n;
+  COMMSCOPE_INLINE bool is_name(keyword_id n, std::size_t k = 0) const {
+    return peek(k).is_keyword(n);
   }
   bool at_line_end() const {
-    return peek().kind == tok::newline || peek().kind == tok::end || is_op(";");
+    return peek().kind() == tok::newline || peek().kind() == tok::end || is_op(";");
   }
-  source_location where(const token& t) const { return ts_.where(t); }
+  COMMSCOPE_INLINE source_location where(const token& t) const { return ts_.where(t); }
   [[noreturn]] void unexpected(std::string_view wanted) const {
     std::string got;
-    switch (peek().kind) {
+    switch (peek().kind()) {
     case tok::name:
     case tok::op:
       got = "'" + std::string(text(peek())) + "'";
@@ -239,15 +258,15 @@ private:
     }
     fail_at(peek().begin, "invalid syntax: expected " + std::string(wanted) + ", got " + got);
   }
-  void expect_op(std::string_view o) {
+  void expect_op(operator_code o) {
     if (!is_op(o))
-      unexpected("'" + std::string(o) + "'");
+      unexpected("'" + std::string(o.spelling) + "'");
     next();
   }
   void expect_line_end() {
-    if (peek().kind == tok::newline)
+    if (peek().kind() == tok::newline)
       next();
-    else if (peek().kind != tok::end && peek().kind != tok::dedent)
+    else if (peek().kind() != tok::end && peek().kind() != tok::dedent)
       unexpected("end of line");
   }
 
@@ -262,32 +281,48 @@ private:
     nest& operator=(const nest&) = delete;
   };
 
+  // ---- scratch stacks: what a node under construction gathers, copied into it once
+  template <class T> struct gathered {
+    std::vector<T>& stack;
+    std::size_t mark;
+    explicit gathered(std::vector<T>& s) : stack(s), mark(s.size()) {}
+    ~gathered() { stack.resize(mark); }
+    gathered(const gathered&) = delete;
+    gathered& operator=(const gathered&) = delete;
+    void push(const T& x) { stack.push_back(x); }
+    [[nodiscard]] std::span<const T> items() const {
+      return {stack.data() + mark, stack.size() - mark};
+    }
+    [[nodiscard]] std::size_t size() const { return stack.size() - mark; }
+    [[nodiscard]] bool empty() const { return stack.size() == mark; }
+  };
+
   /// The source of tokens [b, e) as a statement's text: continuation lines without the
   /// first line's indentation, lines inside a string marked with '\0' (see ir.hpp).
-  std::string verbatim(std::uint32_t b, std::uint32_t e) const {
+  void verbatim(std::string& out, std::uint32_t b, std::uint32_t e) const {
     if (b >= e)
-      return {};
+      return;
     const std::uint32_t from = t_[b].begin;
-    const std::uint32_t to = t_[e - 1].end;
+    const std::uint32_t to = ts_.end(t_[e - 1]);
     const std::string_view src = ts_.source;
-    const std::uint32_t line_start = ts_.line_starts[t_[b].line - 1];
+    const std::uint32_t line_start = ts_.line_starts[ts_.line(t_[b]) - 1];
     const std::string_view base = src.substr(line_start, from - line_start);
-    std::string out;
-    out.reserve(to - from);
     std::uint32_t k = from;
     std::uint32_t tok_i = b;
     while (k < to) {
+      std::uint32_t run = k;
+      while (run < to && src[run] != '\n' && src[run] != '\r')
+        ++run;
+      out.append(src.substr(k, run - k));
+      k = run;
+      if (k >= to)
+        break;
       const char c = src[k];
-      if (c != '\n' && c != '\r') {
-        out += c;
-        ++k;
-        continue;
-      }
       k += (c == '\r' && k + 1 < to && src[k + 1] == '\n') ? 2 : 1;
       out += '\n';
-      while (tok_i < e && t_[tok_i].end <= k)
+      while (tok_i < e && ts_.end(t_[tok_i]) <= k)
         ++tok_i;
-      const bool in_string = tok_i < e && t_[tok_i].begin < k && t_[tok_i].kind == tok::string;
+      const bool in_string = tok_i < e && t_[tok_i].begin < k && t_[tok_i].kind() == tok::string;
       if (in_string) {
         out += '\0';
         continue;
@@ -298,13 +333,51 @@ private:
       if (skip == base.size() || (k + skip < to && src[k + skip] != ' ' && src[k + skip] != '\t'))
         k += skip;
     }
-    return out;
+  }
+
+  struct statement_text {
+    str text;
+    std::uint32_t comment_at = 0;
+  };
+  /// A statement's text: the pending leading comments, tokens [b, e) as written, then
+  /// `comment` (its own trailing comment; `mark` records where it starts).
+  statement_text make_text(std::uint32_t b, std::uint32_t e, std::string_view comment,
+                           bool mark) {
+    statement_text r;
+    if (b >= e) {
+      trivia_.clear();
+      return r;
+    }
+    const std::string_view src = ts_.source;
+    const std::uint32_t from = t_[b].begin;
+    const std::uint32_t to = ts_.end(t_[e - 1]);
+    const std::string_view raw = src.substr(from, to - from);
+    const bool one_line = std::memchr(raw.data(), '\n', raw.size()) == nullptr &&
+                          std::memchr(raw.data(), '\r', raw.size()) == nullptr;
+    if (one_line && trivia_.empty() && comment.empty()) {
+      r.text = w_.string(raw);
+      return r;
+    }
+    scratch_.clear();
+    scratch_ += trivia_;
+    trivia_.clear();
+    if (one_line)
+      scratch_ += raw;
+    else
+      verbatim(scratch_, b, e);
+    if (!comment.empty()) {
+      if (mark)
+        r.comment_at = static_cast<std::uint32_t>(scratch_.size());
+      scratch_ += comment;
+    }
+    r.text = w_.string(scratch_);
+    return r;
   }
 
   // ---- functions
-  std::shared_ptr<signature> make_signature(const definition& d) {
-    auto sig = std::make_shared<signature>();
-    sig->name = std::string(text(t_[d.keyword + 1]));
+  signature* make_signature(const definition& d) {
+    auto* sig = w_.make_node(signature{});
+    sig->name = w_.intern(text(t_[d.keyword + 1]));
     using r = definition::dsl;
     switch (d.role) {
     case r::jit_host:
@@ -323,6 +396,7 @@ private:
     }
     bool explicit_level = false, level_known = true;
     resolving_ = false;
+    std::vector<keyword_argument> decorator;
     for (const auto& [b, e] : d.decorators) {
       i_ = b;
       auto deco = parse_test();
@@ -330,12 +404,12 @@ private:
         unexpected("end of the decorator");
       const expression& ex = *deco;
       const bool call = ex.what == expression::kind::call;
-      const expression* callee = call ? ex.base.get() : &ex;
+      const expression* callee = call ? ex.base().get() : &ex;
       if (!callee || spelling(*callee) != "pl.function")
         continue;
-      for (const auto& k : ex.keywords) {
-        sig->decorator.push_back(k);
-        const std::string v = spelling(*k.value);
+      for (const auto& k : ex.keywords()) {
+        decorator.push_back(k);
+        const std::string v(spelling(*k.value));
         if (k.name == "level") {
           explicit_level = true;
           if (v == "pl.Level.HOST")
@@ -354,6 +428,7 @@ private:
         }
       }
     }
+    sig->decorator = w_.list(decorator);
     if (!explicit_level) // cli.md: an orchestrator without a level is a chip orchestrator
       sig->level = commscope::level::chip;
     else if (!level_known)
@@ -361,11 +436,13 @@ private:
     return sig;
   }
 
-  function_ptr parse_function(const definition& d, std::shared_ptr<signature> sig, bool method) {
+  function_ptr parse_function(const definition& d, signature* sig, bool method) {
     names_.clear();
+    constants_seen_.clear();
+    open_names_.clear();
     shadow_.clear();
     resolving_ = false;
-    auto fn = std::make_shared<function>();
+    auto* fn = w_.make_node(function{});
     fn->where = where(t_[d.keyword]);
     i_ = d.keyword + 2;
     if (is_op("[")) { // PEP 695 type parameters: not read
@@ -376,30 +453,29 @@ private:
         else if (is_op("]") || is_op(")") || is_op("}"))
           --depth;
         next();
-      } while (depth > 0 && peek().kind != tok::newline && peek().kind != tok::end);
+      } while (depth > 0 && peek().kind() != tok::newline && peek().kind() != tok::end);
     }
     expect_op("(");
     bool first = true;
+    std::vector<parameter> params;
     while (!is_op(")")) {
       if (is_op("/") || (is_op("*") && (is_op(",", 1) || is_op(")", 1)))) {
         next(); // positional-only or keyword-only marker
       } else {
         if (is_op("*") || is_op("**"))
           next();
-        if (peek().kind != tok::name || is_reserved(text(peek())))
+        if (peek().kind() != tok::name || peek().is_reserved())
           unexpected("a parameter name");
         const token& pn = next();
         if (first && method && !is_op(":")) {
           // `self` is implicit: no variable, so that self.NAME(...) stays a call.
         } else {
-          auto v = new_variable(text(pn));
+          auto* v = new_variable(text(pn));
           if (is_op(":")) {
             next();
-            auto ty = std::make_shared<type>();
-            ty->annotation = parse_test();
-            v->var_type = ty;
+            v->var_type = w_.make_node(type{parse_test(), {}, {}, {}});
           }
-          fn->params.push_back({v});
+          params.push_back({v});
           bind(v);
         }
         if (is_op("=")) {
@@ -413,6 +489,7 @@ private:
       next();
     }
     expect_op(")");
+    fn->params = w_.list(params);
     if (is_op("->")) {
       next();
       fn->returns = parse_test();
@@ -425,23 +502,23 @@ private:
       fn->body = d.inline_body ? parse_simple_line_block() : parse_indented_block();
       resolving_ = false;
       body_span span;
-      span.fn = fn.get();
+      span.fn = fn;
       span.inline_body = d.inline_body;
       if (d.inline_body) {
-        span.begin = t_[d.colon].end;
+        span.begin = ts_.end(t_[d.colon]);
         span.end = t_[d.body_end].begin;
-        const std::uint32_t ls = ts_.line_starts[t_[d.keyword].line - 1];
+        const std::uint32_t ls = ts_.line_starts[ts_.line(t_[d.keyword]) - 1];
         std::uint32_t w = ls;
         while (w < ts_.source.size() && (ts_.source[w] == ' ' || ts_.source[w] == '\t'))
           ++w;
         span.indent = std::string(ts_.source.substr(ls, w - ls)) + "    ";
       } else {
         const token& first_tok = t_[d.body_begin + 1];
-        span.begin = ts_.line_starts[first_tok.line - 1];
+        span.begin = ts_.line_starts[ts_.line(first_tok) - 1];
         span.indent = std::string(ts_.source.substr(span.begin, first_tok.begin - span.begin));
         // The last NEWLINE of the body: the DEDENT's predecessor.
         std::uint32_t last = d.body_end;
-        while (last > d.body_begin + 1 && t_[last - 1].kind != tok::newline)
+        while (last > d.body_begin + 1 && t_[last - 1].kind() != tok::newline)
           --last;
         span.end = last > d.body_begin + 1 ? t_[last - 1].begin : first_tok.begin;
       }
@@ -451,13 +528,20 @@ private:
   }
 
   // ---- names
-  std::shared_ptr<variable> new_variable(std::string_view name) {
-    auto v = std::make_shared<variable>();
-    v->id = next_id_++;
-    v->name = std::string(name);
+  /// A fresh variable; a name bound before shares its string.
+  variable* new_variable(std::string_view name) {
+    const variable* before = names_.find(name);
+    const str n = before ? before->name : w_.string(name);
+    return w_.make_variable(next_id_++, n);
+  }
+  void bind(const variable* v) { names_.put(v); }
+  /// new_variable and bind in one probe of the table.
+  variable* bind_new(std::string_view name) {
+    const auto at = names_.locate(name);
+    variable* v = w_.make_variable(next_id_++, at.found ? at.found->name : w_.string(name));
+    names_.put_at(at, v);
     return v;
   }
-  void bind(const std::shared_ptr<variable>& v) { names_[v->name] = v; }
 
   /// The dotted name an attribute chain spells, in the DSL's own aliases (`pl.`, `pld.`).
   std::string spelling(const expression& e) const { return scan_.names.canonical(raw_spelling(e)); }
@@ -465,43 +549,43 @@ private:
   static std::string raw_spelling(const expression& e) {
     std::vector<const expression*> chain;
     const expression* p = &e;
-    while (p->what == expression::kind::attribute && p->base) {
+    while (p->what == expression::kind::attribute && p->base()) {
       chain.push_back(p);
-      p = p->base.get();
+      p = p->base().get();
     }
-    if (p->what != expression::kind::name || p->var)
+    if (p->what != expression::kind::name || p->var())
       return {};
-    std::string r = p->text;
+    std::string r(p->text().view());
     for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
       r += '.';
-      r += (*it)->text;
+      r += (*it)->text().view();
     }
     return r;
   }
 
   // ---- statements
-  std::vector<statement_ptr> parse_block() {
-    if (peek().kind != tok::newline)
+  node_list<statement_ptr> parse_block() {
+    if (peek().kind() != tok::newline)
       return parse_simple_line_block();
     next();
     return parse_indented_block();
   }
-  std::vector<statement_ptr> parse_simple_line_block() {
-    std::vector<statement_ptr> body;
-    parse_simple_line(body);
-    return body;
+  node_list<statement_ptr> parse_simple_line_block() {
+    gathered<statement_ptr> body(ss_);
+    parse_simple_line();
+    return w_.list(body.items());
   }
-  std::vector<statement_ptr> parse_indented_block() {
+  node_list<statement_ptr> parse_indented_block() {
     nest guard(*this, peek().begin);
-    std::vector<statement_ptr> body;
-    if (peek().kind != tok::indent)
+    gathered<statement_ptr> body(ss_);
+    if (peek().kind() != tok::indent)
       unexpected("an indented block");
     next();
-    while (peek().kind != tok::dedent && peek().kind != tok::end)
-      parse_statement(body);
-    if (peek().kind == tok::dedent)
+    while (peek().kind() != tok::dedent && peek().kind() != tok::end)
+      parse_statement();
+    if (peek().kind() == tok::dedent)
       next();
-    return body;
+    return w_.list(body.items());
   }
 
   /// The comment and blank lines between the last token read and line `line`, each as
@@ -531,7 +615,7 @@ private:
   /// The comment after the last token read on its line ("  # ..."), without a
   /// `# window_buffer=` comment this printer wrote there.
   std::string trailing_comment() const {
-    if (peek().kind != tok::newline && peek().kind != tok::end)
+    if (peek().kind() != tok::newline && peek().kind() != tok::end)
       return {};
     const std::uint32_t to =
         std::min<std::uint32_t>(peek().begin, static_cast<std::uint32_t>(ts_.source.size()));
@@ -566,60 +650,51 @@ private:
     return "  " + std::string(c);
   }
 
-  /// Appends the trailing comment of a compound statement's header to its text.
-  void keep_header_comment(statement& s) const {
-    if (s.text.empty())
-      return;
-    s.text += trailing_comment();
+  /// A compound statement's header text (tokens [b, colon]), with its trailing comment:
+  /// made before its body, which reads its own leading comments.
+  statement_text header_text(std::uint32_t b, std::uint32_t colon) {
+    return make_text(b, colon + 1, trailing_comment(), false);
   }
 
-  void parse_statement(std::vector<statement_ptr>& out) {
+  void parse_statement() {
     const token& t = peek();
-    if (t.kind == tok::newline) {
+    if (t.kind() == tok::newline) {
       next();
       return;
     }
-    const std::size_t before = out.size();
-    std::string trivia = leading_trivia(t.line);
-    parse_one_statement(out);
-    if (!trivia.empty() && out.size() > before) {
-      auto& s = const_cast<statement&>(*out[before]);
-      if (!s.text.empty() && s.what != statement::kind::scope) {
-        if (s.comment_at != 0)
-          s.comment_at += static_cast<std::uint32_t>(trivia.size());
-        s.text.insert(0, trivia);
-      }
-    }
+    trivia_ = leading_trivia(ts_.line(t));
+    parse_one_statement();
+    trivia_.clear();
   }
 
-  void parse_one_statement(std::vector<statement_ptr>& out) {
+  void parse_one_statement() {
     const token& t = peek();
-    if (t.kind == tok::name) {
-      const std::string_view w = text(t);
-      if (w == "for")
-        return out.push_back(parse_for());
-      if (w == "while")
-        return out.push_back(parse_while());
-      if (w == "if")
-        return out.push_back(parse_if());
-      if (w == "with")
-        return parse_with(out);
-      if (w == "try" || w == "except" || w == "finally" || w == "else" || w == "async" ||
-          ((w == "match" || w == "case") && compound_soft_keyword()))
-        return out.push_back(parse_block_statement());
-      if (w == "def" || w == "class")
-        return out.push_back(parse_nested_definition());
+    if (t.kind() == tok::name && t.flags() != 0) {
+      if (t.is_keyword("for"))
+        return ss_.push_back(parse_for());
+      if (t.is_keyword("while"))
+        return ss_.push_back(parse_while());
+      if (t.is_keyword("if"))
+        return ss_.push_back(parse_if());
+      if (t.is_keyword("with"))
+        return ss_.push_back(parse_with());
+      if (t.is_keyword("try") || t.is_keyword("except") || t.is_keyword("finally") ||
+          t.is_keyword("else") || t.is_keyword("async") ||
+          ((t.is_keyword("match") || t.is_keyword("case")) && compound_soft_keyword()))
+        return ss_.push_back(parse_block_statement());
+      if (t.is_keyword("def") || t.is_keyword("class"))
+        return ss_.push_back(parse_nested_definition());
     }
     if (is_op("@"))
-      return out.push_back(parse_nested_definition());
-    parse_simple_line(out);
+      return ss_.push_back(parse_nested_definition());
+    parse_simple_line();
   }
 
   bool compound_soft_keyword() const {
     std::size_t k = 1;
-    while (peek(k).kind != tok::newline && peek(k).kind != tok::end)
+    while (peek(k).kind() != tok::newline && peek(k).kind() != tok::end)
       ++k;
-    return k > 1 && peek(k - 1).kind == tok::op && text(peek(k - 1)) == ":";
+    return k > 1 && peek(k - 1).kind() == tok::op && text(peek(k - 1)) == ":";
   }
 
   /// The end of a compound header: the index of its ':' (lambdas inside consume theirs).
@@ -627,18 +702,18 @@ private:
     int depth = 0, lambdas = 0;
     for (std::size_t k = i_;; ++k) {
       const token& x = t_[std::min(k, t_.size() - 1)];
-      if (x.kind == tok::newline || x.kind == tok::end)
+      if (x.kind() == tok::newline || x.kind() == tok::end)
         fail_at(x.begin, "invalid syntax: expected ':'");
-      if (x.kind == tok::name && depth == 0 && text(x) == "lambda")
+      if (depth == 0 && x.is_keyword("lambda"))
         ++lambdas;
-      if (x.kind != tok::op)
+      if (x.kind() != tok::op)
         continue;
-      const std::string_view o = text(x);
-      if (o == "(" || o == "[" || o == "{")
+      const std::uint8_t o = x.flags();
+      if (o == '(' || o == '[' || o == '{')
         ++depth;
-      else if (o == ")" || o == "]" || o == "}")
+      else if (o == ')' || o == ']' || o == '}')
         --depth;
-      else if (o == ":" && depth == 0) {
+      else if (o == ':' && depth == 0) {
         if (lambdas > 0) {
           --lambdas;
           continue;
@@ -650,60 +725,68 @@ private:
 
   /// Reads every expression of tokens [i_, end) that parses as one, for the analysis
   /// (the header of a `try`, `except E as e`, `case`), and binds `as` names.
-  void read_header_expressions(std::uint32_t end, statement& s) {
+  void read_header_expressions(std::uint32_t end, gathered<expression_ptr>& values,
+                               gathered<variable_ptr>& targets) {
     while (i_ < end) {
       const token& t = peek();
-      if (t.kind == tok::name && text(t) == "as") {
+      if (t.is_keyword("as")) {
         next();
-        if (peek().kind == tok::name && !is_reserved(text(peek()))) {
-          auto v = new_variable(text(next()));
-          bind(v);
-          s.targets.push_back(v);
+        if (peek().kind() == tok::name && !peek().is_reserved()) {
+          auto* v = bind_new(text(next()));
+          targets.push(v);
         }
         continue;
       }
-      if (t.kind == tok::name && is_reserved(text(t)) && text(t) != "not" && text(t) != "lambda" &&
-          text(t) != "await" && text(t) != "None" && text(t) != "True" && text(t) != "False") {
+      if (t.is_reserved() && !t.is_keyword("not") && !t.is_keyword("lambda") &&
+          !t.is_keyword("await") && !t.is_keyword("None") && !t.is_keyword("True") &&
+          !t.is_keyword("False")) {
         next();
         continue;
       }
-      if (t.kind == tok::op && (text(t) == "," || text(t) == "*" || text(t) == "|")) {
+      if (t.is_op(",") || t.is_op("*") || t.is_op("|")) {
         next();
         continue;
       }
-      s.values.push_back(parse_test());
+      const expression_ptr e = parse_test();
+      values.push(e);
     }
   }
 
   /// try/except/else/finally, match/case, async ..., a loop's else: a generic block.
   statement_ptr parse_block_statement() {
-    auto s = std::make_shared<statement>();
-    s->what = statement::kind::block;
-    s->where = where(peek());
+    statement_spec s;
+    s.what = statement::kind::block;
+    s.where = where(peek());
     const std::uint32_t b = static_cast<std::uint32_t>(i_);
     const std::uint32_t colon = header_end();
-    s->text = verbatim(b, colon + 1);
     next(); // the keyword
-    if (peek(0).kind == tok::name &&
+    if (peek(0).kind() == tok::name &&
         (text(peek()) == "for" || text(peek()) == "with" || text(peek()) == "def") &&
-        text(t_[b]) == "async")
+        t_[b].is_keyword("async"))
       next();
-    read_header_expressions(colon, *s);
+    gathered<expression_ptr> values(xs_);
+    gathered<variable_ptr> targets(vs_);
+    read_header_expressions(colon, values, targets);
     i_ = colon;
     expect_op(":");
-    keep_header_comment(*s);
-    s->body = parse_block();
-    return s;
+    const statement_text header = header_text(b, colon);
+    const node_list<statement_ptr> body = parse_block();
+    s.values = values.items();
+    s.targets = targets.items();
+    auto* st = w_.make(s);
+    st->set_text(header.text);
+    st->set_body(body);
+    return st;
   }
 
   /// A def or class inside a host orchestrator: kept as written.
   statement_ptr parse_nested_definition() {
-    auto s = std::make_shared<statement>();
-    s->what = statement::kind::verbatim;
-    s->where = where(peek());
+    statement_spec s;
+    s.what = statement::kind::verbatim;
+    s.where = where(peek());
     const std::uint32_t b = static_cast<std::uint32_t>(i_);
     while (is_op("@")) { // decorators
-      while (peek().kind != tok::newline && peek().kind != tok::end)
+      while (peek().kind() != tok::newline && peek().kind() != tok::end)
         next();
       next();
     }
@@ -712,108 +795,122 @@ private:
     if (is_name("async"))
       next();
     next();
-    if (peek().kind == tok::name) {
-      auto v = new_variable(text(peek()));
-      bind(v);
-      s->targets.push_back(v);
+    variable_ptr target;
+    if (peek().kind() == tok::name) {
+      auto* v = bind_new(text(peek()));
+      target = v;
     }
     i_ = header_end() + 1;
-    if (peek().kind != tok::newline) {
-      while (peek().kind != tok::newline && peek().kind != tok::end)
+    if (peek().kind() != tok::newline) {
+      while (peek().kind() != tok::newline && peek().kind() != tok::end)
         next();
       next();
     } else {
       next();
       int depth = 0;
       do {
-        if (peek().kind == tok::indent)
+        if (peek().kind() == tok::indent)
           ++depth;
-        else if (peek().kind == tok::dedent)
+        else if (peek().kind() == tok::dedent)
           --depth;
         next();
-      } while (depth > 0 && peek().kind != tok::end);
+      } while (depth > 0 && peek().kind() != tok::end);
     }
     // The text ends at the last real token (not the NEWLINE/DEDENTs after it).
     std::uint32_t e = static_cast<std::uint32_t>(i_);
-    while (e > b && (t_[e - 1].kind == tok::newline || t_[e - 1].kind == tok::dedent ||
-                     t_[e - 1].kind == tok::indent))
+    while (e > b && (t_[e - 1].kind() == tok::newline || t_[e - 1].kind() == tok::dedent ||
+                     t_[e - 1].kind() == tok::indent))
       --e;
-    s->text = verbatim(b, e);
-    return s;
+    if (target)
+      s.targets = {&target, 1};
+    const statement_text t = make_text(b, e, {}, false);
+    s.text = t.text;
+    return w_.make(s);
   }
 
-  void parse_simple_line(std::vector<statement_ptr>& out) {
-    const std::size_t before = out.size();
+  void parse_simple_line() {
+    line_items_.clear();
     while (true) {
-      if (auto s = parse_simple())
-        out.push_back(std::move(s));
+      const auto b = static_cast<std::uint32_t>(i_);
+      statement* s = parse_simple();
+      line_items_.push_back({s, b, static_cast<std::uint32_t>(i_)});
+      ss_.push_back(s);
       if (!is_op(";"))
         break;
       next();
-      if (peek().kind == tok::newline || peek().kind == tok::end)
+      if (peek().kind() == tok::newline || peek().kind() == tok::end)
         break;
     }
-    if (out.size() > before) {
-      auto& last = const_cast<statement&>(*out.back());
-      if (std::string c = trailing_comment(); !c.empty() && !last.text.empty()) {
-        last.comment_at = static_cast<std::uint32_t>(last.text.size());
-        last.text += c;
-      }
+    const std::string comment = trailing_comment();
+    for (std::size_t k = 0; k < line_items_.size(); ++k) {
+      const auto& item = line_items_[k];
+      const bool last = k + 1 == line_items_.size();
+      const statement_text t = make_text(item.b, item.e, last ? comment : std::string_view(), true);
+      item.s->set_text(t.text, t.comment_at);
     }
     expect_line_end();
   }
 
-  statement_ptr parse_simple() {
-    const std::uint32_t b = static_cast<std::uint32_t>(i_);
-    auto s = std::make_shared<statement>();
-    s->where = where(peek());
-    auto finish = [&](statement_ptr r) {
-      const_cast<statement&>(*r).text = verbatim(b, static_cast<std::uint32_t>(i_));
-      return r;
-    };
-    const std::string_view w = peek().kind == tok::name ? text(peek()) : "";
-    if (w == "pass") {
+  statement* parse_simple() {
+    statement_spec s;
+    s.where = where(peek());
+    const token& w = peek();
+    if (w.is_keyword("pass")) {
       next();
-      s->what = statement::kind::pass;
-      return finish(s);
+      s.what = statement::kind::pass;
+      return w_.make(s);
     }
-    if (w == "return") {
+    if (w.is_keyword("return")) {
       next();
-      s->what = statement::kind::return_;
+      s.what = statement::kind::return_;
+      gathered<expression_ptr> values(xs_);
       if (!at_line_end()) {
         bool bare = false;
         auto v = parse_expression_list(&bare, true);
         if (bare)
-          s->values.assign(v->args.begin(), v->args.end());
+          for (const auto& a : v->args())
+            values.push(a);
         else
-          s->values.push_back(v);
+          values.push(v);
       }
-      return finish(s);
+      s.values = values.items();
+      return w_.make(s);
     }
-    if (w == "break" || w == "continue" || w == "global" || w == "nonlocal" || w == "import" ||
-        w == "from") {
-      s->what = statement::kind::verbatim;
+    if (w.is_keyword("break") || w.is_keyword("continue") || w.is_keyword("global") ||
+        w.is_keyword("nonlocal") || w.is_keyword("import") || w.is_keyword("from")) {
+      s.what = statement::kind::verbatim;
       while (!at_line_end())
         next();
-      return finish(s);
+      return w_.make(s);
     }
-    if (w == "del" || w == "assert" || w == "raise") {
+    if (w.is_keyword("del") || w.is_keyword("assert") || w.is_keyword("raise")) {
       next();
-      s->what = statement::kind::verbatim;
+      s.what = statement::kind::verbatim;
+      gathered<expression_ptr> values(xs_);
       while (!at_line_end()) {
         if (is_op(",") || is_name("from")) {
           next();
           continue;
         }
-        s->values.push_back(parse_test());
+        const expression_ptr e = parse_test();
+        values.push(e);
       }
-      return finish(s);
+      s.values = values.items();
+      return w_.make(s);
     }
-    if (w == "type" && peek(1).kind == tok::name && (is_op("=", 2) || is_op("[", 2))) {
-      s->what = statement::kind::verbatim; // a type alias
+    if (w.is_keyword("type") && peek(1).kind() == tok::name && (is_op("=", 2) || is_op("[", 2))) {
+      s.what = statement::kind::verbatim; // a type alias
       while (!at_line_end())
         next();
-      return finish(s);
+      return w_.make(s);
+    }
+    if (w.kind() == tok::name && !w.is_reserved() && is_op("=", 1) && single_target()) {
+      // `NAME = value`, the common case: the target needs no node of its own.
+      const std::string_view target = text(w);
+      next();
+      next();
+      auto value = parse_value();
+      return assign_name(s, target, value);
     }
     // An expression list, then '=' chains, an annotation, or an augmented operator.
     auto first = parse_expression_list(nullptr, true);
@@ -821,45 +918,79 @@ private:
       next();
       (void)parse_test(); // the annotation: kept in the statement's text only
       if (!is_op("=")) {
-        s->what = statement::kind::verbatim;
-        s->values.push_back(first);
-        return finish(s);
+        s.what = statement::kind::verbatim;
+        const expression_ptr v[] = {first};
+        s.values = v;
+        return w_.make(s);
       }
       next();
       auto value = parse_value();
-      return finish(assignment(s, {first}, value));
+      const expression_ptr targets[] = {first};
+      return assignment(s, targets, value);
     }
-    if (peek().kind == tok::op && is_augmented(text(peek()))) {
+    if (peek().kind() == tok::op && is_augmented_code(peek().flags())) {
       next();
       auto value = parse_value();
-      s->what = statement::kind::verbatim;
-      s->values = {first, value};
-      rebind_targets(*first, *s);
-      return finish(s);
+      s.what = statement::kind::verbatim;
+      const expression_ptr v[] = {first, value};
+      s.values = v;
+      gathered<variable_ptr> targets(vs_);
+      rebind_targets(*first, targets);
+      s.targets = targets.items();
+      return w_.make(s);
     }
     if (!is_op("=")) {
-      s->what = statement::kind::evaluate;
-      s->value = first;
-      if (first->what == expression::kind::string || is_docstring(*first))
-        s->what = statement::kind::verbatim, s->values.push_back(first), s->value = nullptr;
-      return finish(s);
+      s.what = statement::kind::evaluate;
+      s.value = first;
+      if (first->what == expression::kind::string || is_docstring(*first)) {
+        s.what = statement::kind::verbatim;
+        const expression_ptr v[] = {first};
+        s.values = v;
+        s.value = nullptr;
+        return w_.make(s);
+      }
+      return w_.make(s);
     }
-    std::vector<expression_ptr> targets{first};
-    mutable_expr value;
+    gathered<expression_ptr> targets(xs_);
+    targets.push(first);
+    mutable_expr value = nullptr;
     while (is_op("=")) {
       next();
       value = parse_value();
       if (is_op("="))
-        targets.push_back(value);
+        targets.push(value);
     }
-    return finish(assignment(s, targets, value));
+    return assignment(s, targets.items(), value);
+  }
+
+  /// Whether the simple statement at `NAME =` has no other '=' at bracket depth 0 (a
+  /// chain `a = b = v`, or a lambda's default, which the general path reads).
+  bool single_target() const {
+    int depth = 0;
+    for (std::size_t k = i_ + 2; k < t_.size(); ++k) {
+      const token& x = t_[k];
+      if (x.kind() == tok::newline || x.kind() == tok::end)
+        return true;
+      if (x.kind() != tok::op)
+        continue;
+      const std::uint8_t o = x.flags();
+      if (o == '(' || o == '[' || o == '{')
+        ++depth;
+      else if (o == ')' || o == ']' || o == '}')
+        --depth;
+      else if (depth == 0 && (o == '=' || o == ';'))
+        return o == ';';
+    }
+    return true;
   }
 
   static bool is_docstring(const expression& e) {
-    return e.what == expression::kind::opaque && !e.text.empty() &&
-           (e.text[0] == '"' || e.text[0] == '\'' ||
-            ((e.text[0] | 0x20) >= 'a' && (e.text[0] | 0x20) <= 'z' &&
-             e.text.find_first_of("\"'") < 3));
+    if (e.what != expression::kind::opaque)
+      return false;
+    const std::string_view t = e.text();
+    return !t.empty() && (t[0] == '"' || t[0] == '\'' ||
+                          ((t[0] | 0x20) >= 'a' && (t[0] | 0x20) <= 'z' &&
+                           t.find_first_of("\"'") < 3));
   }
 
   static bool is_augmented(std::string_view o) {
@@ -874,128 +1005,147 @@ private:
   }
 
   /// Names that targets such as `a, (b, *c)` rebind: fresh opaque variables.
-  void rebind_targets(const expression& target, statement& s) {
+  void rebind_targets(const expression& target, gathered<variable_ptr>& out) {
     std::vector<const expression*> stack{&target};
     while (!stack.empty()) {
       const expression* e = stack.back();
       stack.pop_back();
       if (e->what == expression::kind::name ||
-          (e->what == expression::kind::integer && !e->name.empty())) {
-        const std::string_view n = e->var ? std::string_view(e->var->name)
-                                   : e->what == expression::kind::name ? std::string_view(e->text)
-                                                                       : std::string_view(e->name);
+          (e->what == expression::kind::integer && !e->name().empty())) {
+        const std::string_view n = e->var()                       ? e->var()->name.view()
+                                   : e->what == expression::kind::name ? e->text().view()
+                                                                       : e->name().view();
         if (n.empty())
           continue;
-        auto v = new_variable(n);
-        bind(v);
-        s.targets.push_back(v);
+        auto* v = bind_new(n);
+        out.push(v);
       } else if (e->what == expression::kind::tuple || e->what == expression::kind::list ||
-                 (e->what == expression::kind::opaque && e->text.starts_with("*"))) {
-        for (auto it = e->args.rbegin(); it != e->args.rend(); ++it)
+                 (e->what == expression::kind::opaque && e->text().starts_with("*"))) {
+        const auto args = e->args();
+        for (auto it = args.rbegin(); it != args.rend(); ++it)
           stack.push_back(it->get());
       }
     }
   }
 
   /// `targets = value` (chains `a = b = v` too).
-  statement_ptr assignment(const mutable_stmt& s, const std::vector<expression_ptr>& targets,
-                           const mutable_expr& value) {
+  statement* assignment(statement_spec& s, std::span<const expression_ptr> gathered_targets,
+                        mutable_expr value) {
+    // (a copy: the targets may sit on the scratch stack this function pushes to)
+    const std::vector<expression_ptr> targets(gathered_targets.begin(), gathered_targets.end());
     // A DSL assignment: one chain of plain names (a, b = v included).
     std::vector<std::string_view> names;
     bool plain = targets.size() == 1;
     if (plain) {
       const expression& t = *targets[0];
       auto add = [&](const expression& n) {
-        if (n.what == expression::kind::name && (n.var || !n.text.empty())) {
-          names.push_back(n.var ? std::string_view(n.var->name) : std::string_view(n.text));
+        if (n.what == expression::kind::name && (n.var() || !n.text().empty())) {
+          names.push_back(n.var() ? n.var()->name.view() : n.text().view());
           return true;
         }
-        if (n.what == expression::kind::integer && !n.name.empty()) { // a resolved constant
-          names.push_back(n.name);
+        if (n.what == expression::kind::integer && !n.name().empty()) { // a resolved constant
+          names.push_back(n.name());
           return true;
         }
         return false;
       };
-      if (t.what == expression::kind::tuple && !t.args.empty()) {
-        for (const auto& a : t.args)
+      if (t.what == expression::kind::tuple && !t.args().empty()) {
+        for (const auto& a : t.args())
           plain = plain && add(*a);
       } else {
         plain = add(t);
       }
     }
     if (!plain) {
-      s->what = statement::kind::verbatim;
-      s->values.push_back(value);
+      s.what = statement::kind::verbatim;
+      gathered<expression_ptr> values(xs_);
+      values.push(value);
       for (const auto& t : targets)
         if (t->what != expression::kind::name)
-          s->values.push_back(t); // subscripts and attributes read their operands
+          values.push(t); // subscripts and attributes read their operands
+      gathered<variable_ptr> rebound(vs_);
       for (const auto& t : targets)
-        rebind_targets(*t, *s);
-      return s;
+        rebind_targets(*t, rebound);
+      s.values = values.items();
+      s.targets = rebound.items();
+      return w_.make(s);
     }
-    s->what = statement::kind::assign;
+    return assign_names(s, names, value);
+  }
+
+  statement* assign_name(statement_spec& s, std::string_view target, mutable_expr value) {
+    const std::string_view names[] = {target};
+    return assign_names(s, names, value);
+  }
+
+  /// `names = value`, each name bound to a fresh variable (an allocation's, a view's,
+  /// a copy of a pointer's gets what the analysis reads of it).
+  statement* assign_names(statement_spec& s, std::span<const std::string_view> names,
+                          mutable_expr value) {
+    s.what = statement::kind::assign;
     expression& e = *value;
-    std::vector<std::shared_ptr<variable>> vars;
+    gathered<variable_ptr> vars(vs_);
+    const bool single = names.size() == 1;
     for (auto n : names)
-      vars.push_back(new_variable(n));
+      vars.push(single ? bind_new(n) : new_variable(n));
+    auto var0 = [&] { return const_cast<variable*>(vars.items()[0].get()); }; // made here
     if (e.what == expression::kind::operation &&
         e.op == commscope::operation::alloc_window_buffer && vars.size() == 1) {
       if (!has_name_keyword(e))
-        e.name = vars[0]->name;
-      bind_slot(*vars[0], e);
+        e.set_name(var0()->name);
+      bind_slot(*var0(), e);
     } else if (e.what == expression::kind::operation && e.op == commscope::operation::window &&
                vars.size() == 1) {
-      auto ty = std::make_shared<type>();
-      if (e.args.size() > 1)
-        ty->shape = e.args[1];
-      for (const auto& kw : e.keywords)
+      type ty;
+      const auto args = e.args();
+      if (args.size() > 1)
+        ty.shape = args[1];
+      for (const auto& kw : e.keywords())
         if (kw.name == "dtype")
-          ty->dtype = kw.value;
-      if (!ty->dtype && e.args.size() > 2)
-        ty->dtype = e.args[2];
-      if (!e.args.empty())
-        ty->window = window_of(*e.args[0]);
-      vars[0]->var_type = ty;
-    } else if (e.what == expression::kind::name && e.var && vars.size() == 1) {
+          ty.dtype = kw.value;
+      if (!ty.dtype && args.size() > 2)
+        ty.dtype = args[2];
+      if (!args.empty())
+        ty.window = window_of(*args[0]);
+      var0()->var_type = w_.make_node(ty);
+    } else if (e.what == expression::kind::name && e.var() && vars.size() == 1) {
       if (auto w = window_of(e)) // a plain copy of an allocation's pointer
-        windows_[vars[0]->id] = std::move(w);
+        windows_[var0()->id] = w;
     }
-    for (auto& v : vars) {
-      bind(v);
-      s->targets.push_back(v);
-    }
-    s->value = value;
-    return s;
+    if (!single)
+      for (const auto& v : vars.items())
+        bind(v.get());
+    s.targets = vars.items();
+    s.value = value;
+    return w_.make(s);
   }
 
   static bool has_name_keyword(const expression& e) {
-    for (const auto& k : e.keywords)
+    for (const auto& k : e.keywords())
       if (k.name == "name" && k.value->what == expression::kind::string)
         return true;
     return false;
   }
 
   window_buffer_ptr window_of(const expression& e) const {
-    if (e.what != expression::kind::name || !e.var)
+    if (e.what != expression::kind::name || !e.var())
       return nullptr;
-    auto it = windows_.find(e.var->id);
+    auto it = windows_.find(e.var()->id);
     return it == windows_.end() ? nullptr : it->second;
   }
 
   /// An allocation inside `with pld.comm_domain(..., slots=[NAME])` is that slot.
   void bind_slot(const variable& v, const expression& alloc) {
-    if (alloc.args.size() != 1)
+    if (alloc.args().size() != 1)
       return;
-    std::shared_ptr<window_buffer> w;
+    window_buffer* w = nullptr;
+    const std::string_view name = alloc.name();
     for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it) {
       for (std::size_t i = 0; i < it->names.size(); ++i) {
-        if (it->names[i] != alloc.name || it->found[i])
+        if (it->names[i] != name || it->found[i])
           continue;
         if (!w) {
-          w = std::make_shared<window_buffer>();
-          w->base = v.shared_from_this();
-          w->size = alloc.args[0];
-          w->name = alloc.name;
+          w = w_.make_node(window_buffer{&v, alloc.args()[0], false, false, alloc.name()});
           windows_[v.id] = w;
         }
         it->found[i] = w;
@@ -1007,134 +1157,161 @@ private:
   statement_ptr parse_for() {
     const std::uint32_t b = static_cast<std::uint32_t>(i_);
     const std::uint32_t colon = header_end();
-    auto s = std::make_shared<statement>();
-    s->where = where(next());
-    s->text = verbatim(b, colon + 1);
+    statement_spec s;
+    s.where = where(next());
     // The target list up to `in` at depth 0.
     std::uint32_t in = static_cast<std::uint32_t>(i_);
     for (int depth = 0; in < colon; ++in) {
       const token& x = t_[in];
-      if (x.kind == tok::op && (text(x) == "(" || text(x) == "["))
+      if (x.is_op("(") || x.is_op("["))
         ++depth;
-      else if (x.kind == tok::op && (text(x) == ")" || text(x) == "]"))
+      else if (x.is_op(")") || x.is_op("]"))
         --depth;
-      else if (depth == 0 && x.kind == tok::name && text(x) == "in")
+      else if (depth == 0 && x.is_keyword("in"))
         break;
     }
     std::vector<std::string_view> target_names;
     for (std::uint32_t k = static_cast<std::uint32_t>(i_); k < in; ++k)
-      if (t_[k].kind == tok::name && !is_reserved(text(t_[k])) &&
-          !(k > i_ && t_[k - 1].kind == tok::op && text(t_[k - 1]) == "."))
+      if (t_[k].kind() == tok::name && !t_[k].is_reserved() && !(k > i_ && t_[k - 1].is_op(".")))
         target_names.push_back(text(t_[k]));
     const bool simple_target =
         in == i_ + 1 ||
-        (t_[i_].kind == tok::name && t_[i_ + 1].kind == tok::op && text(t_[i_ + 1]) == ",");
+        (t_[i_].kind() == tok::name && t_[i_ + 1].is_op(","));
     i_ = in + 1;
     const token& iter_tok = peek();
     auto iter = parse_expression_list(nullptr, true);
     if (i_ != colon)
       unexpected("':'");
     next();
-    keep_header_comment(*s);
+    const statement_text header = header_text(b, colon);
+    s.text = header.text;
     const expression& call = *iter;
-    const std::string callee =
-        call.what == expression::kind::call && call.base ? spelling(*call.base) : std::string();
+    const std::string callee = call.what == expression::kind::call && call.base()
+                                   ? spelling(*call.base())
+                                   : std::string();
     bool keywords_ok = true;
-    for (const auto& k : call.keywords)
+    for (const auto& k : call.keywords())
       keywords_ok = keywords_ok && callee == "pl.range" && k.name == "init_values";
-    const bool range = (callee == "pl.range" || callee == "range") && !call.args.empty() &&
-                       call.args.size() <= 3 && keywords_ok && simple_target &&
+    const auto args = call.args();
+    const bool range = (callee == "pl.range" || callee == "range") && !args.empty() &&
+                       args.size() <= 3 && keywords_ok && simple_target &&
                        !target_names.empty();
+    gathered<variable_ptr> targets(vs_);
     if (!range) {
       // Any other iteration: a block whose targets are opaque.
-      s->what = statement::kind::block;
-      s->values.push_back(iter);
+      s.what = statement::kind::block;
       for (auto n : target_names) {
-        auto v = new_variable(n);
-        bind(v);
-        s->targets.push_back(v);
+        auto* v = bind_new(n);
+        targets.push(v);
       }
-      s->body = parse_block();
-      return s;
+      const node_list<statement_ptr> body = parse_block();
+      const expression_ptr values[] = {iter};
+      s.values = values;
+      s.targets = targets.items();
+      auto* st = w_.make(s);
+      st->set_body(body);
+      return st;
     }
-    s->what = statement::kind::for_loop;
-    s->builtin_range = callee == "range";
-    s->range_arity = static_cast<std::uint8_t>(call.args.size());
+    s.what = statement::kind::for_loop;
+    s.builtin_range = callee == "range";
+    s.range_arity = static_cast<std::uint8_t>(args.size());
     const source_location iter_at = where(iter_tok);
     auto constant = [&](std::int64_t v) {
-      auto c = std::make_shared<expression>();
-      c->what = expression::kind::integer;
-      c->value = v;
-      c->where = iter_at;
-      return c;
+      expression_spec c;
+      c.what = expression::kind::integer;
+      c.value = v;
+      c.where = iter_at;
+      return expression_ptr(w_.make(c));
     };
-    if (call.args.size() == 1) {
-      s->start = constant(0);
-      s->stop = call.args[0];
+    if (args.size() == 1) {
+      s.start = constant(0);
+      s.stop = args[0];
     } else {
-      s->start = call.args[0];
-      s->stop = call.args[1];
+      s.start = args[0];
+      s.stop = args[1];
     }
-    s->step = call.args.size() == 3 ? call.args[2] : constant(1);
-    auto v = new_variable(target_names[0]);
-    bind(v);
-    s->loop_var = v;
-    loop_of_[v.get()] = s.get();
+    s.step = args.size() == 3 ? args[2] : constant(1);
+    auto* v = bind_new(target_names[0]);
+    s.loop_var = v;
+    loop_of_[v] = {s.start, s.stop, s.step};
     for (std::size_t k = 1; k < target_names.size(); ++k) { // loop-carried values
-      auto c = new_variable(target_names[k]);
-      bind(c);
-      s->targets.push_back(c);
+      auto* c = bind_new(target_names[k]);
+      targets.push(c);
     }
-    s->body = parse_block();
-    return s;
+    const node_list<statement_ptr> body = parse_block();
+    s.targets = targets.items();
+    auto* st = w_.make(s);
+    st->set_body(body);
+    return st;
   }
 
   statement_ptr parse_while() {
     const std::uint32_t b = static_cast<std::uint32_t>(i_);
     const std::uint32_t colon = header_end();
-    auto s = std::make_shared<statement>();
-    s->what = statement::kind::while_loop;
-    s->where = where(next());
-    s->text = verbatim(b, colon + 1);
-    s->value = parse_named();
+    statement_spec s;
+    s.what = statement::kind::while_loop;
+    s.where = where(next());
+    s.value = parse_named();
     expect_op(":");
-    keep_header_comment(*s);
-    s->body = parse_block();
-    return s;
+    s.text = header_text(b, colon).text;
+    const node_list<statement_ptr> body = parse_block();
+    auto* st = w_.make(s);
+    st->set_body(body);
+    return st;
   }
 
   statement_ptr parse_if() {
-    std::vector<std::shared_ptr<statement>> chain;
+    struct branch {
+      source_location where;
+      str text;
+      expression_ptr value;
+      node_list<statement_ptr> body;
+    };
+    std::vector<branch> chain;
     while (true) {
       const std::uint32_t b = static_cast<std::uint32_t>(i_);
       const std::uint32_t colon = header_end();
-      auto s = std::make_shared<statement>();
-      s->what = statement::kind::if_else;
-      s->is_elif = !chain.empty();
-      s->where = where(next());
-      s->text = verbatim(b, colon + 1);
-      s->value = parse_named();
+      branch br;
+      br.where = where(next());
+      br.value = parse_named();
       expect_op(":");
-      keep_header_comment(*s);
-      s->body = parse_block();
-      chain.push_back(s);
+      br.text = header_text(b, colon).text;
+      br.body = parse_block();
+      chain.push_back(br);
       if (!is_name("elif"))
         break;
     }
+    node_list<statement_ptr> orelse;
     if (is_name("else")) {
       next();
       expect_op(":");
-      chain.back()->orelse = parse_block();
+      orelse = parse_block();
     }
     // Linked back to front: an elif chain of any length is built without recursion.
-    for (std::size_t i = chain.size() - 1; i > 0; --i)
-      chain[i - 1]->orelse.push_back(chain[i]);
-    return chain.front();
+    statement* made = nullptr;
+    for (std::size_t i = chain.size(); i-- > 0;) {
+      statement_spec s;
+      s.what = statement::kind::if_else;
+      s.is_elif = i > 0;
+      s.where = chain[i].where;
+      s.text = chain[i].text;
+      s.value = chain[i].value;
+      auto* st = w_.make(s);
+      st->set_body(chain[i].body);
+      if (made) {
+        const statement_ptr only[] = {made};
+        st->set_orelse(w_.list(std::span<const statement_ptr>(only)));
+      } else {
+        st->set_orelse(orelse);
+      }
+      made = st;
+    }
+    return made;
   }
 
   struct open_scope {
     std::vector<std::string> names;
-    std::vector<std::shared_ptr<window_buffer>> found;
+    std::vector<window_buffer_ptr> found;
   };
 
   void front_end_error(source_location at, std::string message) {
@@ -1142,81 +1319,90 @@ private:
   }
 
   /// `with pld.comm_domain(...)` is a scope; any other `with` a block read as inline.
-  void parse_with(std::vector<statement_ptr>& out) {
+  statement_ptr parse_with() {
     const std::uint32_t b = static_cast<std::uint32_t>(i_);
     const std::uint32_t colon = header_end();
     const source_location at = where(next());
-    auto s = std::make_shared<statement>();
-    s->where = at;
-    s->text = verbatim(b, colon + 1);
     const std::uint32_t items = static_cast<std::uint32_t>(i_);
-    const bool one_call = peek().kind == tok::name;
-    mutable_expr first;
+    const bool one_call = peek().kind() == tok::name;
+    mutable_expr first = nullptr;
     if (one_call && !is_op("(")) {
       first = parse_test();
     }
-    if (first && i_ == colon && first->what == expression::kind::call && first->base &&
-        spelling(*first->base) == "pld.comm_domain") {
+    if (first && i_ == colon && first->what == expression::kind::call && first->base() &&
+        spelling(*first->base()) == "pld.comm_domain") {
       if (auto scope = comm_domain(*first, at)) {
         next();
+        trivia_.clear(); // scopes print canonically
         scopes_.push_back(std::move(*scope));
-        auto body = parse_block();
+        const node_list<statement_ptr> body = parse_block();
         open_scope done = std::move(scopes_.back());
         scopes_.pop_back();
-        s->what = statement::kind::scope;
-        s->body = std::move(body);
+        std::vector<window_buffer_ptr> slots;
         for (std::size_t i = 0; i < done.names.size(); ++i) {
           if (!done.found[i]) {
             front_end_error(at, "slot '" + done.names[i] +
                                     "' names no allocation in this pld.comm_domain");
             continue;
           }
-          s->slots.push_back(done.found[i]);
+          slots.push_back(done.found[i]);
         }
         const auto& e = *first;
-        s->scope_name = e.args[0]->text;
-        for (const auto& k : e.keywords)
+        bool all = true;
+        std::vector<std::int64_t> devices;
+        for (const auto& k : e.keywords())
           if (k.name == "devices" && k.value->what == expression::kind::list) {
-            s->all_devices = false;
-            for (const auto& d : k.value->args)
-              s->devices.push_back(d->value);
+            all = false;
+            for (const auto& d : k.value->args())
+              devices.push_back(d->value());
           }
-        s->text.clear(); // scopes print canonically
-        out.push_back(s);
-        return;
+        statement_spec s;
+        s.what = statement::kind::scope;
+        s.where = at;
+        auto* st = w_.make(s);
+        st->set_scope(e.args()[0]->text(), w_.list(devices), all, w_.list(slots));
+        st->set_body(body);
+        return st;
       }
     }
     // Any other with: its items are read for the analysis, its body as if inline.
     i_ = items;
-    s->what = statement::kind::block;
-    s->values.clear();
-    read_header_expressions(colon, *s);
+    statement_spec s;
+    s.what = statement::kind::block;
+    s.where = at;
+    gathered<expression_ptr> values(xs_);
+    gathered<variable_ptr> targets(vs_);
+    read_header_expressions(colon, values, targets);
     i_ = colon;
     expect_op(":");
-    keep_header_comment(*s);
-    s->body = parse_block();
-    out.push_back(s);
+    s.text = header_text(b, colon).text;
+    const node_list<statement_ptr> body = parse_block();
+    s.values = values.items();
+    s.targets = targets.items();
+    auto* st = w_.make(s);
+    st->set_body(body);
+    return st;
   }
 
   /// The slots of a well-formed `pld.comm_domain("NAME", devices=..., slots=[...])`;
   /// nullopt (after a diagnostic) for a malformed one, which is then an ordinary block.
   std::optional<open_scope> comm_domain(const expression& e, source_location at) {
-    if (e.args.size() != 1 || e.args[0]->what != expression::kind::string) {
+    if (e.args().size() != 1 || e.args()[0]->what != expression::kind::string) {
       front_end_error(at, "pld.comm_domain takes one positional argument, the scope name");
       return std::nullopt;
     }
     open_scope sc;
-    for (const auto& k : e.keywords) {
+    for (const auto& k : e.keywords()) {
       const expression& v = *k.value;
       if (k.name == "devices") {
-        if (v.what == expression::kind::string && v.text == "all")
+        if (v.what == expression::kind::string && v.text() == "all")
           continue;
         if (v.what != expression::kind::list) {
           front_end_error(at, "devices= of pld.comm_domain must be \"all\" or a list of integers");
           return std::nullopt;
         }
-        for (const auto& d : v.args)
-          if (d->what != expression::kind::integer || d->overflow) {
+        for (const auto& d : v.args())
+          if (d->what != expression::kind::integer || d->overflow()) {
             front_end_error(at, "a device of pld.comm_domain must be an integer");
             return std::nullopt;
           }
@@ -1225,20 +1411,21 @@ private:
           front_end_error(at, "slots= of pld.comm_domain must be a list of allocation names");
           return std::nullopt;
         }
-        for (const auto& n : v.args) {
+        for (const auto& n : v.args()) {
           if (n->what == expression::kind::string)
-            sc.names.push_back(n->text);
+            sc.names.emplace_back(n->text().view());
           else if (n->what == expression::kind::name)
-            sc.names.push_back(n->var ? n->var->name : n->text);
-          else if (n->what == expression::kind::integer && !n->name.empty())
-            sc.names.push_back(n->name);
+            sc.names.emplace_back(n->var() ? n->var()->name.view() : n->text().view());
+          else if (n->what == expression::kind::integer && !n->name().empty())
+            sc.names.emplace_back(n->name().view());
           else {
             front_end_error(at, "a slot of pld.comm_domain must be an allocation name");
             return std::nullopt;
           }
         }
       } else {
-        front_end_error(at, "unknown keyword '" + k.name + "' of pld.comm_domain");
+        front_end_error(at, "unknown keyword '" + std::string(k.name.view()) +
+                                "' of pld.comm_domain");
         return std::nullopt;
       }
     }
@@ -1247,18 +1434,32 @@ private:
   }
 
   // ---- expressions
-  mutable_expr make(expression::kind k, source_location at) {
-    auto e = std::make_shared<expression>();
-    e->what = k;
-    e->where = at;
-    return e;
+  mutable_expr leaf(expression::kind k, source_location at) {
+    expression_spec s;
+    s.what = k;
+    s.where = at;
+    return w_.make(s);
   }
   /// An opaque node spanning tokens from `b` to the last one consumed.
-  mutable_expr opaque(std::uint32_t b, std::vector<expression_ptr> operands) {
-    auto e = make(expression::kind::opaque, where(t_[b]));
-    e->text = std::string(ts_.source.substr(t_[b].begin, last_end_ - t_[b].begin));
-    e->args = std::move(operands);
-    return e;
+  mutable_expr opaque(std::uint32_t b, std::span<const expression_ptr> operands) {
+    expression_spec s;
+    s.what = expression::kind::opaque;
+    s.where = where(t_[b]);
+    s.text = w_.string(ts_.source.substr(t_[b].begin, last_end_ - t_[b].begin));
+    s.args = operands;
+    return w_.make(s);
+  }
+  mutable_expr opaque(std::uint32_t b, std::initializer_list<expression_ptr> operands) {
+    return opaque(b, std::span<const expression_ptr>(operands.begin(), operands.size()));
+  }
+  mutable_expr binary(const expression_ptr& l, std::string_view op, const expression_ptr& r) {
+    const expression_ptr args[] = {l, r};
+    expression_spec s;
+    s.what = expression::kind::binary;
+    s.where = l->where;
+    s.text = w_.intern(op);
+    s.args = args;
+    return w_.make(s);
   }
 
   /// EXPR or EXPR, EXPR, ... (a tuple without parentheses); *bare tells which.
@@ -1267,18 +1468,23 @@ private:
     auto first = starred ? parse_star_or_named() : parse_named();
     if (!is_op(","))
       return first;
-    auto t = make(expression::kind::tuple, where(t_[b]));
-    t->args.push_back(first);
+    gathered<expression_ptr> items(xs_);
+    items.push(first);
     while (is_op(",")) {
       next();
       if (at_line_end() || is_op("=") || is_op(":") || is_op(")") || is_name("in") ||
-          (peek().kind == tok::op && is_augmented(text(peek()))))
+          (peek().kind() == tok::op && is_augmented_code(peek().flags())))
         break;
-      t->args.push_back(starred ? parse_star_or_named() : parse_named());
+      const expression_ptr x = starred ? parse_star_or_named() : parse_named();
+      items.push(x);
     }
     if (bare)
       *bare = true;
-    return t;
+    expression_spec s;
+    s.what = expression::kind::tuple;
+    s.where = where(t_[b]);
+    s.args = items.items();
+    return w_.make(s);
   }
 
   mutable_expr parse_star_or_named() {
@@ -1293,13 +1499,12 @@ private:
 
   /// NAME := test, or test.
   mutable_expr parse_named() {
-    if (peek().kind == tok::name && is_op(":=", 1)) {
+    if (peek().kind() == tok::name && is_op(":=", 1)) {
       const std::uint32_t b = static_cast<std::uint32_t>(i_);
       const std::string_view n = text(next());
       next();
       auto value = parse_test();
-      auto v = new_variable(n);
-      bind(v);
+      (void)bind_new(n);
       return opaque(b, {value});
     }
     return parse_test();
@@ -1308,14 +1513,16 @@ private:
   mutable_expr parse_yield() {
     const std::uint32_t b = static_cast<std::uint32_t>(i_);
     next();
-    std::vector<expression_ptr> ops;
     if (is_name("from")) {
       next();
-      ops.push_back(parse_test());
-    } else if (!at_line_end() && !is_op(")") && !is_op("=")) {
-      ops.push_back(parse_expression_list(nullptr, true));
+      auto x = parse_test();
+      return opaque(b, {x});
     }
-    return opaque(b, std::move(ops));
+    if (!at_line_end() && !is_op(")") && !is_op("=")) {
+      auto x = parse_expression_list(nullptr, true);
+      return opaque(b, {x});
+    }
+    return opaque(b, {});
   }
 
   mutable_expr parse_test() {
@@ -1341,117 +1548,147 @@ private:
     next();
     const std::size_t shadowed = shadow_.size();
     int depth = 0;
-    std::vector<expression_ptr> ops;
+    gathered<expression_ptr> ops(xs_);
     while (!(depth == 0 && is_op(":"))) {
-      if (peek().kind == tok::newline || peek().kind == tok::end)
+      if (peek().kind() == tok::newline || peek().kind() == tok::end)
         unexpected("':'");
       if (is_op("(") || is_op("[") || is_op("{"))
         ++depth;
       else if (is_op(")") || is_op("]") || is_op("}"))
         --depth;
-      if (peek().kind == tok::name && depth == 0 && !is_op("=", 1) && !is_reserved(text(peek())))
+      if (peek().kind() == tok::name && depth == 0 && !is_op("=", 1) && !peek().is_reserved())
         shadow_.push_back(text(peek()));
       if (is_op("=") && depth == 0) {
         next();
-        ops.push_back(parse_test());
+        const expression_ptr d = parse_test();
+        ops.push(d);
         continue;
       }
       next();
     }
     next();
-    ops.push_back(parse_test());
+    const expression_ptr body = parse_test();
+    ops.push(body);
     shadow_.resize(shadowed);
-    return opaque(b, std::move(ops));
+    return opaque(b, ops.items());
   }
 
-  mutable_expr binary(const mutable_expr& l, std::string_view op, const mutable_expr& r) {
-    auto e = make(expression::kind::binary, l->where);
-    e->text = std::string(op);
-    e->args = {l, r};
-    return e;
+  /// The level of the binary operator at peek(k) (0: none), from loosest to tightest:
+  /// or 1, and 2, (not 3, a prefix), comparisons 4, | ^ & << >> 5, + - 6, * / // % @ 7.
+  int binary_level(std::size_t k = 0) const {
+    const token& t = peek(k);
+    if (t.kind() == tok::op) {
+      switch (t.flags()) {
+      case '|':
+      case '^':
+      case '&':
+        return 5;
+      case '+':
+      case '-':
+        return 6;
+      case '*':
+      case '/':
+      case '%':
+      case '@':
+        return 7;
+      case '<':
+      case '>':
+        return 4;
+      default:
+        break;
+      }
+      if (t.is_op("<<") || t.is_op(">>"))
+        return 5;
+      if (t.is_op("//"))
+        return 7;
+      if (t.is_op("==") || t.is_op("!=") || t.is_op("<=") || t.is_op(">="))
+        return 4;
+      return 0;
+    }
+    if (t.kind() == tok::name && t.flags() != 0) {
+      if (t.is_keyword("or"))
+        return 1;
+      if (t.is_keyword("and"))
+        return 2;
+      if (t.is_keyword("in") || t.is_keyword("is") || (t.is_keyword("not") && is_name("in", k + 1)))
+        return 4;
+    }
+    return 0;
   }
 
-  mutable_expr parse_or() {
-    auto l = parse_and();
-    while (is_name("or")) {
-      next();
-      l = binary(l, "or", parse_and());
+  /// The operators of levels `min_level` and up, left-associative (precedence climbing):
+  /// `or` and `and` and comparisons and + - * / // % are binary nodes; `in`, `is`, the
+  /// bitwise operators and `@` are opaque, their operands still read.
+  mutable_expr parse_binary(int min_level) {
+    const std::uint32_t b = static_cast<std::uint32_t>(i_);
+    mutable_expr l = min_level <= 3 && is_name("not") ? parse_not() : parse_factor();
+    while (true) {
+      const int level = binary_level();
+      if (level == 0 || level < min_level)
+        return l;
+      switch (level) {
+      case 1: {
+        next();
+        auto r = parse_binary(2);
+        l = binary(l, "or", r);
+        break;
+      }
+      case 2: {
+        next();
+        auto r = parse_binary(3);
+        l = binary(l, "and", r);
+        break;
+      }
+      case 4: {
+        const token& t = peek();
+        if (t.kind() == tok::op) {
+          const std::string_view o = text(t);
+          next();
+          auto r = parse_binary(5);
+          l = binary(l, o, r);
+        } else {
+          const bool is = t.is_keyword("is"), not_in = t.is_keyword("not");
+          next();
+          if ((is && is_name("not")) || not_in)
+            next();
+          auto r = parse_binary(5);
+          l = opaque(b, {l, r});
+        }
+        break;
+      }
+      case 5: {
+        next();
+        auto r = parse_binary(6);
+        l = opaque(b, {l, r});
+        break;
+      }
+      case 6: {
+        const std::string_view op = text(next());
+        auto r = parse_binary(7);
+        l = binary(l, op, r);
+        break;
+      }
+      default: {
+        const std::string_view op = text(next());
+        auto r = parse_factor();
+        l = op == "@" ? opaque(b, {l, r}) : binary(l, op, r);
+        break;
+      }
+      }
     }
-    return l;
   }
-  mutable_expr parse_and() {
-    auto l = parse_not();
-    while (is_name("and")) {
-      next();
-      l = binary(l, "and", parse_not());
-    }
-    return l;
-  }
+  mutable_expr parse_or() { return parse_binary(1); }
+  /// `not` x, x at the level of comparisons and up.
   mutable_expr parse_not() {
-    if (!is_name("not"))
-      return parse_comparison();
     const token& t = next();
     nest guard(*this, t.begin);
-    auto x = parse_not();
-    auto u = make(expression::kind::unary, where(t));
-    u->text = "not";
-    u->args = {x};
-    return u;
-  }
-  mutable_expr parse_comparison() {
-    const std::uint32_t b = static_cast<std::uint32_t>(i_);
-    auto l = parse_bitwise();
-    while (true) {
-      const token& t = peek();
-      if (t.kind == tok::op) {
-        const std::string_view o = text(t);
-        if (o == "==" || o == "!=" || o == "<" || o == "<=" || o == ">" || o == ">=") {
-          next();
-          l = binary(l, o, parse_bitwise());
-          continue;
-        }
-      } else if (t.kind == tok::name) {
-        const std::string_view o = text(t);
-        if (o == "in" || o == "is" || (o == "not" && is_name("in", 1))) {
-          next();
-          if ((o == "is" && is_name("not")) || o == "not")
-            next();
-          auto r = parse_bitwise();
-          l = opaque(b, {l, r});
-          continue;
-        }
-      }
-      return l;
-    }
-  }
-  /// | ^ & << >> : opaque to the pass, their operands still read.
-  mutable_expr parse_bitwise() {
-    const std::uint32_t b = static_cast<std::uint32_t>(i_);
-    auto l = parse_arith();
-    while (is_op("|") || is_op("^") || is_op("&") || is_op("<<") || is_op(">>")) {
-      next();
-      auto r = parse_arith();
-      l = opaque(b, {l, r});
-    }
-    return l;
-  }
-  mutable_expr parse_arith() {
-    auto l = parse_term();
-    while (is_op("+") || is_op("-")) {
-      const std::string_view op = text(next());
-      l = binary(l, op, parse_term());
-    }
-    return l;
-  }
-  mutable_expr parse_term() {
-    const std::uint32_t b = static_cast<std::uint32_t>(i_);
-    auto l = parse_factor();
-    while (is_op("*") || is_op("/") || is_op("//") || is_op("%") || is_op("@")) {
-      const std::string_view op = text(next());
-      auto r = parse_factor();
-      l = op == "@" ? opaque(b, {l, r}) : binary(l, op, r);
-    }
-    return l;
+    const expression_ptr x = parse_binary(3);
+    expression_spec s;
+    s.what = expression::kind::unary;
+    s.where = where(t);
+    s.text = w_.intern("not");
+    s.args = {&x, 1};
+    return w_.make(s);
   }
   mutable_expr parse_factor() {
     if (!is_op("-") && !is_op("+") && !is_op("~"))
@@ -1460,37 +1697,41 @@ private:
     const token& t = next();
     const std::string_view op = text(t);
     nest guard(*this, t.begin);
-    auto x = parse_factor();
+    mutable_expr x = parse_factor();
     if (op == "+")
       return x; // unary plus is the identity on everything the pass reads
     if (op == "~")
       return opaque(b, {x});
     expression& v = *x;
-    if (v.what == expression::kind::integer && v.name.empty()) {
-      // Fold a negated literal, so `device=-1` is the constant -1.
-      if (!v.overflow && v.value != std::numeric_limits<std::int64_t>::min()) {
-        v.value = -v.value;
+    if (v.what == expression::kind::integer && v.name().empty()) {
+      // Fold a negated literal, so `device=-1` is the constant -1. (A literal node is
+      // this parse's own: nothing else points at it yet.)
+      if (!v.overflow() && v.value() != std::numeric_limits<std::int64_t>::min()) {
+        v.set_value(-v.value());
         v.where = where(t);
         return x;
       }
-      if (v.overflow && v.text == "9223372036854775808") { // exactly INT64_MIN
-        v.overflow = false;
-        v.text.clear();
-        v.value = std::numeric_limits<std::int64_t>::min();
+      if (v.overflow() && v.text() == "9223372036854775808") { // exactly INT64_MIN
+        v.set_overflow(false);
+        v.set_text({});
+        v.set_value(std::numeric_limits<std::int64_t>::min());
         v.where = where(t);
         return x;
       }
-      if (v.overflow) {
-        v.value = std::numeric_limits<std::int64_t>::min(); // saturated: still negative
-        v.text = "-" + v.text;
+      if (v.overflow()) {
+        v.set_value(std::numeric_limits<std::int64_t>::min()); // saturated: still negative
+        v.set_text(w_.string("-" + std::string(v.text().view())));
         v.where = where(t);
         return x;
       }
     }
-    auto u = make(expression::kind::unary, where(t));
-    u->text = "-";
-    u->args = {x};
-    return u;
+    const expression_ptr arg = x;
+    expression_spec s;
+    s.what = expression::kind::unary;
+    s.where = where(t);
+    s.text = w_.intern("-");
+    s.args = {&arg, 1};
+    return w_.make(s);
   }
   mutable_expr parse_power() {
     const std::uint32_t b = static_cast<std::uint32_t>(i_);
@@ -1499,7 +1740,7 @@ private:
       auto x = parse_power();
       return opaque(b, {x});
     }
-    auto x = parse_primary();
+    mutable_expr x = parse_primary();
     if (is_op("**")) {
       const token& t = next();
       nest guard(*this, t.begin);
@@ -1509,36 +1750,147 @@ private:
     return x;
   }
 
+  // ---- dotted names
+  /// `NAME(.NAME)*` read from its tokens, not yet made into nodes.
+  struct dotted {
+    std::uint32_t root = 0;  ///< token index of NAME
+    std::uint32_t attrs = 0; ///< how many `.NAME` follow
+    [[nodiscard]] std::uint32_t attribute(std::uint32_t k) const { return root + 2 + 2 * k; }
+  };
+  /// How a name resolves: a variable of the body, a constant of the file, or open.
+  struct resolved_name {
+    const variable* var = nullptr;
+    bool constant = false;
+    std::int64_t value = 0;
+  };
+  resolved_name resolve(std::string_view n) {
+    resolved_name r;
+    const bool shadowed = !shadow_.empty() && std::find(shadow_.begin(), shadow_.end(), n) !=
+                                                  shadow_.end();
+    if (shadowed)
+      return r;
+    const std::uint64_t h = hash_name(n);
+    if (const variable* v = names_.find(n, h)) {
+      r.var = v;
+      return r;
+    }
+    if (resolving_) {
+      if (auto c = constant(n, h)) {
+        r.constant = true;
+        r.value = *c;
+      }
+    }
+    return r;
+  }
+  /// A constant of the file seen from this function (cached per function); `h` is
+  /// hash_name(n).
+  std::optional<std::int64_t> constant(std::string_view n, std::uint64_t h) {
+    if (const open_name* seen = constants_seen_.find(n, h))
+      return seen->value;
+    auto v = consts_.resolve(n, scope_);
+    open_names_.push_back({n, v});
+    constants_seen_.put(&open_names_.back());
+    return v;
+  }
+  /// A name node for token `t`.
+  mutable_expr name_node(const token& t, const resolved_name& r) {
+    if (r.var)
+      return w_.make_use(where(t), r.var);
+    const std::string_view n = text(t);
+    expression_spec s;
+    s.where = where(t);
+    if (r.constant) {
+      s.what = expression::kind::integer;
+      s.value = r.value;
+      s.name = w_.intern(n); // printed as its value where it is a size
+    } else {
+      s.what = expression::kind::name;
+      s.text = w_.intern(n);
+    }
+    return w_.make(s);
+  }
+  /// The nodes of a dotted name (attributes located where it starts).
+  mutable_expr materialize(const dotted& d, const resolved_name& root) {
+    mutable_expr x = name_node(t_[d.root], root);
+    const source_location at = where(t_[d.root]);
+    for (std::uint32_t k = 0; k < d.attrs; ++k) {
+      expression_spec s;
+      s.what = expression::kind::attribute;
+      s.where = at;
+      s.base = x;
+      s.text = w_.intern(text(t_[d.attribute(k)]));
+      x = w_.make(s);
+    }
+    return x;
+  }
+  /// The spelling of attributes [0, n) of a dotted name over an open root, as written.
+  std::string_view raw_spelling(const dotted& d, std::uint32_t n) {
+    spelled_.assign(text(t_[d.root]));
+    for (std::uint32_t k = 0; k < n; ++k) {
+      spelled_ += '.';
+      spelled_ += text(t_[d.attribute(k)]);
+    }
+    return spelled_;
+  }
+
   mutable_expr parse_primary() {
     const std::uint32_t b = static_cast<std::uint32_t>(i_);
-    auto x = parse_atom();
+    mutable_expr x = nullptr;
+    const token& first = peek();
+    if (first.kind() == tok::name && !first.is_reserved()) {
+      // A dotted name: a call of it decides whether its nodes are needed.
+      next();
+      dotted d{b, 0};
+      while (is_op(".") && peek(1).kind() == tok::name) {
+        next();
+        next();
+        ++d.attrs;
+      }
+      const resolved_name root = resolve(text(first));
+      if (is_op("(")) {
+        nest guard(*this, peek().begin);
+        next();
+        x = make_call(b, nullptr, &d, root);
+      } else {
+        x = materialize(d, root);
+      }
+    } else {
+      x = parse_atom();
+    }
     while (true) {
       if (is_op(".")) {
         next();
-        if (peek().kind != tok::name)
+        if (peek().kind() != tok::name)
           unexpected("an attribute name");
         const token& an = next();
-        auto a = make(expression::kind::attribute, where(t_[b]));
-        a->text = std::string(text(an));
-        a->base = x;
-        x = a;
+        expression_spec s;
+        s.what = expression::kind::attribute;
+        s.where = where(t_[b]);
+        s.text = w_.intern(text(an));
+        s.base = x;
+        x = w_.make(s);
       } else if (is_op("(")) {
         nest guard(*this, peek().begin);
         next();
-        x = make_call(b, x);
+        x = make_call(b, x, nullptr, {});
       } else if (is_op("[")) {
         nest guard(*this, peek().begin);
         next();
-        auto s = make(expression::kind::subscript, where(t_[b]));
-        s->base = x;
+        gathered<expression_ptr> items(xs_);
         while (!is_op("]")) {
-          s->args.push_back(parse_slice());
+          const expression_ptr e = parse_slice();
+          items.push(e);
           if (!is_op(","))
             break;
           next();
         }
         expect_op("]");
-        x = s;
+        expression_spec s;
+        s.what = expression::kind::subscript;
+        s.where = where(t_[b]);
+        s.base = x;
+        s.args = items.items();
+        x = w_.make(s);
       } else {
         return x;
       }
@@ -1547,107 +1899,165 @@ private:
 
   mutable_expr parse_slice() {
     const std::uint32_t b = static_cast<std::uint32_t>(i_);
-    std::vector<expression_ptr> parts;
+    gathered<expression_ptr> parts(xs_);
+    mutable_expr single = nullptr;
     bool slice = false;
-    if (!is_op(":"))
-      parts.push_back(parse_star_or_named());
+    if (!is_op(":")) {
+      single = parse_star_or_named();
+      parts.push(single);
+    }
     while (is_op(":")) {
       slice = true;
       next();
-      if (!is_op(":") && !is_op("]") && !is_op(","))
-        parts.push_back(parse_test());
+      if (!is_op(":") && !is_op("]") && !is_op(",")) {
+        const expression_ptr e = parse_test();
+        parts.push(e);
+      }
     }
     if (!slice)
-      return std::const_pointer_cast<expression>(parts.front());
-    return opaque(b, std::move(parts));
+      return single;
+    return opaque(b, parts.items());
   }
 
-  /// f(args): a recognised operation, a function of the program, or any call.
-  mutable_expr make_call(std::uint32_t b, const mutable_expr& callee) {
-    auto c = make(expression::kind::call, where(t_[b]));
+  /// f(args): a recognised operation, a function of the program, or any call. The
+  /// callee is `callee`, or the dotted name `d` (with its root resolved as `root`).
+  mutable_expr make_call(std::uint32_t b, mutable_expr callee, const dotted* d,
+                         const resolved_name& root) {
+    gathered<expression_ptr> args(xs_);
+    gathered<keyword_argument> keywords(ks_);
     bool unpacking = false;
     while (!is_op(")")) {
-      if (peek().kind == tok::name && is_op("=", 1) && !is_reserved(text(peek()))) {
-        const std::string_view kn = text(next());
+      if (peek().kind() == tok::name && is_op("=", 1) && !peek().is_reserved()) {
+        const str kn = w_.intern(text(next()));
         next();
-        c->keywords.push_back({std::string(kn), parse_test()});
+        const expression_ptr v = parse_test();
+        keywords.push({kn, v});
       } else if (is_op("**")) {
         const std::uint32_t sb = static_cast<std::uint32_t>(i_);
         next();
         auto v = parse_test();
-        c->args.push_back(opaque(sb, {v}));
+        const expression_ptr o = opaque(sb, {v});
+        args.push(o);
         unpacking = true;
       } else {
-        if (!c->keywords.empty() && !is_op("*"))
+        if (!keywords.empty() && !is_op("*"))
           fail_at(peek().begin, "positional argument follows keyword argument");
-        auto v = parse_star_or_named();
-        if (v->what == expression::kind::opaque && v->text.starts_with("*"))
+        mutable_expr v = parse_star_or_named();
+        if (v->what == expression::kind::opaque && v->text().starts_with("*"))
           unpacking = true;
         if (is_name("for") || is_name("async")) // f(x for x in y)
           v = comprehension(b, v);
-        c->args.push_back(v);
+        args.push(v);
       }
       if (!is_op(","))
         break;
       next();
     }
     expect_op(")");
-    expression& e = *c;
-    const expression& callee_e = *callee;
+
+    // What the callee is: a dotted name over an open root reads from its tokens.
+    const bool open_dotted = d && !root.var && !root.constant;
+    const bool open_root = open_dotted || (callee && callee->what == expression::kind::name &&
+                                           !callee->var());
+    std::string_view last;        // the callee's last attribute (or its name)
+    bool is_attribute = false;    // the callee is NAME.NAME...
+    bool base_is_open_self = false;
+    if (d && d->attrs > 0) {
+      is_attribute = true;
+      last = text(t_[d->attribute(d->attrs - 1)]);
+      base_is_open_self = d->attrs == 1 && open_dotted && text(t_[d->root]) == "self";
+    } else if (d) {
+      last = text(t_[d->root]);
+    } else if (callee->what == expression::kind::attribute) {
+      is_attribute = true;
+      last = callee->text();
+      const expression_ptr base = callee->base();
+      base_is_open_self = base && base->what == expression::kind::name && !base->var() &&
+                          base->text() == "self";
+    } else if (callee->what == expression::kind::name) {
+      last = callee->text();
+    }
+    const auto callee_node = [&]() -> mutable_expr {
+      return callee ? callee : materialize(*d, root);
+    };
+    const auto base_spelling = [&]() -> std::string {
+      // the spelling of the attribute's object
+      if (d)
+        return open_dotted ? scan_.names.canonical(raw_spelling(*d, d->attrs - 1)) : std::string();
+      return spelling(*callee->base());
+    };
+    const auto callee_spelling = [&]() -> std::string_view {
+      if (d) {
+        canonical_.clear();
+        if (open_dotted)
+          scan_.names.canonical_into(raw_spelling(*d, d->attrs), canonical_);
+        return canonical_;
+      }
+      canonical_ = spelling(*callee);
+      return canonical_;
+    };
+
     // pl.<DTYPE>.get_byte() folds to the byte width.
-    if (callee_e.what == expression::kind::attribute && callee_e.text == "get_byte" &&
-        e.args.empty() && e.keywords.empty()) {
-      const std::string sp = spelling(*callee_e.base);
+    if (is_attribute && last == "get_byte" && args.empty() && keywords.empty()) {
+      const std::string sp = base_spelling();
       if (sp.starts_with("pl.") && sp.find('.', 3) == std::string::npos)
-        if (auto w = dtype_byte_width(std::string_view(sp).substr(3))) {
-          auto k = make(expression::kind::integer, where(t_[b]));
-          k->value = w;
-          k->text = std::string(ts_.source.substr(t_[b].begin, last_end_ - t_[b].begin));
-          return k;
+        if (auto width = dtype_byte_width(std::string_view(sp).substr(3))) {
+          expression_spec k;
+          k.what = expression::kind::integer;
+          k.where = where(t_[b]);
+          k.value = width;
+          return w_.make(k);
         }
     }
+    expression_spec s;
+    s.where = where(t_[b]);
+    s.args = args.items();
+    s.keywords = keywords.items();
     // self.NAME(...) of a function of the program, or with device= (cli.md: a device=
     // call of anything else is malformed-op); a call of any other method is opaque.
-    if (!unpacking && !jit_ && callee_e.what == expression::kind::attribute && callee_e.base &&
-        callee_e.base->what == expression::kind::name && !callee_e.base->var &&
-        callee_e.base->text == "self" &&
-        (signatures_.count(callee_e.text) != 0 || has_device_keyword(e))) {
-      e.what = expression::kind::function_call;
-      e.text = callee_e.text;
-      pending_calls_.emplace_back(c, callee_e.text);
-      note_open_device_names(e);
-      return c;
+    const bool method_call = !unpacking && !jit_ && is_attribute && base_is_open_self;
+    const bool jit_call = !unpacking && jit_ && !is_attribute && open_root && !last.empty();
+    if ((method_call || jit_call) &&
+        (signatures_.find(last) || has_device_keyword(keywords.items()))) {
+      s.what = expression::kind::function_call;
+      s.text = w_.intern(last);
+      auto* e = w_.make(s);
+      pending_calls_.emplace_back(e, s.text.view());
+      note_open_device_names(*e);
+      return e;
     }
-    if (!unpacking && jit_ && callee_e.what == expression::kind::name && !callee_e.var &&
-        !callee_e.text.empty() &&
-        (signatures_.count(callee_e.text) != 0 || has_device_keyword(e))) {
-      e.what = expression::kind::function_call;
-      e.text = callee_e.text;
-      pending_calls_.emplace_back(c, callee_e.text);
-      note_open_device_names(e);
-      return c;
-    }
-    const std::string sp = spelling(callee_e);
+    const std::string_view sp = names_an_operation(last) ? callee_spelling() : std::string_view();
     if (const auto op = operation_of_spelling(sp); op != commscope::operation::none && !unpacking) {
-      e.what = expression::kind::operation;
-      e.op = op;
-      e.text = raw_spelling(callee_e); // printed as written
+      s.what = expression::kind::operation;
+      s.op = op;
+      s.text = w_.intern(d ? raw_spelling(*d, d->attrs) : std::string_view(raw_spelling(*callee)));
       if (op == commscope::operation::alloc_window_buffer) {
-        e.name = sp;
-        for (const auto& k : e.keywords)
+        s.name = w_.intern(sp);
+        for (const auto& k : keywords.items())
           if (k.name == "name" && k.value->what == expression::kind::string)
-            e.name = k.value->text;
-        if (!shape_allocation(e))
-          return c; // reported; an ordinary call from here on
+            s.name = k.value->text();
+        auto* e = w_.make(s);
+        shape_allocation(*e); // reported when it fails; an ordinary call from then on
+        return e;
       }
-      return c;
+      return w_.make(s);
     }
-    e.base = callee;
-    return c;
+    s.what = expression::kind::call;
+    s.base = callee_node();
+    return w_.make(s);
   }
 
-  static bool has_device_keyword(const expression& e) {
-    for (const auto& k : e.keywords)
+  /// Whether `last` (a callee's last name) is the name of an operation: the spelling is
+  /// worked out only then.
+  static bool names_an_operation(std::string_view last) {
+    for (std::size_t i = 1; i < commscope::detail::operation_table.size(); ++i)
+      if (commscope::detail::operation_table[i].name == last)
+        return true;
+    return false;
+  }
+
+  static bool has_device_keyword(std::span<const keyword_argument> keywords) {
+    for (const auto& k : keywords)
       if (k.name == "device")
         return true;
     return false;
@@ -1656,35 +2066,34 @@ private:
   /// Records the open names a dispatch's `device=` depends on: the name itself, or the
   /// open names in the bounds of the loop whose variable it is.
   void note_open_device_names(const expression& call) {
-    for (const auto& k : call.keywords) {
+    for (const auto& k : call.keywords()) {
       if (k.name != "device")
         continue;
       const expression& d = *k.value;
-      if (d.what == expression::kind::integer && d.overflow)
-        unit_->huge_devices.emplace_back(call.where, d.text);
+      if (d.what == expression::kind::integer && d.overflow())
+        unit_->huge_devices.emplace_back(call.where, std::string(d.text().view()));
       std::vector<std::string> open;
       auto collect = [&](const expression& root) {
         std::vector<const expression*> stack{&root};
         while (!stack.empty()) {
           const expression* x = stack.back();
           stack.pop_back();
-          if (x->what == expression::kind::name && !x->var && !x->text.empty() &&
-              is_plain_name(x->text) && x->text != "pld" && x->text != "pl")
-            open.push_back(x->text);
+          if (x->what == expression::kind::name && !x->var() && !x->text().empty() &&
+              is_plain_name(x->text()) && x->text() != "pld" && x->text() != "pl")
+            open.emplace_back(x->text().view());
           if (x->what == expression::kind::attribute)
             continue; // pld.world_size: not a name of the file
-          for (const auto& a : x->args)
+          for (const auto& a : x->args())
             if (a)
               stack.push_back(a.get());
-          if (x->base)
-            stack.push_back(x->base.get());
+          if (x->base())
+            stack.push_back(x->base().get());
         }
       };
-      if (d.what == expression::kind::name && d.var) {
-        auto it = loop_of_.find(d.var.get());
+      if (d.what == expression::kind::name && d.var()) {
+        auto it = loop_of_.find(d.var().get());
         if (it != loop_of_.end())
-          for (const auto* bnd :
-               {it->second->start.get(), it->second->stop.get(), it->second->step.get()})
+          for (const auto& bnd : it->second)
             if (bnd)
               collect(*bnd);
       } else {
@@ -1699,12 +2108,13 @@ private:
   /// shape's elements and the width of T (args[0] becomes that product; base keeps the
   /// shape as written). False, after a diagnostic, for an unknown dtype.
   bool shape_allocation(expression& e) {
-    if (e.args.size() != 1 ||
-        (e.args[0]->what != expression::kind::list && e.args[0]->what != expression::kind::tuple))
+    const auto args = e.args();
+    if (args.size() != 1 ||
+        (args[0]->what != expression::kind::list && args[0]->what != expression::kind::tuple))
       return true;
-    const expression_ptr shape = e.args[0];
+    const expression_ptr shape = args[0];
     std::int64_t width = 0;
-    for (const auto& k : e.keywords)
+    for (const auto& k : e.keywords())
       if (k.name == "dtype") {
         const std::string sp = spelling(*k.value);
         if (sp.starts_with("pl."))
@@ -1712,32 +2122,38 @@ private:
       }
     if (width == 0) {
       front_end_error(e.where, "allocation by shape needs dtype=pl.<DTYPE> with a known width");
-      e.what = expression::kind::call;
+      e.set_kind(expression::kind::call);
       e.op = commscope::operation::none;
-      auto callee = make(expression::kind::name, e.where);
-      callee->text = e.text;
-      e.base = callee;
+      expression_spec callee;
+      callee.what = expression::kind::name;
+      callee.where = e.where;
+      callee.text = e.text();
+      e.set_base(w_.make(callee));
       return false;
     }
-    mutable_expr size;
-    for (const auto& d : shape->args) {
+    expression_ptr size;
+    for (const auto& d : shape->args()) {
       if (!size) {
-        size = std::const_pointer_cast<expression>(d);
+        size = d;
         continue;
       }
-      size = binary(size, "*", std::const_pointer_cast<expression>(d));
+      size = binary(size, "*", d);
     }
-    auto w = make(expression::kind::integer, shape->where);
-    w->value = width;
-    size = size ? binary(size, "*", w) : w;
-    size->where = shape->where;
-    e.args[0] = size;
-    e.base = shape;
+    expression_spec ws;
+    ws.what = expression::kind::integer;
+    ws.where = shape->where;
+    ws.value = width;
+    const expression_ptr w = w_.make(ws);
+    mutable_expr total = size ? binary(size, "*", w) : const_cast<expression*>(w.get());
+    total->where = shape->where;
+    e.mutable_args()[0] = total;
+    e.set_base(shape);
     return true;
   }
 
-  mutable_expr comprehension(std::uint32_t b, const mutable_expr& element) {
-    std::vector<expression_ptr> ops{element};
+  mutable_expr comprehension(std::uint32_t b, const expression_ptr& element) {
+    gathered<expression_ptr> ops(xs_);
+    ops.push(element);
     const std::size_t shadowed = shadow_.size();
     while (is_name("for") || is_name("async")) {
       if (is_name("async"))
@@ -1745,43 +2161,47 @@ private:
       next();
       // targets up to `in`
       while (!is_name("in")) {
-        if (peek().kind == tok::newline || peek().kind == tok::end)
+        if (peek().kind() == tok::newline || peek().kind() == tok::end)
           unexpected("'in'");
-        if (peek().kind == tok::name)
+        if (peek().kind() == tok::name)
           shadow_.push_back(text(peek()));
         next();
       }
       next();
       const bool saved = no_conditional_;
       no_conditional_ = true;
-      ops.push_back(parse_or());
+      const expression_ptr it = parse_or();
+      ops.push(it);
       while (is_name("if")) {
         next();
-        ops.push_back(parse_or());
+        const expression_ptr c = parse_or();
+        ops.push(c);
       }
       no_conditional_ = saved;
     }
     shadow_.resize(shadowed);
-    return opaque(b, std::move(ops));
+    return opaque(b, ops.items());
   }
 
   mutable_expr parse_atom() {
     const token& t = peek();
     const std::uint32_t b = static_cast<std::uint32_t>(i_);
-    switch (t.kind) {
+    switch (t.kind()) {
     case tok::name: {
       next();
       const std::string_view n = text(t);
       if (n == "True" || n == "False") {
-        auto e = make(expression::kind::boolean, where(t));
-        e->value = n == "True";
-        return e;
+        expression_spec s;
+        s.what = expression::kind::boolean;
+        s.where = where(t);
+        s.value = n == "True";
+        return w_.make(s);
       }
       if (n == "None")
-        return make(expression::kind::none, where(t));
-      if (is_reserved(n))
+        return leaf(expression::kind::none, where(t));
+      if (t.is_reserved())
         fail_at(t.begin, "invalid syntax: unexpected '" + std::string(n) + "'");
-      return name(t);
+      return name_node(t, resolve(n));
     }
     case tok::number: {
       next();
@@ -1789,28 +2209,30 @@ private:
     }
     case tok::string: {
       bool plain = true;
-      std::string value;
-      while (peek().kind == tok::string) {
+      scratch_.clear();
+      while (peek().kind() == tok::string) {
         const token& s = next();
-        if (!string_value(text(s), s.flags, value))
+        if (!string_value(text(s), s.flags(), scratch_))
           plain = false;
       }
       if (!plain)
         return opaque(b, {});
-      auto e = make(expression::kind::string, where(t));
-      e->text = std::move(value);
-      return e;
+      expression_spec s;
+      s.what = expression::kind::string;
+      s.where = where(t);
+      s.text = w_.string(scratch_);
+      return w_.make(s);
     }
     case tok::op: {
-      const std::string_view o = text(t);
-      if (o == "...") {
+      if (t.is_op("...")) {
         next();
         return opaque(b, {});
       }
-      if (o == "(" || o == "[" || o == "{") {
+      if (t.is_op("(") || t.is_op("[") || t.is_op("{")) {
         nest guard(*this, t.begin);
+        const std::uint8_t o = t.flags();
         next();
-        return o == "(" ? parenthesized(b) : o == "[" ? list_display(b) : brace_display(b);
+        return o == '(' ? parenthesized(b) : o == '[' ? list_display(b) : brace_display(b);
       }
       break;
     }
@@ -1823,14 +2245,14 @@ private:
   mutable_expr parenthesized(std::uint32_t b) {
     if (is_op(")")) {
       next();
-      return make(expression::kind::tuple, where(t_[b]));
+      return leaf(expression::kind::tuple, where(t_[b]));
     }
     if (is_name("yield")) {
       auto y = parse_yield();
       expect_op(")");
       return opaque(b, {y});
     }
-    auto first = parse_star_or_named();
+    mutable_expr first = parse_star_or_named();
     if (is_name("for") || is_name("async")) {
       auto g = comprehension(b, first);
       expect_op(")");
@@ -1838,57 +2260,71 @@ private:
     }
     if (is_op(")")) {
       next();
-      if (first->what == expression::kind::opaque && first->text.starts_with("*"))
+      if (first->what == expression::kind::opaque && first->text().starts_with("*"))
         unexpected("a value"); // `(*x)` alone
       return first;            // parentheses only group
     }
-    auto tup = make(expression::kind::tuple, where(t_[b]));
-    tup->args.push_back(first);
+    gathered<expression_ptr> items(xs_);
+    items.push(first);
     while (is_op(",")) {
       next();
       if (is_op(")"))
         break;
-      tup->args.push_back(parse_star_or_named());
+      const expression_ptr x = parse_star_or_named();
+      items.push(x);
     }
     expect_op(")");
-    return tup;
+    expression_spec s;
+    s.what = expression::kind::tuple;
+    s.where = where(t_[b]);
+    s.args = items.items();
+    return w_.make(s);
   }
 
   mutable_expr list_display(std::uint32_t b) {
-    auto l = make(expression::kind::list, where(t_[b]));
+    gathered<expression_ptr> items(xs_);
     while (!is_op("]")) {
-      auto x = parse_star_or_named();
+      mutable_expr x = parse_star_or_named();
       if (is_name("for") || is_name("async")) {
         auto c = comprehension(b, x);
         expect_op("]");
         return opaque(b, {c});
       }
-      l->args.push_back(x);
+      items.push(x);
       if (!is_op(","))
         break;
       next();
     }
     expect_op("]");
-    return l;
+    expression_spec s;
+    s.what = expression::kind::list;
+    s.where = where(t_[b]);
+    s.args = items.items();
+    return w_.make(s);
   }
 
   /// Dicts, sets and their comprehensions: opaque, their parts still read.
   mutable_expr brace_display(std::uint32_t b) {
-    std::vector<expression_ptr> parts;
+    gathered<expression_ptr> parts(xs_);
     while (!is_op("}")) {
       if (is_op("**")) {
         next();
-        parts.push_back(parse_bitwise());
+        const expression_ptr x = parse_binary(5);
+        parts.push(x);
       } else {
-        parts.push_back(parse_star_or_named());
+        const expression_ptr x = parse_star_or_named();
+        parts.push(x);
         if (is_op(":")) {
           next();
-          parts.push_back(parse_test());
+          const expression_ptr v = parse_test();
+          parts.push(v);
         }
       }
       if (is_name("for") || is_name("async")) {
-        auto c = comprehension(b, std::const_pointer_cast<expression>(parts.back()));
-        parts.back() = c;
+        const expression_ptr element = parts.stack.back();
+        parts.stack.pop_back();
+        const expression_ptr c = comprehension(b, element);
+        parts.push(c);
         break;
       }
       if (!is_op(","))
@@ -1896,58 +2332,48 @@ private:
       next();
     }
     expect_op("}");
-    return opaque(b, std::move(parts));
-  }
-
-  /// A name: a variable of the body, a constant of the file, or an open name.
-  mutable_expr name(const token& t) {
-    const std::string_view n = text(t);
-    auto e = make(expression::kind::name, where(t));
-    const bool shadowed = std::find(shadow_.begin(), shadow_.end(), n) != shadow_.end();
-    if (!shadowed) {
-      auto it = names_.find(std::string(n));
-      if (it != names_.end()) {
-        e->var = it->second;
-        return e;
-      }
-      if (resolving_)
-        if (auto v = consts_.resolve(n, scope_)) {
-          e->what = expression::kind::integer;
-          e->value = *v;
-          e->name = std::string(n); // printed as its value where it is a size
-          return e;
-        }
-    }
-    e->text = std::string(n);
-    return e;
+    return opaque(b, parts.items());
   }
 
   mutable_expr number(const token& t) {
     const std::string_view s = text(t);
-    if (auto v = constants::integer_literal(s)) {
-      auto n = make(expression::kind::integer, where(t));
-      n->value = *v;
-      return n;
-    }
+    if (auto v = constants::integer_literal(s))
+      return w_.make_value(expression::kind::integer, where(t), *v);
+    expression_spec n;
+    n.what = expression::kind::integer;
+    n.where = where(t);
     // An integer beyond int64 (saturated, as far above every limit as it is), or a
     // float / imaginary literal (opaque).
     const bool integral = s.find_first_of(".eEjJ") == std::string_view::npos ||
                           (s.size() > 1 && (s[1] == 'x' || s[1] == 'X'));
     if (integral) {
-      auto n = make(expression::kind::integer, where(t));
-      n->overflow = true;
-      n->value = std::numeric_limits<std::int64_t>::max();
-      n->text = std::string(s);
-      return n;
+      n.overflow = true;
+      n.value = std::numeric_limits<std::int64_t>::max();
+      n.text = w_.string(s);
+      return w_.make(n);
     }
-    last_end_ = t.end;
+    last_end_ = ts_.end(t);
     return opaque(static_cast<std::uint32_t>(&t - t_.data()), {});
   }
 
+  struct variable_name {
+    std::string_view operator()(const variable* v) const noexcept { return v->name.view(); }
+  };
+  struct signature_name {
+    std::string_view operator()(const signature* s) const noexcept { return s->name.view(); }
+  };
+  struct line_item {
+    statement* s;
+    std::uint32_t b, e;
+  };
+
   const token_stream& ts_;
   const std::vector<token>& t_;
+  const token* tokens_;
+  std::size_t last_;
   const module_scan& scan_;
   constants& consts_;
+  node_factory w_;
   program_unit* unit_ = nullptr;
   std::size_t i_ = 0;
   std::uint32_t last_end_ = 0;
@@ -1957,13 +2383,32 @@ private:
   bool jit_ = false;
   bool resolving_ = false;
   bool no_conditional_ = false;
-  std::unordered_map<std::string, std::shared_ptr<variable>> names_;
+  name_table<const variable*, variable_name> names_;
+  struct open_name {
+    std::string_view name;
+    std::optional<std::int64_t> value; ///< its constant, if it is one
+  };
+  struct open_name_key {
+    std::string_view operator()(const open_name* n) const noexcept { return n->name; }
+  };
+  std::deque<open_name> open_names_;
+  name_table<const open_name*, open_name_key> constants_seen_;
   std::vector<std::string_view> shadow_;
   std::unordered_map<std::uint32_t, window_buffer_ptr> windows_;
-  std::unordered_map<const variable*, const statement*> loop_of_;
+  std::unordered_map<const variable*, std::array<expression_ptr, 3>> loop_of_;
   std::vector<open_scope> scopes_;
-  std::unordered_map<std::string, signature_ptr> signatures_;
-  std::vector<std::pair<std::shared_ptr<expression>, std::string>> pending_calls_;
+  name_table<const signature*, signature_name> signatures_;
+  std::vector<std::pair<expression*, std::string_view>> pending_calls_;
+  // scratch
+  std::vector<expression_ptr> xs_;
+  std::vector<keyword_argument> ks_;
+  std::vector<variable_ptr> vs_;
+  std::vector<statement_ptr> ss_;
+  std::vector<line_item> line_items_;
+  std::string trivia_;   ///< leading comments of the statement being read
+  std::string scratch_;  ///< texts being put together
+  std::string spelled_;  ///< dotted spellings
+  std::string canonical_; ///< the same in the DSL's aliases
 };
 
 inline syntax_error to_error(const token_stream& ts, const syntax_failure& f) {

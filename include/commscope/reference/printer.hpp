@@ -10,6 +10,7 @@
 #include <commscope/traits.hpp>
 
 #include <array>
+#include <charconv>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -27,7 +28,7 @@ inline int precedence(const expression& e) {
   using k = expression::kind;
   switch (e.what) {
   case k::binary: {
-    const std::string_view t = e.text;
+    const std::string_view t = e.text();
     if (t == "or")
       return 1;
     if (t == "and")
@@ -39,9 +40,9 @@ inline int precedence(const expression& e) {
     return 4; // comparisons
   }
   case k::unary:
-    return e.text == "not" ? 3 : 7;
+    return e.text() == "not" ? 3 : 7;
   case k::integer:
-    return e.value < 0 ? 7 : primary;
+    return e.value() < 0 ? 7 : primary;
   case k::opaque:
     return 0; // a Python form as written: parenthesized inside any operator
   default:
@@ -104,12 +105,25 @@ struct task {
 inline void append_expression(std::string& out, const expression& root,
                               std::string_view extra_name = {}) {
   using k = expression::kind;
-  std::vector<task> stack;
-  std::vector<task> seq; // one node's pieces in order, pushed reversed
+  // Leaves, the most common operands, directly.
+  if (root.what == k::integer && !root.overflow()) {
+    char digits[24];
+    const auto r = std::to_chars(digits, digits + sizeof digits, root.value());
+    out.append(digits, r.ptr);
+    return;
+  }
+  if (root.what == k::name) {
+    out += root.var() ? root.var()->name.view() : root.text().view();
+    return;
+  }
+  // Scratch stacks kept between calls (the printer never calls itself back).
+  thread_local std::vector<task> stack;
+  thread_local std::vector<task> seq; // one node's pieces in order, pushed reversed
+  stack.clear();
   stack.push_back({&root, 0, {}, false});
   auto args_into = [&](const expression& e, bool with_keywords, std::string_view name_kw) {
     bool first = true;
-    for (const auto& a : e.args) {
+    for (const auto& a : e.args()) {
       if (!first)
         seq.push_back({nullptr, 0, ", ", false});
       first = false;
@@ -117,11 +131,11 @@ inline void append_expression(std::string& out, const expression& root,
     }
     if (!with_keywords)
       return;
-    for (const auto& kw : e.keywords) {
+    for (const auto& kw : e.keywords()) {
       if (!first)
         seq.push_back({nullptr, 0, ", ", false});
       first = false;
-      seq.push_back({nullptr, 0, kw.name, false});
+      seq.push_back({nullptr, 0, kw.name.view(), false});
       seq.push_back({nullptr, 0, "=", false});
       seq.push_back({kw.value.get(), 0, {}, false});
     }
@@ -151,38 +165,45 @@ inline void append_expression(std::string& out, const expression& root,
     }
     switch (e.what) {
     case k::integer:
-      out += e.overflow ? e.text : std::to_string(e.value);
+      if (e.overflow()) {
+        out += e.text().view();
+      } else {
+        char digits[24];
+        const auto r = std::to_chars(digits, digits + sizeof digits, e.value());
+        out.append(digits, r.ptr);
+      }
       break;
     case k::boolean:
-      out += e.value ? "True" : "False";
+      out += e.value() ? "True" : "False";
       break;
     case k::none:
       out += "None";
       break;
     case k::string:
-      append_string_literal(out, e.text);
+      append_string_literal(out, e.text());
       break;
     case k::name:
-      out += e.var ? std::string_view(e.var->name) : std::string_view(e.text);
+      out += e.var() ? e.var()->name.view() : e.text().view();
       break;
     case k::attribute:
-      if (e.base) {
+      if (const auto b = e.base()) {
         // `1.real` would lex as a float: an integer base needs parentheses.
-        const bool int_base = e.base->what == k::integer;
-        seq.push_back({e.base.get(), int_base ? primary + 1 : primary, {}, false});
+        const bool int_base = b->what == k::integer;
+        seq.push_back({b.get(), int_base ? primary + 1 : primary, {}, false});
         seq.push_back({nullptr, 0, ".", false});
       }
-      seq.push_back({nullptr, 0, e.text, false});
+      seq.push_back({nullptr, 0, e.text().view(), false});
       break;
     case k::operation:
-      seq.push_back({nullptr, 0, e.text.empty() ? default_spelling(e.op) : e.text, false});
+      seq.push_back(
+          {nullptr, 0, e.text().empty() ? default_spelling(e.op) : e.text().view(), false});
       seq.push_back({nullptr, 0, "(", false});
-      if (e.op == commscope::operation::alloc_window_buffer && e.base && e.args.size() == 1) {
+      if (e.op == commscope::operation::alloc_window_buffer && e.base() && e.args().size() == 1) {
         // An allocation by shape: the shape as written (args[0] is its byte size).
-        seq.push_back({e.base.get(), 0, {}, false});
-        for (const auto& kw : e.keywords) {
+        seq.push_back({e.base().get(), 0, {}, false});
+        for (const auto& kw : e.keywords()) {
           seq.push_back({nullptr, 0, ", ", false});
-          seq.push_back({nullptr, 0, kw.name, false});
+          seq.push_back({nullptr, 0, kw.name.view(), false});
           seq.push_back({nullptr, 0, "=", false});
           seq.push_back({kw.value.get(), 0, {}, false});
         }
@@ -196,29 +217,29 @@ inline void append_expression(std::string& out, const expression& root,
       seq.push_back({nullptr, 0, ")", false});
       break;
     case k::opaque:
-      out += e.text;
+      out += e.text().view();
       break;
     case k::function_call:
       seq.push_back({nullptr, 0, "self.", false});
-      seq.push_back({nullptr, 0, e.callee ? std::string_view(e.callee->name) : e.text, false});
+      seq.push_back({nullptr, 0, e.text().view(), false});
       seq.push_back({nullptr, 0, "(", false});
       args_into(e, true, {});
       seq.push_back({nullptr, 0, ")", false});
       break;
     case k::call:
-      if (e.base)
-        seq.push_back({e.base.get(), primary, {}, false});
+      if (e.base())
+        seq.push_back({e.base().get(), primary, {}, false});
       else
-        seq.push_back({nullptr, 0, e.text, false});
+        seq.push_back({nullptr, 0, e.text().view(), false});
       seq.push_back({nullptr, 0, "(", false});
       args_into(e, true, {});
       seq.push_back({nullptr, 0, ")", false});
       break;
     case k::subscript:
-      if (e.base)
-        seq.push_back({e.base.get(), primary, {}, false});
+      if (e.base())
+        seq.push_back({e.base().get(), primary, {}, false});
       seq.push_back({nullptr, 0, "[", false});
-      if (e.args.empty())
+      if (e.args().empty())
         seq.push_back({nullptr, 0, "()", false});
       args_into(e, false, {});
       seq.push_back({nullptr, 0, "]", false});
@@ -231,25 +252,25 @@ inline void append_expression(std::string& out, const expression& root,
     case k::tuple:
       seq.push_back({nullptr, 0, "(", false});
       args_into(e, false, {});
-      if (e.args.size() == 1)
+      if (e.args().size() == 1)
         seq.push_back({nullptr, 0, ",", false});
       seq.push_back({nullptr, 0, ")", false});
       break;
     case k::unary: {
-      const bool is_not = e.text == "not";
+      const bool is_not = e.text() == "not";
       seq.push_back({nullptr, 0, is_not ? "not " : "-", false});
-      if (!e.args.empty())
-        seq.push_back({e.args[0].get(), is_not ? 3 : 7, {}, false});
+      if (!e.args().empty())
+        seq.push_back({e.args()[0].get(), is_not ? 3 : 7, {}, false});
       break;
     }
     case k::binary: {
       const int p = precedence(e);
-      if (e.args.size() == 2) {
-        seq.push_back({e.args[0].get(), p, {}, false});
+      if (e.args().size() == 2) {
+        seq.push_back({e.args()[0].get(), p, {}, false});
         seq.push_back({nullptr, 0, " ", false});
-        seq.push_back({nullptr, 0, e.text, false});
+        seq.push_back({nullptr, 0, e.text().view(), false});
         seq.push_back({nullptr, 0, " ", false});
-        seq.push_back({e.args[1].get(), p + 1, {}, false});
+        seq.push_back({e.args()[1].get(), p + 1, {}, false});
       }
       break;
     }
@@ -262,68 +283,82 @@ inline void append_expression(std::string& out, const expression& root,
 inline void indent_to(std::string& out, std::size_t level) { out.append(4 * level, ' '); }
 
 inline bool is_implicit(const expression_ptr& e, std::int64_t v) {
-  return !e || (e->what == expression::kind::integer && !e->overflow && e->value == v);
+  return !e || (e->what == expression::kind::integer && !e->overflow() && e->value() == v);
+}
+
+inline void append_window_comment(std::string& out, const statement& s) {
+  out += " # window_buffer=";
+  const std::string_view name = s.targets()[0]->var_type->window->name;
+  if (is_plain_name(name)) // a comment: a raw line break in a name would end it
+    out += name;
+  else
+    append_string_literal(out, name);
+}
+
+inline bool has_window_comment(const statement& s) {
+  if (s.what != statement::kind::assign)
+    return false;
+  const auto targets = s.targets();
+  return targets.size() == 1 && targets[0] && targets[0]->var_type &&
+         targets[0]->var_type->window;
 }
 
 inline void append_header(std::string& out, const statement& s, bool elif_as_if = false) {
   using k = statement::kind;
   switch (s.what) {
   case k::assign: {
-    for (std::size_t i = 0; i < s.targets.size(); ++i) {
+    const auto targets = s.targets();
+    for (std::size_t i = 0; i < targets.size(); ++i) {
       if (i)
         out += ", ";
-      out += s.targets[i] ? std::string_view(s.targets[i]->name) : std::string_view("_");
+      out += targets[i] ? targets[i]->name.view() : std::string_view("_");
     }
     out += " = ";
     std::string_view extra;
-    if (s.value && s.value->what == expression::kind::operation &&
-        s.value->op == commscope::operation::alloc_window_buffer && s.targets.size() == 1 &&
-        s.targets[0] && !s.value->name.empty() && s.value->name != s.targets[0]->name) {
+    const auto value = s.value();
+    if (value && value->what == expression::kind::operation &&
+        value->op == commscope::operation::alloc_window_buffer && targets.size() == 1 &&
+        targets[0] && !value->name().empty() && value->name() != targets[0]->name) {
       bool spelled = false;
-      for (const auto& kw : s.value->keywords)
+      for (const auto& kw : value->keywords())
         spelled = spelled || kw.name == "name";
       if (!spelled)
-        extra = s.value->name;
+        extra = value->name();
     }
-    if (s.value)
-      append_expression(out, *s.value, extra);
+    if (value)
+      append_expression(out, *value, extra);
     else
       out += "None";
-    if (s.targets.size() == 1 && s.targets[0] && s.targets[0]->var_type &&
-        s.targets[0]->var_type->window) {
-      out += " # window_buffer=";
-      const std::string& name = s.targets[0]->var_type->window->name;
-      if (is_plain_name(name)) // a comment: a raw line break in a name would end it
-        out += name;
-      else
-        append_string_literal(out, name);
-    }
+    if (has_window_comment(s))
+      append_window_comment(out, s);
     break;
   }
   case k::evaluate:
-    if (s.value)
-      append_expression(out, *s.value);
+    if (const auto v = s.value())
+      append_expression(out, *v);
     else
       out += "pass";
     break;
-  case k::return_:
+  case k::return_: {
     out += "return";
-    for (std::size_t i = 0; i < s.values.size(); ++i) {
+    const auto values = s.values();
+    for (std::size_t i = 0; i < values.size(); ++i) {
       out += i ? ", " : " ";
-      append_expression(out, *s.values[i]);
+      append_expression(out, *values[i]);
     }
     break;
+  }
   case k::pass:
     out += "pass";
     break;
   case k::for_loop: {
     out += "for ";
-    out += s.loop_var ? std::string_view(s.loop_var->name) : std::string_view("_");
-    out += s.builtin_range ? " in range(" : " in pl.range(";
-    int arity = s.range_arity;
-    if (!is_implicit(s.step, 1))
+    out += s.loop_var() ? s.loop_var()->name.view() : std::string_view("_");
+    out += s.builtin_range() ? " in range(" : " in pl.range(";
+    int arity = s.range_arity();
+    if (!is_implicit(s.step(), 1))
       arity = 3;
-    else if (!is_implicit(s.start, 0) && arity < 2)
+    else if (!is_implicit(s.start(), 0) && arity < 2)
       arity = 2;
     if (arity < 1)
       arity = 1;
@@ -334,62 +369,64 @@ inline void append_header(std::string& out, const statement& s, bool elif_as_if 
         out += std::to_string(dflt);
     };
     if (arity >= 2) {
-      put(s.start, 0);
+      put(s.start(), 0);
       out += ", ";
     }
-    put(s.stop, 0);
+    put(s.stop(), 0);
     if (arity == 3) {
       out += ", ";
-      put(s.step, 1);
+      put(s.step(), 1);
     }
     out += "):";
     break;
   }
   case k::while_loop:
     out += "while ";
-    if (s.value)
-      append_expression(out, *s.value);
+    if (const auto v = s.value())
+      append_expression(out, *v);
     else
       out += "True";
     out += ':';
     break;
   case k::if_else:
-    out += (s.is_elif && !elif_as_if) ? "elif " : "if ";
-    if (s.value)
-      append_expression(out, *s.value);
+    out += (s.is_elif() && !elif_as_if) ? "elif " : "if ";
+    if (const auto v = s.value())
+      append_expression(out, *v);
     else
       out += "True";
     out += ':';
     break;
   case k::block:
   case k::verbatim:
-    out += s.text.empty() ? std::string_view("pass") : std::string_view(s.text);
+    out += s.text().empty() ? std::string_view("pass") : s.text().view();
     break;
   case k::scope: {
     out += "with pld.comm_domain(";
-    append_string_literal(out, s.scope_name);
+    append_string_literal(out, s.scope_name());
     out += ", devices=";
-    if (s.devices.empty()) {
+    const auto devices = s.devices();
+    if (devices.empty()) {
       out += "\"all\"";
     } else {
       out += '[';
-      for (std::size_t i = 0; i < s.devices.size(); ++i) {
+      for (std::size_t i = 0; i < devices.size(); ++i) {
         if (i)
           out += ", ";
-        out += std::to_string(s.devices[i]);
+        out += std::to_string(devices[i]);
       }
       out += ']';
     }
     out += ", slots=[";
-    for (std::size_t i = 0; i < s.slots.size(); ++i) {
+    const auto slots = s.slots();
+    for (std::size_t i = 0; i < slots.size(); ++i) {
       if (i)
         out += ", ";
-      if (!s.slots[i])
+      if (!slots[i])
         out += "None";
-      else if (is_plain_name(s.slots[i]->name))
-        out += s.slots[i]->name;
+      else if (is_plain_name(slots[i]->name))
+        out += slots[i]->name.view();
       else
-        append_string_literal(out, s.slots[i]->name);
+        append_string_literal(out, slots[i]->name);
     }
     out += "]):";
     break;
@@ -434,16 +471,11 @@ inline void append_text(std::string& out, std::string_view text, std::string_vie
   }
 }
 
-inline bool has_window_comment(const statement& s) {
-  return s.what == statement::kind::assign && s.targets.size() == 1 && s.targets[0] &&
-         s.targets[0]->var_type && s.targets[0]->var_type->window;
-}
-
 /// A statement's first line: its text as written when it was parsed, else canonical.
 inline void append_statement(std::string& out, const statement& s, std::string_view indent,
                              std::string_view newline) {
   using k = statement::kind;
-  if (s.text.empty() || s.what == k::scope) {
+  if (s.text().empty() || s.what == k::scope) {
     out += indent;
     if (s.what == k::block || s.what == k::verbatim)
       out += s.what == k::block ? "if True:" : "pass";
@@ -451,7 +483,8 @@ inline void append_statement(std::string& out, const statement& s, std::string_v
       append_header(out, s, /*elif_as_if=*/true);
     return;
   }
-  std::string_view text = s.text;
+  const std::string_view full = s.text();
+  std::string_view text = full;
   if (s.what == k::if_else && text.starts_with("elif")) { // not alone in an else block
     out += indent;
     out += "if";
@@ -460,19 +493,14 @@ inline void append_statement(std::string& out, const statement& s, std::string_v
     out += indent;
   }
   // The statement, then the window-buffer comment, then the author's own comment.
+  const bool window = has_window_comment(s);
   const std::size_t cut =
-      has_window_comment(s) && s.comment_at != 0
-          ? std::min<std::size_t>(s.comment_at + (text.size() - s.text.size()), text.size())
+      window && s.comment_at() != 0
+          ? std::min<std::size_t>(s.comment_at() + (text.size() - full.size()), text.size())
           : text.size();
   append_text(out, text.substr(0, cut), indent, newline);
-  if (has_window_comment(s)) {
-    out += " # window_buffer=";
-    const std::string& name = s.targets[0]->var_type->window->name;
-    if (is_plain_name(name))
-      out += name;
-    else
-      append_string_literal(out, name);
-  }
+  if (window)
+    append_window_comment(out, s);
   out += text.substr(cut);
 }
 
@@ -534,7 +562,7 @@ inline void print_statements(std::string& out, std::span<const statement_ptr> bo
       case statement::kind::while_loop:
       case statement::kind::scope:
       case statement::kind::block:
-        stack.push_back({step::block, nullptr, s.body, it.level + 1});
+        stack.push_back({step::block, nullptr, s.body(), it.level + 1});
         break;
       default:
         break;
@@ -543,20 +571,21 @@ inline void print_statements(std::string& out, std::span<const statement_ptr> bo
     }
     case step::orelse: {
       const statement& s = *it.s;
-      if (s.orelse.empty())
+      const auto orelse = s.orelse();
+      if (orelse.empty())
         break;
-      const statement* only = s.orelse.size() == 1 ? s.orelse[0].get() : nullptr;
+      const statement* only = orelse.size() == 1 ? orelse[0].get() : nullptr;
       begin_line(it.level);
-      if (only && only->what == statement::kind::if_else && only->is_elif) {
-        if (!only->text.empty())
-          append_text(out, only->text, indent_for(it.level), newline);
+      if (only && only->what == statement::kind::if_else && only->is_elif()) {
+        if (!only->text().empty())
+          append_text(out, only->text(), indent_for(it.level), newline);
         else
           append_header(out, *only);
         stack.push_back({step::orelse, only, {}, it.level});
-        stack.push_back({step::block, nullptr, only->body, it.level + 1});
+        stack.push_back({step::block, nullptr, only->body(), it.level + 1});
       } else {
         out += "else:";
-        stack.push_back({step::block, nullptr, s.orelse, it.level + 1});
+        stack.push_back({step::block, nullptr, orelse, it.level + 1});
       }
       break;
     }
@@ -581,7 +610,7 @@ inline void append_decorator(std::string& out, const signature& sig) {
     for (std::size_t i = 0; i < sig.decorator.size(); ++i) {
       if (i)
         out += ", ";
-      out += sig.decorator[i].name;
+      out += sig.decorator[i].name.view();
       out += '=';
       if (sig.decorator[i].value)
         append_expression(out, *sig.decorator[i].value);
@@ -639,7 +668,7 @@ inline void append_decorator(std::string& out, const signature& sig) {
     out += '\n';
     indent_to(out, level);
     out += "def ";
-    out += f->sig ? std::string_view(f->sig->name) : std::string_view("_");
+    out += f->sig ? f->sig->name.view() : std::string_view("_");
     out += jit ? "(" : "(self";
     bool first_param = jit;
     for (const auto& prm : f->params) {
@@ -650,7 +679,7 @@ inline void append_decorator(std::string& out, const signature& sig) {
         out += '_';
         continue;
       }
-      out += prm.var->name;
+      out += prm.var->name.view();
       if (prm.var->var_type && prm.var->var_type->annotation) {
         out += ": ";
         append_expression(out, *prm.var->var_type->annotation);

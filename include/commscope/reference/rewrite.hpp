@@ -1,7 +1,9 @@
 // The reference IR's side of the rewrite: its nodes are immutable, so a changed function
 // is rebuilt, substituting retyped views everywhere and sharing every untouched subtree,
 // and the program is republished with the unchanged functions as the very same objects.
-// The rebuild keeps its own stacks: deep programs do not grow the call stack.
+// New nodes go to an arena of the rewrite's own, which the new program holds besides the
+// old program's. The rebuild keeps its own stacks: deep programs do not grow the call
+// stack.
 #pragma once
 
 #include <commscope/reference/ir.hpp>
@@ -17,27 +19,253 @@
 
 namespace commscope::reference {
 
+namespace detail {
+
+/// Post-order rebuild of statements and expressions with explicit stacks: a node is
+/// copied (into `w`) only when something below it changed; `var_map` gives the variable
+/// that replaces a variable (itself when none does).
+template <class VarMap> class rebuilder {
+public:
+  rebuilder(node_factory& w, VarMap var_map) : w_(w), map_(std::move(var_map)) {}
+
+  std::vector<statement_ptr> body(node_span<statement_ptr> in) {
+    struct item {
+      bool exit;
+      const statement* node;
+    };
+    std::vector<item> stack;
+    done_statements_.clear();
+    for (auto i = in.size(); i-- > 0;)
+      stack.push_back({false, in[i].get()});
+    // Children are pushed in reverse, so that they complete in order; their results are
+    // then taken from the done stack in that order. A statement's expressions are
+    // rebuilt when it completes.
+    while (!stack.empty()) {
+      const item it = stack.back();
+      stack.pop_back();
+      if (it.exit) {
+        finish_statement(*it.node);
+        continue;
+      }
+      stack.push_back({true, it.node});
+      const auto body = it.node->body();
+      const auto orelse = it.node->orelse();
+      for (auto c = orelse.size(); c-- > 0;)
+        if (orelse[c])
+          stack.push_back({false, orelse[c].get()});
+      for (auto c = body.size(); c-- > 0;)
+        if (body[c])
+          stack.push_back({false, body[c].get()});
+    }
+    return std::move(done_statements_);
+  }
+
+  /// `e` with variables substituted (`e` itself when nothing in it changes). Leaves, the
+  /// most common operands, directly; others post-order on an explicit stack.
+  expression_ptr expression_of(expression_ptr e) {
+    if (!e->has_operands()) {
+      const variable_ptr v = e->var();
+      if (!v)
+        return e;
+      const variable_ptr m = map_(v);
+      if (m == v)
+        return e;
+      expression* c = w_.clone(*e);
+      c->set_var(m);
+      return c;
+    }
+    auto& stack = expression_stack_;
+    auto& done = done_expressions_;
+    const std::size_t base = done.size();
+    stack.clear();
+    stack.push_back({false, e.get()});
+    while (!stack.empty()) {
+      const expression_item it = stack.back();
+      stack.pop_back();
+      if (it.exit) {
+        finish_expression(*it.node);
+        continue;
+      }
+      if (!it.node->has_operands()) {
+        done.push_back(expression_of(it.node)); // a leaf: no recursion
+        continue;
+      }
+      stack.push_back({true, it.node});
+      const auto mark = static_cast<std::ptrdiff_t>(stack.size());
+      expression_children(*it.node, [&](expression_ptr c) { stack.push_back({false, c.get()}); });
+      std::reverse(stack.begin() + mark, stack.end());
+    }
+    const expression_ptr r = done.back();
+    done.resize(base);
+    return r;
+  }
+
+private:
+  // The child slots of each node, in one order shared by the push, the comparison and
+  // the replacement below; null slots are skipped by all three alike.
+  template <class F> static void expression_children(const expression& e, F&& f) {
+    if (auto b = e.base())
+      f(b);
+    for (const auto& a : e.args())
+      if (a)
+        f(a);
+    for (const auto& k : e.keywords())
+      if (k.value)
+        f(k.value);
+  }
+  template <class F> static void statement_expressions(const statement& s, F&& f) {
+    if (auto v = s.value())
+      f(v);
+    for (const auto& v : s.values())
+      if (v)
+        f(v);
+    for (const auto& b : {s.start(), s.stop(), s.step()})
+      if (b)
+        f(b);
+  }
+  template <class F> static void statement_children(const statement& s, F&& f) {
+    for (const auto& b : s.body())
+      if (b)
+        f(b);
+    for (const auto& b : s.orelse())
+      if (b)
+        f(b);
+  }
+  template <class Node, class Children>
+  static std::size_t count(const Node& n, Children children) {
+    std::size_t k = 0;
+    children(n, [&](const auto&) { ++k; });
+    return k;
+  }
+
+  variable_ptr mapped(variable_ptr v) const { return v ? map_(v) : v; }
+
+  void finish_expression(const expression& e) {
+    auto& done = done_expressions_;
+    const auto children = [](const expression& n, auto&& f) { expression_children(n, f); };
+    const std::size_t from = done.size() - count(e, children);
+    const variable_ptr old_var = e.var();
+    const variable_ptr v = mapped(old_var);
+    bool changed = v != old_var;
+    std::size_t k = from;
+    expression_children(e, [&](expression_ptr c) { changed |= done[k++] != c; });
+    if (!changed) {
+      done.resize(from);
+      done.push_back(&e);
+      return;
+    }
+    expression* c = w_.clone(e);
+    k = from;
+    if (c->base())
+      c->set_base(done[k++]);
+    for (auto& a : c->mutable_args())
+      if (a)
+        a = done[k++];
+    for (auto& kw : c->mutable_keywords())
+      if (kw.value)
+        kw.value = done[k++];
+    if (old_var)
+      c->set_var(v);
+    done.resize(from);
+    done.push_back(c);
+  }
+
+  void finish_statement(const statement& s) {
+    auto& stmts = done_statements_;
+    auto& exprs = done_expressions_;
+    const auto children = [](const statement& n, auto&& f) { statement_children(n, f); };
+    const std::size_t sf = stmts.size() - count(s, children);
+    const std::size_t ef = exprs.size();
+    statement_expressions(s, [&](expression_ptr e) {
+      const expression_ptr r = expression_of(e);
+      exprs.push_back(r);
+    });
+    bool changed = mapped(s.loop_var()) != s.loop_var();
+    for (const auto& t : s.targets())
+      changed = changed || mapped(t) != t;
+    std::size_t k = sf;
+    statement_children(s, [&](statement_ptr c) { changed |= stmts[k++] != c; });
+    k = ef;
+    statement_expressions(s, [&](expression_ptr e) { changed |= exprs[k++] != e; });
+    if (!changed) {
+      stmts.resize(sf);
+      exprs.resize(ef);
+      stmts.push_back(&s);
+      return;
+    }
+    statement* c = w_.clone(s);
+    // Expressions, in statement_expressions' order.
+    k = ef;
+    if (s.value())
+      c->set_value(exprs[k++]);
+    if (!s.values().empty()) {
+      std::vector<expression_ptr> values(s.values().begin(), s.values().end());
+      for (auto& v : values)
+        if (v)
+          v = exprs[k++];
+      c->set_values(w_.list(values));
+    }
+    if (s.what == statement::kind::for_loop) {
+      expression_ptr b[3] = {s.start(), s.stop(), s.step()};
+      for (auto& x : b)
+        if (x)
+          x = exprs[k++];
+      c->set_loop(mapped(s.loop_var()), b[0], b[1], b[2]);
+    }
+    // Children.
+    k = sf;
+    const auto replaced = [&](node_span<statement_ptr> in) {
+      std::vector<statement_ptr> out(in.begin(), in.end());
+      for (auto& x : out)
+        if (x)
+          x = stmts[k++];
+      return w_.list(out);
+    };
+    if (!s.body().empty())
+      c->set_body(replaced(s.body()));
+    if (!s.orelse().empty())
+      c->set_orelse(replaced(s.orelse()));
+    // Targets: inline in an assignment (the copy's own), a shared list otherwise.
+    if (s.what == statement::kind::assign) {
+      for (auto& t : c->mutable_targets())
+        t = mapped(t);
+    } else if (!s.targets().empty()) {
+      std::vector<variable_ptr> targets(s.targets().begin(), s.targets().end());
+      for (auto& t : targets)
+        t = mapped(t);
+      c->set_targets(w_.list(targets));
+    }
+    stmts.resize(sf);
+    exprs.resize(ef);
+    stmts.push_back(c);
+  }
+
+  node_factory& w_;
+  VarMap map_;
+  std::vector<statement_ptr> done_statements_;
+  std::vector<expression_ptr> done_expressions_;
+  struct expression_item {
+    bool exit;
+    const expression* node;
+  };
+  std::vector<expression_item> expression_stack_;
+};
+
+} // namespace detail
+
 class rewriter {
 public:
   explicit rewriter(const program_ptr& p) : old_(p), next_id_(p->variable_bound) {}
 
   const window_buffer* make_window_buffer(const variable* base, const expression* size,
                                           std::string_view name) {
-    auto w = std::make_shared<window_buffer>();
-    w->base = base->shared_from_this();
-    w->size = size->shared_from_this();
-    w->name = std::string(name);
-    buffers_.push_back(w);
-    return w.get();
+    return w_.make_node(window_buffer{base, size, false, false, w_.string(name)});
   }
 
   void retype_view(const variable* v, const window_buffer* w) {
-    auto t = std::make_shared<type>(v->var_type ? *v->var_type : type{});
-    t->window = w->shared_from_this();
-    auto nv = std::make_shared<variable>();
-    nv->id = next_id_++;
-    nv->name = v->name;
-    nv->var_type = std::move(t);
+    type t = v->var_type ? *v->var_type : type{};
+    t.window = w;
+    const variable_ptr nv = w_.make_variable(next_id_++, v->name, w_.make_node(t));
     // Variables carry dense ids: the substitution is an array indexed by them, not a
     // hash map (it is looked up at every variable use of the rebuilt body). The old
     // pointer is kept to tell apart two variables that share an id, should an IR
@@ -48,9 +276,9 @@ public:
     if (slot.from == nullptr || slot.from == v) {
       if (slot.from == nullptr)
         substituted_ids_.push_back(v->id);
-      slot = {v, std::move(nv)};
+      slot = {v, nv};
     } else {
-      collisions_[v] = std::move(nv);
+      collisions_[v] = nv;
     }
   }
 
@@ -60,29 +288,33 @@ public:
   }
   void add_scope(std::string_view name, std::span<const std::int64_t> devices,
                  std::span<const window_buffer* const> slots) {
-    auto s = std::make_shared<statement>();
-    s->what = statement::kind::scope;
-    s->scope_name = std::string(name);
-    s->all_devices = devices.empty();
-    s->devices.assign(devices.begin(), devices.end());
-    for (auto w : slots)
-      s->slots.push_back(w->shared_from_this());
-    scopes_.push_back(std::move(s));
+    pending_scope s;
+    s.name = w_.string(name);
+    s.devices = w_.list(devices);
+    s.all_devices = devices.empty();
+    std::vector<window_buffer_ptr> ws(slots.begin(), slots.end());
+    s.slots = w_.list(ws);
+    scopes_.push_back(s);
   }
   /// Rebuilds the current function with views substituted and the scopes nested around
   /// its body (outermost first).
   void end_function() {
-    auto f = std::make_shared<function>(*current_);
-    f->body = rebuild(current_->body);
-    const source_location at = f->body.empty() ? current_->where : f->body.front()->where;
-    std::vector<statement_ptr> inner = std::move(f->body);
+    auto* f = w_.make_node(*current_);
+    const auto map = [this](variable_ptr v) { return substituted(v); };
+    std::vector<statement_ptr> body = detail::rebuilder(w_, map).body(current_->body);
+    const source_location at = body.empty() ? current_->where : body.front()->where;
     for (auto i = scopes_.size(); i-- > 0;) {
-      scopes_[i]->where = at;
-      scopes_[i]->body = std::move(inner);
-      inner = {scopes_[i]};
+      statement_spec s;
+      s.what = statement::kind::scope;
+      s.where = at;
+      s.body = body;
+      auto* scope = w_.make(s);
+      scope->set_scope(scopes_[i].name, scopes_[i].devices, scopes_[i].all_devices,
+                       scopes_[i].slots);
+      body.assign(1, scope);
     }
-    f->body = std::move(inner);
-    replaced_[current_] = std::move(f);
+    f->body = w_.list(body);
+    replaced_[current_] = f;
     for (auto id : substituted_ids_)
       substitution_[id] = {};
     substituted_ids_.clear();
@@ -98,106 +330,19 @@ public:
       if (auto it = replaced_.find(fn.get()); it != replaced_.end())
         fn = it->second;
     p->variable_bound = next_id_;
+    p->arenas.push_back(w_.arena());
     return p;
   }
 
 private:
-  // The child slots of each node, in one order shared by the push, the comparison and
-  // the replacement below; null slots are skipped by all three alike.
-  template <class E, class F>
-  static void expression_slots(E& e, F&& f) {
-    if (e.base)
-      f(e.base);
-    for (auto& a : e.args)
-      if (a)
-        f(a);
-    for (auto& k : e.keywords)
-      if (k.value)
-        f(k.value);
-  }
-  template <class S, class F>
-  static void statement_expression_slots(S& s, F&& f) {
-    if (s.value)
-      f(s.value);
-    for (auto& v : s.values)
-      if (v)
-        f(v);
-    for (auto* p : {&s.start, &s.stop, &s.step})
-      if (*p)
-        f(*p);
-  }
-  template <class S, class F>
-  static void statement_slots(S& s, F&& f) {
-    for (auto& b : s.body)
-      if (b)
-        f(b);
-    for (auto& b : s.orelse)
-      if (b)
-        f(b);
-  }
+  struct pending_scope {
+    str name;
+    node_list<std::int64_t> devices;
+    bool all_devices = true;
+    node_list<window_buffer_ptr> slots;
+  };
 
-  /// Post-order rebuild over both statements and expressions with explicit stacks; a
-  /// node is copied only when something below it changed.
-  std::vector<statement_ptr> rebuild(const std::vector<statement_ptr>& body) {
-    enum class tag : std::uint8_t { statement_enter, statement_exit, expression_enter,
-                                    expression_exit };
-    struct item {
-      tag t;
-      const void* node; // const statement_ptr* or const expression_ptr*
-    };
-    std::vector<item> stack;
-    std::vector<statement_ptr> done_statements;
-    std::vector<expression_ptr> done_expressions;
-    for (auto i = body.size(); i-- > 0;)
-      stack.push_back({tag::statement_enter, &body[i]});
-
-    const auto push_expression = [&](const expression_ptr& e) {
-      stack.push_back({tag::expression_enter, &e});
-    };
-    const auto push_statement = [&](const statement_ptr& s) {
-      stack.push_back({tag::statement_enter, &s});
-    };
-    // Children are pushed in order and the run reversed, so that they complete in order;
-    // their results are then taken from the done stacks in that order.
-    while (!stack.empty()) {
-      const item it = stack.back();
-      stack.pop_back();
-      switch (it.t) {
-      case tag::statement_enter: {
-        const auto& s = *static_cast<const statement_ptr*>(it.node);
-        stack.push_back({tag::statement_exit, it.node});
-        const auto mark = static_cast<std::ptrdiff_t>(stack.size());
-        statement_expression_slots(*s, push_expression);
-        statement_slots(*s, push_statement);
-        std::reverse(stack.begin() + mark, stack.end());
-        break;
-      }
-      case tag::statement_exit: {
-        const auto& s = *static_cast<const statement_ptr*>(it.node);
-        done_statements.push_back(finish_statement(s, done_statements, done_expressions));
-        break;
-      }
-      case tag::expression_enter: {
-        const auto& e = *static_cast<const expression_ptr*>(it.node);
-        stack.push_back({tag::expression_exit, it.node});
-        const auto mark = static_cast<std::ptrdiff_t>(stack.size());
-        expression_slots(*e, push_expression);
-        std::reverse(stack.begin() + mark, stack.end());
-        break;
-      }
-      case tag::expression_exit: {
-        const auto& e = *static_cast<const expression_ptr*>(it.node);
-        done_expressions.push_back(finish_expression(e, done_expressions));
-        break;
-      }
-      }
-    }
-    return done_statements;
-  }
-
-  variable_ptr substituted(const variable_ptr& v) const {
-    if (!v)
-      return v;
+  variable_ptr substituted(variable_ptr v) const {
     if (v->id < substitution_.size()) {
       const auto& slot = substitution_[v->id];
       if (slot.from == v.get())
@@ -209,74 +354,11 @@ private:
     return it == collisions_.end() ? v : it->second;
   }
 
-  /// Whether the results of a node's children, starting at done[from], differ from them.
-  template <class Node, class Slots, class Ptr>
-  static bool children_changed(const Node& n, Slots slots, const std::vector<Ptr>& done,
-                               std::size_t from) {
-    bool changed = false;
-    slots(n, [&](const Ptr& child) { changed |= done[from++] != child; });
-    return changed;
-  }
-  /// Puts the results of a copied node's children, starting at done[from], in place.
-  template <class Node, class Slots, class Ptr>
-  static void replace_children(Node& n, Slots slots, const std::vector<Ptr>& done,
-                               std::size_t from) {
-    slots(n, [&](Ptr& child) { child = done[from++]; });
-  }
-  template <class Node, class Slots>
-  static std::size_t count_children(const Node& n, Slots slots) {
-    std::size_t k = 0;
-    slots(n, [&](const auto&) { ++k; });
-    return k;
-  }
-
-  expression_ptr finish_expression(const expression_ptr& e, std::vector<expression_ptr>& done) {
-    const auto slots = [](auto& n, auto&& f) { expression_slots(n, f); };
-    const std::size_t from = done.size() - count_children(*e, slots);
-    const variable_ptr v = substituted(e->var);
-    if (v == e->var && !children_changed(*e, slots, done, from)) {
-      done.resize(from);
-      return e;
-    }
-    auto c = std::make_shared<expression>(*e);
-    replace_children(*c, slots, done, from);
-    c->var = v;
-    done.resize(from);
-    return c;
-  }
-
-  statement_ptr finish_statement(const statement_ptr& s, std::vector<statement_ptr>& stmts,
-                                 std::vector<expression_ptr>& exprs) {
-    const auto statements = [](auto& n, auto&& f) { statement_slots(n, f); };
-    const auto expressions = [](auto& n, auto&& f) { statement_expression_slots(n, f); };
-    const std::size_t sf = stmts.size() - count_children(*s, statements);
-    const std::size_t ef = exprs.size() - count_children(*s, expressions);
-    bool changed = children_changed(*s, statements, stmts, sf) ||
-                   children_changed(*s, expressions, exprs, ef) ||
-                   substituted(s->loop_var) != s->loop_var;
-    for (const auto& t : s->targets)
-      changed = changed || substituted(t) != t;
-    if (!changed) {
-      stmts.resize(sf);
-      exprs.resize(ef);
-      return s;
-    }
-    auto c = std::make_shared<statement>(*s);
-    replace_children(*c, statements, stmts, sf);
-    replace_children(*c, expressions, exprs, ef);
-    for (auto& t : c->targets)
-      t = substituted(t);
-    c->loop_var = substituted(c->loop_var);
-    stmts.resize(sf);
-    exprs.resize(ef);
-    return c;
-  }
-
   program_ptr old_;
   std::uint32_t next_id_;
+  node_factory w_;
   const function* current_ = nullptr;
-  std::vector<window_buffer_ptr> buffers_;
-  std::vector<std::shared_ptr<statement>> scopes_;
+  std::vector<pending_scope> scopes_;
   struct substitution {
     const variable* from = nullptr;
     variable_ptr to;

@@ -42,27 +42,27 @@ namespace commscope::reference {
     while (!statements.empty()) {
       const statement* s = statements.back();
       statements.pop_back();
-      for (const auto& t : s->targets)
+      for (const auto& t : s->targets())
         add_variable(t);
-      add_variable(s->loop_var);
-      for (const auto* e : {&s->value, &s->start, &s->stop, &s->step})
-        add_expression(*e);
-      for (const auto& e : s->values)
+      add_variable(s->loop_var());
+      for (const auto& e : {s->value(), s->start(), s->stop(), s->step()})
         add_expression(e);
-      for (const auto& c : s->body)
+      for (const auto& e : s->values())
+        add_expression(e);
+      for (const auto& c : s->body())
         statements.push_back(c.get());
-      for (const auto& c : s->orelse)
+      for (const auto& c : s->orelse())
         statements.push_back(c.get());
     }
     while (!expressions.empty()) {
       const expression* e = expressions.back();
       expressions.pop_back();
       if (e->what == expression::kind::name)
-        names.push_back(e->var ? std::string_view(e->var->name) : std::string_view(e->text));
-      add_expression(e->base);
-      for (const auto& a : e->args)
+        names.push_back(e->var() ? e->var()->name.view() : e->text().view());
+      add_expression(e->base());
+      for (const auto& a : e->args())
         add_expression(a);
-      for (const auto& k : e->keywords)
+      for (const auto& k : e->keywords())
         add_expression(k.value);
     }
   }
@@ -72,13 +72,33 @@ namespace commscope::reference {
 /// The value of an allreduce's `core_num=`: 1 when absent, the constant when it is an
 /// integer (a literal, or a name the front end resolved), else 0 (not a constant).
 [[nodiscard]] inline std::int64_t core_num_of(const expression& call) {
-  for (const auto& k : call.keywords)
+  for (const auto& k : call.keywords())
     if (k.name == "core_num")
-      return k.value && k.value->what == expression::kind::integer && !k.value->overflow
-                 ? k.value->value
+      return k.value && k.value->what == expression::kind::integer && !k.value->overflow()
+                 ? k.value->value()
                  : 0;
   return 1;
 }
+
+namespace detail {
+/// Everything `e` holds, to make a changed copy of it.
+inline expression_spec spec_of(const expression& e) {
+  expression_spec s;
+  s.what = e.what;
+  s.where = e.where;
+  s.op = e.op;
+  s.value = e.value();
+  s.overflow = e.overflow();
+  s.var = e.var();
+  s.callee = e.callee();
+  s.base = e.base();
+  s.text = e.text();
+  s.name = e.name();
+  s.args = e.args();
+  s.keywords = e.keywords();
+  return s;
+}
+} // namespace detail
 
 class signal_rewriter {
 public:
@@ -93,9 +113,9 @@ public:
       functions_.push_back(f);
     auto& site = sites_[at];
     if (!site.replacement)
-      site.replacement = std::make_shared<statement>(*at);
+      site.replacement = w_.clone(*at);
     // The spelling of the module the call names (`pld.`, `dist.`), for its new siblings.
-    std::string module = call->text.empty() ? std::string("pld.") : call->text;
+    std::string module = call->text().empty() ? std::string("pld.") : std::string(call->text());
     for (std::string_view tail : {"tensor.allreduce", "allreduce"})
       if (std::string_view(module).ends_with(tail)) {
         module.resize(module.size() - tail.size());
@@ -108,50 +128,53 @@ public:
     site.before.push_back(assignment(world_size, ws_call, where));
 
     auto buffer = new_variable(buffer_name);
-    auto bytes = std::make_shared<expression>();
-    bytes->what = expression::kind::integer;
-    bytes->value = 4; // pl.INT32.get_byte(), folded as the parser folds it
-    bytes->text = "pl.INT32.get_byte()";
-    bytes->where = where;
-    auto size = binary(binary(name(world_size, where), integer(cores, where), where), bytes, where);
+    // pl.INT32.get_byte(), folded as the parser folds it
+    auto size = binary(binary(name(world_size, where), integer(cores, where), where),
+                       integer(4, where), where);
     auto alloc = operation(commscope::operation::alloc_window_buffer,
-                           module + "tensor.alloc_window_buffer", where);
-    alloc->args.push_back(size);
-    alloc->name = std::string(buffer_name);
+                           module + "tensor.alloc_window_buffer", where, {&size, 1},
+                           w_.string(buffer_name));
     site.before.push_back(assignment(buffer, alloc, where));
 
-    auto signal = new_variable(signal_name);
-    auto shape = std::make_shared<expression>();
-    shape->what = expression::kind::list;
-    shape->where = where;
-    shape->args = {name(world_size, where), integer(cores, where)};
-    auto dtype = std::make_shared<expression>();
-    dtype->what = expression::kind::attribute;
-    dtype->text = "INT32";
-    dtype->where = where;
-    auto pl = std::make_shared<expression>();
-    pl->what = expression::kind::name;
-    pl->text = "pl";
-    pl->where = where;
-    dtype->base = pl;
-    auto window = operation(commscope::operation::window, module + "tensor.window", where);
-    window->args = {name(buffer, where), shape};
-    window->keywords.push_back({"dtype", dtype});
-    auto ty = std::make_shared<type>();
-    ty->shape = shape;
-    ty->dtype = dtype;
-    signal->var_type = ty;
+    const expression_ptr dims[] = {name(world_size, where), integer(cores, where)};
+    expression_spec shape_spec;
+    shape_spec.what = expression::kind::list;
+    shape_spec.where = where;
+    shape_spec.args = dims;
+    const expression_ptr shape = w_.make(shape_spec);
+    expression_spec pl;
+    pl.what = expression::kind::name;
+    pl.text = w_.intern("pl");
+    pl.where = where;
+    expression_spec dtype_spec;
+    dtype_spec.what = expression::kind::attribute;
+    dtype_spec.text = w_.intern("INT32");
+    dtype_spec.base = w_.make(pl);
+    dtype_spec.where = where;
+    const expression_ptr dtype = w_.make(dtype_spec);
+    const expression_ptr window_args[] = {name(buffer, where), shape};
+    const keyword_argument window_keywords[] = {{w_.intern("dtype"), dtype}};
+    auto window = operation(commscope::operation::window, module + "tensor.window", where,
+                            window_args, {}, window_keywords);
+    auto signal = new_variable(signal_name, w_.make_node(type{{}, shape, dtype, {}}));
     site.before.push_back(assignment(signal, window, where));
 
     // The call with its signal: the second positional argument, keywords as they were.
-    auto with_signal = std::make_shared<expression>(*call);
-    with_signal->args.push_back(name(signal, call->where));
-    auto& s = *site.replacement;
-    if (s.value.get() == call)
-      s.value = with_signal;
-    for (auto& v : s.values)
-      if (v.get() == call)
-        v = with_signal;
+    std::vector<expression_ptr> args(call->args().begin(), call->args().end());
+    args.push_back(name(signal, call->where));
+    expression_spec with = detail::spec_of(*call);
+    with.args = args;
+    const expression_ptr with_signal = w_.make(with);
+    statement& s = *site.replacement;
+    if (s.value().get() == call)
+      s.set_value(with_signal);
+    if (!s.values().empty()) {
+      std::vector<expression_ptr> values(s.values().begin(), s.values().end());
+      for (auto& v : values)
+        if (v.get() == call)
+          v = with_signal;
+      s.set_values(w_.list(values));
+    }
   }
 
   program_ptr finish() {
@@ -164,78 +187,82 @@ public:
       if (std::find(functions_.begin(), functions_.end(), fn.get()) != functions_.end())
         fn = rebuild(*fn);
     p->variable_bound = next_id_;
+    p->arenas.push_back(w_.arena());
     return p;
   }
 
 private:
   struct site {
     std::vector<statement_ptr> before;
-    std::shared_ptr<statement> replacement;
+    statement* replacement = nullptr;
   };
 
-  std::shared_ptr<variable> new_variable(std::string_view n) {
-    auto v = std::make_shared<variable>();
-    v->id = next_id_++;
-    v->name = std::string(n);
-    return v;
+  variable_ptr new_variable(std::string_view n, type_ptr t = {}) {
+    return w_.make_variable(next_id_++, w_.intern(n), t);
   }
-  static std::shared_ptr<expression> operation(commscope::operation op, std::string spelling,
-                                               source_location where) {
-    auto e = std::make_shared<expression>();
-    e->what = expression::kind::operation;
-    e->op = op;
-    e->text = std::move(spelling);
-    e->where = where;
-    return e;
+  expression_ptr operation(commscope::operation op, std::string_view spelling,
+                           source_location where, std::span<const expression_ptr> args = {},
+                           str name = {}, std::span<const keyword_argument> keywords = {}) {
+    expression_spec e;
+    e.what = expression::kind::operation;
+    e.op = op;
+    e.text = w_.intern(spelling);
+    e.where = where;
+    e.args = args;
+    e.name = name;
+    e.keywords = keywords;
+    return w_.make(e);
   }
-  static std::shared_ptr<expression> name(const variable_ptr& v, source_location where) {
-    auto e = std::make_shared<expression>();
-    e->what = expression::kind::name;
-    e->var = v;
-    e->where = where;
-    return e;
+  expression_ptr name(const variable_ptr& v, source_location where) {
+    expression_spec e;
+    e.what = expression::kind::name;
+    e.var = v;
+    e.where = where;
+    return w_.make(e);
   }
-  static std::shared_ptr<expression> integer(std::int64_t value, source_location where) {
-    auto e = std::make_shared<expression>();
-    e->what = expression::kind::integer;
-    e->value = value;
-    e->where = where;
-    return e;
+  expression_ptr integer(std::int64_t value, source_location where) {
+    expression_spec e;
+    e.what = expression::kind::integer;
+    e.value = value;
+    e.where = where;
+    return w_.make(e);
   }
-  static std::shared_ptr<expression> binary(expression_ptr l, expression_ptr r,
-                                            source_location where) {
-    auto e = std::make_shared<expression>();
-    e->what = expression::kind::binary;
-    e->text = "*";
-    e->args = {std::move(l), std::move(r)};
-    e->where = where;
-    return e;
+  expression_ptr binary(expression_ptr l, expression_ptr r, source_location where) {
+    const expression_ptr args[] = {l, r};
+    expression_spec e;
+    e.what = expression::kind::binary;
+    e.text = w_.intern("*");
+    e.args = args;
+    e.where = where;
+    return w_.make(e);
   }
-  static statement_ptr assignment(const variable_ptr& target, expression_ptr value,
-                                  source_location where) {
-    auto s = std::make_shared<statement>();
-    s->what = statement::kind::assign;
-    s->targets = {target};
-    s->value = std::move(value);
-    s->where = where;
-    return s;
+  statement_ptr assignment(const variable_ptr& target, expression_ptr value,
+                           source_location where) {
+    statement_spec s;
+    s.what = statement::kind::assign;
+    s.targets = {&target, 1};
+    s.value = value;
+    s.where = where;
+    return w_.make(s);
   }
 
   /// The rewritten statement is printed canonically (its call changed), followed by
   /// the author's trailing comment.
-  static void respell(const statement& old, statement& s) {
-    if (old.text.empty())
+  void respell(const statement& old, statement& s) {
+    if (old.text().empty())
       return;
-    const std::string comment = old.comment_at != 0 ? old.text.substr(old.comment_at) : "";
-    s.text.clear();
-    s.comment_at = 0;
+    const std::string_view old_text = old.text();
+    const std::string_view comment =
+        old.comment_at() != 0 ? old_text.substr(old.comment_at()) : std::string_view();
+    s.set_text({}, 0);
     std::string text;
     detail::append_statement(text, s, "", "\n");
+    std::uint32_t comment_at = 0;
     if (!comment.empty()) {
-      s.comment_at = static_cast<std::uint32_t>(text.size());
+      comment_at = static_cast<std::uint32_t>(text.size());
       text += comment;
     }
-    s.text = std::move(text);
+    s.set_text(w_.string(text), comment_at);
   }
 
   /// The function with its bodies copied along the paths to the insertion points.
@@ -252,8 +279,8 @@ private:
     while (!stack.empty()) {
       const auto [s, depth] = stack.back();
       stack.pop_back();
-      for (const auto* list : {&s->body, &s->orelse})
-        for (const auto& c : *list) {
+      for (const auto list : {s->body(), s->orelse()})
+        for (const auto& c : list) {
           places[c.get()] = {s, depth + 1};
           stack.emplace_back(c.get(), depth + 1);
         }
@@ -273,19 +300,21 @@ private:
     std::sort(dirty.begin(), dirty.end(),
               [](const auto& a, const auto& b) { return a.first > b.first; });
     for (const auto& [depth, s] : dirty) {
-      auto c = std::make_shared<statement>(*s);
-      c->body = substitute(s->body, copies);
-      c->orelse = substitute(s->orelse, copies);
-      copies[s] = std::move(c);
+      statement* c = w_.clone(*s);
+      if (!s->body().empty())
+        c->set_body(substitute(s->body(), copies));
+      if (!s->orelse().empty())
+        c->set_orelse(substitute(s->orelse(), copies));
+      copies[s] = c;
     }
-    auto nf = std::make_shared<function>(f);
+    auto* nf = w_.make_node(f);
     nf->body = substitute(f.body, copies);
     return nf;
   }
 
-  std::vector<statement_ptr>
-  substitute(const std::vector<statement_ptr>& in,
-             const std::unordered_map<const statement*, statement_ptr>& copies) const {
+  node_list<statement_ptr>
+  substitute(node_span<statement_ptr> in,
+             const std::unordered_map<const statement*, statement_ptr>& copies) {
     std::vector<statement_ptr> out;
     out.reserve(in.size());
     for (const auto& c : in) {
@@ -298,11 +327,12 @@ private:
         out.push_back(c);
       }
     }
-    return out;
+    return w_.list(out);
   }
 
   program_ptr old_;
   std::uint32_t next_id_;
+  node_factory w_;
   std::vector<const function*> functions_;
   std::unordered_map<const statement*, site> sites_;
 };

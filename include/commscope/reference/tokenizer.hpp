@@ -3,8 +3,9 @@
 // rejects while tokenizing (unbalanced brackets, inconsistent indentation, unterminated
 // strings and f-strings, stray characters).
 //
-// Tokens are small (16 bytes) and hold byte offsets only; a column is computed on demand
-// from the line table, since almost every token of a real file is skipped unread.
+// Tokens are small (8 bytes: where they start, their kind, flags and length) and a name
+// token carries its keyword; a token's line and column are computed on demand from the
+// line table, since almost every token of a real file is skipped unread.
 #pragma once
 
 #include <commscope/reference/ir.hpp>
@@ -13,6 +14,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -57,13 +59,114 @@ constexpr bool is_augmented_code(std::uint8_t c) {
   return c == 128 || c == 129 || c == 131 || c == 132 || c >= 143;
 }
 
-struct token {
-  tok kind = tok::end;
-  std::uint8_t flags = 0;  ///< string_flags for strings; op_code for operators
-  std::uint32_t begin = 0; ///< byte offsets into the source
-  std::uint32_t end = 0;
-  std::uint32_t line = 1;
+/// Python's keywords (1 .. 35, in lexicon.hpp's order) and the soft keywords the front
+/// end reads: the flags of a name token.
+inline constexpr std::array<std::string_view, 39> keywords{
+    "",        "and",    "or",     "not",   "in",      "is",    "if",       "elif",
+    "else",    "for",    "while",  "with",  "return",  "pass",  "def",      "class",
+    "import",  "from",   "as",     "lambda", "True",   "False", "None",     "break",
+    "continue", "global", "nonlocal", "yield", "try",  "except", "finally", "raise",
+    "del",     "assert", "async",  "await", "match",   "case",  "type"};
+inline constexpr std::uint8_t last_reserved_keyword = 35;
+
+namespace detail {
+/// The keywords by first letter (a-z, then F, N, T), at most 6 each.
+constexpr int keyword_bucket(char c) {
+  return (c >= 'a' && c <= 'z') ? c - 'a' : c == 'F' ? 26 : c == 'N' ? 27 : c == 'T' ? 28 : -1;
+}
+inline constexpr auto keyword_buckets = [] {
+  std::array<std::array<std::uint8_t, 6>, 29> b{};
+  for (std::size_t i = 1; i < keywords.size(); ++i) {
+    auto& bucket = b[static_cast<std::size_t>(keyword_bucket(keywords[i][0]))];
+    std::size_t k = 0;
+    while (bucket[k] != 0)
+      ++k;
+    bucket[k] = static_cast<std::uint8_t>(i);
+  }
+  return b;
+}();
+} // namespace detail
+
+namespace detail {
+/// A name of at most 8 bytes as one word (little end first), to compare in one step.
+constexpr std::uint64_t packed_name(std::string_view n) {
+  std::uint64_t w = 0;
+  for (std::size_t i = 0; i < n.size() && i < 8; ++i)
+    w |= std::uint64_t{static_cast<unsigned char>(n[i])} << (8 * i);
+  return w;
+}
+inline constexpr auto packed_keywords = [] {
+  std::array<std::uint64_t, keywords.size()> p{};
+  for (std::size_t i = 0; i < keywords.size(); ++i)
+    p[i] = packed_name(keywords[i]);
+  return p;
+}();
+} // namespace detail
+
+/// The keyword `n` is (its index in `keywords`), or 0.
+constexpr std::uint8_t keyword_of(std::string_view n) {
+  if (n.size() < 2 || n.size() > 8)
+    return 0;
+  const int b = detail::keyword_bucket(n[0]);
+  if (b < 0)
+    return 0;
+  const std::uint64_t w = detail::packed_name(n);
+  for (const std::uint8_t i : detail::keyword_buckets[static_cast<std::size_t>(b)]) {
+    if (i == 0)
+      return 0;
+    if (detail::packed_keywords[i] == w)
+      return i;
+  }
+  return 0;
+}
+
+/// A keyword named at compile time: `is_name("for")` compares one byte.
+struct keyword_id {
+  std::uint8_t id;
+  consteval keyword_id(const char* n) : id(keyword_of(n)) {
+    if (id == 0)
+      throw "not a keyword the tokenizer knows"; // a compile-time error
+  }
 };
+/// An operator named at compile time.
+struct operator_code {
+  std::uint8_t code;
+  const char* spelling;
+  consteval operator_code(const char* o) : code(op_code(o)), spelling(o) {
+    if (code == 0)
+      throw "not an operator"; // a compile-time error
+  }
+};
+
+struct token {
+  std::uint32_t begin = 0; ///< byte offset into the source
+  /// kind (3 bits), flags (8 bits: string_flags for strings, op_code for operators, the
+  /// keyword for names), length (21 bits; all ones: see token_stream::end)
+  std::uint32_t bits = 0;
+
+  static constexpr std::uint32_t long_length = (std::uint32_t{1} << 21) - 1;
+  constexpr token() = default;
+  constexpr token(tok kind, std::uint8_t flags, std::uint32_t b, std::uint32_t length)
+      : begin(b), bits(static_cast<std::uint32_t>(kind) | (std::uint32_t{flags} << 3) |
+                       (std::min(length, long_length) << 11)) {}
+  [[nodiscard]] constexpr tok kind() const { return static_cast<tok>(bits & 7); }
+  [[nodiscard]] constexpr std::uint8_t flags() const {
+    return static_cast<std::uint8_t>((bits >> 3) & 0xff);
+  }
+  [[nodiscard]] constexpr std::uint32_t length_field() const { return bits >> 11; }
+  [[nodiscard]] constexpr bool is(tok k) const { return kind() == k; }
+  [[nodiscard]] constexpr bool is_op(operator_code o) const {
+    return kind() == tok::op && flags() == o.code;
+  }
+  [[nodiscard]] constexpr bool is_keyword(keyword_id k) const {
+    return kind() == tok::name && flags() == k.id;
+  }
+  /// A reserved word (never a name).
+  [[nodiscard]] constexpr bool is_reserved() const {
+    return kind() == tok::name && flags() != 0 && flags() <= last_reserved_keyword;
+  }
+};
+static_assert(sizeof(token) == 8);
 
 /// A tokenized file: the tokens, the source they point into, and where each line starts.
 class token_stream {
@@ -71,11 +174,25 @@ public:
   std::vector<token> tokens;
   std::string_view source;
   std::vector<std::uint32_t> line_starts{0}; ///< line_starts[n - 1]: offset of line n
+  /// The ends of tokens too long for their length field: (index, end), by index.
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> long_tokens;
   bool ascii = false; ///< no byte above 0x7f: a column is an offset within its line
 
-  [[nodiscard]] std::string_view text(const token& t) const {
-    return source.substr(t.begin, t.end - t.begin);
+  [[nodiscard]] std::uint32_t end(const token& t) const {
+    if (t.length_field() != token::long_length)
+      return t.begin + t.length_field();
+    const auto index = static_cast<std::uint32_t>(&t - tokens.data());
+    const auto it = std::lower_bound(long_tokens.begin(), long_tokens.end(),
+                                     std::pair<std::uint32_t, std::uint32_t>{index, 0});
+    return it != long_tokens.end() && it->first == index ? it->second
+                                                         : t.begin + token::long_length;
   }
+  [[nodiscard]] std::string_view text(const token& t) const {
+    return source.substr(t.begin, end(t) - t.begin);
+  }
+  /// The line a token ends on (where the tokenizer stood when it read it: a string
+  /// spanning lines counts as on its last).
+  [[nodiscard]] std::uint32_t line(const token& t) const { return line_of(end(t)); }
   /// 1-based column in characters of byte `offset` on `line`. Counting restarts from the
   /// last column asked for on the same line, so reading a long line left to right stays
   /// linear.
@@ -97,12 +214,25 @@ public:
     return col;
   }
   [[nodiscard]] source_location where(const token& t) const {
-    return {t.line, column(t.begin, t.line)};
+    const std::uint32_t l = line(t);
+    return {l, column(t.begin, l)};
   }
-  /// The line that holds byte `offset`.
+  /// The line that holds byte `offset`. Reading forward stays O(1): the last line found
+  /// is tried first, then the next ones.
   [[nodiscard]] std::uint32_t line_of(std::uint32_t offset) const {
+    const auto n = static_cast<std::uint32_t>(line_starts.size());
+    const auto on = [&](std::uint32_t l) {
+      return l >= 1 && l <= n && offset >= line_starts[l - 1] && (l == n || offset < line_starts[l]);
+    };
+    // The line asked for last, the next ones, the one before.
+    for (const std::uint32_t l : {last_line_, last_line_ + 1, last_line_ + 2, last_line_ - 1})
+      if (on(l)) {
+        last_line_ = l;
+        return l;
+      }
     auto it = std::upper_bound(line_starts.begin(), line_starts.end(), offset);
-    return static_cast<std::uint32_t>(it - line_starts.begin());
+    last_line_ = static_cast<std::uint32_t>(it - line_starts.begin());
+    return last_line_;
   }
   [[nodiscard]] source_location where_offset(std::uint32_t offset) const {
     const auto line = line_of(offset);
@@ -111,6 +241,7 @@ public:
 
 private:
   mutable std::uint32_t cache_line_ = 0, cache_offset_ = 0, cache_column_ = 1;
+  mutable std::uint32_t last_line_ = 1;
 };
 
 /// A tokenizing or parsing failure at a byte offset.
@@ -121,11 +252,24 @@ struct syntax_failure {
 
 namespace detail {
 
-inline bool is_name_start(unsigned char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c >= 0x80;
-}
-inline bool is_decimal(unsigned char c) { return c >= '0' && c <= '9'; }
-inline bool is_name_char(unsigned char c) { return is_name_start(c) || is_decimal(c); }
+/// Character classes, one table lookup each.
+enum char_class : std::uint8_t { cc_name_start = 1, cc_digit = 2, cc_operator = 4 };
+inline constexpr auto char_classes = [] {
+  std::array<std::uint8_t, 256> t{};
+  for (int c = 0; c < 256; ++c) {
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c >= 0x80)
+      t[static_cast<std::size_t>(c)] |= cc_name_start;
+    if (c >= '0' && c <= '9')
+      t[static_cast<std::size_t>(c)] |= cc_digit;
+  }
+  for (const char c : std::string_view("()[]{},:.;@=+-*/%&|^~<>"))
+    t[static_cast<unsigned char>(c)] |= cc_operator;
+  return t;
+}();
+
+inline bool is_name_start(unsigned char c) { return char_classes[c] & cc_name_start; }
+inline bool is_decimal(unsigned char c) { return char_classes[c] & cc_digit; }
+inline bool is_name_char(unsigned char c) { return char_classes[c] & (cc_name_start | cc_digit); }
 
 /// The flags of a string prefix (`rb`, `F`, ...), or -1 when `p` is not one.
 inline int string_prefix_flags(std::string_view p) {
@@ -176,6 +320,7 @@ public:
     if (s_.substr(0, 3) == "\xEF\xBB\xBF")
       pos_ = 3;
     out_.tokens.reserve(s_.size() / 3 + 16);
+    out_.line_starts.reserve(s_.size() / 32 + 16);
     indents_.push_back({0, 0});
     bool at_line_start = true;
     while (true) {
@@ -189,9 +334,14 @@ public:
       const auto c = static_cast<unsigned char>(s_[pos_]);
       if (c == ' ' || c == '\t' || c == '\f') {
         ++pos_;
-      } else if (c == '#') {
-        while (pos_ < s_.size() && s_[pos_] != '\n' && s_[pos_] != '\r')
+        while (pos_ < s_.size() && s_[pos_] == ' ')
           ++pos_;
+      } else if (c == '#') {
+        const char* p = s_.data() + pos_;
+        const char* e = s_.data() + s_.size();
+        while (p < e && *p != '\n' && *p != '\r')
+          ++p;
+        pos_ = static_cast<std::size_t>(p - s_.data());
       } else if (c == '\n' || c == '\r') {
         if (brackets_.empty() && line_has_tokens_)
           push(tok::newline, pos_, pos_);
@@ -241,8 +391,11 @@ private:
   }
 
   void push(tok k, std::size_t b, std::size_t e, std::uint8_t flags = 0) {
-    out_.tokens.push_back(
-        {k, flags, static_cast<std::uint32_t>(b), static_cast<std::uint32_t>(e), line_});
+    const auto length = static_cast<std::uint32_t>(e - b);
+    if (length >= token::long_length)
+      out_.long_tokens.emplace_back(static_cast<std::uint32_t>(out_.tokens.size()),
+                                    static_cast<std::uint32_t>(e));
+    out_.tokens.emplace_back(k, flags, static_cast<std::uint32_t>(b), length);
     if (k != tok::newline && k != tok::indent && k != tok::dedent)
       line_has_tokens_ = true;
   }
@@ -251,7 +404,6 @@ private:
     if (s_[pos_] == '\r' && pos_ + 1 < s_.size() && s_[pos_ + 1] == '\n')
       ++pos_;
     ++pos_;
-    ++line_;
     out_.line_starts.push_back(static_cast<std::uint32_t>(pos_));
   }
 
@@ -310,14 +462,17 @@ private:
 
   void name_or_string() {
     const std::size_t b = pos_;
-    while (pos_ < s_.size() && is_name_char(static_cast<unsigned char>(s_[pos_])))
-      ++pos_;
+    const char* p = s_.data() + pos_;
+    const char* e = s_.data() + s_.size();
+    while (p < e && is_name_char(static_cast<unsigned char>(*p)))
+      ++p;
+    pos_ = static_cast<std::size_t>(p - s_.data());
     if (pos_ < s_.size() && (s_[pos_] == '"' || s_[pos_] == '\'')) {
       const int flags = string_prefix_flags(s_.substr(b, pos_ - b));
       if (flags >= 0)
         return string(b, static_cast<std::uint8_t>(flags));
     }
-    push(tok::name, b, pos_);
+    push(tok::name, b, pos_, keyword_of(s_.substr(b, pos_ - b)));
   }
 
   void number() {
@@ -607,10 +762,9 @@ private:
       pos_ += len;
       return push(tok::op, b, pos_, code);
     }
-    constexpr std::string_view one = "()[]{},:.;@=+-*/%&|^~<>";
     if (c == '\0')
       fail(b, "source code cannot contain null bytes");
-    if (one.find(c) == std::string_view::npos) {
+    if (!(char_classes[static_cast<unsigned char>(c)] & cc_operator)) {
       const auto u = static_cast<unsigned char>(c);
       if (u >= 0x21 && u < 0x7f)
         fail(b, std::string("invalid character '") + c + "' (U+" + hex2(u) + ")");
@@ -703,7 +857,7 @@ private:
   token_stream out_;
   std::string_view s_;
   std::size_t pos_ = 0;
-  std::uint32_t line_ = 1;
+
   bool line_has_tokens_ = false;
   std::vector<indent_level> indents_;
   std::vector<std::pair<char, std::uint32_t>> brackets_;

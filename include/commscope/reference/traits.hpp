@@ -16,10 +16,10 @@
 
 namespace commscope::reference {
 
-/// Iterates one or two spans of shared pointers, yielding raw pointers (cheap handles).
+/// Iterates one or two lists of node handles, yielding raw pointers (cheap handles).
 template <class T> class pointer_range {
 public:
-  using element = std::shared_ptr<const T>;
+  using element = node_ptr<const T>;
   class iterator {
   public:
     using value_type = const T*;
@@ -47,8 +47,7 @@ public:
   };
 
   pointer_range() = default;
-  explicit pointer_range(std::span<const element> a, std::span<const element> b = {})
-      : a_(a), b_(b) {}
+  explicit pointer_range(node_span<element> a, node_span<element> b = {}) : a_(a), b_(b) {}
   [[nodiscard]] iterator begin() const {
     if (!a_.empty()) // jump to b at a's end only when there is a b
       return {a_.data(), b_.empty() ? nullptr : a_.data() + a_.size(), b_.data()};
@@ -61,7 +60,7 @@ public:
   }
 
 private:
-  std::span<const element> a_, b_;
+  node_span<element> a_, b_;
 };
 
 /// An expression's operands (base, positional arguments, keyword values) read in place:
@@ -73,17 +72,19 @@ public:
     using value_type = const expression*;
     using difference_type = std::ptrdiff_t;
     iterator() = default;
-    iterator(const expression* e, std::size_t i) : e_(e), i_(i) {}
+    iterator(const operand_range& r, std::size_t i)
+        : base_(r.base_), args_(r.args_), keywords_(r.keywords_), arg_count_(r.arg_count_),
+          i_(i) {}
     const expression* operator*() const {
       std::size_t i = i_;
-      if (e_->base) {
+      if (base_) {
         if (i == 0)
-          return e_->base.get();
+          return base_;
         --i;
       }
-      if (i < e_->args.size())
-        return e_->args[i].get();
-      return e_->keywords[i - e_->args.size()].value.get();
+      if (i < arg_count_)
+        return args_[i].get();
+      return keywords_[i - arg_count_].value.get();
     }
     iterator& operator++() {
       ++i_;
@@ -97,19 +98,31 @@ public:
     friend bool operator==(const iterator& a, const iterator& b) { return a.i_ == b.i_; }
 
   private:
-    const expression* e_ = nullptr;
+    const expression* base_ = nullptr;
+    const expression_ptr* args_ = nullptr;
+    const keyword_argument* keywords_ = nullptr;
+    std::size_t arg_count_ = 0;
     std::size_t i_ = 0;
   };
 
   operand_range() = default;
-  explicit operand_range(const expression* e)
-      : e_(e), n_((e->base ? 1 : 0) + e->args.size() + e->keywords.size()) {}
-  [[nodiscard]] iterator begin() const { return {e_, 0}; }
-  [[nodiscard]] iterator end() const { return {e_, n_}; }
+  explicit operand_range(const expression* e) : base_(e->base().get()) {
+    const auto args = e->args();
+    const auto keywords = e->keywords();
+    args_ = args.data();
+    arg_count_ = args.size();
+    keywords_ = keywords.data();
+    n_ = (base_ ? 1 : 0) + args.size() + keywords.size();
+  }
+  [[nodiscard]] iterator begin() const { return {*this, 0}; }
+  [[nodiscard]] iterator end() const { return {*this, n_}; }
   [[nodiscard]] std::size_t size() const { return n_; }
 
 private:
-  const expression* e_ = nullptr;
+  const expression* base_ = nullptr;
+  const expression_ptr* args_ = nullptr;
+  const keyword_argument* keywords_ = nullptr;
+  std::size_t arg_count_ = 0;
   std::size_t n_ = 0;
 };
 
@@ -129,11 +142,12 @@ template <> struct commscope::ir_traits<commscope::reference::program_ptr> {
 
   // ---- program and functions
   static reference::pointer_range<reference::function> functions(const program& p) {
-    return reference::pointer_range<reference::function>(p->functions);
+    return reference::pointer_range<reference::function>(
+        reference::node_span<reference::function_ptr>(p->functions.data(), p->functions.size()));
   }
   static function_info describe(function f) { return f->sig->info(); }
   static reference::pointer_range<reference::statement> body(function f) {
-    return reference::pointer_range<reference::statement>(f->body);
+    return reference::pointer_range<reference::statement>(f->body.span());
   }
 
   // ---- statements
@@ -157,23 +171,21 @@ template <> struct commscope::ir_traits<commscope::reference::program_ptr> {
   }
   static location location_of(statement s) { return s->where; }
   static reference::pointer_range<reference::statement> children(statement s) {
-    return reference::pointer_range<reference::statement>(s->body, s->orelse);
+    return reference::pointer_range<reference::statement>(s->body(), s->orelse());
   }
   static reference::pointer_range<reference::variable> targets(statement s) {
-    return reference::pointer_range<reference::variable>(s->targets);
+    return reference::pointer_range<reference::variable>(s->targets());
   }
-  static expression value(statement s) { return s->value.get(); }
+  static expression value(statement s) { return s->value().get(); }
   static reference::pointer_range<reference::expression> expressions(statement s) {
     if (s->what == stmt_kind::return_ || s->what == stmt_kind::block ||
         s->what == stmt_kind::verbatim)
-      return reference::pointer_range<reference::expression>(s->values);
-    if (s->value)
-      return reference::pointer_range<reference::expression>(std::span(&s->value, 1));
-    return {};
+      return reference::pointer_range<reference::expression>(s->values());
+    return reference::pointer_range<reference::expression>(s->value_list());
   }
-  static variable loop_variable(statement s) { return s->loop_var.get(); }
+  static variable loop_variable(statement s) { return s->loop_var().get(); }
   static commscope::loop_bounds<expression> loop_bounds(statement s) {
-    return {s->start.get(), s->stop.get(), s->step.get()};
+    return {s->start().get(), s->stop().get(), s->step().get()};
   }
 
   // ---- expressions
@@ -182,7 +194,7 @@ template <> struct commscope::ir_traits<commscope::reference::program_ptr> {
     case expr_kind::integer: // an unbounded literal is saturated: still an integer
       return expression_kind::integer;
     case expr_kind::name:
-      return e->var ? expression_kind::variable : expression_kind::other;
+      return e->var() ? expression_kind::variable : expression_kind::other;
     case expr_kind::operation:
     case expr_kind::function_call:
       return expression_kind::call;
@@ -191,26 +203,26 @@ template <> struct commscope::ir_traits<commscope::reference::program_ptr> {
     }
   }
   static location location_of(expression e) { return e->where; }
-  static std::int64_t integer_value(expression e) { return e->value; }
-  static variable variable_of(expression e) { return e->var.get(); }
+  static std::int64_t integer_value(expression e) { return e->value(); }
+  static variable variable_of(expression e) { return e->var().get(); }
   static call_target call_target_of(expression e) {
     if (e->what == expr_kind::operation)
       return call_target::of(e->op);
-    if (e->callee)
-      return call_target::of(e->callee->info());
-    return call_target::unresolved(e->text);
+    if (const auto c = e->callee())
+      return call_target::of(c->info());
+    return call_target::unresolved(e->text().view());
   }
   static reference::pointer_range<reference::expression> arguments(expression e) {
-    return reference::pointer_range<reference::expression>(e->args);
+    return reference::pointer_range<reference::expression>(e->args());
   }
   static std::optional<expression> device_of(expression e) {
     using namespace std::string_view_literals; // compares lengths before bytes
-    for (const auto& k : e->keywords)
-      if (k.name == "device"sv)
+    for (const auto& k : e->keywords())
+      if (k.name.view() == "device"sv)
         return k.value.get();
     return std::nullopt;
   }
-  static std::string_view allocation_name(expression e) { return e->name; }
+  static std::string_view allocation_name(expression e) { return e->name().view(); }
   static reference::operand_range subexpressions(expression e) {
     return reference::operand_range(e);
   }
@@ -220,15 +232,15 @@ template <> struct commscope::ir_traits<commscope::reference::program_ptr> {
   static std::size_t variable_bound(const program& p) { return p->variable_bound; }
 
   // ---- reading materialized scopes
-  static std::string_view scope_name(statement s) { return s->scope_name; }
-  static std::span<const std::int64_t> scope_devices(statement s) { return s->devices; }
+  static std::string_view scope_name(statement s) { return s->scope_name().view(); }
+  static std::span<const std::int64_t> scope_devices(statement s) { return s->devices(); }
   static reference::pointer_range<reference::window_buffer> scope_slots(statement s) {
-    return reference::pointer_range<reference::window_buffer>(s->slots);
+    return reference::pointer_range<reference::window_buffer>(s->slots());
   }
   static window_buffer view_window_buffer(variable v) {
     return v->var_type ? v->var_type->window.get() : nullptr;
   }
-  static std::string_view window_buffer_name(window_buffer w) { return w->name; }
+  static std::string_view window_buffer_name(window_buffer w) { return w->name.view(); }
   static variable window_buffer_base(window_buffer w) { return w->base.get(); }
   static expression window_buffer_size(window_buffer w) { return w->size.get(); }
 
