@@ -483,7 +483,6 @@ public:
 private:
   std::uint8_t flags_ = 0;
   std::uint8_t range_arity_ = 1;
-  std::uint8_t spare_ = 0;
   std::uint32_t comment_at_ = 0;
 
 public:
