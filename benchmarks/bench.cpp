@@ -1,19 +1,32 @@
-// The pass at scale against its floors. Cases, each at A allocations:
+// The pass at scale against its floors, on two IRs. Cases, each at A allocations:
 //
-//   traverse/A   floor: every node of the host orchestrator once, through the traits
-//   analyze/A    commscope::analyze
-//   rebuild/A    floor: a copy of the host orchestrator's body
-//   run/A        commscope::analyze + commscope::materialize
+//   traverse/A         floor: every node of the host orchestrator once, through the traits
+//   analyze/A          commscope::analyze
+//   rebuild/A          floor: a copy of the host orchestrator's body
+//   run/A              commscope::analyze + commscope::materialize
+//
+// on the reference IR (shared immutable nodes, rebuilt on rewrite), and
+//
+//   index_traverse/A   floor: the same walk over the index IR
+//   index_analyze/A    commscope::analyze
+//   index_run/A        commscope::run, which rewrites the module in place
+//
+// on the same program laid out in the index IR (index_program.hpp: flat arrays, 32-bit
+// handles). The index IR's rewrite appends to the module; it is undone after each
+// iteration with the timer paused, so that every iteration rewrites the same input.
 //
 // Counters: items = allocations (items_per_second), bytes = bytes of IR (the program's
 // heap footprint, bytes_per_second), ir_B_per_alloc, and peak_B_per_alloc: the peak heap
 // the case adds on top of the IR, per allocation, counted by the global operator new
 // below. The output program of run/rebuild is freed with the timer paused: both pay the
-// same for it, and it is the IR's cost, not the pass's.
+// same for it, and it is the IR's cost, not the pass's. What index_run appends to the
+// module (window buffers, view types, scopes) is in its peak.
 //
-// Cases are registered size by size so that each program is generated once and checked
-// once (the pass must succeed and its output verify), outside any timing.
+// Cases are registered size by size so that each program is generated and checked once
+// per IR (the pass must succeed and its output verify; in the index IR, its plan must be
+// the reference IR's), outside any timing.
 #include "floor.hpp"
+#include "index_program.hpp"
 #include "synthetic.hpp"
 
 #include <commscope/commscope.hpp>
@@ -23,10 +36,10 @@
 
 #include <malloc.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <algorithm>
 #include <new>
 #include <vector>
 
@@ -89,13 +102,21 @@ struct workload {
   const commscope::reference::function* host = nullptr;
 };
 
-workload& current(std::size_t allocations, benchmark::State& state) {
+/// The benchmarks' program shape at a size.
+commscope::bench::shape shape_of(std::size_t allocations) { return {allocations, 16, 3}; }
+
+workload& reference_workload() {
   static workload w;
+  return w;
+}
+
+workload& current(std::size_t allocations, benchmark::State& state) {
+  workload& w = reference_workload();
   if (w.allocations == allocations && w.program)
     return w;
   w.program.reset();
   const std::size_t before = heap_now;
-  w.program = commscope::bench::synthetic_program({allocations, 16, 3});
+  w.program = commscope::bench::synthetic_program(shape_of(allocations));
   w.ir_bytes = heap_now - before;
   w.allocations = allocations;
   for (const auto& f : w.program->functions)
@@ -111,7 +132,9 @@ workload& current(std::size_t allocations, benchmark::State& state) {
   return w;
 }
 
-void counters(benchmark::State& state, const workload& w, std::size_t peak) {
+/// Items, bytes of IR and the two memory counters, of either IR's workload.
+template <class Workload>
+void counters(benchmark::State& state, const Workload& w, std::size_t peak) {
   const auto a = static_cast<double>(w.allocations);
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) *
                           static_cast<std::int64_t>(w.allocations));
@@ -122,8 +145,7 @@ void counters(benchmark::State& state, const workload& w, std::size_t peak) {
 }
 
 /// Runs `body` once per iteration; returns the highest heap it added over the IR.
-template <class Body>
-std::size_t measured(Body&& body) {
+template <class Body> std::size_t measured(Body&& body) {
   const std::size_t base = heap_now;
   heap_peak = heap_now;
   body();
@@ -150,6 +172,21 @@ void bm_analyze(benchmark::State& state) {
   for (auto _ : state)
     peak = std::max(peak, measured([&] {
                       auto plan = commscope::analyze(w.program);
+                      benchmark::DoNotOptimize(plan.functions.data());
+                    }));
+  counters(state, w, peak);
+}
+
+/// The analysis recording evidence (`--explain`): what it costs when asked for. Beside
+/// `analyze`, which records none, it also shows that not asking costs nothing.
+void bm_analyze_evidence(benchmark::State& state) {
+  auto& w = current(static_cast<std::size_t>(state.range(0)), state);
+  if (!w.program)
+    return;
+  std::size_t peak = 0;
+  for (auto _ : state)
+    peak = std::max(peak, measured([&] {
+                      auto plan = commscope::analyze(w.program, traits{}, commscope::with_evidence);
                       benchmark::DoNotOptimize(plan.functions.data());
                     }));
   counters(state, w, peak);
@@ -189,6 +226,151 @@ void bm_run(benchmark::State& state) {
   counters(state, w, peak);
 }
 
+// ---- the index IR ---------------------------------------------------------------------
+
+/// The program of the current size in the index IR, laid out from the reference IR's.
+struct index_workload {
+  std::size_t allocations = 0;
+  bool ready = false;
+  commscope::bench::index_program program;
+  std::size_t ir_bytes = 0;
+  std::size_t domains = 0; ///< what one run wraps the host orchestrator in
+  // What the in-place rewrite changes, as it was before: restored after each run.
+  std::vector<index_ir::function_node> functions;
+  std::size_t statements = 0, lists = 0;
+};
+
+template <class V> void release(V& v) { V().swap(v); }
+
+/// Takes back what one run appended to the module.
+void undo_rewrite(index_workload& w) {
+  auto& m = w.program.module;
+  m.statements.resize(w.statements);
+  m.lists.resize(w.lists);
+  std::copy(w.functions.begin(), w.functions.end(), m.functions.begin());
+  release(m.buffers);
+  release(m.view_buffer);
+  release(m.scopes);
+}
+
+/// Whether two plans of one program agree, function by function and allocation by
+/// allocation (the traits differ, so handles are not compared).
+template <class P, class Q> bool same_plan(const P& p, const Q& q) {
+  if (p.functions.size() != q.functions.size() || p.diagnostics.size() != q.diagnostics.size())
+    return false;
+  for (std::size_t f = 0; f < p.functions.size(); ++f) {
+    const auto& x = p.functions[f];
+    const auto& y = q.functions[f];
+    if (x.allocations.size() != y.allocations.size() || x.views.size() != y.views.size() ||
+        x.domains.size() != y.domains.size())
+      return false;
+    for (std::size_t i = 0; i < x.allocations.size(); ++i)
+      if (x.allocations[i].domain != y.allocations[i].domain ||
+          x.allocations[i].name != y.allocations[i].name ||
+          !(x.allocations[i].devices.intervals() == y.allocations[i].devices.intervals()) ||
+          x.allocations[i].devices.is_all() != y.allocations[i].devices.is_all())
+        return false;
+  }
+  return true;
+}
+
+index_workload& current_index(std::size_t allocations, benchmark::State& state) {
+  static index_workload w;
+  if (w.allocations == allocations && w.ready)
+    return w;
+  w.ready = false;
+  w.program = {};
+  w.domains = 0;
+  // The program in the reference IR: the reference cases' when this process runs them,
+  // else one made for the layout and freed after it, so that a process that runs only
+  // the index cases holds one large program, not two.
+  const workload& r = reference_workload();
+  const program_ptr source = r.allocations == allocations && r.program
+                                 ? r.program
+                                 : commscope::bench::synthetic_program(shape_of(allocations));
+  // Room for a scope statement per domain: 16 device sets, one host orchestrator.
+  constexpr std::size_t headroom = 64;
+  const std::size_t before = heap_now;
+  w.program = commscope::bench::index_layout::of(source, headroom);
+  w.ir_bytes = heap_now - before;
+  w.allocations = allocations;
+  auto& m = w.program.module;
+  w.functions = m.functions;
+  w.statements = m.statements.size();
+  w.lists = m.lists.size();
+  // Same plan as in the reference IR, and a clean run whose output verifies.
+  const index_ir::traits t{&m};
+  {
+    const auto plan = commscope::analyze(m, t);
+    if (!same_plan(commscope::analyze(source), plan)) {
+      state.SkipWithError("the index IR's plan differs from the reference IR's");
+      return w;
+    }
+    for (const auto& fp : plan.functions)
+      w.domains += fp.domains.size();
+  }
+  const auto diagnostics = commscope::run(m, t);
+  const bool clean =
+      diagnostics.empty() && m.scopes.size() == w.domains && commscope::verify(m, t).empty();
+  undo_rewrite(w);
+  if (!clean) {
+    state.SkipWithError("the synthetic program does not pass cleanly in the index IR");
+    return w;
+  }
+  w.ready = true;
+  return w;
+}
+
+void bm_index_traverse(benchmark::State& state) {
+  auto& w = current_index(static_cast<std::size_t>(state.range(0)), state);
+  if (!w.ready)
+    return;
+  const index_ir::traits t{&w.program.module};
+  std::size_t peak = 0;
+  for (auto _ : state)
+    peak = std::max(peak, measured([&] {
+                      benchmark::DoNotOptimize(commscope::bench::traverse(w.program.module, t));
+                    }));
+  counters(state, w, peak);
+}
+
+void bm_index_analyze(benchmark::State& state) {
+  auto& w = current_index(static_cast<std::size_t>(state.range(0)), state);
+  if (!w.ready)
+    return;
+  const index_ir::traits t{&w.program.module};
+  std::size_t peak = 0;
+  for (auto _ : state)
+    peak = std::max(peak, measured([&] {
+                      auto plan = commscope::analyze(w.program.module, t);
+                      benchmark::DoNotOptimize(plan.functions.data());
+                    }));
+  counters(state, w, peak);
+}
+
+void bm_index_run(benchmark::State& state) {
+  auto& w = current_index(static_cast<std::size_t>(state.range(0)), state);
+  if (!w.ready)
+    return;
+  const index_ir::traits t{&w.program.module};
+  std::size_t peak = 0;
+  for (auto _ : state) {
+    peak = std::max(peak, measured([&] {
+                      auto diagnostics = commscope::run(w.program.module, t);
+                      benchmark::DoNotOptimize(diagnostics.data());
+                    }));
+    state.PauseTiming();
+    const bool rewrote = w.program.module.scopes.size() == w.domains;
+    undo_rewrite(w);
+    state.ResumeTiming();
+    if (!rewrote) {
+      state.SkipWithError("index_run did not rewrite the module");
+      break;
+    }
+  }
+  counters(state, w, peak);
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -196,8 +378,12 @@ int main(int argc, char** argv) {
     // One family per case and size, in this order: names come out as "analyze/1000".
     benchmark::RegisterBenchmark("traverse", bm_traverse)->Arg(a);
     benchmark::RegisterBenchmark("analyze", bm_analyze)->Arg(a);
+    benchmark::RegisterBenchmark("analyze_evidence", bm_analyze_evidence)->Arg(a);
     benchmark::RegisterBenchmark("rebuild", bm_rebuild)->Arg(a);
     benchmark::RegisterBenchmark("run", bm_run)->Arg(a);
+    benchmark::RegisterBenchmark("index_traverse", bm_index_traverse)->Arg(a);
+    benchmark::RegisterBenchmark("index_analyze", bm_index_analyze)->Arg(a);
+    benchmark::RegisterBenchmark("index_run", bm_index_run)->Arg(a);
   }
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv))

@@ -1,43 +1,82 @@
 #!/usr/bin/env bash
-# Compile-time cost of the library: wall and user time to compile, with g++ 12
-# at -O2, (1) a TU that instantiates the full pass for the reference IR, (2) the TU of the
-# compile-time test table, where the compiler runs the pass on every case, and (3) the
+# Compile-time cost of the library: wall and user time to compile, with g++ 12 at -O2,
+# (1) a TU that instantiates the full pass for the reference IR and nothing else
+# (compile_time/reference_pass.cpp; its program is built in compile_time/program.cpp),
+# (2) that program's TU, the reference IR's checked builder, (3) the TU of the
+# compile-time test table, where the compiler runs the pass on every case, and (4) the
 # compile-time builder alone (its Hana headers included). Best of N runs, since the
 # machine may be shared.
 #
+# Before and after: the same probe sources are compiled against the headers of this
+# tree and against those of the git ref BEFORE (its include/ and tests/compile_time/,
+# read with git archive), run for run interleaved so that load from elsewhere hits both
+# alike. BEFORE defaults to 0885a2e, the last tree before the compile-time reductions
+# (boost::container::vector in the default storage; its own probe also built the program
+# in the same TU, which the program's line measures now); BEFORE= (empty) measures this
+# tree alone.
+#
 #   benchmarks/compile_time.sh [runs=3]       CXX=clang++-19 to measure another compiler
+#   BEFORE=main benchmarks/compile_time.sh 5
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cxx="${CXX:-g++-12}"
 command -v "$cxx" >/dev/null || cxx=g++
 runs="${1:-3}"
+before="${BEFORE-0885a2e}"
 out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT
-flags=(-std=c++20 -O2 -I"$root/include" -I"$root/tests/compile_time")
+
+trees=(after)
+declare -A include_dir=([after]="$root")
+if [ -n "$before" ]; then
+  mkdir -p "$out/before"
+  git -C "$root" archive "$before" include tests/compile_time | tar -x -C "$out/before"
+  trees=(before after)
+  include_dir[before]="$out/before"
+fi
 
 printf '#include <commscope/compile_time/builder.hpp>\nint main() {}\n' > "$out/builder_only.cpp"
 
+# The probe must still build and run cleanly: a probe that stopped instantiating the
+# pass would measure nothing.
+"$cxx" -std=c++20 -O0 -I"$root/include" "$root/benchmarks/compile_time/reference_pass.cpp" \
+  "$root/benchmarks/compile_time/program.cpp" -o "$out/probe"
+"$out/probe" >/dev/null
+
 measure() { # name source
-  local best_wall="" best_user=""
+  local -A best_wall=() best_user=()
   for _ in $(seq "$runs"); do
-    if ! /usr/bin/time -f '%e %U' -o "$out/time" "$cxx" "${flags[@]}" -c "$2" -o "$out/probe.o" \
-         2> "$out/log"; then
-      echo "$1: does not compile:" >&2
-      cat "$out/log" >&2
-      exit 1
-    fi
-    local t wall user
-    t=$(tail -1 "$out/time")
-    wall=${t% *}
-    user=${t#* }
-    if [ -z "$best_wall" ] || awk "BEGIN{exit !($wall < $best_wall)}"; then best_wall=$wall; fi
-    if [ -z "$best_user" ] || awk "BEGIN{exit !($user < $best_user)}"; then best_user=$user; fi
+    for tree in "${trees[@]}"; do
+      local base="${include_dir[$tree]}"
+      if ! /usr/bin/time -f '%e %U' -o "$out/time" "$cxx" -std=c++20 -O2 -I"$base/include" \
+           -I"$base/tests/compile_time" -c "$2" -o "$out/probe.o" 2> "$out/log"; then
+        echo "$1 ($tree): does not compile:" >&2
+        cat "$out/log" >&2
+        exit 1
+      fi
+      local t wall user
+      t=$(tail -1 "$out/time")
+      wall=${t% *}
+      user=${t#* }
+      if [ -z "${best_wall[$tree]:-}" ] || awk "BEGIN{exit !($wall < ${best_wall[$tree]})}"; then
+        best_wall[$tree]=$wall
+      fi
+      if [ -z "${best_user[$tree]:-}" ] || awk "BEGIN{exit !($user < ${best_user[$tree]})}"; then
+        best_user[$tree]=$user
+      fi
+    done
   done
-  printf '%-46s wall %6.2f s   user %6.2f s\n' "$1" "$best_wall" "$best_user"
+  if [ -n "$before" ]; then
+    printf '%-40s user %6.2f s -> %6.2f s   wall %6.2f s -> %6.2f s\n' "$1" \
+      "${best_user[before]}" "${best_user[after]}" "${best_wall[before]}" "${best_wall[after]}"
+  else
+    printf '%-40s user %6.2f s   wall %6.2f s\n' "$1" "${best_user[after]}" "${best_wall[after]}"
+  fi
 }
 
-echo "compiler: $("$cxx" --version | head -1), -O2, best of $runs"
+echo "compiler: $("$cxx" --version | head -1), -O2, best of $runs${before:+, headers of $before -> this tree}"
 measure "full pass, reference IR" "$root/benchmarks/compile_time/reference_pass.cpp"
+measure "the probe's program (reference builder)" "$root/benchmarks/compile_time/program.cpp"
 cases=$(grep -c '^inline constexpr test_case' "$root/tests/compile_time/cases.hpp")
 measure "compile-time table ($cases cases)" "$root/benchmarks/compile_time/table.cpp"
 measure "compile-time builder header alone" "$out/builder_only.cpp"

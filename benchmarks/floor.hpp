@@ -2,9 +2,12 @@
 // to do on the same IR.
 //
 //   traverse  visits every statement, expression and variable (where it is bound) of
-//             the host orchestrators once, through the same traits the analysis uses, with an
-//             explicit stack, and does nothing else (it folds the kinds into a checksum
-//             so the compiler cannot drop the walk).
+//             the host orchestrators once, through the same traits object the analysis
+//             uses (any IR: the reference IR, the index IR), with an explicit stack, and
+//             does nothing else (it folds the kinds into a checksum so the compiler
+//             cannot drop the walk). An expression's operands are what the analysis
+//             visits: subexpressions(e) where the traits give it, else the arguments
+//             and device=, as adapter.hpp derives them.
 //   rebuild   copies a function's body once, every statement and expression a new node
 //             sharing the variables: what an immutable IR's rewrite does at the most,
 //             without deciding anything.
@@ -23,7 +26,7 @@
 namespace commscope::bench {
 
 template <class Traits>
-std::uint64_t traverse(const typename Traits::program& p) {
+std::uint64_t traverse(const typename Traits::program& p, const Traits& t = Traits{}) {
   using statement = typename Traits::statement;
   using expression = typename Traits::expression;
   std::vector<statement> statements;
@@ -32,54 +35,60 @@ std::uint64_t traverse(const typename Traits::program& p) {
   // A variable is a node too: read it once, where it is bound, as the analysis must.
   auto touch = [&](typename Traits::variable v) {
     if constexpr (numbers_variables<Traits>)
-      sum += Traits::variable_index(v);
+      sum += t.variable_index(v);
     else
-      sum += std::hash<std::remove_cvref_t<decltype(Traits::variable_key(v))>>{}(
-          Traits::variable_key(v));
+      sum += std::hash<std::remove_cvref_t<decltype(t.variable_key(v))>>{}(t.variable_key(v));
   };
   auto walk = [&](expression root) {
     expressions.push_back(root);
     while (!expressions.empty()) {
       const expression e = expressions.back();
       expressions.pop_back();
-      sum += static_cast<std::uint64_t>(Traits::expression_kind_of(e));
-      for (auto&& sub : Traits::subexpressions(e))
-        expressions.push_back(sub);
+      sum += static_cast<std::uint64_t>(t.expression_kind_of(e));
+      if constexpr (requires { t.subexpressions(e); }) {
+        for (auto&& sub : t.subexpressions(e))
+          expressions.push_back(sub);
+      } else {
+        for (auto&& arg : t.arguments(e))
+          expressions.push_back(arg);
+        if (const auto d = t.device_of(e))
+          expressions.push_back(*d);
+      }
     }
   };
-  for (auto&& f : Traits::functions(p)) {
-    if (!Traits::describe(f).is_host_orchestrator())
+  for (auto&& f : t.functions(p)) {
+    if (!t.describe(f).is_host_orchestrator())
       continue;
-    for (auto&& s : Traits::body(f))
+    for (auto&& s : t.body(f))
       statements.push_back(s);
     while (!statements.empty()) {
       const statement s = statements.back();
       statements.pop_back();
-      const auto kind = Traits::statement_kind_of(s);
+      const auto kind = t.statement_kind_of(s);
       sum += static_cast<std::uint64_t>(kind);
       switch (kind) {
       case statement_kind::assignment:
-        for (auto&& v : Traits::targets(s))
+        for (auto&& v : t.targets(s))
           touch(v);
-        walk(Traits::value(s));
+        walk(t.value(s));
         break;
       case statement_kind::evaluation:
-        walk(Traits::value(s));
+        walk(t.value(s));
         break;
       case statement_kind::for_loop: {
-        touch(Traits::loop_variable(s));
-        const auto b = Traits::loop_bounds(s);
+        touch(t.loop_variable(s));
+        const auto b = t.loop_bounds(s);
         walk(b.start);
         walk(b.stop);
         walk(b.step);
         break;
       }
       default:
-        for (auto&& e : Traits::expressions(s))
+        for (auto&& e : t.expressions(s))
           walk(e);
         break;
       }
-      for (auto&& c : Traits::children(s))
+      for (auto&& c : t.children(s))
         statements.push_back(c);
     }
   }

@@ -11,7 +11,6 @@
 #include <algorithm>
 #include <compare>
 #include <cstdint>
-#include <iterator>
 
 namespace commscope {
 
@@ -95,10 +94,14 @@ public:
       runs_.clear();
       return true;
     }
+    // A two-way merge by hand (what std::merge does): std::merge into a back_inserter
+    // also instantiates the inserter and small_vector's out-of-line push_back.
     intervals_type merged;
     merged.reserve(runs_.size() + other.runs_.size());
-    std::merge(runs_.begin(), runs_.end(), other.runs_.begin(), other.runs_.end(),
-               std::back_inserter(merged));
+    auto a = runs_.cbegin(), b = other.runs_.cbegin();
+    const auto a_end = runs_.cend(), b_end = other.runs_.cend();
+    while (a != a_end || b != b_end)
+      merged.emplace_back(b == b_end || (a != a_end && !(*b < *a)) ? *a++ : *b++);
     coalesce(merged);
     if (merged == runs_)
       return false;

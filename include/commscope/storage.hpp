@@ -11,7 +11,6 @@
 #pragma GCC diagnostic ignored "-Wstringop-overflow"
 #endif
 #include <boost/container/small_vector.hpp>
-#include <boost/container/vector.hpp>
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
 #endif
@@ -21,12 +20,13 @@
 
 namespace commscope {
 
-/// The default: flat, cache-friendly Boost.Container storage. The analysis appends with
-/// emplace_back: Boost's push_back is an out-of-line call even when there is room, its
-/// emplace_back inlines that case.
+/// The default: flat, cache-friendly storage with Boost.Container's small_vector for
+/// lists that are mostly one or two long (inline room, no heap block per item). Plain
+/// vectors are std::vector: as fast here, and boost::container::vector made a third of
+/// the code the compiler generates for the pass (its insertion paths per element type).
 struct boost_storage {
   template <class T>
-  using vector = boost::container::vector<T>;
+  using vector = std::vector<T>;
   template <class T, std::size_t N>
   using small_vector = boost::container::small_vector<T, N>;
   static constexpr bool constant_evaluable = false;

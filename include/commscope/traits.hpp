@@ -8,7 +8,7 @@
 // unchanged and non-static ones must be const. A constexpr traits object runs the pass in
 // the compiler. No ADL; see ../../../shared/spec/pass.md for what the pass computes.
 //
-// The contract has three layers; each entry point diagnoses the first missing member of
+// The contract has four layers; each entry point diagnoses the first missing member of
 // the layers it needs (concepts.hpp), one message per member.
 //
 // ---------------------------------------------------------------------------------

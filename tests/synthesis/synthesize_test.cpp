@@ -167,21 +167,59 @@ TEST_SUITE("signal synthesis") {
   }
 
   TEST_CASE("a signal synthesized inside a materialized body is no slot: reported, not skipped") {
-  auto p = parse(R"(        with pld.comm_domain("comm_d0", devices=[0], slots=[buf]):
+    auto p = parse(R"(        with pld.comm_domain("comm_d0", devices=[0], slots=[buf]):
             buf = pld.alloc_window_buffer(64)
             d = pld.window(buf, [16], dtype=pl.FP32) # window_buffer=buf
             self.chip(d, device=0)
             pld.tensor.allreduce(d)
 )");
-  const traits t;
-  const auto ds = commscope::run(p, t, commscope::with_signal_synthesis);
-  REQUIRE(ds.size() == 1);
-  CHECK(commscope::code_name(ds[0].code) == "malformed-op");
-  CHECK(ds[0].why == commscope::reason::alloc_outside_scope);
-  CHECK(ds[0].subject == "__allreduce_signal_buf_0");
-}
+    const traits t;
+    const auto ds = commscope::run(p, t, commscope::with_signal_synthesis);
+    REQUIRE(ds.size() == 1);
+    CHECK(commscope::code_name(ds[0].code) == "malformed-op");
+    CHECK(ds[0].why == commscope::reason::alloc_outside_scope);
+    CHECK(ds[0].subject == "__allreduce_signal_buf_0");
+  }
 
-TEST_CASE("fresh names skip every suffix whose names the program uses") {
+  TEST_CASE("bindings go before the statement in whatever block holds it; the rest is shared") {
+    auto p = parse(R"(        buf = pld.alloc_window_buffer(64)
+        d = pld.window(buf, [16], dtype=pl.FP32)
+        self.chip(d, device=0)
+        if d:
+            pass
+        elif d:
+            d = pld.tensor.allreduce(d)
+        try:
+            pld.tensor.allreduce(d)  # kept
+        except Exception:
+            pass
+        self.chip(d, device=0)
+)");
+    const auto before = p;
+    CHECK(commscope::synthesize_signals(p, traits{}).empty());
+    const auto& old_body = before->functions.back()->body;
+    const auto& body = p->functions.back()->body;
+    REQUIRE(body.size() == old_body.size());
+    CHECK(body[0] == old_body[0]); // untouched statements are the very same nodes
+    CHECK(body[3] != old_body[3]); // the if and the try are copied along the path
+    CHECK(body[4] != old_body[4]);
+    CHECK(body[5] == old_body[5]);
+    const std::string text = host_text(p);
+    CHECK(text.find("elif d:\n"
+                    "    __allreduce_signal_world_size_0 = pld.system.world_size()\n") !=
+          std::string::npos);
+    CHECK(text.find("    pld.tensor.allreduce(d, __allreduce_signal_1)  # kept") !=
+          std::string::npos);
+    // A tuple of returned values is an expression: its allreduce is nested.
+    auto q = parse(R"(        buf = pld.alloc_window_buffer(64)
+        d = pld.window(buf, [16], dtype=pl.FP32)
+        self.chip(d, device=0)
+        return d, pld.tensor.allreduce(d)
+)");
+    CHECK(render(commscope::synthesize_signals(q, traits{})) == "malformed-op 16:19");
+  }
+
+  TEST_CASE("fresh names skip every suffix whose names the program uses") {
     auto p = parse(R"(        __allreduce_signal_0 = 1
         __allreduce_signal_buf_1 = 2
         buf = pld.alloc_window_buffer(64)

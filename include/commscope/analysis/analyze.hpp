@@ -52,11 +52,12 @@ public:
     for (const auto& site : facts_.allocations) {
       fp.allocations.emplace_back();
       auto& a = fp.allocations.back();
+      const expression call = a_.value(site.statement);
       a.statement = site.statement;
       a.base = site.base;
-      a.size = site.size;
-      a.name = site.name;
-      a.where = site.where;
+      a.size = nth_argument(a_, call, 0);
+      a.name = a_.allocation_name(call);
+      a.where = a_.where(site.statement);
     }
     fp.views.reserve(facts_.windows.size());
     fp.status = n == 0 ? function_plan<Traits>::state::no_allocations
@@ -415,10 +416,10 @@ private:
       if (id >= slotted_.size() || !slotted_[id])
         out.push_back({error_code::malformed_op,
                        reason::alloc_outside_scope,
-                       site.name,
+                       a_.allocation_name(a_.value(site.statement)),
                        0,
                        0,
-                       site.where,
+                       a_.where(site.statement),
                        site.order,
                        {},
                        {}});

@@ -48,8 +48,9 @@ template <class Adapter> struct operand_site {
 
 template <class Adapter> struct dispatch_site {
   typename Adapter::expression call{};
-  operand_site<Adapter> device{};
-  std::uint32_t first_argument = 0; ///< function_facts::arguments[first, first + count)
+  typename Adapter::expression device{}; ///< its device= expression
+  std::uint32_t device_def = no_index;   ///< the definition it reads, if it is a variable
+  std::uint32_t first_argument = 0;      ///< function_facts::arguments[first, first + count)
   std::uint32_t argument_count = 0;
   std::uint64_t order = 0; ///< the callee's name and location are read again on error
 };
@@ -72,14 +73,12 @@ template <class Adapter> struct loop_site {
   typename Adapter::location where{}; ///< for notes and evidence
 };
 
-/// What the walk records of an allocation; the plan's (larger) records are built once
-/// the count is known, not moved on every growth.
+/// What the walk records of an allocation: the least that finds it again. The plan's
+/// (larger) records are built once the count is known, reading the rest (name, size,
+/// location) from the statement then, not moved on every growth.
 template <class Adapter> struct allocation_site {
   typename Adapter::statement statement{};
   typename Adapter::variable base{};
-  typename Adapter::expression size{};
-  std::string_view name;
-  typename Adapter::location where{};
   std::uint64_t order = 0; ///< the assignment's
 };
 
@@ -135,9 +134,10 @@ public:
 
   constexpr void run(typename Adapter::function f) {
     // Facts sized up front from a cheap estimate, so that a long body's facts are not
-    // moved on every growth: in a valid program each allocation takes its own statement
-    // and its view's, and is dispatched at least once.
-    const auto estimate = count_of(a_.body(f)) / 2;
+    // moved on every growth: in a valid program each allocation takes at least three
+    // statements (its own, its view's, a dispatch), and has about one view and one
+    // dispatch. An estimate too low costs one growth; one too high, memory unused.
+    const auto estimate = count_of(a_.body(f)) / 3;
     out_.allocations.reserve(estimate);
     out_.windows.reserve(estimate);
     out_.dispatches.reserve(estimate);
@@ -267,8 +267,7 @@ private:
     switch (op) {
     case operation::alloc_window_buffer: {
       const auto idx = static_cast<std::uint32_t>(out_.allocations.size());
-      out_.allocations.emplace_back(allocation_site<Adapter>{
-          s, target, nth_argument(a_, e, 0), a_.allocation_name(e), a_.where(s), at});
+      out_.allocations.emplace_back(allocation_site<Adapter>{s, target, at});
       return {binding::kind::allocation, idx, 0};
     }
     case operation::window: {
@@ -352,7 +351,7 @@ private:
     case call_target::kind::function:
       if (t.callee.is_chip_orchestrator())
         if (auto d = a_.device_of(e)) {
-          dispatch_site<Adapter> site{e, {{false, 0, *d}, read(*d)}, 0, 0, at};
+          dispatch_site<Adapter> site{e, *d, read(*d), 0, 0, at};
           site.first_argument = record_arguments(e, site.argument_count);
           out_.dispatches.emplace_back(site);
         }

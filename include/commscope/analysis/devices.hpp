@@ -41,7 +41,7 @@ public:
 
   /// The descriptor of one dispatch, valid until the next call.
   [[nodiscard]] constexpr const descriptor<storage>& infer(const dispatch_site<Adapter>& d) {
-    const expression e = d.device.operand.expression;
+    const expression e = d.device;
     switch (a_.expression_kind_of(e)) {
     case expression_kind::integer:
       return constant(a_.integer_value(e));
@@ -50,7 +50,7 @@ public:
     default:
       return scratch_ = error(error_code::unsupported_device);
     }
-    const binding& b = vars_.at(vars_.root(d.device.def));
+    const binding& b = vars_.at(vars_.root(d.device_def));
     if (b.what == binding::kind::integer)
       return constant(b.value);
     if (b.what != binding::kind::loop)

@@ -114,9 +114,12 @@ public:
     case statement_kind::evaluation:
       whole(a_.value(s), s);
       return false;
-    case statement_kind::return_:
-      a_.for_each_expression(s, [&](expression e) { whole(e, s); });
+    case statement_kind::return_: { // one returned value; `return a, b` is a tuple
+      std::size_t n = 0;
+      a_.for_each_expression(s, [&](expression) { ++n; });
+      a_.for_each_expression(s, [&](expression e) { n == 1 ? whole(e, s) : nested(e); });
       return false;
+    }
     case statement_kind::for_loop: {
       const auto b = a_.bounds(s);
       for (const auto* o : {&b.start, &b.stop, &b.step})

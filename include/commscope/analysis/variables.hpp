@@ -67,6 +67,7 @@ public:
   constexpr void reset() {
     ++generation_;
     defs_.clear();
+    resolutions_.clear();
     frames_.clear();
     records_.clear();
     if constexpr (!dense) {
@@ -127,7 +128,7 @@ public:
         records_[keep++] = rec;
         continue;
       }
-      auto& m = defs_[rec.def].b;
+      auto& m = defs_[rec.def];
       const std::uint32_t end = current(rec.variable);
       if (end == rec.def) { // read in a loop that never rebinds it: its entry value
         m = {binding::kind::copy, m.ref, 0};
@@ -144,16 +145,16 @@ public:
   // ---- after the walk
 
   [[nodiscard]] constexpr const binding& at(std::uint32_t def) const {
-    return def < defs_.size() ? defs_[def].b : unbound_;
+    return def < defs_.size() ? defs_[def] : unbound_;
   }
   /// A window definition found to be a view gets its view's index.
-  constexpr void set_view(std::uint32_t def, std::uint32_t view) { defs_[def].b.value = view; }
+  constexpr void set_view(std::uint32_t def, std::uint32_t view) { defs_[def].value = view; }
 
   /// Follows copies and merges to the one definition they start from, or no_index.
   [[nodiscard]] constexpr std::uint32_t root(std::uint32_t d) {
     if (d == no_index)
       return no_index;
-    const auto& b = defs_[d].b;
+    const auto& b = defs_[d];
     if (b.what != binding::kind::copy && b.what != binding::kind::merge)
       return d;
     const auto r = resolve(d, root_mode);
@@ -171,7 +172,7 @@ public:
   [[nodiscard]] constexpr std::uint32_t view_of(std::uint32_t d) {
     if (d == no_index)
       return no_index;
-    if (!followed(defs_[d].b, view_mode)) {
+    if (!followed(defs_[d], view_mode)) {
       const auto s = source(d, view_mode);
       return s == bottom ? no_index : s;
     }
@@ -186,8 +187,9 @@ private:
     std::uint32_t def = no_index;
     std::uint32_t generation = 0;
   };
-  struct definition {
-    binding b{};
+  /// What resolution keeps per definition, in a table of its own: made only once the
+  /// walk is over and a resolution is asked for, so that the walk's definitions stay small.
+  struct resolution {
     std::uint32_t memo[2]{unknown, unknown}; ///< a result; on the stack: the visit index
     std::uint8_t on_stack = 0;               ///< bit m: on the stack of mode m
   };
@@ -206,7 +208,7 @@ private:
   }
 
   constexpr std::uint32_t make(binding b) {
-    defs_.emplace_back(definition{b, {unknown, unknown}, 0});
+    defs_.emplace_back(b);
     return static_cast<std::uint32_t>(defs_.size() - 1);
   }
 
@@ -237,7 +239,7 @@ private:
   constexpr std::uint32_t source(std::uint32_t d, mode m) const {
     if (m == root_mode)
       return d;
-    const auto& b = defs_[d].b;
+    const auto& b = defs_[d];
     return b.what == binding::kind::window && b.value >= 0 ? static_cast<std::uint32_t>(b.value)
                                                            : bottom;
   }
@@ -246,7 +248,7 @@ private:
   }
   /// The i-th definition a followed definition leads to, or false past the last.
   constexpr bool edge(std::uint32_t d, std::uint8_t i, std::uint32_t& to) const {
-    const auto& b = defs_[d].b;
+    const auto& b = defs_[d];
     if (i == 0) {
       to = b.ref;
       return true;
@@ -261,15 +263,18 @@ private:
   /// The meet of every source reachable from d along followed definitions, by an
   /// iterative Tarjan walk: a strongly connected component shares one result.
   constexpr std::uint32_t resolve(std::uint32_t d, mode m) {
-    if (defs_[d].memo[m] != unknown && !(defs_[d].on_stack & (1u << m)))
-      return defs_[d].memo[m];
+    if (resolutions_.size() < defs_.size())
+      resolutions_.resize(defs_.size());
+    auto& res = resolutions_;
+    if (res[d].memo[m] != unknown && !(res[d].on_stack & (1u << m)))
+      return res[d].memo[m];
     const auto bit = static_cast<std::uint8_t>(1u << m);
     std::uint32_t counter = 0;
     dfs_.clear();
     component_.clear();
     const auto push = [&](std::uint32_t x) {
-      defs_[x].memo[m] = counter;
-      defs_[x].on_stack = static_cast<std::uint8_t>(defs_[x].on_stack | bit);
+      res[x].memo[m] = counter;
+      res[x].on_stack = static_cast<std::uint8_t>(res[x].on_stack | bit);
       dfs_.emplace_back(visit{x, 0, counter, top});
       component_.emplace_back(x);
       ++counter;
@@ -281,8 +286,8 @@ private:
       if (edge(f.def, f.next++, w)) {
         if (w == no_index || w >= defs_.size())
           continue; // nothing bound: merges as nothing
-        auto& e = defs_[w];
-        if (!followed(e.b, m))
+        const auto& e = res[w];
+        if (!followed(defs_[w], m))
           f.acc = meet(f.acc, source(w, m));
         else if (e.on_stack & bit)
           f.low = std::min(f.low, e.memo[m]);
@@ -294,12 +299,12 @@ private:
       }
       const visit done = f;
       dfs_.pop_back();
-      if (done.low == defs_[done.def].memo[m]) { // the root of its component
+      if (done.low == res[done.def].memo[m]) { // the root of its component
         for (;;) {
           const auto x = component_.back();
           component_.pop_back();
-          defs_[x].memo[m] = done.acc;
-          defs_[x].on_stack = static_cast<std::uint8_t>(defs_[x].on_stack & ~bit);
+          res[x].memo[m] = done.acc;
+          res[x].on_stack = static_cast<std::uint8_t>(res[x].on_stack & ~bit);
           if (x == done.def)
             break;
         }
@@ -310,7 +315,7 @@ private:
         parent.low = std::min(parent.low, done.low);
       }
     }
-    return defs_[d].memo[m];
+    return res[d].memo[m];
   }
 
   struct visit {
@@ -323,7 +328,8 @@ private:
   static constexpr binding unbound_{};
   Adapter a_;
   vec<variable_entry> vars_;
-  vec<definition> defs_;
+  vec<binding> defs_;
+  vec<resolution> resolutions_; ///< by definition, once resolution begins
   vec<frame> frames_;
   vec<record> records_;
   vec<visit> dfs_;

@@ -135,42 +135,6 @@ private:
   std::uint32_t count_ = 0;
 };
 
-/// The names of a program: its functions', then its variables'.
-template <class P> struct name_range {
-  const P* program = nullptr;
-  class iterator {
-  public:
-    using value_type = std::string_view;
-    using difference_type = std::ptrdiff_t;
-    constexpr iterator() = default;
-    constexpr iterator(const P* p, std::uint32_t at) : p_(p), at_(at) {}
-    constexpr std::string_view operator*() const {
-      return at_ < p_->function_count ? p_->functions[at_].info.name
-                                      : p_->variables[at_ - p_->function_count].name;
-    }
-    constexpr iterator& operator++() {
-      ++at_;
-      return *this;
-    }
-    constexpr iterator operator++(int) {
-      auto t = *this;
-      ++at_;
-      return t;
-    }
-    friend constexpr bool operator==(const iterator& a, const iterator& b) {
-      return a.at_ == b.at_;
-    }
-
-  private:
-    const P* p_ = nullptr;
-    std::uint32_t at_ = 0;
-  };
-  [[nodiscard]] constexpr iterator begin() const { return {program, 0}; }
-  [[nodiscard]] constexpr iterator end() const {
-    return {program, program->function_count + program->variable_count};
-  }
-};
-
 /// Zero or one handle (an assignment's target, a while's condition).
 template <class T> struct optional_range {
   T item{};

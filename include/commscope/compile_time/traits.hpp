@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <ranges>
 #include <string_view>
 
 template <std::size_t N> struct commscope::ir_traits<commscope::compile_time::basic_program<N>> {
@@ -88,8 +89,14 @@ template <std::size_t N> struct commscope::ir_traits<commscope::compile_time::ba
   }
 
   // ---- signal synthesis: its analysis runs in the compiler too (no rewrite hook)
-  static constexpr compile_time::name_range<program> names_in_use(const program& p) {
-    return compile_time::name_range<program>{&p};
+  /// Its functions' names, then its variables'.
+  static constexpr auto names_in_use(const program& p) {
+    const program* q = &p;
+    return std::views::iota(std::uint32_t{0}, p.function_count + p.variable_count) |
+           std::views::transform([q](std::uint32_t i) -> std::string_view {
+             return i < q->function_count ? q->functions[i].info.name
+                                          : q->variables[i - q->function_count].name;
+           });
   }
 
 private:
