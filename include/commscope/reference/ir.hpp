@@ -483,7 +483,7 @@ public:
 private:
   std::uint8_t flags_ = 0;
   std::uint8_t range_arity_ = 1;
-  std::uint8_t spare_ = 0; ///< an assignment's target count (many_targets: in a slot)
+  std::uint8_t target_count_ = 0; ///< an assignment's target count (many_targets: in a slot)
   std::uint32_t comment_at_ = 0;
 
 public:
@@ -550,7 +550,7 @@ public:
   [[nodiscard]] std::size_t size_bytes() const noexcept {
     return sizeof(statement) + 8 * static_cast<std::size_t>(slot_count(what)) +
            (what == kind::assign
-                ? 8 * (assigned_count() + (spare_ == many_targets ? std::size_t{1} : 0))
+                ? 8 * (assigned_count() + (target_count_ == many_targets ? std::size_t{1} : 0))
                 : 0);
   }
   /// How many 8-byte slots follow a statement of kind `k` (an assignment's targets come
@@ -674,9 +674,9 @@ private:
   }
   static constexpr std::uint8_t many_targets = 255;
   [[nodiscard]] std::size_t assigned_count() const noexcept {
-    return spare_ == many_targets ? static_cast<std::size_t>(*slot<std::uint64_t>(1)) : spare_;
+    return target_count_ == many_targets ? static_cast<std::size_t>(*slot<std::uint64_t>(1)) : target_count_;
   }
-  [[nodiscard]] int first_target() const noexcept { return spare_ == many_targets ? 2 : 1; }
+  [[nodiscard]] int first_target() const noexcept { return target_count_ == many_targets ? 2 : 1; }
   template <class T> const T* slot(int i) const noexcept {
     return reinterpret_cast<const T*>(reinterpret_cast<const char*>(this) + sizeof(statement) +
                                       8 * static_cast<std::size_t>(i));
@@ -1021,10 +1021,10 @@ public:
     switch (s.what) {
     case k::assign:
       if (s.targets.size() >= statement::many_targets) {
-        st->spare_ = statement::many_targets;
+        st->target_count_ = statement::many_targets;
         *st->mutable_slot<std::uint64_t>(1) = s.targets.size();
       } else {
-        st->spare_ = static_cast<std::uint8_t>(s.targets.size());
+        st->target_count_ = static_cast<std::uint8_t>(s.targets.size());
       }
       if (!s.targets.empty())
         std::memcpy(st->mutable_slot<char>(st->first_target()), s.targets.data(),
