@@ -305,16 +305,21 @@ concept has_rewriter = requires(const T& t, typename T::program& p, typename T::
 namespace detail {
 /// Calls a hook with the rewriter first when the traits have one.
 template <class T> struct no_rewriter {};
-template <class T> struct rewriter_of {
+/// The rewriter type a traits class declares (`Member<T>`) when `Declared` (it has the
+/// type and its begin and commit hooks), else no_rewriter<T>. Shared by the rewrite's
+/// and the signal synthesis' optional rewriters.
+template <class T, bool Declared, template <class> class Member> struct rewriter_or_none {
   using type = no_rewriter<T>;
 };
-template <class T>
-  requires has_rewriter<T>
-struct rewriter_of<T> {
-  using type = typename T::rewriter;
+template <class T, template <class> class Member> struct rewriter_or_none<T, true, Member> {
+  using type = Member<T>;
 };
+template <class T> using rewriter_member = typename T::rewriter;
+template <class T> using signal_rewriter_member = typename T::signal_rewriter;
 } // namespace detail
-template <class T> using rewriter_t = typename detail::rewriter_of<T>::type;
+template <class T>
+using rewriter_t =
+    typename detail::rewriter_or_none<T, has_rewriter<T>, detail::rewriter_member>::type;
 
 /// make_window_buffer([rewriter&,] const window_buffer_spec&) -> window_buffer.
 template <class T>
@@ -372,17 +377,9 @@ concept has_signal_rewriter =
       { t.begin_signals(p) } -> std::same_as<typename T::signal_rewriter>;
       t.commit_signals(rw, p);
     };
-namespace detail {
-template <class T> struct signal_rewriter_of {
-  using type = no_rewriter<T>;
-};
 template <class T>
-  requires has_signal_rewriter<T>
-struct signal_rewriter_of<T> {
-  using type = typename T::signal_rewriter;
-};
-} // namespace detail
-template <class T> using signal_rewriter_t = typename detail::signal_rewriter_of<T>::type;
+using signal_rewriter_t = typename detail::rewriter_or_none<T, has_signal_rewriter<T>,
+                                                            detail::signal_rewriter_member>::type;
 
 /// insert_signal([signal_rewriter&,] const signal_spec&).
 template <class T>

@@ -115,9 +115,20 @@ public:
       whole(a_.value(s), s);
       return false;
     case statement_kind::return_: { // one returned value; `return a, b` is a tuple
+      // One pass: the first value waits until a second one shows it is a tuple.
       std::size_t n = 0;
-      a_.for_each_expression(s, [&](expression) { ++n; });
-      a_.for_each_expression(s, [&](expression e) { n == 1 ? whole(e, s) : nested(e); });
+      expression first{};
+      a_.for_each_expression(s, [&](expression e) {
+        if (++n == 1) {
+          first = e;
+          return;
+        }
+        if (n == 2)
+          nested(first);
+        nested(e);
+      });
+      if (n == 1)
+        whole(first, s);
       return false;
     }
     case statement_kind::for_loop: {
@@ -201,18 +212,8 @@ private:
   }
   /// e's operand trees in pre-order, on an explicit stack.
   constexpr void operands(expression e) {
-    const auto base = stack_.size();
-    for (;;) {
-      const auto mark = stack_.size();
-      a_.for_each_operand(e, [&](expression sub) { stack_.emplace_back(sub); });
-      if (stack_.size() - mark > 1)
-        std::reverse(stack_.begin() + static_cast<std::ptrdiff_t>(mark), stack_.end());
-      if (stack_.size() == base)
-        return;
-      e = stack_.back();
-      stack_.pop_back();
-      visit(e);
-    }
+    for_each_operand_preorder(
+        a_, e, stack_, [](expression) { return true; }, [&](expression sub) { visit(sub); });
   }
 
   const A& a_;
@@ -247,17 +248,22 @@ template <class Program, class Traits>
       return result;
     // Fresh suffixes: the counter skips every N one of whose names is taken. It never
     // passes sites + taken names, so suffixes beyond that need no record.
-    const std::size_t sites = result.sites.size();
+    // One pass over the names in use keeps the suffixes of those that look synthesized.
+    typename storage_t<Traits>::template vector<std::uint64_t> suffixes;
     std::size_t taken_names = 0;
-    for (auto&& name : a.names_in_use(p))
-      taken_names += std::string_view(name).starts_with(detail::signal_prefix) ? 1 : 0;
-    const std::size_t bound = sites + taken_names;
-    typename storage_t<Traits>::template vector<std::uint8_t> taken(bound, 0);
     for (auto&& name : a.names_in_use(p)) {
-      const std::int64_t n = detail::signal_suffix(std::string_view(name));
-      if (n >= 0 && static_cast<std::uint64_t>(n) < bound)
-        taken[static_cast<std::size_t>(n)] = 1;
+      const std::string_view n(name);
+      if (!n.starts_with(detail::signal_prefix))
+        continue;
+      ++taken_names;
+      if (const std::int64_t k = detail::signal_suffix(n); k >= 0)
+        suffixes.push_back(static_cast<std::uint64_t>(k));
     }
+    const std::size_t bound = result.sites.size() + taken_names;
+    typename storage_t<Traits>::template vector<std::uint8_t> taken(bound, 0);
+    for (const auto k : suffixes)
+      if (k < bound)
+        taken[static_cast<std::size_t>(k)] = 1;
     std::uint64_t next = 0;
     for (auto& site : result.sites) {
       while (taken[static_cast<std::size_t>(next)])

@@ -53,4 +53,27 @@ private:
   typename Adapter::storage::template vector<item> stack_;
 };
 
+/// Calls `visit` on every node of e's operand trees (e excluded), in pre-order, on an
+/// explicit stack (`stack`, a vector of expressions, left as it was found). Operands for
+/// which `wanted` is false are neither visited nor descended into: the caller's leaves.
+template <class Adapter, class Stack, class Wanted, class Visit>
+constexpr void for_each_operand_preorder(const Adapter& a, typename Adapter::expression e,
+                                         Stack& stack, Wanted&& wanted, Visit&& visit) {
+  const auto base = stack.size();
+  for (;;) {
+    const auto mark = stack.size();
+    a.for_each_operand(e, [&](typename Adapter::expression sub) {
+      if (wanted(sub))
+        stack.emplace_back(sub);
+    });
+    if (stack.size() - mark > 1) // operands go on the stack last first
+      std::reverse(stack.begin() + static_cast<std::ptrdiff_t>(mark), stack.end());
+    if (stack.size() == base)
+      return;
+    e = stack.back();
+    stack.pop_back();
+    visit(e);
+  }
+}
+
 } // namespace commscope::detail
