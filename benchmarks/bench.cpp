@@ -267,8 +267,7 @@ template <class P, class Q> bool same_plan(const P& p, const Q& q) {
     for (std::size_t i = 0; i < x.allocations.size(); ++i)
       if (x.allocations[i].domain != y.allocations[i].domain ||
           x.allocations[i].name != y.allocations[i].name ||
-          !(x.allocations[i].devices.intervals() == y.allocations[i].devices.intervals()) ||
-          x.allocations[i].devices.is_all() != y.allocations[i].devices.is_all())
+          !(x.allocations[i].devices == y.allocations[i].devices))
         return false;
   }
   return true;

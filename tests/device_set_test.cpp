@@ -5,7 +5,7 @@
 
 #include <vector>
 
-using set = commscope::device_set<>;
+using set = commscope::device_set;
 
 namespace {
 std::vector<commscope::device_id> ids(const set& s) {
@@ -13,7 +13,7 @@ std::vector<commscope::device_id> ids(const set& s) {
   s.for_each([&](commscope::device_id d) { r.push_back(d); });
   return r;
 }
-set of(std::initializer_list<commscope::device_id> l) {
+constexpr set of(std::initializer_list<commscope::device_id> l) {
   set::builder b;
   for (auto d : l)
     b.add(commscope::device_interval{d, d});
@@ -74,13 +74,56 @@ TEST_CASE("a large interval stays one interval") {
   CHECK(s.intervals().size() == 1);
 }
 
-TEST_CASE("the lattice runs during constant evaluation on standard storage") {
+TEST_CASE("the lattice runs during constant evaluation (no storage policy needed)") {
   constexpr auto size = [] {
-    commscope::device_set<commscope::std_storage> s = commscope::device_set<commscope::std_storage>::single(4);
-    s.join(commscope::device_set<commscope::std_storage>::single(5));
-    s.join(commscope::device_set<commscope::std_storage>::single(9));
+    commscope::device_set s = commscope::device_set::single(4);
+    s.join(commscope::device_set::single(5));
+    s.join(commscope::device_set::single(9));
     return s.intervals().size() * 100 + s.size();
   }();
   static_assert(size == 203);
   CHECK(size == 203);
+  // Two intervals live in a heap array: copied, moved, then joined back into one.
+  constexpr auto rejoined = [] {
+    set s = of({1, 3, 5});
+    set copy = s;
+    set moved = std::move(copy);
+    const bool equal = moved == s;
+    s.join(of({2, 4}));
+    return (equal ? 1000 : 0) + s.intervals().size() * 100 + s.size() + (moved.size() == 3);
+  }();
+  static_assert(rejoined == 1106);
+  CHECK(rejoined == 1106);
+}
+
+TEST_CASE("a set of many intervals: copies are equal and independent; back to one interval") {
+  set s;
+  for (commscope::device_id d = 0; d < 40; d += 2)
+    s.join(set::single(d));
+  CHECK(s.intervals().size() == 20);
+  set copy = s;
+  CHECK(copy == s);
+  CHECK((copy <=> s) == 0);
+  CHECK(copy.join(set::single(1)));
+  CHECK(copy.intervals().size() == 19);
+  CHECK(s.intervals().size() == 20);
+  CHECK(s < copy);
+  set filled;
+  filled.assign({1, 37});
+  CHECK(s.join(filled));
+  CHECK(s.intervals().size() == 1);
+  CHECK(s.intervals()[0] == commscope::device_interval{0, 38});
+  set::builder b;
+  for (commscope::device_id d = 9; d >= 0; --d)
+    b.add(commscope::device_interval{2 * d, 2 * d});
+  const set built = b.finish();
+  CHECK(built.intervals().size() == 10);
+  CHECK(built.intervals().front().first == 0);
+  CHECK(built.contains(18));
+  CHECK(!built.contains(17));
+  set moved = set(built);
+  CHECK(moved == built);
+  moved = set::all();
+  CHECK(moved.is_all());
+  CHECK(moved.intervals().empty());
 }

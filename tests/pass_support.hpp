@@ -58,8 +58,7 @@ inline std::string diags(const plan_t& pl) {
   return out;
 }
 
-template <class Storage>
-inline std::string render(const commscope::device_set<Storage>& s) {
+inline std::string render(const commscope::device_set& s) {
   if (s.is_all())
     return "all";
   std::string out = "{";

@@ -366,7 +366,7 @@ void location_members(json_writer& out, ref::source_location at) {
 }
 
 void devices_value(json_writer& out,
-                   const commscope::device_set<commscope::boost_storage>& devices) {
+                   const commscope::device_set& devices) {
   if (devices.is_all())
     return out.value(std::string_view("all"));
   out.begin_array();

@@ -27,11 +27,13 @@ template <class Traits> struct allocation {
   typename Traits::expression size{};
   std::string_view name;
   typename Traits::location where{};
-  device_set<storage> devices; ///< merged coverage, inheritance included
+  device_set devices; ///< merged coverage, inheritance included
   std::uint32_t domain = no_index;
-  /// Indices into function_plan::views. Inline room for two: most allocations have one
-  /// or two views, and a heap block per allocation would dominate the analysis.
-  typename storage::template small_vector<std::uint32_t, 2> views;
+  /// Its views: `view_count` of them in function_plan::views, from `first_view` on along
+  /// view::next (function_plan::views_of). A list threaded through the views costs the
+  /// allocation 8 bytes, where a vector of indices cost 32.
+  std::uint32_t first_view = no_index;
+  std::uint32_t view_count = 0;
   /// For a function that was already materialized: the existing window buffer.
   window_buffer_t<Traits> existing{};
 };
@@ -40,11 +42,54 @@ template <class Traits> struct view {
   typename Traits::statement statement{}; ///< the window's assignment
   typename Traits::variable variable{};
   std::uint32_t allocation = no_index;
+  std::uint32_t next = no_index; ///< the allocation's next view, in source order
+};
+
+/// The views of one allocation in source order, as indices into function_plan::views.
+template <class Traits> class view_list {
+public:
+  class iterator {
+  public:
+    using value_type = std::uint32_t;
+    using difference_type = std::ptrdiff_t;
+    constexpr iterator() = default;
+    constexpr iterator(const view<Traits>* views, std::uint32_t at) : views_(views), at_(at) {}
+    [[nodiscard]] constexpr std::uint32_t operator*() const { return at_; }
+    constexpr iterator& operator++() {
+      at_ = views_[at_].next;
+      return *this;
+    }
+    constexpr iterator operator++(int) {
+      auto old = *this;
+      ++*this;
+      return old;
+    }
+    friend constexpr bool operator==(const iterator& x, const iterator& y) {
+      return x.at_ == y.at_;
+    }
+
+  private:
+    const view<Traits>* views_ = nullptr;
+    std::uint32_t at_ = no_index;
+  };
+
+  constexpr view_list(const view<Traits>* views, std::uint32_t first, std::uint32_t count)
+      : views_(views), first_(first), count_(count) {}
+  [[nodiscard]] constexpr iterator begin() const { return {views_, first_}; }
+  [[nodiscard]] constexpr iterator end() const { return {views_, no_index}; }
+  [[nodiscard]] constexpr std::size_t size() const { return count_; }
+  [[nodiscard]] constexpr bool empty() const { return count_ == 0; }
+  [[nodiscard]] constexpr std::uint32_t front() const { return first_; }
+
+private:
+  const view<Traits>* views_;
+  std::uint32_t first_;
+  std::uint32_t count_;
 };
 
 template <class Traits> struct domain {
   using storage = storage_t<Traits>;
-  device_set<storage> devices;
+  device_set devices;
   typename storage::template vector<std::uint32_t> slots; ///< allocation indices, in order
   std::string_view name; ///< as read back from the IR; empty means comm_d<index>
 };
@@ -63,7 +108,7 @@ template <class Traits> struct contribution {
   std::uint64_t order = 0;              ///< the call's position: source order
   std::string_view callee;              ///< the dispatched function, or the collective
   typename Traits::location where{};    ///< the call
-  device_set<storage> devices;          ///< dispatch: the dispatch's own descriptor
+  device_set devices;                   ///< dispatch: the dispatch's own descriptor
   std::uint32_t passed_view = no_index; ///< dispatch: the view it passed (function_plan::views)
   std::uint32_t from = no_index;        ///< inherited: the allocation passing coverage
   bool from_loop = false;               ///< dispatch: its device is a loop variable
@@ -86,6 +131,12 @@ template <class Traits> struct function_plan {
   /// Recorded only on request; ordered by allocation, then source order.
   typename storage::template vector<contribution<Traits>> evidence;
 
+  /// The views of allocation `a`, in source order.
+  [[nodiscard]] constexpr view_list<Traits> views_of(std::uint32_t a) const {
+    const auto& al = allocations[a];
+    return {views.data(), al.first_view, al.view_count};
+  }
+
   /// The evidence of allocation `a`, in source order (empty unless recorded).
   [[nodiscard]] constexpr std::span<const contribution<Traits>> evidence_of(std::uint32_t a) const {
     const auto* first = evidence.data();
@@ -97,6 +148,26 @@ template <class Traits> struct function_plan {
     return {lo, static_cast<std::size_t>(hi - lo)};
   }
 };
+
+namespace detail {
+/// Threads every allocation's list through the views (allocation::first_view,
+/// view::next), in source order: the views are walked backwards, each put first.
+template <class Traits> constexpr void link_views(function_plan<Traits>& fp) {
+  for (auto& a : fp.allocations) {
+    a.first_view = no_index;
+    a.view_count = 0;
+  }
+  for (auto v = static_cast<std::uint32_t>(fp.views.size()); v-- > 0;) {
+    auto& w = fp.views[v];
+    if (w.allocation == no_index)
+      continue;
+    auto& a = fp.allocations[w.allocation];
+    w.next = a.first_view;
+    a.first_view = v;
+    ++a.view_count;
+  }
+}
+} // namespace detail
 
 /// Asks `analyze` to record evidence (plan.hpp, `evidence`); without it nothing is
 /// recorded and nothing is paid.

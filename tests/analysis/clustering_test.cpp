@@ -2,10 +2,36 @@
 #include "pass_support.hpp"
 
 #include <string>
+#include <vector>
 
 using namespace pass_test;
 
 TEST_SUITE_BEGIN("clustering");
+
+TEST_CASE("many domains: the table of domain leaders grows, each set keeps its first domain") {
+  // 100 distinct device sets, in two rounds: each allocation of the second round joins the
+  // domain the first round opened for its set, across the table's growth.
+  fixture f;
+  std::vector<variable_ptr> views;
+  for (int round = 0; round < 2; ++round)
+    for (int d = 0; d < 100; ++d)
+      views.push_back(f.view("b" + std::to_string(round) + "_" + std::to_string(d)));
+  for (std::size_t i = 0; i < views.size(); ++i) {
+    // Odd sets are two devices, so that equal sets are not always equal first intervals.
+    const auto d = static_cast<std::int64_t>(i % 100);
+    f.h.dispatch(f.chip, {views[i]}, 2 * d);
+    if (d % 2 == 1)
+      f.h.dispatch(f.chip, {views[i]}, 2 * d + 1);
+  }
+  const auto pl = f.analyze();
+  CHECK(diags(pl) == "");
+  const auto& fp = pl.functions[0];
+  REQUIRE(fp.domains.size() == 100);
+  for (std::uint32_t i = 0; i < 200; ++i)
+    CHECK(fp.allocations[i].domain == i % 100);
+  CHECK(render(fp.domains[3].devices) == "{6,7}");
+  CHECK(fp.domains[99].slots == std::vector<std::uint32_t>{99, 199});
+}
 
 TEST_CASE("allocations with equal descriptors share the first such domain") {
   fixture f;

@@ -82,6 +82,8 @@ TEST_CASE("nested scopes read back outermost first, with their views") {
   REQUIRE(f.views.size() == 2);
   CHECK(f.allocations[f.views[0].allocation].name == "buf");
   CHECK(f.allocations[f.views[1].allocation].name == "staging");
+  CHECK(f.allocations[f.views[0].allocation].view_count == 1);
+  CHECK(*f.views_of(f.views[1].allocation).begin() == 1);
   CHECK(print(again) == printed);
   CHECK(commscope::verify(again).empty());
 }

@@ -42,8 +42,39 @@ TEST_CASE("a window of a copy of the allocation pointer is a view of the allocat
   CHECK(fp.views[0].variable == v1.get());
   CHECK(fp.views[1].variable == v2.get());
   CHECK(fp.views[1].allocation == 0);
-  CHECK(fp.allocations[0].views.size() == 2);
+  CHECK(fp.allocations[0].view_count == 2);
+  std::vector<std::uint32_t> listed;
+  for (const auto v : fp.views_of(0))
+    listed.push_back(v);
+  CHECK(listed == std::vector<std::uint32_t>{0, 1});
   CHECK(coverage(pl, "buf") == "{0,1}");
+}
+
+TEST_CASE("each allocation lists its own views in source order, when views interleave") {
+  fixture f;
+  auto a = f.h.alloc("a", 64);
+  auto b = f.h.alloc("b", 64);
+  auto a1 = f.h.window("a1", a);
+  auto b1 = f.h.window("b1", b);
+  auto a2 = f.h.window("a2", a);
+  auto b2 = f.h.window("b2", b);
+  auto a3 = f.h.window("a3", a);
+  f.h.dispatch(f.chip, {a1, b1}, 0);
+  f.h.dispatch(f.chip, {a2, b2, a3}, 1);
+  const auto pl = f.analyze();
+  CHECK(diags(pl) == "");
+  const auto& fp = pl.functions[0];
+  REQUIRE(fp.views.size() == 5);
+  const auto names_of = [&](std::uint32_t al) {
+    std::string out;
+    for (const auto v : fp.views_of(al))
+      out += std::string(fp.views[v].variable->name.view()) + " ";
+    return out;
+  };
+  CHECK(names_of(0) == "a1 a2 a3 ");
+  CHECK(names_of(1) == "b1 b2 ");
+  CHECK(fp.views_of(0).size() == 3);
+  CHECK(fp.views_of(1).front() == 1);
 }
 
 TEST_CASE("a window of something that is not an allocation is not a view") {

@@ -47,9 +47,23 @@ public:
         return;
       }
     }
+    // Everything that needs the variable table runs first (views, the arguments' views,
+    // the dispatches' devices), so that its definitions are gone before the plan's
+    // allocation records are made: the two never coexist at the analysis' peak.
     const auto n = facts_.allocations.size();
+    fp.status = n == 0 ? function_plan<Traits>::state::no_allocations
+                       : function_plan<Traits>::state::analysed;
+    touched_.assign(n, 0);
+    suppressed_.assign(n, 0);
+    bind_views(fp);
+    devices_.assign(n, device_set{});
+    for (auto& arg : facts_.arguments) // a definition becomes the view it resolves to
+      arg = vars_.view_of(arg);
+    dispatches(fp);
+    vars_.release_definitions();
     fp.allocations.reserve(n);
-    for (const auto& site : facts_.allocations) {
+    for (std::size_t i = 0; i < n; ++i) {
+      const auto& site = facts_.allocations[i];
       fp.allocations.emplace_back();
       auto& a = fp.allocations.back();
       const expression call = a_.value(site.statement);
@@ -58,14 +72,10 @@ public:
       a.size = nth_argument(a_, call, 0);
       a.name = a_.allocation_name(call);
       a.where = a_.where(site.statement);
+      a.devices = std::move(devices_[i]);
     }
-    fp.views.reserve(facts_.windows.size());
-    fp.status = n == 0 ? function_plan<Traits>::state::no_allocations
-                       : function_plan<Traits>::state::analysed;
-    touched_.assign(n, 0);
-    suppressed_.assign(n, 0);
-    bind_views(fp);
-    dispatches(fp);
+    release(devices_);
+    link_views(fp);
     collectives_structure(fp);
     inherit(fp);
     collectives_coverage(fp);
@@ -89,23 +99,29 @@ public:
   }
 
 private:
-  /// Step 2: a window whose pointer names an allocation (through copies) is a view.
+  /// Step 2: a window whose pointer names an allocation (through copies) is a view. The
+  /// windows (collect.hpp, window_site) become the plan's views in place.
   constexpr void bind_views(function_plan<Traits>& fp) {
-    for (const auto& w : facts_.windows) {
-      const auto a = vars_.allocation_of(w.pointer);
+    auto& windows = facts_.windows;
+    std::uint32_t views = 0;
+    for (auto& w : windows) {
+      const auto a = vars_.allocation_of(w.allocation); // the pointer's definition
       if (a == no_index)
         continue;
-      const auto v = static_cast<std::uint32_t>(fp.views.size());
-      fp.views.emplace_back(view<Traits>{w.statement, w.handle, a});
-      fp.allocations[a].views.emplace_back(v);
-      vars_.set_view(w.def, v);
+      vars_.set_view(w.next, views); // the window's definition
+      windows[views++] = {w.statement, w.variable, a, no_index};
     }
+    windows.resize(views);
+    fp.views = std::move(windows);
+    windows = {};
   }
 
-  /// The allocation whose view the definition of an argument resolves to, or no_index.
-  [[nodiscard]] constexpr std::uint32_t allocation_of_argument(const function_plan<Traits>& fp,
-                                                               std::uint32_t def) {
-    const auto v = vars_.view_of(def);
+  /// Frees a table this function no longer needs (clear() would keep its capacity).
+  template <class T> static constexpr void release(vec<T>& v) { vec<T>().swap(v); }
+
+  /// The allocation of an argument (facts' arguments hold views once resolved), or no_index.
+  [[nodiscard]] static constexpr std::uint32_t
+  allocation_of_argument(const function_plan<Traits>& fp, std::uint32_t v) {
     return v == no_index ? no_index : fp.views[v].allocation;
   }
 
@@ -114,11 +130,6 @@ private:
                                          std::int64_t extra = 0, reason why = reason::none) {
     facts_.diagnostics.push_back({c, why, subject, number, extra, where, at, {}, {}});
     return facts_.diagnostics.back();
-  }
-
-  /// The view the definition of an argument resolves to, or no_index.
-  [[nodiscard]] constexpr std::uint32_t view_of_argument(std::uint32_t def) {
-    return vars_.view_of(def);
   }
 
   /// Step 3: every dispatch's descriptor goes to the allocations of its view arguments
@@ -135,7 +146,7 @@ private:
           diag.notes.push_back({note_kind::device_loop, {}, facts_.loops[desc.loop].where});
       }
       for (std::uint32_t k = 0; k < d.argument_count; ++k) {
-        const auto v = view_of_argument(facts_.arguments[d.first_argument + k]);
+        const auto v = facts_.arguments[d.first_argument + k];
         if (v == no_index)
           continue;
         const auto a = fp.views[v].allocation;
@@ -145,7 +156,7 @@ private:
         }
         touched_[a] = 1;
         if (desc.what == descriptor<storage>::status::devices)
-          fp.allocations[a].devices.accumulate(desc.devices);
+          devices_[a].accumulate(desc.devices);
         if constexpr (Record) {
           fp.evidence.emplace_back();
           auto& ev = fp.evidence.back();
@@ -354,7 +365,7 @@ private:
         d.object = al.name;
         d.notes.push_back({note_kind::shared_allocation, al.name, al.where});
         for (const auto at : {j, k}) {
-          const auto v = view_of_argument(facts_.arguments[c.first_argument + at]);
+          const auto v = facts_.arguments[c.first_argument + at];
           d.notes.push_back(
               {note_kind::aliased_view, r.roles[at], a_.where(fp.views[v].statement)});
         }
@@ -369,13 +380,13 @@ private:
     for (std::size_t i = 0; i < fp.allocations.size(); ++i) {
       const auto& a = fp.allocations[i];
       const auto at = facts_.allocations[i].order;
-      if (a.views.empty())
+      if (a.view_count == 0)
         report(error_code::dead_alloc, a.name, a.where, at);
       else if (suppressed_[i])
         continue;
       else if (!touched_[i]) {
         auto& d = report(error_code::unconsumed_alloc, a.name, a.where, at);
-        for (const auto v : a.views)
+        for (const auto v : fp.views_of(static_cast<std::uint32_t>(i)))
           d.notes.push_back({note_kind::view, {}, a_.where(fp.views[v].statement)});
       } else if (a.devices.is_bottom())
         report(error_code::empty_coverage, a.name, a.where, at);
@@ -386,12 +397,19 @@ private:
   /// (every later one). Slots are in allocation order, so a table of first occurrences
   /// finds them in linear expected time, without sorting names.
   constexpr void duplicate_names(const function_plan<Traits>& fp) {
+    // Every name hashed first, in one loop whose iterations do not wait on each other:
+    // a name's characters are mostly not in cache, and these misses then overlap.
+    // (Resized with a value: clang cannot default-append trivial elements in constant
+    // evaluation with libstdc++ 12.)
+    hashes_.resize(fp.allocations.size(), 0);
+    for (std::size_t i = 0; i < fp.allocations.size(); ++i)
+      hashes_[i] = hash_of(fp.allocations[i].name);
     for (const auto& d : fp.domains) {
       table_.reset(d.slots.size());
       for (const auto i : d.slots) {
         const auto& name = fp.allocations[i].name;
         const auto first = table_.find_or_insert(
-            hash_of(name), i, [&](std::uint32_t j) { return fp.allocations[j].name == name; });
+            hashes_[i], i, [&](std::uint32_t j) { return fp.allocations[j].name == name; });
         if (first != i && !suppressed_[i])
           report(error_code::duplicate_name, name, fp.allocations[i].where,
                  facts_.allocations[i].order)
@@ -448,6 +466,8 @@ private:
   std::uint64_t& order_;
   function_facts<A> facts_;
   vec<std::uint8_t> touched_, suppressed_, queued_;
+  vec<device_set> devices_;   ///< per allocation, until its plan record is made
+  vec<std::uint64_t> hashes_; ///< per allocation: its name's
   vec<std::uint32_t> seeds_, first_, next_, work_;
   vec<std::uint8_t> inherits_; ///< per allocation: some collective passes coverage to it
   vec<std::uint8_t> slotted_;  ///< per variable id: the base of a scope's slot

@@ -21,7 +21,7 @@ template <class Traits>
 constexpr void cluster(function_plan<Traits>& fp, index_table<storage_t<Traits>>& leaders) {
   auto& allocs = fp.allocations;
   fp.domains.clear();
-  leaders.reset(allocs.size());
+  leaders.reset(16);                 // a program has few domains; the table grows if it has more
   std::uint32_t previous = no_index; // the last allocation given a domain
   for (std::uint32_t i = 0; i < allocs.size(); ++i) {
     auto& a = allocs[i];

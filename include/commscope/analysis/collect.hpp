@@ -82,12 +82,11 @@ template <class Adapter> struct allocation_site {
   std::uint64_t order = 0; ///< the assignment's
 };
 
-template <class Adapter> struct window_site {
-  std::uint32_t def;     ///< the window's result
-  std::uint32_t pointer; ///< the definition of its first argument
-  typename Adapter::statement statement{};
-  typename Adapter::variable handle{};
-};
+/// A window is recorded in the layout of a plan's view, so that the analysis turns the
+/// list of windows into the plan's views in place (analyze.hpp, bind_views) instead of
+/// holding both: until then `allocation` holds the definition of the window's pointer
+/// and `next` the window's own definition.
+template <class Adapter> using window_site = view<typename Adapter::traits_type>;
 
 template <class Adapter> struct function_facts {
   using storage = typename Adapter::storage;
@@ -254,7 +253,7 @@ private:
     }
     const auto def = vars_.bind(vars_.id(first), b);
     if (window)
-      out_.windows.emplace_back(window_site<Adapter>{def, window_pointer, s, first});
+      out_.windows.emplace_back(window_site<Adapter>{s, first, window_pointer, def});
     if (!single) // `a, b = ...`: each target bound to something the pass does not follow
       for (; it != end; ++it)
         vars_.bind(vars_.id(*it), {binding::kind::opaque});
@@ -311,21 +310,9 @@ private:
 
   /// Visits the trees of e's operands, in pre-order, on an explicit stack.
   constexpr void walk_operands(expression e) {
-    const auto base = exprs_.size();
-    for (;;) {
-      const auto mark = exprs_.size();
-      a_.for_each_operand(e, [&](expression sub) {
-        if (!is_leaf(sub))
-          exprs_.emplace_back(sub);
-      });
-      if (exprs_.size() - mark > 1)
-        std::reverse(exprs_.begin() + static_cast<std::ptrdiff_t>(mark), exprs_.end());
-      if (exprs_.size() == base)
-        return;
-      e = exprs_.back();
-      exprs_.pop_back();
-      visit(e);
-    }
+    for_each_operand_preorder(
+        a_, e, exprs_, [&](expression sub) { return !is_leaf(sub); },
+        [&](expression sub) { visit(sub); });
   }
 
   /// Records the definitions of a call's variable arguments; returns the first index.

@@ -16,7 +16,7 @@ namespace commscope::detail {
 template <class Storage> struct descriptor {
   enum class status : std::uint8_t { devices, empty, error };
   status what = status::devices;
-  device_set<Storage> devices;
+  device_set devices;
   error_code code{};
   std::int64_t number = 0;
   std::uint32_t loop = no_index; ///< the enclosing loop that gave the set, if one did
@@ -79,7 +79,7 @@ public:
       if (start.what != K::integer || step.what != K::integer)
         return error(error_code::unsupported_device);
       if (start.value == 0 && step.value == 1)
-        return {descriptor<storage>::status::devices, device_set<storage>::all(), {}, 0};
+        return {descriptor<storage>::status::devices, device_set::all(), {}, 0};
       return error(error_code::partial_world_range);
     }
     if (start.what != K::integer || stop.what != K::integer || step.what != K::integer)
@@ -140,7 +140,7 @@ public:
       return error(error_code::negative_device, lo);
     if (hi >= limit)
       return error(error_code::device_out_of_range, hi);
-    typename device_set<storage>::builder b;
+    device_set::builder b;
     if (stride == 1) {
       b.add(device_interval{lo, hi});
     } else {

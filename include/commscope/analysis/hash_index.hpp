@@ -2,8 +2,8 @@
 // linear expected time: an open-addressing table of indices into the caller's array.
 // It replaces sorting A keys (A log A comparisons, each a string or interval-list
 // compare) where only "seen before?" is asked. Constant-evaluable: the hashes are
-// computed here (FNV-1a), not by std::hash, and the table lives in the storage policy's
-// vector.
+// computed here (a multiply-xorshift mix of whole words), not by std::hash, and the table
+// lives in the storage policy's vector.
 #pragma once
 
 #include <commscope/device_set.hpp>
@@ -16,7 +16,6 @@
 namespace commscope::detail {
 
 inline constexpr std::uint64_t fnv_offset = 14695981039346656037ull;
-inline constexpr std::uint64_t fnv_prime = 1099511628211ull;
 
 /// Mixes a whole word in at once (a byte-wise FNV step per byte costs eight multiplies):
 /// the multiply spreads low bits up, the shift brings high bits back down.
@@ -25,16 +24,28 @@ constexpr std::uint64_t hash_mix(std::uint64_t h, std::uint64_t v) {
   return h ^ (h >> 32);
 }
 
+/// Eight bytes at a time (assembled by shifts, which constant evaluation allows and the
+/// optimizer turns into one load): a byte-wise step per character made hashing names a
+/// tenth of the analysis.
 constexpr std::uint64_t hash_of(std::string_view s) {
-  std::uint64_t h = fnv_offset;
-  for (char c : s) {
-    h ^= static_cast<unsigned char>(c);
-    h *= fnv_prime;
+  std::uint64_t h = hash_mix(fnv_offset, s.size());
+  std::size_t i = 0;
+  for (; i + 8 <= s.size(); i += 8) {
+    std::uint64_t w = 0;
+    for (std::size_t k = 0; k < 8; ++k)
+      w |= std::uint64_t{static_cast<unsigned char>(s[i + k])} << (8 * k);
+    h = hash_mix(h, w);
+  }
+  if (i < s.size()) {
+    std::uint64_t w = 0;
+    for (std::size_t k = 0; i + k < s.size(); ++k)
+      w |= std::uint64_t{static_cast<unsigned char>(s[i + k])} << (8 * k);
+    h = hash_mix(h, w);
   }
   return h;
 }
 
-template <class Storage> constexpr std::uint64_t hash_of(const device_set<Storage>& d) {
+constexpr std::uint64_t hash_of(const device_set& d) {
   std::uint64_t h = hash_mix(fnv_offset, d.is_all() ? 1u : 0u);
   for (const auto& r : d.intervals())
     h = hash_mix(hash_mix(h, static_cast<std::uint64_t>(r.first)),
@@ -43,42 +54,69 @@ template <class Storage> constexpr std::uint64_t hash_of(const device_set<Storag
 }
 
 /// Maps a key (given by its hash and an equality test against stored indices) to the
-/// first index inserted with it.
+/// first index inserted with it. It grows as it fills, so a caller that cannot know how
+/// many distinct keys there will be (domains among allocations) sizes it small.
 template <class Storage> class index_table {
 public:
-  /// Empties the table and sizes it for `n` insertions (load at most one half).
+  /// Empties the table, with room for `n` insertions before it first grows (load at
+  /// most one half).
   constexpr void reset(std::size_t n) {
     std::size_t cap = 8;
     while (cap < 2 * n)
       cap *= 2;
     slots_.assign(cap, entry{});
     mask_ = cap - 1;
+    size_ = 0;
   }
 
   /// The index stored for an equal key, or `i` after storing it. `equal(j)` compares
   /// the key of stored index j with the key being looked up.
   template <class Equal>
   constexpr std::uint32_t find_or_insert(std::uint64_t hash, std::uint32_t i, Equal&& equal) {
-    // The low bits of FNV-1a are weak for keys that differ in high bytes: fold first.
-    std::size_t pos = static_cast<std::size_t>(hash ^ (hash >> 29) ^ (hash >> 47)) & mask_;
-    for (;; pos = (pos + 1) & mask_) {
+    // Folded to 32 bits, the high bits mixed into the low ones that pick the slot.
+    const auto tag = static_cast<std::uint32_t>(hash ^ (hash >> 29) ^ (hash >> 47));
+    for (std::size_t pos = tag & mask_;; pos = (pos + 1) & mask_) {
       auto& e = slots_[pos];
       if (e.index == no_index) {
-        e = {hash, i};
+        if (2 * (size_ + 1) > slots_.size()) {
+          grow();
+          place({tag, i});
+        } else {
+          e = {tag, i};
+        }
+        ++size_;
         return i;
       }
-      if (e.hash == hash && equal(e.index))
+      if (e.tag == tag && equal(e.index))
         return e.index;
     }
   }
 
 private:
+  /// 8 bytes: the folded hash (which also places the entry) and the index.
   struct entry {
-    std::uint64_t hash = 0;
+    std::uint32_t tag = 0;
     std::uint32_t index = no_index;
   };
+
+  constexpr void place(entry e) {
+    std::size_t pos = e.tag & mask_;
+    while (slots_[pos].index != no_index)
+      pos = (pos + 1) & mask_;
+    slots_[pos] = e;
+  }
+  constexpr void grow() {
+    typename Storage::template vector<entry> old(2 * slots_.size(), entry{});
+    old.swap(slots_);
+    mask_ = slots_.size() - 1;
+    for (const auto& e : old)
+      if (e.index != no_index)
+        place(e);
+  }
+
   typename Storage::template vector<entry> slots_;
   std::size_t mask_ = 0;
+  std::size_t size_ = 0;
 };
 
 } // namespace commscope::detail

@@ -138,7 +138,7 @@ constexpr void read_back(const Adapter& a, typename Adapter::function f,
     const auto d = static_cast<std::uint32_t>(fp.domains.size());
     fp.domains.emplace_back();
     fp.domains.back().name = sc.name;
-    typename device_set<storage>::builder devices;
+    device_set::builder devices;
     for (std::uint32_t i = 0; i < sc.device_count; ++i) {
       const auto id = found.devices[sc.first_device + i];
       devices.add(device_interval{id, id});
@@ -174,11 +174,9 @@ constexpr void read_back(const Adapter& a, typename Adapter::function f,
     auto it = std::lower_bound(index.begin(), index.end(), v.buffer,
                                [&](const auto& e, const auto& k) { return less(e.first, k); });
     const auto alloc_index = it != index.end() && it->first == v.buffer ? it->second : no_index;
-    const auto vi = static_cast<std::uint32_t>(fp.views.size());
-    fp.views.push_back({v.statement, v.variable, alloc_index});
-    if (alloc_index != no_index)
-      fp.allocations[alloc_index].views.push_back(vi);
+    fp.views.push_back({v.statement, v.variable, alloc_index, no_index});
   }
+  link_views(fp);
 }
 
 } // namespace commscope::detail

@@ -68,6 +68,7 @@ public:
     ++generation_;
     defs_.clear();
     resolutions_.clear();
+    on_stack_.clear();
     frames_.clear();
     records_.clear();
     if constexpr (!dense) {
@@ -144,6 +145,14 @@ public:
 
   // ---- after the walk
 
+  /// Frees the definitions and their resolutions once nothing resolves any more (the
+  /// variables' entries stay: they are sized to the program, not the function).
+  constexpr void release_definitions() {
+    vec<binding>().swap(defs_);
+    vec<resolution>().swap(resolutions_);
+    vec<std::uint8_t>().swap(on_stack_);
+  }
+
   [[nodiscard]] constexpr const binding& at(std::uint32_t def) const {
     return def < defs_.size() ? defs_[def] : unbound_;
   }
@@ -189,9 +198,10 @@ private:
   };
   /// What resolution keeps per definition, in a table of its own: made only once the
   /// walk is over and a resolution is asked for, so that the walk's definitions stay small.
+  /// The flags that say a memo holds a visit index live apart (on_stack_): beside the
+  /// memo they would pad each entry from 8 bytes to 12.
   struct resolution {
     std::uint32_t memo[2]{unknown, unknown}; ///< a result; on the stack: the visit index
-    std::uint8_t on_stack = 0;               ///< bit m: on the stack of mode m
   };
   struct frame {
     std::uint32_t first_def;
@@ -263,10 +273,12 @@ private:
   /// The meet of every source reachable from d along followed definitions, by an
   /// iterative Tarjan walk: a strongly connected component shares one result.
   constexpr std::uint32_t resolve(std::uint32_t d, mode m) {
-    if (resolutions_.size() < defs_.size())
+    if (resolutions_.size() < defs_.size()) {
       resolutions_.resize(defs_.size());
+      on_stack_.resize(defs_.size(), 0);
+    }
     auto& res = resolutions_;
-    if (res[d].memo[m] != unknown && !(res[d].on_stack & (1u << m)))
+    if (res[d].memo[m] != unknown && !(on_stack_[d] & (1u << m)))
       return res[d].memo[m];
     const auto bit = static_cast<std::uint8_t>(1u << m);
     std::uint32_t counter = 0;
@@ -274,7 +286,7 @@ private:
     component_.clear();
     const auto push = [&](std::uint32_t x) {
       res[x].memo[m] = counter;
-      res[x].on_stack = static_cast<std::uint8_t>(res[x].on_stack | bit);
+      on_stack_[x] = static_cast<std::uint8_t>(on_stack_[x] | bit);
       dfs_.emplace_back(visit{x, 0, counter, top});
       component_.emplace_back(x);
       ++counter;
@@ -289,7 +301,7 @@ private:
         const auto& e = res[w];
         if (!followed(defs_[w], m))
           f.acc = meet(f.acc, source(w, m));
-        else if (e.on_stack & bit)
+        else if (on_stack_[w] & bit)
           f.low = std::min(f.low, e.memo[m]);
         else if (e.memo[m] != unknown)
           f.acc = meet(f.acc, e.memo[m]);
@@ -304,7 +316,7 @@ private:
           const auto x = component_.back();
           component_.pop_back();
           res[x].memo[m] = done.acc;
-          res[x].on_stack = static_cast<std::uint8_t>(res[x].on_stack & ~bit);
+          on_stack_[x] = static_cast<std::uint8_t>(on_stack_[x] & ~bit);
           if (x == done.def)
             break;
         }
@@ -330,6 +342,7 @@ private:
   vec<variable_entry> vars_;
   vec<binding> defs_;
   vec<resolution> resolutions_; ///< by definition, once resolution begins
+  vec<std::uint8_t> on_stack_;  ///< by definition: bit m, on the stack of mode m
   vec<frame> frames_;
   vec<record> records_;
   vec<visit> dfs_;
