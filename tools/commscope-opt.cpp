@@ -29,6 +29,9 @@
 #include <sys/stat.h>
 #define COMMSCOPE_OPT_POSIX 1
 #endif
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 namespace {
 
@@ -748,6 +751,13 @@ int run(int argc, char** argv) {
 } // namespace
 
 int main(int argc, char** argv) {
+#if defined(__GLIBC__)
+  // The run is a few phases whose big arrays die while the next phase grows its own:
+  // memory a phase frees is kept in the heap for the next one, not given back to the
+  // system and faulted in fresh (zeroed page by page) again.
+  mallopt(M_MMAP_MAX, 0);
+  mallopt(M_TRIM_THRESHOLD, 1 << 30);
+#endif
   try {
     return run(argc, argv);
   } catch (const std::exception& e) {
