@@ -316,10 +316,10 @@ private:
   void open(char c) {
     separate();
     buf_ += c;
-    first_.push_back(true);
+    first_.push_back(1);
   }
   void close(char c) {
-    const bool empty = first_.back();
+    const bool empty = first_.back() != 0;
     first_.pop_back();
     if (!empty)
       indent();
@@ -350,7 +350,7 @@ private:
       return;
     if (!first_.back())
       buf_ += ',';
-    first_.back() = false;
+    first_.back() = 0;
     indent();
   }
   void quoted(std::string_view s) {
@@ -371,7 +371,9 @@ private:
   bool stream_;
   bool after_key_ = false;
   std::string buf_;
-  std::vector<bool> first_; ///< per open object or array: nothing written in it yet
+  /// Per open object or array: nothing written in it yet (bytes, not vector<bool>'s
+  /// bits: this is read and written at every value).
+  std::vector<unsigned char> first_;
 };
 
 /// Whether standard output and standard error are one file (a terminal, `2>&1`): then
