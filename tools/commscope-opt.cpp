@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <exception>
 #include <filesystem>
 #include <fstream>
@@ -357,12 +358,18 @@ private:
     bool plain = true;
     for (const char ch : s) {
       const auto c = static_cast<unsigned char>(ch);
-      plain = plain && c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
+      if (c < 0x20 || c >= 0x7f || c == '"' || c == '\\') {
+        plain = false;
+        break;
+      }
     }
-    if (plain) {
-      buf_ += '"';
-      buf_ += s;
-      buf_ += '"';
+    if (plain) { // one append: the quotes and the text
+      const std::size_t at = buf_.size();
+      buf_.resize(at + s.size() + 2);
+      char* out = buf_.data() + at;
+      out[0] = '"';
+      std::memcpy(out + 1, s.data(), s.size());
+      out[s.size() + 1] = '"';
       return;
     }
     buf_ += json(std::string(s)).dump(-1, ' ', false, json::error_handler_t::replace);
