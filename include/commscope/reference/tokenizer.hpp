@@ -416,12 +416,35 @@ private:
 
   void push(tok k, std::size_t b, std::size_t e, std::uint8_t flags = 0) {
     const auto length = static_cast<std::uint32_t>(e - b);
-    if (length >= token::long_length)
-      out_.long_tokens.emplace_back(static_cast<std::uint32_t>(out_.tokens.size()),
-                                    static_cast<std::uint32_t>(e));
-    out_.tokens.emplace_back(k, flags, static_cast<std::uint32_t>(b), length);
+    if (length >= token::long_length) [[unlikely]]
+      note_long_token(e);
+    auto& tokens = out_.tokens;
+    if (tokens.size() == tokens.capacity()) [[unlikely]]
+      grow_tokens();
+#if defined(__GNUC__) || defined(__clang__)
+    if (tokens.size() == tokens.capacity())
+      __builtin_unreachable(); // so that emplace_back's own growth is not compiled in
+#endif
+    tokens.emplace_back(k, flags, static_cast<std::uint32_t>(b), length);
     if (k != tok::newline && k != tok::indent && k != tok::dedent)
       line_has_tokens_ = true;
+  }
+
+  /// The end of the token about to be pushed, too long for its length field: out of
+  /// line, so that push() (once per token) stays small enough to inline.
+#if defined(__GNUC__) || defined(__clang__)
+  [[gnu::noinline, gnu::cold]]
+#endif
+  void note_long_token(std::size_t e) {
+    out_.long_tokens.emplace_back(static_cast<std::uint32_t>(out_.tokens.size()),
+                                  static_cast<std::uint32_t>(e));
+  }
+
+#if defined(__GNUC__) || defined(__clang__)
+  [[gnu::noinline, gnu::cold]]
+#endif
+  void grow_tokens() {
+    out_.tokens.reserve(out_.tokens.capacity() * 2 + 16);
   }
 
   void newline() {
