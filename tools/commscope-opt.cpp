@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <exception>
 #include <filesystem>
 #include <fstream>
@@ -25,8 +26,12 @@
 #include <vector>
 
 #if defined(__unix__) || defined(__APPLE__)
+#include <sys/mman.h>
 #include <sys/stat.h>
 #define COMMSCOPE_OPT_POSIX 1
+#endif
+#if defined(__GLIBC__)
+#include <malloc.h>
 #endif
 
 namespace {
@@ -153,15 +158,71 @@ options parse_arguments(int argc, char** argv) {
   return o;
 }
 
+/// The text of the input: a mapping of a regular file, else a copy read into memory.
+class input_text {
+public:
+  input_text() = default;
+  explicit input_text(std::string text) : owned_(std::move(text)), view_(owned_) {}
+  input_text(const input_text&) = delete;
+  input_text& operator=(const input_text&) = delete;
+  input_text(input_text&& o) noexcept { *this = std::move(o); }
+  input_text& operator=(input_text&& o) noexcept {
+    if (this != &o) {
+      release();
+      const bool own = o.view_.data() == o.owned_.data();
+      owned_ = std::move(o.owned_);
+      view_ = own ? std::string_view(owned_) : o.view_;
+      mapped_ = o.mapped_;
+      o.mapped_ = false;
+      o.view_ = {};
+    }
+    return *this;
+  }
+  ~input_text() { release(); }
+
+#ifdef COMMSCOPE_OPT_POSIX
+  /// Maps a regular file of `size` bytes (no copy: a large file is read once, by the
+  /// parser, and its pages come from the page cache); nullopt when it cannot be mapped.
+  static std::optional<input_text> map(int fd, std::size_t size) {
+    int flags = MAP_PRIVATE;
+#ifdef MAP_POPULATE
+    flags |= MAP_POPULATE; // one system call instead of a fault per page
+#endif
+    void* p = ::mmap(nullptr, size, PROT_READ, flags, fd, 0);
+    if (p == MAP_FAILED)
+      return std::nullopt;
+    input_text t;
+    t.view_ = std::string_view(static_cast<const char*>(p), size);
+    t.mapped_ = true;
+    return t;
+  }
+#endif
+
+  [[nodiscard]] std::string_view view() const { return view_; }
+
+private:
+  void release() noexcept {
+#ifdef COMMSCOPE_OPT_POSIX
+    if (mapped_)
+      ::munmap(const_cast<char*>(view_.data()), view_.size());
+#endif
+    mapped_ = false;
+  }
+
+  std::string owned_;
+  std::string_view view_;
+  bool mapped_ = false;
+};
+
 /// Reads the input; nullopt (after a message) when it cannot be read.
-std::optional<std::string> read_input(const std::string& path) {
+std::optional<input_text> read_input(const std::string& path) {
   if (path == "-") {
     std::string text{std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>()};
     if (std::cin.bad()) {
       std::cerr << "commscope-opt: error: cannot read standard input\n";
       return std::nullopt;
     }
-    return text;
+    return input_text(std::move(text));
   }
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) {
@@ -173,6 +234,15 @@ std::optional<std::string> read_input(const std::string& path) {
     std::cerr << "commscope-opt: error: cannot open '" << path << "'\n";
     return std::nullopt;
   }
+#ifdef COMMSCOPE_OPT_POSIX
+  // A non-empty regular file is mapped; anything else (or a failed mapping) is read.
+  struct stat st{};
+  if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
+    if (auto mapped = input_text::map(fileno(f), static_cast<std::size_t>(st.st_size))) {
+      std::fclose(f);
+      return mapped;
+    }
+#endif
   // One read of the whole file (its size as a hint: a growing file is read to its end).
   std::string text;
   const auto size = std::filesystem::file_size(path, ec);
@@ -193,7 +263,7 @@ std::optional<std::string> read_input(const std::string& path) {
     return std::nullopt;
   }
   text.resize(used);
-  return text;
+  return input_text(std::move(text));
 }
 
 /// The JSON text of cli.md, written as it is made: to standard output when that is not
@@ -247,10 +317,10 @@ private:
   void open(char c) {
     separate();
     buf_ += c;
-    first_.push_back(true);
+    first_.push_back(1);
   }
   void close(char c) {
-    const bool empty = first_.back();
+    const bool empty = first_.back() != 0;
     first_.pop_back();
     if (!empty)
       indent();
@@ -281,19 +351,25 @@ private:
       return;
     if (!first_.back())
       buf_ += ',';
-    first_.back() = false;
+    first_.back() = 0;
     indent();
   }
   void quoted(std::string_view s) {
     bool plain = true;
     for (const char ch : s) {
       const auto c = static_cast<unsigned char>(ch);
-      plain = plain && c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
+      if (c < 0x20 || c >= 0x7f || c == '"' || c == '\\') {
+        plain = false;
+        break;
+      }
     }
-    if (plain) {
-      buf_ += '"';
-      buf_ += s;
-      buf_ += '"';
+    if (plain) { // one append: the quotes and the text
+      const std::size_t at = buf_.size();
+      buf_.resize(at + s.size() + 2);
+      char* out = buf_.data() + at;
+      out[0] = '"';
+      std::memcpy(out + 1, s.data(), s.size());
+      out[s.size() + 1] = '"';
       return;
     }
     buf_ += json(std::string(s)).dump(-1, ' ', false, json::error_handler_t::replace);
@@ -302,14 +378,16 @@ private:
   bool stream_;
   bool after_key_ = false;
   std::string buf_;
-  std::vector<bool> first_; ///< per open object or array: nothing written in it yet
+  /// Per open object or array: nothing written in it yet (bytes, not vector<bool>'s
+  /// bits: this is read and written at every value).
+  std::vector<unsigned char> first_;
 };
 
 /// Whether standard output and standard error are one file (a terminal, `2>&1`): then
 /// the JSON is held back until the diagnostics are written, as they always come first.
 bool same_output_streams() {
 #ifdef COMMSCOPE_OPT_POSIX
-  struct stat out {}, err {};
+  struct stat out{}, err{};
   if (fstat(1, &out) != 0 || fstat(2, &err) != 0)
     return true;
   return out.st_dev == err.st_dev && out.st_ino == err.st_ino;
@@ -396,8 +474,9 @@ void evidence_value(json_writer& out, const function_plan_type& fp, std::uint32_
       }
     } else {
       out.member("kind", std::string_view("inherited"));
-      out.member("from", c.from < fp.allocations.size() ? std::string_view(fp.allocations[c.from].name)
-                                                        : std::string_view());
+      out.member("from", c.from < fp.allocations.size()
+                             ? std::string_view(fp.allocations[c.from].name)
+                             : std::string_view());
       out.member("collective", std::string_view(c.callee));
       location_members(out, c.where);
     }
@@ -574,17 +653,18 @@ int run(int argc, char** argv) {
 
   std::string display = "<builtin>";
   std::string stem = "builtin";
-  std::string text;
+  input_text input;
   if (opt.file) {
     display = *opt.file == "-" ? "<stdin>" : *opt.file;
     stem = *opt.file == "-" ? "stdin" : std::filesystem::path(*opt.file).stem().string();
     auto t = read_input(*opt.file);
     if (!t)
       return exit_usage;
-    text = std::move(*t);
+    input = std::move(*t);
   } else {
-    text = std::string(builtin_program);
+    input = input_text(std::string(builtin_program));
   }
+  const std::string_view text = input.view();
 
   ref::module_options mo;
   mo.stem = stem;
@@ -680,6 +760,13 @@ int run(int argc, char** argv) {
 } // namespace
 
 int main(int argc, char** argv) {
+#if defined(__GLIBC__)
+  // The run is a few phases whose big arrays die while the next phase grows its own:
+  // memory a phase frees is kept in the heap for the next one, not given back to the
+  // system and faulted in fresh (zeroed page by page) again.
+  mallopt(M_MMAP_MAX, 0);
+  mallopt(M_TRIM_THRESHOLD, 1 << 30);
+#endif
   try {
     return run(argc, argv);
   } catch (const std::exception& e) {

@@ -113,6 +113,14 @@ public:
       ++size_;
     s = {p.hash, item};
   }
+  /// Room for `n` handles without growing (a hint: the table grows past it as needed).
+  void reserve(std::size_t n) {
+    std::size_t want = 64;
+    while (want < 2 * (n + 1))
+      want *= 2;
+    if (want > slots_.size())
+      grow(want);
+  }
   void clear() noexcept {
     slots_.clear();
     mask_ = 0;
@@ -125,9 +133,9 @@ private:
     std::uint64_t hash = 0;
     T item{};
   };
-  void grow() {
+  void grow(std::size_t to = 0) {
     std::vector<slot> old = std::move(slots_);
-    slots_.assign(old.empty() ? 64 : old.size() * 2, slot{});
+    slots_.assign(to != 0 ? to : old.empty() ? 64 : old.size() * 2, slot{});
     mask_ = slots_.size() - 1;
     for (const auto& s : old)
       if (s.hash != 0)

@@ -166,8 +166,8 @@ using mutable_expr = expression*;
 class dsl_parser {
 public:
   dsl_parser(const token_stream& ts, const module_scan& scan, constants& consts)
-      : ts_(ts), t_(ts.tokens), tokens_(ts.tokens.data()), last_(ts.tokens.size() - 1),
-        scan_(scan), consts_(consts), w_(first_chunk(ts)) {}
+      : ts_(ts), t_(ts.tokens), tokens_(ts.tokens.data()), last_(ts.tokens.size() - 1), scan_(scan),
+        consts_(consts), w_(first_chunk(ts)) {}
 
   program_unit run(const candidate_program& cp, std::string_view stem) {
     program_unit unit;
@@ -220,9 +220,7 @@ private:
     return t;
   }
   COMMSCOPE_INLINE std::string_view text(const token& t) const { return ts_.text(t); }
-  COMMSCOPE_INLINE bool is_op(operator_code o, std::size_t k = 0) const {
-    return peek(k).is_op(o);
-  }
+  COMMSCOPE_INLINE bool is_op(operator_code o, std::size_t k = 0) const { return peek(k).is_op(o); }
   COMMSCOPE_INLINE bool is_name(keyword_id n, std::size_t k = 0) const {
     return peek(k).is_keyword(n);
   }
@@ -342,8 +340,7 @@ private:
   };
   /// A statement's text: the pending leading comments, tokens [b, e) as written, then
   /// `comment` (its own trailing comment; `mark` records where it starts).
-  statement_text make_text(std::uint32_t b, std::uint32_t e, std::string_view comment,
-                           bool mark) {
+  statement_text make_text(std::uint32_t b, std::uint32_t e, std::string_view comment, bool mark) {
     statement_text r;
     if (b >= e) {
       trivia_.clear();
@@ -439,6 +436,10 @@ private:
 
   function_ptr parse_function(const definition& d, signature* sig, bool method) {
     names_.clear();
+    // Sized once from the bindings the scan met in the body: a body of a million
+    // assignments would otherwise rehash its table a dozen times.
+    if (d.own_scope >= 0 && static_cast<std::size_t>(d.own_scope) < scan_.scopes.size())
+      names_.reserve(scan_.scopes[static_cast<std::size_t>(d.own_scope)].records.size());
     constants_seen_.clear();
     open_names_.clear();
     shadow_.clear();
@@ -989,9 +990,9 @@ private:
     if (e.what != expression::kind::opaque)
       return false;
     const std::string_view t = e.text();
-    return !t.empty() && (t[0] == '"' || t[0] == '\'' ||
-                          ((t[0] | 0x20) >= 'a' && (t[0] | 0x20) <= 'z' &&
-                           t.find_first_of("\"'") < 3));
+    return !t.empty() &&
+           (t[0] == '"' || t[0] == '\'' ||
+            ((t[0] | 0x20) >= 'a' && (t[0] | 0x20) <= 'z' && t.find_first_of("\"'") < 3));
   }
 
   static bool is_augmented(std::string_view o) {
@@ -1013,7 +1014,7 @@ private:
       stack.pop_back();
       if (e->what == expression::kind::name ||
           (e->what == expression::kind::integer && !e->name().empty())) {
-        const std::string_view n = e->var()                       ? e->var()->name.view()
+        const std::string_view n = e->var()                            ? e->var()->name.view()
                                    : e->what == expression::kind::name ? e->text().view()
                                                                        : e->name().view();
         if (n.empty())
@@ -1176,8 +1177,7 @@ private:
       if (t_[k].kind() == tok::name && !t_[k].is_reserved() && !(k > i_ && t_[k - 1].is_op(".")))
         target_names.push_back(text(t_[k]));
     const bool simple_target =
-        in == i_ + 1 ||
-        (t_[i_].kind() == tok::name && t_[i_ + 1].is_op(","));
+        in == i_ + 1 || (t_[i_].kind() == tok::name && t_[i_ + 1].is_op(","));
     i_ = in + 1;
     const token& iter_tok = peek();
     auto iter = parse_expression_list(nullptr, true);
@@ -1187,16 +1187,14 @@ private:
     const statement_text header = header_text(b, colon);
     s.text = header.text;
     const expression& call = *iter;
-    const std::string callee = call.what == expression::kind::call && call.base()
-                                   ? spelling(*call.base())
-                                   : std::string();
+    const std::string callee =
+        call.what == expression::kind::call && call.base() ? spelling(*call.base()) : std::string();
     bool keywords_ok = true;
     for (const auto& k : call.keywords())
       keywords_ok = keywords_ok && callee == "pl.range" && k.name == "init_values";
     const auto args = call.args();
     const bool range = (callee == "pl.range" || callee == "range") && !args.empty() &&
-                       args.size() <= 3 && keywords_ok && simple_target &&
-                       !target_names.empty();
+                       args.size() <= 3 && keywords_ok && simple_target && !target_names.empty();
     gathered<variable_ptr> targets(vs_);
     if (!range) {
       // Any other iteration: a block whose targets are opaque.
@@ -1425,8 +1423,8 @@ private:
           }
         }
       } else {
-        front_end_error(at, "unknown keyword '" + std::string(k.name.view()) +
-                                "' of pld.comm_domain");
+        front_end_error(at,
+                        "unknown keyword '" + std::string(k.name.view()) + "' of pld.comm_domain");
         return std::nullopt;
       }
     }
@@ -1766,8 +1764,8 @@ private:
   };
   resolved_name resolve(std::string_view n) {
     resolved_name r;
-    const bool shadowed = !shadow_.empty() && std::find(shadow_.begin(), shadow_.end(), n) !=
-                                                  shadow_.end();
+    const bool shadowed =
+        !shadow_.empty() && std::find(shadow_.begin(), shadow_.end(), n) != shadow_.end();
     if (shadowed)
       return r;
     const std::uint64_t h = hash_name(n);
@@ -1958,10 +1956,10 @@ private:
 
     // What the callee is: a dotted name over an open root reads from its tokens.
     const bool open_dotted = d && !root.var && !root.constant;
-    const bool open_root = open_dotted || (callee && callee->what == expression::kind::name &&
-                                           !callee->var());
-    std::string_view last;        // the callee's last attribute (or its name)
-    bool is_attribute = false;    // the callee is NAME.NAME...
+    const bool open_root =
+        open_dotted || (callee && callee->what == expression::kind::name && !callee->var());
+    std::string_view last;     // the callee's last attribute (or its name)
+    bool is_attribute = false; // the callee is NAME.NAME...
     bool base_is_open_self = false;
     if (d && d->attrs > 0) {
       is_attribute = true;
@@ -1973,8 +1971,8 @@ private:
       is_attribute = true;
       last = callee->text();
       const expression_ptr base = callee->base();
-      base_is_open_self = base && base->what == expression::kind::name && !base->var() &&
-                          base->text() == "self";
+      base_is_open_self =
+          base && base->what == expression::kind::name && !base->var() && base->text() == "self";
     } else if (callee->what == expression::kind::name) {
       last = callee->text();
     }
@@ -2406,9 +2404,9 @@ private:
   std::vector<variable_ptr> vs_;
   std::vector<statement_ptr> ss_;
   std::vector<line_item> line_items_;
-  std::string trivia_;   ///< leading comments of the statement being read
-  std::string scratch_;  ///< texts being put together
-  std::string spelled_;  ///< dotted spellings
+  std::string trivia_;    ///< leading comments of the statement being read
+  std::string scratch_;   ///< texts being put together
+  std::string spelled_;   ///< dotted spellings
   std::string canonical_; ///< the same in the DSL's aliases
 };
 

@@ -100,6 +100,54 @@ struct task {
   bool quoted = false; ///< emit `text` as a string literal
 };
 
+/// A leaf printed as is wherever it stands: a name, or an integer that is neither
+/// negative nor too large for 64 bits.
+inline bool is_plain_leaf(const expression& e) {
+  using k = expression::kind;
+  return (e.what == k::integer && !e.overflow() && e.value() >= 0) || e.what == k::name;
+}
+inline void append_plain_leaf(std::string& out, const expression& e) {
+  if (e.what == expression::kind::name) {
+    out += e.var() ? e.var()->name.view() : e.text().view();
+    return;
+  }
+  char digits[24];
+  const auto r = std::to_chars(digits, digits + sizeof digits, e.value());
+  out.append(digits, r.ptr);
+}
+
+/// An allocation's size such as `1 * 64 * 4`: a chain of binary operators, each the left
+/// operand of the next, over plain leaves, none needing parentheses. Printed here the
+/// way the general printer below prints it, without its task stacks; false (nothing
+/// written) for any other expression.
+inline bool append_leaf_chain(std::string& out, const expression& root) {
+  constexpr std::size_t max_links = 8;
+  const expression* links[max_links];
+  std::size_t n = 0;
+  const expression* e = &root;
+  while (e->what == expression::kind::binary) {
+    const auto args = e->args();
+    if (n == max_links || args.size() != 2 || !args[0] || !args[1] || !is_plain_leaf(*args[1]))
+      return false;
+    links[n++] = e;
+    const expression& left = *args[0];
+    if (left.what == expression::kind::binary && precedence(left) < precedence(*e))
+      return false; // printed in parentheses
+    e = &left;
+  }
+  if (!is_plain_leaf(*e))
+    return false;
+  append_plain_leaf(out, *e);
+  while (n > 0) {
+    const expression& link = *links[--n];
+    out += ' ';
+    out += link.text().view();
+    out += ' ';
+    append_plain_leaf(out, *link.args()[1]);
+  }
+  return true;
+}
+
 /// Prints `root`; `extra_name`, when not empty, is appended as a `name="..."` keyword
 /// (an allocation whose name differs from its variable's and was not spelled).
 inline void append_expression(std::string& out, const expression& root,
@@ -116,6 +164,8 @@ inline void append_expression(std::string& out, const expression& root,
     out += root.var() ? root.var()->name.view() : root.text().view();
     return;
   }
+  if (root.what == k::binary && append_leaf_chain(out, root))
+    return;
   // Scratch stacks kept between calls (the printer never calls itself back).
   thread_local std::vector<task> stack;
   thread_local std::vector<task> seq; // one node's pieces in order, pushed reversed
@@ -299,8 +349,7 @@ inline bool has_window_comment(const statement& s) {
   if (s.what != statement::kind::assign)
     return false;
   const auto targets = s.targets();
-  return targets.size() == 1 && targets[0] && targets[0]->var_type &&
-         targets[0]->var_type->window;
+  return targets.size() == 1 && targets[0] && targets[0]->var_type && targets[0]->var_type->window;
 }
 
 inline void append_header(std::string& out, const statement& s, bool elif_as_if = false) {

@@ -63,11 +63,11 @@ constexpr bool is_augmented_code(std::uint8_t c) {
 /// Python's keywords (1 .. 35, in lexicon.hpp's order) and the soft keywords the front
 /// end reads: the flags of a name token.
 inline constexpr std::array<std::string_view, 39> keywords{
-    "",        "and",    "or",     "not",   "in",      "is",    "if",       "elif",
-    "else",    "for",    "while",  "with",  "return",  "pass",  "def",      "class",
-    "import",  "from",   "as",     "lambda", "True",   "False", "None",     "break",
-    "continue", "global", "nonlocal", "yield", "try",  "except", "finally", "raise",
-    "del",     "assert", "async",  "await", "match",   "case",  "type"};
+    "",         "and",    "or",       "not",    "in",     "is",     "if",      "elif",
+    "else",     "for",    "while",    "with",   "return", "pass",   "def",     "class",
+    "import",   "from",   "as",       "lambda", "True",   "False",  "None",    "break",
+    "continue", "global", "nonlocal", "yield",  "try",    "except", "finally", "raise",
+    "del",      "assert", "async",    "await",  "match",  "case",   "type"};
 inline constexpr std::uint8_t last_reserved_keyword = 35;
 
 namespace detail {
@@ -223,7 +223,8 @@ public:
   [[nodiscard]] std::uint32_t line_of(std::uint32_t offset) const {
     const auto n = static_cast<std::uint32_t>(line_starts.size());
     const auto on = [&](std::uint32_t l) {
-      return l >= 1 && l <= n && offset >= line_starts[l - 1] && (l == n || offset < line_starts[l]);
+      return l >= 1 && l <= n && offset >= line_starts[l - 1] &&
+             (l == n || offset < line_starts[l]);
     };
     // The line asked for last, the next ones, the one before.
     for (const std::uint32_t l : {last_line_, last_line_ + 1, last_line_ + 2, last_line_ - 1})
@@ -317,7 +318,7 @@ public:
     s_ = out_.source;
     if (const auto nul = s_.find('\0'); nul != std::string_view::npos)
       fail(nul, "source code cannot contain null bytes");
-    out_.ascii = std::none_of(s_.begin(), s_.end(), [](char c) { return c & 0x80; });
+    out_.ascii = is_ascii(s_);
     if (s_.substr(0, 3) == "\xEF\xBB\xBF")
       pos_ = 3;
     out_.tokens.reserve(s_.size() / 3 + 16);
@@ -389,18 +390,61 @@ private:
 
   std::uint32_t pos() const { return static_cast<std::uint32_t>(pos_); }
 
+  /// No byte above 0x7f: eight bytes a step (a byte at a time cost 2.5 instructions a
+  /// byte, as much as the rest of a token's characters).
+  static bool is_ascii(std::string_view s) {
+    const char* p = s.data();
+    const char* const e = p + s.size();
+    std::uint64_t high = 0;
+    for (; e - p >= 64; p += 64) {
+      for (int k = 0; k < 8; ++k) {
+        std::uint64_t w;
+        std::memcpy(&w, p + 8 * k, 8);
+        high |= w;
+      }
+      if (high & 0x8080808080808080ull)
+        return false;
+    }
+    for (; p < e; ++p)
+      high |= static_cast<unsigned char>(*p);
+    return (high & 0x8080808080808080ull) == 0;
+  }
+
   [[noreturn]] void fail(std::size_t at, std::string message) {
     throw syntax_failure{static_cast<std::uint32_t>(at), std::move(message)};
   }
 
   void push(tok k, std::size_t b, std::size_t e, std::uint8_t flags = 0) {
     const auto length = static_cast<std::uint32_t>(e - b);
-    if (length >= token::long_length)
-      out_.long_tokens.emplace_back(static_cast<std::uint32_t>(out_.tokens.size()),
-                                    static_cast<std::uint32_t>(e));
-    out_.tokens.emplace_back(k, flags, static_cast<std::uint32_t>(b), length);
+    if (length >= token::long_length) [[unlikely]]
+      note_long_token(e);
+    auto& tokens = out_.tokens;
+    if (tokens.size() == tokens.capacity()) [[unlikely]]
+      grow_tokens();
+#if defined(__GNUC__) || defined(__clang__)
+    if (tokens.size() == tokens.capacity())
+      __builtin_unreachable(); // so that emplace_back's own growth is not compiled in
+#endif
+    tokens.emplace_back(k, flags, static_cast<std::uint32_t>(b), length);
     if (k != tok::newline && k != tok::indent && k != tok::dedent)
       line_has_tokens_ = true;
+  }
+
+  /// The end of the token about to be pushed, too long for its length field: out of
+  /// line, so that push() (once per token) stays small enough to inline.
+#if defined(__GNUC__) || defined(__clang__)
+  [[gnu::noinline, gnu::cold]]
+#endif
+  void note_long_token(std::size_t e) {
+    out_.long_tokens.emplace_back(static_cast<std::uint32_t>(out_.tokens.size()),
+                                  static_cast<std::uint32_t>(e));
+  }
+
+#if defined(__GNUC__) || defined(__clang__)
+  [[gnu::noinline, gnu::cold]]
+#endif
+  void grow_tokens() {
+    out_.tokens.reserve(out_.tokens.capacity() * 2 + 16);
   }
 
   void newline() {
