@@ -26,7 +26,6 @@
 #include <vector>
 
 #if defined(__unix__) || defined(__APPLE__)
-#include <sys/mman.h>
 #include <sys/stat.h>
 #define COMMSCOPE_OPT_POSIX 1
 #endif
@@ -158,71 +157,15 @@ options parse_arguments(int argc, char** argv) {
   return o;
 }
 
-/// The text of the input: a mapping of a regular file, else a copy read into memory.
-class input_text {
-public:
-  input_text() = default;
-  explicit input_text(std::string text) : owned_(std::move(text)), view_(owned_) {}
-  input_text(const input_text&) = delete;
-  input_text& operator=(const input_text&) = delete;
-  input_text(input_text&& o) noexcept { *this = std::move(o); }
-  input_text& operator=(input_text&& o) noexcept {
-    if (this != &o) {
-      release();
-      const bool own = o.view_.data() == o.owned_.data();
-      owned_ = std::move(o.owned_);
-      view_ = own ? std::string_view(owned_) : o.view_;
-      mapped_ = o.mapped_;
-      o.mapped_ = false;
-      o.view_ = {};
-    }
-    return *this;
-  }
-  ~input_text() { release(); }
-
-#ifdef COMMSCOPE_OPT_POSIX
-  /// Maps a regular file of `size` bytes (no copy: a large file is read once, by the
-  /// parser, and its pages come from the page cache); nullopt when it cannot be mapped.
-  static std::optional<input_text> map(int fd, std::size_t size) {
-    int flags = MAP_PRIVATE;
-#ifdef MAP_POPULATE
-    flags |= MAP_POPULATE; // one system call instead of a fault per page
-#endif
-    void* p = ::mmap(nullptr, size, PROT_READ, flags, fd, 0);
-    if (p == MAP_FAILED)
-      return std::nullopt;
-    input_text t;
-    t.view_ = std::string_view(static_cast<const char*>(p), size);
-    t.mapped_ = true;
-    return t;
-  }
-#endif
-
-  [[nodiscard]] std::string_view view() const { return view_; }
-
-private:
-  void release() noexcept {
-#ifdef COMMSCOPE_OPT_POSIX
-    if (mapped_)
-      ::munmap(const_cast<char*>(view_.data()), view_.size());
-#endif
-    mapped_ = false;
-  }
-
-  std::string owned_;
-  std::string_view view_;
-  bool mapped_ = false;
-};
-
 /// Reads the input; nullopt (after a message) when it cannot be read.
-std::optional<input_text> read_input(const std::string& path) {
+std::optional<std::string> read_input(const std::string& path) {
   if (path == "-") {
     std::string text{std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>()};
     if (std::cin.bad()) {
       std::cerr << "commscope-opt: error: cannot read standard input\n";
       return std::nullopt;
     }
-    return input_text(std::move(text));
+    return text;
   }
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) {
@@ -234,15 +177,6 @@ std::optional<input_text> read_input(const std::string& path) {
     std::cerr << "commscope-opt: error: cannot open '" << path << "'\n";
     return std::nullopt;
   }
-#ifdef COMMSCOPE_OPT_POSIX
-  // A non-empty regular file is mapped; anything else (or a failed mapping) is read.
-  struct stat st{};
-  if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
-    if (auto mapped = input_text::map(fileno(f), static_cast<std::size_t>(st.st_size))) {
-      std::fclose(f);
-      return mapped;
-    }
-#endif
   // One read of the whole file (its size as a hint: a growing file is read to its end).
   std::string text;
   const auto size = std::filesystem::file_size(path, ec);
@@ -263,7 +197,7 @@ std::optional<input_text> read_input(const std::string& path) {
     return std::nullopt;
   }
   text.resize(used);
-  return input_text(std::move(text));
+  return text;
 }
 
 /// The JSON text of cli.md, written as it is made: to standard output when that is not
@@ -387,7 +321,7 @@ private:
 /// the JSON is held back until the diagnostics are written, as they always come first.
 bool same_output_streams() {
 #ifdef COMMSCOPE_OPT_POSIX
-  struct stat out{}, err{};
+  struct stat out {}, err {};
   if (fstat(1, &out) != 0 || fstat(2, &err) != 0)
     return true;
   return out.st_dev == err.st_dev && out.st_ino == err.st_ino;
@@ -474,9 +408,8 @@ void evidence_value(json_writer& out, const function_plan_type& fp, std::uint32_
       }
     } else {
       out.member("kind", std::string_view("inherited"));
-      out.member("from", c.from < fp.allocations.size()
-                             ? std::string_view(fp.allocations[c.from].name)
-                             : std::string_view());
+      out.member("from", c.from < fp.allocations.size() ? std::string_view(fp.allocations[c.from].name)
+                                                        : std::string_view());
       out.member("collective", std::string_view(c.callee));
       location_members(out, c.where);
     }
@@ -653,18 +586,17 @@ int run(int argc, char** argv) {
 
   std::string display = "<builtin>";
   std::string stem = "builtin";
-  input_text input;
+  std::string text;
   if (opt.file) {
     display = *opt.file == "-" ? "<stdin>" : *opt.file;
     stem = *opt.file == "-" ? "stdin" : std::filesystem::path(*opt.file).stem().string();
     auto t = read_input(*opt.file);
     if (!t)
       return exit_usage;
-    input = std::move(*t);
+    text = std::move(*t);
   } else {
-    input = input_text(std::string(builtin_program));
+    text = std::string(builtin_program);
   }
-  const std::string_view text = input.view();
 
   ref::module_options mo;
   mo.stem = stem;
