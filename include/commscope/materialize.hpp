@@ -5,6 +5,7 @@
 
 #include <commscope/analysis/analyze.hpp>
 #include <commscope/concepts.hpp>
+#include <commscope/numbered_name.hpp>
 #include <commscope/plan.hpp>
 
 #include <array>
@@ -23,25 +24,9 @@ enum class materialized : std::uint8_t {
 };
 
 namespace detail {
-/// The name of scope `index`: "comm_d<index>", in a fixed buffer (constant evaluation
-/// has no std::string to spare). The one place scope names are spelled.
-struct scope_name {
-  std::array<char, 32> text{};
-  std::size_t size = 0;
-  constexpr explicit scope_name(std::size_t index) {
-    constexpr std::string_view prefix = "comm_d";
-    for (char c : prefix)
-      text[size++] = c;
-    std::array<char, 20> digits{};
-    std::size_t n = 0;
-    do {
-      digits[n++] = static_cast<char>('0' + index % 10);
-      index /= 10;
-    } while (index != 0);
-    while (n > 0)
-      text[size++] = digits[--n];
-  }
-  [[nodiscard]] constexpr std::string_view view() const { return {text.data(), size}; }
+/// The name of scope `index`: "comm_d<index>". The one place scope names are spelled.
+struct scope_name : numbered_name<32> {
+  constexpr explicit scope_name(std::size_t index) : numbered_name<32>("comm_d", index) {}
 };
 } // namespace detail
 

@@ -8,6 +8,7 @@
 #include <commscope/analysis/operations.hpp>
 #include <commscope/analysis/walk.hpp>
 #include <commscope/diagnostics.hpp>
+#include <commscope/numbered_name.hpp>
 #include <commscope/plan.hpp>
 
 #include <algorithm>
@@ -65,27 +66,14 @@ constexpr std::int64_t signal_suffix(std::string_view name) {
   return -1;
 }
 
-/// The three names of suffix N, in fixed buffers (no std::string in constant evaluation).
+/// The three names of suffix N.
 struct signal_names {
-  std::array<std::array<char, 64>, 3> text{};
-  std::array<std::size_t, 3> size{};
-  constexpr explicit signal_names(std::uint64_t n) {
-    std::array<char, 20> digits{};
-    std::size_t k = 0;
-    do {
-      digits[k++] = static_cast<char>('0' + n % 10);
-      n /= 10;
-    } while (n != 0);
-    for (std::size_t i = 0; i < 3; ++i) {
-      for (char c : signal_stems[i])
-        text[i][size[i]++] = c;
-      for (std::size_t j = k; j > 0; --j)
-        text[i][size[i]++] = digits[j - 1];
-    }
-  }
-  [[nodiscard]] constexpr std::string_view world_size() const { return {text[0].data(), size[0]}; }
-  [[nodiscard]] constexpr std::string_view buffer() const { return {text[1].data(), size[1]}; }
-  [[nodiscard]] constexpr std::string_view signal() const { return {text[2].data(), size[2]}; }
+  constexpr explicit signal_names(std::uint64_t n)
+      : names{{{signal_stems[0], n}, {signal_stems[1], n}, {signal_stems[2], n}}} {}
+  [[nodiscard]] constexpr std::string_view world_size() const { return names[0].view(); }
+  [[nodiscard]] constexpr std::string_view buffer() const { return names[1].view(); }
+  [[nodiscard]] constexpr std::string_view signal() const { return names[2].view(); }
+  std::array<numbered_name<64>, 3> names;
 };
 
 /// Walks one host orchestrator: a visitor of statement_walker.
