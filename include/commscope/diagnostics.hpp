@@ -7,6 +7,7 @@
 #pragma once
 
 #include <commscope/analysis/operations.hpp>
+#include <commscope/analysis/sort.hpp>
 
 #include <array>
 #include <cstdint>
@@ -109,6 +110,20 @@ template <class Location> struct diagnostic {
 };
 
 namespace detail {
+/// Sorts diagnostics into source order: by position in the walk, then by code and
+/// subject (the analysis reports a position at most once per code; the verifier, whose
+/// findings share a code, at most once per subject, short of identical findings). One
+/// order for every caller, so that one sort serves them all.
+template <class Vec> constexpr void sort_diagnostics(Vec& diagnostics) {
+  sort_by(diagnostics, [](const auto& x, const auto& y) {
+    if (x.order != y.order)
+      return x.order < y.order;
+    if (x.code != y.code)
+      return x.code < y.code;
+    return x.subject < y.subject;
+  });
+}
+
 inline std::string quoted(std::string_view s) {
   std::string r;
   r.reserve(s.size() + 2);

@@ -73,7 +73,7 @@ template <class Program, class Traits>
     }
     // A window buffer in more than one scope: reported at each later scope.
     const std::less<window_buffer> less;
-    std::sort(slots.begin(), slots.end(), [&](const slot_entry& x, const slot_entry& y) {
+    detail::sort_by(slots, [&](const slot_entry& x, const slot_entry& y) {
       return less(x.w, y.w) || (!less(y.w, x.w) && x.scope < y.scope);
     });
     for (std::size_t i = 1; i < slots.size(); ++i)
@@ -120,7 +120,7 @@ template <class Program, class Traits>
         const auto base = a.window_buffer_base(sl.w);
         bases.push_back({hash(base), identity(base), sl.scope});
       }
-      std::sort(bases.begin(), bases.end(), by_hash);
+      detail::sort_by(bases, by_hash);
     }
     for (const auto& al : found.allocations) {
       const base_entry key{hash(al.base), identity(al.base), 0};
@@ -133,9 +133,7 @@ template <class Program, class Traits>
       if (!held)
         report(reason::alloc_not_slot, al.name, al.where, al.at);
     }
-    std::sort(out.begin(), out.end(), [](const auto& x, const auto& y) {
-      return x.order != y.order ? x.order < y.order : x.subject < y.subject;
-    });
+    detail::sort_diagnostics(out);
     return out;
   }
 }

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <commscope/adapter.hpp>
+#include <commscope/analysis/sort.hpp>
 #include <commscope/analysis/walk.hpp>
 #include <commscope/plan.hpp>
 
@@ -167,7 +168,7 @@ constexpr void read_back(const Adapter& a, typename Adapter::function f,
   }
   // The first scope that lists a window buffer owns it (the verifier reports others).
   const std::less<window_buffer> less;
-  std::sort(index.begin(), index.end(), [&](const auto& x, const auto& y) {
+  sort_by(index, [&](const auto& x, const auto& y) {
     return less(x.first, y.first) || (!less(y.first, x.first) && x.second < y.second);
   });
   for (const auto& v : found.views) {
