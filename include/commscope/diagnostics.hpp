@@ -7,6 +7,7 @@
 #pragma once
 
 #include <commscope/analysis/operations.hpp>
+#include <commscope/analysis/sort.hpp>
 
 #include <array>
 #include <cstdint>
@@ -109,50 +110,56 @@ template <class Location> struct diagnostic {
 };
 
 namespace detail {
-inline std::string quoted(std::string_view s) {
-  std::string r;
-  r.reserve(s.size() + 2);
-  r += '\'';
-  r += s;
-  r += '\'';
-  return r;
+/// Sorts diagnostics into source order: by position in the walk, then by code and
+/// subject (the analysis reports a position at most once per code; the verifier, whose
+/// findings share a code, at most once per subject, short of identical findings). One
+/// order for every caller, so that one sort serves them all.
+template <class Vec> constexpr void sort_diagnostics(Vec& diagnostics) {
+  sort_by(diagnostics, [](const auto& x, const auto& y) {
+    if (x.order != y.order)
+      return x.order < y.order;
+    if (x.code != y.code)
+      return x.code < y.code;
+    return x.subject < y.subject;
+  });
 }
-} // namespace detail
 
-template <class Location> std::string diagnostic<Location>::message() const {
-  using std::to_string;
-  const std::string who = detail::quoted(subject);
+/// The message of a diagnostic as a pattern: `%w` is the subject in quotes, `%o` the
+/// object in quotes, `%n` and `%x` the number and the extra number, `%s` an "s" unless
+/// the extra number is 1, `%r` and `%R` the names of the roles at positions number and
+/// extra of the operation named by the subject. Patterns and one small formatter, rather
+/// than a chain of string concatenations per message, keep the code the compiler
+/// generates for messages small (issue 13).
+[[nodiscard]] constexpr std::string_view message_pattern(error_code code, reason why) {
   switch (code) {
   case error_code::dead_alloc:
-    return "allocation " + who + " has no window view";
+    return "allocation %w has no window view";
   case error_code::unconsumed_alloc:
-    return "allocation " + who + " has views but no dispatch or collective gives it devices";
+    return "allocation %w has views but no dispatch or collective gives it devices";
   case error_code::empty_coverage:
-    return "allocation " + who + " is only dispatched from empty loops, so its device set is empty";
+    return "allocation %w is only dispatched from empty loops, so its device set is empty";
   case error_code::unsupported_device:
-    return "cannot infer the devices of the dispatch of " + who + " from its device= expression";
+    return "cannot infer the devices of the dispatch of %w from its device= expression";
   case error_code::negative_device:
-    return "the dispatch of " + who + " uses negative device " + to_string(number);
+    return "the dispatch of %w uses negative device %n";
   case error_code::device_out_of_range:
-    return "the dispatch of " + who + " uses device " + to_string(number) +
-           ", at or above the device limit " + to_string(extra);
+    return "the dispatch of %w uses device %n, at or above the device limit %x";
   case error_code::partial_world_range:
-    return "the dispatch of " + who +
-           " iterates over part of the world: only range(world_size()) with start 0 and "
-           "step 1 covers all devices";
+    return "the dispatch of %w iterates over part of the world: only range(world_size()) with "
+           "start 0 and step 1 covers all devices";
   case error_code::duplicate_name:
-    return "allocation name " + who + " is used twice in one comm domain";
+    return "allocation name %w is used twice in one comm domain";
   case error_code::malformed_op:
     switch (why) {
     case reason::alloc_not_assigned:
-      return "allocation " + who + " must be assigned directly to one variable";
+      return "allocation %w must be assigned directly to one variable";
     case reason::unknown_callee:
-      return "call of unknown function " + who;
+      return "call of unknown function %w";
     case reason::alloc_outside_scope:
-      return "allocation " + who +
-             " is outside the comm-domain scopes of a function that already has them";
+      return "allocation %w is outside the comm-domain scopes of a function that already has "
+             "them";
     case reason::unwrappable_body:
-      return "allocation " + who + " is in a body that cannot be wrapped in comm-domain scopes";
+      return "allocation %w is in a body that cannot be wrapped in comm-domain scopes";
     case reason::nested_allreduce:
       return "an allreduce without a signal must be the whole value of an assignment, an "
              "expression statement or a return: its signal is bound before the statement";
@@ -160,54 +167,50 @@ template <class Location> std::string diagnostic<Location>::message() const {
       return "the core_num= of an allreduce without a signal must be a positive integer "
              "constant";
     default:
-      return "operation " + who + " takes " + to_string(extra) + " positional argument" +
-             (extra == 1 ? "" : "s") + ", got " + to_string(number);
+      return "operation %w takes %x positional argument%s, got %n";
     }
   case error_code::collective_arg_not_window:
-    return "argument " + to_string(number) + " of collective " + who +
-           " does not resolve to a window view";
+    return "argument %n of collective %w does not resolve to a window view";
   case error_code::uncovered_collective:
-    return "the buffer of collective " + who + " has no devices to pass on";
+    return "the buffer of collective %w has no devices to pass on";
   case error_code::barrier_no_coverage:
-    return "the signal of barrier " + who + " has no devices of its own";
+    return "the signal of barrier %w has no devices of its own";
   case error_code::collective_in_loop:
     if (why == reason::synthesized_in_loop)
       return "an allreduce without a signal cannot run inside a loop: its synthesized signal "
              "would be a fresh window per iteration";
-    return "collective " + who + " cannot run inside a loop: its signal is single-use";
+    return "collective %w cannot run inside a loop: its signal is single-use";
   case error_code::collective_aliased_windows:
-    return "the " + std::string(detail::role_name(subject, number)) + " and the " +
-           std::string(detail::role_name(subject, extra)) + " of collective " + who +
-           " are views of the same allocation " + detail::quoted(object);
+    return "the %r and the %R of collective %w are views of the same allocation %o";
   case error_code::scope_nesting_limit:
-    return "allocation " + who + " would open nested scope " + to_string(number) +
-           ", beyond the limit of " + to_string(extra) + " nested comm-domain scopes";
+    return "allocation %w would open nested scope %n, beyond the limit of %x nested "
+           "comm-domain scopes";
   case error_code::verify:
     switch (why) {
     case reason::empty_scope:
-      return "scope " + who + " has no slots";
+      return "scope %w has no slots";
     case reason::null_slot:
-      return "scope " + who + " has a null slot";
+      return "scope %w has a null slot";
     case reason::slot_in_two_scopes:
-      return "window buffer " + who + " is a slot of more than one scope";
+      return "window buffer %w is a slot of more than one scope";
     case reason::unsorted_devices:
-      return "scope " + who + " has a device list that is not ascending, unique and non-negative";
+      return "scope %w has a device list that is not ascending, unique and non-negative";
     case reason::view_outside_scope:
-      return "a view of window buffer " + who + " is outside every scope that holds it";
+      return "a view of window buffer %w is outside every scope that holds it";
     case reason::alloc_not_slot:
-      return "allocation " + who + " is no slot of a scope that encloses it";
+      return "allocation %w is no slot of a scope that encloses it";
     default:
-      return "verification failed for " + who;
+      return "verification failed for %w";
     }
   }
   return "error";
 }
 
-template <class Location> std::string note<Location>::message() const {
-  const std::string who = detail::quoted(subject);
+/// The pattern of a note's message, as message_pattern's; `%S` is the subject as is.
+[[nodiscard]] constexpr std::string_view note_pattern(note_kind what) {
   switch (what) {
   case note_kind::earlier_allocation:
-    return "the first allocation named " + who + " is here";
+    return "the first allocation named %w is here";
   case note_kind::device_loop:
     return "the devices come from this loop";
   case note_kind::view:
@@ -215,11 +218,72 @@ template <class Location> std::string note<Location>::message() const {
   case note_kind::enclosing_loop:
     return "inside this loop";
   case note_kind::shared_allocation:
-    return "allocation " + who + " is here";
+    return "allocation %w is here";
   case note_kind::aliased_view:
-    return "the " + std::string(subject) + " is a view of it taken here";
+    return "the %S is a view of it taken here";
   }
   return "here";
+}
+
+/// Fills in a pattern of message_pattern or note_pattern. Not a template: one copy
+/// serves every location type.
+inline std::string format_message(std::string_view pattern, std::string_view subject,
+                                  std::int64_t number, std::int64_t extra,
+                                  std::string_view object) {
+  std::string r;
+  r.reserve(pattern.size() + subject.size() + object.size() + 16);
+  for (;;) {
+    const std::size_t at = pattern.find('%');
+    r.append(pattern.substr(0, at));
+    if (at == std::string_view::npos || at + 1 == pattern.size())
+      break;
+    const char field = pattern[at + 1];
+    pattern.remove_prefix(at + 2);
+    switch (field) {
+    case 'w':
+    case 'o':
+      r += '\'';
+      r.append(field == 'w' ? subject : object);
+      r += '\'';
+      break;
+    case 'S':
+      r.append(subject);
+      break;
+    case 'n':
+    case 'x': { // decimal, as std::to_string, whose inlined code is larger than this
+      const std::int64_t v = field == 'n' ? number : extra;
+      std::uint64_t u = v < 0 ? 0 - static_cast<std::uint64_t>(v) : static_cast<std::uint64_t>(v);
+      char digits[20];
+      std::size_t k = sizeof digits;
+      do {
+        digits[--k] = static_cast<char>('0' + u % 10);
+        u /= 10;
+      } while (u != 0);
+      if (v < 0)
+        r += '-';
+      r.append(digits + k, sizeof digits - k);
+      break;
+    }
+    case 's':
+      if (extra != 1)
+        r += 's';
+      break;
+    case 'r':
+    case 'R':
+      r.append(role_name(subject, field == 'r' ? number : extra));
+      break;
+    }
+  }
+  return r;
+}
+} // namespace detail
+
+template <class Location> std::string diagnostic<Location>::message() const {
+  return detail::format_message(detail::message_pattern(code, why), subject, number, extra, object);
+}
+
+template <class Location> std::string note<Location>::message() const {
+  return detail::format_message(detail::note_pattern(what), subject, 0, 0, {});
 }
 
 } // namespace commscope

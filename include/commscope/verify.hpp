@@ -43,10 +43,8 @@ template <class Program, class Traits>
                             std::uint64_t at) {
       out.push_back({error_code::verify, why, subject, 0, 0, where, at, {}, {}});
     };
-    struct slot_entry {
-      window_buffer w;
-      std::uint32_t scope;
-    };
+    // (window buffer, scope), as read_back's index: sorted by the same instantiation.
+    using slot_entry = std::pair<window_buffer, std::uint32_t>;
     typename storage::template vector<slot_entry> slots;
     // Findings on a scope itself take the positions right after it, in check order.
     for (std::uint32_t i = 0; i < found.scopes.size(); ++i) {
@@ -73,22 +71,21 @@ template <class Program, class Traits>
     }
     // A window buffer in more than one scope: reported at each later scope.
     const std::less<window_buffer> less;
-    std::sort(slots.begin(), slots.end(), [&](const slot_entry& x, const slot_entry& y) {
-      return less(x.w, y.w) || (!less(y.w, x.w) && x.scope < y.scope);
-    });
+    detail::sort_by_buffer(slots);
     for (std::size_t i = 1; i < slots.size(); ++i)
-      if (slots[i].w == slots[i - 1].w && slots[i].scope != slots[i - 1].scope) {
-        const auto& sc = found.scopes[slots[i].scope];
-        report(reason::slot_in_two_scopes, a.window_buffer_name(slots[i].w), sc.where, sc.begin);
+      if (slots[i].first == slots[i - 1].first && slots[i].second != slots[i - 1].second) {
+        const auto& sc = found.scopes[slots[i].second];
+        report(reason::slot_in_two_scopes, a.window_buffer_name(slots[i].first), sc.where,
+               sc.begin);
       }
     // Every view's window buffer is a slot of a scope that encloses it.
     for (const auto& v : found.views) {
       auto it = std::lower_bound(
           slots.begin(), slots.end(), v.buffer,
-          [&](const slot_entry& e, const window_buffer& w) { return less(e.w, w); });
+          [&](const slot_entry& e, const window_buffer& w) { return less(e.first, w); });
       bool enclosed = false;
-      for (; it != slots.end() && it->w == v.buffer; ++it) {
-        const auto& sc = found.scopes[it->scope];
+      for (; it != slots.end() && it->first == v.buffer; ++it) {
+        const auto& sc = found.scopes[it->second];
         enclosed = enclosed || (sc.begin < v.at && v.at < sc.end);
       }
       if (!enclosed)
@@ -117,8 +114,8 @@ template <class Program, class Traits>
     const auto by_hash = [](const base_entry& x, const base_entry& y) { return x.hash < y.hash; };
     if (!found.allocations.empty()) {
       for (const auto& sl : slots) {
-        const auto base = a.window_buffer_base(sl.w);
-        bases.push_back({hash(base), identity(base), sl.scope});
+        const auto base = a.window_buffer_base(sl.first);
+        bases.push_back({hash(base), identity(base), sl.second});
       }
       std::sort(bases.begin(), bases.end(), by_hash);
     }
@@ -133,9 +130,7 @@ template <class Program, class Traits>
       if (!held)
         report(reason::alloc_not_slot, al.name, al.where, al.at);
     }
-    std::sort(out.begin(), out.end(), [](const auto& x, const auto& y) {
-      return x.order != y.order ? x.order < y.order : x.subject < y.subject;
-    });
+    detail::sort_diagnostics(out);
     return out;
   }
 }

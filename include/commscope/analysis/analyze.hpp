@@ -500,10 +500,7 @@ template <bool Record, class Program, class Traits>
       fa.run(f, fp, result.diagnostics);
     }
     // A call reports at most once; an allocation at most once per code.
-    std::sort(result.diagnostics.begin(), result.diagnostics.end(),
-              [](const auto& x, const auto& y) {
-                return x.order != y.order ? x.order < y.order : x.code < y.code;
-              });
+    sort_diagnostics(result.diagnostics);
     return result;
   }
 }

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <commscope/adapter.hpp>
+#include <commscope/analysis/sort.hpp>
 #include <commscope/analysis/walk.hpp>
 #include <commscope/plan.hpp>
 
@@ -59,6 +60,17 @@ template <class Adapter> struct scope_records {
     allocations.clear();
   }
 };
+
+/// Sorts pairs of a window buffer and an index (of an allocation, of a scope) by buffer,
+/// then index. read_back and the verifier both sort such pairs: one instantiation of
+/// std::sort with direct comparisons, since the verifier sorts every slot of a program.
+template <class Vec> constexpr void sort_by_buffer(Vec& entries) {
+  using window_buffer = typename Vec::value_type::first_type;
+  std::sort(entries.begin(), entries.end(), [](const auto& x, const auto& y) {
+    const std::less<window_buffer> less;
+    return less(x.first, y.first) || (!less(y.first, x.first) && x.second < y.second);
+  });
+}
 
 /// The walk of read_scopes.
 template <class Adapter> class scope_reader {
@@ -167,9 +179,7 @@ constexpr void read_back(const Adapter& a, typename Adapter::function f,
   }
   // The first scope that lists a window buffer owns it (the verifier reports others).
   const std::less<window_buffer> less;
-  std::sort(index.begin(), index.end(), [&](const auto& x, const auto& y) {
-    return less(x.first, y.first) || (!less(y.first, x.first) && x.second < y.second);
-  });
+  sort_by_buffer(index);
   for (const auto& v : found.views) {
     auto it = std::lower_bound(index.begin(), index.end(), v.buffer,
                                [&](const auto& e, const auto& k) { return less(e.first, k); });

@@ -100,9 +100,12 @@ inline expression_spec spec_of(const expression& e) {
 }
 } // namespace detail
 
-class signal_rewriter {
+/// A class template only so that its members are compiled where signals are synthesized:
+/// a translation unit that includes the traits without synthesizing (the pass alone)
+/// does not instantiate them (issue 13). Use it as `signal_rewriter`.
+template <class = void> class basic_signal_rewriter {
 public:
-  explicit signal_rewriter(const program_ptr& p) : old_(p), next_id_(p->variable_bound) {}
+  explicit basic_signal_rewriter(const program_ptr& p) : old_(p), next_id_(p->variable_bound) {}
 
   /// Binds the three names before `at` and passes the signal to `call`, which is the
   /// whole value of `at` (or one of its returned values).
@@ -336,5 +339,7 @@ private:
   std::vector<const function*> functions_;
   std::unordered_map<const statement*, site> sites_;
 };
+
+using signal_rewriter = basic_signal_rewriter<>;
 
 } // namespace commscope::reference

@@ -1,0 +1,72 @@
+// One sort for cold paths that sort few elements (diagnostics): every call sorts 32-bit
+// indices through a comparison called by pointer, so that std::sort is instantiated once
+// in a translation unit rather than once per element type and comparator. Each instance
+// of std::sort is kilobytes of object code that g++ compiles at -O2 (issue 13). The
+// indirection costs a call per comparison: several times a direct sort, so paths that
+// sort a whole program's worth of elements (the verifier's slots) sort directly. It runs
+// in constant evaluation as well.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+namespace commscope::detail {
+
+/// A strict weak order on the indices of some sequence, called through a function
+/// pointer (no vtable or type information per comparator). The pointer receives the
+/// order itself, which it casts back to its own type: a cast to the object's dynamic
+/// type, which constant evaluation allows.
+struct index_order {
+  bool (*less)(const index_order&, std::uint32_t, std::uint32_t);
+};
+
+template <class Less> struct index_order_of : index_order {
+  Less compare;
+  constexpr explicit index_order_of(Less c) : index_order{&call}, compare(std::move(c)) {}
+  static constexpr bool call(const index_order& o, std::uint32_t x, std::uint32_t y) {
+    return static_cast<const index_order_of&>(o).compare(x, y);
+  }
+};
+
+/// 0, 1, ..., n - 1 sorted by `order`: the one instantiation of std::sort. Not stable:
+/// an order must break every tie that a reader can tell apart.
+constexpr std::vector<std::uint32_t> sorted_indices(std::size_t n, const index_order& order) {
+  std::vector<std::uint32_t> indices; // not (n): clang does not evaluate libstdc++'s fill
+  indices.reserve(n);
+  for (std::size_t i = 0; i < n; ++i)
+    indices.push_back(static_cast<std::uint32_t>(i));
+  std::sort(indices.begin(), indices.end(),
+            [&order](std::uint32_t x, std::uint32_t y) { return order.less(order, x, y); });
+  return indices;
+}
+
+/// Sorts `v` (a vector of the storage policy) by `less` on its elements: sorts indices,
+/// then moves the elements along the cycles of the permutation, in place.
+template <class Vec, class Less> constexpr void sort_by(Vec& v, Less less) {
+  const std::size_t n = v.size();
+  if (n < 2)
+    return;
+  std::vector<std::uint32_t> from = sorted_indices(
+      n, index_order_of([&](std::uint32_t x, std::uint32_t y) { return less(v[x], v[y]); }));
+  // Position i receives the element at from[i]; a finished position is marked from[i] = i.
+  for (std::uint32_t i = 0; i < n; ++i) {
+    if (from[i] == i)
+      continue;
+    auto held = std::move(v[i]);
+    std::uint32_t j = i;
+    for (;;) {
+      const std::uint32_t k = from[j];
+      from[j] = j;
+      if (k == i)
+        break;
+      v[j] = std::move(v[k]);
+      j = k;
+    }
+    v[j] = std::move(held);
+  }
+}
+
+} // namespace commscope::detail
