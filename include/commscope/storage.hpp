@@ -20,10 +20,13 @@
 
 namespace commscope {
 
-/// The default: flat, cache-friendly storage with Boost.Container's small_vector for
-/// lists that are mostly one or two long (inline room, no heap block per item). Plain
-/// vectors are std::vector: as fast here, and boost::container::vector made a third of
-/// the code the compiler generates for the pass (its insertion paths per element type).
+/// The default: flat, cache-friendly storage, with Boost.Container's small_vector for
+/// lists that are mostly one or two long (inline room, no heap block per item). The
+/// analysis' own per-allocation lists no longer use it: an allocation's views are threaded
+/// through the view records and a device set keeps its one interval inline (plan.hpp,
+/// device_set.hpp), both smaller than a small_vector's header. Plain vectors are
+/// std::vector: as fast here, and boost::container::vector made a third of the code the
+/// compiler generates for the pass (its insertion paths per element type).
 struct boost_storage {
   template <class T>
   using vector = std::vector<T>;
