@@ -13,6 +13,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <ranges>
 #include <span>
 #include <string_view>
 
@@ -148,6 +149,15 @@ template <class Traits> struct function_plan {
     return {lo, static_cast<std::size_t>(hi - lo)};
   }
 };
+
+} // namespace commscope
+
+/// A view_list only points into the plan's views: its iterators outlive it (so that
+/// `std::ranges::find(fp.views_of(a), v)` gives an iterator, not `dangling`).
+template <class Traits>
+inline constexpr bool std::ranges::enable_borrowed_range<commscope::view_list<Traits>> = true;
+
+namespace commscope {
 
 namespace detail {
 /// Threads every allocation's list through the views (allocation::first_view,

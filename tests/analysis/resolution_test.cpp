@@ -2,6 +2,10 @@
 // allocation pointers, collective results, and safety against bindings that loop.
 #include "pass_support.hpp"
 
+#include <algorithm>
+#include <iterator>
+#include <ranges>
+
 using namespace pass_test;
 using fb = ref::function_builder;
 
@@ -75,6 +79,13 @@ TEST_CASE("each allocation lists its own views in source order, when views inter
   CHECK(names_of(1) == "b1 b2 ");
   CHECK(fp.views_of(0).size() == 3);
   CHECK(fp.views_of(1).front() == 1);
+  // A standard forward range, for the algorithms a compiler engineer reaches for.
+  using list = decltype(fp.views_of(0));
+  static_assert(std::ranges::forward_range<list>);
+  static_assert(std::forward_iterator<std::ranges::iterator_t<list>>);
+  CHECK(std::ranges::distance(fp.views_of(0)) == 3);
+  CHECK(std::ranges::find(fp.views_of(1), 3u) != fp.views_of(1).end());
+  CHECK(std::ranges::find(fp.views_of(1), 2u) == fp.views_of(1).end());
 }
 
 TEST_CASE("a window of something that is not an allocation is not a view") {
