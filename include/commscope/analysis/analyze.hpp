@@ -133,7 +133,8 @@ private:
   }
 
   /// Step 3: every dispatch's descriptor goes to the allocations of its view arguments
-  /// (accumulated in the allocations' devices, normalized by inherit()).
+  /// (accumulated per allocation in devices_, moved into the plan's records once they
+  /// are made, normalized by inherit()).
   constexpr void dispatches(function_plan<Traits>& fp) {
     device_inference<A> infer(a_, vars_, facts_);
     for (const auto& d : facts_.dispatches) {
