@@ -8,6 +8,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <string>
 #include <string_view>
 
@@ -417,4 +418,32 @@ TEST_CASE("a body that starts with a string spanning lines is replaced where it 
   const auto again = read(out);
   REQUIRE(again.programs.size() == 1);
   CHECK(plan_of(again.programs[0]) == plan_of(unit));
+}
+
+TEST_CASE("a decorator that ends its block is a syntax error, not a decorator of an outer def") {
+  // Fuzz finding: a class nested in a host body ended at a decorator, and the scan took
+  // the next `def` of the outer class for its decorated statement; the program printed
+  // from it (ending at the decorator) did not read back.
+  const std::string src = std::string(header) +
+                          "class A:\n"
+                          "    class B:\n"
+                          "        @staticmethod\n"
+                          "\n"
+                          "# a comment between\n"
+                          "    def f(self):\n"
+                          "        return 0\n";
+  const auto m = ref::parse_module(src);
+  REQUIRE(m.error);
+  CHECK(m.error->message == "invalid syntax: a decorator must be followed by 'def' or 'class'");
+  const auto header_lines =
+      static_cast<unsigned>(std::count(header.begin(), header.end(), '\n'));
+  CHECK(m.error->line == header_lines + 6);
+  // Still accepted: decorators, blank lines and comments, then the def in the same block.
+  const auto ok = ref::parse_module(std::string(header) + "class A:\n"
+                                                          "    @staticmethod\n"
+                                                          "\n"
+                                                          "    # a comment between\n"
+                                                          "    def f():\n"
+                                                          "        return 0\n");
+  CHECK(!ok.error);
 }

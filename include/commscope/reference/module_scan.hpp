@@ -171,6 +171,11 @@ public:
         continue;
       }
       if (k.kind() == tok::dedent) {
+        // A decorator's statement must follow in the decorator's own block (Python rejects
+        // `@d` then a dedent): else a decorator would attach to an outer `def`, and the
+        // printed block, which ends at the decorator, would not read back.
+        if (!decorators.empty())
+          fail_at(k.begin, "invalid syntax: a decorator must be followed by 'def' or 'class'");
         if (blocks.size() > 1) {
           if (blocks.back().definition >= 0)
             definitions[static_cast<std::size_t>(blocks.back().definition)].body_end = i;
