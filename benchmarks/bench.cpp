@@ -152,29 +152,31 @@ template <class Body> std::size_t measured(Body&& body) {
   return heap_peak - base;
 }
 
+/// Runs `body` once per iteration of `state`; returns the highest heap one run added.
+template <class Body> std::size_t peak_over(benchmark::State& state, Body&& body) {
+  std::size_t peak = 0;
+  for (auto _ : state)
+    peak = std::max(peak, measured(body));
+  return peak;
+}
+
 void bm_traverse(benchmark::State& state) {
   auto& w = current(static_cast<std::size_t>(state.range(0)), state);
   if (!w.program)
     return;
-  std::size_t peak = 0;
-  for (auto _ : state)
-    peak = std::max(peak, measured([&] {
-                      benchmark::DoNotOptimize(commscope::bench::traverse<traits>(w.program));
-                    }));
-  counters(state, w, peak);
+  counters(state, w, peak_over(state, [&] {
+             benchmark::DoNotOptimize(commscope::bench::traverse<traits>(w.program));
+           }));
 }
 
 void bm_analyze(benchmark::State& state) {
   auto& w = current(static_cast<std::size_t>(state.range(0)), state);
   if (!w.program)
     return;
-  std::size_t peak = 0;
-  for (auto _ : state)
-    peak = std::max(peak, measured([&] {
-                      auto plan = commscope::analyze(w.program);
-                      benchmark::DoNotOptimize(plan.functions.data());
-                    }));
-  counters(state, w, peak);
+  counters(state, w, peak_over(state, [&] {
+             auto plan = commscope::analyze(w.program);
+             benchmark::DoNotOptimize(plan.functions.data());
+           }));
 }
 
 /// The analysis recording evidence (`--explain`): what it costs when asked for. Beside
@@ -183,13 +185,10 @@ void bm_analyze_evidence(benchmark::State& state) {
   auto& w = current(static_cast<std::size_t>(state.range(0)), state);
   if (!w.program)
     return;
-  std::size_t peak = 0;
-  for (auto _ : state)
-    peak = std::max(peak, measured([&] {
-                      auto plan = commscope::analyze(w.program, traits{}, commscope::with_evidence);
-                      benchmark::DoNotOptimize(plan.functions.data());
-                    }));
-  counters(state, w, peak);
+  counters(state, w, peak_over(state, [&] {
+             auto plan = commscope::analyze(w.program, traits{}, commscope::with_evidence);
+             benchmark::DoNotOptimize(plan.functions.data());
+           }));
 }
 
 void bm_rebuild(benchmark::State& state) {
@@ -325,12 +324,9 @@ void bm_index_traverse(benchmark::State& state) {
   if (!w.ready)
     return;
   const index_ir::traits t{&w.program.module};
-  std::size_t peak = 0;
-  for (auto _ : state)
-    peak = std::max(peak, measured([&] {
-                      benchmark::DoNotOptimize(commscope::bench::traverse(w.program.module, t));
-                    }));
-  counters(state, w, peak);
+  counters(state, w, peak_over(state, [&] {
+             benchmark::DoNotOptimize(commscope::bench::traverse(w.program.module, t));
+           }));
 }
 
 void bm_index_analyze(benchmark::State& state) {
@@ -338,13 +334,10 @@ void bm_index_analyze(benchmark::State& state) {
   if (!w.ready)
     return;
   const index_ir::traits t{&w.program.module};
-  std::size_t peak = 0;
-  for (auto _ : state)
-    peak = std::max(peak, measured([&] {
-                      auto plan = commscope::analyze(w.program.module, t);
-                      benchmark::DoNotOptimize(plan.functions.data());
-                    }));
-  counters(state, w, peak);
+  counters(state, w, peak_over(state, [&] {
+             auto plan = commscope::analyze(w.program.module, t);
+             benchmark::DoNotOptimize(plan.functions.data());
+           }));
 }
 
 void bm_index_run(benchmark::State& state) {
