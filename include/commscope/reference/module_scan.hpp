@@ -252,8 +252,7 @@ private:
   bool is_op(std::uint32_t i, operator_code o) const { return ts_.tokens[i].is_op(o); }
   /// +1 for an opening bracket at token i, -1 for a closing one, else 0.
   int nesting(std::uint32_t i) const {
-    const std::uint8_t c = code(i);
-    return (c == '(' || c == '[' || c == '{') ? 1 : (c == ')' || c == ']' || c == '}') ? -1 : 0;
+    return bracket_nesting(code(i));
   }
   /// The operator code of token i, 0 for any other token.
   std::uint8_t code(std::uint32_t i) const {
@@ -300,10 +299,8 @@ private:
       if (k.kind() != tok::op)
         continue;
       const char o = static_cast<char>(k.flags());
-      if (o == '(' || o == '[' || o == '{')
-        ++depth;
-      else if (o == ')' || o == ']' || o == '}')
-        --depth;
+      if (const int step = bracket_nesting(static_cast<std::uint8_t>(o)); step != 0)
+        depth += step;
       else if (o == ':' && depth == 0) {
         if (lambdas > 0 && !definition) {
           --lambdas;
@@ -406,10 +403,7 @@ private:
       const token& k = ts_.tokens[i];
       if (k.kind() == tok::op) {
         const std::uint8_t o = k.flags();
-        if (o == '(' || o == '[' || o == '{')
-          ++depth;
-        else if (o == ')' || o == ']' || o == '}')
-          --depth;
+        depth += bracket_nesting(o);
         if (depth == 0)
           break;
         if (depth == 1 && (o == '(' || o == ','))
@@ -520,10 +514,8 @@ private:
     for (std::uint32_t i = b; i <= e; ++i) {
       if (i < e && ts_.tokens[i].kind() == tok::op) {
         const char o = static_cast<char>(ts_.tokens[i].flags());
-        if (o == '(' || o == '[' || o == '{')
-          ++depth;
-        else if (o == ')' || o == ']' || o == '}')
-          --depth;
+        if (const int step = bracket_nesting(static_cast<std::uint8_t>(o)); step != 0)
+          depth += step;
         else if (o == ';' && depth == 0) {
           simple_statement(s, i, scope);
           s = i + 1;
@@ -560,10 +552,8 @@ private:
       if (t[i].kind() != tok::op)
         continue;
       const std::uint8_t o = t[i].flags();
-      if (o == '(' || o == '[' || o == '{')
-        ++depth;
-      else if (o == ')' || o == ']' || o == '}')
-        --depth;
+      if (const int step = bracket_nesting(o); step != 0)
+        depth += step;
       else if (depth == 0 && o == '=')
         eqs_.push_back(i);
       else if (depth == 0 && is_augmented_code(o)) {

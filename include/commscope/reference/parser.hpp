@@ -711,10 +711,8 @@ private:
       if (x.kind() != tok::op)
         continue;
       const std::uint8_t o = x.flags();
-      if (o == '(' || o == '[' || o == '{')
-        ++depth;
-      else if (o == ')' || o == ']' || o == '}')
-        --depth;
+      if (const int step = bracket_nesting(o); step != 0)
+        depth += step;
       else if (o == ':' && depth == 0) {
         if (lambdas > 0) {
           --lambdas;
@@ -976,10 +974,8 @@ private:
       if (x.kind() != tok::op)
         continue;
       const std::uint8_t o = x.flags();
-      if (o == '(' || o == '[' || o == '{')
-        ++depth;
-      else if (o == ')' || o == ']' || o == '}')
-        --depth;
+      if (const int step = bracket_nesting(o); step != 0)
+        depth += step;
       else if (depth == 0 && (o == '=' || o == ';'))
         return o == ';';
     }

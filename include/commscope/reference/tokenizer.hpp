@@ -139,6 +139,12 @@ struct operator_code {
   }
 };
 
+/// +1 for the operator code of an opening bracket, -1 for a closing one, 0 for any other:
+/// the step of the bracket depth that every scan of a logical line keeps.
+constexpr int bracket_nesting(std::uint8_t op) {
+  return (op == '(' || op == '[' || op == '{') ? 1 : (op == ')' || op == ']' || op == '}') ? -1 : 0;
+}
+
 struct token {
   std::uint32_t begin = 0; ///< byte offset into the source
   /// kind (3 bits), flags (8 bits: string_flags for strings, op_code for operators, the
