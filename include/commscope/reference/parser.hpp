@@ -438,8 +438,14 @@ private:
     names_.clear();
     // Sized once from the bindings the scan met in the body: a body of a million
     // assignments would otherwise rehash its table a dozen times.
-    if (d.own_scope >= 0 && static_cast<std::size_t>(d.own_scope) < scan_.scopes.size())
-      names_.reserve(scan_.scopes[static_cast<std::size_t>(d.own_scope)].records.size());
+    ahead_ = {};
+    if (d.own_scope >= 0 && static_cast<std::size_t>(d.own_scope) < scan_.scopes.size()) {
+      const auto& records = scan_.scopes[static_cast<std::size_t>(d.own_scope)].records;
+      names_.reserve(records.size());
+      ahead_.records = records;
+      for (std::size_t k = 0; k < binding_lookahead::distance && k < records.size(); ++k)
+        fetch_binding(k);
+    }
     constants_seen_.clear();
     open_names_.clear();
     shadow_.clear();
@@ -539,10 +545,41 @@ private:
   void bind(const variable* v) { names_.put(v); }
   /// new_variable and bind in one probe of the table.
   variable* bind_new(std::string_view name) {
-    const auto at = names_.locate(name);
+    const auto at = names_.locate(name, hash_of_binding(name));
     variable* v = w_.make_variable(next_id_++, at.found ? at.found->name : w_.string(name));
     names_.put_at(at, v);
     return v;
+  }
+
+  /// hash_name(name) for a name bind_new is about to bind. The scan recorded the body's
+  /// bindings in source order and bind_new meets them in that order: the table slot of
+  /// the binding `distance` records on is fetched now, and its hash kept for when it is
+  /// bound. A name that is not the next record (a loop target, a nested scope's name) is
+  /// hashed here; the records passed over are skipped by their offsets.
+  std::uint64_t hash_of_binding(std::string_view name) {
+    const auto& records = ahead_.records;
+    const auto at = reinterpret_cast<std::uintptr_t>(name.data());
+    const auto source = reinterpret_cast<std::uintptr_t>(ts_.source.data());
+    if (at < source || at - source >= ts_.source.size())
+      return hash_name(name);
+    const auto offset = static_cast<std::uint32_t>(at - source);
+    auto& k = ahead_.next;
+    while (k < records.size() && t_[records[k].name].begin < offset)
+      fetch_binding(k++ + binding_lookahead::distance);
+    if (k < records.size() && t_[records[k].name].begin == offset &&
+        text(t_[records[k].name]).size() == name.size()) {
+      const std::uint64_t h = ahead_.hashes[k % binding_lookahead::distance];
+      fetch_binding(k++ + binding_lookahead::distance);
+      return h;
+    }
+    return hash_name(name);
+  }
+  void fetch_binding(std::size_t k) {
+    if (k >= ahead_.records.size())
+      return;
+    const std::uint64_t h = hash_name(text(t_[ahead_.records[k].name]));
+    ahead_.hashes[k % binding_lookahead::distance] = h;
+    names_.prefetch(h);
   }
 
   /// The dotted name an attribute chain spells, in the DSL's own aliases (`pl.`, `pld.`).
@@ -1807,6 +1844,8 @@ private:
   /// The nodes of a dotted name (attributes located where it starts).
   mutable_expr materialize(const dotted& d, const resolved_name& root) {
     mutable_expr x = name_node(t_[d.root], root);
+    if (d.attrs == 0) // most dotted names are plain names
+      return x;
     const source_location at = where(t_[d.root]);
     for (std::uint32_t k = 0; k < d.attrs; ++k) {
       expression_spec s;
@@ -2379,6 +2418,16 @@ private:
   bool resolving_ = false;
   bool no_conditional_ = false;
   name_table<const variable*, variable_name> names_;
+  /// The scan's records of the body being read, fetched ahead (hash_of_binding).
+  struct binding_lookahead {
+    static constexpr std::size_t distance = 16;
+    std::span<const py_scope::record> records;
+    /// The first record not yet bound or passed over.
+    std::size_t next = 0;
+    /// Record k's hash at k % distance, for the records in [next, next + distance).
+    std::array<std::uint64_t, distance> hashes{};
+  };
+  binding_lookahead ahead_;
   struct open_name {
     std::string_view name;
     std::optional<std::int64_t> value; ///< its constant, if it is one
