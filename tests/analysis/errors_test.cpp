@@ -5,6 +5,8 @@
 // 9 + 4k; a call after `target = ` starts target.size() + 3 further.
 #include "pass_support.hpp"
 
+#include <cstdint>
+#include <limits>
 #include <string>
 
 using namespace pass_test;
@@ -95,6 +97,28 @@ TEST_CASE("the device errors carry the call's location and their numbers") {
   CHECK(pl.diagnostics[3].message() ==
         "the dispatch of 'chip' iterates over part of the world: only range(world_size()) "
         "with start 0 and step 1 covers all devices");
+}
+
+TEST_CASE("device literals are judged the same on each side of 32 bits") {
+  // The walk keeps a literal below 2^32 - 1 in the dispatch's record and reads any other
+  // from the IR again (collect.hpp, device_form): both give the same numbers.
+  fixture f;
+  auto v = f.view("buf");                                               // 4
+  f.h.dispatch(f.chip, {v}, std::int64_t{4294967294});                  // 6:9
+  f.h.dispatch(f.chip, {v}, std::int64_t{4294967295});                  // 7:9
+  f.h.dispatch(f.chip, {v}, std::int64_t{1} << 40);                     // 8:9
+  f.h.dispatch(f.chip, {v}, std::numeric_limits<std::int64_t>::min()); // 9:9
+  f.h.dispatch(f.chip, {v}, std::int64_t{1048575});                     // 10: the last device
+  const auto pl = f.analyze();
+  CHECK(diags(pl) == "device-out-of-range chip 6:9\n"
+                     "device-out-of-range chip 7:9\n"
+                     "device-out-of-range chip 8:9\n"
+                     "negative-device chip 9:9");
+  REQUIRE(pl.diagnostics.size() == 4);
+  CHECK(pl.diagnostics[0].number == 4294967294);
+  CHECK(pl.diagnostics[1].number == 4294967295);
+  CHECK(pl.diagnostics[2].number == std::int64_t{1} << 40);
+  CHECK(pl.diagnostics[3].number == std::numeric_limits<std::int64_t>::min());
 }
 
 TEST_CASE("duplicate-name: two allocations of one domain, reported at the later one") {

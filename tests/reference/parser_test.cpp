@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 
@@ -90,6 +91,18 @@ std::string plan_text(const ref::program_ptr& p) {
 }
 
 } // namespace
+
+TEST_CASE("a misused builder throws instead of reading past its blocks") {
+  ref::program_builder pb;
+  auto& h = pb.host_orchestrator("host");
+  CHECK_THROWS_AS(h.end(), std::logic_error);        // no block open
+  CHECK_THROWS_AS(h.begin_else(), std::logic_error); // no if open
+  (void)h.for_range("r", 4);
+  CHECK_THROWS_AS(h.begin_else(), std::logic_error); // a for loop has no else here
+  h.end();
+  CHECK_THROWS_AS(h.end(), std::logic_error);
+  CHECK(pb.finish() != nullptr); // still usable
+}
 
 TEST_CASE("the cli.md example parses into the reference IR") {
   auto p = parse_ok(example);

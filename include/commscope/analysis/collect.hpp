@@ -46,13 +46,27 @@ template <class Adapter> struct operand_site {
   std::uint32_t def = no_index;
 };
 
+/// What a dispatch's device= expression is, judged while the walk has it in cache:
+/// inferring devices after the walk then reads the IR only for a literal beyond 32 bits
+/// (re-reading every device expression was the analysis' largest cache miss).
+enum class device_form : std::uint8_t {
+  other,         ///< neither a literal nor a variable: unsupported-device
+  variable,      ///< device_def is the definition it reads
+  small_integer, ///< a literal in [0, no_index): device_def is its value
+  integer,       ///< any other literal: read from `device`
+};
+
 template <class Adapter> struct dispatch_site {
   typename Adapter::expression call{};
   typename Adapter::expression device{}; ///< its device= expression
-  std::uint32_t device_def = no_index;   ///< the definition it reads, if it is a variable
-  std::uint32_t first_argument = 0;      ///< function_facts::arguments[first, first + count)
+  /// The definition it reads (device_form::variable) or its value (small_integer).
+  std::uint32_t device_def = no_index;
+  std::uint32_t first_argument = 0; ///< function_facts::arguments[first, first + count)
   std::uint32_t argument_count = 0;
-  std::uint64_t order = 0; ///< the callee's name and location are read again on error
+  /// In what was padding: the site stays its size.
+  device_form form = device_form::other;
+  /// The callee's name and location are read again on error.
+  std::uint64_t order = 0;
 };
 
 template <class Adapter> struct collective_site {
@@ -338,7 +352,23 @@ private:
     case call_target::kind::function:
       if (t.callee.is_chip_orchestrator())
         if (auto d = a_.device_of(e)) {
-          dispatch_site<Adapter> site{e, *d, read(*d), 0, 0, at};
+          dispatch_site<Adapter> site{e, *d, no_index, 0, 0, device_form::other, at};
+          switch (a_.expression_kind_of(*d)) {
+          case expression_kind::integer:
+            if (const std::int64_t v = a_.integer_value(*d); v >= 0 && v < no_index) {
+              site.form = device_form::small_integer;
+              site.device_def = static_cast<std::uint32_t>(v);
+            } else {
+              site.form = device_form::integer;
+            }
+            break;
+          case expression_kind::variable:
+            site.form = device_form::variable;
+            site.device_def = read(*d);
+            break;
+          default:
+            break;
+          }
           site.first_argument = record_arguments(e, site.argument_count);
           out_.dispatches.emplace_back(site);
         }

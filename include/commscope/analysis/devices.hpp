@@ -41,13 +41,14 @@ public:
 
   /// The descriptor of one dispatch, valid until the next call.
   [[nodiscard]] constexpr const descriptor<storage>& infer(const dispatch_site<Adapter>& d) {
-    const expression e = d.device;
-    switch (a_.expression_kind_of(e)) {
-    case expression_kind::integer:
-      return constant(a_.integer_value(e));
-    case expression_kind::variable:
+    switch (d.form) { // judged by the walk (collect.hpp, device_form)
+    case device_form::small_integer:
+      return constant(d.device_def);
+    case device_form::integer:
+      return constant(a_.integer_value(d.device));
+    case device_form::variable:
       break;
-    default:
+    case device_form::other:
       return scratch_ = error(error_code::unsupported_device);
     }
     const binding& b = vars_.at(vars_.root(d.device_def));

@@ -29,6 +29,7 @@
 #include <initializer_list>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -294,9 +295,15 @@ public:
     frames_.back().value = c;
   }
   /// Switches the innermost open `if` to its else branch.
-  void begin_else() { frames_.back().in_else = true; }
+  void begin_else() {
+    if (frames_.empty() || frames_.back().what != statement::kind::if_else)
+      throw std::logic_error("function_builder::begin_else: no open if");
+    frames_.back().in_else = true;
+  }
   /// Closes the innermost open block.
   void end() {
+    if (frames_.empty()) // a misused builder is a programming error, never undefined behaviour
+      throw std::logic_error("function_builder::end: no open block");
     frame f = std::move(frames_.back());
     frames_.pop_back();
     statement_spec s;
