@@ -186,7 +186,8 @@ public:
       }
       if (k.kind() == tok::indent)
         fail_at(k.begin, "unexpected indent");
-      const std::uint32_t nl = line_end(i);
+      line_marks marks;
+      const std::uint32_t nl = line_end(i, marks);
       const std::int32_t scope = blocks.back().scope;
       if (is_op(i, "@")) {
         if (decorators.empty())
@@ -204,7 +205,10 @@ public:
       if (!decorators.empty() && !defines)
         fail_at(t[i].begin, "invalid syntax: a decorator must be followed by 'def' or 'class'");
       if (!is_compound(kw, nl)) {
-        simple_line(i, nl, scope);
+        if (marks.semicolon)
+          simple_line(i, nl, scope);
+        else // one statement: no pass to split the line
+          simple_statement(i, nl, scope, marks.walrus);
         i = nl + 1;
         continue;
       }
@@ -261,11 +265,20 @@ private:
   }
   bool is_name(std::uint32_t i, keyword_id n) const { return ts_.tokens[i].is_keyword(n); }
 
-  /// The NEWLINE that ends the logical line starting at i.
-  std::uint32_t line_end(std::uint32_t i) const {
+  /// What a line holds that its statements' scans would otherwise look for in passes of
+  /// their own: most lines are one statement without `:=`.
+  struct line_marks {
+    bool semicolon = false;
+    bool walrus = false;
+  };
+  /// The NEWLINE that ends the logical line starting at i, and the line's marks.
+  std::uint32_t line_end(std::uint32_t i, line_marks& marks) const {
     const auto& t = ts_.tokens;
-    while (t[i].kind() != tok::newline && t[i].kind() != tok::end)
-      ++i;
+    for (; t[i].kind() != tok::newline && t[i].kind() != tok::end; ++i)
+      if (t[i].kind() == tok::op) {
+        marks.semicolon = marks.semicolon || t[i].is_op(";");
+        marks.walrus = marks.walrus || t[i].is_op(":=");
+      }
     if (t[i].kind() == tok::end)
       fail_at(t[i].begin, "unexpected end of file");
     return i;
@@ -526,7 +539,8 @@ private:
     }
   }
 
-  void simple_statement(std::uint32_t b, std::uint32_t e, std::int32_t scope) {
+  /// `walrus`: the statement may hold a `:=` (false only when its line holds none).
+  void simple_statement(std::uint32_t b, std::uint32_t e, std::int32_t scope, bool walrus = true) {
     const auto& t = ts_.tokens;
     if (b >= e)
       return;
@@ -541,7 +555,8 @@ private:
         }
       return;
     }
-    walrus_bindings(b, e, scope);
+    if (walrus)
+      walrus_bindings(b, e, scope);
     // Assignments: the '=' at depth 0 split targets from the value.
     eqs_.clear();
     int depth = 0;
