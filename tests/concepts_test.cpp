@@ -5,6 +5,8 @@
 #include <commscope/reference/builder.hpp>
 #include <commscope/reference/traits.hpp>
 
+#include <boost/container/small_vector.hpp> // storage.hpp declares it only
+
 #include <doctest/doctest.h>
 
 using reference_traits = commscope::ir_traits<commscope::reference::program_ptr>;
@@ -29,6 +31,14 @@ struct limited : reference_traits {
 };
 static_assert(commscope::device_limit_of<limited>() == 8);
 static_assert(std::is_same_v<commscope::storage_t<limited>, commscope::std_storage>);
+
+TEST_CASE("the default policy's small_vector is Boost.Container's, usable with its header") {
+  commscope::boost_storage::small_vector<int, 2> v{1, 2};
+  v.push_back(3);
+  static_assert(std::is_same_v<decltype(v), boost::container::small_vector<int, 2>>);
+  CHECK(v.size() == 3);
+  CHECK(v[2] == 3);
+}
 
 TEST_CASE("a hashed-variable adapter without rewrite hooks gets the full analysis") {
   minimal::program p;

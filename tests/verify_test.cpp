@@ -253,6 +253,29 @@ TEST_CASE("a partly materialized body: an allocation no enclosing scope holds") 
   CHECK(pl.diagnostics[0].subject == "late");
 }
 
+TEST_CASE("an allocation is held only by a slot of a scope that encloses it") {
+  auto a = variable("a", 3);
+  auto b = variable("b", 4);
+  const auto slot_of = [](const ref::variable_ptr& base) {
+    auto* w = nodes().make_node(ref::window_buffer{});
+    w->name = nodes().string(std::string(base->name.view()));
+    w->base = base;
+    return window_buffer_ptr(w);
+  };
+  SUBCASE("a slot of a scope that ends before it") {
+    const auto p =
+        program_with({scope("comm_d0", {}, {slot_of(a)}, {}, {4, 9}),
+                      scope("comm_d1", {}, {slot_of(b)}, {}, {5, 9}), allocation(a, {6, 9})});
+    CHECK(findings(commscope::verify(p)) == "alloc_not_slot a 6:9");
+  }
+  SUBCASE("a slot of the scope around it, and of a later one") {
+    const auto p =
+        program_with({scope("comm_d0", {}, {slot_of(a)}, {allocation(a, {5, 13})}, {4, 9}),
+                      scope("comm_d1", {}, {slot_of(a)}, {}, {6, 9})});
+    CHECK(findings(commscope::verify(p)).empty());
+  }
+}
+
 TEST_CASE("several findings come out in walk order") {
   auto w = buffer("w");
   auto inner = scope("comm_d1", {2, 1}, {}, {view("late", buffer("stray"), {7, 17})}, {6, 13});

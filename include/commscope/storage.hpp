@@ -1,19 +1,13 @@
 // Container policies. The analysis keeps all of its bookkeeping in containers chosen by
-// the traits (`Traits::storage`), so that the same templates run on Boost.Container at
-// run time and on standard containers during constant evaluation.
+// the traits (`Traits::storage`), so that the same templates run on the default policy's
+// containers at run time and on standard containers during constant evaluation.
 #pragma once
 
-// g++ 12 reports a false -Wstringop-overread inside Boost.Container's element moves once
-// they are inlined into user code; the pragma marks those header lines only.
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wstringop-overread"
-#pragma GCC diagnostic ignored "-Wstringop-overflow"
-#endif
-#include <boost/container/small_vector.hpp>
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
+// Only the declaration of Boost.Container's small_vector: no list of the analysis uses it
+// any more, and its full header costs every translation unit of the pass a parse of
+// about 0.3 s (issue 13). Code that makes a `boost_storage::small_vector` includes
+// <boost/container/small_vector.hpp>, as for any forward-declared type.
+#include <boost/container/container_fwd.hpp>
 
 #include <cstddef>
 #include <vector>

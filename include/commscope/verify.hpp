@@ -93,42 +93,62 @@ template <class Program, class Traits>
     }
     // In a host orchestrator with scopes, every allocation is a slot of a scope that
     // encloses it (a partly materialized body is not).
-    const auto identity = [&](typename Traits::variable v) {
-      if constexpr (A::dense_variables)
-        return a.variable_index(v);
-      else
-        return a.variable_key(v);
+    const auto enclosed_by = [&](std::uint32_t scope, std::uint64_t at) {
+      const auto& sc = found.scopes[scope];
+      return sc.begin < at && at < sc.end;
     };
-    const auto hash = [&](typename Traits::variable v) -> std::size_t {
-      if constexpr (A::dense_variables)
-        return a.variable_index(v);
-      else
+    if constexpr (A::dense_variables) {
+      // The slots of each base variable chained from its index: no sort, whose
+      // instantiation per element type g++ compiles at -O2 in every TU (issue 13).
+      using vec_u32 = typename storage::template vector<std::uint32_t>;
+      vec_u32 first, next;
+      if (!found.allocations.empty()) {
+        first.assign(a.variable_bound(p), no_index);
+        next.assign(slots.size(), no_index);
+        for (std::uint32_t k = 0; k < slots.size(); ++k) {
+          const std::size_t b = a.variable_index(a.window_buffer_base(slots[k].first));
+          if (b >= first.size()) // an index past variable_bound: the table grows
+            first.resize(b + 1, no_index);
+          next[k] = first[b];
+          first[b] = k;
+        }
+      }
+      for (const auto& al : found.allocations) {
+        const std::size_t b = a.variable_index(al.base);
+        bool held = false;
+        for (auto k = b < first.size() ? first[b] : no_index; k != no_index && !held; k = next[k])
+          held = enclosed_by(slots[k].second, al.at);
+        if (!held)
+          report(reason::alloc_not_slot, al.name, al.where, al.at);
+      }
+    } else {
+      const auto identity = [&](typename Traits::variable v) { return a.variable_key(v); };
+      const auto hash = [&](typename Traits::variable v) -> std::size_t {
         return std::hash<std::remove_cvref_t<decltype(identity(v))>>{}(identity(v));
-    };
-    struct base_entry {
-      std::size_t hash;
-      decltype(identity(std::declval<typename Traits::variable>())) id;
-      std::uint32_t scope;
-    };
-    typename storage::template vector<base_entry> bases;
-    const auto by_hash = [](const base_entry& x, const base_entry& y) { return x.hash < y.hash; };
-    if (!found.allocations.empty()) {
-      for (const auto& sl : slots) {
-        const auto base = a.window_buffer_base(sl.first);
-        bases.push_back({hash(base), identity(base), sl.second});
+      };
+      struct base_entry {
+        std::size_t hash;
+        decltype(identity(std::declval<typename Traits::variable>())) id;
+        std::uint32_t scope;
+      };
+      typename storage::template vector<base_entry> bases;
+      const auto by_hash = [](const base_entry& x, const base_entry& y) { return x.hash < y.hash; };
+      if (!found.allocations.empty()) {
+        for (const auto& sl : slots) {
+          const auto base = a.window_buffer_base(sl.first);
+          bases.push_back({hash(base), identity(base), sl.second});
+        }
+        std::sort(bases.begin(), bases.end(), by_hash);
       }
-      std::sort(bases.begin(), bases.end(), by_hash);
-    }
-    for (const auto& al : found.allocations) {
-      const base_entry key{hash(al.base), identity(al.base), 0};
-      auto it = std::lower_bound(bases.begin(), bases.end(), key, by_hash);
-      bool held = false;
-      for (; it != bases.end() && it->hash == key.hash && !held; ++it) {
-        const auto& sc = found.scopes[it->scope];
-        held = it->id == key.id && sc.begin < al.at && al.at < sc.end;
+      for (const auto& al : found.allocations) {
+        const base_entry key{hash(al.base), identity(al.base), 0};
+        auto it = std::lower_bound(bases.begin(), bases.end(), key, by_hash);
+        bool held = false;
+        for (; it != bases.end() && it->hash == key.hash && !held; ++it)
+          held = it->id == key.id && enclosed_by(it->scope, al.at);
+        if (!held)
+          report(reason::alloc_not_slot, al.name, al.where, al.at);
       }
-      if (!held)
-        report(reason::alloc_not_slot, al.name, al.where, al.at);
     }
     detail::sort_diagnostics(out);
     return out;

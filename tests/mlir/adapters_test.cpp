@@ -5,6 +5,7 @@
 #include <commscope/commscope.hpp>
 #include <commscope/mlir/traits.hpp>
 #include <commscope/reference/parser.hpp>
+#include <commscope/reference/printer.hpp> // signal synthesis respells with it
 #include <commscope/reference/traits.hpp>
 
 #include <mlir/IR/Verifier.h>

@@ -753,4 +753,12 @@ inline void append_decorator(std::string& out, const signature& sig) {
   return p ? print(*p) : std::string();
 }
 
+/// The printer of signal synthesis' rewriter (signals.hpp): a statement's first line.
+struct statement_printer {
+  static void append_statement(std::string& out, const statement& s, std::string_view indent,
+                               std::string_view newline) {
+    detail::append_statement(out, s, indent, newline);
+  }
+};
+
 } // namespace commscope::reference

@@ -314,7 +314,7 @@ public:
       body.assign(1, scope);
     }
     f->body = w_.list(body);
-    replaced_[current_] = f;
+    replaced_.push_back({position_of(current_), f});
     for (auto id : substituted_ids_)
       substitution_[id] = {};
     substituted_ids_.clear();
@@ -326,9 +326,9 @@ public:
     if (replaced_.empty())
       return old_;
     auto p = std::make_shared<program>(*old_);
-    for (auto& fn : p->functions)
-      if (auto it = replaced_.find(fn.get()); it != replaced_.end())
-        fn = it->second;
+    for (const auto& r : replaced_) // in call order: of a function wrapped twice, the last wins
+      if (r.position < p->functions.size())
+        p->functions[r.position] = r.function;
     p->variable_bound = next_id_;
     p->arenas.push_back(w_.arena());
     return p;
@@ -341,6 +341,23 @@ private:
     bool all_devices = true;
     node_list<window_buffer_ptr> slots;
   };
+
+  /// The position of `f` among the program's functions (their count when it is none of
+  /// them), searched from just after the previous one found: the pass wraps functions in
+  /// program order, so each search is a step. Positions, not a hash map from function to
+  /// replacement, whose instantiation was a few kilobytes of code in every translation
+  /// unit of the pass (issue 13).
+  std::size_t position_of(const function* f) {
+    const auto& fs = old_->functions;
+    for (std::size_t k = 0; k < fs.size(); ++k) {
+      const std::size_t i = (next_position_ + k) % fs.size();
+      if (fs[i].get() == f) {
+        next_position_ = i + 1;
+        return i;
+      }
+    }
+    return fs.size();
+  }
 
   variable_ptr substituted(variable_ptr v) const {
     if (v->id < substitution_.size()) {
@@ -366,7 +383,12 @@ private:
   std::vector<substitution> substitution_; ///< indexed by the old variable's id
   std::vector<std::uint32_t> substituted_ids_;
   std::unordered_map<const variable*, variable_ptr> collisions_;
-  std::unordered_map<const function*, function_ptr> replaced_;
+  struct replacement {
+    std::size_t position; ///< in the old program's functions
+    function_ptr function;
+  };
+  std::vector<replacement> replaced_;
+  std::size_t next_position_ = 0;
 };
 
 } // namespace commscope::reference

@@ -6,7 +6,6 @@
 #pragma once
 
 #include <commscope/reference/ir.hpp>
-#include <commscope/reference/printer.hpp>
 
 #include <algorithm>
 #include <cstddef>
@@ -100,10 +99,15 @@ inline expression_spec spec_of(const expression& e) {
 }
 } // namespace detail
 
-/// A class template only so that its members are compiled where signals are synthesized:
-/// a translation unit that includes the traits without synthesizing (the pass alone)
-/// does not instantiate them (issue 13). Use it as `signal_rewriter`.
-template <class = void> class basic_signal_rewriter {
+/// What respells a rewritten statement: defined in printer.hpp, which a translation unit
+/// that synthesizes signals includes. Only declared here, so that a translation unit of
+/// the pass alone, which includes the traits and so this header, does not parse the
+/// printer (issue 13).
+struct statement_printer;
+
+/// A class template, on its printer, so that its members are compiled only where signals
+/// are synthesized (issue 13). Use it as `signal_rewriter`.
+template <class Printer = statement_printer> class basic_signal_rewriter {
 public:
   explicit basic_signal_rewriter(const program_ptr& p) : old_(p), next_id_(p->variable_bound) {}
 
@@ -259,7 +263,7 @@ private:
         old.comment_at() != 0 ? old_text.substr(old.comment_at()) : std::string_view();
     s.set_text({}, 0);
     std::string text;
-    detail::append_statement(text, s, "", "\n");
+    Printer::append_statement(text, s, "", "\n");
     std::uint32_t comment_at = 0;
     if (!comment.empty()) {
       comment_at = static_cast<std::uint32_t>(text.size());
