@@ -276,6 +276,22 @@ TEST_CASE("an allocation is held only by a slot of a scope that encloses it") {
   }
 }
 
+TEST_CASE("a slot whose window buffer has no base variable holds no allocation") {
+  // A hand-built window buffer without a base (the reference IR's null variable): the
+  // verifier and the analysis must not take it for any variable, nor read through it.
+  auto a = variable("a", 7);
+  const auto p = program_with(
+      {scope("comm_d0", {}, {buffer("a")}, {allocation(a, {5, 13})}, {4, 9})});
+  CHECK(findings(commscope::verify(p)) == "alloc_not_slot a 5:13");
+  // The analysis reads the function back: the slot's allocation has no base either, so
+  // `a` is an allocation no scope lists.
+  const auto pl = commscope::analyze(p);
+  REQUIRE(pl.diagnostics.size() == 1);
+  CHECK(pl.diagnostics[0].code == error_code::malformed_op);
+  CHECK(pl.diagnostics[0].why == reason::alloc_outside_scope);
+  CHECK(pl.diagnostics[0].subject == "a");
+}
+
 TEST_CASE("several findings come out in walk order") {
   auto w = buffer("w");
   auto inner = scope("comm_d1", {2, 1}, {}, {view("late", buffer("stray"), {7, 17})}, {6, 13});

@@ -228,8 +228,12 @@ template <> struct commscope::ir_traits<commscope::reference::program_ptr> {
   }
 
   // ---- variables: dense ids, no hashing
-  static std::size_t variable_index(variable v) { return v->id; }
-  static std::size_t variable_bound(const program& p) { return p->variable_bound; }
+  // A hand-built window buffer may have no base: the null variable is index 0, a variable
+  // of its own that no statement binds, so that nothing reads through it.
+  static std::size_t variable_index(variable v) { return v ? std::size_t{v->id} + 1 : 0; }
+  static std::size_t variable_bound(const program& p) {
+    return std::size_t{p->variable_bound} + 1;
+  }
 
   // ---- reading materialized scopes
   static std::string_view scope_name(statement s) { return s->scope_name().view(); }
