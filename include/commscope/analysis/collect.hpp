@@ -47,8 +47,9 @@ template <class Adapter> struct operand_site {
 };
 
 /// What a dispatch's device= expression is, judged while the walk has it in cache:
-/// inferring devices after the walk then reads the IR only for a literal beyond 32 bits
-/// (re-reading every device expression was the analysis' largest cache miss).
+/// inferring devices after the walk then reads the IR only for a literal outside
+/// [0, 2^32 - 1) (re-reading every device expression was the analysis' largest cache
+/// miss).
 enum class device_form : std::uint8_t {
   other,         ///< neither a literal nor a variable: unsupported-device
   variable,      ///< device_def is the definition it reads

@@ -206,7 +206,7 @@ public:
         fail_at(t[i].begin, "invalid syntax: a decorator must be followed by 'def' or 'class'");
       if (!is_compound(kw, nl)) {
         if (marks.semicolon)
-          simple_line(i, nl, scope);
+          simple_line(i, nl, scope, marks.walrus);
         else // one statement: no pass to split the line
           simple_statement(i, nl, scope, marks.walrus);
         i = nl + 1;
@@ -521,7 +521,8 @@ private:
   }
 
   /// One line of simple statements separated by ';': their bindings and imports.
-  void simple_line(std::uint32_t b, std::uint32_t e, std::int32_t scope) {
+  /// `walrus`: the line may hold a `:=`.
+  void simple_line(std::uint32_t b, std::uint32_t e, std::int32_t scope, bool walrus = true) {
     std::uint32_t s = b;
     int depth = 0;
     for (std::uint32_t i = b; i <= e; ++i) {
@@ -530,12 +531,12 @@ private:
         if (const int step = bracket_nesting(static_cast<std::uint8_t>(o)); step != 0)
           depth += step;
         else if (o == ';' && depth == 0) {
-          simple_statement(s, i, scope);
+          simple_statement(s, i, scope, walrus);
           s = i + 1;
         }
       }
       if (i == e && s < e)
-        simple_statement(s, e, scope);
+        simple_statement(s, e, scope, walrus);
     }
   }
 

@@ -436,8 +436,9 @@ private:
 
   function_ptr parse_function(const definition& d, signature* sig, bool method) {
     names_.clear();
-    // Sized once from the bindings the scan met in the body: a body of a million
-    // assignments would otherwise rehash its table a dozen times.
+    // Sized once from the bindings the scan met in the body (a body of a million
+    // assignments would otherwise rehash its table a dozen times), whose first slots are
+    // fetched ahead (hash_of_binding).
     ahead_ = {};
     if (d.own_scope >= 0 && static_cast<std::size_t>(d.own_scope) < scan_.scopes.size()) {
       const auto& records = scan_.scopes[static_cast<std::size_t>(d.own_scope)].records;
@@ -552,10 +553,12 @@ private:
   }
 
   /// hash_name(name) for a name bind_new is about to bind. The scan recorded the body's
-  /// bindings in source order and bind_new meets them in that order: the table slot of
-  /// the binding `distance` records on is fetched now, and its hash kept for when it is
-  /// bound. A name that is not the next record (a loop target, a nested scope's name) is
-  /// hashed here; the records passed over are skipped by their offsets.
+  /// bindings mostly in source order, and bind_new meets most of them in that order: the
+  /// table slot of the binding `distance` records on is fetched now, and its hash kept
+  /// for when it is bound. A name that is not the next record (a walrus target recorded
+  /// before its statement's targets, a name recorded twice, a nested scope's name) is
+  /// hashed here, and records passed over are skipped by their offsets: the order costs
+  /// only prefetches, never a wrong hash (a kept hash is used only for the same bytes).
   std::uint64_t hash_of_binding(std::string_view name) {
     const auto& records = ahead_.records;
     const auto at = reinterpret_cast<std::uintptr_t>(name.data());

@@ -105,6 +105,12 @@ inline expression_spec spec_of(const expression& e) {
 /// printer (issue 13).
 struct statement_printer;
 
+namespace detail {
+/// The printer is a complete type (printer.hpp is included).
+template <class P>
+concept complete_printer = requires { sizeof(P); };
+} // namespace detail
+
 /// A class template, on its printer, so that its members are compiled only where signals
 /// are synthesized (issue 13). Use it as `signal_rewriter`.
 template <class Printer = statement_printer> class basic_signal_rewriter {
@@ -256,6 +262,12 @@ private:
   /// The rewritten statement is printed canonically (its call changed), followed by
   /// the author's trailing comment.
   void respell(const statement& old, statement& s) {
+    // Checked here, where the printer is used, not on the class: the class is named by
+    // every pass-only TU (the traits' signal hooks). Without this, a missing include
+    // surfaces as an incomplete type below.
+    static_assert(detail::complete_printer<Printer>,
+                  "commscope: synthesizing signals on the reference IR needs "
+                  "#include <commscope/reference/printer.hpp>");
     if (old.text().empty())
       return;
     const std::string_view old_text = old.text();
@@ -263,7 +275,8 @@ private:
         old.comment_at() != 0 ? old_text.substr(old.comment_at()) : std::string_view();
     s.set_text({}, 0);
     std::string text;
-    Printer::append_statement(text, s, "", "\n");
+    if constexpr (detail::complete_printer<Printer>) // else only the assertion is reported
+      Printer::append_statement(text, s, "", "\n");
     std::uint32_t comment_at = 0;
     if (!comment.empty()) {
       comment_at = static_cast<std::uint32_t>(text.size());

@@ -228,8 +228,10 @@ template <> struct commscope::ir_traits<commscope::reference::program_ptr> {
   }
 
   // ---- variables: dense ids, no hashing
-  // A hand-built window buffer may have no base: the null variable is index 0, a variable
-  // of its own that no statement binds, so that nothing reads through it.
+  // A hand-built window buffer may have no base: the null variable is index 0, one
+  // variable of its own that no statement binds, so that nothing reads through it. (All
+  // null bases are that one variable: to the verifier, a slot without a base holds an
+  // allocation without one.)
   static std::size_t variable_index(variable v) { return v ? std::size_t{v->id} + 1 : 0; }
   static std::size_t variable_bound(const program& p) {
     return std::size_t{p->variable_bound} + 1;
