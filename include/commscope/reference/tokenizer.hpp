@@ -228,9 +228,6 @@ public:
   /// is tried first, then the next ones.
   [[nodiscard]] std::uint32_t line_of(std::uint32_t offset) const {
     const auto n = static_cast<std::uint32_t>(line_starts.size());
-    if (last_line_ >= 1 && last_line_ < n && offset >= line_starts[last_line_ - 1] &&
-        offset < line_starts[last_line_])
-      return last_line_; // the common case: the line asked for last
     const auto on = [&](std::uint32_t l) {
       return l >= 1 && l <= n && offset >= line_starts[l - 1] &&
              (l == n || offset < line_starts[l]);
