@@ -215,31 +215,24 @@ public:
   void end_array() { close(']'); }
   /// A member's key (the keys here are plain ASCII).
   void key(std::string_view k) {
-    char* p = separate(room(k.size() + 4));
-    *p++ = '"';
-    p = copy(p, k);
-    size_ = static_cast<std::size_t>(copy(p, "\": ") - data_.get());
+    end_at(copy(quoted(separate(room(k.size() + 4)), k), ": "));
     after_key_ = true;
   }
   void value(std::string_view v) {
     if (!plain(v)) {
       const std::string escaped =
           json(std::string(v)).dump(-1, ' ', false, json::error_handler_t::replace);
-      size_ = static_cast<std::size_t>(copy(separate(room(escaped.size())), escaped) - data_.get());
+      end_at(copy(separate(room(escaped.size())), escaped));
       return;
     }
-    char* p = separate(room(v.size() + 2));
-    *p++ = '"';
-    p = copy(p, v);
-    *p++ = '"';
-    size_ = static_cast<std::size_t>(p - data_.get());
+    end_at(quoted(separate(room(v.size() + 2)), v));
   }
   void value(std::int64_t v) {
     char* p = separate(room(24));
-    size_ = static_cast<std::size_t>(std::to_chars(p, p + 24, v).ptr - data_.get());
+    end_at(std::to_chars(p, p + 24, v).ptr);
   }
   void value(std::uint32_t v) { value(static_cast<std::int64_t>(v)); }
-  void null() { size_ = static_cast<std::size_t>(copy(separate(room(4)), "null") - data_.get()); }
+  void null() { end_at(copy(separate(room(4)), "null")); }
   /// `"key": value` in one call.
   template <class V> void member(std::string_view k, const V& v) {
     key(k);
@@ -274,10 +267,19 @@ private:
     data_ = std::move(bigger);
     capacity_ = want;
   }
+  /// What was written ends at `p` (a position room() returned, moved forward).
+  void end_at(const char* p) { size_ = static_cast<std::size_t>(p - data_.get()); }
   static char* copy(char* p, std::string_view s) {
     if (!s.empty())
       std::memcpy(p, s.data(), s.size());
     return p + s.size();
+  }
+  /// `s` between double quotes (plain: nothing to escape).
+  static char* quoted(char* p, std::string_view s) {
+    *p++ = '"';
+    p = copy(p, s);
+    *p++ = '"';
+    return p;
   }
   static bool plain(std::string_view s) {
     for (const char ch : s) {
@@ -290,7 +292,7 @@ private:
   void open(char c) {
     char* p = separate(room(1));
     *p++ = c;
-    size_ = static_cast<std::size_t>(p - data_.get());
+    end_at(p);
     first_.push_back(1);
   }
   void close(char c) {
@@ -300,7 +302,7 @@ private:
     if (!empty)
       p = indent(p);
     *p++ = c;
-    size_ = static_cast<std::size_t>(p - data_.get());
+    end_at(p);
     if (stream_ && size_ >= (std::size_t{1} << 20))
       flush();
   }
