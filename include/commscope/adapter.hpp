@@ -61,6 +61,7 @@ public:
 
   static constexpr bool dense_variables = numbers_variables<Traits>;
   static constexpr bool has_readers = reads_scopes<Traits>;
+  static constexpr bool has_control_flow = tells_control_flow<Traits> && lists_branches<Traits>;
 
   constexpr explicit adapter(const Traits& t) : t_(t) {}
 
@@ -82,6 +83,29 @@ public:
       return t_.expression_location(e);
   }
   constexpr decltype(auto) children(statement s) const { return t_.children(s); }
+  /// How the children of s run: loops repeat; otherwise control_of(s), or by default a
+  /// scope's body runs once and any other statement's children may be skipped.
+  constexpr control_flow control(statement s, statement_kind k) const {
+    if (k == statement_kind::for_loop || k == statement_kind::while_loop)
+      return control_flow::repeat;
+    if constexpr (tells_control_flow<Traits>)
+      return t_.control_of(s);
+    else
+      return k == statement_kind::scope ? control_flow::block : control_flow::may_skip;
+  }
+  /// branches(s); asked only when control() is alternatives, which needs it.
+  constexpr decltype(auto) branches(statement s) const
+    requires has_control_flow
+  {
+    return t_.branches(s);
+  }
+  /// Whether the adapter gives per-target values (values(s)).
+  static constexpr bool has_parallel_values = lists_values<Traits>;
+  constexpr decltype(auto) values(statement s) const
+    requires lists_values<Traits>
+  {
+    return t_.values(s);
+  }
   constexpr decltype(auto) targets(statement s) const { return t_.targets(s); }
   constexpr expression value(statement s) const { return t_.value(s); }
   constexpr variable loop_variable(statement s) const { return t_.loop_variable(s); }

@@ -193,6 +193,30 @@ concept lists_subexpressions = requires(const T& t, typename T::expression e) {
   { t.subexpressions(e) } -> detail::range_of<typename T::expression>;
 };
 
+/// Optional: control_of(statement) -> control_flow.
+template <class T>
+concept tells_control_flow = requires(const T& t, typename T::statement s) {
+  { t.control_of(s) } -> std::convertible_to<control_flow>;
+};
+namespace detail {
+template <class R, class T>
+concept range_of_ranges_of =
+    std::ranges::input_range<R> && range_of<std::ranges::range_reference_t<R>, T>;
+} // namespace detail
+/// Optional (with control_of): branches(statement), a range of ranges of statement.
+template <class T>
+concept lists_branches = requires(const T& t, typename T::statement s) {
+  { t.branches(s) } -> detail::range_of_ranges_of<typename T::statement>;
+};
+/// Optional: values(statement), a range of expression, one per target.
+template <class T>
+concept lists_values = requires(const T& t, typename T::statement s) {
+  { t.values(s) } -> detail::range_of<typename T::expression>;
+};
+/// The control-flow members come as a pair: one alone is a partial layer.
+template <class T>
+concept complete_control_flow = tells_control_flow<T> == lists_branches<T>;
+
 /// The container policy of an adapter: `Traits::storage` if given, else boost_storage.
 template <class T> struct storage_of {
   using type = boost_storage;
@@ -233,7 +257,7 @@ concept analysable_ir =
     has_values<T> && has_loop_variables<T> && has_loop_bounds<T> && classifies_expressions<T> &&
     reads_integers<T> && reads_variables<T> && resolves_calls<T> && lists_arguments<T> &&
     finds_devices<T> && names_allocations<T> && identifies_variables<T> &&
-    (!storage_t<T>::constant_evaluable || numbers_variables<T>);
+    complete_control_flow<T> && (!storage_t<T>::constant_evaluable || numbers_variables<T>);
 
 // ---- layer 2: the scope readers ---------------------------------------------------------
 
@@ -444,6 +468,15 @@ template <class T> constexpr void diagnose_analysis() {
                     "variables need an identity: add `K variable_key(variable)` with a "
                     "std::hash-able K, or variable_index(variable) and "
                     "variable_bound(const program&), or make the variable handle hashable");
+  else if constexpr (tells_control_flow<T> && !lists_branches<T>) static_assert(
+      detail::always_false<T>,
+      "commscope: control_of needs its pair: add `R branches(statement)` returning a range of "
+      "ranges of statement (the alternatives of a statement whose control_of is "
+      "alternatives)");
+  else if constexpr (lists_branches<T> && !tells_control_flow<T>) static_assert(
+      detail::always_false<T>,
+      "commscope: branches needs its pair: add `control_flow control_of(statement)` (which "
+      "statements' children are alternatives, run once, may be skipped or repeat)");
   else if constexpr (storage_t<T>::constant_evaluable && !numbers_variables<T>) static_assert(
       detail::always_false<T>,
       "commscope: constant-evaluable storage needs variable_index(variable) "

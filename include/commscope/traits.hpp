@@ -61,11 +61,36 @@
 //                                 that std::hash and == accept; or nothing, when the variable
 //                                 handle itself is std::hash-able (an index, a pointer)
 //
-// Rebinding: a variable may be bound several times (Python's `x = f(x)`); every use sees
-// the binding that reaches it (pass.md, "Rebinding"). A statement's children are taken as
-// a block that may not run (a binding inside reaches past it merged with the value
-// before) and, for loops, may run again (a use sees the body's bindings from the previous
-// iteration too). SSA IRs simply bind each variable once.
+// Rebinding: a variable may be bound several times (Python's `x = f(x)`); a use sees every
+// binding that may reach it, a may-set (pass.md, "Rebinding and control flow"). Loop
+// bodies may run zero or more times; a statement's other children are taken as a block
+// that may not run (a binding inside reaches past it merged with the value before),
+// unless control_of says more. SSA IRs bind each variable once and carry region results
+// through yields (below).
+//
+// Optional, control flow (both or neither; without them the reading above stays, which
+// is sound but merges more):
+//   control_of(statement)         -> control_flow for a statement with children that is no
+//                                 loop: block (runs once, in order: `with`, a region that
+//                                 always runs), may_skip (at most once), repeat (zero or
+//                                 more times: `for x in items`), alternatives (exactly one
+//                                 of branches(s) runs: if/elif/else, scf.if,
+//                                 scf.index_switch). Loops always repeat
+//   branches(statement)           range of ranges of statement: the alternatives, in order;
+//                                 a missing `else` is an empty range. Asked only of a
+//                                 statement whose control_of is alternatives, instead of
+//                                 children
+// Optional, parallel and loop-carried bindings:
+//   values(statement)             range of expression, one per target: an assignment that
+//                                 binds each target to its own value, all read before any
+//                                 is bound (`a, b = b, a`; an scf.yield presented as the
+//                                 assignment of the region's results or loop-carried
+//                                 values). On a for or while loop: the loop-carried
+//                                 variables (its targets) and their values on entry, bound
+//                                 before the first iteration (scf.for iter_args, the DSL's
+//                                 init_values); the body rebinds them for the next one
+//   statement_kind::jump          break/continue: the values here also reach the enclosing
+//                                 loop's next iteration and its exit
 //
 // Optional, derived when absent:
 //   expressions(statement)        the other direct expressions of a statement that is
@@ -208,6 +233,15 @@ enum class statement_kind : std::uint8_t {
   other,      ///< anything else: children and expressions are still visited
   return_,    ///< a return: the returned values are its expressions. Optional (`other`
               ///< does for the main pass); signal synthesis accepts an allreduce there
+  jump,       ///< break or continue (optional: an IR without them never says it)
+};
+
+/// How a statement's children run (traits.hpp, `control_of`).
+enum class control_flow : std::uint8_t {
+  block,        ///< once, in order
+  may_skip,     ///< at most once
+  repeat,       ///< zero or more times
+  alternatives, ///< exactly one of branches(statement)
 };
 
 enum class expression_kind : std::uint8_t { integer, variable, call, other };

@@ -184,6 +184,8 @@ public:
       open(true, idx);
       return true;
     }
+    case statement_kind::jump:
+      return false;
     case statement_kind::scope:
       if constexpr (Adapter::has_readers)
         out_.saw_scope = true;

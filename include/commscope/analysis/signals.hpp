@@ -135,6 +135,8 @@ public:
     case statement_kind::other:
       a_.for_each_expression(s, [&](expression e) { nested(e); });
       return false;
+    case statement_kind::jump:
+      return false;
     }
     return false;
   }

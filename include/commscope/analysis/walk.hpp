@@ -8,16 +8,20 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 
 namespace commscope::detail {
 
 /// A visitor has `bool enter(statement)`, called before a statement's children, which
-/// returns whether it wants `void leave(statement)` after them.
+/// returns whether it wants `void leave(statement)` after them. The children of a
+/// statement whose control is alternatives are its branches, in order; a visitor with
+/// `void branch(statement)` is told where each begins (the first too).
 template <class Adapter> class statement_walker {
   using statement = typename Adapter::statement;
+  enum class event : std::uint8_t { enter, leave, branch };
   struct item {
     statement s{};
-    bool leave = false;
+    event what = event::enter;
   };
 
 public:
@@ -30,16 +34,23 @@ public:
       statement s = top_level;
       for (;;) {
         if (v.enter(s))
-          stack_.emplace_back(item{s, true});
+          stack_.emplace_back(item{s, event::leave});
         const auto first = stack_.size();
-        for (auto&& c : a.children(s))
-          stack_.emplace_back(item{c, false});
+        push_children(a, s);
         if (stack_.size() - first > 1) // children go on the stack last first
           std::reverse(stack_.begin() + static_cast<std::ptrdiff_t>(first), stack_.end());
-        while (!stack_.empty() && stack_.back().leave) {
-          const statement done = stack_.back().s;
+        for (;;) {
+          while (!stack_.empty() && stack_.back().what == event::leave) {
+            const statement done = stack_.back().s;
+            stack_.pop_back();
+            v.leave(done);
+          }
+          if (stack_.empty() || stack_.back().what != event::branch)
+            break;
+          const statement owner = stack_.back().s;
           stack_.pop_back();
-          v.leave(done);
+          if constexpr (requires { v.branch(owner); })
+            v.branch(owner);
         }
         if (stack_.empty())
           break;
@@ -48,6 +59,26 @@ public:
       }
     }
   }
+
+private:
+  constexpr void push_children(const Adapter& a, statement s) {
+    if constexpr (Adapter::has_control_flow) {
+      const auto k = a.statement_kind_of(s);
+      if (k != statement_kind::for_loop && k != statement_kind::while_loop &&
+          a.control(s, k) == control_flow::alternatives) {
+        for (auto&& b : a.branches(s)) {
+          stack_.emplace_back(item{s, event::branch});
+          for (auto&& c : b)
+            stack_.emplace_back(item{c, event::enter});
+        }
+        return;
+      }
+    }
+    for (auto&& c : a.children(s))
+      stack_.emplace_back(item{c, event::enter});
+  }
+
+public:
 
 private:
   typename Adapter::storage::template vector<item> stack_;
