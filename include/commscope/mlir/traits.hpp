@@ -4,11 +4,18 @@
 // ("orchestrator", ...), pld.type ("orchestration", "graph", ...), their values checked by
 // the dialect (dialect.td). Statements are ops, a block's
 // terminator excepted; an op is the value of its assignment (its results the targets),
-// its operands are variables. The rewrite is in place: an allocation gets
-// `window_buffer = <id>` (unique in its function), each view's pld.window the same id,
-// and the host body moves into nested pld.comm_domain_scope ops listing ids as `slots`.
-// Signal synthesis (layer 4) is in place too: a signal-less pld.allreduce gets its
-// window built from arith and pld ops just before it.
+// its operands are variables. Control flow: scf.if and scf.index_switch are
+// alternatives; scf.for, scf.while, scf.parallel and scf.forall are loops. Region
+// results are SSA's rebinding: an scf.yield or scf.condition that forwards values is a
+// statement, the parallel assignment of what it defines (the op's results, a loop's
+// next iteration's block arguments), and a loop binds its carried block arguments (an
+// scf.for or scf.forall its results too: it may run zero times) to its operands on
+// entry. Block arguments and results of other ops' regions are not followed. The
+// rewrite is in place: an allocation gets `window_buffer = <id>` (unique in its
+// function), each view's pld.window the same id, and the host body moves into nested
+// pld.comm_domain_scope ops listing ids as `slots`. Signal synthesis (layer 4) is in
+// place too: a signal-less pld.allreduce gets its window built from arith and pld ops
+// just before it.
 #pragma once
 
 #include <commscope/mlir/dialect.hpp>
@@ -23,6 +30,7 @@
 #include <mlir/IR/Location.h>
 #include <mlir/IR/Matchers.h>
 #include <mlir/IR/SymbolTable.h>
+#include <mlir/Interfaces/LoopLikeInterface.h>
 
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/SmallVector.h>
@@ -48,8 +56,20 @@ inline std::string_view string_attr(mlir::Operation* o, llvm::StringRef name) {
   return a ? std::string_view(a.getValue()) : std::string_view();
 }
 
-/// The statements of an op's regions (or a function's body), terminators left out, in
-/// order: a lazy forward range, so that a body of 300,000 ops is walked, never copied.
+/// Whether a block's terminator is a statement too: one that forwards values to its
+/// parent's results or to a loop's next iteration binds them (a yield without values
+/// binds nothing), and one with regions (scf.reduce) holds ops of its own.
+inline bool terminator_is_statement(mlir::Operation* t) {
+  if (mlir::isa<mlir::scf::YieldOp>(t))
+    return t->getNumOperands() > 0;
+  if (auto c = mlir::dyn_cast<mlir::scf::ConditionOp>(t))
+    return !c.getArgs().empty();
+  return t->getNumRegions() > 0;
+}
+
+/// The statements of some of an op's regions (or of a function's body), in order, other
+/// terminators left out: a lazy forward range, so that a body of 300,000 ops is walked,
+/// never copied.
 class statements {
 public:
   class iterator {
@@ -57,11 +77,13 @@ public:
     using value_type = mlir::Operation*;
     using difference_type = std::ptrdiff_t;
     iterator() = default;
-    explicit iterator(mlir::Operation* owner) : owner_(owner) { enter_region(0); }
+    iterator(mlir::Operation* owner, unsigned first, unsigned end) : owner_(owner), end_(end) {
+      enter_region(first);
+    }
     mlir::Operation* operator*() const { return op_; }
     iterator& operator++() {
       op_ = op_->getNextNode();
-      if (!op_ || op_ == last_)
+      if (!op_ || op_ == skip_)
         next_block();
       return *this;
     }
@@ -74,17 +96,18 @@ public:
     bool operator==(std::default_sentinel_t) const { return op_ == nullptr; }
 
   private:
-    /// Positions at a block's first statement; its terminator (if any) ends it.
+    /// Positions at a block's first statement; a terminator that is none ends it.
     bool enter_block(mlir::Block* b) {
       block_ = b;
       if (b->empty())
         return false;
-      last_ = b->mightHaveTerminator() ? &b->back() : nullptr;
-      op_ = &b->front() != last_ ? &b->front() : nullptr;
+      mlir::Operation* t = b->mightHaveTerminator() ? &b->back() : nullptr;
+      skip_ = t && !terminator_is_statement(t) ? t : nullptr;
+      op_ = &b->front() != skip_ ? &b->front() : nullptr;
       return op_ != nullptr;
     }
     void enter_region(unsigned r) {
-      for (region_ = r; region_ < owner_->getNumRegions(); ++region_)
+      for (region_ = r; region_ < end_; ++region_)
         for (auto& b : owner_->getRegion(region_))
           if (enter_block(&b))
             return;
@@ -100,18 +123,85 @@ public:
     mlir::Operation* owner_ = nullptr;
     mlir::Block* block_ = nullptr;
     mlir::Operation* op_ = nullptr;
-    mlir::Operation* last_ = nullptr;
-    unsigned region_ = 0;
+    mlir::Operation* skip_ = nullptr; ///< the block's terminator, when it is no statement
+    unsigned region_ = 0, end_ = 0;
   };
 
-  explicit statements(mlir::Operation* owner) : owner_(owner) {}
-  iterator begin() const { return owner_->getNumRegions() ? iterator(owner_) : iterator(); }
+  /// The statements of all of owner's regions.
+  explicit statements(mlir::Operation* owner) : statements(owner, 0, owner->getNumRegions()) {}
+  /// The statements of owner's regions [first, end).
+  statements(mlir::Operation* owner, unsigned first, unsigned end)
+      : owner_(owner), first_(first), end_(end) {}
+  /// The statements of one region.
+  explicit statements(mlir::Region& r)
+      : statements(r.getParentOp(), r.getRegionNumber(), r.getRegionNumber() + 1) {}
+  iterator begin() const { return first_ < end_ ? iterator(owner_, first_, end_) : iterator(); }
   static std::default_sentinel_t end() { return {}; }
 
 private:
   mlir::Operation* owner_;
+  unsigned first_, end_;
 };
 static_assert(std::forward_iterator<statements::iterator>);
+
+/// The operands a binding statement binds its targets to (forwarded_to), and how many
+/// times in a row: an scf.for's yield and entry give the same values to the next
+/// iteration's block arguments and to the results, as scf.condition does to the after
+/// region's arguments and the results. None for any other statement.
+struct forwarding {
+  mlir::ValueRange values;
+  unsigned copies = 0;
+};
+inline forwarding forwarded(mlir::Operation* s) {
+  if (auto y = mlir::dyn_cast<mlir::scf::YieldOp>(s))
+    return {y.getResults(), mlir::isa<mlir::scf::ForOp>(y->getParentOp()) ? 2u : 1u};
+  if (auto c = mlir::dyn_cast<mlir::scf::ConditionOp>(s))
+    return {c.getArgs(), 2};
+  if (auto f = mlir::dyn_cast<mlir::scf::ForOp>(s))
+    return {f.getInitArgs(), 2};
+  if (auto w = mlir::dyn_cast<mlir::scf::WhileOp>(s))
+    return {w.getInits(), 1};
+  if (auto f = mlir::dyn_cast<mlir::scf::ForallOp>(s))
+    return {f.getOutputs(), 2};
+  if (auto p = mlir::dyn_cast<mlir::scf::ParallelOp>(s))
+    return {p.getInitVals(), 1};
+  return {};
+}
+
+/// The variables a statement binds: a yield, those its parent defines with it (the
+/// results; an scf.for's next iteration's block arguments and results; an scf.while's
+/// before region's arguments); scf.condition, the after region's arguments and the
+/// results; a loop, its carried block arguments on entry (and the results of an scf.for
+/// or scf.forall, for zero trips: an scf.parallel's results are its reductions' inits);
+/// another op with regions nothing (its results come from its yields); any other op, its
+/// results.
+inline llvm::SmallVector<mlir::Value, 2> bound_by(mlir::Operation* s) {
+  llvm::SmallVector<mlir::Value, 2> r;
+  const auto add = [&](auto&& values) { r.append(values.begin(), values.end()); };
+  mlir::Operation* parent = s->getParentOp();
+  if (auto c = mlir::dyn_cast<mlir::scf::ConditionOp>(s)) {
+    auto w = mlir::cast<mlir::scf::WhileOp>(parent);
+    add(w.getAfterArguments());
+    add(w->getResults());
+  } else if (mlir::isa<mlir::scf::YieldOp>(s) && mlir::isa<mlir::scf::WhileOp>(parent)) {
+    add(mlir::cast<mlir::scf::WhileOp>(parent).getBeforeArguments());
+  } else if (mlir::isa<mlir::scf::YieldOp>(s)) {
+    if (auto f = mlir::dyn_cast<mlir::scf::ForOp>(parent))
+      add(f.getRegionIterArgs());
+    add(parent->getResults());
+  } else if (auto f = mlir::dyn_cast<mlir::scf::ForOp>(s)) {
+    add(f.getRegionIterArgs());
+    add(f->getResults());
+  } else if (auto w = mlir::dyn_cast<mlir::scf::WhileOp>(s)) {
+    add(w.getBeforeArguments());
+  } else if (auto f = mlir::dyn_cast<mlir::scf::ForallOp>(s)) {
+    add(f.getRegionOutArgs());
+    add(f->getResults());
+  } else if (mlir::isa<mlir::scf::ParallelOp>(s) || s->getNumRegions() == 0) {
+    add(s->getResults());
+  }
+  return r;
+}
 
 inline llvm::SmallVector<expression, 6> operands_of(mlir::Operation* o, unsigned skip = 0) {
   llvm::SmallVector<expression, 6> r;
@@ -171,19 +261,64 @@ template <> struct commscope::ir_traits<mlir::ModuleOp> {
 
   // ---- statements
   static statement_kind statement_kind_of(statement s) {
-    return mlir::isa<pld::comm_domain_scope>(s) ? statement_kind::scope
-           : mlir::isa<mlir::scf::ForOp>(s)     ? statement_kind::for_loop
-           : mlir::isa<mlir::scf::WhileOp>(s)   ? statement_kind::while_loop
-           : s->getNumRegions() > 0             ? statement_kind::other
-           : s->getNumResults() > 0             ? statement_kind::assignment
-                                                : statement_kind::evaluation;
+    using namespace mlir::scf;
+    return mlir::isa<pld::comm_domain_scope>(s)          ? statement_kind::scope
+           : mlir::isa<ForOp>(s)                         ? statement_kind::for_loop
+           : mlir::isa<WhileOp, ParallelOp, ForallOp>(s) ? statement_kind::while_loop
+           : mlir::isa<YieldOp, ConditionOp>(s)          ? statement_kind::assignment
+           : s->getNumRegions() > 0                      ? statement_kind::other
+           : s->getNumResults() > 0                      ? statement_kind::assignment
+                                                         : statement_kind::evaluation;
   }
   static location statement_location(statement s) { return s->getLoc(); }
   static pld::statements children(statement s) { return pld::statements(s); }
-  static llvm::SmallVector<variable, 2> targets(statement s) {
-    return llvm::SmallVector<variable, 2>(s->getResults().begin(), s->getResults().end());
+  /// A region of several blocks (scf.execute_region's CFG) is taken as a loop: its blocks
+  /// may run in any order, any number of times. An op of another dialect runs its
+  /// regions at most once unless it says it is a loop.
+  static control_flow control_of(statement s) {
+    if (mlir::isa<mlir::scf::IfOp, mlir::scf::IndexSwitchOp>(s))
+      return control_flow::alternatives;
+    if (llvm::any_of(s->getRegions(),
+                     [](mlir::Region& r) { return !r.hasOneBlock() && !r.empty(); }))
+      return control_flow::repeat;
+    if (mlir::isa<pld::comm_domain_scope, mlir::scf::ExecuteRegionOp>(s))
+      return control_flow::block;
+    if (mlir::isa<mlir::LoopLikeOpInterface, mlir::scf::ReduceOp>(s))
+      return control_flow::repeat; // scf.reduce: its regions combine every iteration's values
+    return control_flow::may_skip;
   }
-  static expression value(statement s) { return {s, {}}; }
+  /// scf.if: then, else (empty when absent); scf.index_switch: the cases, then default.
+  static llvm::SmallVector<pld::statements, 2> branches(statement s) {
+    llvm::SmallVector<pld::statements, 2> r;
+    if (auto sw = mlir::dyn_cast<mlir::scf::IndexSwitchOp>(s)) {
+      for (mlir::Region& c : sw.getCaseRegions())
+        r.emplace_back(c);
+      r.emplace_back(sw.getDefaultRegion());
+    } else {
+      for (mlir::Region& b : s->getRegions())
+        r.emplace_back(b);
+    }
+    return r;
+  }
+  static llvm::SmallVector<variable, 2> targets(statement s) { return pld::bound_by(s); }
+  /// A yield of one value is a copy; any other binding statement is the op itself (and
+  /// its targets are in values()).
+  static expression value(statement s) {
+    if (mlir::isa<mlir::scf::YieldOp>(s))
+      if (const auto f = pld::forwarded(s); f.copies == 1 && f.values.size() == 1)
+        return {s, f.values.front()};
+    return {s, {}};
+  }
+  /// The value of each target (targets()) of a yield, an scf.condition or a loop's
+  /// entry; none for an op, which binds its results to itself (value()).
+  static llvm::SmallVector<expression, 6> values(statement s) {
+    const auto f = pld::forwarded(s);
+    llvm::SmallVector<expression, 6> r;
+    for (unsigned i = 0; i < f.copies; ++i)
+      for (mlir::Value v : f.values)
+        r.push_back({s, v});
+    return r;
+  }
   static llvm::SmallVector<expression, 6> expressions(statement s) { return pld::operands_of(s); }
   static variable loop_variable(statement s) {
     return mlir::cast<mlir::scf::ForOp>(s).getInductionVar();
