@@ -8,6 +8,7 @@
 #include <commscope/reference/printer.hpp> // signal synthesis respells with it
 #include <commscope/reference/traits.hpp>
 
+#include <mlir/Dialect/ControlFlow/IR/ControlFlowOps.h>
 #include <mlir/IR/Verifier.h>
 #include <mlir/Parser/Parser.h>
 
@@ -66,8 +67,8 @@ struct mlir_program {
   mlir::MLIRContext context;
   mlir::OwningOpRef<mlir::ModuleOp> module;
   explicit mlir_program(std::string_view text) {
-    context.loadDialect<mlir::func::FuncDialect, mlir::arith::ArithDialect,
-                        mlir::scf::SCFDialect, commscope::pld::dialect>();
+    context.loadDialect<mlir::func::FuncDialect, mlir::arith::ArithDialect, mlir::scf::SCFDialect,
+                        mlir::cf::ControlFlowDialect, commscope::pld::dialect>();
     module = mlir::parseSourceString<mlir::ModuleOp>(llvm::StringRef(text.data(), text.size()),
                                                      &context);
     REQUIRE(module);
@@ -596,7 +597,7 @@ std::vector<mlir::Value> as_vector(const llvm::SmallVector<mlir::Value, 2>& vs) 
 }
 
 /// The variables of values(s), which are all operands.
-std::vector<mlir::Value> values_of(mlir::Operation* s) {
+std::vector<mlir::Value> values_of(mlir_traits::statement s) {
   std::vector<mlir::Value> r;
   for (const auto& e : mlir_traits::values(s)) {
     CHECK(mlir_traits::expression_kind_of(e) == commscope::expression_kind::variable);
@@ -605,9 +606,12 @@ std::vector<mlir::Value> values_of(mlir::Operation* s) {
   return r;
 }
 
-template <class Range> std::vector<mlir::Operation*> listed(const Range& r) {
-  std::vector<mlir::Operation*> ops;
-  for (mlir::Operation* s : r)
+using statement = mlir_traits::statement;
+using statement_list = std::vector<statement>;
+
+template <class Range> statement_list listed(const Range& r) {
+  statement_list ops;
+  for (statement s : r)
     ops.push_back(s);
   return ops;
 }
@@ -672,11 +676,11 @@ TEST_CASE("the MLIR adapter: scf.if and scf.index_switch are alternatives") {
 
   // The cases in order, then default.
   auto sw = mlir::cast<mlir::scf::IndexSwitchOp>(ops_of<mlir::scf::IndexSwitchOp>(m.get())[0]);
-  CHECK(mlir_traits::control_of(sw) == commscope::control_flow::alternatives);
-  const auto cases = mlir_traits::branches(sw);
+  CHECK(mlir_traits::control_of(sw.getOperation()) == commscope::control_flow::alternatives);
+  const auto cases = mlir_traits::branches(sw.getOperation());
   REQUIRE(cases.size() == 2);
-  CHECK(listed(cases[0]) == std::vector<mlir::Operation*>{sw.getCaseBlock(0).getTerminator()});
-  CHECK(listed(cases[1]) == std::vector<mlir::Operation*>{sw.getDefaultBlock().getTerminator()});
+  CHECK(listed(cases[0]) == statement_list{sw.getCaseBlock(0).getTerminator()});
+  CHECK(listed(cases[1]) == statement_list{sw.getDefaultBlock().getTerminator()});
 
   auto region = ops_of<mlir::scf::ExecuteRegionOp>(m.get())[0];
   CHECK(mlir_traits::control_of(region) == commscope::control_flow::block);
@@ -694,7 +698,7 @@ TEST_CASE("the MLIR adapter: a yield is the parallel assignment of what it defin
     // Each is the last statement of its region.
     auto* parent = y->getParentOp();
     const auto inside = listed(mlir_traits::children(parent));
-    CHECK(std::find(inside.begin(), inside.end(), y) != inside.end());
+    CHECK(std::find(inside.begin(), inside.end(), statement(y)) != inside.end());
   }
   // scf.if: its results, each bound to what the branch yields; one value is a copy.
   auto if_op = mlir::cast<mlir::scf::IfOp>(ops_of<mlir::scf::IfOp>(m.get())[0]);
@@ -711,22 +715,22 @@ TEST_CASE("the MLIR adapter: a yield is the parallel assignment of what it defin
   auto loop = mlir::cast<mlir::scf::ForOp>(ops_of<mlir::scf::ForOp>(m.get())[0]);
   const mlir::Value x = loop.getRegionIterArgs()[0], y = loop.getRegionIterArgs()[1];
   const std::vector<mlir::Value> carried{x, y, loop.getResult(0), loop.getResult(1)};
-  CHECK(mlir_traits::statement_kind_of(loop) == commscope::statement_kind::for_loop);
-  CHECK(as_vector(mlir_traits::targets(loop)) == carried);
+  CHECK(mlir_traits::statement_kind_of(loop.getOperation()) == commscope::statement_kind::for_loop);
+  CHECK(as_vector(mlir_traits::targets(loop.getOperation())) == carried);
   const mlir::Value va = f.getArgument(2), vb = f.getArgument(3);
-  CHECK(values_of(loop) == std::vector<mlir::Value>{va, vb, va, vb});
+  CHECK(values_of(loop.getOperation()) == std::vector<mlir::Value>{va, vb, va, vb});
   mlir::Operation* swap = loop.getBody()->getTerminator();
   CHECK(as_vector(mlir_traits::targets(swap)) == carried);
   CHECK(values_of(swap) == std::vector<mlir::Value>{y, x, y, x});
-  CHECK(listed(mlir_traits::children(loop)) == std::vector<mlir::Operation*>{swap});
+  CHECK(listed(mlir_traits::children(loop.getOperation())) == statement_list{swap});
 
   // scf.while: entry binds the before region's arguments; scf.condition the after
   // region's arguments and the results; the after region's yield the before arguments.
   auto w = mlir::cast<mlir::scf::WhileOp>(ops_of<mlir::scf::WhileOp>(m.get())[0]);
   const mlir::Value before = w.getBeforeArguments()[0], after = w.getAfterArguments()[0];
-  CHECK(mlir_traits::statement_kind_of(w) == commscope::statement_kind::while_loop);
-  CHECK(as_vector(mlir_traits::targets(w)) == std::vector<mlir::Value>{before});
-  CHECK(values_of(w) == std::vector<mlir::Value>{va});
+  CHECK(mlir_traits::statement_kind_of(w.getOperation()) == commscope::statement_kind::while_loop);
+  CHECK(as_vector(mlir_traits::targets(w.getOperation())) == std::vector<mlir::Value>{before});
+  CHECK(values_of(w.getOperation()) == std::vector<mlir::Value>{va});
   mlir::Operation* condition = w.getConditionOp();
   CHECK(mlir_traits::statement_kind_of(condition) == commscope::statement_kind::assignment);
   CHECK(as_vector(mlir_traits::targets(condition)) ==
@@ -735,13 +739,65 @@ TEST_CASE("the MLIR adapter: a yield is the parallel assignment of what it defin
   mlir::Operation* back = w.getAfter().front().getTerminator();
   CHECK(as_vector(mlir_traits::targets(back)) == std::vector<mlir::Value>{before});
   CHECK(values_of(back) == std::vector<mlir::Value>{vb});
-  CHECK(listed(mlir_traits::children(w)) == std::vector<mlir::Operation*>{condition, back});
+  CHECK(listed(mlir_traits::children(w.getOperation())) == statement_list{condition, back});
 
   // An op binds its results to itself: no per-target values.
   auto constant = ops_of<mlir::arith::ConstantOp>(m.get())[0];
   CHECK(mlir_traits::values(constant).empty());
   CHECK(as_vector(mlir_traits::targets(constant)) ==
         std::vector<mlir::Value>{constant->getResult(0)});
+}
+
+constexpr std::string_view cfg_program = R"(
+func.func @host(%flag: i1, %va: tensor<64xf32>, %vb: tensor<64xf32>) attributes {pld.level = "host", pld.role = "orchestrator"} {
+  %c0 = arith.constant 0 : index
+  %v = scf.execute_region -> tensor<64xf32> {
+    cf.cond_br %flag, ^a, ^b(%va, %vb : tensor<64xf32>, tensor<64xf32>)
+  ^a:
+    scf.yield %va : tensor<64xf32>
+  ^b(%x: tensor<64xf32>, %y: tensor<64xf32>):
+    "pld.dispatch"(%c0, %x) {callee = @chip} : (index, tensor<64xf32>) -> ()
+    cf.br ^b(%y, %x : tensor<64xf32>, tensor<64xf32>)
+  }
+  return
+}
+)";
+
+TEST_CASE("the MLIR adapter: a CFG region repeats, each time one of its edges") {
+  mlir_program m(std::string(mlir_chip) + std::string(cfg_program));
+  auto f = m.get().lookupSymbol<mlir::func::FuncOp>("host");
+  auto region_op = ops_of<mlir::scf::ExecuteRegionOp>(m.get())[0];
+  CHECK(mlir_traits::control_of(region_op) == commscope::control_flow::repeat);
+  mlir::Region& cfg = region_op->getRegion(0);
+  auto blocks = cfg.getBlocks().begin();
+  mlir::Block& a = *++blocks;
+  mlir::Block& b = *++blocks;
+  // The blocks' ops, then the region (no terminator passes values in place).
+  mlir::Operation* dispatch = &b.front();
+  CHECK(listed(mlir_traits::children(region_op)) == statement_list{dispatch, &cfg});
+  const statement edges = &cfg;
+  CHECK(mlir_traits::statement_kind_of(edges) == commscope::statement_kind::other);
+  CHECK(mlir_traits::control_of(edges) == commscope::control_flow::alternatives);
+  CHECK(listed(mlir_traits::children(edges)).empty());
+  // In block order: cond_br's edge into ^b (^a takes nothing), ^a's yield, the back edge.
+  const auto taken = mlir_traits::branches(edges);
+  REQUIRE(taken.size() == 3);
+  mlir::Operation* cond_br = cfg.front().getTerminator();
+  mlir::Operation* back = b.getTerminator();
+  CHECK(listed(taken[0]) == statement_list{&cond_br->getBlockOperands()[1]});
+  CHECK(listed(taken[1]) == statement_list{a.getTerminator()});
+  CHECK(listed(taken[2]) == statement_list{&back->getBlockOperands()[0]});
+  const statement entry = &cond_br->getBlockOperands()[1], loop = &back->getBlockOperands()[0];
+  const std::vector<mlir::Value> args{b.getArgument(0), b.getArgument(1)};
+  CHECK(mlir_traits::statement_kind_of(entry) == commscope::statement_kind::assignment);
+  CHECK(as_vector(mlir_traits::targets(entry)) == args);
+  CHECK(values_of(entry) == std::vector<mlir::Value>{f.getArgument(1), f.getArgument(2)});
+  CHECK(as_vector(mlir_traits::targets(loop)) == args);
+  CHECK(values_of(loop) == std::vector<mlir::Value>{args[1], args[0]});
+  CHECK(mlir_traits::statement_location(loop) == mlir_traits::location(back->getLoc()));
+  // The yield binds the results, as in a region of one block.
+  CHECK(as_vector(mlir_traits::targets(a.getTerminator())) ==
+        std::vector<mlir::Value>{region_op->getResult(0)});
 }
 
 namespace {

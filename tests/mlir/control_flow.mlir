@@ -273,6 +273,39 @@ func.func @execute_region_and_forall() attributes {pld.level = "host", pld.role 
   return
 }
 
+// A region of several blocks (a CFG in scf.execute_region): each block's ops, then one
+// of the values its terminators pass along (a yield, a branch's operands to a block's
+// arguments), any number of times. x: {2}, y: {1, 2}, z: {5}.
+// CHECK-LABEL: func.func @execute_region_cfg
+// CHECK-NEXT:    pld.comm_domain_scope "comm_d0" devices [2] slots [0] {
+// CHECK-NEXT:      pld.comm_domain_scope "comm_d1" devices [1, 2] slots [1] {
+// CHECK-NEXT:        pld.comm_domain_scope "comm_d2" devices [5] slots [2] {
+func.func @execute_region_cfg(%flag: i1) attributes {pld.level = "host", pld.role = "orchestrator"} {
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c5 = arith.constant 5 : index
+  %c64 = arith.constant 64 : index
+  %x = pld.alloc_window_buffer(%c64) {name = "x"} : (index) -> i64
+  %y = pld.alloc_window_buffer(%c64) {name = "y"} : (index) -> i64
+  %z = pld.alloc_window_buffer(%c64) {name = "z"} : (index) -> i64
+  %vx = pld.window(%x, %c64) : (i64, index) -> tensor<64xf32>
+  %vy = pld.window(%y, %c64) : (i64, index) -> tensor<64xf32>
+  %vz = pld.window(%z, %c64) : (i64, index) -> tensor<64xf32>
+  %v = scf.execute_region -> tensor<64xf32> {
+    cf.cond_br %flag, ^a, ^b
+  ^a:
+    scf.yield %vx : tensor<64xf32>
+  ^b:
+    cf.br ^c(%vy : tensor<64xf32>)
+  ^c(%arg: tensor<64xf32>):
+    pld.dispatch @chip(%c1, %arg) : (index, tensor<64xf32>) -> ()
+    scf.yield %arg : tensor<64xf32>
+  }
+  pld.dispatch @chip(%c2, %v) : (index, tensor<64xf32>) -> ()
+  pld.dispatch @chip(%c5, %vz) : (index, tensor<64xf32>) -> ()
+  return
+}
+
 // A collective passes coverage from each allocation its data may view to each its
 // signal may view; a data that may (not must) be a view of the signal's allocation is
 // no aliasing error. d1: {1}, d2: {2}, s: {1, 2}; s2: {1}.

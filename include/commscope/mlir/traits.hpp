@@ -10,7 +10,9 @@
 // statement, the parallel assignment of what it defines (the op's results, a loop's
 // next iteration's block arguments), and a loop binds its carried block arguments (an
 // scf.for or scf.forall its results too: it may run zero times) to its operands on
-// entry. Block arguments and results of other ops' regions are not followed. The
+// entry. A region of several blocks (a CFG) is a loop over its blocks whose edges (a
+// branch's operands to a block's arguments, a yield) are alternatives. Other ops'
+// results and block arguments (scf.parallel's reductions) are not followed. The
 // rewrite is in place: an allocation gets `window_buffer = <id>` (unique in its
 // function), each view's pld.window the same id, and the host body moves into nested
 // pld.comm_domain_scope ops listing ids as `slots`. Signal synthesis (layer 4) is in
@@ -30,9 +32,11 @@
 #include <mlir/IR/Location.h>
 #include <mlir/IR/Matchers.h>
 #include <mlir/IR/SymbolTable.h>
+#include <mlir/Interfaces/ControlFlowInterfaces.h>
 #include <mlir/Interfaces/LoopLikeInterface.h>
 
 #include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/PointerUnion.h>
 #include <llvm/ADT/SmallVector.h>
 
 #include <cstddef>
@@ -56,34 +60,62 @@ inline std::string_view string_attr(mlir::Operation* o, llvm::StringRef name) {
   return a ? std::string_view(a.getValue()) : std::string_view();
 }
 
-/// Whether a block's terminator is a statement too: one that forwards values to its
-/// parent's results or to a loop's next iteration binds them (a yield without values
-/// binds nothing), and one with regions (scf.reduce) holds ops of its own.
-inline bool terminator_is_statement(mlir::Operation* t) {
+/// A statement: an op; or, for a region of several blocks (a CFG, as in
+/// scf.execute_region) whose terminators pass values along edges (a branch's operands to
+/// a block's arguments, a yield to the region's results), the region, standing for the
+/// alternatives of which edge is taken (after its blocks' ops: the region is one
+/// iteration of a loop, its owner repeats); or one such edge into a block (a yield is
+/// its own edge), the assignment of the block's arguments.
+using statement = llvm::PointerUnion<mlir::Operation*, mlir::Region*, mlir::BlockOperand*>;
+
+/// How a block's terminator is presented: as a statement of its block (a yield or
+/// scf.condition that forwards values in a region of one block; one with regions, such
+/// as scf.reduce, which holds ops); as edges of its region's statement (it passes values
+/// in a region of several blocks); or not at all.
+enum class terminator_role : std::uint8_t { none, statement, edges };
+inline terminator_role role_of(mlir::Operation* t, bool several_blocks) {
+  bool forwards = false;
   if (mlir::isa<mlir::scf::YieldOp>(t))
-    return t->getNumOperands() > 0;
-  if (auto c = mlir::dyn_cast<mlir::scf::ConditionOp>(t))
-    return !c.getArgs().empty();
-  return t->getNumRegions() > 0;
+    forwards = t->getNumOperands() > 0;
+  else if (auto c = mlir::dyn_cast<mlir::scf::ConditionOp>(t))
+    forwards = !c.getArgs().empty();
+  else if (auto branch = mlir::dyn_cast<mlir::BranchOpInterface>(t))
+    for (unsigned i = 0; i < t->getNumSuccessors() && !forwards; ++i)
+      forwards = !branch.getSuccessorOperands(i).getForwardedOperands().empty();
+  if (forwards)
+    return several_blocks ? terminator_role::edges : terminator_role::statement;
+  return t->getNumRegions() > 0 ? terminator_role::statement : terminator_role::none;
 }
 
-/// The statements of some of an op's regions (or of a function's body), in order, other
-/// terminators left out: a lazy forward range, so that a body of 300,000 ops is walked,
-/// never copied.
+/// The statements of some of an op's regions (or of a function's body), in order: a lazy
+/// forward range, so that a body of 300,000 ops is walked, never copied. Each region
+/// gives its blocks' ops (terminators as role_of says), then, when it has edges, itself.
+/// Or a range of one given statement (an alternative of a region's edges), or none.
 class statements {
 public:
   class iterator {
   public:
-    using value_type = mlir::Operation*;
+    using value_type = statement;
     using difference_type = std::ptrdiff_t;
     iterator() = default;
     iterator(mlir::Operation* owner, unsigned first, unsigned end) : owner_(owner), end_(end) {
       enter_region(first);
     }
-    mlir::Operation* operator*() const { return op_; }
+    explicit iterator(statement only) : current_(only) {}
+    statement operator*() const { return current_; }
     iterator& operator++() {
-      op_ = op_->getNextNode();
-      if (!op_ || op_ == skip_)
+      if (!owner_) { // a range of one
+        current_ = nullptr;
+        return *this;
+      }
+      if (llvm::isa<mlir::Region*>(current_)) {
+        enter_region(region_ + 1);
+        return *this;
+      }
+      mlir::Operation* next = llvm::cast<mlir::Operation*>(current_)->getNextNode();
+      if (next && next != skip_)
+        current_ = next;
+      else
         next_block();
       return *this;
     }
@@ -92,8 +124,8 @@ public:
       ++*this;
       return r;
     }
-    bool operator==(const iterator& o) const { return op_ == o.op_; }
-    bool operator==(std::default_sentinel_t) const { return op_ == nullptr; }
+    bool operator==(const iterator& o) const { return current_ == o.current_; }
+    bool operator==(std::default_sentinel_t) const { return current_.isNull(); }
 
   private:
     /// Positions at a block's first statement; a terminator that is none ends it.
@@ -102,29 +134,49 @@ public:
       if (b->empty())
         return false;
       mlir::Operation* t = b->mightHaveTerminator() ? &b->back() : nullptr;
-      skip_ = t && !terminator_is_statement(t) ? t : nullptr;
-      op_ = &b->front() != skip_ ? &b->front() : nullptr;
-      return op_ != nullptr;
+      const auto role = t ? role_of(t, several_) : terminator_role::statement;
+      edges_ = edges_ || role == terminator_role::edges;
+      skip_ = role == terminator_role::statement ? nullptr : t;
+      if (&b->front() == skip_)
+        return false;
+      current_ = &b->front();
+      return true;
     }
     void enter_region(unsigned r) {
-      for (region_ = r; region_ < end_; ++region_)
-        for (auto& b : owner_->getRegion(region_))
+      for (region_ = r; region_ < end_; ++region_) {
+        mlir::Region& region = owner_->getRegion(region_);
+        several_ = !region.empty() && !region.hasOneBlock();
+        edges_ = false;
+        for (auto& b : region)
           if (enter_block(&b))
             return;
-      op_ = nullptr;
+        if (region_ends())
+          return;
+      }
+      current_ = nullptr;
     }
     void next_block() {
       for (auto* b = block_->getNextNode(); b; b = b->getNextNode())
         if (enter_block(b))
           return;
-      enter_region(region_ + 1);
+      if (!region_ends())
+        enter_region(region_ + 1);
+    }
+    /// After a region's blocks: the region itself, when it has edges.
+    bool region_ends() {
+      if (!edges_)
+        return false;
+      current_ = &owner_->getRegion(region_);
+      return true;
     }
 
-    mlir::Operation* owner_ = nullptr;
+    mlir::Operation* owner_ = nullptr; ///< null: a range of one
     mlir::Block* block_ = nullptr;
-    mlir::Operation* op_ = nullptr;
+    statement current_;
     mlir::Operation* skip_ = nullptr; ///< the block's terminator, when it is no statement
     unsigned region_ = 0, end_ = 0;
+    bool several_ = false; ///< the region has several blocks
+    bool edges_ = false;   ///< a terminator of the region seen so far passes values
   };
 
   /// The statements of all of owner's regions.
@@ -135,12 +187,23 @@ public:
   /// The statements of one region.
   explicit statements(mlir::Region& r)
       : statements(r.getParentOp(), r.getRegionNumber(), r.getRegionNumber() + 1) {}
-  iterator begin() const { return first_ < end_ ? iterator(owner_, first_, end_) : iterator(); }
+  /// One statement, or none.
+  static statements only(statement s) {
+    statements r(nullptr, 0, 0);
+    r.only_ = s;
+    return r;
+  }
+  iterator begin() const {
+    if (!owner_)
+      return only_.isNull() ? iterator() : iterator(only_);
+    return first_ < end_ ? iterator(owner_, first_, end_) : iterator();
+  }
   static std::default_sentinel_t end() { return {}; }
 
 private:
   mlir::Operation* owner_;
   unsigned first_, end_;
+  statement only_;
 };
 static_assert(std::forward_iterator<statements::iterator>);
 
@@ -203,6 +266,41 @@ inline llvm::SmallVector<mlir::Value, 2> bound_by(mlir::Operation* s) {
   return r;
 }
 
+/// The op a statement is, or whose region or terminator it stands for.
+inline mlir::Operation* op_of(statement s) {
+  if (auto* op = llvm::dyn_cast<mlir::Operation*>(s))
+    return op;
+  if (auto* r = llvm::dyn_cast<mlir::Region*>(s))
+    return r->getParentOp();
+  return llvm::cast<mlir::BlockOperand*>(s)->getOwner();
+}
+
+/// An edge into a block: what the branch forwards to the block's arguments (after
+/// those the branch produces itself).
+inline mlir::SuccessorOperands edge_operands(mlir::BlockOperand* e) {
+  return mlir::cast<mlir::BranchOpInterface>(e->getOwner())
+      .getSuccessorOperands(e->getOperandNumber());
+}
+
+/// The edges a region of several blocks passes values along, each an alternative of one
+/// statement: a yield, or a branch's edge into a block whose arguments it binds.
+inline llvm::SmallVector<statements, 2> edges_of(mlir::Region& r) {
+  llvm::SmallVector<statements, 2> edges;
+  for (mlir::Block& b : r) {
+    mlir::Operation* t = !b.empty() && b.mightHaveTerminator() ? &b.back() : nullptr;
+    if (!t || role_of(t, true) != terminator_role::edges)
+      continue;
+    if (!mlir::isa<mlir::BranchOpInterface>(t)) {
+      edges.push_back(statements::only(t));
+      continue;
+    }
+    for (mlir::BlockOperand& e : t->getBlockOperands())
+      if (!edge_operands(&e).getForwardedOperands().empty())
+        edges.push_back(statements::only(&e));
+  }
+  return edges;
+}
+
 inline llvm::SmallVector<expression, 6> operands_of(mlir::Operation* o, unsigned skip = 0) {
   llvm::SmallVector<expression, 6> r;
   for (auto v : o->getOperands().drop_front(std::min(skip, o->getNumOperands())))
@@ -232,7 +330,7 @@ inline std::optional<std::int64_t> window_buffer_id(mlir::Operation* o) {
 template <> struct commscope::ir_traits<mlir::ModuleOp> {
   using program = mlir::ModuleOp;
   using function = mlir::func::FuncOp;
-  using statement = mlir::Operation*;
+  using statement = pld::statement;
   using expression = pld::expression;
   using variable = mlir::Value;
   using location = mlir::LocationAttr;    // mlir::Location has no empty state
@@ -260,8 +358,13 @@ template <> struct commscope::ir_traits<mlir::ModuleOp> {
   static constexpr std::size_t scope_nesting_limit = 512;
 
   // ---- statements
-  static statement_kind statement_kind_of(statement s) {
+  static statement_kind statement_kind_of(statement st) {
     using namespace mlir::scf;
+    if (llvm::isa<mlir::Region*>(st))
+      return statement_kind::other;
+    if (llvm::isa<mlir::BlockOperand*>(st))
+      return statement_kind::assignment;
+    auto* s = llvm::cast<mlir::Operation*>(st);
     return mlir::isa<pld::comm_domain_scope>(s)          ? statement_kind::scope
            : mlir::isa<ForOp>(s)                         ? statement_kind::for_loop
            : mlir::isa<WhileOp, ParallelOp, ForallOp>(s) ? statement_kind::while_loop
@@ -270,12 +373,20 @@ template <> struct commscope::ir_traits<mlir::ModuleOp> {
            : s->getNumResults() > 0                      ? statement_kind::assignment
                                                          : statement_kind::evaluation;
   }
-  static location statement_location(statement s) { return s->getLoc(); }
-  static pld::statements children(statement s) { return pld::statements(s); }
-  /// A region of several blocks (scf.execute_region's CFG) is taken as a loop: its blocks
-  /// may run in any order, any number of times. An op of another dialect runs its
-  /// regions at most once unless it says it is a loop.
-  static control_flow control_of(statement s) {
+  static location statement_location(statement s) { return pld::op_of(s)->getLoc(); }
+  /// An op's regions; a region's edges are its branches only.
+  static pld::statements children(statement s) {
+    auto* op = llvm::dyn_cast<mlir::Operation*>(s);
+    return op ? pld::statements(op) : pld::statements::only(nullptr);
+  }
+  /// An op with a region of several blocks (scf.execute_region's CFG) repeats: each
+  /// iteration is its blocks' ops, then one of the region's edges (so a value reaches
+  /// every block an edge leads to, and each yield the results). An op of another dialect
+  /// runs its regions at most once unless it says it is a loop.
+  static control_flow control_of(statement st) {
+    if (llvm::isa<mlir::Region*>(st))
+      return control_flow::alternatives;
+    auto* s = llvm::cast<mlir::Operation*>(st);
     if (mlir::isa<mlir::scf::IfOp, mlir::scf::IndexSwitchOp>(s))
       return control_flow::alternatives;
     if (llvm::any_of(s->getRegions(),
@@ -287,8 +398,12 @@ template <> struct commscope::ir_traits<mlir::ModuleOp> {
       return control_flow::repeat; // scf.reduce: its regions combine every iteration's values
     return control_flow::may_skip;
   }
-  /// scf.if: then, else (empty when absent); scf.index_switch: the cases, then default.
-  static llvm::SmallVector<pld::statements, 2> branches(statement s) {
+  /// scf.if: then, else (empty when absent); scf.index_switch: the cases, then default; a
+  /// region of several blocks: its edges.
+  static llvm::SmallVector<pld::statements, 2> branches(statement st) {
+    if (auto* region = llvm::dyn_cast<mlir::Region*>(st))
+      return pld::edges_of(*region);
+    auto* s = llvm::cast<mlir::Operation*>(st);
     llvm::SmallVector<pld::statements, 2> r;
     if (auto sw = mlir::dyn_cast<mlir::scf::IndexSwitchOp>(s)) {
       for (mlir::Region& c : sw.getCaseRegions())
@@ -300,32 +415,56 @@ template <> struct commscope::ir_traits<mlir::ModuleOp> {
     }
     return r;
   }
-  static llvm::SmallVector<variable, 2> targets(statement s) { return pld::bound_by(s); }
-  /// A yield of one value is a copy; any other binding statement is the op itself (and
-  /// its targets are in values()).
-  static expression value(statement s) {
-    if (mlir::isa<mlir::scf::YieldOp>(s))
-      if (const auto f = pld::forwarded(s); f.copies == 1 && f.values.size() == 1)
-        return {s, f.values.front()};
-    return {s, {}};
+  static llvm::SmallVector<variable, 2> targets(statement s) {
+    if (auto* edge = llvm::dyn_cast<mlir::BlockOperand*>(s)) {
+      auto args = edge->get()->getArguments().drop_front(
+          pld::edge_operands(edge).getProducedOperandCount());
+      return llvm::SmallVector<variable, 2>(args.begin(), args.end());
+    }
+    auto* op = llvm::dyn_cast<mlir::Operation*>(s);
+    return op ? pld::bound_by(op) : llvm::SmallVector<variable, 2>{};
   }
-  /// The value of each target (targets()) of a yield, an scf.condition or a loop's
-  /// entry; none for an op, which binds its results to itself (value()).
+  /// A yield or an edge of one value is a copy; any other binding statement is the op
+  /// itself (and its targets are in values()).
+  static expression value(statement s) {
+    mlir::Operation* op = pld::op_of(s);
+    if (auto* edge = llvm::dyn_cast<mlir::BlockOperand*>(s)) {
+      const auto forwarded = pld::edge_operands(edge).getForwardedOperands();
+      return forwarded.size() == 1 ? expression{op, forwarded.front()} : expression{op, {}};
+    }
+    if (mlir::isa<mlir::scf::YieldOp>(op) && llvm::isa<mlir::Operation*>(s))
+      if (const auto f = pld::forwarded(op); f.copies == 1 && f.values.size() == 1)
+        return {op, f.values.front()};
+    return {op, {}};
+  }
+  /// The value of each target (targets()) of a yield, an scf.condition, an edge or a
+  /// loop's entry; none for an op, which binds its results to itself (value()).
   static llvm::SmallVector<expression, 6> values(statement s) {
-    const auto f = pld::forwarded(s);
     llvm::SmallVector<expression, 6> r;
+    if (llvm::isa<mlir::Region*>(s))
+      return r;
+    mlir::Operation* op = pld::op_of(s);
+    const auto f = llvm::isa<mlir::BlockOperand*>(s)
+                       ? pld::forwarding{pld::edge_operands(llvm::cast<mlir::BlockOperand*>(s))
+                                             .getForwardedOperands(),
+                                         1}
+                       : pld::forwarded(op);
     for (unsigned i = 0; i < f.copies; ++i)
       for (mlir::Value v : f.values)
-        r.push_back({s, v});
+        r.push_back({op, v});
     return r;
   }
-  static llvm::SmallVector<expression, 6> expressions(statement s) { return pld::operands_of(s); }
+  static llvm::SmallVector<expression, 6> expressions(statement s) {
+    auto* op = llvm::dyn_cast<mlir::Operation*>(s);
+    return op ? pld::operands_of(op) : llvm::SmallVector<expression, 6>{};
+  }
   static variable loop_variable(statement s) {
-    return mlir::cast<mlir::scf::ForOp>(s).getInductionVar();
+    return mlir::cast<mlir::scf::ForOp>(llvm::cast<mlir::Operation*>(s)).getInductionVar();
   }
   /// A non-positive constant step is given as the loop op itself, an expression of
   /// kind other: the devices of such a loop are `unsupported-device`.
-  static commscope::loop_bounds<expression> loop_bounds(statement s) {
+  static commscope::loop_bounds<expression> loop_bounds(statement st) {
+    auto* s = llvm::cast<mlir::Operation*>(st);
     auto f = mlir::cast<mlir::scf::ForOp>(s);
     const expression step = pld::positive_step(f) ? expression{s, f.getStep()} : expression{s, {}};
     return {{s, f.getLowerBound()}, {s, f.getUpperBound()}, step};
@@ -387,14 +526,17 @@ template <> struct commscope::ir_traits<mlir::ModuleOp> {
   static const void* variable_key(variable v) { return v.getAsOpaquePointer(); }
 
   // ---- reading materialized scopes
-  static std::string_view scope_name(statement s) { return pld::string_attr(s, "name"); }
+  static std::string_view scope_name(statement s) {
+    return pld::string_attr(llvm::cast<mlir::Operation*>(s), "name");
+  }
   static llvm::ArrayRef<std::int64_t> scope_devices(statement s) {
-    auto a = s->getAttrOfType<mlir::DenseI64ArrayAttr>("devices");
+    auto a = llvm::cast<mlir::Operation*>(s)->getAttrOfType<mlir::DenseI64ArrayAttr>("devices");
     return a ? a.asArrayRef() : llvm::ArrayRef<std::int64_t>();
   }
   /// The allocations inside the scope that `slots` names; an id none carries is null
   /// (as is a hand-written allocation without its one operand and result).
-  static llvm::SmallVector<window_buffer, 4> scope_slots(statement s) {
+  static llvm::SmallVector<window_buffer, 4> scope_slots(statement st) {
+    auto* s = llvm::cast<mlir::Operation*>(st);
     llvm::DenseMap<std::int64_t, window_buffer> inside;
     s->walk([&](pld::alloc_window_buffer a) {
       auto id = pld::window_buffer_id(a);
