@@ -763,33 +763,45 @@ func.func @host(%flag: i1, %va: tensor<64xf32>, %vb: tensor<64xf32>) attributes 
 }
 )";
 
-TEST_CASE("the MLIR adapter: a CFG region repeats, each time one of its edges") {
+TEST_CASE("the MLIR adapter: a CFG's edges are alternatives after their block's ops") {
   mlir_program m(std::string(mlir_chip) + std::string(cfg_program));
   auto f = m.get().lookupSymbol<mlir::func::FuncOp>("host");
   auto region_op = ops_of<mlir::scf::ExecuteRegionOp>(m.get())[0];
+  // ^b branches back to itself: the region is a loop.
   CHECK(mlir_traits::control_of(region_op) == commscope::control_flow::repeat);
   mlir::Region& cfg = region_op->getRegion(0);
   auto blocks = cfg.getBlocks().begin();
+  mlir::Block& entry_block = *blocks;
   mlir::Block& a = *++blocks;
   mlir::Block& b = *++blocks;
-  // The blocks' ops, then the region (no terminator passes values in place).
+  // Each block's ops, then the block when its terminator passes values.
   mlir::Operation* dispatch = &b.front();
-  CHECK(listed(mlir_traits::children(region_op)) == statement_list{dispatch, &cfg});
-  const statement edges = &cfg;
-  CHECK(mlir_traits::statement_kind_of(edges) == commscope::statement_kind::other);
-  CHECK(mlir_traits::control_of(edges) == commscope::control_flow::alternatives);
-  CHECK(listed(mlir_traits::children(edges)).empty());
-  // In block order: cond_br's edge into ^b (^a takes nothing), ^a's yield, the back edge.
-  const auto taken = mlir_traits::branches(edges);
-  REQUIRE(taken.size() == 3);
-  mlir::Operation* cond_br = cfg.front().getTerminator();
+  CHECK(listed(mlir_traits::children(region_op)) == statement_list{&entry_block, &a, dispatch, &b});
+  for (statement block : {statement(&entry_block), statement(&a), statement(&b)}) {
+    CHECK(mlir_traits::statement_kind_of(block) == commscope::statement_kind::other);
+    CHECK(mlir_traits::control_of(block) == commscope::control_flow::alternatives);
+    CHECK(listed(mlir_traits::children(block)).empty());
+  }
+  // The edges that pass values, then none (the block did not run, or left another way):
+  // cond_br's edge into ^b (^a takes nothing), ^a's yield, ^b's edge back.
+  mlir::Operation* cond_br = entry_block.getTerminator();
   mlir::Operation* back = b.getTerminator();
-  CHECK(listed(taken[0]) == statement_list{&cond_br->getBlockOperands()[1]});
-  CHECK(listed(taken[1]) == statement_list{a.getTerminator()});
-  CHECK(listed(taken[2]) == statement_list{&back->getBlockOperands()[0]});
+  const auto first = mlir_traits::branches(&entry_block);
+  REQUIRE(first.size() == 2);
+  CHECK(listed(first[0]) == statement_list{&cond_br->getBlockOperands()[1]});
+  CHECK(listed(first[1]).empty());
+  const auto yields = mlir_traits::branches(&a);
+  REQUIRE(yields.size() == 2);
+  CHECK(listed(yields[0]) == statement_list{a.getTerminator()});
+  const auto again = mlir_traits::branches(&b);
+  REQUIRE(again.size() == 2);
+  CHECK(listed(again[0]) == statement_list{&back->getBlockOperands()[0]});
+
   const statement entry = &cond_br->getBlockOperands()[1], loop = &back->getBlockOperands()[0];
   const std::vector<mlir::Value> args{b.getArgument(0), b.getArgument(1)};
   CHECK(mlir_traits::statement_kind_of(entry) == commscope::statement_kind::assignment);
+  CHECK(mlir_traits::control_of(entry) == commscope::control_flow::block);
+  CHECK(listed(mlir_traits::children(entry)).empty());
   CHECK(as_vector(mlir_traits::targets(entry)) == args);
   CHECK(values_of(entry) == std::vector<mlir::Value>{f.getArgument(1), f.getArgument(2)});
   CHECK(as_vector(mlir_traits::targets(loop)) == args);
@@ -798,6 +810,22 @@ TEST_CASE("the MLIR adapter: a CFG region repeats, each time one of its edges") 
   // The yield binds the results, as in a region of one block.
   CHECK(as_vector(mlir_traits::targets(a.getTerminator())) ==
         std::vector<mlir::Value>{region_op->getResult(0)});
+}
+
+TEST_CASE("the MLIR adapter: a CFG whose edges all lead forward runs once") {
+  mlir_program m(std::string(mlir_chip) + R"(
+func.func @host(%flag: i1, %va: tensor<64xf32>) attributes {pld.level = "host", pld.role = "orchestrator"} {
+  %v = scf.execute_region -> tensor<64xf32> {
+    cf.cond_br %flag, ^a, ^b(%va : tensor<64xf32>)
+  ^a:
+    scf.yield %va : tensor<64xf32>
+  ^b(%x: tensor<64xf32>):
+    scf.yield %x : tensor<64xf32>
+  }
+  return
+})");
+  auto region_op = ops_of<mlir::scf::ExecuteRegionOp>(m.get())[0];
+  CHECK(mlir_traits::control_of(region_op) == commscope::control_flow::block);
 }
 
 namespace {
@@ -959,5 +987,23 @@ TEST_CASE("rebinding through branches and loops: the same plan through both adap
     const auto got = summary(commscope::analyze(m.get()));
     CHECK(ref == p.expected);
     CHECK(got == p.expected);
+  }
+}
+
+TEST_CASE("region results: the MLIR rewrite verifies and reads back as the same plan") {
+  for (const auto& p : control_flow_programs) {
+    CAPTURE(p.expected);
+    mlir_program m(std::string(mlir_chip) + std::string(p.mlir));
+    const auto before = commscope::analyze(m.get());
+    REQUIRE(before.ok());
+    auto module = m.get();
+    CHECK(commscope::run(module).empty());
+    CHECK(mlir::succeeded(mlir::verify(m.get())));
+    CHECK(commscope::verify(m.get()).empty());
+    const auto after = commscope::analyze(m.get());
+    REQUIRE(after.functions.size() == 1);
+    CHECK(after.functions[0].status ==
+          commscope::function_plan<mlir_traits>::state::already_materialized);
+    CHECK(summary(after) == summary(before));
   }
 }

@@ -306,6 +306,59 @@ func.func @execute_region_cfg(%flag: i1) attributes {pld.level = "host", pld.rol
   return
 }
 
+// An edge back makes the CFG a loop: the block argument is the value from before and
+// the one passed back. x, y: {1}.
+// CHECK-LABEL: func.func @cfg_loop
+// CHECK-NEXT:    pld.comm_domain_scope "comm_d0" devices [1] slots [0, 1] {
+func.func @cfg_loop(%flag: i1) attributes {pld.level = "host", pld.role = "orchestrator"} {
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %x = pld.alloc_window_buffer(%c64) {name = "x"} : (index) -> i64
+  %y = pld.alloc_window_buffer(%c64) {name = "y"} : (index) -> i64
+  %vx = pld.window(%x, %c64) : (i64, index) -> tensor<64xf32>
+  %vy = pld.window(%y, %c64) : (i64, index) -> tensor<64xf32>
+  scf.execute_region {
+    cf.br ^loop(%vx : tensor<64xf32>)
+  ^loop(%v: tensor<64xf32>):
+    pld.dispatch @chip(%c1, %v) : (index, tensor<64xf32>) -> ()
+    cf.cond_br %flag, ^loop(%vy : tensor<64xf32>), ^done
+  ^done:
+    scf.yield
+  }
+  return
+}
+
+// A CFG whose edges all lead forward is no loop: an all_to_all_v there is no
+// collective-in-loop. All {0}.
+// CHECK-LABEL: func.func @cfg_forward
+// CHECK-NEXT:    pld.comm_domain_scope "comm_d0" devices [0] slots [0, 1, 2, 3, 4] {
+func.func @cfg_forward(%flag: i1) attributes {pld.level = "host", pld.role = "orchestrator"} {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %in = pld.alloc_window_buffer(%c64) {name = "in"} : (index) -> i64
+  %t = pld.alloc_window_buffer(%c64) {name = "t"} : (index) -> i64
+  %s = pld.alloc_window_buffer(%c64) {name = "s"} : (index) -> i64
+  %sc = pld.alloc_window_buffer(%c64) {name = "sc"} : (index) -> i64
+  %rc = pld.alloc_window_buffer(%c64) {name = "rc"} : (index) -> i64
+  %vin = pld.window(%in, %c64) : (i64, index) -> tensor<64xf32>
+  %vt = pld.window(%t, %c64) : (i64, index) -> tensor<64xf32>
+  %vs = pld.window(%s, %c64) : (i64, index) -> tensor<64xf32>
+  %vsc = pld.window(%sc, %c64) : (i64, index) -> tensor<64xf32>
+  %vrc = pld.window(%rc, %c64) : (i64, index) -> tensor<64xf32>
+  pld.dispatch @chip(%c0, %vin) : (index, tensor<64xf32>) -> ()
+  pld.dispatch @chip(%c0, %vsc) : (index, tensor<64xf32>) -> ()
+  scf.execute_region {
+    cf.cond_br %flag, ^a(%vt : tensor<64xf32>), ^b
+  ^a(%target: tensor<64xf32>):
+    pld.dispatch @chip(%c0, %target) : (index, tensor<64xf32>) -> ()
+    pld.all_to_all_v(%vin, %target, %vs, %vsc, %vrc) : (tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>) -> ()
+    cf.br ^b
+  ^b:
+    scf.yield
+  }
+  return
+}
+
 // A collective passes coverage from each allocation its data may view to each its
 // signal may view; a data that may (not must) be a view of the signal's allocation is
 // no aliasing error. d1: {1}, d2: {2}, s: {1, 2}; s2: {1}.

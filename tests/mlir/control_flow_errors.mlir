@@ -75,6 +75,32 @@ func.func @parallel_loops() attributes {pld.level = "host", pld.role = "orchestr
 
 // -----
 
+// A CFG with an edge back is a loop too.
+// CHECK: error: collective 'all_to_all_v' cannot run inside a loop: its signal is single-use [collective-in-loop]
+func.func private @chip(tensor<64xf32>) attributes {pld.level = "chip", pld.role = "orchestrator"}
+func.func @cfg_loop(%flag: i1) attributes {pld.level = "host", pld.role = "orchestrator"} {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %t = pld.alloc_window_buffer(%c64) {name = "t"} : (index) -> i64
+  %s = pld.alloc_window_buffer(%c64) {name = "s"} : (index) -> i64
+  %r = pld.alloc_window_buffer(%c64) {name = "r"} : (index) -> i64
+  %vt = pld.window(%t, %c64) : (i64, index) -> tensor<64xf32>
+  %vs = pld.window(%s, %c64) : (i64, index) -> tensor<64xf32>
+  %vr = pld.window(%r, %c64) : (i64, index) -> tensor<64xf32>
+  pld.dispatch @chip(%c0, %vt) : (index, tensor<64xf32>) -> ()
+  scf.execute_region {
+    cf.br ^loop
+  ^loop:
+    pld.all_to_all_v(%vt, %vt, %vs, %vt, %vr) : (tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>) -> ()
+    cf.cond_br %flag, ^loop, ^done
+  ^done:
+    scf.yield
+  }
+  return
+}
+
+// -----
+
 // A signal-less allreduce in scf.forall would get a fresh signal per iteration.
 // SIGNALS:      error: a pld.allreduce without a signal cannot run inside a loop: its synthesized signal would be a fresh window per iteration [collective-in-loop]
 // SIGNALS:      note: inside this loop

@@ -10,9 +10,10 @@
 // statement, the parallel assignment of what it defines (the op's results, a loop's
 // next iteration's block arguments), and a loop binds its carried block arguments (an
 // scf.for or scf.forall its results too: it may run zero times) to its operands on
-// entry. A region of several blocks (a CFG) is a loop over its blocks whose edges (a
-// branch's operands to a block's arguments, a yield) are alternatives. Other ops'
-// results and block arguments (scf.parallel's reductions) are not followed. The
+// entry. In a region of several blocks (a CFG), the edges out of a block (a branch's
+// operands to a block's arguments, a yield) are alternatives after its ops, and a
+// region with an edge back is a loop. Other ops' results and block arguments
+// (scf.parallel's reductions) are not followed. The
 // rewrite is in place: an allocation gets `window_buffer = <id>` (unique in its
 // function), each view's pld.window the same id, and the host body moves into nested
 // pld.comm_domain_scope ops listing ids as `slots`. Signal synthesis (layer 4) is in
@@ -37,6 +38,7 @@
 
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/PointerUnion.h>
+#include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/ADT/SmallVector.h>
 
 #include <cstddef>
@@ -60,17 +62,16 @@ inline std::string_view string_attr(mlir::Operation* o, llvm::StringRef name) {
   return a ? std::string_view(a.getValue()) : std::string_view();
 }
 
-/// A statement: an op; or, for a region of several blocks (a CFG, as in
-/// scf.execute_region) whose terminators pass values along edges (a branch's operands to
-/// a block's arguments, a yield to the region's results), the region, standing for the
-/// alternatives of which edge is taken (after its blocks' ops: the region is one
-/// iteration of a loop, its owner repeats); or one such edge into a block (a yield is
-/// its own edge), the assignment of the block's arguments.
-using statement = llvm::PointerUnion<mlir::Operation*, mlir::Region*, mlir::BlockOperand*>;
+/// A statement: an op; or, in a region of several blocks (a CFG, as in
+/// scf.execute_region), a block whose terminator passes values along edges (a branch's
+/// operands to a block's arguments, a yield to the region's results), standing after
+/// its ops for the alternatives of which edge is taken, if any; or one such edge into a
+/// block (a yield is its own edge), the assignment of the block's arguments.
+using statement = llvm::PointerUnion<mlir::Operation*, mlir::Block*, mlir::BlockOperand*>;
 
 /// How a block's terminator is presented: as a statement of its block (a yield or
 /// scf.condition that forwards values in a region of one block; one with regions, such
-/// as scf.reduce, which holds ops); as edges of its region's statement (it passes values
+/// as scf.reduce, which holds ops); as edges of its block's statement (it passes values
 /// in a region of several blocks); or not at all.
 enum class terminator_role : std::uint8_t { none, statement, edges };
 inline terminator_role role_of(mlir::Operation* t, bool several_blocks) {
@@ -88,9 +89,9 @@ inline terminator_role role_of(mlir::Operation* t, bool several_blocks) {
 }
 
 /// The statements of some of an op's regions (or of a function's body), in order: a lazy
-/// forward range, so that a body of 300,000 ops is walked, never copied. Each region
-/// gives its blocks' ops (terminators as role_of says), then, when it has edges, itself.
-/// Or a range of one given statement (an alternative of a region's edges), or none.
+/// forward range, so that a body of 300,000 ops is walked, never copied. Each block gives
+/// its ops (its terminator as role_of says), then itself when its terminator's role is
+/// edges. Or a range of one given statement (an alternative of a block's edges), or none.
 class statements {
 public:
   class iterator {
@@ -108,13 +109,15 @@ public:
         current_ = nullptr;
         return *this;
       }
-      if (llvm::isa<mlir::Region*>(current_)) {
-        enter_region(region_ + 1);
+      if (llvm::isa<mlir::Block*>(current_)) {
+        next_block();
         return *this;
       }
       mlir::Operation* next = llvm::cast<mlir::Operation*>(current_)->getNextNode();
       if (next && next != skip_)
         current_ = next;
+      else if (edges_)
+        current_ = block_;
       else
         next_block();
       return *this;
@@ -135,23 +138,23 @@ public:
         return false;
       mlir::Operation* t = b->mightHaveTerminator() ? &b->back() : nullptr;
       const auto role = t ? role_of(t, several_) : terminator_role::statement;
-      edges_ = edges_ || role == terminator_role::edges;
+      edges_ = role == terminator_role::edges;
       skip_ = role == terminator_role::statement ? nullptr : t;
-      if (&b->front() == skip_)
+      if (&b->front() != skip_)
+        current_ = &b->front();
+      else if (edges_)
+        current_ = b;
+      else
         return false;
-      current_ = &b->front();
       return true;
     }
     void enter_region(unsigned r) {
       for (region_ = r; region_ < end_; ++region_) {
         mlir::Region& region = owner_->getRegion(region_);
         several_ = !region.empty() && !region.hasOneBlock();
-        edges_ = false;
         for (auto& b : region)
           if (enter_block(&b))
             return;
-        if (region_ends())
-          return;
       }
       current_ = nullptr;
     }
@@ -159,15 +162,7 @@ public:
       for (auto* b = block_->getNextNode(); b; b = b->getNextNode())
         if (enter_block(b))
           return;
-      if (!region_ends())
-        enter_region(region_ + 1);
-    }
-    /// After a region's blocks: the region itself, when it has edges.
-    bool region_ends() {
-      if (!edges_)
-        return false;
-      current_ = &owner_->getRegion(region_);
-      return true;
+      enter_region(region_ + 1);
     }
 
     mlir::Operation* owner_ = nullptr; ///< null: a range of one
@@ -176,7 +171,7 @@ public:
     mlir::Operation* skip_ = nullptr; ///< the block's terminator, when it is no statement
     unsigned region_ = 0, end_ = 0;
     bool several_ = false; ///< the region has several blocks
-    bool edges_ = false;   ///< a terminator of the region seen so far passes values
+    bool edges_ = false;   ///< the block ends in edges: it is a statement after its ops
   };
 
   /// The statements of all of owner's regions.
@@ -266,12 +261,12 @@ inline llvm::SmallVector<mlir::Value, 2> bound_by(mlir::Operation* s) {
   return r;
 }
 
-/// The op a statement is, or whose region or terminator it stands for.
+/// The op a statement is, or whose edges it stands for.
 inline mlir::Operation* op_of(statement s) {
   if (auto* op = llvm::dyn_cast<mlir::Operation*>(s))
     return op;
-  if (auto* r = llvm::dyn_cast<mlir::Region*>(s))
-    return r->getParentOp();
+  if (auto* b = llvm::dyn_cast<mlir::Block*>(s))
+    return b->getTerminator();
   return llvm::cast<mlir::BlockOperand*>(s)->getOwner();
 }
 
@@ -282,23 +277,34 @@ inline mlir::SuccessorOperands edge_operands(mlir::BlockOperand* e) {
       .getSuccessorOperands(e->getOperandNumber());
 }
 
-/// The edges a region of several blocks passes values along, each an alternative of one
-/// statement: a yield, or a branch's edge into a block whose arguments it binds.
-inline llvm::SmallVector<statements, 2> edges_of(mlir::Region& r) {
+/// The edges a block's terminator passes values along, each an alternative of one
+/// statement (a yield, or a branch's edge into a block whose arguments it binds), and
+/// one of none: the block may not run, or leave by an edge that passes nothing.
+inline llvm::SmallVector<statements, 2> edges_of(mlir::Block& b) {
   llvm::SmallVector<statements, 2> edges;
-  for (mlir::Block& b : r) {
-    mlir::Operation* t = !b.empty() && b.mightHaveTerminator() ? &b.back() : nullptr;
-    if (!t || role_of(t, true) != terminator_role::edges)
-      continue;
-    if (!mlir::isa<mlir::BranchOpInterface>(t)) {
-      edges.push_back(statements::only(t));
-      continue;
-    }
+  mlir::Operation* t = b.getTerminator();
+  if (!mlir::isa<mlir::BranchOpInterface>(t))
+    edges.push_back(statements::only(t));
+  else
     for (mlir::BlockOperand& e : t->getBlockOperands())
       if (!edge_operands(&e).getForwardedOperands().empty())
         edges.push_back(statements::only(&e));
-  }
+  edges.push_back(statements::only(nullptr));
   return edges;
+}
+
+/// Whether a region of several blocks has an edge that leads back, to its own block or
+/// an earlier one: then a value reaches uses listed before the edge, on a later trip.
+inline bool loops_back(mlir::Region& r) {
+  llvm::SmallPtrSet<mlir::Block*, 8> seen;
+  for (mlir::Block& b : r) {
+    seen.insert(&b);
+    if (!b.empty() && b.mightHaveTerminator())
+      for (mlir::Block* next : b.back().getSuccessors())
+        if (seen.contains(next))
+          return true;
+  }
+  return false;
 }
 
 inline llvm::SmallVector<expression, 6> operands_of(mlir::Operation* o, unsigned skip = 0) {
@@ -360,7 +366,7 @@ template <> struct commscope::ir_traits<mlir::ModuleOp> {
   // ---- statements
   static statement_kind statement_kind_of(statement st) {
     using namespace mlir::scf;
-    if (llvm::isa<mlir::Region*>(st))
+    if (llvm::isa<mlir::Block*>(st))
       return statement_kind::other;
     if (llvm::isa<mlir::BlockOperand*>(st))
       return statement_kind::assignment;
@@ -374,23 +380,25 @@ template <> struct commscope::ir_traits<mlir::ModuleOp> {
                                                          : statement_kind::evaluation;
   }
   static location statement_location(statement s) { return pld::op_of(s)->getLoc(); }
-  /// An op's regions; a region's edges are its branches only.
+  /// An op's regions; a block's edges are its branches only.
   static pld::statements children(statement s) {
     auto* op = llvm::dyn_cast<mlir::Operation*>(s);
     return op ? pld::statements(op) : pld::statements::only(nullptr);
   }
-  /// An op with a region of several blocks (scf.execute_region's CFG) repeats: each
-  /// iteration is its blocks' ops, then one of the region's edges (so a value reaches
-  /// every block an edge leads to, and each yield the results). An op of another dialect
-  /// runs its regions at most once unless it says it is a loop.
+  /// An op with a region of several blocks (scf.execute_region's CFG) whose edges lead
+  /// back repeats. An op of another dialect runs its regions at most once unless it says
+  /// it is a loop.
   static control_flow control_of(statement st) {
-    if (llvm::isa<mlir::Region*>(st))
+    if (llvm::isa<mlir::Block*>(st))
       return control_flow::alternatives;
-    auto* s = llvm::cast<mlir::Operation*>(st);
+    auto* s = llvm::dyn_cast<mlir::Operation*>(st);
+    if (!s) // an edge has no children
+      return control_flow::block;
     if (mlir::isa<mlir::scf::IfOp, mlir::scf::IndexSwitchOp>(s))
       return control_flow::alternatives;
-    if (llvm::any_of(s->getRegions(),
-                     [](mlir::Region& r) { return !r.hasOneBlock() && !r.empty(); }))
+    if (llvm::any_of(s->getRegions(), [](mlir::Region& r) {
+          return !r.empty() && !r.hasOneBlock() && pld::loops_back(r);
+        }))
       return control_flow::repeat;
     if (mlir::isa<pld::comm_domain_scope, mlir::scf::ExecuteRegionOp>(s))
       return control_flow::block;
@@ -399,10 +407,10 @@ template <> struct commscope::ir_traits<mlir::ModuleOp> {
     return control_flow::may_skip;
   }
   /// scf.if: then, else (empty when absent); scf.index_switch: the cases, then default; a
-  /// region of several blocks: its edges.
+  /// block of a CFG: its edges.
   static llvm::SmallVector<pld::statements, 2> branches(statement st) {
-    if (auto* region = llvm::dyn_cast<mlir::Region*>(st))
-      return pld::edges_of(*region);
+    if (auto* block = llvm::dyn_cast<mlir::Block*>(st))
+      return pld::edges_of(*block);
     auto* s = llvm::cast<mlir::Operation*>(st);
     llvm::SmallVector<pld::statements, 2> r;
     if (auto sw = mlir::dyn_cast<mlir::scf::IndexSwitchOp>(s)) {
@@ -441,7 +449,7 @@ template <> struct commscope::ir_traits<mlir::ModuleOp> {
   /// loop's entry; none for an op, which binds its results to itself (value()).
   static llvm::SmallVector<expression, 6> values(statement s) {
     llvm::SmallVector<expression, 6> r;
-    if (llvm::isa<mlir::Region*>(s))
+    if (llvm::isa<mlir::Block*>(s))
       return r;
     mlir::Operation* op = pld::op_of(s);
     const auto f = llvm::isa<mlir::BlockOperand*>(s)
