@@ -202,15 +202,39 @@ private:
 };
 static_assert(std::forward_iterator<statements::iterator>);
 
-/// The operands a binding statement binds its targets to (forwarded_to), and how many
-/// times in a row: an scf.for's yield and entry give the same values to the next
-/// iteration's block arguments and to the results, as scf.condition does to the after
-/// region's arguments and the results. None for any other statement.
+/// An edge into a block: what the branch forwards to the block's arguments (after
+/// those the branch produces itself).
+inline mlir::SuccessorOperands edge_operands(mlir::BlockOperand* e) {
+  return mlir::cast<mlir::BranchOpInterface>(e->getOwner())
+      .getSuccessorOperands(e->getOperandNumber());
+}
+
+/// The operands a binding statement binds its targets (bound_by) to, and how many times
+/// in a row: an scf.for's yield and entry give the same values to the next iteration's
+/// block arguments and to the results, as scf.condition does to the after region's
+/// arguments and the results. None for any other statement.
 struct forwarding {
   mlir::ValueRange values;
   unsigned copies = 0;
 };
-inline forwarding forwarded(mlir::Operation* s) {
+
+/// Whether an op is scf.yield or scf.condition. Asked of every statement: isa (a call
+/// into MLIR) only for an op without results, as a terminator is.
+inline bool is_forwarding_terminator(mlir::Operation* s) {
+  return s->getNumResults() == 0 && mlir::isa<mlir::scf::YieldOp, mlir::scf::ConditionOp>(s);
+}
+
+/// An op that binds its results to itself: no yield, scf.condition or op with regions.
+inline bool binds_itself(mlir::Operation* s) {
+  return s->getNumRegions() == 0 && !is_forwarding_terminator(s);
+}
+
+inline forwarding forwarded(statement st) {
+  if (auto* edge = llvm::dyn_cast<mlir::BlockOperand*>(st))
+    return {edge_operands(edge).getForwardedOperands(), 1};
+  auto* s = llvm::dyn_cast<mlir::Operation*>(st);
+  if (!s || binds_itself(s))
+    return {};
   if (auto y = mlir::dyn_cast<mlir::scf::YieldOp>(s))
     return {y.getResults(), mlir::isa<mlir::scf::ForOp>(y->getParentOp()) ? 2u : 1u};
   if (auto c = mlir::dyn_cast<mlir::scf::ConditionOp>(s))
@@ -232,12 +256,23 @@ inline forwarding forwarded(mlir::Operation* s) {
 /// results; a loop, its carried block arguments on entry (and the results of an scf.for
 /// or scf.forall, for zero trips: an scf.parallel's results are its reductions' inits);
 /// another op with regions nothing (its results come from its yields); any other op, its
-/// results.
-inline llvm::SmallVector<mlir::Value, 2> bound_by(mlir::Operation* s) {
+/// results; an edge, its block's arguments.
+inline llvm::SmallVector<mlir::Value, 2> bound_by(statement st) {
   llvm::SmallVector<mlir::Value, 2> r;
   const auto add = [&](auto&& values) { r.append(values.begin(), values.end()); };
+  if (auto* edge = llvm::dyn_cast<mlir::BlockOperand*>(st)) {
+    add(edge->get()->getArguments().drop_front(edge_operands(edge).getProducedOperandCount()));
+    return r;
+  }
+  auto* s = llvm::dyn_cast<mlir::Operation*>(st);
+  if (!s)
+    return r;
+  if (binds_itself(s)) {
+    add(s->getResults());
+    return r;
+  }
   mlir::Operation* parent = s->getParentOp();
-  if (auto c = mlir::dyn_cast<mlir::scf::ConditionOp>(s)) {
+  if (mlir::isa<mlir::scf::ConditionOp>(s)) {
     auto w = mlir::cast<mlir::scf::WhileOp>(parent);
     add(w.getAfterArguments());
     add(w->getResults());
@@ -255,7 +290,7 @@ inline llvm::SmallVector<mlir::Value, 2> bound_by(mlir::Operation* s) {
   } else if (auto f = mlir::dyn_cast<mlir::scf::ForallOp>(s)) {
     add(f.getRegionOutArgs());
     add(f->getResults());
-  } else if (mlir::isa<mlir::scf::ParallelOp>(s) || s->getNumRegions() == 0) {
+  } else if (mlir::isa<mlir::scf::ParallelOp>(s)) {
     add(s->getResults());
   }
   return r;
@@ -268,13 +303,6 @@ inline mlir::Operation* op_of(statement s) {
   if (auto* b = llvm::dyn_cast<mlir::Block*>(s))
     return b->getTerminator();
   return llvm::cast<mlir::BlockOperand*>(s)->getOwner();
-}
-
-/// An edge into a block: what the branch forwards to the block's arguments (after
-/// those the branch produces itself).
-inline mlir::SuccessorOperands edge_operands(mlir::BlockOperand* e) {
-  return mlir::cast<mlir::BranchOpInterface>(e->getOwner())
-      .getSuccessorOperands(e->getOperandNumber());
 }
 
 /// The edges a block's terminator passes values along, each an alternative of one
@@ -364,20 +392,20 @@ template <> struct commscope::ir_traits<mlir::ModuleOp> {
   static constexpr std::size_t scope_nesting_limit = 512;
 
   // ---- statements
+  // Asked of every statement: an op without regions, the common case, is tested first.
   static statement_kind statement_kind_of(statement st) {
     using namespace mlir::scf;
-    if (llvm::isa<mlir::Block*>(st))
-      return statement_kind::other;
-    if (llvm::isa<mlir::BlockOperand*>(st))
-      return statement_kind::assignment;
-    auto* s = llvm::cast<mlir::Operation*>(st);
+    auto* s = llvm::dyn_cast<mlir::Operation*>(st);
+    if (s && s->getNumRegions() == 0)
+      return s->getNumResults() > 0 || pld::is_forwarding_terminator(s)
+                 ? statement_kind::assignment
+                 : statement_kind::evaluation;
+    if (!s)
+      return llvm::isa<mlir::Block*>(st) ? statement_kind::other : statement_kind::assignment;
     return mlir::isa<pld::comm_domain_scope>(s)          ? statement_kind::scope
            : mlir::isa<ForOp>(s)                         ? statement_kind::for_loop
            : mlir::isa<WhileOp, ParallelOp, ForallOp>(s) ? statement_kind::while_loop
-           : mlir::isa<YieldOp, ConditionOp>(s)          ? statement_kind::assignment
-           : s->getNumRegions() > 0                      ? statement_kind::other
-           : s->getNumResults() > 0                      ? statement_kind::assignment
-                                                         : statement_kind::evaluation;
+                                                         : statement_kind::other;
   }
   static location statement_location(statement s) { return pld::op_of(s)->getLoc(); }
   /// An op's regions; a block's edges are its branches only.
@@ -389,11 +417,11 @@ template <> struct commscope::ir_traits<mlir::ModuleOp> {
   /// back repeats. An op of another dialect runs its regions at most once unless it says
   /// it is a loop.
   static control_flow control_of(statement st) {
-    if (llvm::isa<mlir::Block*>(st))
-      return control_flow::alternatives;
     auto* s = llvm::dyn_cast<mlir::Operation*>(st);
-    if (!s) // an edge has no children
+    if (s && s->getNumRegions() == 0)
       return control_flow::block;
+    if (!s) // a block's edges, or an edge (no children)
+      return llvm::isa<mlir::Block*>(st) ? control_flow::alternatives : control_flow::block;
     if (mlir::isa<mlir::scf::IfOp, mlir::scf::IndexSwitchOp>(s))
       return control_flow::alternatives;
     if (llvm::any_of(s->getRegions(), [](mlir::Region& r) {
@@ -424,42 +452,29 @@ template <> struct commscope::ir_traits<mlir::ModuleOp> {
     return r;
   }
   static llvm::SmallVector<variable, 2> targets(statement s) {
-    if (auto* edge = llvm::dyn_cast<mlir::BlockOperand*>(s)) {
-      auto args = edge->get()->getArguments().drop_front(
-          pld::edge_operands(edge).getProducedOperandCount());
-      return llvm::SmallVector<variable, 2>(args.begin(), args.end());
-    }
-    auto* op = llvm::dyn_cast<mlir::Operation*>(s);
-    return op ? pld::bound_by(op) : llvm::SmallVector<variable, 2>{};
+    if (auto* op = llvm::dyn_cast<mlir::Operation*>(s); op && pld::binds_itself(op))
+      return llvm::SmallVector<variable, 2>(op->getResults().begin(), op->getResults().end());
+    return pld::bound_by(s);
   }
   /// A yield or an edge of one value is a copy; any other binding statement is the op
   /// itself (and its targets are in values()).
   static expression value(statement s) {
-    mlir::Operation* op = pld::op_of(s);
-    if (auto* edge = llvm::dyn_cast<mlir::BlockOperand*>(s)) {
-      const auto forwarded = pld::edge_operands(edge).getForwardedOperands();
-      return forwarded.size() == 1 ? expression{op, forwarded.front()} : expression{op, {}};
-    }
-    if (mlir::isa<mlir::scf::YieldOp>(op) && llvm::isa<mlir::Operation*>(s))
-      if (const auto f = pld::forwarded(op); f.copies == 1 && f.values.size() == 1)
-        return {op, f.values.front()};
-    return {op, {}};
+    auto* op = llvm::dyn_cast<mlir::Operation*>(s);
+    const bool copies = !op || mlir::isa<mlir::scf::YieldOp>(op);
+    if (!copies) // an op, an scf.condition or a loop
+      return {op, {}};
+    if (const auto f = pld::forwarded(s); copies && f.copies == 1 && f.values.size() == 1)
+      return {pld::op_of(s), f.values.front()};
+    return {pld::op_of(s), {}};
   }
   /// The value of each target (targets()) of a yield, an scf.condition, an edge or a
   /// loop's entry; none for an op, which binds its results to itself (value()).
   static llvm::SmallVector<expression, 6> values(statement s) {
     llvm::SmallVector<expression, 6> r;
-    if (llvm::isa<mlir::Block*>(s))
-      return r;
-    mlir::Operation* op = pld::op_of(s);
-    const auto f = llvm::isa<mlir::BlockOperand*>(s)
-                       ? pld::forwarding{pld::edge_operands(llvm::cast<mlir::BlockOperand*>(s))
-                                             .getForwardedOperands(),
-                                         1}
-                       : pld::forwarded(op);
+    const auto f = pld::forwarded(s);
     for (unsigned i = 0; i < f.copies; ++i)
       for (mlir::Value v : f.values)
-        r.push_back({op, v});
+        r.push_back({pld::op_of(s), v});
     return r;
   }
   static llvm::SmallVector<expression, 6> expressions(statement s) {
