@@ -828,6 +828,29 @@ func.func @host(%flag: i1, %va: tensor<64xf32>) attributes {pld.level = "host", 
   CHECK(mlir_traits::control_of(region_op) == commscope::control_flow::block);
 }
 
+TEST_CASE("the MLIR adapter: arith.select is the alternatives of its two choices") {
+  mlir_program m(std::string(mlir_chip) + R"(
+func.func @host(%flag: i1, %va: tensor<64xf32>, %vb: tensor<64xf32>) attributes {pld.level = "host", pld.role = "orchestrator"} {
+  %v = arith.select %flag, %va, %vb : tensor<64xf32>
+  return
+})");
+  auto select = ops_of<mlir::arith::SelectOp>(m.get())[0];
+  CHECK(mlir_traits::statement_kind_of(select) == commscope::statement_kind::other);
+  CHECK(mlir_traits::control_of(select) == commscope::control_flow::alternatives);
+  CHECK(listed(mlir_traits::children(select)).empty());
+  const auto choices = mlir_traits::branches(select);
+  REQUIRE(choices.size() == 2);
+  for (unsigned i : {1u, 2u}) {
+    const statement choice = &select->getOpOperand(i);
+    CHECK(listed(choices[i - 1]) == statement_list{choice});
+    CHECK(mlir_traits::statement_kind_of(choice) == commscope::statement_kind::assignment);
+    CHECK(as_vector(mlir_traits::targets(choice)) ==
+          std::vector<mlir::Value>{select->getResult(0)});
+    CHECK(values_of(choice) == std::vector<mlir::Value>{select->getOperand(i)});
+    CHECK(mlir_traits::variable_of(mlir_traits::value(choice)) == select->getOperand(i));
+  }
+}
+
 namespace {
 
 // Rebinding in the reference IR, region results in MLIR: the same plans (pass.md,

@@ -22,7 +22,7 @@
 // DEVICES:      pipeline.mlir:41:5: error: the pld.dispatch of 'chip' uses device 3, at or above the device-limit option 3 [device-out-of-range]
 // DEVICES:      pipeline.mlir:40:3: note: the device operand is the induction variable of this scf.for
 // DEVICES:      pipeline.mlir:46:3: error: the pld.dispatch of 'chip' uses device 3, at or above the device-limit option 3 [device-out-of-range]
-// DEVICES-NOT:  error:
+// (and the allocation of @through_if, below)
 
 func.func private @chip(tensor<64xf32>) attributes {pld.level = "chip", pld.role = "orchestrator"}
 
@@ -44,5 +44,30 @@ func.func @host() attributes {pld.level = "host", pld.role = "orchestrator"} {
   %vb = pld.window(%b, %c64) : (i64, index) -> tensor<64xf32>
   %d = arith.subi %c4, %c1 : index
   pld.dispatch @chip(%d, %vb) : (index, tensor<64xf32>) -> ()
+  return
+}
+
+// A device carried through an scf.if's result (an arith.select after canonicalize) is
+// no form the dispatch shows: the allocation's device set has it.
+// CHECK-LABEL: func.func @through_if
+// CHECK-NEXT:    pld.comm_domain_scope "comm_d0" devices [1, 5] slots [0] {
+// RUN: %not %opt %s --pass-pipeline='builtin.module(canonicalize, commscope-materialize{device-limit=5})' 2>&1 | %FileCheck %s --check-prefix=THROUGH
+// RUN: %not %opt %s --pass-pipeline='builtin.module(commscope-materialize{device-limit=5})' 2>&1 | %FileCheck %s --check-prefix=THROUGH
+// THROUGH:     pipeline.mlir:[[# @LINE + 8]]:8: error: allocation 'c' is used on device 5, at or above the device-limit option 5 [device-out-of-range]
+// THROUGH-NOT: error:
+// DEVICES:     pipeline.mlir:[[# @LINE + 6]]:8: error: allocation 'c' is used on device 5, at or above the device-limit option 3 [device-out-of-range]
+// DEVICES-NOT: error:
+func.func @through_if(%flag: i1) attributes {pld.level = "host", pld.role = "orchestrator"} {
+  %c1 = arith.constant 1 : index
+  %c5 = arith.constant 5 : index
+  %c64 = arith.constant 64 : index
+  %c = pld.alloc_window_buffer(%c64) {name = "c"} : (index) -> i64
+  %vc = pld.window(%c, %c64) : (i64, index) -> tensor<64xf32>
+  %d = scf.if %flag -> (index) {
+    scf.yield %c1 : index
+  } else {
+    scf.yield %c5 : index
+  }
+  pld.dispatch @chip(%d, %vc) : (index, tensor<64xf32>) -> ()
   return
 }

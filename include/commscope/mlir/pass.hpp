@@ -209,9 +209,10 @@ struct counts {
 };
 
 namespace detail_ {
-/// The highest device a dispatch names, for the forms with a finite device set: a
-/// constant, or the induction variable of an scf.for with constant bounds and a
-/// positive step (SSA has no copies: these are all such forms the analysis accepts).
+/// The highest device a dispatch names, for the forms read at the dispatch: a constant,
+/// or the induction variable of an scf.for with constant bounds and a positive step. A
+/// device carried through region results (an scf.if's, an iter_arg) is found in the
+/// device sets of the allocations (check_limits).
 inline std::optional<std::int64_t> highest_device(dispatch call) {
   if (call->getNumOperands() == 0)
     return std::nullopt;
@@ -232,14 +233,16 @@ inline std::optional<std::int64_t> highest_device(dispatch call) {
 }
 
 /// The option limits, with the codes and places of the adapter's own: device-limit at
-/// each dispatch of a chip orchestrator that reaches it, nesting-limit at the first
-/// allocation beyond it. Counts the dispatches on the way.
+/// each dispatch of a chip orchestrator that reaches it (or, in a function with none, at
+/// each allocation whose device set does), nesting-limit at the first allocation beyond
+/// it. Counts the dispatches on the way.
 template <class Plan>
 bool check_limits(const Plan& pl, const traits& t, const limits& lim, counts& n) {
   bool ok = true;
   for (const auto& fp : pl.functions) {
     if (fp.status != function_plan<traits>::state::analysed)
       continue;
+    bool reported = false;
     ::mlir::func::FuncOp(fp.function).walk([&](dispatch call) {
       ++n.dispatches;
       const auto top = lim.devices > 0 ? highest_device(call) : std::nullopt;
@@ -253,8 +256,18 @@ bool check_limits(const Plan& pl, const traits& t, const limits& lim, counts& n)
                   << ", at or above the device-limit option " << lim.devices
                   << " [device-out-of-range]";
       note_definition(diag, call->getOperand(0), "the device operand");
-      ok = false;
+      reported = true;
     });
+    for (const auto& a : fp.allocations) {
+      const auto runs = a.devices.intervals();
+      if (lim.devices <= 0 || reported || runs.empty() || runs.back().last < lim.devices)
+        continue;
+      ::mlir::emitError(::mlir::Location(a.where))
+          << "allocation '" << a.name << "' is used on device " << runs.back().last
+          << ", at or above the device-limit option " << lim.devices << " [device-out-of-range]";
+      ok = false;
+    }
+    ok = ok && !reported;
     if (lim.nesting > 0 && fp.domains.size() > static_cast<std::uint64_t>(lim.nesting)) {
       const auto& a =
           fp.allocations[fp.domains[static_cast<std::size_t>(lim.nesting)].slots.front()];

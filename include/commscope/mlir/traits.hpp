@@ -12,8 +12,10 @@
 // scf.for or scf.forall its results too: it may run zero times) to its operands on
 // entry. In a region of several blocks (a CFG), the edges out of a block (a branch's
 // operands to a block's arguments, a yield) are alternatives after its ops, and a
-// region with an edge back is a loop. Other ops' results and block arguments
-// (scf.parallel's reductions) are not followed. The
+// region with an edge back is a loop. arith.select (what canonicalize makes of an
+// scf.if that yields values from outside) is the alternatives of binding its result to
+// either choice. Other ops' results and block arguments (scf.parallel's reductions, a
+// tensor.cast of a view) are not followed. The
 // rewrite is in place: an allocation gets `window_buffer = <id>` (unique in its
 // function), each view's pld.window the same id, and the host body moves into nested
 // pld.comm_domain_scope ops listing ids as `slots`. Signal synthesis (layer 4) is in
@@ -66,8 +68,11 @@ inline std::string_view string_attr(mlir::Operation* o, llvm::StringRef name) {
 /// scf.execute_region), a block whose terminator passes values along edges (a branch's
 /// operands to a block's arguments, a yield to the region's results), standing after
 /// its ops for the alternatives of which edge is taken, if any; or one such edge into a
-/// block (a yield is its own edge), the assignment of the block's arguments.
-using statement = llvm::PointerUnion<mlir::Operation*, mlir::Block*, mlir::BlockOperand*>;
+/// block (a yield is its own edge), the assignment of the block's arguments; or one of
+/// the two choices of an arith.select (the op: their alternatives), the assignment of
+/// its result to that operand.
+using statement =
+    llvm::PointerUnion<mlir::Operation*, mlir::Block*, mlir::BlockOperand*, mlir::OpOperand*>;
 
 /// How a block's terminator is presented: as a statement of its block (a yield or
 /// scf.condition that forwards values in a region of one block; one with regions, such
@@ -224,14 +229,24 @@ inline bool is_forwarding_terminator(mlir::Operation* s) {
   return s->getNumResults() == 0 && mlir::isa<mlir::scf::YieldOp, mlir::scf::ConditionOp>(s);
 }
 
-/// An op that binds its results to itself: no yield, scf.condition or op with regions.
+/// Whether an op is arith.select, whose result is one of its two choices (canonicalize
+/// turns an scf.if that yields values from outside into one). The counts first: isa is
+/// a call into MLIR.
+inline bool is_select(mlir::Operation* s) {
+  return s->getNumOperands() == 3 && s->getNumResults() == 1 && mlir::isa<mlir::arith::SelectOp>(s);
+}
+
+/// An op that binds its results to itself: no yield, scf.condition, arith.select or op
+/// with regions.
 inline bool binds_itself(mlir::Operation* s) {
-  return s->getNumRegions() == 0 && !is_forwarding_terminator(s);
+  return s->getNumRegions() == 0 && !is_forwarding_terminator(s) && !is_select(s);
 }
 
 inline forwarding forwarded(statement st) {
   if (auto* edge = llvm::dyn_cast<mlir::BlockOperand*>(st))
     return {edge_operands(edge).getForwardedOperands(), 1};
+  if (auto* choice = llvm::dyn_cast<mlir::OpOperand*>(st))
+    return {choice->getOwner()->getOperands().slice(choice->getOperandNumber(), 1), 1};
   auto* s = llvm::dyn_cast<mlir::Operation*>(st);
   if (!s || binds_itself(s))
     return {};
@@ -256,12 +271,16 @@ inline forwarding forwarded(statement st) {
 /// results; a loop, its carried block arguments on entry (and the results of an scf.for
 /// or scf.forall, for zero trips: an scf.parallel's results are its reductions' inits);
 /// another op with regions nothing (its results come from its yields); any other op, its
-/// results; an edge, its block's arguments.
+/// results; an edge, its block's arguments; a select's choice, its result.
 inline llvm::SmallVector<mlir::Value, 2> bound_by(statement st) {
   llvm::SmallVector<mlir::Value, 2> r;
   const auto add = [&](auto&& values) { r.append(values.begin(), values.end()); };
   if (auto* edge = llvm::dyn_cast<mlir::BlockOperand*>(st)) {
     add(edge->get()->getArguments().drop_front(edge_operands(edge).getProducedOperandCount()));
+    return r;
+  }
+  if (auto* choice = llvm::dyn_cast<mlir::OpOperand*>(st)) {
+    add(choice->getOwner()->getResults());
     return r;
   }
   auto* s = llvm::dyn_cast<mlir::Operation*>(st);
@@ -296,12 +315,14 @@ inline llvm::SmallVector<mlir::Value, 2> bound_by(statement st) {
   return r;
 }
 
-/// The op a statement is, or whose edges it stands for.
+/// The op a statement is, or whose edges or choice it stands for.
 inline mlir::Operation* op_of(statement s) {
   if (auto* op = llvm::dyn_cast<mlir::Operation*>(s))
     return op;
   if (auto* b = llvm::dyn_cast<mlir::Block*>(s))
     return b->getTerminator();
+  if (auto* choice = llvm::dyn_cast<mlir::OpOperand*>(s))
+    return choice->getOwner();
   return llvm::cast<mlir::BlockOperand*>(s)->getOwner();
 }
 
@@ -397,7 +418,8 @@ template <> struct commscope::ir_traits<mlir::ModuleOp> {
     using namespace mlir::scf;
     auto* s = llvm::dyn_cast<mlir::Operation*>(st);
     if (s && s->getNumRegions() == 0)
-      return s->getNumResults() > 0 || pld::is_forwarding_terminator(s)
+      return pld::is_select(s) ? statement_kind::other
+             : s->getNumResults() > 0 || pld::is_forwarding_terminator(s)
                  ? statement_kind::assignment
                  : statement_kind::evaluation;
     if (!s)
@@ -408,7 +430,7 @@ template <> struct commscope::ir_traits<mlir::ModuleOp> {
                                                          : statement_kind::other;
   }
   static location statement_location(statement s) { return pld::op_of(s)->getLoc(); }
-  /// An op's regions; a block's edges are its branches only.
+  /// An op's regions; a block's edges and a select's choices are its branches only.
   static pld::statements children(statement s) {
     auto* op = llvm::dyn_cast<mlir::Operation*>(s);
     return op ? pld::statements(op) : pld::statements::only(nullptr);
@@ -419,7 +441,7 @@ template <> struct commscope::ir_traits<mlir::ModuleOp> {
   static control_flow control_of(statement st) {
     auto* s = llvm::dyn_cast<mlir::Operation*>(st);
     if (s && s->getNumRegions() == 0)
-      return control_flow::block;
+      return pld::is_select(s) ? control_flow::alternatives : control_flow::block;
     if (!s) // a block's edges, or an edge (no children)
       return llvm::isa<mlir::Block*>(st) ? control_flow::alternatives : control_flow::block;
     if (mlir::isa<mlir::scf::IfOp, mlir::scf::IndexSwitchOp>(s))
@@ -435,13 +457,16 @@ template <> struct commscope::ir_traits<mlir::ModuleOp> {
     return control_flow::may_skip;
   }
   /// scf.if: then, else (empty when absent); scf.index_switch: the cases, then default; a
-  /// block of a CFG: its edges.
+  /// block of a CFG: its edges; arith.select: its two choices.
   static llvm::SmallVector<pld::statements, 2> branches(statement st) {
     if (auto* block = llvm::dyn_cast<mlir::Block*>(st))
       return pld::edges_of(*block);
     auto* s = llvm::cast<mlir::Operation*>(st);
     llvm::SmallVector<pld::statements, 2> r;
-    if (auto sw = mlir::dyn_cast<mlir::scf::IndexSwitchOp>(s)) {
+    if (s->getNumRegions() == 0) { // arith.select
+      r.push_back(pld::statements::only(&s->getOpOperand(1)));
+      r.push_back(pld::statements::only(&s->getOpOperand(2)));
+    } else if (auto sw = mlir::dyn_cast<mlir::scf::IndexSwitchOp>(s)) {
       for (mlir::Region& c : sw.getCaseRegions())
         r.emplace_back(c);
       r.emplace_back(sw.getDefaultRegion());
@@ -456,8 +481,8 @@ template <> struct commscope::ir_traits<mlir::ModuleOp> {
       return llvm::SmallVector<variable, 2>(op->getResults().begin(), op->getResults().end());
     return pld::bound_by(s);
   }
-  /// A yield or an edge of one value is a copy; any other binding statement is the op
-  /// itself (and its targets are in values()).
+  /// A yield, an edge of one value or a select's choice is a copy; any other binding
+  /// statement is the op itself (and its targets are in values()).
   static expression value(statement s) {
     auto* op = llvm::dyn_cast<mlir::Operation*>(s);
     const bool copies = !op || mlir::isa<mlir::scf::YieldOp>(op);
