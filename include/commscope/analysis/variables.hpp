@@ -44,7 +44,8 @@ struct binding {
     world_size,        ///< x = world_size()
     loop,              ///< the variable of for loop `ref`
     allocation,        ///< x = alloc_window_buffer(...): ref = allocation index
-    window,            ///< x = window(ptr, ...): ref = ptr's definition; value = view or -1
+    window,            ///< x = window(ptr, ...): ref = ptr's definition; value = its view,
+                       ///< or -1 - the position of its assignment while it is none
     collective_result, ///< x = allreduce(a, ...) etc.: ref = the definition of a
     opaque,            ///< bound to something the pass does not follow
     merge,             ///< ref and value: the two definitions merged
@@ -376,9 +377,11 @@ private:
   }
   /// Root: one definition, or bottom for two. Views: the union.
   constexpr std::uint32_t combine(std::uint32_t a, std::uint32_t b, mode m) {
-    if (m == view_mode)
-      return sets_.unite(a, b);
-    return a == top ? b : b == top ? a : a == b ? a : bottom;
+    if (m == root_mode)
+      return a == top ? b : b == top ? a : a == b ? a : bottom;
+    if (a == b || b == sets_type::empty) // most unions: nothing merges
+      return a;
+    return a == sets_type::empty ? b : sets_.unite(a, b);
   }
   constexpr std::uint32_t nothing(mode m) const { return m == view_mode ? sets_type::empty : top; }
   /// The i-th definition a followed definition leads to, or false past the last.
