@@ -122,3 +122,13 @@ TEST_CASE("the compile-time IR gives the same plans at run time") {
     CHECK_MESSAGE(v.ok(), describe(v.what), " (index ", v.index, ")");
   });
 }
+
+TEST_CASE("the compile-time IR follows the may rule under control flow") {
+  const auto run = [](const auto& c) {
+    const verdict v = check(c.program, c.expected);
+    INFO(c.name);
+    CHECK_MESSAGE(v.ok(), describe(v.what), " (index ", v.index, ")");
+  };
+  ct_cases::rebinding_without_renaming::for_each(run);
+  ct_cases::alternatives::for_each(run);
+}
