@@ -479,7 +479,7 @@ using rebinding = table<rebind_collective_result, rebind_other_view, rebind_in_l
 
 // Bindings that a use may or may not see: the use sees each (a may-set), a dispatch
 // covers every allocation its argument may view, a collective passes coverage from each
-// to each. These need the analysis of may-sets.
+// to each.
 
 inline constexpr test_case branch_rebinds_view{
     "may-set: after an if that rebinds the view, a use sees both views",
@@ -520,7 +520,7 @@ inline constexpr test_case collective_passes_each{
          branch(1)(let<"data">(window(use<"b2">)), run_on(2)),
          eval(allreduce(use<"data">, use<"sig">))),
     {.domains = {{"1", {"buf"}}, {"2", {"b2"}}, {"1,2", {"sbuf"}}},
-     .views = {{"data", "buf"}, {"data", "b2"}, {"sig", "sbuf"}}}};
+     .views = {{"data", "buf"}, {"sig", "sbuf"}, {"data", "b2"}}}};
 
 inline constexpr test_case may_alias_is_no_error{
     "may-set: windows that may view one allocation are no collective-aliased-windows",
