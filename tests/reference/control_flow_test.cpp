@@ -324,6 +324,60 @@ TEST_CASE("may-sets: collectives in a branch, with and without their signal") {
   }
 }
 
+TEST_CASE("statements that rebind a name to what the pass does not follow") {
+  // x += e, a[i], x = ..., a nested def: assignments of an opaque value, printed as
+  // written; the targets of a block bound as its body begins, each time.
+  auto p = parse_ok(host_program("        i = 0\n"
+                                 "        i += 1  # counted\n"
+                                 "        a[0], j = 1, 2\n"
+                                 "        def helper():\n"
+                                 "            return 0\n"
+                                 "        for r in ranks:\n"
+                                 "            pass\n"
+                                 "        with open(f) as g:\n"
+                                 "            pass\n"));
+  const auto& f = host_of(p);
+  using commscope::statement_kind;
+  for (std::size_t k = 1; k < 4; ++k) {
+    CAPTURE(k);
+    CHECK(traits::statement_kind_of(f.body[k].get()) == statement_kind::assignment);
+    CHECK(traits::expression_kind_of(traits::value(f.body[k].get())) ==
+          commscope::expression_kind::other);
+  }
+  CHECK(f.body[1]->targets()[0]->name_id == f.body[0]->targets()[0]->name_id);
+  CHECK(f.body[2]->targets().size() == 1); // j; a[0] binds no name
+  CHECK(f.body[3]->targets()[0]->name == "helper");
+  for (std::size_t k = 4; k < 6; ++k) {
+    const statement& block = *f.body[k];
+    const ref::statement* first = *traits::children(&block).begin();
+    CHECK(count(traits::children(&block)) == 2);
+    CHECK(traits::statement_kind_of(first) == statement_kind::assignment);
+    CHECK(first->targets()[0] == block.targets()[0]);
+    CHECK(block.body().size() == 1); // the body as written
+  }
+  const std::string printed = ref::print(p);
+  CHECK(printed.find("        i += 1  # counted\n        a[0], j = 1, 2\n        def helper():\n"
+                     "            return 0\n        for r in ranks:\n            pass\n") !=
+        std::string::npos);
+
+  // A counter bumped in a loop, a loop over items: no constant device.
+  const auto rejected = [](std::string_view body) {
+    return diags(commscope::analyze(
+        parse_ok(host_program(std::string("        buf = pld.alloc_window_buffer(64)\n"
+                                          "        v = pld.window(buf, [16], dtype=pl.FP32)\n") +
+                              std::string(body)))));
+  };
+  CHECK(rejected("        i = 0\n"
+                 "        while i < n:\n"
+                 "            self.chip(v, device=i)\n"
+                 "            i += 1\n") == "unsupported-device chip 13:13");
+  CHECK(rejected("        r = 0\n"
+                 "        for r in ranks:\n"
+                 "            self.chip(v, device=r)\n") == "unsupported-device chip 13:13");
+  CHECK(rejected("        with open(f) as v:\n"
+                 "            self.chip(v, device=0)\n") == "unconsumed-alloc buf 9:9");
+}
+
 TEST_CASE("the verifier keeps two allocations bound to one name apart") {
   // The second allocation of `buf` is no slot: the first one's slot does not hold it.
   auto p =

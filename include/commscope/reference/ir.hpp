@@ -480,9 +480,10 @@ public:
     scope,    ///< with pld.comm_domain(scope_name, devices, slots): body
     block,    ///< any other compound statement (with, try, except, for over no range,
               ///< else of a loop, ...): text is its header; values, targets, body; how
-              ///< often the body runs is its flow()
-    verbatim, ///< any other simple statement (x += e, del, assert, a docstring, break,
-              ///< ...): text as written; values are read, targets rebound opaquely
+              ///< often the body runs is its flow(); binding() binds its targets
+    verbatim, ///< any other simple statement (del, assert, a docstring, break, ...):
+              ///< text as written; values are read. One that rebinds names (x += e, a
+              ///< nested def) is an assignment of an opaque value made of what it reads
   };
 
   kind what = kind::pass;
@@ -557,6 +558,16 @@ public:
   [[nodiscard]] node_span<statement_ptr> orelse() const noexcept {
     return what == kind::if_else ? list_at<statement_ptr>(2) : node_span<statement_ptr>();
   }
+  /// A block's targets (`with f() as x`, `for x in items`, `except E as x`) are bound as
+  /// its body begins, each time it does: an assignment of an opaque value to them, which
+  /// the traits present as the block's first child (none, or that one statement). It is
+  /// no statement of the body: printers and the rewrite never see it.
+  [[nodiscard]] node_span<statement_ptr> binding() const noexcept {
+    if (what != kind::block)
+      return {};
+    const auto* b = slot<statement_ptr>(3);
+    return {b, *b ? std::size_t{1} : std::size_t{0}};
+  }
   // scope
   [[nodiscard]] str scope_name() const noexcept {
     return what == kind::scope ? *slot<str>(0) : str();
@@ -596,7 +607,7 @@ public:
     case kind::scope:
       return 4;
     case kind::block:
-      return 3;
+      return 4;
     case kind::verbatim:
       return 2;
     }
@@ -654,6 +665,10 @@ public:
   void set_orelse(node_list<statement_ptr> l) noexcept {
     if (what == kind::if_else)
       *mutable_slot<node_list<statement_ptr>>(2) = l;
+  }
+  void set_binding(statement_ptr b) noexcept {
+    if (what == kind::block)
+      *mutable_slot<statement_ptr>(3) = b;
   }
   void set_scope(str name, node_list<std::int64_t> devices, bool all_devices,
                  node_list<window_buffer_ptr> slots) noexcept {

@@ -823,6 +823,7 @@ private:
     auto* st = w_.make(s);
     st->set_text(header.text);
     st->set_body(body);
+    bind_block_targets(*st);
     return st;
   }
 
@@ -868,11 +869,11 @@ private:
     while (e > b && (t_[e - 1].kind() == tok::newline || t_[e - 1].kind() == tok::dedent ||
                      t_[e - 1].kind() == tok::indent))
       --e;
-    if (target)
-      s.targets = {&target, 1};
     const statement_text t = make_text(b, e, {}, false);
     s.text = t.text;
-    return w_.make(s);
+    return opaque_binding(s, {},
+                          target ? std::span<const variable_ptr>(&target, 1)
+                                 : std::span<const variable_ptr>());
   }
 
   void parse_simple_line() {
@@ -979,13 +980,10 @@ private:
     if (peek().kind() == tok::op && is_augmented_code(peek().flags())) {
       next();
       auto value = parse_value();
-      s.what = statement::kind::verbatim;
       const expression_ptr v[] = {first, value};
-      s.values = v;
       gathered<variable_ptr> targets(vs_);
       rebind_targets(*first, targets);
-      s.targets = targets.items();
-      return w_.make(s);
+      return opaque_binding(s, v, targets.items());
     }
     if (!is_op("=")) {
       s.what = statement::kind::evaluate;
@@ -1103,7 +1101,6 @@ private:
       }
     }
     if (!plain) {
-      s.what = statement::kind::verbatim;
       gathered<expression_ptr> values(xs_);
       values.push(value);
       for (const auto& t : targets)
@@ -1112,11 +1109,44 @@ private:
       gathered<variable_ptr> rebound(vs_);
       for (const auto& t : targets)
         rebind_targets(*t, rebound);
-      s.values = values.items();
-      s.targets = rebound.items();
-      return w_.make(s);
+      return opaque_binding(s, values.items(), rebound.items());
     }
     return assign_names(s, names, value);
+  }
+
+  /// A statement that reads `reads` and rebinds `targets` to something the pass does not
+  /// follow (`x += e`, `a[i], b = v`, a nested def): an assignment of an opaque value made
+  /// of what it reads, so that the analysis sees the targets rebound (it prints as
+  /// written). One that rebinds nothing is verbatim.
+  statement* opaque_binding(statement_spec& s, std::span<const expression_ptr> reads,
+                            std::span<const variable_ptr> targets) {
+    if (targets.empty()) {
+      s.what = statement::kind::verbatim;
+      s.values = reads;
+      return w_.make(s);
+    }
+    s.what = statement::kind::assign;
+    s.value = opaque_of(s.where, reads);
+    s.targets = targets;
+    return w_.make(s);
+  }
+  expression_ptr opaque_of(source_location at, std::span<const expression_ptr> reads) {
+    expression_spec e;
+    e.what = expression::kind::opaque;
+    e.where = at;
+    e.args = reads;
+    return w_.make(e);
+  }
+  /// The assignment that binds a block's targets as its body begins (ir.hpp).
+  void bind_block_targets(statement& block) {
+    if (block.targets().empty())
+      return;
+    statement_spec b;
+    b.what = statement::kind::assign;
+    b.where = block.where;
+    b.targets = block.targets();
+    b.value = opaque_of(block.where, {});
+    block.set_binding(w_.make(b));
   }
 
   statement* assign_name(statement_spec& s, std::string_view target, mutable_expr value) {
@@ -1270,6 +1300,7 @@ private:
       s.targets = targets.items();
       auto* st = w_.make(s);
       st->set_body(body);
+      bind_block_targets(*st);
       return st;
     }
     s.what = statement::kind::for_loop;
@@ -1472,6 +1503,7 @@ private:
     s.targets = targets.items();
     auto* st = w_.make(s);
     st->set_body(body);
+    bind_block_targets(*st);
     return st;
   }
 

@@ -174,6 +174,8 @@ template <> struct commscope::ir_traits<commscope::reference::program_ptr> {
   }
   static location location_of(statement s) { return s->where; }
   static reference::pointer_range<reference::statement> children(statement s) {
+    if (s->what == stmt_kind::block) // the binding of its targets first (ir.hpp)
+      return reference::pointer_range<reference::statement>(s->binding(), s->body());
     return reference::pointer_range<reference::statement>(s->body(), s->orelse());
   }
   // An if's branches are alternatives (an elif is an if alone in its else); a block
