@@ -12,6 +12,7 @@
 #include <commscope/plan.hpp>
 
 #include <algorithm>
+#include <concepts>
 #include <cstdint>
 #include <functional>
 #include <span>
@@ -173,11 +174,21 @@ template <class Program, class Traits>
           first[b] = k;
         }
       }
+      // One index may stand for several bindings (a name bound twice, in an IR that
+      // rebinds): where handles compare, an allocation is held by its own slot only.
+      const auto own = [&](const typename Traits::variable& base,
+                           const typename Traits::variable& v) {
+        if constexpr (std::equality_comparable<typename Traits::variable>)
+          return base == v;
+        else
+          return true;
+      };
       for (const auto& al : found.allocations) {
         const std::size_t b = a.variable_index(al.base);
         bool held = false;
         for (auto k = b < first.size() ? first[b] : no_index; k != no_index && !held; k = next[k])
-          held = enclosed_by(slots[k].second, al.at);
+          held = own(a.window_buffer_base(slots[k].first), al.base) &&
+                 enclosed_by(slots[k].second, al.at);
         if (!held)
           report(reason::alloc_not_slot, al.name, al.where, al.at);
       }
