@@ -1,0 +1,303 @@
+// Random host orchestrators for the ground-truth checker: broad rather than tuned to
+// known cases. Every program is valid Python in which every variable is bound on every
+// path before it is read (the views are bound before any control flow; a device is a
+// constant or an enclosing loop's variable), and none is of a class the pass rejects by
+// design, but one: two window arguments of a collective may turn out to be views of one
+// allocation (a copy, a swap, a rebinding can make them so), which the checker judges
+// against the executions.
+#pragma once
+
+#include "execute.hpp"
+#include "program.hpp"
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ground_truth {
+
+class generator {
+public:
+  explicit generator(std::uint64_t seed) : rng_(seed) {}
+
+  /// A program whose allocations may be left without coverage; complete() gives them some.
+  program make() {
+    p_ = program{};
+    views_.clear();
+    current_.clear();
+    loop_names_.clear();
+    // A quarter of the programs bind only at the top level: there the analysis is exact.
+    nested_bindings_ = chance(0.75);
+    const int buffers = pick(1, 5);
+    const int views = pick(std::max(2, buffers), buffers + 3);
+    std::vector<int> buffer_vars;
+    for (int b = 0; b < buffers; ++b) {
+      buffer_vars.push_back(add_variable("b" + std::to_string(b), variable_kind::buffer));
+      statement s;
+      s.kind = statement_kind::allocate;
+      s.target = buffer_vars.back();
+      s.size = 16 << pick(0, 3);
+      p_.body.push_back(s);
+    }
+    for (int v = 0; v < views; ++v) {
+      views_.push_back(add_variable("v" + std::to_string(v), variable_kind::view));
+      statement s;
+      s.kind = statement_kind::window;
+      s.target = views_.back();
+      s.source = buffer_vars[static_cast<std::size_t>(v < buffers ? v : pick(0, buffers - 1))];
+      current_.resize(p_.variables.size(), -1);
+      current_[static_cast<std::size_t>(s.target)] = s.source;
+      p_.body.push_back(s);
+    }
+    buffers_ = buffer_vars;
+    budget_ = pick(3, 22);
+    context top;
+    while (budget_ > 0)
+      p_.body.push_back(make_statement(top));
+    number(p_);
+    return std::move(p_);
+  }
+
+private:
+  struct context {
+    int depth = 0;
+    int loops = 0;              ///< enclosing for and while loops
+    std::vector<int> variables; ///< of the enclosing for loops
+  };
+
+  int pick(int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng_); }
+  bool chance(double p) { return std::bernoulli_distribution(p)(rng_); }
+  int any_view() {
+    return views_[static_cast<std::size_t>(pick(0, static_cast<int>(views_.size()) - 1))];
+  }
+
+  int add_variable(std::string name, variable_kind k) {
+    p_.variables.push_back({std::move(name), k});
+    return static_cast<int>(p_.variables.size() - 1);
+  }
+  /// Loops at one nesting level share their variable's name; nested loops never do.
+  int loop_variable(const context& c, bool world) {
+    const auto name = (world ? "r" : "i") + std::to_string(c.loops);
+    for (auto [n, v] : loop_names_)
+      if (n == name)
+        return v;
+    loop_names_.emplace_back(name, add_variable(name, variable_kind::integer));
+    return loop_names_.back().second;
+  }
+
+  block make_block(const context& c, int lo, int hi) {
+    block b;
+    for (int n = pick(lo, hi); n > 0 && budget_ > 0; --n)
+      b.push_back(make_statement(c));
+    return b;
+  }
+
+  statement make_statement(const context& c) {
+    --budget_;
+    const bool bind = c.depth == 0 || nested_bindings_;
+    const bool nest = c.depth < 3;
+    std::discrete_distribution<int> what({
+        5.0,              // dispatch
+        bind ? 1.2 : 0.0, // a new view
+        bind ? 2.0 : 0.0, // a copy
+        bind ? 0.4 : 0.0, // a swap
+        1.6,              // a collective
+        nest ? 2.0 : 0.0, // if
+        nest ? 1.2 : 0.0, // for over the world
+        nest ? 1.0 : 0.0, // for over a constant range
+        nest ? 0.8 : 0.0, // while
+    });
+    statement s;
+    const int choice = what(rng_);
+    switch (choice) {
+    case 0:
+      return dispatch(c, bind);
+    case 1:
+      s.kind = statement_kind::window;
+      s.target = any_view();
+      s.source = buffers_[static_cast<std::size_t>(pick(0, static_cast<int>(buffers_.size()) - 1))];
+      current_[static_cast<std::size_t>(s.target)] = s.source;
+      return s;
+    case 2:
+    case 3:
+      s.kind = choice == 2 ? statement_kind::copy : statement_kind::swap;
+      s.target = any_view();
+      do
+        s.source = any_view();
+      while (s.source == s.target);
+      if (s.kind == statement_kind::swap)
+        std::swap(current_[static_cast<std::size_t>(s.target)],
+                  current_[static_cast<std::size_t>(s.source)]);
+      else
+        bound(s.target, s.source);
+      return s;
+    case 4:
+      return make_collective(c, bind);
+    case 5: {
+      s.kind = statement_kind::if_else;
+      const int branches = pick(1, 3);
+      s.else_ = chance(0.5);
+      context inner = c;
+      ++inner.depth;
+      for (int k = 0; k < branches + (s.else_ ? 1 : 0); ++k) {
+        if (k < branches)
+          s.conditions.push_back(p_.conditions++);
+        s.blocks.push_back(make_block(inner, 0, 3));
+        if (c.loops > 0 && chance(0.25)) {
+          statement j;
+          j.kind = statement_kind::jump;
+          j.else_ = chance(0.5);
+          s.blocks.back().push_back(j);
+        }
+      }
+      return s;
+    }
+    case 6:
+    case 7: {
+      const bool world = choice == 6;
+      s.kind = world ? statement_kind::for_world : statement_kind::for_range;
+      s.target = loop_variable(c, world);
+      s.builtin_range = chance(0.3);
+      if (!world)
+        constant_range(s);
+      context inner = c;
+      ++inner.depth;
+      ++inner.loops;
+      inner.variables.push_back(s.target);
+      s.blocks.push_back(make_block(inner, 1, 4));
+      return s;
+    }
+    default: {
+      s.kind = statement_kind::while_loop;
+      s.conditions.push_back(p_.conditions++);
+      context inner = c;
+      ++inner.depth;
+      ++inner.loops;
+      s.blocks.push_back(make_block(inner, 1, 4));
+      return s;
+    }
+    }
+  }
+
+  /// range(n), range(a, b), range(a, b, step), or a descending range: never empty, and
+  /// every element a device id (at least 0).
+  void constant_range(statement& s) {
+    switch (pick(0, 3)) {
+    case 0:
+      s.start = 0, s.stop = pick(1, 4), s.step = 1;
+      break;
+    case 1:
+      s.start = pick(0, 3), s.stop = s.start + pick(1, 3), s.step = 1;
+      break;
+    case 2:
+      s.start = pick(0, 2), s.step = pick(2, 3), s.stop = s.start + pick(1, 5);
+      break;
+    default:
+      s.start = pick(1, 5), s.step = -pick(1, 2), s.stop = pick(-1, static_cast<int>(s.start) - 1);
+      break;
+    }
+  }
+
+  statement dispatch(const context& c, bool bind) {
+    statement s;
+    s.kind = statement_kind::dispatch;
+    std::discrete_distribution<int> arity({3.0, 2.0, 1.0});
+    for (int n = arity(rng_) + 1; n > 0; --n)
+      s.arguments.push_back(any_view());
+    if (!c.variables.empty() && chance(0.65)) {
+      s.device_variable =
+          c.variables[static_cast<std::size_t>(pick(0, static_cast<int>(c.variables.size()) - 1))];
+      s.through_copy = bind && chance(0.25);
+      if (s.through_copy && p_.device_copy < 0)
+        p_.device_copy = add_variable("d", variable_kind::integer);
+    } else {
+      s.constant = pick(0, 3);
+    }
+    return s;
+  }
+
+  statement make_collective(const context& c, bool bind) {
+    std::discrete_distribution<int> which({3.0, 1.0, 1.0, 1.0, 1.5, 1.0, c.loops ? 0.0 : 0.7});
+    statement s;
+    s.kind = statement_kind::collective;
+    s.op = static_cast<collective>(which(rng_));
+    // Windows of distinct allocations, as far as the generator can tell (it follows the
+    // bindings in text order, ignoring control flow), and now and then one allocation
+    // twice. An input or send_counts may be no window at all: the host tensor x. Fewer
+    // allocations than windows to pass: a barrier.
+    const auto& sh = shape(s.op);
+    const bool free_input = sh.arguments > 2;
+    const int windows = sh.arguments - (free_input ? (sh.arguments > 3 ? 2 : 1) : 0);
+    if (windows > static_cast<int>(buffers_.size()))
+      s.op = collective::barrier;
+    std::vector<int> taken;
+    for (int k = 0; k < shape(s.op).arguments; ++k) {
+      if (shape(s.op).arguments > 2 && (k == 0 || k == 3) &&
+          (chance(0.5) || sh.arguments - 1 > static_cast<int>(buffers_.size()))) {
+        s.arguments.push_back(-1);
+        continue;
+      }
+      int v = any_view();
+      for (int tries = 0; tries < 12 && !chance(0.02); ++tries) {
+        bool fresh = true;
+        for (int t : taken)
+          fresh &= t != current_[static_cast<std::size_t>(v)];
+        if (fresh)
+          break;
+        v = any_view();
+      }
+      taken.push_back(current_[static_cast<std::size_t>(v)]);
+      s.arguments.push_back(v);
+    }
+    const int result = shape(s.op).result;
+    if (result >= 0 && bind && chance(0.5)) {
+      s.target = chance(0.6) ? s.arguments[static_cast<std::size_t>(result)] : any_view();
+      bound(s.target, s.arguments[static_cast<std::size_t>(result)]);
+    }
+    return s;
+  }
+
+  /// What the generator believes `target` views after `target = source`.
+  void bound(int target, int source) {
+    current_[static_cast<std::size_t>(target)] = current_[static_cast<std::size_t>(source)];
+  }
+
+  std::mt19937_64 rng_;
+  program p_;
+  bool nested_bindings_ = true;
+  int budget_ = 0;
+  std::vector<int> views_, buffers_;
+  std::vector<int> current_; ///< per view variable: the buffer it views, as far as known
+  std::vector<std::pair<std::string, int>> loop_names_;
+};
+
+/// Gives every allocation the executions leave without coverage a view of its own and a
+/// dispatch on device 0 at the end, so that the pass must accept the program; numbers it.
+inline void complete(program& p) {
+  number(p);
+  const auto t = execute(p, 1);
+  std::vector<int> buffer_of(static_cast<std::size_t>(t.allocations), -1);
+  for (std::size_t v = 0; v < t.allocation_of.size(); ++v)
+    if (t.allocation_of[v] >= 0)
+      buffer_of[static_cast<std::size_t>(t.allocation_of[v])] = static_cast<int>(v);
+  for (int a = 0; a < t.allocations; ++a) {
+    if (t.worlds[0].covered[static_cast<std::size_t>(a)] != 0)
+      continue;
+    p.variables.push_back({"u" + std::to_string(a), variable_kind::view});
+    const int u = static_cast<int>(p.variables.size() - 1);
+    statement w;
+    w.kind = statement_kind::window;
+    w.target = u;
+    w.source = buffer_of[static_cast<std::size_t>(a)];
+    p.body.push_back(w);
+    statement d;
+    d.kind = statement_kind::dispatch;
+    d.arguments = {u};
+    p.body.push_back(d);
+  }
+  number(p);
+}
+
+} // namespace ground_truth
