@@ -68,6 +68,7 @@ enum class reason : std::uint8_t {
   nested_allreduce,    ///< signal synthesis: a signal-less allreduce inside an expression
   bad_core_num,        ///< signal synthesis: core_num= is no positive integer constant
   synthesized_in_loop, ///< signal synthesis: collective-in-loop of a signal-less allreduce
+  ambiguous_window,    ///< a window whose pointer may name two allocations (subject, object)
 };
 
 /// What a note of a diagnostic points at (cli.md lists them); selects its message.
@@ -166,6 +167,9 @@ template <class Vec> constexpr void sort_diagnostics(Vec& diagnostics) {
     case reason::bad_core_num:
       return "the core_num= of an allreduce without a signal must be a positive integer "
              "constant";
+    case reason::ambiguous_window:
+      return "the pointer of this window may name allocation %w or %o: a view has one "
+             "window buffer";
     default:
       return "operation %w takes %x positional argument%s, got %n";
     }

@@ -85,7 +85,10 @@
 //                                 binds each target to its own value, all read before any
 //                                 is bound (`a, b = b, a`; an scf.yield presented as the
 //                                 assignment of the region's results or loop-carried
-//                                 values). On a for or while loop: the loop-carried
+//                                 values); empty for any other assignment. One value for
+//                                 one target is that assignment's value, as value(s)
+//                                 would be (an allocation or a window there is one too).
+//                                 On a for or while loop: the loop-carried
 //                                 variables (its targets) and their values on entry, bound
 //                                 before the first iteration (scf.for iter_args, the DSL's
 //                                 init_values); the body rebinds them for the next one

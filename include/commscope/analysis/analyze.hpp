@@ -100,12 +100,22 @@ public:
 
 private:
   /// Step 2: a window whose pointer names an allocation (through copies) is a view. The
-  /// windows (collect.hpp, window_site) become the plan's views in place.
+  /// windows (collect.hpp, window_site) become the plan's views in place. A pointer that
+  /// several bindings reach names the allocations they name: one is a view of it (the
+  /// others are values the pass does not follow), two are an error, since a view has one
+  /// window buffer.
   constexpr void bind_views(function_plan<Traits>& fp) {
     auto& windows = facts_.windows;
     std::uint32_t views = 0;
-    for (auto& w : windows) {
-      const auto a = vars_.allocation_of(w.allocation); // the pointer's definition
+    auto unsure = facts_.unsure_windows.begin();
+    for (std::uint32_t i = 0; i < windows.size(); ++i) {
+      auto& w = windows[i];
+      auto a = vars_.allocation_of(w.allocation); // the pointer's definition
+      if (unsure != facts_.unsure_windows.end() && unsure->window == i) {
+        if (a == no_index)
+          a = several_allocations(w, unsure->order);
+        ++unsure;
+      }
       if (a == no_index)
         continue;
       vars_.set_view(w.next, views); // the window's definition
@@ -114,15 +124,60 @@ private:
     windows.resize(views);
     fp.views = std::move(windows);
     windows = {};
+    release(facts_.unsure_windows);
+  }
+
+  /// The one allocation a window's pointer may name, or no_index (none, or several: then
+  /// reported).
+  constexpr std::uint32_t several_allocations(const window_site<A>& w, std::uint64_t order) {
+    std::uint32_t first = no_index, second = no_index;
+    vars_.sources(w.allocation, [&](std::uint32_t d) {
+      const auto& b = vars_.at(d);
+      if (b.what != binding::kind::allocation)
+        return;
+      if (first == no_index)
+        first = b.ref;
+      else if (b.ref != first && (second == no_index || b.ref < second))
+        second = b.ref;
+    });
+    if (second == no_index)
+      return first;
+    if (second < first)
+      std::swap(first, second);
+    auto& d = report(error_code::malformed_op,
+                     a_.allocation_name(a_.value(facts_.allocations[first].statement)),
+                     a_.where(w.statement), order, 0, 0, reason::ambiguous_window);
+    d.object = a_.allocation_name(a_.value(facts_.allocations[second].statement));
+    return no_index;
   }
 
   /// Frees a table this function no longer needs (clear() would keep its capacity).
   template <class T> static constexpr void release(vec<T>& v) { vec<T>().swap(v); }
 
-  /// The allocation of an argument (facts' arguments hold views once resolved), or no_index.
-  [[nodiscard]] static constexpr std::uint32_t
-  allocation_of_argument(const function_plan<Traits>& fp, std::uint32_t v) {
-    return v == no_index ? no_index : fp.views[v].allocation;
+  /// Calls f(view) for every view an argument's may-set holds (facts' arguments hold
+  /// may-sets once resolved).
+  template <class F> constexpr void for_each_view(std::uint32_t set, F&& f) const {
+    vars_.sets().for_each(set, f);
+  }
+  /// Calls f(allocation) for the allocations of an argument's views (an allocation
+  /// twice when two of its views are in the set).
+  template <class F>
+  constexpr void for_each_allocation(const function_plan<Traits>& fp, std::uint32_t set,
+                                     F&& f) const {
+    vars_.sets().for_each(set, [&](std::uint32_t v) { f(fp.views[v].allocation); });
+  }
+  /// The allocation every view of the set is of, or no_index (none, or several).
+  [[nodiscard]] constexpr std::uint32_t must_allocation(const function_plan<Traits>& fp,
+                                                        std::uint32_t set) const {
+    std::uint32_t only = no_index;
+    bool several = false;
+    for_each_allocation(fp, set, [&](std::uint32_t a) {
+      if (only == no_index)
+        only = a;
+      else if (a != only)
+        several = true;
+    });
+    return several ? no_index : only;
   }
 
   constexpr diagnostic<location>& report(error_code c, std::string_view subject, location where,
@@ -146,40 +201,46 @@ private:
         if (desc.loop != no_index && desc.code != error_code::unsupported_device)
           diag.notes.push_back({note_kind::device_loop, {}, facts_.loops[desc.loop].where});
       }
-      for (std::uint32_t k = 0; k < d.argument_count; ++k) {
-        const auto v = facts_.arguments[d.first_argument + k];
-        if (v == no_index)
-          continue;
-        const auto a = fp.views[v].allocation;
-        if (failed) {
-          seeds_.emplace_back(a);
-          continue;
-        }
-        touched_[a] = 1;
-        if (desc.what == descriptor<storage>::status::devices)
-          devices_[a].accumulate(desc.devices);
-        if constexpr (Record) {
-          fp.evidence.emplace_back();
-          auto& ev = fp.evidence.back();
-          ev.what = contribution<Traits>::kind::dispatch;
-          ev.receiver = a;
-          ev.order = d.order;
-          ev.callee = a_.target(d.call).callee.name;
-          ev.where = a_.where_expression(d.call);
-          if (desc.what == descriptor<storage>::status::devices)
-            ev.devices = desc.devices;
-          ev.passed_view = v;
-          if (desc.loop != no_index) {
-            ev.from_loop = true;
-            ev.loop = facts_.loops[desc.loop].where;
-          }
-        }
+      for (std::uint32_t k = 0; k < d.argument_count; ++k)
+        for_each_view(facts_.arguments[d.first_argument + k], [&](std::uint32_t v) {
+          dispatched(fp, d, desc, failed, v);
+        });
+    }
+  }
+
+  /// One view that a dispatch may pass: its allocation gets the dispatch's devices.
+  constexpr void dispatched(function_plan<Traits>& fp, const dispatch_site<A>& d,
+                            const descriptor<storage>& desc, bool failed, std::uint32_t v) {
+    const auto a = fp.views[v].allocation;
+    if (failed) {
+      seeds_.emplace_back(a);
+      return;
+    }
+    touched_[a] = 1;
+    if (desc.what == descriptor<storage>::status::devices)
+      devices_[a].accumulate(desc.devices);
+    if constexpr (Record) {
+      fp.evidence.emplace_back();
+      auto& ev = fp.evidence.back();
+      ev.what = contribution<Traits>::kind::dispatch;
+      ev.receiver = a;
+      ev.order = d.order;
+      ev.callee = a_.target(d.call).callee.name;
+      ev.where = a_.where_expression(d.call);
+      if (desc.what == descriptor<storage>::status::devices)
+        ev.devices = desc.devices;
+      ev.passed_view = v;
+      if (desc.loop != no_index) {
+        ev.from_loop = true;
+        ev.loop = facts_.loops[desc.loop].where;
       }
     }
   }
 
+  /// Per collective: the may-set of views of each positional argument (roles past the
+  /// fifth are none the pass reads).
   struct collective_state {
-    std::array<std::uint32_t, 5> allocations{no_index, no_index, no_index, no_index, no_index};
+    std::array<std::uint32_t, 5> views{no_index, no_index, no_index, no_index, no_index};
     bool reported = false;
   };
 
@@ -192,35 +253,54 @@ private:
       const auto& r = row(c.op);
       auto& st = states_[i];
       const std::size_t n = c.argument_count;
-      for (std::size_t k = 0; k < n && k < st.allocations.size(); ++k)
-        st.allocations[k] = allocation_of_argument(fp, facts_.arguments[c.first_argument + k]);
+      for (std::size_t k = 0; k < n && k < st.views.size(); ++k)
+        st.views[k] = facts_.arguments[c.first_argument + k];
       if (n < r.min_arity || n > r.max_arity) {
         report(error_code::malformed_op, r.name, c.where, c.order, static_cast<std::int64_t>(n),
                r.max_arity, reason::wrong_arity);
         st.reported = true;
       } else {
         for (auto m : r.must_be_views)
-          if (m != none_arg && st.allocations[m] == no_index) {
+          if (m != none_arg && st.views[m] == no_index) {
             report(error_code::collective_arg_not_window, r.name, c.where, c.order, m);
             st.reported = true;
             break;
           }
       }
       if (st.reported) {
-        seed_arguments(st);
+        seed_arguments(fp, st);
         continue;
       }
+      // Coverage passes from every allocation the source may view to every allocation
+      // an inheriting argument may view.
       for (auto to : r.inheritors)
         if (to != none_arg)
-          edges_.emplace_back(
-              edge{st.allocations[r.source], st.allocations[to], static_cast<std::uint32_t>(i)});
+          for_each_allocation(fp, st.views[r.source], [&](std::uint32_t from) {
+            for_each_allocation(fp, st.views[to], [&](std::uint32_t into) {
+              edges_.emplace_back(edge{from, into, static_cast<std::uint32_t>(i)});
+            });
+          });
     }
   }
 
-  constexpr void seed_arguments(const collective_state& st) {
-    for (auto a : st.allocations)
-      if (a != no_index)
-        seeds_.push_back(a);
+  constexpr void seed_arguments(const function_plan<Traits>& fp, const collective_state& st) {
+    for (auto set : st.views)
+      for_each_allocation(fp, set, [&](std::uint32_t a) { seeds_.push_back(a); });
+  }
+
+  /// Whether no allocation the set may view has coverage (nor lost it to a reported call).
+  [[nodiscard]] constexpr bool bare(const function_plan<Traits>& fp, std::uint32_t set) const {
+    bool covered = false;
+    for_each_allocation(fp, set, [&](std::uint32_t a) {
+      covered = covered || suppressed_[a] || !fp.allocations[a].devices.is_bottom();
+    });
+    return !covered;
+  }
+  /// Whether some allocation the set may view inherits coverage from a collective.
+  [[nodiscard]] constexpr bool inherits(const function_plan<Traits>& fp, std::uint32_t set) const {
+    bool any = false;
+    for_each_allocation(fp, set, [&](std::uint32_t a) { any = any || inherits_[a]; });
+    return any;
   }
 
   /// Step 4's inheritance and step 5's merge, to a fixed point over the edges; then the
@@ -305,21 +385,18 @@ private:
     inherits_.assign(fp.allocations.size(), 0);
     for (const auto& e : edges_)
       inherits_[e.to] = 1;
-    const auto bare = [&](std::uint32_t a) {
-      return !suppressed_[a] && fp.allocations[a].devices.is_bottom();
-    };
     const auto uncovered = [&](std::size_t i, bool roots_only) {
       const auto& c = facts_.collectives[i];
       const auto& r = row(c.op);
       auto& st = states_[i];
       if (st.reported || r.source == none_arg)
         return;
-      const auto src = st.allocations[r.source];
-      if ((roots_only && inherits_[src]) || !bare(src))
+      const auto src = st.views[r.source];
+      if ((roots_only && inherits(fp, src)) || !bare(fp, src))
         return;
       report(error_code::uncovered_collective, r.name, c.where, c.order);
       st.reported = true;
-      seed_arguments(st);
+      seed_arguments(fp, st);
       if (!roots_only) // roots are independent of each other: spread once after them
         spread_suppression();
     };
@@ -333,7 +410,7 @@ private:
         continue;
       const auto& c = facts_.collectives[i];
       const auto& r = row(c.op);
-      if (c.op == operation::barrier && bare(st.allocations[0])) {
+      if (c.op == operation::barrier && bare(fp, st.views[0])) {
         report(error_code::barrier_no_coverage, r.name, c.where, c.order);
       } else if (c.op == operation::all_to_all_v && c.loop != no_index) { // whatever coverage
         report(error_code::collective_in_loop, r.name, c.where, c.order)
@@ -342,33 +419,38 @@ private:
         continue;
       }
       st.reported = true;
-      seed_arguments(st);
+      seed_arguments(fp, st);
       spread_suppression();
     }
   }
 
-  /// Two window arguments of one collective that are views of one allocation (pass.md,
-  /// `collective-aliased-windows`): reported for the first such pair, with notes at the
+  /// Two window arguments of one collective that must be views of one allocation
+  /// (pass.md, `collective-aliased-windows`: each may-set is that one allocation; a
+  /// may-alias is no error): reported for the first such pair, with notes at the
   /// allocation and at both views.
   constexpr bool aliased_windows(const function_plan<Traits>& fp, const collective_site<A>& c,
                                  const collective_state& st) {
-    const std::size_t n = std::min<std::size_t>(c.argument_count, st.allocations.size());
+    const std::size_t n = std::min<std::size_t>(c.argument_count, st.views.size());
+    std::array<std::uint32_t, 5> must{no_index, no_index, no_index, no_index, no_index};
+    for (std::size_t k = 0; k < n; ++k)
+      must[k] = must_allocation(fp, st.views[k]);
     for (std::size_t k = 1; k < n; ++k) {
-      if (st.allocations[k] == no_index)
+      if (must[k] == no_index)
         continue;
       for (std::size_t j = 0; j < k; ++j) {
-        if (st.allocations[j] != st.allocations[k])
+        if (must[j] != must[k])
           continue;
         const auto& r = row(c.op);
-        const auto& al = fp.allocations[st.allocations[k]];
+        const auto& al = fp.allocations[must[k]];
         auto& d = report(error_code::collective_aliased_windows, r.name, c.where, c.order,
                          static_cast<std::int64_t>(j), static_cast<std::int64_t>(k));
         d.object = al.name;
         d.notes.push_back({note_kind::shared_allocation, al.name, al.where});
         for (const auto at : {j, k}) {
-          const auto v = facts_.arguments[c.first_argument + at];
+          std::uint32_t first = no_index; // the first view the argument may hold
+          for_each_view(st.views[at], [&](std::uint32_t v) { first = std::min(first, v); });
           d.notes.push_back(
-              {note_kind::aliased_view, r.roles[at], a_.where(fp.views[v].statement)});
+              {note_kind::aliased_view, r.roles[at], a_.where(fp.views[first].statement)});
         }
         return true;
       }

@@ -103,17 +103,25 @@ template <class Adapter> struct allocation_site {
 /// and `next` the window's own definition.
 template <class Adapter> using window_site = view<typename Adapter::traits_type>;
 
+/// A window whose pointer is not bound straight to an allocation, and its position.
+struct unsure_window {
+  std::uint32_t window;
+  std::uint64_t order;
+};
+
 template <class Adapter> struct function_facts {
   using storage = typename Adapter::storage;
   template <class T> using vec = typename storage::template vector<T>;
 
   vec<allocation_site<Adapter>> allocations;
   vec<window_site<Adapter>> windows;
+  vec<unsure_window> unsure_windows;
   vec<dispatch_site<Adapter>> dispatches;
   vec<collective_site<Adapter>> collectives;
   vec<loop_site<Adapter>> loops;
   /// The definitions of the positional arguments of dispatches and collectives
-  /// (no_index for an argument that is no variable).
+  /// (no_index for an argument that is no variable); once resolved, the may-sets of views
+  /// they hold (variables.hpp, view_of).
   vec<std::uint32_t> arguments;
   vec<diagnostic<typename Adapter::location>> diagnostics;
   /// A scope statement was met: the function was materialized before (pass.md: the
@@ -124,6 +132,7 @@ template <class Adapter> struct function_facts {
     saw_scope = false;
     allocations.clear();
     windows.clear();
+    unsure_windows.clear();
     dispatches.clear();
     collectives.clear();
     loops.clear();
@@ -161,31 +170,36 @@ public:
   /// The walk's events.
   constexpr bool enter(statement s) {
     const std::uint64_t at = ++order_;
-    switch (a_.statement_kind_of(s)) {
+    const statement_kind k = a_.statement_kind_of(s);
+    switch (k) {
     case statement_kind::assignment:
       assign(s, at);
       return false;
     case statement_kind::evaluation:
       walk(a_.value(s));
       return false;
+    case statement_kind::jump:
+      vars_.jump();
+      return false;
     case statement_kind::for_loop: {
       const auto b = a_.bounds(s);
       const auto idx = static_cast<std::uint32_t>(out_.loops.size());
       out_.loops.emplace_back(loop_site<Adapter>{
           {operand(b.start), operand(b.stop), operand(b.step)}, order_, 0, true, a_.where(s)});
-      open(true, idx);
+      carried(s);
+      open(control_flow::repeat, idx);
       vars_.bind(vars_.id(a_.loop_variable(s)), {binding::kind::loop, idx, 0});
       return true;
     }
     case statement_kind::while_loop: {
-      a_.for_each_expression(s, [&](expression e) { walk(e); });
       const auto idx = static_cast<std::uint32_t>(out_.loops.size());
       out_.loops.emplace_back(loop_site<Adapter>{{}, order_, 0, false, a_.where(s)});
-      open(true, idx);
+      carried(s);
+      open(control_flow::repeat, idx);
+      // The condition runs before every iteration and after the last: inside the loop.
+      a_.for_each_expression(s, [&](expression e) { walk(e); });
       return true;
     }
-    case statement_kind::jump:
-      return false;
     case statement_kind::scope:
       if constexpr (Adapter::has_readers)
         out_.saw_scope = true;
@@ -195,9 +209,19 @@ public:
       break;
     }
     a_.for_each_expression(s, [&](expression e) { walk(e); });
-    open(false, no_index);
+    const control_flow how = a_.control(s, k);
+    if (how == control_flow::repeat) { // a loop of another kind (`for x in items`)
+      const auto idx = static_cast<std::uint32_t>(out_.loops.size());
+      out_.loops.emplace_back(loop_site<Adapter>{{}, order_, 0, false, a_.where(s)});
+      open(how, idx);
+    } else {
+      open(how, no_index);
+    }
     return true;
   }
+
+  /// The next branch of an alternatives statement begins.
+  constexpr void branch(statement) { vars_.branch(); }
 
   constexpr void leave(statement) {
     const auto loop = open_.back();
@@ -210,11 +234,70 @@ public:
   }
 
 private:
-  constexpr void open(bool loop, std::uint32_t idx) {
+  constexpr void open(control_flow how, std::uint32_t idx) {
     open_.emplace_back(idx);
-    if (loop)
+    if (idx != no_index)
       open_loops_.emplace_back(idx);
-    vars_.open(loop);
+    vars_.open(how);
+  }
+
+  /// A loop's carried variables, bound to their entry values before the first iteration.
+  constexpr void carried(statement s) {
+    if constexpr (Adapter::has_parallel_values)
+      if (!parallel(s))
+        for (auto&& e : a_.values(s)) // no carried variable to bind: only calls to find
+          walk(expression(e));
+  }
+
+  /// Binds each target of s to its own value (values(s)), all values read first; false,
+  /// binding and reading nothing, when s has no values or not one per target.
+  constexpr bool parallel(statement s) {
+    const auto n = count_of(a_.values(s));
+    if (n == 0 || n != count_of(a_.targets(s)))
+      return false;
+    const auto mark = pending_.size();
+    for (auto&& e : a_.values(s))
+      pending_.emplace_back(value_binding(expression(e)));
+    auto b = mark;
+    for (auto&& t : a_.targets(s))
+      vars_.bind(vars_.id(variable(t)), pending_[b++]);
+    pending_.resize(mark);
+    return true;
+  }
+
+  /// What a variable bound to e alone (not as the whole value of its assignment) is bound
+  /// to: a copy, a constant, world_size() or a collective's result; an allocation or a
+  /// window there is no direct assignment.
+  constexpr binding value_binding(expression e) {
+    switch (a_.expression_kind_of(e)) {
+    case expression_kind::variable:
+      return {binding::kind::copy, read(e), 0};
+    case expression_kind::integer:
+      return {binding::kind::integer, no_index, a_.integer_value(e)};
+    case expression_kind::call: {
+      visit(e);
+      walk_operands(e);
+      const call_target t = a_.target(e);
+      if (t.what != call_target::kind::operation || t.op == operation::none)
+        return {binding::kind::opaque};
+      const auto& r = row(t.op);
+      const std::size_t n = count_of(a_.arguments(e));
+      if (n < r.min_arity || n > r.max_arity)
+        return {binding::kind::opaque};
+      if (t.op == operation::world_size)
+        return {binding::kind::world_size};
+      if (r.result_through != none_arg) {
+        const expression through = nth_argument(a_, e, r.result_through);
+        if (a_.expression_kind_of(through) == expression_kind::variable)
+          return {binding::kind::collective_result, read(through), 0};
+      }
+      return {binding::kind::opaque};
+    }
+    case expression_kind::other:
+      walk(e);
+      return {binding::kind::opaque};
+    }
+    return {binding::kind::opaque};
   }
 
   /// The definition reaching a variable expression here, or no_index.
@@ -242,7 +325,16 @@ private:
     }
     const variable first = *it;
     const bool single = ++it == end;
-    const expression e = a_.value(s);
+    expression e = a_.value(s);
+    if constexpr (Adapter::has_parallel_values) {
+      if (!single && parallel(s))
+        return;
+      if (single) { // one value given for the one target: it is the assignment's value
+        auto&& values = a_.values(s);
+        if (auto v = std::ranges::begin(values); v != std::ranges::end(values))
+          e = *v;
+      }
+    }
     binding b{binding::kind::opaque};
     std::uint32_t window_pointer = no_index;
     bool window = false;
@@ -269,8 +361,14 @@ private:
       walk(e);
     }
     const auto def = vars_.bind(vars_.id(first), b);
-    if (window)
+    if (window) {
+      // A pointer bound straight to an allocation names it; any other may name several,
+      // which is an error found once the walk is over, at this position.
+      if (vars_.at(window_pointer).what != binding::kind::allocation)
+        out_.unsure_windows.emplace_back(
+            unsure_window{static_cast<std::uint32_t>(out_.windows.size()), at});
       out_.windows.emplace_back(window_site<Adapter>{s, first, window_pointer, def});
+    }
     if (!single) // `a, b = ...`: each target bound to something the pass does not follow
       for (; it != end; ++it)
         vars_.bind(vars_.id(*it), {binding::kind::opaque});
@@ -415,6 +513,7 @@ private:
   vec<expression> exprs_;
   vec<std::uint32_t> open_;       ///< per open statement: its loop index, or no_index
   vec<std::uint32_t> open_loops_; ///< the loops open here, innermost last
+  vec<binding> pending_;          ///< a parallel assignment's values, read before binding
 };
 
 } // namespace commscope::detail

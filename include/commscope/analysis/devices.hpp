@@ -51,7 +51,15 @@ public:
     case device_form::other:
       return scratch_ = error(error_code::unsupported_device);
     }
-    const binding& b = vars_.at(vars_.root(d.device_def));
+    const auto root = vars_.root(d.device_def);
+    if (root == no_index && d.device_def != no_index)
+      return merged(d);
+    return of_binding(vars_.at(root), d);
+  }
+
+  /// The descriptor of a device variable bound to b.
+  [[nodiscard]] constexpr const descriptor<storage>& of_binding(const binding& b,
+                                                                const dispatch_site<Adapter>& d) {
     if (b.what == binding::kind::integer)
       return constant(b.value);
     if (b.what != binding::kind::loop)
@@ -67,6 +75,36 @@ public:
       cached.desc.loop = b.ref;
     }
     return cached.desc;
+  }
+
+  /// A device variable that several bindings reach (pass.md, "Rebinding and control
+  /// flow"): the union of their descriptors; the first error of one is the dispatch's.
+  [[nodiscard]] constexpr const descriptor<storage>& merged(const dispatch_site<Adapter>& d) {
+    merged_ = {descriptor<storage>::status::empty, {}, {}, 0};
+    bool failed = false;
+    vars_.sources(d.device_def, [&](std::uint32_t src) {
+      if (failed)
+        return;
+      const auto& one = src == no_index ? (scratch_ = error(error_code::unsupported_device))
+                                        : of_binding(vars_.at(src), d);
+      switch (one.what) {
+      case descriptor<storage>::status::error:
+        failed = true;
+        merged_ = one;
+        return;
+      case descriptor<storage>::status::empty:
+        return;
+      case descriptor<storage>::status::devices:
+        merged_.what = descriptor<storage>::status::devices;
+        merged_.devices.accumulate(one.devices);
+        if (merged_.loop == no_index)
+          merged_.loop = one.loop;
+        return;
+      }
+    });
+    if (merged_.what == descriptor<storage>::status::devices)
+      merged_.devices.normalize();
+    return merged_;
   }
 
   /// The descriptor of `for r in range(start, stop, step)`, for a dispatch inside it.
@@ -183,6 +221,7 @@ private:
   const function_facts<Adapter>& facts_;
   typename storage::template vector<loop_descriptor> loops_; ///< by loop index
   descriptor<storage> scratch_;
+  descriptor<storage> merged_; ///< merged()'s
 };
 
 } // namespace commscope::detail

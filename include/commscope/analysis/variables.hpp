@@ -1,15 +1,21 @@
 // Per-variable bookkeeping of one function, flow-sensitive (pass.md, "Resolution of a
-// variable to a view" and "Rebinding"): every binding is a definition of its own, and a
-// use is recorded as the definition that reaches it in the walk. Where several can reach
-// a use (a binding inside a loop or a branch), a merge definition stands for them, as
-// a phi does in SSA construction:
-//   - a loop that reads a variable bound before it reads a merge of the value before the
-//     loop and the value at the end of its body (the next iteration), created at the first
-//     read and dropped at the loop's end if the body never rebinds the variable;
-//   - after a statement with children (loop, branch, block) that rebinds a variable, the
-//     variable is a merge of its value before and after the statement.
-// A merge resolves to a view (or a constant, an allocation) only when every definition
-// it merges resolves to the same one; "not bound yet" merges as nothing.
+// variable to a view" and "Rebinding and control flow"): every binding is a definition of
+// its own, and a use is recorded as the definition that reaches it in the walk. Where
+// several can reach a use, a merge definition stands for them, as a phi does in SSA
+// construction, placed by how the enclosing statements run (adapter.hpp, control):
+//   - a loop body (repeat) that reads a variable bound before it reads a merge of the value
+//     before the loop and the values at the end of its body and at each jump out of an
+//     iteration, created at the first read and dropped at the loop's end if the body never
+//     rebinds the variable; after the loop the variable is that merge;
+//   - alternatives: each branch starts from the value before the statement, and after it
+//     the variable merges the values at the end of every branch (so a binding on every
+//     path replaces the value before);
+//   - a block that may be skipped: after it, the value before merged with the value after;
+//     a block that runs once needs no merge.
+// A merge resolves to the union of what the definitions it merges resolve to: a may-set
+// of views (may_set.hpp). Resolution to a constant or an allocation (device inference, a
+// window's pointer) needs one definition; "not bound" (a parameter, a value from
+// outside) then conflicts with any other.
 //
 // The tables live outside the IR, keyed by a dense id: the adapter's variable_index when it
 // has one, else an interned key. Resolution is iterative (Tarjan's strongly connected
@@ -19,6 +25,7 @@
 #pragma once
 
 #include <commscope/adapter.hpp>
+#include <commscope/analysis/may_set.hpp>
 #include <commscope/plan.hpp>
 
 #include <algorithm>
@@ -57,6 +64,9 @@ template <class Adapter> class variable_table {
   static constexpr std::uint32_t bottom = no_index - 3; ///< reaches two different things
 
 public:
+  using sets_type = may_sets<storage>;
+  using set_handle = typename sets_type::handle;
+
   constexpr variable_table(const Adapter& a, const typename Adapter::program& p) : a_(a) {
     if constexpr (dense)
       vars_.resize(a.variable_bound(p));
@@ -71,6 +81,7 @@ public:
     on_stack_.clear();
     frames_.clear();
     records_.clear();
+    sets_.clear();
     if constexpr (!dense) {
       ids_.clear();
       vars_.clear();
@@ -105,37 +116,77 @@ public:
   /// A new definition of variable x; returns it.
   constexpr std::uint32_t bind(std::uint32_t x, binding b) {
     const std::uint32_t d = current(x);
-    // A first binding needs no merge: "not bound yet" merges as nothing.
-    if (!frames_.empty() && d != no_index && d < frames_.back().first_def)
+    // A first binding inside a statement gets its records too ("not bound yet" is a
+    // value: a parameter's, which the IR does not bind).
+    if (!frames_.empty() && (d == no_index || d < frames_.back().first_def))
       reach(x, d, true);
     const auto def = make(b);
     vars_[x] = {def, generation_};
     return def;
   }
 
-  /// A statement with children begins (`loop`: its body may run again).
-  constexpr void open(bool loop) {
+  /// A statement with children begins; `how` its children run.
+  constexpr void open(control_flow how) {
     frames_.emplace_back(frame{static_cast<std::uint32_t>(defs_.size()),
-                               static_cast<std::uint32_t>(records_.size()), loop});
+                               static_cast<std::uint32_t>(records_.size()), how, 0});
   }
 
-  /// The statement ends: its merges get their second definition.
+  /// The next branch of the innermost statement (alternatives) begins: what the previous
+  /// one bound is set aside for the merge at its end, and each variable it bound starts
+  /// again from its value before the statement.
+  constexpr void branch() {
+    auto& f = frames_.back();
+    if (f.branches++ == 0)
+      return;
+    const auto depth = static_cast<std::uint32_t>(frames_.size() - 1);
+    for (auto r = f.records_begin; r < records_.size(); ++r) {
+      auto& rec = records_[r];
+      if (rec.depth != depth)
+        continue;
+      rec.def = join(rec.def, current(rec.variable));
+      // A definition of its own, made inside the statement: to the walk, the variable is
+      // then bound here, and a binding later in this branch makes no second record.
+      vars_[rec.variable] = {make({binding::kind::copy, rec.entry, 0}), generation_};
+    }
+  }
+
+  /// A break or continue: the values here reach the innermost loop's next iteration and
+  /// its end as the values at the end of its body do.
+  constexpr void jump() {
+    auto k = frames_.size();
+    while (k > 0 && frames_[k - 1].how != control_flow::repeat)
+      --k;
+    if (k == 0)
+      return;
+    const auto depth = static_cast<std::uint32_t>(k - 1);
+    for (auto r = frames_[depth].records_begin; r < records_.size(); ++r)
+      if (auto& rec = records_[r]; rec.depth == depth)
+        rec.extra = join(rec.extra, current(rec.variable));
+  }
+
+  /// The statement ends: its merges get their other definitions.
   constexpr void close() {
     const auto depth = static_cast<std::uint32_t>(frames_.size() - 1);
-    auto keep = frames_.back().records_begin;
+    const frame f = frames_.back();
+    auto keep = f.records_begin;
     for (auto r = keep; r < records_.size(); ++r) {
       const record rec = records_[r];
       if (rec.depth != depth) { // an outer statement's: kept for its end
         records_[keep++] = rec;
         continue;
       }
-      auto& m = defs_[rec.def];
       const std::uint32_t end = current(rec.variable);
-      if (end == rec.def) { // read in a loop that never rebinds it: its entry value
-        m = {binding::kind::copy, m.ref, 0};
-        vars_[rec.variable] = {m.ref, generation_};
+      if (f.how == control_flow::alternatives) {
+        vars_[rec.variable] = {join(rec.def, end), generation_};
+        continue;
+      }
+      const std::uint32_t last = join(end, rec.extra);
+      auto& m = defs_[rec.def];
+      if (last == rec.def || last == rec.entry) { // never rebound in it: its entry value
+        m = {binding::kind::copy, rec.entry, 0};
+        vars_[rec.variable] = {rec.entry, generation_};
       } else {
-        m.value = end;
+        m.value = last;
         vars_[rec.variable] = {rec.def, generation_};
       }
     }
@@ -146,7 +197,8 @@ public:
   // ---- after the walk
 
   /// Frees the definitions and their resolutions once nothing resolves any more (the
-  /// variables' entries stay: they are sized to the program, not the function).
+  /// variables' entries stay: they are sized to the program, not the function; the
+  /// may-sets stay: the analysis reads them to the end).
   constexpr void release_definitions() {
     vec<binding>().swap(defs_);
     vec<resolution>().swap(resolutions_);
@@ -159,7 +211,8 @@ public:
   /// A window definition found to be a view gets its view's index.
   constexpr void set_view(std::uint32_t def, std::uint32_t view) { defs_[def].value = view; }
 
-  /// Follows copies and merges to the one definition they start from, or no_index.
+  /// Follows copies and merges to the one definition they start from, or no_index (none,
+  /// or several: see sources()).
   [[nodiscard]] constexpr std::uint32_t root(std::uint32_t d) {
     if (d == no_index)
       return no_index;
@@ -170,24 +223,60 @@ public:
     return r == top || r == bottom ? no_index : r;
   }
 
+  /// Calls f(definition) for every definition copies and merges lead d to that is
+  /// neither (no_index for "not bound"), each once. For the rare use that several may
+  /// reach where one was needed (root() gave none): not memoized, linear in what it visits.
+  template <class F> constexpr void sources(std::uint32_t d, F&& f) {
+    if (seen_.size() < defs_.size())
+      seen_.resize(defs_.size(), 0);
+    if (++stamp_ == 0) { // wrapped: start the stamps again
+      std::fill(seen_.begin(), seen_.end(), 0);
+      stamp_ = 1;
+    }
+    bool unbound = false;
+    stack_.clear();
+    stack_.emplace_back(d);
+    while (!stack_.empty()) {
+      const auto x = stack_.back();
+      stack_.pop_back();
+      if (x == no_index || x >= defs_.size()) {
+        unbound = true;
+        continue;
+      }
+      if (seen_[x] == stamp_)
+        continue;
+      seen_[x] = stamp_;
+      const auto& b = defs_[x];
+      if (b.what == binding::kind::copy) {
+        stack_.emplace_back(b.ref);
+      } else if (b.what == binding::kind::merge) {
+        stack_.emplace_back(b.ref);
+        stack_.emplace_back(static_cast<std::uint32_t>(b.value));
+      } else {
+        f(x);
+      }
+    }
+    if (unbound)
+      f(no_index);
+  }
+
   /// The allocation a window's pointer names (through copies), or no_index.
   [[nodiscard]] constexpr std::uint32_t allocation_of(std::uint32_t d) {
     const auto& b = at(root(d));
     return b.what == binding::kind::allocation ? b.ref : no_index;
   }
 
-  /// The view (index into the function plan's views) a definition resolves to, through
-  /// copies, merges and collective results, or no_index.
-  [[nodiscard]] constexpr std::uint32_t view_of(std::uint32_t d) {
-    if (d == no_index)
-      return no_index;
-    if (!followed(defs_[d], view_mode)) {
-      const auto s = source(d, view_mode);
-      return s == bottom ? no_index : s;
-    }
-    const auto r = resolve(d, view_mode);
-    return r == top || r == bottom ? no_index : r;
+  /// The views (indices into the function plan's views) a definition may resolve to,
+  /// through copies, merges and collective results: a may-set (sets()).
+  [[nodiscard]] constexpr set_handle view_of(std::uint32_t d) {
+    if (d == no_index || d >= defs_.size())
+      return sets_type::empty;
+    if (!followed(defs_[d], view_mode))
+      return source(d, view_mode);
+    return resolve(d, view_mode);
   }
+
+  [[nodiscard]] constexpr const sets_type& sets() const { return sets_; }
 
 private:
   enum mode : std::uint8_t { root_mode = 0, view_mode = 1 };
@@ -206,10 +295,14 @@ private:
   struct frame {
     std::uint32_t first_def;
     std::uint32_t records_begin;
-    bool loop;
+    control_flow how;
+    std::uint32_t branches; ///< alternatives: how many have begun
   };
-  struct record { ///< a merge to complete when the statement at `depth` ends
-    std::uint32_t variable, def, depth;
+  /// A merge to complete when the statement at `depth` ends. Alternatives: `def` is what
+  /// the branches so far ended with (no_index: none yet), `entry` the value before.
+  /// Otherwise `def` is the merge and `extra` what jumps out of an iteration carried.
+  struct record {
+    std::uint32_t variable, def, depth, entry, extra;
   };
 
   constexpr std::uint32_t current(std::uint32_t x) const {
@@ -222,20 +315,47 @@ private:
     return static_cast<std::uint32_t>(defs_.size() - 1);
   }
 
+  /// a and b merged ("nothing" merges as nothing).
+  constexpr std::uint32_t join(std::uint32_t a, std::uint32_t b) {
+    if (a == b || b == no_index)
+      return a;
+    if (a == no_index)
+      return b;
+    return make({binding::kind::merge, a, static_cast<std::int64_t>(b)});
+  }
+
   /// x is read or bound inside statements that began after its definition d: each of
-  /// them gets its merge (loops on a read; any statement on a binding), outermost first.
-  /// Returns what the innermost statement sees.
+  /// them but a block run once gets its record, outermost first. A read changes what x
+  /// is only inside a loop (it sees the loop's merge), and needs records only then: every
+  /// statement around it must know that x changed there, as for a binding. Returns what
+  /// the innermost statement sees.
   constexpr std::uint32_t reach(std::uint32_t x, std::uint32_t d, bool binding_it) {
     auto k = frames_.size();
     while (k > 0 && (d == no_index || frames_[k - 1].first_def > d))
       --k;
+    if (!binding_it) {
+      auto i = k;
+      while (i < frames_.size() && frames_[i].how != control_flow::repeat)
+        ++i;
+      if (i == frames_.size())
+        return d; // a read in a branch or a block sees the value before it
+    }
     std::uint32_t entry = d;
     for (auto i = k; i < frames_.size(); ++i) {
-      if (!frames_[i].loop && !binding_it)
-        continue; // a read in a branch sees the value before it
+      const auto how = frames_[i].how;
+      const bool loop = how == control_flow::repeat;
+      if (how == control_flow::block)
+        continue;
+      const auto depth = static_cast<std::uint32_t>(i);
+      if (how == control_flow::alternatives) {
+        // The branches before this one left x as it was.
+        records_.emplace_back(
+            record{x, frames_[i].branches > 1 ? entry : no_index, depth, entry, no_index});
+        continue;
+      }
       const auto m = make({binding::kind::merge, entry, static_cast<std::int64_t>(no_index)});
-      records_.emplace_back(record{x, m, static_cast<std::uint32_t>(i)});
-      if (frames_[i].loop) // the loop's reads see the merge; a branch's see the entry
+      records_.emplace_back(record{x, m, depth, entry, no_index});
+      if (loop) // the loop's reads see the merge; a skipped block's see the entry
         entry = m;
     }
     vars_[x] = {entry, generation_};
@@ -246,16 +366,21 @@ private:
     return b.what == binding::kind::copy || b.what == binding::kind::merge ||
            (m == view_mode && b.what == binding::kind::collective_result);
   }
+  /// What a definition that is not followed contributes: itself (root), or its view.
   constexpr std::uint32_t source(std::uint32_t d, mode m) const {
     if (m == root_mode)
       return d;
     const auto& b = defs_[d];
     return b.what == binding::kind::window && b.value >= 0 ? static_cast<std::uint32_t>(b.value)
-                                                           : bottom;
+                                                           : sets_type::empty;
   }
-  static constexpr std::uint32_t meet(std::uint32_t a, std::uint32_t b) {
+  /// Root: one definition, or bottom for two. Views: the union.
+  constexpr std::uint32_t combine(std::uint32_t a, std::uint32_t b, mode m) {
+    if (m == view_mode)
+      return sets_.unite(a, b);
     return a == top ? b : b == top ? a : a == b ? a : bottom;
   }
+  constexpr std::uint32_t nothing(mode m) const { return m == view_mode ? sets_type::empty : top; }
   /// The i-th definition a followed definition leads to, or false past the last.
   constexpr bool edge(std::uint32_t d, std::uint8_t i, std::uint32_t& to) const {
     const auto& b = defs_[d];
@@ -270,7 +395,7 @@ private:
     return false;
   }
 
-  /// The meet of every source reachable from d along followed definitions, by an
+  /// The combination of every source reachable from d along followed definitions, by an
   /// iterative Tarjan walk: a strongly connected component shares one result.
   constexpr std::uint32_t resolve(std::uint32_t d, mode m) {
     if (resolutions_.size() < defs_.size()) {
@@ -287,7 +412,7 @@ private:
     const auto push = [&](std::uint32_t x) {
       res[x].memo[m] = counter;
       on_stack_[x] = static_cast<std::uint8_t>(on_stack_[x] | bit);
-      dfs_.emplace_back(visit{x, 0, counter, top});
+      dfs_.emplace_back(visit{x, 0, counter, nothing(m)});
       component_.emplace_back(x);
       ++counter;
     };
@@ -296,15 +421,19 @@ private:
       auto& f = dfs_.back();
       std::uint32_t w = no_index;
       if (edge(f.def, f.next++, w)) {
-        if (w == no_index || w >= defs_.size())
-          continue; // nothing bound: merges as nothing
+        if (w == no_index || w >= defs_.size()) {
+          // Not bound: no view, but no one definition either (a parameter's value).
+          if (m == root_mode)
+            f.acc = bottom;
+          continue;
+        }
         const auto& e = res[w];
         if (!followed(defs_[w], m))
-          f.acc = meet(f.acc, source(w, m));
+          f.acc = combine(f.acc, source(w, m), m);
         else if (on_stack_[w] & bit)
           f.low = std::min(f.low, e.memo[m]);
         else if (e.memo[m] != unknown)
-          f.acc = meet(f.acc, e.memo[m]);
+          f.acc = combine(f.acc, e.memo[m], m);
         else
           push(w); // f is not used after this
         continue;
@@ -323,7 +452,7 @@ private:
       }
       if (!dfs_.empty()) {
         auto& parent = dfs_.back();
-        parent.acc = meet(parent.acc, done.acc);
+        parent.acc = combine(parent.acc, done.acc, m);
         parent.low = std::min(parent.low, done.low);
       }
     }
@@ -347,6 +476,9 @@ private:
   vec<record> records_;
   vec<visit> dfs_;
   vec<std::uint32_t> component_;
+  sets_type sets_;
+  vec<std::uint32_t> seen_, stack_; ///< sources(): stamps by definition, and its stack
+  std::uint32_t stamp_ = 0;
   std::uint32_t generation_ = 1; ///< entries start at 0: unbound
   template <class T, bool Dense> struct interning {
     using type = std::uint8_t; // unused: the adapter numbers its variables

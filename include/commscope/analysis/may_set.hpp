@@ -1,0 +1,106 @@
+// May-sets of small indices (the views a variable may hold where several bindings reach
+// a use: pass.md, "Rebinding and control flow"). A set is a 32-bit handle: empty, one
+// index inline, or a sorted run in a pool. Straight-line code only ever makes the first
+// two, so a pool is touched only where bindings actually merge.
+#pragma once
+
+#include <commscope/plan.hpp>
+
+#include <cstdint>
+#include <span>
+
+namespace commscope::detail {
+
+template <class Storage> class may_sets {
+  template <class T> using vec = typename Storage::template vector<T>;
+
+public:
+  using handle = std::uint32_t;
+  static constexpr handle empty = no_index;
+  /// Handles at or above this are pooled runs; elements stay below it.
+  static constexpr handle pooled = handle{1} << 31;
+
+  [[nodiscard]] static constexpr handle single(std::uint32_t i) { return i; }
+  [[nodiscard]] static constexpr bool is_empty(handle h) { return h == empty; }
+  /// The one element of h, or no_index when h has none or several.
+  [[nodiscard]] static constexpr std::uint32_t only(handle h) { return h < pooled ? h : no_index; }
+
+  constexpr void clear() {
+    items_.clear();
+    starts_.clear();
+  }
+
+  [[nodiscard]] constexpr std::size_t size(handle h) const {
+    if (h == empty)
+      return 0;
+    if (h < pooled)
+      return 1;
+    const auto k = h - pooled;
+    return starts_[k + 1] - starts_[k];
+  }
+
+  /// Calls f(index) for every element, ascending.
+  template <class F> constexpr void for_each(handle h, F&& f) const {
+    if (h == empty)
+      return;
+    if (h < pooled) {
+      f(h);
+      return;
+    }
+    const auto k = h - pooled;
+    for (auto i = starts_[k]; i < starts_[k + 1]; ++i)
+      f(items_[i]);
+  }
+
+  /// a ∪ b, sharing a or b when the union is one of them.
+  [[nodiscard]] constexpr handle unite(handle a, handle b) {
+    if (a == b || b == empty)
+      return a;
+    if (a == empty)
+      return b;
+    if (starts_.empty())
+      starts_.emplace_back(0);
+    const auto mark = static_cast<std::uint32_t>(items_.size());
+    // Both runs are read by index: the appends below may move the pool.
+    const auto [a0, a1] = run(a);
+    const auto [b0, b1] = run(b);
+    auto i = a0, j = b0;
+    while (i < a1 || j < b1) {
+      const std::uint32_t x = i < a1 ? at(a, i) : no_index;
+      const std::uint32_t y = j < b1 ? at(b, j) : no_index;
+      const std::uint32_t next = x < y ? x : y;
+      if (x == next)
+        ++i;
+      if (y == next)
+        ++j;
+      items_.emplace_back(next);
+    }
+    const auto n = static_cast<std::uint32_t>(items_.size()) - mark;
+    if (n == a1 - a0 || n == b1 - b0) { // one contains the other
+      items_.resize(mark);
+      return n == a1 - a0 ? a : b;
+    }
+    starts_.emplace_back(static_cast<std::uint32_t>(items_.size()));
+    return pooled + static_cast<handle>(starts_.size() - 2);
+  }
+
+private:
+  struct span_of {
+    std::uint32_t begin, end;
+  };
+  /// Positions of h's elements: [0, 1) for an inline one, else its run in the pool.
+  [[nodiscard]] constexpr span_of run(handle h) const {
+    if (h < pooled)
+      return {0, 1};
+    const auto k = h - pooled;
+    return {starts_[k], starts_[k + 1]};
+  }
+  [[nodiscard]] constexpr std::uint32_t at(handle h, std::uint32_t i) const {
+    return h < pooled ? h : items_[i];
+  }
+
+  vec<std::uint32_t> items_;
+  vec<std::uint32_t> starts_; ///< run k is items_[starts_[k], starts_[k + 1])
+};
+
+} // namespace commscope::detail
