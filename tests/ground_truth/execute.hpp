@@ -117,6 +117,10 @@ private:
       for (auto& st : in)
         st[target] = static_cast<std::int8_t>(t_.allocation_of[target]);
       break;
+    case statement_kind::constant:
+      for (auto& st : in)
+        st[target] = static_cast<std::int8_t>(s.constant);
+      break;
     case statement_kind::window: // a view of the buffer's allocation
     case statement_kind::copy:
       for (auto& st : in)
@@ -167,6 +171,8 @@ private:
       }
       break;
     }
+    case statement_kind::with_block:
+      return run(s.blocks[0], std::move(in));
     case statement_kind::if_else: {
       for (const auto& branch : s.blocks) {
         auto o = run(branch, in);
@@ -255,12 +261,14 @@ private:
 };
 
 /// The smallest world that can run the program: one more than the largest constant
-/// device it may dispatch to (a constant, or an element of a constant range). pass.md
+/// device it may dispatch to (a constant, one bound to a device variable, or an element
+/// of a constant range). pass.md
 /// compares device sets for worlds of at least this size.
 inline std::int64_t smallest_world(const program& p) {
   std::int64_t w = 1;
   each_statement(p.body, [&](const statement& s, int) {
-    if (s.kind == statement_kind::dispatch && s.device_variable < 0)
+    if ((s.kind == statement_kind::dispatch && s.device_variable < 0) ||
+        s.kind == statement_kind::constant)
       w = std::max(w, s.constant + 1);
     if (s.kind == statement_kind::for_range)
       for (auto v : range_values(s))

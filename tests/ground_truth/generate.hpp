@@ -35,23 +35,41 @@ public:
     std::vector<int> buffer_vars;
     for (int b = 0; b < buffers; ++b) {
       buffer_vars.push_back(add_variable("b" + std::to_string(b), variable_kind::buffer));
+      current_[static_cast<std::size_t>(buffer_vars.back())] = buffer_vars.back();
       statement s;
       s.kind = statement_kind::allocate;
       s.target = buffer_vars.back();
       s.size = 16 << pick(0, 3);
       p_.body.push_back(s);
     }
+    // Pointer copies of some buffers (a window may read its buffer through one).
+    sources_ = buffer_vars;
+    pointers_.clear();
+    for (int b = 0; b < buffers; ++b)
+      if (chance(0.2)) {
+        pointers_.push_back(add_variable("p" + std::to_string(b), variable_kind::buffer));
+        sources_.push_back(pointers_.back());
+        p_.body.push_back(copy(pointers_.back(), buffer_vars[static_cast<std::size_t>(b)]));
+      }
     for (int v = 0; v < views; ++v) {
       views_.push_back(add_variable("v" + std::to_string(v), variable_kind::view));
       statement s;
       s.kind = statement_kind::window;
       s.target = views_.back();
-      s.source = buffer_vars[static_cast<std::size_t>(v < buffers ? v : pick(0, buffers - 1))];
-      current_.resize(p_.variables.size(), -1);
-      current_[static_cast<std::size_t>(s.target)] = s.source;
+      s.source = v < buffers ? buffer_vars[static_cast<std::size_t>(v)] : any_of(sources_);
+      current_[static_cast<std::size_t>(s.target)] = current_[static_cast<std::size_t>(s.source)];
       p_.body.push_back(s);
     }
-    buffers_ = buffer_vars;
+    // A device variable bound anywhere, to a constant or to an enclosing loop's variable.
+    device_ = -1;
+    if (chance(0.3)) {
+      device_ = add_variable("dv", variable_kind::integer);
+      statement s;
+      s.kind = statement_kind::constant;
+      s.target = device_;
+      p_.body.push_back(s);
+    }
+    buffers_ = std::move(buffer_vars);
     budget_ = pick(3, 22);
     context top;
     while (budget_ > 0)
@@ -69,12 +87,22 @@ private:
 
   int pick(int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng_); }
   bool chance(double p) { return std::bernoulli_distribution(p)(rng_); }
-  int any_view() {
-    return views_[static_cast<std::size_t>(pick(0, static_cast<int>(views_.size()) - 1))];
+  int any_of(const std::vector<int>& v) {
+    return v[static_cast<std::size_t>(pick(0, static_cast<int>(v.size()) - 1))];
+  }
+  int any_view() { return any_of(views_); }
+  statement copy(int target, int source) {
+    statement s;
+    s.kind = statement_kind::copy;
+    s.target = target;
+    s.source = source;
+    current_[static_cast<std::size_t>(target)] = current_[static_cast<std::size_t>(source)];
+    return s;
   }
 
   int add_variable(std::string name, variable_kind k) {
     p_.variables.push_back({std::move(name), k});
+    current_.resize(p_.variables.size(), -1);
     return static_cast<int>(p_.variables.size() - 1);
   }
   /// Loops at one nesting level share their variable's name; nested loops never do.
@@ -99,15 +127,18 @@ private:
     const bool bind = c.depth == 0 || nested_bindings_;
     const bool nest = c.depth < 3;
     std::discrete_distribution<int> what({
-        5.0,              // dispatch
-        bind ? 1.2 : 0.0, // a new view
-        bind ? 2.0 : 0.0, // a copy
-        bind ? 0.4 : 0.0, // a swap
-        1.6,              // a collective
-        nest ? 2.0 : 0.0, // if
-        nest ? 1.2 : 0.0, // for over the world
-        nest ? 1.0 : 0.0, // for over a constant range
-        nest ? 0.8 : 0.0, // while
+        5.0,                                     // dispatch
+        bind ? 1.2 : 0.0,                        // a new view
+        bind ? 2.0 : 0.0,                        // a copy
+        bind ? 0.4 : 0.0,                        // a swap
+        1.6,                                     // a collective
+        nest ? 2.0 : 0.0,                        // if
+        nest ? 1.2 : 0.0,                        // for over the world
+        nest ? 1.0 : 0.0,                        // for over a constant range
+        nest ? 0.8 : 0.0,                        // while
+        nest ? 0.5 : 0.0,                        // with
+        device_ >= 0 && bind ? 1.0 : 0.0,        // a device variable
+        !pointers_.empty() && bind ? 0.25 : 0.0, // a pointer rebound
     });
     statement s;
     const int choice = what(rng_);
@@ -117,8 +148,8 @@ private:
     case 1:
       s.kind = statement_kind::window;
       s.target = any_view();
-      s.source = buffers_[static_cast<std::size_t>(pick(0, static_cast<int>(buffers_.size()) - 1))];
-      current_[static_cast<std::size_t>(s.target)] = s.source;
+      s.source = any_of(sources_);
+      current_[static_cast<std::size_t>(s.target)] = current_[static_cast<std::size_t>(s.source)];
       return s;
     case 2:
     case 3:
@@ -169,6 +200,22 @@ private:
       s.blocks.push_back(make_block(inner, 1, 4));
       return s;
     }
+    case 9: {
+      s.kind = statement_kind::with_block;
+      context inner = c;
+      ++inner.depth;
+      s.blocks.push_back(make_block(inner, 1, 3));
+      return s;
+    }
+    case 10:
+      if (!c.variables.empty() && chance(0.6))
+        return copy(device_, any_of(c.variables));
+      s.kind = statement_kind::constant;
+      s.target = device_;
+      s.constant = pick(0, 3);
+      return s;
+    case 11:
+      return copy(any_of(pointers_), any_of(buffers_));
     default: {
       s.kind = statement_kind::while_loop;
       s.conditions.push_back(p_.conditions++);
@@ -206,7 +253,9 @@ private:
     std::discrete_distribution<int> arity({3.0, 2.0, 1.0});
     for (int n = arity(rng_) + 1; n > 0; --n)
       s.arguments.push_back(any_view());
-    if (!c.variables.empty() && chance(0.65)) {
+    if (device_ >= 0 && chance(0.35)) {
+      s.device_variable = device_;
+    } else if (!c.variables.empty() && chance(0.65)) {
       s.device_variable =
           c.variables[static_cast<std::size_t>(pick(0, static_cast<int>(c.variables.size()) - 1))];
       s.through_copy = bind && chance(0.25);
@@ -268,7 +317,8 @@ private:
   program p_;
   bool nested_bindings_ = true;
   int budget_ = 0;
-  std::vector<int> views_, buffers_;
+  std::vector<int> views_, buffers_, pointers_, sources_;
+  int device_ = -1;          ///< the device variable dv, if this program has one
   std::vector<int> current_; ///< per view variable: the buffer it views, as far as known
   std::vector<std::pair<std::string, int>> loop_names_;
 };

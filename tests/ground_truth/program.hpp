@@ -1,9 +1,11 @@
 // The program model of the ground-truth checker: host orchestrators as the DSL writes them
 // (pass.md, "Rebinding and control flow"), small enough to run concretely. Window buffers
-// are allocated at the top, once each; views are variables that are bound, copied,
-// swapped and rebound anywhere; loops run over the world or over constant ranges, or while
-// an opaque condition holds; `if`/`elif`/`else` take opaque conditions; dispatches run on a
-// constant device or on an enclosing loop's variable; host collectives pass coverage.
+// are allocated at the top, once each, and may be reached through pointer copies; views
+// are variables that are bound, copied, swapped and rebound anywhere; loops run over the
+// world or over constant ranges, or while an opaque condition holds; `if`/`elif`/`else`
+// take opaque conditions; `with` blocks run once; dispatches run on a constant device, on
+// an enclosing loop's variable or on a device variable bound anywhere; host collectives
+// pass coverage.
 #pragma once
 
 #include <cstdint>
@@ -52,7 +54,8 @@ constexpr const collective_shape& shape(collective c) { return shapes[static_cas
 enum class statement_kind : std::uint8_t {
   allocate,   ///< target = pld.alloc_window_buffer(size)
   window,     ///< target = pld.window(source, [...], dtype=...)
-  copy,       ///< target = source
+  copy,       ///< target = source (views, pointers, device variables)
+  constant,   ///< target = constant (a device variable)
   swap,       ///< target, source = source, target
   dispatch,   ///< chipN(args..., device=DEVICE)
   collective, ///< [target =] pld.tensor.OP(args...)
@@ -60,6 +63,7 @@ enum class statement_kind : std::uint8_t {
   for_world,  ///< for target in pl.range(pld.world_size()): blocks[0]
   for_range,  ///< for target in range(start, stop, step): blocks[0]
   while_loop, ///< while cN(): blocks[0]
+  with_block, ///< with pl.at(...): blocks[0], run once
   jump,       ///< break (else_ false) or continue (else_ true)
 };
 
@@ -94,6 +98,11 @@ struct program {
   int device_copy = -1; ///< the variable `d` of dispatches through a copy
 };
 
+inline bool is_loop(const statement& s) {
+  return s.kind == statement_kind::for_world || s.kind == statement_kind::for_range ||
+         s.kind == statement_kind::while_loop;
+}
+
 /// The values of a for_range loop, in order.
 inline std::vector<std::int64_t> range_values(const statement& s) {
   std::vector<std::int64_t> r;
@@ -124,6 +133,7 @@ inline bool binds(const statement& s) {
   case statement_kind::allocate:
   case statement_kind::window:
   case statement_kind::copy:
+  case statement_kind::constant:
   case statement_kind::swap:
     return true;
   case statement_kind::dispatch:
@@ -135,11 +145,22 @@ inline bool binds(const statement& s) {
   }
 }
 
+/// Calls f(statement&, under) on every statement in pre-order, `under` saying whether it
+/// is nested in a branch or a loop body (a `with` body runs once: straight-line code).
+template <class Block, class F> void each_statement_under(Block& b, F&& f, bool under = false) {
+  for (auto& s : b) {
+    f(s, under);
+    for (auto& inner : s.blocks)
+      each_statement_under(inner, f, under || s.kind != statement_kind::with_block);
+  }
+}
+
 /// No binding nested in a branch or a loop body: the class in which the analysis must be
 /// exact (pass.md).
 inline bool straight_line_bindings(const program& p) {
   bool nested = false;
-  each_statement(p.body, [&](const statement& s, int depth) { nested |= depth > 0 && binds(s); });
+  each_statement_under(p.body,
+                       [&](const statement& s, bool under) { nested |= under && binds(s); });
   return !nested;
 }
 

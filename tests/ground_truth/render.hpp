@@ -86,6 +86,13 @@ private:
     case statement_kind::copy:
       put(indent, name(s.target) + " = " + name(s.source));
       return;
+    case statement_kind::constant:
+      put(indent, name(s.target) + " = " + std::to_string(s.constant));
+      return;
+    case statement_kind::with_block:
+      put(indent, "with pl.at(level=pl.Level.HOST):");
+      put_block(s.blocks[0], indent + 1);
+      return;
     case statement_kind::swap:
       put(indent,
           name(s.target) + ", " + name(s.source) + " = " + name(s.source) + ", " + name(s.target));

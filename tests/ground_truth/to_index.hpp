@@ -1,8 +1,8 @@
 // A model program (program.hpp) built directly in the index IR (tests/index_ir), the way
 // a compiler that rebinds variables would hand it to the library: one variable per name,
-// an if as one statement of alternatives, break/continue as jumps, a swap as a parallel
-// assignment. Lines are those of the rendered text, so that the two plans' diagnostics
-// compare.
+// an if as one statement of alternatives, a `with` as a block that runs once,
+// break/continue as jumps, a swap as a parallel assignment. Lines are those of the rendered text,
+// so that the two plans' diagnostics compare.
 #pragma once
 
 #include "../index_ir/builder.hpp"
@@ -56,6 +56,12 @@ private:
       return;
     case statement_kind::copy:
       out.push_back(b_.assign(name(s.target), use(s.source, at), at));
+      return;
+    case statement_kind::constant:
+      out.push_back(b_.assign(name(s.target), b_.integer(s.constant, at), at));
+      return;
+    case statement_kind::with_block:
+      out.push_back(b_.block(write(s.blocks[0]), at));
       return;
     case statement_kind::swap: {
       const std::string_view targets[] = {name(s.target), name(s.source)};

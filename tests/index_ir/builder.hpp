@@ -159,6 +159,16 @@ public:
     n.where = at;
     return add(n);
   }
+  /// A statement whose children run `how` (once: a `with`; or may be skipped).
+  st block(const stmts& body, location at = {},
+           commscope::control_flow how = commscope::control_flow::block) {
+    statement_node n;
+    n.kind = commscope::statement_kind::other;
+    n.control = how;
+    std::tie(n.first, n.count) = run(body);
+    n.where = at;
+    return add(n);
+  }
   /// break or continue.
   st jump(location at = {}) {
     statement_node n;

@@ -2,8 +2,9 @@
 // handle is a 32-bit index (an enum class, so that the handle types stay apart). A
 // variable is a name: binding it again rebinds the same variable, as Python does (no
 // renaming): a view's type is recorded on its binding, the statement. An `if` lists the
-// statements of all its branches as its children and says where each branch begins; a
-// parallel assignment (`a, b = b, a`) lists its targets and values. The adapter is a
+// statements of all its branches as its children and says where each branch begins, any
+// other statement with children whether they run once or may not run at all; a parallel
+// assignment (`a, b = b, a`) lists its targets and values. The adapter is a
 // stateful traits object holding the module; the rewrite is in place, without a
 // rewriter, and builds each window buffer in one step.
 #pragma once
@@ -49,6 +50,8 @@ struct statement_node {
   /// children; lists[branch_first + k] is where run k begins among them, and one more
   /// entry ends the last run. A missing else is an empty run.
   std::uint32_t branch_first = 0, branches = 0;
+  /// How the children of any other statement with children run (a scope's: once).
+  commscope::control_flow control = commscope::control_flow::may_skip;
   /// A parallel assignment has target none; its targets are lists[first, first + count)
   /// (variables) and its values the next `count` entries (expressions).
 };
@@ -125,7 +128,7 @@ struct traits {
     if (node(s).branches != 0)
       return commscope::control_flow::alternatives;
     return node(s).kind == commscope::statement_kind::scope ? commscope::control_flow::block
-                                                            : commscope::control_flow::may_skip;
+                                                            : node(s).control;
   }
   auto branches(st s) const {
     return std::views::iota(0u, node(s).branches) | std::views::transform([this, s](auto k) {
