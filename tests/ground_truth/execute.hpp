@@ -33,10 +33,18 @@ struct world_truth {
 
 struct truth {
   std::vector<world_truth> worlds;
-  std::vector<bool> executed;     ///< per statement: ran in some execution
-  std::vector<bool> aliased;      ///< per collective statement: some execution has two of
-                                  ///< its window arguments on one allocation
-  std::vector<bool> not_aliased;  ///< ... and some execution has none
+  std::vector<bool> executed;         ///< per statement: ran in some execution
+  std::vector<bool> aliased;          ///< per collective statement: some execution has two of
+                                      ///< its window arguments on one allocation
+  std::vector<bool> not_aliased;      ///< ... and some execution has none
+  std::vector<std::uint64_t> touched; ///< per dispatch: the allocations its arguments view
+  struct pass {
+    int statement;
+    std::size_t to;
+    std::uint64_t from;
+    friend auto operator<=>(const pass&, const pass&) = default;
+  };
+  std::vector<pass> passes;       ///< a collective passed coverage to `to` from `from`
   std::vector<int> allocation_of; ///< per variable: the allocation a buffer is, or -1
   int allocations = 0;
   bool invalid = false;   ///< a variable was used unbound, or a device is not in [0, 64)
@@ -48,7 +56,7 @@ public:
   using state = std::vector<std::int8_t>; ///< per variable: its value, -1 unbound
   using states = std::vector<state>;      ///< sorted, unique
 
-  static constexpr std::size_t state_cap = 20000;
+  static constexpr std::size_t state_cap = 4096;
 
   executor(const program& p, truth& t) : p_(p), t_(t) {}
 
@@ -126,11 +134,13 @@ private:
       for (auto& st : in)
         st[target] = read(st, s.source);
       break;
-    case statement_kind::swap:
+    case statement_kind::parallel:
       for (auto& st : in) {
-        const auto a = read(st, s.target), b = read(st, s.source);
-        st[target] = b;
-        st[static_cast<std::size_t>(s.source)] = a;
+        std::vector<std::int8_t> values;
+        for (int v : s.sources)
+          values.push_back(read(st, v));
+        for (std::size_t k = 0; k < values.size(); ++k)
+          st[static_cast<std::size_t>(s.arguments[k])] = values[k];
       }
       break;
     case statement_kind::dispatch:
@@ -145,8 +155,10 @@ private:
           st[static_cast<std::size_t>(p_.device_copy)] = static_cast<std::int8_t>(device);
         world_->ran_on[static_cast<std::size_t>(s.id)] |= std::uint64_t{1} << device;
         for (int a : s.arguments)
-          if (const auto on = read(st, a); on >= 0)
+          if (const auto on = read(st, a); on >= 0) {
             world_->dispatched[static_cast<std::size_t>(on)] |= std::uint64_t{1} << device;
+            t_.touched[static_cast<std::size_t>(s.id)] |= std::uint64_t{1} << on;
+          }
       }
       break;
     case statement_kind::collective: {
@@ -157,10 +169,12 @@ private:
           on.push_back(a < 0 ? -1 : read(st, a));
         if (t_.invalid)
           return out;
-        for (int e = 0; e < sh.edge_count; ++e)
-          world_
-              ->inherits[static_cast<std::size_t>(on[static_cast<std::size_t>(sh.edges[e].to)])] |=
-              std::uint64_t{1} << on[static_cast<std::size_t>(sh.edges[e].from)];
+        for (int e = 0; e < sh.edge_count; ++e) {
+          const auto to = static_cast<std::size_t>(on[static_cast<std::size_t>(sh.edges[e].to)]);
+          const auto from = std::uint64_t{1} << on[static_cast<std::size_t>(sh.edges[e].from)];
+          world_->inherits[to] |= from;
+          t_.passes.emplace_back(s.id, to, from);
+        }
         bool alias = false;
         for (std::size_t i = 0; i < on.size(); ++i)
           for (std::size_t j = 0; j < i; ++j)
@@ -282,6 +296,7 @@ inline truth execute(const program& p, int worlds) {
   truth t;
   t.executed.assign(static_cast<std::size_t>(p.statements), false);
   t.aliased = t.not_aliased = t.executed;
+  t.touched.assign(t.executed.size(), 0);
   t.allocation_of.assign(p.variables.size(), -1);
   each_statement(p.body, [&](const statement& s, int) {
     if (s.kind == statement_kind::allocate)
@@ -291,6 +306,8 @@ inline truth execute(const program& p, int worlds) {
   const auto w = smallest_world(p);
   for (int k = 0; k < worlds; ++k)
     e.run(w + k);
+  std::sort(t.passes.begin(), t.passes.end());
+  t.passes.erase(std::unique(t.passes.begin(), t.passes.end()), t.passes.end());
   return t;
 }
 

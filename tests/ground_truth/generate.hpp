@@ -10,6 +10,7 @@
 #include "execute.hpp"
 #include "program.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <random>
 #include <string>
@@ -30,8 +31,11 @@ public:
     loop_names_.clear();
     // A quarter of the programs bind only at the top level: there the analysis is exact.
     nested_bindings_ = chance(0.75);
-    const int buffers = pick(1, 5);
-    const int views = pick(std::max(2, buffers), buffers + 3);
+    // One program in ten is big: more allocations, views and statements, deeper nesting.
+    const bool big = chance(0.1);
+    depth_limit_ = big ? 4 : 3;
+    const int buffers = pick(1, big ? 8 : 5);
+    const int views = pick(std::max(2, buffers), buffers + (big ? 6 : 3));
     std::vector<int> buffer_vars;
     for (int b = 0; b < buffers; ++b) {
       buffer_vars.push_back(add_variable("b" + std::to_string(b), variable_kind::buffer));
@@ -70,7 +74,7 @@ public:
       p_.body.push_back(s);
     }
     buffers_ = std::move(buffer_vars);
-    budget_ = pick(3, 22);
+    budget_ = big ? pick(25, 45) : pick(3, 22);
     context top;
     while (budget_ > 0)
       p_.body.push_back(make_statement(top));
@@ -125,7 +129,7 @@ private:
   statement make_statement(const context& c) {
     --budget_;
     const bool bind = c.depth == 0 || nested_bindings_;
-    const bool nest = c.depth < 3;
+    const bool nest = c.depth < depth_limit_;
     std::discrete_distribution<int> what({
         5.0,                                     // dispatch
         bind ? 1.2 : 0.0,                        // a new view
@@ -153,16 +157,14 @@ private:
       return s;
     case 2:
     case 3:
-      s.kind = choice == 2 ? statement_kind::copy : statement_kind::swap;
+      if (choice == 3 && views_.size() > 2)
+        return parallel();
+      s.kind = statement_kind::copy;
       s.target = any_view();
       do
         s.source = any_view();
       while (s.source == s.target);
-      if (s.kind == statement_kind::swap)
-        std::swap(current_[static_cast<std::size_t>(s.target)],
-                  current_[static_cast<std::size_t>(s.source)]);
-      else
-        bound(s.target, s.source);
+      bound(s.target, s.source);
       return s;
     case 4:
       return make_collective(c, bind);
@@ -308,6 +310,31 @@ private:
     return s;
   }
 
+  /// `a, b = b, a`, or two or three distinct targets bound to any views.
+  statement parallel() {
+    statement s;
+    s.kind = statement_kind::parallel;
+    const int n = pick(2, std::min(3, static_cast<int>(views_.size())));
+    while (static_cast<int>(s.arguments.size()) < n) {
+      const int v = any_view();
+      if (std::find(s.arguments.begin(), s.arguments.end(), v) == s.arguments.end())
+        s.arguments.push_back(v);
+    }
+    if (chance(0.5)) // a swap or a rotation
+      for (int k = 0; k < n; ++k)
+        s.sources.push_back(s.arguments[static_cast<std::size_t>((k + 1) % n)]);
+    else
+      for (int k = 0; k < n; ++k)
+        s.sources.push_back(any_view());
+    std::vector<int> was;
+    for (int v : s.sources)
+      was.push_back(current_[static_cast<std::size_t>(v)]);
+    for (int k = 0; k < n; ++k)
+      current_[static_cast<std::size_t>(s.arguments[static_cast<std::size_t>(k)])] =
+          was[static_cast<std::size_t>(k)];
+    return s;
+  }
+
   /// What the generator believes `target` views after `target = source`.
   void bound(int target, int source) {
     current_[static_cast<std::size_t>(target)] = current_[static_cast<std::size_t>(source)];
@@ -317,6 +344,7 @@ private:
   program p_;
   bool nested_bindings_ = true;
   int budget_ = 0;
+  int depth_limit_ = 3;
   std::vector<int> views_, buffers_, pointers_, sources_;
   int device_ = -1;          ///< the device variable dv, if this program has one
   std::vector<int> current_; ///< per view variable: the buffer it views, as far as known

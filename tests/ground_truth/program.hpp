@@ -56,7 +56,7 @@ enum class statement_kind : std::uint8_t {
   window,     ///< target = pld.window(source, [...], dtype=...)
   copy,       ///< target = source (views, pointers, device variables)
   constant,   ///< target = constant (a device variable)
-  swap,       ///< target, source = source, target
+  parallel,   ///< arguments... = sources..., every source read before any is bound
   dispatch,   ///< chipN(args..., device=DEVICE)
   collective, ///< [target =] pld.tensor.OP(args...)
   if_else,    ///< if/elif/else: blocks are the branches; else_ says the last is an else
@@ -76,6 +76,7 @@ struct statement {
   int target = -1;            ///< variable
   int source = -1;            ///< variable (a window's buffer, a copy's source)
   std::vector<int> arguments; ///< variables; -1 is the host tensor x (no window)
+  std::vector<int> sources;   ///< a parallel assignment's values (variables)
   std::int64_t size = 64;
   // dispatch: the device is `constant` when device_variable < 0; through_copy renders
   // `d = VARIABLE` before the call and passes d.
@@ -134,7 +135,7 @@ inline bool binds(const statement& s) {
   case statement_kind::window:
   case statement_kind::copy:
   case statement_kind::constant:
-  case statement_kind::swap:
+  case statement_kind::parallel:
     return true;
   case statement_kind::dispatch:
     return s.through_copy;

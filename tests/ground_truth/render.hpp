@@ -93,10 +93,15 @@ private:
       put(indent, "with pl.at(level=pl.Level.HOST):");
       put_block(s.blocks[0], indent + 1);
       return;
-    case statement_kind::swap:
-      put(indent,
-          name(s.target) + ", " + name(s.source) + " = " + name(s.source) + ", " + name(s.target));
+    case statement_kind::parallel: {
+      std::string targets, values;
+      for (std::size_t k = 0; k < s.arguments.size(); ++k) {
+        targets += (k ? ", " : "") + name(s.arguments[k]);
+        values += (k ? ", " : "") + name(s.sources[k]);
+      }
+      put(indent, targets + " = " + values);
       return;
+    }
     case statement_kind::dispatch: {
       std::string device =
           s.device_variable < 0 ? std::to_string(s.constant) : name(s.device_variable);

@@ -1,8 +1,8 @@
 // A model program (program.hpp) built directly in the index IR (tests/index_ir), the way
 // a compiler that rebinds variables would hand it to the library: one variable per name,
 // an if as one statement of alternatives, a `with` as a block that runs once,
-// break/continue as jumps, a swap as a parallel assignment. Lines are those of the rendered text,
-// so that the two plans' diagnostics compare.
+// break/continue as jumps, `a, b = b, a` as a parallel assignment. Lines are those of the rendered
+// text, so that the two plans' diagnostics compare.
 #pragma once
 
 #include "../index_ir/builder.hpp"
@@ -63,9 +63,13 @@ private:
     case statement_kind::with_block:
       out.push_back(b_.block(write(s.blocks[0]), at));
       return;
-    case statement_kind::swap: {
-      const std::string_view targets[] = {name(s.target), name(s.source)};
-      const index_ir::ex values[] = {use(s.source, at), use(s.target, at)};
+    case statement_kind::parallel: {
+      std::vector<std::string_view> targets;
+      std::vector<index_ir::ex> values;
+      for (std::size_t k = 0; k < s.arguments.size(); ++k) {
+        targets.push_back(name(s.arguments[k]));
+        values.push_back(use(s.sources[k], at));
+      }
       out.push_back(b_.assign_parallel(targets, values, at));
       return;
     }
