@@ -609,6 +609,9 @@ template <class Program> [[nodiscard]] constexpr auto analyze(const Program& p) 
   if constexpr (!analysable_ir<Traits>) {
     diagnose_analysis<Traits>();
     return unsatisfied_contract{};
+  } else if constexpr (!default_constructible_traits<Traits>) {
+    diagnose_default_traits<Traits>();
+    return unsatisfied_contract{};
   } else {
     return analyze(p, Traits{});
   }

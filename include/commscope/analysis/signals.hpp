@@ -266,7 +266,16 @@ template <class Program, class Traits>
 
 /// `plan_signals(p, ir_traits<Program>{})`.
 template <class Program> [[nodiscard]] constexpr auto plan_signals(const Program& p) {
-  return plan_signals(p, ir_traits<Program>{});
+  using Traits = ir_traits<Program>;
+  if constexpr (!signal_analysable_ir<Traits>) {
+    diagnose_signals<Traits, false>();
+    return unsatisfied_contract{};
+  } else if constexpr (!default_constructible_traits<Traits>) {
+    diagnose_default_traits<Traits>();
+    return unsatisfied_contract{};
+  } else {
+    return plan_signals(p, Traits{});
+  }
 }
 
 } // namespace commscope
