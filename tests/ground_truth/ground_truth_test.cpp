@@ -17,11 +17,13 @@
 //     touches each allocation, and adds up to its devices;
 //   - the two plans agree.
 //
-// COMMSCOPE_GT_SEED and COMMSCOPE_GT_COUNT choose the programs (program k is generated
-// from seed + k, so one program reruns alone); tests/scripts/ground_truth.sh runs many
+// COMMSCOPE_GT_SEED and COMMSCOPE_GT_COUNT choose the programs (by default 5,000, or
+// 1,000 in a build with assertions; program k is generated from seed + k, so one program
+// reruns alone); tests/scripts/ground_truth.sh runs many
 // with a random seed. A failure prints the program, its seed and a shrunk form of it
 // (COMMSCOPE_GT_SHOW of them, COMMSCOPE_GT_ONLY=CATEGORY those of one category);
-// COMMSCOPE_GT_IR=index judges the index IR's plan alone.
+// COMMSCOPE_GT_IR=index judges the index IR's plan alone; COMMSCOPE_GT_WIDER=fail makes
+// any extra device a failure (to see, shrunk, what the analysis widens).
 #include "execute.hpp"
 #include "generate.hpp"
 #include "program.hpp"
@@ -259,6 +261,10 @@ verdict judge(const gt::program& p, const gt::rendered& r, const gt::truth& t, c
   const bool dead = !every_iteration_runs(p, t);
   if (wider && v.straight && !v.truncated && !dead)
     return fail("not exact", where);
+  // COMMSCOPE_GT_WIDER=fail: any extra device is a failure, to look at what widens.
+  if (const char* w = std::getenv("COMMSCOPE_GT_WIDER");
+      wider && w && std::string_view(w) == "fail")
+    return fail("wider", where);
   v.what = wider ? verdict_kind::wider : verdict_kind::exact;
   return v;
 }
@@ -630,7 +636,13 @@ TEST_CASE("the generated programs parse, and their two IRs read alike") {
 
 TEST_CASE("generated programs: sound, exact without bindings under control flow, accepted") {
   const auto seed = environment("COMMSCOPE_GT_SEED", 20261201);
-  const auto count = environment("COMMSCOPE_GT_COUNT", 2000);
+  // Within seconds in CI: an optimized build runs more programs than a sanitized one.
+#ifdef NDEBUG
+  constexpr std::uint64_t programs = 5000;
+#else
+  constexpr std::uint64_t programs = 1000;
+#endif
+  const auto count = environment("COMMSCOPE_GT_COUNT", programs);
   const auto shown = environment("COMMSCOPE_GT_SHOW", 3);
   const char* only = std::getenv("COMMSCOPE_GT_ONLY"); // show failures of this category
   std::uint64_t shown_so_far = 0;
