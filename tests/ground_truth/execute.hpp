@@ -247,6 +247,8 @@ private:
     case statement_kind::jump:
       (s.else_ ? out.continued : out.broke) = std::move(in);
       return out;
+    case statement_kind::return_: // nothing after it runs
+      return out;
     }
     tidy(in);
     out.normal = std::move(in);

@@ -183,6 +183,10 @@ private:
           j.kind = statement_kind::jump;
           j.else_ = chance(0.5);
           s.blocks.back().push_back(j);
+        } else if (chance(0.04)) { // an early return
+          statement r;
+          r.kind = statement_kind::return_;
+          s.blocks.back().push_back(r);
         }
       }
       return s;

@@ -65,6 +65,7 @@ enum class statement_kind : std::uint8_t {
   while_loop, ///< while cN(): blocks[0]
   with_block, ///< with pl.at(...): blocks[0], run once
   jump,       ///< break (else_ false) or continue (else_ true)
+  return_,    ///< return x
 };
 
 struct statement;

@@ -158,6 +158,9 @@ private:
     case statement_kind::jump:
       put(indent, s.else_ ? "continue" : "break");
       return;
+    case statement_kind::return_:
+      put(indent, "return x");
+      return;
     }
   }
 

@@ -125,6 +125,9 @@ private:
     case statement_kind::jump:
       out.push_back(b_.jump(at));
       return;
+    case statement_kind::return_:
+      out.push_back(b_.returns(b_.use("x", at), at));
+      return;
     }
   }
 

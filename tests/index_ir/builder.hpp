@@ -169,6 +169,14 @@ public:
     n.where = at;
     return add(n);
   }
+  /// return value.
+  st returns(ex value, location at = {}) {
+    statement_node n;
+    n.kind = commscope::statement_kind::return_;
+    n.value = index_ir::at(value);
+    n.where = at;
+    return add(n);
+  }
   /// break or continue.
   st jump(location at = {}) {
     statement_node n;
