@@ -588,17 +588,22 @@ template <class T> constexpr void diagnose_analysis() {
 }
 
 /// The one-argument entry points default-construct `ir_traits<Program>`: only for a
-/// traits class without state. One that holds its module (an index IR's traits) would
-/// read through a null module.
+/// traits class without state, or one that says its default state works
+/// (`static constexpr bool usable_by_default = true`: an optional cache). One that holds
+/// its module (an index IR's traits) would read through a null module.
 template <class T>
-concept default_constructible_traits = std::is_empty_v<T> && std::default_initializable<T>;
+concept default_constructible_traits =
+    std::default_initializable<T> && (std::is_empty_v<T> || requires {
+      requires T::usable_by_default;
+    });
 
 /// Called by the one-argument entry points, after the layers they need are diagnosed.
 template <class T> constexpr void diagnose_default_traits() {
   if constexpr (!default_constructible_traits<T>)
     static_assert(detail::always_false<T>,
                   "commscope: this ir_traits specialization holds state (a module, a table), so "
-                  "the library cannot make one: pass the traits object, as in "
+                  "the library cannot make one (unless it says `static constexpr bool "
+                  "usable_by_default = true`): pass the traits object, as in "
                   "analyze(program, traits), materialize(program, plan, traits), "
                   "run(program, traits), verify(program, traits), "
                   "synthesize_signals(program, traits)");

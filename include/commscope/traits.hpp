@@ -3,7 +3,9 @@
 // An adapter is a class, usually a specialization of `commscope::ir_traits<Program>`.
 // The entry points take an object of it: `analyze(program)` default-constructs
 // `ir_traits<Program>`, `analyze(program, my_traits{&module})` passes a stateful one
-// (a module that an index means nothing without). The library calls every member through
+// (a module that an index means nothing without; the one-argument form is then a compile
+// error, unless the class says `static constexpr bool usable_by_default = true`, its state
+// being an optional cache). The library calls every member through
 // that object, as `t.member(...)` on a const object, so static member functions work
 // unchanged and non-static ones must be const. A constexpr traits object runs the pass in
 // the compiler. No ADL; see ../../../shared/spec/pass.md for what the pass computes.

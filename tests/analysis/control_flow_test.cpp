@@ -398,4 +398,24 @@ TEST_CASE("the derived operands ask arguments and device_of only of calls") {
   CHECK(coverage(pl, "a") == "{3}");
 }
 
+namespace {
+struct signal_traits : traits {
+  static std::vector<std::string_view> names_in_use(const flow::program&) { return {}; }
+};
+} // namespace
+
+TEST_CASE("signal synthesis: a statement whose children repeat is a loop") {
+  flow::program p;
+  auto views = two_views(p);
+  p.host(views + block{p.on({"v"}, 0),
+                       p.compound(control_flow::repeat,
+                                  {p.collective("v", operation::allreduce, {"v"})}),
+                       p.compound(control_flow::block,
+                                  {p.collective("w", operation::allreduce, {"w"})})});
+  const auto pl = commscope::plan_signals(p, signal_traits{});
+  REQUIRE(pl.diagnostics.size() == 1);
+  CHECK(pl.diagnostics[0].code == commscope::error_code::collective_in_loop);
+  CHECK(pl.diagnostics[0].where == 6);
+}
+
 TEST_SUITE_END();

@@ -188,7 +188,7 @@ public:
           {operand(b.start), operand(b.stop), operand(b.step)}, order_, 0, true, a_.where(s)});
       carried(s);
       open(control_flow::repeat, idx);
-      vars_.bind(vars_.id(a_.loop_variable(s)), {binding::kind::loop, idx, 0});
+      vars_.bind(vars_.id(a_.loop_variable(s)), {binding::kind::loop, idx, 0}, false);
       return true;
     }
     case statement_kind::while_loop: {

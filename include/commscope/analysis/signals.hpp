@@ -134,7 +134,10 @@ public:
     case statement_kind::scope:
     case statement_kind::other:
       a_.for_each_expression(s, [&](expression e) { nested(e); });
-      return false;
+      if (a_.control(s, a_.statement_kind_of(s)) != control_flow::repeat)
+        return false;
+      loops_.emplace_back(a_.where(s)); // a loop of another kind (`for x in items`)
+      return true;
     case statement_kind::jump:
       return false;
     }
