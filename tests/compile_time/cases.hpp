@@ -436,9 +436,9 @@ using all = table<
     all_errors_in_source_order, aliased_allreduce, aliased_broadcast, aliased_reduce_scatter,
     aliased_allgather, aliased_all_to_all, aliased_all_to_all_v, aliased_after_suppressed_check>;
 
-// ---- rebinding (pass.md, "Rebinding"): one variable bound several times gives the same
-// results whether the IR renames each binding (the compile-time and reference IRs) or
-// rebinds one variable (the index IR of tests/index_ir) ----------------------------------
+// ---- rebinding (pass.md, "Rebinding and control flow"): a name bound several times is
+// one variable bound several times, in every IR that runs these tables (the compile-time
+// and index IRs by name, the reference IR by name_id) -----------------------------------
 
 inline constexpr test_case rebind_collective_result{
     "rebinding: data = allreduce(data, sig) leaves data a view of its buffer",
@@ -477,24 +477,102 @@ inline constexpr test_case rebind_pointer{
 using rebinding = table<rebind_collective_result, rebind_other_view, rebind_in_loop,
                         rebind_copy_in_branch, rebind_device, rebind_pointer>;
 
-// Where renaming and rebinding differ: a binding in a branch or a loop body that a later
-// use may or may not see. An IR that rebinds one variable makes it a may-set there: the
-// use covers every view that may reach it (pass.md, "Rebinding and control flow"); these
-// expectations are the index IR's.
+// Bindings that a use may or may not see: the use sees each (a may-set), a dispatch
+// covers every allocation its argument may view, a collective passes coverage from each
+// to each.
 
 inline constexpr test_case branch_rebinds_view{
-    "rebinding in a branch: after it the view may be either, both buffers are covered",
+    "may-set: after an if that rebinds the view, a use sees both views",
     host(buffer(), view(), let<"b2">(alloc(8)), branch(1)(let<"data">(window(use<"b2">))),
          run_on(0)),
     {.domains = {{"0", {"buf", "b2"}}}, .views = {{"data", "buf"}, {"data", "b2"}}}};
 
 inline constexpr test_case loop_rebinds_view{
-    "rebinding in a loop body: after the loop the view may be the one before or the body's",
+    "may-set: after a loop that rebinds the view, a use sees both; inside, the binding",
     host(buffer(), view(), let<"b2">(alloc(8)),
          for_range<"k">(2)(let<"data">(window(use<"b2">)), run_on(5)), run_on(0)),
-    {.domains = {{"0", {"buf"}}, {"0,5", {"b2"}}},
-     .views = {{"data", "buf"}, {"data", "b2"}}}};
+    {.domains = {{"0", {"buf"}}, {"0,5", {"b2"}}}, .views = {{"data", "buf"}, {"data", "b2"}}}};
 
-using rebinding_without_renaming = table<branch_rebinds_view, loop_rebinds_view>;
+inline constexpr test_case loop_sees_previous_iteration{
+    "may-set: a use at a loop's top sees the binding of the previous iteration",
+    host(buffer(), view(), let<"b2">(alloc(8)),
+         for_range<"k">(2)(run_on(use<"k">), let<"data">(window(use<"b2">)))),
+    {.domains = {{"0,1", {"buf", "b2"}}}, .views = {{"data", "buf"}, {"data", "b2"}}}};
+
+inline constexpr test_case while_sees_previous_iteration{
+    "may-set: a while body's use sees the binding of the previous iteration",
+    host(buffer(), view(), let<"b2">(alloc(8)),
+         while_loop(1)(run_on(4), let<"data">(window(use<"b2">)))),
+    {.domains = {{"4", {"buf", "b2"}}}, .views = {{"data", "buf"}, {"data", "b2"}}}};
+
+inline constexpr test_case jump_reaches_exit{
+    "may-set: a binding before a break reaches the loop's exit",
+    host(buffer(), view(), let<"b2">(alloc(8)), let<"b3">(alloc(8)),
+         while_loop(1)(branch(1)(let<"data">(window(use<"b2">)), jump()),
+                       let<"data">(window(use<"b3">))),
+         run_on(0)),
+    {.domains = {{"0", {"buf", "b2", "b3"}}},
+     .views = {{"data", "buf"}, {"data", "b2"}, {"data", "b3"}}}};
+
+inline constexpr test_case collective_passes_each{
+    "may-set: a collective passes coverage from each allocation its data may view",
+    host(buffer(), view(), let<"b2">(alloc(8)), signal(), signal_view(), run_on(1),
+         branch(1)(let<"data">(window(use<"b2">)), run_on(2)),
+         eval(allreduce(use<"data">, use<"sig">))),
+    {.domains = {{"1", {"buf"}}, {"2", {"b2"}}, {"1,2", {"sbuf"}}},
+     .views = {{"data", "buf"}, {"sig", "sbuf"}, {"data", "b2"}}}};
+
+inline constexpr test_case may_alias_is_no_error{
+    "may-set: windows that may view one allocation are no collective-aliased-windows",
+    host(buffer(), view(), let<"b2">(alloc(8)), let<"v2">(window(use<"buf">)),
+         branch(1)(let<"v2">(window(use<"b2">))), run_on(0), dispatch(call<"chip">(use<"v2">), 0),
+         eval(allreduce(use<"data">, use<"v2">))),
+    {.domains = {{"0", {"buf", "b2"}}}, .views = {{"data", "buf"}, {"v2", "buf"}, {"v2", "b2"}}}};
+
+/// The cases above whose branches have no else: an IR without control_of reads them
+/// alike (its children as one block that may not run).
+using rebinding_without_renaming =
+    table<branch_rebinds_view, loop_rebinds_view, loop_sees_previous_iteration,
+          while_sees_previous_iteration, jump_reaches_exit, collective_passes_each,
+          may_alias_is_no_error>;
+
+// An if's branches are alternatives (control_of and branches): a binding in one branch
+// never reaches another; one on every path replaces the value before.
+
+inline constexpr test_case else_sees_old_view{
+    "alternatives: a binding in the then branch does not reach the else branch",
+    host(buffer(), view(), let<"b2">(alloc(8)),
+         branch(1)(let<"data">(window(use<"b2">)), run_on(1)).otherwise(run_on(0))),
+    {.domains = {{"0", {"buf"}}, {"1", {"b2"}}}, .views = {{"data", "buf"}, {"data", "b2"}}}};
+
+inline constexpr test_case every_path_replaces{
+    "alternatives: a binding on every path replaces the view before the if",
+    host(buffer(), view(), let<"b2">(alloc(8)), let<"b3">(alloc(8)),
+         branch(1)(let<"data">(window(use<"b2">))).otherwise(let<"data">(window(use<"b3">))),
+         run_on(0)),
+    {.domains = {{"0", {"b2", "b3"}}},
+     .views = {{"data", "buf"}, {"data", "b2"}, {"data", "b3"}},
+     .diagnostics = {"unconsumed-alloc"}}};
+
+inline constexpr test_case elif_without_else{
+    "alternatives: if/elif without else: after it, every branch's view and the old one",
+    host(buffer(), view(), let<"b2">(alloc(8)), let<"b3">(alloc(8)),
+         branch(1)(let<"data">(window(use<"b2">)))
+             .otherwise(branch(2)(let<"data">(window(use<"b3">)))),
+         run_on(0)),
+    {.domains = {{"0", {"buf", "b2", "b3"}}},
+     .views = {{"data", "buf"}, {"data", "b2"}, {"data", "b3"}}}};
+
+inline constexpr test_case must_alias_on_every_path{
+    "alternatives: a second view of one buffer on every path is collective-aliased-windows",
+    host(buffer(), view(),
+         branch(1)(let<"v2">(window(use<"buf">))).otherwise(let<"v2">(window(use<"buf">))),
+         run_on(0), eval(allreduce(use<"data">, use<"v2">))),
+    {.domains = {{"0", {"buf"}}},
+     .views = {{"data", "buf"}, {"v2", "buf"}, {"v2", "buf"}},
+     .diagnostics = {"collective-aliased-windows"}}};
+
+using alternatives =
+    table<else_sees_old_view, every_path_replaces, elif_without_else, must_alias_on_every_path>;
 
 } // namespace ct_cases

@@ -21,6 +21,8 @@ template <const auto&... Cases> constexpr bool all_match(ct_cases::table<Cases..
 }
 static_assert(all_match(ct_cases::all{}));
 static_assert(all_match(ct_cases::rebinding{}));
+static_assert(all_match(ct_cases::rebinding_without_renaming{}));
+static_assert(all_match(ct_cases::alternatives{}));
 
 /// The compile-time adapter is the analysis core alone (traits.hpp, layer 1): no scope
 /// readers, no rewrite hooks, and the pass runs on it all the same.

@@ -110,10 +110,12 @@ private:
     return nullptr;
   }
 
-  void children(const commscope::compile_time::statement_node& s) {
-    for (std::uint32_t k = 0; k < s.count; ++k)
+  void children(const commscope::compile_time::statement_node& s, std::uint32_t from,
+                std::uint32_t to) {
+    for (std::uint32_t k = from; k < to; ++k)
       statement(p_.statement_lists[s.first + k]);
   }
+  void children(const commscope::compile_time::statement_node& s) { children(s, 0, s.count); }
 
   void statement(std::uint32_t i) {
     using commscope::statement_kind;
@@ -121,7 +123,10 @@ private:
     switch (s.kind) {
     case statement_kind::assignment: {
       auto value = expression(s.value); // before the binding: `x = x` uses the old x
-      vars_[s.target] = h_->assign(std::string(p_.variables[s.target].name), value);
+      if (vars_[s.target])              // a name bound again: the same variable
+        h_->assign_to(vars_[s.target], value);
+      else
+        vars_[s.target] = h_->assign(std::string(p_.variables[s.target].name), value);
       return;
     }
     case statement_kind::evaluation:
@@ -142,11 +147,19 @@ private:
       children(s);
       h_->end();
       return;
+    case statement_kind::jump:
+      h_->jump();
+      return;
     case statement_kind::scope:   // the compile-time IR is never materialized
     case statement_kind::return_: // nor builds returns
+    case statement_kind::jump:    // nor jumps
     case statement_kind::other:
       h_->begin_if(expression(s.value));
-      children(s);
+      children(s, 0, s.split);
+      if (s.split < s.count) {
+        h_->begin_else();
+        children(s, s.split, s.count);
+      }
       h_->end();
       return;
     }

@@ -1,4 +1,6 @@
 // The text front end and the printer of the reference IR (cli.md, "The text form").
+#include "parse_support.hpp"
+
 #include <commscope/commscope.hpp>
 #include <commscope/reference/builder.hpp>
 #include <commscope/reference/parser.hpp>
@@ -37,31 +39,9 @@ class P:
         return 0
 )";
 
-ref::program_ptr parse_ok(std::string_view text) {
-  auto r = ref::parse(text);
-  if (!r)
-    FAIL_CHECK(r.error->line << ":" << r.error->column << ": " << r.error->message);
-  REQUIRE(r.program);
-  return r.program;
-}
-
-ref::syntax_error parse_error(std::string_view text) {
-  auto r = ref::parse(text);
-  REQUIRE_FALSE(r);
-  REQUIRE(r.error);
-  return *r.error;
-}
-
-/// A program whose host orchestrator body is `body` (indented by 8 spaces).
-std::string host_program(std::string_view body) {
-  std::string s = "@pl.program\nclass P:\n"
-                  "    @pl.function(type=pl.FunctionType.Orchestration)\n"
-                  "    def chip(self, x):\n        return x\n\n"
-                  "    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)\n"
-                  "    def host(self):\n";
-  s += body;
-  return s;
-}
+using parse_test::host_program;
+using parse_test::parse_error;
+using parse_test::parse_ok;
 
 const expression& rhs(const ref::function& f, std::size_t i) { return *f.body.at(i)->value(); }
 

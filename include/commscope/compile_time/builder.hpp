@@ -10,6 +10,10 @@
 //           let<"data">(window(use<"buf">)),
 //           for_world<"r">(dispatch(call<"chip">(use<"data">), use<"r">))));
 //
+// A variable is a name of its function: `let<"x">` twice binds one variable twice, as
+// Python does, and the pass resolves each use to the bindings that may reach it through
+// branches (`branch(c)(...).otherwise(...)`) and loops.
+//
 // Values that do not change the structure (integers, allocation names, function levels)
 // are data members; `program(...)` lays it all out as a basic_program (ir.hpp). The
 // deliberately malformed forms that the pass itself must diagnose stay expressible, by
@@ -66,7 +70,7 @@ struct writer {
   std::vector<std::uint32_t> statement_lists;
   std::vector<std::uint32_t> expression_lists;
   std::vector<variable_node> variables;
-  std::vector<std::uint32_t> bound; ///< the current function's variables, latest last
+  std::vector<std::uint32_t> bound; ///< the current function's variables
   problem first = problem::none;
   std::string_view who;
   std::uint32_t line = 0;
@@ -84,14 +88,23 @@ struct writer {
     here = {++line, 5 + 4 * depth};
     assigned = target;
   }
-  constexpr std::uint32_t lookup(std::string_view n) {
-    for (auto i = bound.size(); i-- > 0;) // the latest binding of a name wins
-      if (variables[bound[i]].name == n)
-        return bound[i];
-    fail(problem::unbound_variable, n);
+  constexpr std::uint32_t find(std::string_view n) const {
+    for (const auto v : bound)
+      if (variables[v].name == n)
+        return v;
     return none;
   }
+  /// A use: the name must have a binding earlier in the text of its function.
+  constexpr std::uint32_t lookup(std::string_view n) {
+    const auto v = find(n);
+    if (v == none)
+      fail(problem::unbound_variable, n);
+    return v;
+  }
+  /// A binding: of the function's variable of that name, new the first time.
   constexpr std::uint32_t bind(std::string_view n) {
+    if (const auto v = find(n); v != none)
+      return v;
     const auto v = static_cast<std::uint32_t>(variables.size());
     variables.push_back({n});
     bound.push_back(v);
@@ -158,7 +171,7 @@ template <class T> constexpr auto as_expression(const T& x) {
 }
 template <class T> using expression_t = decltype(as_expression(std::declval<const T&>()));
 
-/// A use of the variable bound last under this name.
+/// A use of the variable of this name.
 template <name N> struct use_t {
   static constexpr bool is_expression = true;
   constexpr std::uint32_t emit(writer& w) const {
@@ -292,7 +305,7 @@ template <class... S> constexpr void check_statements() {
   static_assert((statement_form<S> && ...),
                 "commscope::compile_time: a body holds statements: let<\"x\">(...), "
                 "eval(...), dispatch(...), for_range<\"r\">(...)(...), for_world<\"r\">(...), "
-                "while_loop(...)(...), branch(...)(...)");
+                "while_loop(...)(...), branch(...)(...)[.otherwise(...)], jump()");
 }
 
 template <class... S>
@@ -358,20 +371,66 @@ template <name V, class Start, class Stop, class Step, class... Body> struct for
   }
 };
 
-/// `while cond: body` (kind while_loop) or `if cond: body` (kind other).
+/// A statement with a condition and children (those of `block`, then of `more`): a
+/// while loop, or an if whose children are alternatives, the first `block` its then
+/// branch.
+template <class Cond, class Block, class More>
+constexpr std::uint32_t emit_compound(writer& w, statement_kind k, const Cond& condition,
+                                      const Block& block, const More& more) {
+  w.begin_statement();
+  statement_node s;
+  s.kind = k;
+  s.where = w.here;
+  s.value = condition.emit(w);
+  auto c = emit_block(w, block);
+  s.split = static_cast<std::uint32_t>(c.size());
+  const auto rest = emit_block(w, more);
+  c.insert(c.end(), rest.begin(), rest.end());
+  s.first = writer::append(w.statement_lists, c);
+  s.count = static_cast<std::uint32_t>(c.size());
+  if (k == statement_kind::other)
+    s.control = control_flow::alternatives;
+  return w.push(s);
+}
+
+/// `if cond: then... else: otherwise...`.
+template <class Cond, class Then, class Else> struct if_t {
+  static constexpr bool is_statement = true;
+  Cond condition{};
+  Then then{};
+  Else otherwise{};
+  constexpr std::uint32_t emit(writer& w) const {
+    return emit_compound(w, statement_kind::other, condition, then, otherwise);
+  }
+};
+
+/// `while cond: body` (kind while_loop) or `if cond: body` (kind other: an if without
+/// else; `.otherwise(...)` gives it one).
 template <statement_kind K, class Cond, class... Body> struct block_t {
   static constexpr bool is_statement = true;
   Cond condition{};
   boost::hana::tuple<Body...> body{};
   constexpr std::uint32_t emit(writer& w) const {
+    return emit_compound(w, K, condition, body, boost::hana::tuple<>{});
+  }
+  template <class... Else> constexpr auto otherwise(const Else&... e) const {
+    static_assert(K == statement_kind::other,
+                  "commscope::compile_time: only a branch(...)(...) has an otherwise(...)");
+    check_statements<Else...>();
+    return if_t<Cond, boost::hana::tuple<Body...>, boost::hana::tuple<Else...>>{
+        condition, body, {e...}};
+  }
+};
+
+/// `break` or `continue`: what is bound here reaches the loop's next iteration and its
+/// exit.
+struct jump_t {
+  static constexpr bool is_statement = true;
+  constexpr std::uint32_t emit(writer& w) const {
     w.begin_statement();
     statement_node s;
-    s.kind = K;
+    s.kind = statement_kind::jump;
     s.where = w.here;
-    s.value = condition.emit(w);
-    const auto c = emit_block(w, body);
-    s.first = writer::append(w.statement_lists, c);
-    s.count = static_cast<std::uint32_t>(c.size());
     return w.push(s);
   }
 };
@@ -570,10 +629,13 @@ template <class Cond> constexpr auto while_loop(const Cond& c) {
   return dsl::block_header<statement_kind::while_loop, dsl::expression_t<Cond>>{
       dsl::as_expression(c)};
 }
-/// `if cond: body...`, a compound statement the pass only looks into.
+/// `if cond: body...`; `branch(c)(then...).otherwise(else...)` for `if c: ... else: ...`
+/// (an elif is a branch alone in an otherwise).
 template <class Cond> constexpr auto branch(const Cond& c) {
   return dsl::block_header<statement_kind::other, dsl::expression_t<Cond>>{dsl::as_expression(c)};
 }
+/// `break` (or `continue`) of the innermost loop.
+constexpr auto jump() { return dsl::jump_t{}; }
 
 template <name N> constexpr auto chip_orchestrator() {
   return dsl::declared_t<N>{level::chip, true, false};

@@ -35,11 +35,16 @@ struct function_node {
 struct statement_node {
   statement_kind kind = statement_kind::other;
   std::uint32_t target = none;        ///< the variable an assignment binds
-  std::uint32_t value = none;         ///< assignment/evaluation value; a while's condition
+  std::uint32_t value = none;         ///< assignment/evaluation value; a condition
   std::uint32_t loop_variable = none; ///< for loops
   std::uint32_t start = none, stop = none, step = none;
   std::uint32_t first = 0; ///< children: statement_lists[first, first + count)
   std::uint32_t count = 0;
+  /// How the children of a statement of kind other run. An if's are alternatives: its
+  /// then branch is the first `split` children, its else branch the rest (a reader that
+  /// takes them as one block that may not run stays sound).
+  control_flow control = control_flow::may_skip;
+  std::uint32_t split = 0;
   compile_time::location where{};
 };
 
@@ -57,6 +62,7 @@ struct expression_node {
   compile_time::location where{};
 };
 
+/// A variable is a name of its function: binding it again rebinds it, as Python does.
 struct variable_node {
   std::string_view name;
 };

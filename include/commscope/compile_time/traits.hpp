@@ -1,13 +1,15 @@
-// The compile-time IR's adapter: the analysis core only (traits.hpp, layer 1). It differs
-// from a run-time adapter in two choices: standard containers (usable in constant
-// evaluation) and a dense variable numbering (hashing is not available there). The IR is
-// never materialized, so it has neither scope readers nor rewrite hooks.
+// The compile-time IR's adapter: the analysis core only (traits.hpp, layer 1), with the
+// control-flow pair (an if's branches are alternatives). It differs from a run-time
+// adapter in two choices: standard containers (usable in constant evaluation) and a
+// dense variable numbering (hashing is not available there). The IR is never
+// materialized, so it has neither scope readers nor rewrite hooks.
 #pragma once
 
 #include <commscope/compile_time/ir.hpp>
 #include <commscope/storage.hpp>
 #include <commscope/traits.hpp>
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -39,6 +41,15 @@ template <std::size_t N> struct commscope::ir_traits<commscope::compile_time::ba
   static constexpr location location_of(statement s) { return node(s).where; }
   static constexpr range<compile_time::statement_tag> children(statement s) {
     return {s.program, s.program->statement_lists.data(), node(s).first, node(s).count};
+  }
+  static constexpr control_flow control_of(statement s) { return node(s).control; }
+  /// An if's then and else branches.
+  static constexpr std::array<range<compile_time::statement_tag>, 2> branches(statement s) {
+    const auto& n = node(s);
+    const std::uint32_t* lists = s.program->statement_lists.data();
+    return {
+        range<compile_time::statement_tag>{s.program, lists, n.first, n.split},
+        range<compile_time::statement_tag>{s.program, lists, n.first + n.split, n.count - n.split}};
   }
   static constexpr compile_time::optional_range<variable> targets(statement s) {
     return {{s.program, node(s).target}, node(s).target != compile_time::none};

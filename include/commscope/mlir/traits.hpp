@@ -544,6 +544,8 @@ template <> struct commscope::ir_traits<mlir::ModuleOp> {
   /// (quadratic in the number of functions). A default-constructed traits object falls
   /// back to that scan.
   const mlir::SymbolTable* symbols = nullptr;
+  /// Without a table the lookup scans: a default-constructed object works.
+  static constexpr bool usable_by_default = true;
 
   /// A dispatch's (or func.call's) callee, looked up in the module's symbol table.
   call_target call_target_of(expression e) const {

@@ -10,6 +10,10 @@
 //   h.end();
 //   program_ptr p = pb.finish();
 //
+// Every binding the builder makes is a variable of its own (its own name_id, ir.hpp),
+// which later uses name by its handle, as an IR that renames each binding would; bind
+// one variable again with assign_to (a program that rebinds, as Python does).
+//
 // Blocks are opened and closed explicitly (for_range/for_world/begin_while/begin_if ...
 // end), so building a deep program does not recurse. Statements get increasing line
 // numbers in the order they are added and a column from their depth, so diagnostics of
@@ -317,6 +321,13 @@ public:
     s.range_arity = f.arity;
     s.body = f.body;
     s.orelse = f.orelse;
+    append(w_.make(s));
+  }
+  /// `break` (or `continue`) of the innermost loop.
+  void jump(bool is_break = true) {
+    statement_spec s = new_statement(statement::kind::verbatim);
+    s.text = w_.intern(is_break ? "break" : "continue");
+    s.jump = true;
     append(w_.make(s));
   }
   void return_value(std::vector<ex> values) {

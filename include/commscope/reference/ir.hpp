@@ -229,10 +229,15 @@ struct type {
   window_buffer_ptr window;
 };
 
-/// One binding. `id` is dense within its program (see program::variable_bound): the
-/// analysis keeps per-variable tables in arrays indexed by it.
+/// One binding, with a type of its own (each view assignment is retyped on its own).
+/// `id` is dense within its program (see program::variable_bound). `name_id` is what the
+/// analysis keys its tables by: the id of the first binding of the same name in the same
+/// function, so that rebinding a name rebinds one variable, as Python does, and the
+/// analysis sees every binding that may reach a use (pass.md, "Rebinding and control
+/// flow"). A variable made on its own is its own name_id.
 struct variable {
   std::uint32_t id = 0;
+  std::uint32_t name_id = 0;
   str name;
   type_ptr var_type;
 };
@@ -466,16 +471,19 @@ public:
   enum class kind : std::uint8_t {
     assign,     ///< targets = value
     evaluate,   ///< value
-    for_loop,   ///< for loop_var in range(start, stop, step): body
+    for_loop,   ///< for loop_var[, (targets...)] in range(start, stop, step[,
+                ///< init_values=(values...)]): body
     while_loop, ///< while value: body
     if_else,    ///< if value: body else: orelse (elif is an if_else alone in orelse)
     return_,    ///< return values...
     pass,
     scope,    ///< with pld.comm_domain(scope_name, devices, slots): body
     block,    ///< any other compound statement (with, try, except, for over no range,
-              ///< else of a loop, ...): text is its header; values, targets, body
-    verbatim, ///< any other simple statement (x += e, del, assert, a docstring, ...):
-              ///< text as written; values are read, targets rebound opaquely
+              ///< else of a loop, ...): text is its header; values, targets, body; how
+              ///< often the body runs is its flow(); binding() binds its targets
+    verbatim, ///< any other simple statement (del, assert, a docstring, break, ...):
+              ///< text as written; values are read. One that rebinds names (x += e, a
+              ///< nested def) is an assignment of an opaque value made of what it reads
   };
 
   kind what = kind::pass;
@@ -508,6 +516,8 @@ public:
     const auto* v = slot<expression_ptr>(slot_of_value(what));
     return {v, *v ? std::size_t{1} : std::size_t{0}};
   }
+  /// The expressions a return, a block or a verbatim statement reads; a for loop's
+  /// init_values, one per loop-carried target.
   [[nodiscard]] node_span<expression_ptr> values() const noexcept {
     return list_at<expression_ptr>(slot_of_values(what));
   }
@@ -529,11 +539,34 @@ public:
   [[nodiscard]] bool builtin_range() const noexcept { return flags_ & f_builtin_range; }
   /// Printed as `elif` inside its parent's orelse.
   [[nodiscard]] bool is_elif() const noexcept { return flags_ & f_elif; }
+  /// A block's body runs once (`with`), zero or more times (`for x in items`), or at
+  /// most once (anything else: try, except, finally, a loop's else, match, case).
+  [[nodiscard]] commscope::control_flow flow() const noexcept {
+    return (flags_ & f_once)     ? commscope::control_flow::block
+           : (flags_ & f_repeat) ? commscope::control_flow::repeat
+                                 : commscope::control_flow::may_skip;
+  }
+  /// A verbatim `break` or `continue`.
+  [[nodiscard]] bool is_jump() const noexcept { return flags_ & f_jump; }
+  /// An assignment that binds each target to its own element of its value, a tuple or a
+  /// call (`a, b = b, a`; a loop's closing `pl.yield_(x)`, which binds the loop-carried
+  /// targets): the elements are read before any target is bound.
+  [[nodiscard]] bool parallel() const noexcept { return flags_ & f_parallel; }
   [[nodiscard]] node_span<statement_ptr> body() const noexcept {
     return list_at<statement_ptr>(slot_of_body(what));
   }
   [[nodiscard]] node_span<statement_ptr> orelse() const noexcept {
     return what == kind::if_else ? list_at<statement_ptr>(2) : node_span<statement_ptr>();
+  }
+  /// A block's targets (`with f() as x`, `for x in items`, `except E as x`) are bound as
+  /// its body begins, each time it does: an assignment of an opaque value to them, which
+  /// the traits present as the block's first child (none, or that one statement). It is
+  /// no statement of the body: printers and the rewrite never see it.
+  [[nodiscard]] node_span<statement_ptr> binding() const noexcept {
+    if (what != kind::block)
+      return {};
+    const auto* b = slot<statement_ptr>(3);
+    return {b, *b ? std::size_t{1} : std::size_t{0}};
   }
   // scope
   [[nodiscard]] str scope_name() const noexcept {
@@ -562,7 +595,7 @@ public:
     case kind::evaluate:
       return 1;
     case kind::for_loop:
-      return 6;
+      return 7;
     case kind::while_loop:
       return 2;
     case kind::if_else:
@@ -574,7 +607,7 @@ public:
     case kind::scope:
       return 4;
     case kind::block:
-      return 3;
+      return 4;
     case kind::verbatim:
       return 2;
     }
@@ -619,6 +652,12 @@ public:
     set_flag(f_builtin_range, builtin);
   }
   void set_elif(bool e) noexcept { set_flag(f_elif, e); }
+  void set_flow(commscope::control_flow f) noexcept {
+    set_flag(f_once, f == commscope::control_flow::block);
+    set_flag(f_repeat, f == commscope::control_flow::repeat);
+  }
+  void set_jump(bool j) noexcept { set_flag(f_jump, j); }
+  void set_parallel(bool p) noexcept { set_flag(f_parallel, p); }
   void set_body(node_list<statement_ptr> l) noexcept {
     if (slot_of_body(what) >= 0)
       *mutable_slot<node_list<statement_ptr>>(slot_of_body(what)) = l;
@@ -626,6 +665,10 @@ public:
   void set_orelse(node_list<statement_ptr> l) noexcept {
     if (what == kind::if_else)
       *mutable_slot<node_list<statement_ptr>>(2) = l;
+  }
+  void set_binding(statement_ptr b) noexcept {
+    if (what == kind::block)
+      *mutable_slot<statement_ptr>(3) = b;
   }
   void set_scope(str name, node_list<std::int64_t> devices, bool all_devices,
                  node_list<window_buffer_ptr> slots) noexcept {
@@ -644,7 +687,9 @@ public:
                : -1;
   }
   static constexpr int slot_of_values(kind k) noexcept {
-    return (k == kind::return_ || k == kind::block || k == kind::verbatim) ? 0 : -1;
+    return (k == kind::return_ || k == kind::block || k == kind::verbatim) ? 0
+           : k == kind::for_loop                                           ? 6
+                                                                           : -1;
   }
   static constexpr int slot_of_targets(kind k) noexcept {
     return k == kind::for_loop ? 4 : (k == kind::block || k == kind::verbatim) ? 1 : -1;
@@ -667,7 +712,15 @@ public:
 
 private:
   friend class node_factory;
-  enum : std::uint8_t { f_builtin_range = 1, f_elif = 2, f_device_list = 4 };
+  enum : std::uint8_t {
+    f_builtin_range = 1,
+    f_elif = 2,
+    f_device_list = 4,
+    f_once = 8,      ///< block: flow() is block
+    f_repeat = 16,   ///< block: flow() is repeat
+    f_jump = 32,     ///< verbatim: break or continue
+    f_parallel = 64, ///< assign: parallel()
+  };
 
   void set_flag(std::uint8_t f, bool on) noexcept {
     flags_ = static_cast<std::uint8_t>(on ? flags_ | f : flags_ & ~f);
@@ -854,6 +907,9 @@ struct statement_spec {
   std::uint8_t range_arity = 1;
   bool builtin_range = false;
   bool is_elif = false;
+  commscope::control_flow flow = commscope::control_flow::may_skip; ///< a block's
+  bool jump = false;
+  bool parallel = false;
   std::span<const statement_ptr> body;
   std::span<const statement_ptr> orelse;
   str scope_name;
@@ -919,8 +975,13 @@ public:
     static_assert(std::is_trivially_destructible_v<T>);
     return new (arena_->allocate(sizeof(T), alignof(T))) T(value);
   }
+  /// A variable that is its own name_id.
   variable* make_variable(std::uint32_t id, str name, type_ptr t = {}) {
-    return make_node(variable{id, name, t});
+    return make_node(variable{id, id, name, t});
+  }
+  /// Another binding of the variable `of`: a new node (its own type) with its name_id.
+  variable* make_binding(std::uint32_t id, const variable& of, type_ptr t = {}) {
+    return make_node(variable{id, of.name_id, of.name, t});
   }
 
   // ---- expressions and statements
@@ -1018,6 +1079,10 @@ public:
     st->where = s.where;
     st->set_text(s.text, s.comment_at);
     st->set_elif(s.is_elif);
+    if (s.what == k::block)
+      st->set_flow(s.flow);
+    st->set_jump(s.jump);
+    st->set_parallel(s.parallel);
     switch (s.what) {
     case k::assign:
       if (s.targets.size() >= statement::many_targets) {

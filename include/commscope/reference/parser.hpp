@@ -537,17 +537,19 @@ private:
   }
 
   // ---- names
-  /// A fresh variable; a name bound before shares its string.
-  variable* new_variable(std::string_view name) {
-    const variable* before = names_.find(name);
-    const str n = before ? before->name : w_.string(name);
-    return w_.make_variable(next_id_++, n);
+  /// A new binding of `name`: a variable of its own, which shares the name's string and
+  /// name_id with the bindings of the name before it in this function (the analysis
+  /// resolves rebinding, through branches and loops, by name_id).
+  variable* new_binding(std::string_view name, const variable* before) {
+    return before ? w_.make_binding(next_id_++, *before)
+                  : w_.make_variable(next_id_++, w_.string(name));
   }
+  variable* new_variable(std::string_view name) { return new_binding(name, names_.find(name)); }
   void bind(const variable* v) { names_.put(v); }
   /// new_variable and bind in one probe of the table.
   variable* bind_new(std::string_view name) {
     const auto at = names_.locate(name, hash_of_binding(name));
-    variable* v = w_.make_variable(next_id_++, at.found ? at.found->name : w_.string(name));
+    variable* v = new_binding(name, at.found);
     names_.put_at(at, v);
     return v;
   }
@@ -804,6 +806,11 @@ private:
         (text(peek()) == "for" || text(peek()) == "with" || text(peek()) == "def") &&
         t_[b].is_keyword("async"))
       next();
+    // `async for` repeats, `async with` runs once; the others may not run.
+    const std::string_view keyword = text(t_[i_ - 1]);
+    s.flow = keyword == "for"    ? commscope::control_flow::repeat
+             : keyword == "with" ? commscope::control_flow::block
+                                 : commscope::control_flow::may_skip;
     gathered<expression_ptr> values(xs_);
     gathered<variable_ptr> targets(vs_);
     read_header_expressions(colon, values, targets);
@@ -816,6 +823,7 @@ private:
     auto* st = w_.make(s);
     st->set_text(header.text);
     st->set_body(body);
+    bind_block_targets(*st);
     return st;
   }
 
@@ -861,11 +869,11 @@ private:
     while (e > b && (t_[e - 1].kind() == tok::newline || t_[e - 1].kind() == tok::dedent ||
                      t_[e - 1].kind() == tok::indent))
       --e;
-    if (target)
-      s.targets = {&target, 1};
     const statement_text t = make_text(b, e, {}, false);
     s.text = t.text;
-    return w_.make(s);
+    return opaque_binding(s, {},
+                          target ? std::span<const variable_ptr>(&target, 1)
+                                 : std::span<const variable_ptr>());
   }
 
   void parse_simple_line() {
@@ -919,6 +927,7 @@ private:
     if (w.is_keyword("break") || w.is_keyword("continue") || w.is_keyword("global") ||
         w.is_keyword("nonlocal") || w.is_keyword("import") || w.is_keyword("from")) {
       s.what = statement::kind::verbatim;
+      s.jump = w.is_keyword("break") || w.is_keyword("continue");
       while (!at_line_end())
         next();
       return w_.make(s);
@@ -971,13 +980,10 @@ private:
     if (peek().kind() == tok::op && is_augmented_code(peek().flags())) {
       next();
       auto value = parse_value();
-      s.what = statement::kind::verbatim;
       const expression_ptr v[] = {first, value};
-      s.values = v;
       gathered<variable_ptr> targets(vs_);
       rebind_targets(*first, targets);
-      s.targets = targets.items();
-      return w_.make(s);
+      return opaque_binding(s, v, targets.items());
     }
     if (!is_op("=")) {
       s.what = statement::kind::evaluate;
@@ -1095,7 +1101,6 @@ private:
       }
     }
     if (!plain) {
-      s.what = statement::kind::verbatim;
       gathered<expression_ptr> values(xs_);
       values.push(value);
       for (const auto& t : targets)
@@ -1104,11 +1109,44 @@ private:
       gathered<variable_ptr> rebound(vs_);
       for (const auto& t : targets)
         rebind_targets(*t, rebound);
-      s.values = values.items();
-      s.targets = rebound.items();
-      return w_.make(s);
+      return opaque_binding(s, values.items(), rebound.items());
     }
     return assign_names(s, names, value);
+  }
+
+  /// A statement that reads `reads` and rebinds `targets` to something the pass does not
+  /// follow (`x += e`, `a[i], b = v`, a nested def): an assignment of an opaque value made
+  /// of what it reads, so that the analysis sees the targets rebound (it prints as
+  /// written). One that rebinds nothing is verbatim.
+  statement* opaque_binding(statement_spec& s, std::span<const expression_ptr> reads,
+                            std::span<const variable_ptr> targets) {
+    if (targets.empty()) {
+      s.what = statement::kind::verbatim;
+      s.values = reads;
+      return w_.make(s);
+    }
+    s.what = statement::kind::assign;
+    s.value = opaque_of(s.where, reads);
+    s.targets = targets;
+    return w_.make(s);
+  }
+  expression_ptr opaque_of(source_location at, std::span<const expression_ptr> reads) {
+    expression_spec e;
+    e.what = expression::kind::opaque;
+    e.where = at;
+    e.args = reads;
+    return w_.make(e);
+  }
+  /// The assignment that binds a block's targets as its body begins (ir.hpp).
+  void bind_block_targets(statement& block) {
+    if (block.targets().empty())
+      return;
+    statement_spec b;
+    b.what = statement::kind::assign;
+    b.where = block.where;
+    b.targets = block.targets();
+    b.value = opaque_of(block.where, {});
+    block.set_binding(w_.make(b));
   }
 
   statement* assign_name(statement_spec& s, std::string_view target, mutable_expr value) {
@@ -1153,9 +1191,25 @@ private:
     if (!single)
       for (const auto& v : vars.items())
         bind(v.get());
+    s.parallel = !single && is_tuple_of(e, names.size());
     s.targets = vars.items();
     s.value = value;
     return w_.make(s);
+  }
+
+  /// `n` expressions, none starred: each is one value.
+  static bool are_values(node_span<expression_ptr> items, std::size_t n) {
+    if (items.size() != n)
+      return false;
+    for (const auto& a : items)
+      if (a->what == expression::kind::opaque && a->text().starts_with("*"))
+        return false;
+    return true;
+  }
+  /// A tuple or list of `n` values.
+  static bool is_tuple_of(const expression& e, std::size_t n) {
+    return (e.what == expression::kind::tuple || e.what == expression::kind::list) &&
+           are_values(e.args(), n);
   }
 
   static bool has_name_keyword(const expression& e) {
@@ -1233,8 +1287,9 @@ private:
                        args.size() <= 3 && keywords_ok && simple_target && !target_names.empty();
     gathered<variable_ptr> targets(vs_);
     if (!range) {
-      // Any other iteration: a block whose targets are opaque.
+      // Any other iteration: a block whose targets are opaque, run zero or more times.
       s.what = statement::kind::block;
+      s.flow = commscope::control_flow::repeat;
       for (auto n : target_names) {
         auto* v = bind_new(n);
         targets.push(v);
@@ -1245,6 +1300,7 @@ private:
       s.targets = targets.items();
       auto* st = w_.make(s);
       st->set_body(body);
+      bind_block_targets(*st);
       return st;
     }
     s.what = statement::kind::for_loop;
@@ -1273,11 +1329,41 @@ private:
       auto* c = bind_new(target_names[k]);
       targets.push(c);
     }
+    const std::size_t carried = target_names.size() - 1;
+    for (const auto& k : call.keywords()) // their values on entry
+      if (k.name == "init_values" && is_tuple_of(*k.value, carried))
+        s.values = k.value->args();
     const node_list<statement_ptr> body = parse_block();
     s.targets = targets.items();
     auto* st = w_.make(s);
     st->set_body(body);
+    if (carried > 0 && !body.empty())
+      yield_as_assignment(body, st->targets());
     return st;
+  }
+
+  /// A loop body's closing `pl.yield_(e, ...)` binds the loop-carried targets for the
+  /// next iteration: it becomes an assignment of them, each to its own argument (printed
+  /// as written all the same).
+  void yield_as_assignment(const node_list<statement_ptr>& body, node_span<variable_ptr> carried) {
+    const statement& last = *body.back();
+    const expression_ptr call = last.value();
+    if (last.what != statement::kind::evaluate || !call || call->what != expression::kind::call ||
+        !call->base() || spelling(*call->base()) != "pl.yield_" || !call->keywords().empty() ||
+        !are_values(call->args(), carried.size()))
+      return;
+    std::vector<variable_ptr> targets;
+    for (const auto& c : carried)
+      targets.push_back(w_.make_binding(next_id_++, *c));
+    statement_spec y;
+    y.what = statement::kind::assign;
+    y.where = last.where;
+    y.text = last.text();
+    y.comment_at = last.comment_at();
+    y.value = call;
+    y.targets = targets;
+    y.parallel = true;
+    body.mutable_data()[body.size() - 1] = w_.make(y);
   }
 
   statement_ptr parse_while() {
@@ -1404,6 +1490,7 @@ private:
     i_ = items;
     statement_spec s;
     s.what = statement::kind::block;
+    s.flow = commscope::control_flow::block;
     s.where = at;
     gathered<expression_ptr> values(xs_);
     gathered<variable_ptr> targets(vs_);
@@ -1416,6 +1503,7 @@ private:
     s.targets = targets.items();
     auto* st = w_.make(s);
     st->set_body(body);
+    bind_block_targets(*st);
     return st;
   }
 
@@ -1539,6 +1627,8 @@ private:
       const std::string_view n = text(next());
       next();
       auto value = parse_test();
+      // A binding inside an expression, which no statement presents to the analysis:
+      // uses after it see the bindings before it.
       (void)bind_new(n);
       return opaque(b, {value});
     }

@@ -265,7 +265,7 @@ public:
   void retype_view(const variable* v, const window_buffer* w) {
     type t = v->var_type ? *v->var_type : type{};
     t.window = w;
-    const variable_ptr nv = w_.make_variable(next_id_++, v->name, w_.make_node(t));
+    const variable_ptr nv = w_.make_binding(next_id_++, *v, w_.make_node(t));
     // Variables carry dense ids: the substitution is an array indexed by them, not a
     // hash map (it is looked up at every variable use of the rebuilt body). The old
     // pointer is kept to tell apart two variables that share an id, should an IR

@@ -7,6 +7,7 @@
 #include <commscope/traits.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <iterator>
 #include <optional>
@@ -165,16 +166,45 @@ template <> struct commscope::ir_traits<commscope::reference::program_ptr> {
       return statement_kind::scope;
     case stmt_kind::return_:
       return statement_kind::return_;
+    case stmt_kind::verbatim:
+      return s->is_jump() ? statement_kind::jump : statement_kind::other;
     default:
       return statement_kind::other;
     }
   }
   static location location_of(statement s) { return s->where; }
   static reference::pointer_range<reference::statement> children(statement s) {
+    if (s->what == stmt_kind::block) // the binding of its targets first (ir.hpp)
+      return reference::pointer_range<reference::statement>(s->binding(), s->body());
     return reference::pointer_range<reference::statement>(s->body(), s->orelse());
+  }
+  // An if's branches are alternatives (an elif is an if alone in its else); a block
+  // runs as its flow says; a scope's body once.
+  static control_flow control_of(statement s) {
+    switch (s->what) {
+    case stmt_kind::if_else:
+      return control_flow::alternatives;
+    case stmt_kind::block:
+      return s->flow();
+    default:
+      return control_flow::block;
+    }
+  }
+  static std::array<reference::pointer_range<reference::statement>, 2> branches(statement s) {
+    return {reference::pointer_range<reference::statement>(s->body()),
+            reference::pointer_range<reference::statement>(s->orelse())};
   }
   static reference::pointer_range<reference::variable> targets(statement s) {
     return reference::pointer_range<reference::variable>(s->targets());
+  }
+  /// A parallel assignment's elements (`a, b = b, a`; a closing `pl.yield_(...)` of the
+  /// loop-carried targets); a for loop's init_values. Empty for any other statement.
+  static reference::pointer_range<reference::expression> values(statement s) {
+    if (s->what == stmt_kind::for_loop)
+      return reference::pointer_range<reference::expression>(s->values());
+    if (s->what == stmt_kind::assign && s->parallel())
+      return reference::pointer_range<reference::expression>(s->value()->args());
+    return {};
   }
   static expression value(statement s) { return s->value().get(); }
   static reference::pointer_range<reference::expression> expressions(statement s) {
@@ -228,11 +258,12 @@ template <> struct commscope::ir_traits<commscope::reference::program_ptr> {
   }
 
   // ---- variables: dense ids, no hashing
-  // A hand-built window buffer may have no base: the null variable is index 0, one
-  // variable of its own that no statement binds, so that nothing reads through it. (All
-  // null bases are that one variable: to the verifier, a slot without a base holds an
-  // allocation without one.)
-  static std::size_t variable_index(variable v) { return v ? std::size_t{v->id} + 1 : 0; }
+  // The bindings of one name in one function are one variable (their name_id): the
+  // analysis resolves rebinding through branches and loops itself. A hand-built window
+  // buffer may have no base: the null variable is index 0, one variable of its own that
+  // no statement binds, so that nothing reads through it. (All null bases are that one
+  // variable: to the verifier, a slot without a base holds an allocation without one.)
+  static std::size_t variable_index(variable v) { return v ? std::size_t{v->name_id} + 1 : 0; }
   static std::size_t variable_bound(const program& p) {
     return std::size_t{p->variable_bound} + 1;
   }
