@@ -74,8 +74,8 @@
 //
 // Optional, control flow (both or neither; without them the reading above stays, which
 // is sound but merges more):
-//   control_of(statement)         -> control_flow for a statement with children that is no
-//                                 loop: block (runs once, in order: `with`, a region that
+//   control_of(statement)         -> control_flow, asked of every statement that is no loop,
+//                                 assignment, evaluation or jump (it may have children): block (runs once, in order: `with`, a region that
 //                                 always runs), may_skip (at most once), repeat (zero or
 //                                 more times: `for x in items`), alternatives (exactly one
 //                                 of branches(s) runs: if/elif/else, scf.if,

@@ -107,12 +107,16 @@ private:
   constexpr void bind_views(function_plan<Traits>& fp) {
     auto& windows = facts_.windows;
     std::uint32_t views = 0;
+    unsure_.clear();
     for (auto& w : windows) {
       auto a = vars_.allocation_of(w.allocation); // the pointer's definition
+      bool reported = false;
       if (a == no_index)
-        a = several_allocations(w);
+        a = several_allocations(w, reported);
       if (a == no_index)
         continue;
+      if (reported) // a view still, so that nothing downstream reports its rejection again
+        unsure_.emplace_back(views);
       vars_.set_view(w.next, views); // the window's definition
       windows[views++] = {w.statement, w.variable, a, no_index};
     }
@@ -121,21 +125,29 @@ private:
     windows = {};
   }
 
-  /// The one allocation a window's pointer may name, or no_index (none, or several: then
-  /// reported).
-  constexpr std::uint32_t several_allocations(const window_site<A>& w) {
+  /// The one allocation a window's pointer may name, or no_index (none). Several are
+  /// reported (`reported`): the window is then taken as a view of the first, and every
+  /// allocation it may name is spared the diagnostics that would follow from it, as for
+  /// a reported call.
+  constexpr std::uint32_t several_allocations(const window_site<A>& w, bool& reported) {
     std::uint32_t first = no_index, second = no_index;
+    const auto mark = seeds_.size();
     vars_.sources(w.allocation, [&](std::uint32_t d) {
       const auto& b = vars_.at(d);
       if (b.what != binding::kind::allocation)
         return;
+      seeds_.emplace_back(b.ref);
       if (first == no_index)
         first = b.ref;
       else if (b.ref != first && (second == no_index || b.ref < second))
         second = b.ref;
     });
-    if (second == no_index)
+    if (second == no_index) {
+      seeds_.resize(mark);
       return first;
+    }
+    reported = true;
+    const auto view_of = first;
     if (second < first)
       std::swap(first, second);
     const auto order = static_cast<std::uint64_t>(-1 - vars_.at(w.next).value);
@@ -143,7 +155,7 @@ private:
                      a_.allocation_name(a_.value(facts_.allocations[first].statement)),
                      a_.where(w.statement), order, 0, 0, reason::ambiguous_window);
     d.object = a_.allocation_name(a_.value(facts_.allocations[second].statement));
-    return no_index;
+    return view_of;
   }
 
   /// Frees a table this function no longer needs (clear() would keep its capacity).
@@ -236,7 +248,19 @@ private:
   struct collective_state {
     std::array<std::uint32_t, 5> views{no_index, no_index, no_index, no_index, no_index};
     bool reported = false;
+    bool spared = false; ///< reported only for the checks that need no allocation
   };
+
+  /// Whether an argument may be a window reported as ambiguous (bind_views).
+  [[nodiscard]] constexpr bool holds_unsure(const collective_state& st) const {
+    if (unsure_.empty())
+      return false;
+    for (auto set : st.views)
+      for (const auto v : vars_.sets().of(set))
+        if (std::binary_search(unsure_.begin(), unsure_.end(), v))
+          return true;
+    return false;
+  }
 
   /// Step 4, the checks that need no coverage: arity, then arguments that must be views.
   constexpr void collectives_structure(const function_plan<Traits>& fp) {
@@ -253,6 +277,8 @@ private:
         report(error_code::malformed_op, r.name, c.where, c.order, static_cast<std::int64_t>(n),
                r.max_arity, reason::wrong_arity);
         st.reported = true;
+      } else if (holds_unsure(st)) { // its arguments' allocations are unknown: no more to say
+        st.reported = st.spared = true;
       } else {
         for (auto m : r.must_be_views)
           if (m != none_arg && st.views[m] == no_index) {
@@ -400,6 +426,13 @@ private:
     for (std::size_t i = 0; i < facts_.collectives.size(); ++i) {
       uncovered(i, false);
       auto& st = states_[i];
+      if (st.spared && facts_.collectives[i].op == operation::all_to_all_v &&
+          facts_.collectives[i].loop != no_index) { // a check that needs no allocation
+        const auto& c = facts_.collectives[i];
+        report(error_code::collective_in_loop, row(c.op).name, c.where, c.order)
+            .notes.push_back({note_kind::enclosing_loop, {}, facts_.loops[c.loop].where});
+        continue;
+      }
       if (st.reported)
         continue;
       const auto& c = facts_.collectives[i];
@@ -543,6 +576,7 @@ private:
   std::uint64_t& order_;
   function_facts<A> facts_;
   vec<std::uint8_t> touched_, suppressed_, queued_;
+  vec<std::uint32_t> unsure_; ///< the views of windows reported as ambiguous, ascending
   vec<device_set> devices_;   ///< per allocation, until its plan record is made
   vec<std::uint64_t> hashes_; ///< per allocation: its name's
   vec<std::uint32_t> seeds_, first_, next_, work_;

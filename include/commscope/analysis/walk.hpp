@@ -63,9 +63,11 @@ public:
 private:
   constexpr void push_children(const Adapter& a, statement s) {
     if constexpr (Adapter::has_control_flow) {
+      // control_of is asked only of statements that may have children and are no loop.
       const auto k = a.statement_kind_of(s);
       if (k != statement_kind::for_loop && k != statement_kind::while_loop &&
-          a.control(s, k) == control_flow::alternatives) {
+          k != statement_kind::assignment && k != statement_kind::evaluation &&
+          k != statement_kind::jump && a.control(s, k) == control_flow::alternatives) {
         for (auto&& b : a.branches(s)) {
           stack_.emplace_back(item{s, event::branch});
           for (auto&& c : b)
