@@ -29,6 +29,8 @@ std::string reason_name(reason d) {
     return "view_outside_scope";
   case reason::alloc_not_slot:
     return "alloc_not_slot";
+  case reason::view_of_other_buffer:
+    return "view_of_other_buffer";
   default:
     return "other";
   }
@@ -100,6 +102,33 @@ statement_ptr allocation(const ref::variable_ptr& v, source_location where) {
   call.op = operation::alloc_window_buffer;
   call.text = nodes().string("pld.alloc_window_buffer");
   call.name = v->name;
+  call.args = args;
+  call.where = where;
+  ref::statement_spec s;
+  s.what = statement::kind::assign;
+  s.targets = {&v, 1};
+  s.value = nodes().make(call);
+  s.where = where;
+  return nodes().make(s);
+}
+
+/// `name = pld.window(pointer, 0, 0)` whose type points at `w`.
+statement_ptr window_view(const std::string& name, const ref::variable_ptr& pointer,
+                          const window_buffer_ptr& w, std::uint32_t id, source_location where) {
+  auto* t = nodes().make_node(ref::type{});
+  t->window = w;
+  const ref::variable_ptr v = nodes().make_variable(id, nodes().string(name), t);
+  ref::expression_spec use;
+  use.what = ref::expression::kind::name;
+  use.var = pointer;
+  use.text = pointer->name;
+  ref::expression_spec zero;
+  zero.what = ref::expression::kind::integer;
+  const ref::expression_ptr args[] = {nodes().make(use), nodes().make(zero), nodes().make(zero)};
+  ref::expression_spec call;
+  call.what = ref::expression::kind::operation;
+  call.op = operation::window;
+  call.text = nodes().string("pld.window");
   call.args = args;
   call.where = where;
   ref::statement_spec s;
@@ -290,6 +319,28 @@ TEST_CASE("a slot whose window buffer has no base variable holds no allocation")
   CHECK(pl.diagnostics[0].code == error_code::malformed_op);
   CHECK(pl.diagnostics[0].why == reason::alloc_outside_scope);
   CHECK(pl.diagnostics[0].subject == "a");
+}
+
+TEST_CASE("a view typed with the window buffer of another allocation than its window reads") {
+  auto a = variable("a", 11);
+  auto b = variable("b", 12);
+  const auto slot_of = [](const ref::variable_ptr& base) {
+    auto* w = nodes().make_node(ref::window_buffer{});
+    w->name = nodes().string(std::string(base->name.view()));
+    w->base = base;
+    return window_buffer_ptr(w);
+  };
+  const auto wa = slot_of(a), wb = slot_of(b);
+  const auto body = [&](const window_buffer_ptr& typed) {
+    return program_with({scope("comm_d0", {}, {wa, wb},
+                               {allocation(a, {5, 13}), allocation(b, {6, 13}),
+                                window_view("v", a, typed, 13, {7, 13})},
+                               {4, 9})});
+  };
+  CHECK(findings(commscope::verify(body(wa))).empty());
+  const auto out = commscope::verify(body(wb));
+  CHECK(findings(out) == "view_of_other_buffer b 7:13");
+  CHECK(out[0].message() == "a view typed with window buffer 'b' reads another allocation");
 }
 
 TEST_CASE("several findings come out in walk order") {

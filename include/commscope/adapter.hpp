@@ -111,7 +111,7 @@ public:
   constexpr variable loop_variable(statement s) const { return t_.loop_variable(s); }
   constexpr loop_bounds<operand> bounds(statement s) const {
     const auto b = t_.loop_bounds(s);
-    return {operand_of(b.start), operand_of(b.stop), operand_of(b.step)};
+    return {operand_of(b.start, 0), operand_of(b.stop, 0), operand_of(b.step, 1)};
   }
   /// expressions(s), or none.
   template <class F> constexpr void for_each_expression(statement s, F&& f) const {
@@ -129,12 +129,15 @@ public:
   constexpr decltype(auto) arguments(expression e) const { return t_.arguments(e); }
   constexpr std::optional<expression> device_of(expression e) const { return t_.device_of(e); }
   constexpr std::string_view allocation_name(expression e) const { return t_.allocation_name(e); }
-  /// subexpressions(e), or the arguments followed by `device=`.
+  /// subexpressions(e), or the arguments followed by `device=` of a call (arguments and
+  /// device_of are asked only of calls: a non-call has no operands then).
   template <class F> constexpr void for_each_operand(expression e, F&& f) const {
     if constexpr (lists_subexpressions<Traits>) {
       for (auto&& sub : t_.subexpressions(e))
         f(expression(sub));
     } else {
+      if (t_.expression_kind_of(e) != expression_kind::call)
+        return;
       for (auto&& arg : t_.arguments(e))
         f(expression(arg));
       if (auto d = t_.device_of(e))
@@ -147,6 +150,8 @@ public:
       auto&& subs = t_.subexpressions(e);
       return std::ranges::begin(subs) != std::ranges::end(subs);
     } else {
+      if (t_.expression_kind_of(e) != expression_kind::call)
+        return false;
       auto&& args = t_.arguments(e);
       return std::ranges::begin(args) != std::ranges::end(args) || t_.device_of(e).has_value();
     }
@@ -270,9 +275,14 @@ public:
   }
 
 private:
-  template <class X> static constexpr operand operand_of(const X& x) {
-    if constexpr (std::same_as<std::remove_cvref_t<X>, expression>)
+  /// A bound as given: an expression, an integer, or an optional expression whose
+  /// absence means `absent` (a range's implicit start 0 and step 1).
+  template <class X> static constexpr operand operand_of(const X& x, std::int64_t absent) {
+    using B = std::remove_cvref_t<X>;
+    if constexpr (std::same_as<B, expression>)
       return {false, 0, x};
+    else if constexpr (std::same_as<B, std::optional<expression>>)
+      return x ? operand{false, 0, *x} : operand{true, absent, expression{}};
     else
       return {true, static_cast<std::int64_t>(x), expression{}};
   }

@@ -31,6 +31,17 @@ concept hashable = requires(const T& k) {
 };
 template <class T, class E>
 concept bound_field = std::convertible_to<T, std::int64_t> || std::convertible_to<T, E>;
+/// A start or step may also be absent at run time (std::optional<expression>: 0 and 1).
+template <class T, class E>
+concept optional_bound_field =
+    bound_field<T, E> || std::same_as<std::remove_cvref_t<T>, std::optional<E>>;
+/// loop_bounds' fields.
+template <class R, class E>
+concept bounds_of = requires(const R& b) {
+  { b.start } -> optional_bound_field<E>;
+  { b.stop } -> bound_field<E>;
+  { b.step } -> optional_bound_field<E>;
+};
 template <class T> struct is_optional : std::false_type {};
 template <class T> struct is_optional<std::optional<T>> : std::true_type {};
 } // namespace detail
@@ -124,12 +135,11 @@ template <class T>
 concept has_loop_variables = requires(const T& t, typename T::statement s) {
   { t.loop_variable(s) } -> std::convertible_to<typename T::variable>;
 };
-/// loop_bounds(statement) -> {start, stop, step}, each an expression or an integer.
+/// loop_bounds(statement) -> {start, stop, step}, each an expression or an integer;
+/// start and step may be std::optional<expression> (absent: 0 and 1).
 template <class T>
 concept has_loop_bounds = requires(const T& t, typename T::statement s) {
-  { t.loop_bounds(s).start } -> detail::bound_field<typename T::expression>;
-  { t.loop_bounds(s).stop } -> detail::bound_field<typename T::expression>;
-  { t.loop_bounds(s).step } -> detail::bound_field<typename T::expression>;
+  { t.loop_bounds(s) } -> detail::bounds_of<typename T::expression>;
 };
 /// expression_kind_of(expression) -> expression_kind.
 template <class T>
@@ -247,17 +257,46 @@ template <class T> constexpr std::size_t scope_nesting_limit_of() {
     return static_cast<std::size_t>(-1);
 }
 
-/// Everything `analyze` needs.
+namespace detail {
+/// What a member returns, where it can be called at all: a member that exists with
+/// the wrong type is diagnosed as such, not as missing (diagnose_analysis).
 template <class T>
-concept analysable_ir =
-    complete_traits<T> && names_program<T> && names_function<T> && names_statement<T> &&
-    names_expression<T> && names_variable<T> && names_location<T> && lists_functions<T> &&
-    describes_functions<T> && exposes_bodies<T> && classifies_statements<T> &&
-    locates_statements<T> && locates_expressions<T> && nests_statements<T> && binds_targets<T> &&
-    has_values<T> && has_loop_variables<T> && has_loop_bounds<T> && classifies_expressions<T> &&
-    reads_integers<T> && reads_variables<T> && resolves_calls<T> && lists_arguments<T> &&
-    finds_devices<T> && names_allocations<T> && identifies_variables<T> &&
-    complete_control_flow<T> && (!storage_t<T>::constant_evaluable || numbers_variables<T>);
+using lists_functions_result = decltype(std::declval<const T&>().functions(std::declval<const typename T::program&>()));
+template <class T>
+using describes_functions_result = decltype(std::declval<const T&>().describe(std::declval<typename T::function>()));
+template <class T>
+using exposes_bodies_result = decltype(std::declval<const T&>().body(std::declval<typename T::function>()));
+template <class T>
+using classifies_statements_result = decltype(std::declval<const T&>().statement_kind_of(std::declval<typename T::statement>()));
+template <class T>
+using locates_statements_result = decltype(std::declval<const T&>().location_of(std::declval<typename T::statement>()));
+template <class T>
+using locates_expressions_result = decltype(std::declval<const T&>().location_of(std::declval<typename T::expression>()));
+template <class T>
+using nests_statements_result = decltype(std::declval<const T&>().children(std::declval<typename T::statement>()));
+template <class T>
+using binds_targets_result = decltype(std::declval<const T&>().targets(std::declval<typename T::statement>()));
+template <class T>
+using has_values_result = decltype(std::declval<const T&>().value(std::declval<typename T::statement>()));
+template <class T>
+using has_loop_variables_result = decltype(std::declval<const T&>().loop_variable(std::declval<typename T::statement>()));
+template <class T>
+using has_loop_bounds_result = decltype(std::declval<const T&>().loop_bounds(std::declval<typename T::statement>()));
+template <class T>
+using classifies_expressions_result = decltype(std::declval<const T&>().expression_kind_of(std::declval<typename T::expression>()));
+template <class T>
+using reads_integers_result = decltype(std::declval<const T&>().integer_value(std::declval<typename T::expression>()));
+template <class T>
+using reads_variables_result = decltype(std::declval<const T&>().variable_of(std::declval<typename T::expression>()));
+template <class T>
+using resolves_calls_result = decltype(std::declval<const T&>().call_target_of(std::declval<typename T::expression>()));
+template <class T>
+using lists_arguments_result = decltype(std::declval<const T&>().arguments(std::declval<typename T::expression>()));
+template <class T>
+using finds_devices_result = decltype(std::declval<const T&>().device_of(std::declval<typename T::expression>()));
+template <class T>
+using names_allocations_result = decltype(std::declval<const T&>().allocation_name(std::declval<typename T::expression>()));
+} // namespace detail
 
 // ---- layer 2: the scope readers ---------------------------------------------------------
 
@@ -310,12 +349,32 @@ concept reads_window_buffer_sizes = requires(const T& t, typename T::window_buff
   { t.window_buffer_size(w) } -> std::convertible_to<typename T::expression>;
 };
 
+/// Some scope reader is given: then all must be (a partial layer would leave bodies the
+/// pass made unrecognized, and a second run would wrap them again).
+template <class T>
+concept has_any_reader = names_scopes<T> || lists_scope_devices<T> || lists_scope_slots<T> ||
+                         reads_view_window_buffers<T> || names_window_buffer_objects<T> ||
+                         reads_window_buffer_bases<T> || reads_window_buffer_sizes<T>;
+
 /// Everything `verify` needs on top of the analysis core.
 template <class T>
 concept reads_scopes =
     names_window_buffers<T> && orders_window_buffers<T> && names_scopes<T> &&
     lists_scope_devices<T> && lists_scope_slots<T> && reads_view_window_buffers<T> &&
     names_window_buffer_objects<T> && reads_window_buffer_bases<T> && reads_window_buffer_sizes<T>;
+
+/// Everything `analyze` needs.
+template <class T>
+concept analysable_ir =
+    complete_traits<T> && names_program<T> && names_function<T> && names_statement<T> &&
+    names_expression<T> && names_variable<T> && names_location<T> && lists_functions<T> &&
+    describes_functions<T> && exposes_bodies<T> && classifies_statements<T> &&
+    locates_statements<T> && locates_expressions<T> && nests_statements<T> && binds_targets<T> &&
+    has_values<T> && has_loop_variables<T> && has_loop_bounds<T> && classifies_expressions<T> &&
+    reads_integers<T> && reads_variables<T> && resolves_calls<T> && lists_arguments<T> &&
+    finds_devices<T> && names_allocations<T> && identifies_variables<T> &&
+    complete_control_flow<T> && (reads_scopes<T> || !has_any_reader<T>) &&
+    (!storage_t<T>::constant_evaluable || numbers_variables<T>);
 
 // ---- layer 3: the rewrite hooks ---------------------------------------------------------
 
@@ -423,8 +482,15 @@ concept signal_synthesizable_ir = signal_analysable_ir<T> && inserts_signals<T>;
 
 #define COMMSCOPE_REQUIRE(concept_, message)                                                       \
   else if constexpr (!concept_<T>) static_assert(detail::always_false<T>, "commscope: " message)
+/// A member that exists but returns the wrong type: the check names both types in its note.
+#define COMMSCOPE_REQUIRE_TYPE(concept_, message, ...)                                             \
+  else if constexpr (!concept_<T> && requires { typename detail::concept_##_result<T>; })          \
+      static_assert(__VA_ARGS__, "commscope: " message)
 
-/// Called first by `analyze`: reports the first missing member of the analysis core only.
+template <class T> constexpr void diagnose_reader_members();
+
+/// Called first by `analyze`: reports the first missing member of the analysis core only
+/// (and the first missing scope reader of an adapter that gives some but not all).
 template <class T> constexpr void diagnose_analysis() {
   if constexpr (!complete_traits<T>)
     static_assert(detail::always_false<T>,
@@ -442,27 +508,64 @@ template <class T> constexpr void diagnose_analysis() {
   COMMSCOPE_REQUIRE(names_location, "add `using location = ...;` (copyable and "
                                     "default-constructible: give mlir::Location its "
                                     "nullable form)");
+  COMMSCOPE_REQUIRE_TYPE(lists_functions, "`functions(const program&)` must return a range of function",
+                         detail::range_of<detail::lists_functions_result<T>, typename T::function>);
   COMMSCOPE_REQUIRE(lists_functions, "add `R functions(const program&)` returning a range of "
                                      "function");
+  COMMSCOPE_REQUIRE_TYPE(describes_functions, "`describe(function)` must return function_info",
+                         std::is_convertible_v<detail::describes_functions_result<T>, function_info>);
   COMMSCOPE_REQUIRE(describes_functions, "add `static function_info describe(function)`");
+  COMMSCOPE_REQUIRE_TYPE(exposes_bodies, "`body(function)` must return a range of statement",
+                         detail::range_of<detail::exposes_bodies_result<T>, typename T::statement>);
   COMMSCOPE_REQUIRE(exposes_bodies, "add `R body(function)` returning a range of statement");
+  COMMSCOPE_REQUIRE_TYPE(classifies_statements, "`statement_kind_of(statement)` must return statement_kind",
+                         std::is_convertible_v<detail::classifies_statements_result<T>, statement_kind>);
   COMMSCOPE_REQUIRE(classifies_statements, "add `statement_kind statement_kind_of(statement)`");
+  COMMSCOPE_REQUIRE_TYPE(locates_statements, "`location_of(statement)` must return location",
+                         std::is_convertible_v<detail::locates_statements_result<T>, typename T::location>);
   COMMSCOPE_REQUIRE(locates_statements, "add `location location_of(statement)`");
+  COMMSCOPE_REQUIRE_TYPE(locates_expressions, "`location_of(expression)` must return location",
+                         std::is_convertible_v<detail::locates_expressions_result<T>, typename T::location>);
   COMMSCOPE_REQUIRE(locates_expressions, "add `location location_of(expression)`");
+  COMMSCOPE_REQUIRE_TYPE(nests_statements, "`children(statement)` must return a range of statement",
+                         detail::range_of<detail::nests_statements_result<T>, typename T::statement>);
   COMMSCOPE_REQUIRE(nests_statements, "add `R children(statement)` returning a range of statement");
+  COMMSCOPE_REQUIRE_TYPE(binds_targets, "`targets(statement)` must return a range of variable",
+                         detail::range_of<detail::binds_targets_result<T>, typename T::variable>);
   COMMSCOPE_REQUIRE(binds_targets, "add `R targets(statement)` returning a range of variable");
+  COMMSCOPE_REQUIRE_TYPE(has_values, "`value(statement)` must return expression",
+                         std::is_convertible_v<detail::has_values_result<T>, typename T::expression>);
   COMMSCOPE_REQUIRE(has_values, "add `expression value(statement)`");
+  COMMSCOPE_REQUIRE_TYPE(has_loop_variables, "`loop_variable(statement)` must return variable",
+                         std::is_convertible_v<detail::has_loop_variables_result<T>, typename T::variable>);
   COMMSCOPE_REQUIRE(has_loop_variables, "add `static variable loop_variable(statement)`");
+  COMMSCOPE_REQUIRE_TYPE(has_loop_bounds, "`loop_bounds(statement)` must return loop_bounds<Start, Stop, Step>: each field an expression or an integer, start and step also std::optional<expression>",
+                         detail::bounds_of<detail::has_loop_bounds_result<T>, typename T::expression>);
   COMMSCOPE_REQUIRE(has_loop_bounds,
                     "add `loop_bounds<...> loop_bounds(statement)` (start, stop and step, "
-                    "each an expression or an integer)");
+                    "each an expression or an integer; start and step may be "
+                    "std::optional<expression>)");
+  COMMSCOPE_REQUIRE_TYPE(classifies_expressions, "`expression_kind_of(expression)` must return expression_kind",
+                         std::is_convertible_v<detail::classifies_expressions_result<T>, expression_kind>);
   COMMSCOPE_REQUIRE(classifies_expressions, "add `expression_kind expression_kind_of(expression)`");
+  COMMSCOPE_REQUIRE_TYPE(reads_integers, "`integer_value(expression)` must return std::int64_t",
+                         std::is_convertible_v<detail::reads_integers_result<T>, std::int64_t>);
   COMMSCOPE_REQUIRE(reads_integers, "add `std::int64_t integer_value(expression)`");
+  COMMSCOPE_REQUIRE_TYPE(reads_variables, "`variable_of(expression)` must return variable",
+                         std::is_convertible_v<detail::reads_variables_result<T>, typename T::variable>);
   COMMSCOPE_REQUIRE(reads_variables, "add `variable variable_of(expression)`");
+  COMMSCOPE_REQUIRE_TYPE(resolves_calls, "`call_target_of(expression)` must return call_target",
+                         std::is_convertible_v<detail::resolves_calls_result<T>, call_target>);
   COMMSCOPE_REQUIRE(resolves_calls, "add `call_target call_target_of(expression)`");
+  COMMSCOPE_REQUIRE_TYPE(lists_arguments, "`arguments(expression)` must return a range of expression",
+                         detail::range_of<detail::lists_arguments_result<T>, typename T::expression>);
   COMMSCOPE_REQUIRE(lists_arguments,
                     "add `R arguments(expression)` returning a range of expression");
+  COMMSCOPE_REQUIRE_TYPE(finds_devices, "`device_of(expression)` must return std::optional<expression>",
+                         std::is_convertible_v<detail::finds_devices_result<T>, std::optional<typename T::expression>>);
   COMMSCOPE_REQUIRE(finds_devices, "add `std::optional<expression> device_of(expression)`");
+  COMMSCOPE_REQUIRE_TYPE(names_allocations, "`allocation_name(expression)` must return std::string_view",
+                         std::is_convertible_v<detail::names_allocations_result<T>, std::string_view>);
   COMMSCOPE_REQUIRE(names_allocations, "add `std::string_view allocation_name(expression)`");
   COMMSCOPE_REQUIRE(identifies_variables,
                     "variables need an identity: add `K variable_key(variable)` with a "
@@ -477,16 +580,47 @@ template <class T> constexpr void diagnose_analysis() {
       detail::always_false<T>,
       "commscope: branches needs its pair: add `control_flow control_of(statement)` (which "
       "statements' children are alternatives, run once, may be skipped or repeat)");
+  else if constexpr (has_any_reader<T> && !reads_scopes<T>) diagnose_reader_members<T>();
   else if constexpr (storage_t<T>::constant_evaluable && !numbers_variables<T>) static_assert(
       detail::always_false<T>,
       "commscope: constant-evaluable storage needs variable_index(variable) "
       "and variable_bound(const program&): hashing is not available there");
 }
 
+/// The one-argument entry points default-construct `ir_traits<Program>`: only for a
+/// traits class without state, or one that says its default state works
+/// (`static constexpr bool usable_by_default = true`: an optional cache). One that holds
+/// its module (an index IR's traits) would read through a null module.
+template <class T>
+concept default_constructible_traits =
+    std::default_initializable<T> && (std::is_empty_v<T> || requires {
+      requires T::usable_by_default;
+    });
+
+/// Called by the one-argument entry points, after the layers they need are diagnosed.
+template <class T> constexpr void diagnose_default_traits() {
+  if constexpr (!default_constructible_traits<T>)
+    static_assert(detail::always_false<T>,
+                  "commscope: this ir_traits specialization holds state (a module, a table), so "
+                  "the library cannot make one (unless it says `static constexpr bool "
+                  "usable_by_default = true`): pass the traits object, as in "
+                  "analyze(program, traits), materialize(program, plan, traits), "
+                  "run(program, traits), verify(program, traits), "
+                  "synthesize_signals(program, traits)");
+}
+
 /// Called first by `verify`: the analysis core, then the scope readers.
 template <class T> constexpr void diagnose_readers() {
   if constexpr (!analysable_ir<T>)
     diagnose_analysis<T>();
+  else
+    diagnose_reader_members<T>();
+}
+
+/// The scope readers' first missing member.
+template <class T> constexpr void diagnose_reader_members() {
+  if constexpr (reads_scopes<T>) {
+  }
   COMMSCOPE_REQUIRE(names_window_buffers,
                     "add `using window_buffer = ...;` (a copyable, default-constructible, "
                     "equality-comparable handle)");

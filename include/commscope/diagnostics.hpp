@@ -65,6 +65,7 @@ enum class reason : std::uint8_t {
   unsorted_devices,    ///< verify: device list not ascending, unique, non-negative
   view_outside_scope,  ///< verify: a view whose window buffer no enclosing scope holds
   alloc_not_slot,      ///< verify: an allocation no enclosing scope holds (host with scopes)
+  view_of_other_buffer, ///< verify: a view typed with another allocation's window buffer
   nested_allreduce,    ///< signal synthesis: a signal-less allreduce inside an expression
   bad_core_num,        ///< signal synthesis: core_num= is no positive integer constant
   synthesized_in_loop, ///< signal synthesis: collective-in-loop of a signal-less allreduce
@@ -203,6 +204,8 @@ template <class Vec> constexpr void sort_diagnostics(Vec& diagnostics) {
       return "a view of window buffer %w is outside every scope that holds it";
     case reason::alloc_not_slot:
       return "allocation %w is no slot of a scope that encloses it";
+    case reason::view_of_other_buffer:
+      return "a view typed with window buffer %w reads another allocation";
     default:
       return "verification failed for %w";
     }

@@ -103,9 +103,19 @@ constexpr materialized materialize(Program& p, const plan<Traits>& pl) {
   if constexpr (!materializable_ir<Traits>) {
     diagnose_rewrite<Traits>();
     return materialized::rejected;
+  } else if constexpr (!default_constructible_traits<Traits>) {
+    diagnose_default_traits<Traits>();
+    return materialized::rejected;
   } else {
     return materialize(p, pl, Traits{});
   }
+}
+
+/// The plan of an adapter that does not meet the contract (its analysis reported why):
+/// nothing to rewrite, and no second error.
+template <class Program, class... Traits>
+constexpr materialized materialize(Program&, const unsatisfied_contract&, const Traits&...) {
+  return materialized::rejected;
 }
 
 /// The whole pass: analyse, and materialize when there is nothing to report. Returns the
@@ -128,6 +138,9 @@ template <class Program> constexpr auto run(Program& p) {
   using Traits = ir_traits<Program>;
   if constexpr (!materializable_ir<Traits>) {
     diagnose_rewrite<Traits>();
+    return unsatisfied_contract{};
+  } else if constexpr (!default_constructible_traits<Traits>) {
+    diagnose_default_traits<Traits>();
     return unsatisfied_contract{};
   } else {
     return run(p, Traits{});

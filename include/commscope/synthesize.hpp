@@ -54,7 +54,22 @@ constexpr auto synthesize_signals(Program& p, const Traits& traits) {
 
 /// `synthesize_signals(p, ir_traits<Program>{})`.
 template <class Program> constexpr auto synthesize_signals(Program& p) {
-  return synthesize_signals(p, ir_traits<Program>{});
+  using Traits = ir_traits<Program>;
+  if constexpr (!signal_synthesizable_ir<Traits>) {
+    diagnose_signals<Traits, true>();
+    return unsatisfied_contract{};
+  } else if constexpr (!default_constructible_traits<Traits>) {
+    diagnose_default_traits<Traits>();
+    return unsatisfied_contract{};
+  } else {
+    return synthesize_signals(p, Traits{});
+  }
+}
+
+/// The signal plan of an adapter that does not meet the contract: nothing to do.
+template <class Program, class... Traits>
+constexpr materialized synthesize(Program&, const unsatisfied_contract&, const Traits&...) {
+  return materialized::rejected;
 }
 
 /// Asks `run` for the whole pipeline: signal synthesis, then the main pass.

@@ -3,7 +3,9 @@
 // An adapter is a class, usually a specialization of `commscope::ir_traits<Program>`.
 // The entry points take an object of it: `analyze(program)` default-constructs
 // `ir_traits<Program>`, `analyze(program, my_traits{&module})` passes a stateful one
-// (a module that an index means nothing without). The library calls every member through
+// (a module that an index means nothing without; the one-argument form is then a compile
+// error, unless the class says `static constexpr bool usable_by_default = true`, its state
+// being an optional cache). The library calls every member through
 // that object, as `t.member(...)` on a const object, so static member functions work
 // unchanged and non-static ones must be const. A constexpr traits object runs the pass in
 // the compiler. No ADL; see ../../../shared/spec/pass.md for what the pass computes.
@@ -41,7 +43,9 @@
 //   loop_variable(statement)      the variable of a for loop
 //   loop_bounds(statement)        -> loop_bounds<A, B, C> {start, stop, step}, each field an
 //                                 expression or an integer (implicit bounds: range(n) is
-//                                 loop_bounds<std::int64_t, expression, std::int64_t>{0, n, 1})
+//                                 loop_bounds<std::int64_t, expression, std::int64_t>{0, n, 1});
+//                                 start and step may be std::optional<expression>, absent
+//                                 meaning 0 and 1
 //   expression_kind_of(expression) -> expression_kind
 //   integer_value(expression)     the value of an integer constant
 //   variable_of(expression)       the variable a variable expression refers to. The pass
@@ -100,10 +104,9 @@
 //                                 neither assignment, evaluation nor for loop (conditions,
 //                                 returned values): default none
 //   subexpressions(expression)    every direct operand, so that calls nested anywhere are
-//                                 found: default the arguments, then device_of (then asked
-//                                 of every expression: a non-call has none). Give it when
-//                                 other operands (keyword values, operands of arithmetic)
-//                                 may hold calls
+//                                 found: default a call's arguments, then its device_of
+//                                 (asked only of calls). Give it when other operands
+//                                 (keyword values, operands of arithmetic) may hold calls
 //   device_limit                  static constexpr std::int64_t; ids at or above it are
 //                                 `device-out-of-range` (default 1,048,576)
 //   scope_nesting_limit           static constexpr std::size_t; a function that needs more

@@ -4,7 +4,9 @@
 #pragma once
 
 #include <commscope/adapter.hpp>
+#include <commscope/analysis/collect.hpp>
 #include <commscope/analysis/read_back.hpp>
+#include <commscope/analysis/variables.hpp>
 #include <commscope/concepts.hpp>
 #include <commscope/diagnostics.hpp>
 #include <commscope/plan.hpp>
@@ -13,10 +15,60 @@
 #include <concepts>
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <type_traits>
 #include <utility>
 
 namespace commscope {
+
+namespace detail {
+/// Which allocation each window of a host orchestrator reads, resolved as the analysis
+/// resolves it (collect.hpp, variables.hpp): a view typed with the window buffer of
+/// another allocation than the one its window call reads is a finding.
+template <class A> class window_pointers {
+public:
+  constexpr window_pointers(const A& a, const typename A::program& p) : a_(a), vars_(a, p) {}
+
+  /// Calls bad(view) for each of `views` (function f's, in walk order) whose window
+  /// buffer's base is not the base of the allocation its window reads. Views whose
+  /// assignment is no window of an allocation (a copy the IR types too) are not judged;
+  /// nor are any where statements cannot be compared.
+  template <class Views, class Bad>
+  constexpr void check(typename A::function f, Views views, Bad&& bad) {
+    if constexpr (std::equality_comparable<typename A::statement>) {
+      if (views.empty())
+        return;
+      vars_.reset();
+      facts_.clear();
+      std::uint64_t order = 0;
+      collector<A>(a_, vars_, facts_, order).run(f);
+      std::size_t k = 0;
+      for (const auto& w : facts_.windows) {
+        while (k < views.size() && !(views[k].statement == w.statement))
+          ++k; // a typed assignment that is no window
+        if (k == views.size())
+          return;
+        const auto& v = views[k];
+        const auto alloc = vars_.allocation_of(w.allocation); // the pointer's definition
+        if (alloc != no_index &&
+            !(vars_.id(a_.window_buffer_base(v.buffer)) ==
+              vars_.id(facts_.allocations[alloc].base)))
+          bad(v);
+        // One statement may type several targets: only its first is the window's.
+        while (k < views.size() && views[k].statement == w.statement)
+          ++k;
+      }
+    } else {
+      (void)f, (void)views, (void)bad;
+    }
+  }
+
+private:
+  const A& a_;
+  variable_table<A> vars_;
+  function_facts<A> facts_;
+};
+} // namespace detail
 
 /// Checks every function of `p` through the traits object `traits`.
 template <class Program, class Traits>
@@ -32,18 +84,26 @@ template <class Program, class Traits>
     const A a(traits);
     typename storage::template vector<diagnostic<location>> out;
     detail::scope_records<A> found;
-    for (auto&& f : a.functions(p)) {
-      const auto first_scope = found.scopes.size();
-      const auto first_allocation = found.allocations.size();
-      detail::read_scopes(a, f, found);
-      // Only a host orchestrator with scopes must hold every allocation in them.
-      if (!a.describe(f).is_host_orchestrator() || found.scopes.size() == first_scope)
-        found.allocations.resize(first_allocation);
-    }
     const auto report = [&](reason why, std::string_view subject, location where,
                             std::uint64_t at) {
       out.push_back({error_code::verify, why, subject, 0, 0, where, at, {}, {}});
     };
+    detail::window_pointers<A> pointers(a, p);
+    for (auto&& f : a.functions(p)) {
+      const auto first_scope = found.scopes.size();
+      const auto first_allocation = found.allocations.size();
+      const auto first_view = found.views.size();
+      detail::read_scopes(a, f, found);
+      if (!a.describe(f).is_host_orchestrator())
+        found.allocations.resize(first_allocation);
+      else
+        pointers.check(f, std::span(found.views).subspan(first_view), [&](const auto& v) {
+          report(reason::view_of_other_buffer, a.window_buffer_name(v.buffer), v.where, v.at);
+        });
+      // Only a host orchestrator with scopes must hold every allocation in them.
+      if (found.scopes.size() == first_scope)
+        found.allocations.resize(first_allocation);
+    }
     // (window buffer, scope), as read_back's index: sorted by the same instantiation.
     using slot_entry = std::pair<window_buffer, std::uint32_t>;
     typename storage::template vector<slot_entry> slots;
@@ -171,6 +231,9 @@ template <class Program> [[nodiscard]] constexpr auto verify(const Program& p) {
   using Traits = ir_traits<Program>;
   if constexpr (!analysable_ir<Traits> || !reads_scopes<Traits>) {
     diagnose_readers<Traits>();
+    return unsatisfied_contract{};
+  } else if constexpr (!default_constructible_traits<Traits>) {
+    diagnose_default_traits<Traits>();
     return unsatisfied_contract{};
   } else {
     return verify(p, Traits{});

@@ -5,7 +5,10 @@
 
 #include <doctest/doctest.h>
 
+#include <optional>
+#include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -29,7 +32,7 @@ std::string render(const commscope::device_set& s) {
   return out + "}";
 }
 
-std::string coverage(const commscope::plan<traits>& pl, std::string_view name) {
+template <class Plan> std::string coverage(const Plan& pl, std::string_view name) {
   for (const auto& fp : pl.functions)
     for (const auto& a : fp.allocations)
       if (a.name == name)
@@ -38,7 +41,7 @@ std::string coverage(const commscope::plan<traits>& pl, std::string_view name) {
 }
 
 /// "code subject line", one diagnostic per line.
-std::string diags(const commscope::plan<traits>& pl) {
+template <class Plan> std::string diags(const Plan& pl) {
   std::string out;
   for (const auto& d : pl.diagnostics) {
     out += out.empty() ? "" : "\n";
@@ -343,6 +346,76 @@ TEST_CASE("evidence names the view each contribution came through") {
     CHECK(ev[0].passed_view == a); // v is view 0 (of a), w view 1 (of b)
     CHECK(ev[0].where == 8);
   }
+}
+
+namespace {
+/// Loop bounds whose start and step may be absent at run time (0 and 1).
+struct optional_bounds_traits : traits {
+  static commscope::loop_bounds<std::optional<expression>, expression, std::optional<expression>>
+  loop_bounds(statement s) {
+    const auto absent = [](expression e, std::int64_t v) {
+      return e->kind == commscope::expression_kind::integer && e->value == v
+                 ? std::nullopt
+                 : std::optional<expression>(e);
+    };
+    return {absent(s->bounds.start, 0), s->bounds.stop, absent(s->bounds.step, 1)};
+  }
+};
+/// An adapter whose arguments and device_of assume a call, as a real one may.
+struct calls_only_traits : traits {
+  static const std::vector<expression>& arguments(expression e) {
+    if (e->kind != commscope::expression_kind::call)
+      throw std::logic_error("arguments of a non-call");
+    return e->args;
+  }
+  static std::optional<expression> device_of(expression e) {
+    if (e->kind != commscope::expression_kind::call)
+      throw std::logic_error("device_of a non-call");
+    return traits::device_of(e);
+  }
+};
+} // namespace
+
+TEST_CASE("loop bounds with an optional start and step: absent is 0 and 1") {
+  static_assert(commscope::has_loop_bounds<optional_bounds_traits>);
+  flow::program p;
+  auto views = two_views(p);
+  p.host(views + block{p.for_world("r", {p.on_var({"v"}, "r")}),
+                       p.for_("i", p.integer(2), p.integer(5), p.integer(1), {p.on_var({"w"}, "i")})});
+  const auto pl = commscope::analyze(p, optional_bounds_traits{});
+  CHECK(diags(pl) == "");
+  CHECK(coverage(pl, "a") == "all");
+  CHECK(coverage(pl, "b") == "{2,3,4}");
+}
+
+TEST_CASE("the derived operands ask arguments and device_of only of calls") {
+  flow::program p;
+  auto views = two_views(p);
+  p.host(views + block{p.assign("n", p.integer(3)), p.copy("u", "v"), p.assign("o", p.other()),
+                       p.on_var({"u"}, "n"), p.on({"w"}, 1)});
+  const auto pl = commscope::analyze(p, calls_only_traits{});
+  CHECK(diags(pl) == "");
+  CHECK(coverage(pl, "a") == "{3}");
+}
+
+namespace {
+struct signal_traits : traits {
+  static std::vector<std::string_view> names_in_use(const flow::program&) { return {}; }
+};
+} // namespace
+
+TEST_CASE("signal synthesis: a statement whose children repeat is a loop") {
+  flow::program p;
+  auto views = two_views(p);
+  p.host(views + block{p.on({"v"}, 0),
+                       p.compound(control_flow::repeat,
+                                  {p.collective("v", operation::allreduce, {"v"})}),
+                       p.compound(control_flow::block,
+                                  {p.collective("w", operation::allreduce, {"w"})})});
+  const auto pl = commscope::plan_signals(p, signal_traits{});
+  REQUIRE(pl.diagnostics.size() == 1);
+  CHECK(pl.diagnostics[0].code == commscope::error_code::collective_in_loop);
+  CHECK(pl.diagnostics[0].where == 6);
 }
 
 TEST_SUITE_END();

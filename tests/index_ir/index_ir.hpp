@@ -1,7 +1,10 @@
 // A third test IR, data-oriented: every node lives in a flat array of one module and every
 // handle is a 32-bit index (an enum class, so that the handle types stay apart). A
 // variable is a name: binding it again rebinds the same variable, as Python does (no
-// renaming): a view's type is recorded on its binding, the statement. The adapter is a
+// renaming): a view's type is recorded on its binding, the statement. An `if` lists the
+// statements of all its branches as its children and says where each branch begins, any
+// other statement with children whether they run once or may not run at all; a parallel
+// assignment (`a, b = b, a`) lists its targets and values. The adapter is a
 // stateful traits object holding the module; the rewrite is in place, without a
 // rewriter, and builds each window buffer in one step.
 #pragma once
@@ -43,6 +46,14 @@ struct statement_node {
   std::uint32_t first = 0, count = 0; ///< children: lists[first, first + count)
   std::uint32_t scope = none;         ///< a scope statement's entry in scopes
   location where;
+  /// An if (kind other): its branches, in order, are `branches` consecutive runs of its
+  /// children; lists[branch_first + k] is where run k begins among them, and one more
+  /// entry ends the last run. A missing else is an empty run.
+  std::uint32_t branch_first = 0, branches = 0;
+  /// How the children of any other statement with children run (a scope's: once).
+  commscope::control_flow control = commscope::control_flow::may_skip;
+  /// A parallel assignment has target none; its targets are lists[first, first + count)
+  /// (variables) and its values the next `count` entries (expressions).
 };
 struct expression_node {
   commscope::expression_kind kind{};
@@ -112,10 +123,43 @@ struct traits {
   commscope::statement_kind statement_kind_of(st s) const { return node(s).kind; }
   location location_of(st s) const { return node(s).where; }
   location location_of(ex e) const { return node(e).where; }
-  auto children(st s) const { return list<st>(node(s).first, node(s).count); }
+  auto children(st s) const { return list<st>(node(s).first, parallel(s) ? 0 : node(s).count); }
+  commscope::control_flow control_of(st s) const {
+    if (node(s).branches != 0)
+      return commscope::control_flow::alternatives;
+    return node(s).kind == commscope::statement_kind::scope ? commscope::control_flow::block
+                                                            : node(s).control;
+  }
+  auto branches(st s) const {
+    return std::views::iota(0u, node(s).branches) | std::views::transform([this, s](auto k) {
+             const auto* at = &m->lists[node(s).branch_first + k];
+             return list<st>(node(s).first + at[0], at[1] - at[0]);
+           });
+  }
+  bool parallel(st s) const {
+    return node(s).kind == commscope::statement_kind::assignment && node(s).target == none;
+  }
+  /// One variable per target: a plain assignment's one, a parallel assignment's list.
   auto targets(st s) const {
-    return optional<var>(node(s).kind == commscope::statement_kind::assignment ? node(s).target
-                                                                               : none);
+    const auto& n = node(s);
+    const bool one = n.kind == commscope::statement_kind::assignment && n.target != none;
+    return std::views::iota(0u, one           ? 1u
+                                : parallel(s) ? n.count
+                                              : 0u) |
+           std::views::transform([this, s, one](std::uint32_t k) {
+             return var{one ? node(s).target : m->lists[node(s).first + k]};
+           });
+  }
+  /// One value per target.
+  auto values(st s) const {
+    const auto& n = node(s);
+    const bool one = n.kind == commscope::statement_kind::assignment && n.target != none;
+    return std::views::iota(0u, one           ? 1u
+                                : parallel(s) ? n.count
+                                              : 0u) |
+           std::views::transform([this, s, one](std::uint32_t k) {
+             return ex{one ? node(s).value : m->lists[node(s).first + node(s).count + k]};
+           });
   }
   ex value(st s) const { return ex{node(s).value}; }
   auto expressions(st s) const { return optional<ex>(node(s).value); }

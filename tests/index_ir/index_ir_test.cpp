@@ -1,6 +1,8 @@
 // The data-oriented index IR (index_ir.hpp) through a stateful traits object: the whole
 // table of compile-time cases, the rebinding cases with one variable rebound rather than
-// renamed, and the rewrite, the verifier and the read-back on the result.
+// renamed, the rewrite, the verifier and the read-back on the result, and control flow
+// (branches as alternatives, loops, break/continue, a parallel assignment) built directly.
+#include "builder.hpp"
 #include "index_ir.hpp"
 
 #include "../compile_time/cases.hpp"
@@ -9,8 +11,12 @@
 
 #include <doctest/doctest.h>
 
+#include <memory>
 #include <string>
+#include <string_view>
 #include <type_traits>
+#include <utility>
+#include <variant>
 
 using namespace commscope::compile_time;
 
@@ -128,4 +134,161 @@ TEST_CASE("the verifier finds a view outside its scope, and never reads a null h
   CHECK(found[0].why == commscope::reason::view_outside_scope);
   CHECK(found[0].subject == "buf");
   CHECK(found[0].where.line == 99);
+}
+
+// ---- control flow (pass.md, "Rebinding and control flow"), one variable rebound
+namespace {
+
+using index_ir::builder;
+using stmts = builder::stmts;
+constexpr commscope::function_info chip_info{"chip", commscope::level::chip, true, false};
+constexpr commscope::function_info host_info{"host", commscope::level::host, true, false};
+
+/// The devices of each allocation, by name: "b1={0,3} b2=all".
+std::string devices(const auto& plan) {
+  std::string s;
+  for (const auto& f : plan.functions)
+    for (const auto& a : f.allocations) {
+      s += (s.empty() ? "" : " ") + std::string(a.name) + "=";
+      if (a.devices.is_all()) {
+        s += "all";
+        continue;
+      }
+      std::string ids;
+      a.devices.for_each([&](auto d) { ids += (ids.empty() ? "" : ",") + std::to_string(d); });
+      s += "{" + ids + "}";
+    }
+  return s;
+}
+
+std::string codes(const auto& plan) {
+  std::string s;
+  for (const auto& d : plan.diagnostics)
+    s += (s.empty() ? "" : " ") + std::string(commscope::code_name(d.code));
+  return s;
+}
+
+/// A host orchestrator that allocates b1, b2, b3 with views v, w, u, then runs `body`
+/// (made by `make`, given the builder), analysed.
+template <class Make> auto analysed(Make&& make) {
+  auto p = std::make_unique<index_ir::program>();
+  builder b(*p);
+  b.function(chip_info, {});
+  stmts body;
+  for (auto [buffer, view] : {std::pair("b1", "v"), std::pair("b2", "w"), std::pair("b3", "u")}) {
+    body.push_back(b.assign(buffer, b.allocation(buffer, b.integer(64))));
+    body.push_back(
+        b.assign(view, b.call(commscope::operation::window, {b.use(buffer), b.opaque()})));
+  }
+  for (auto s : make(b))
+    body.push_back(s);
+  b.function(host_info, body);
+  auto plan = commscope::analyze(p->m, p->adapter());
+  return std::pair(std::move(p), std::move(plan));
+}
+
+/// chip(view, device=device): a constant, or the named loop variable.
+index_ir::st dispatch(builder& b, std::string_view view, std::variant<int, const char*> device) {
+  const auto d = std::holds_alternative<int>(device) ? b.integer(std::get<int>(device))
+                                                     : b.use(std::get<const char*>(device));
+  const index_ir::ex args[] = {b.use(view)};
+  return b.evaluate(b.call(commscope::call_target::of(chip_info), args, d));
+}
+index_ir::st copy(builder& b, std::string_view to, std::string_view from) {
+  return b.assign(to, b.use(from));
+}
+index_ir::ex world(builder& b) { return b.call(commscope::operation::world_size, {}); }
+
+} // namespace
+
+TEST_CASE("control flow: a binding in one branch does not reach the other") {
+  // if flag: v = w / else: chip(v, device=0): the else branch sees only v's own view.
+  const auto [p, plan] = analysed([](builder& b) {
+    return stmts{b.if_else(b.use("flag"), {{copy(b, "v", "w")}, {dispatch(b, "v", 0)}}),
+                 dispatch(b, "w", 1), dispatch(b, "u", 2)};
+  });
+  CHECK(codes(plan) == "");
+  CHECK(devices(plan) == "b1={0} b2={1} b3={2}");
+}
+
+TEST_CASE("control flow: after `if flag: v = w`, a dispatch of v covers both views") {
+  const auto [p, plan] = analysed([](builder& b) {
+    return stmts{b.if_else(b.use("flag"), {{copy(b, "v", "w")}, {}}), dispatch(b, "v", 2),
+                 dispatch(b, "u", 0)};
+  });
+  CHECK(codes(plan) == "");
+  CHECK(devices(plan) == "b1={2} b2={2} b3={0}");
+}
+
+TEST_CASE("control flow: if/elif without else keeps the old view; with else it is replaced") {
+  {
+    const auto [p, plan] = analysed([](builder& b) {
+      return stmts{b.if_else(b.use("c0"), {{copy(b, "v", "w")}, {copy(b, "v", "u")}, {}}),
+                   dispatch(b, "v", 1)};
+    });
+    CHECK(codes(plan) == "");
+    CHECK(devices(plan) == "b1={1} b2={1} b3={1}");
+  }
+  // Every branch binds v: the view from before no longer reaches.
+  const auto [p, plan] = analysed([](builder& b) {
+    return stmts{dispatch(b, "v", 0),
+                 b.if_else(b.use("c0"), {{copy(b, "v", "w")}, {copy(b, "v", "u")}}),
+                 dispatch(b, "v", 1)};
+  });
+  CHECK(codes(plan) == "");
+  CHECK(devices(plan) == "b1={0} b2={1} b3={1}");
+}
+
+TEST_CASE("control flow: a loop that rebinds a view at its end covers both at its top") {
+  {
+    const auto [p, plan] = analysed([](builder& b) {
+      return stmts{b.for_loop("r", b.integer(0), world(b), b.integer(1),
+                              {dispatch(b, "v", "r"), copy(b, "v", "w")}),
+                   dispatch(b, "u", 0)};
+    });
+    CHECK(codes(plan) == "");
+    CHECK(devices(plan) == "b1=all b2=all b3={0}");
+  }
+  const auto [p, plan] = analysed([](builder& b) {
+    return stmts{b.while_loop(b.use("c0"), {dispatch(b, "v", 3), copy(b, "v", "w")}),
+                 dispatch(b, "u", 0)};
+  });
+  CHECK(codes(plan) == "");
+  CHECK(devices(plan) == "b1={3} b2={3} b3={0}");
+}
+
+TEST_CASE("control flow: break and continue carry the view bound before them out") {
+  {
+    // for r in range(3): v = w; if c: break; v = u / chip(v, device=5): w's view leaves
+    // the loop only through the break.
+    const auto [p, plan] = analysed([](builder& b) {
+      return stmts{b.for_loop("r", b.integer(0), b.integer(3), b.integer(1),
+                              {copy(b, "v", "w"), b.if_else(b.use("c"), {{b.jump()}, {}}),
+                               copy(b, "v", "u")}),
+                   dispatch(b, "v", 5)};
+    });
+    CHECK(codes(plan) == "");
+    CHECK(devices(plan) == "b1={5} b2={5} b3={5}");
+  }
+  // while c0: v = w; if c1: continue; v = u; chip(v, device=4) at the loop's top sees
+  // w's view through the continue.
+  const auto [p, plan] = analysed([](builder& b) {
+    return stmts{
+        dispatch(b, "v", 0),
+        b.while_loop(b.use("c0"), {dispatch(b, "v", 4), copy(b, "v", "w"),
+                                   b.if_else(b.use("c1"), {{b.jump()}, {}}), copy(b, "v", "u")})};
+  });
+  CHECK(codes(plan) == "");
+  CHECK(devices(plan) == "b1={0,4} b2={4} b3={4}");
+}
+
+TEST_CASE("control flow: a parallel assignment reads both values before binding") {
+  const auto [p, plan] = analysed([](builder& b) {
+    const std::string_view targets[] = {"v", "w"};
+    const index_ir::ex values[] = {b.use("w"), b.use("v")};
+    return stmts{b.assign_parallel(targets, values), dispatch(b, "v", 0), dispatch(b, "w", 1),
+                 dispatch(b, "u", 2)};
+  });
+  CHECK(codes(plan) == "");
+  CHECK(devices(plan) == "b1={1} b2={0} b3={2}");
 }

@@ -3,7 +3,8 @@
 // by shared_ptr. Its adapter gives neither subexpressions nor expressions (the library
 // derives them from arguments and device_of), builds each window buffer in one step with
 // an owning reference to its allocation, and its plans do not depend on where a function
-// sits in the map.
+// sits in the map. An `if` holds its branches (then, each elif, else; a missing else is
+// an empty one), of which one runs.
 #include <commscope/commscope.hpp>
 
 #include <doctest/doctest.h>
@@ -40,6 +41,8 @@ struct stmt : std::enable_shared_from_this<stmt> {
   std::string loop_variable;
   expr_ptr stop; ///< for loop_variable in range(stop)
   std::vector<std::shared_ptr<stmt>> body;
+  /// An if (kind other): its alternatives; its body is empty.
+  std::vector<std::vector<std::shared_ptr<stmt>>> branches;
   int line = 0;
 };
 
@@ -81,7 +84,27 @@ struct traits {
   static commscope::statement_kind statement_kind_of(statement s) { return s->kind; }
   static location location_of(statement s) { return s->line; }
   static location location_of(expression e) { return e->line; }
-  static std::vector<statement> children(statement s) { return list(s->body); }
+  /// An if's children are all of its branches' statements (for a reader that takes them
+  /// as one block); control_of says that they are alternatives.
+  static std::vector<statement> children(statement s) {
+    std::vector<statement> r = list(s->body);
+    for (const auto& b : s->branches)
+      for (const auto& c : b)
+        r.push_back(c.get());
+    return r;
+  }
+  static commscope::control_flow control_of(statement s) {
+    if (!s->branches.empty())
+      return commscope::control_flow::alternatives;
+    return s->kind == commscope::statement_kind::scope ? commscope::control_flow::block
+                                                       : commscope::control_flow::may_skip;
+  }
+  static std::vector<std::vector<statement>> branches(statement s) {
+    std::vector<std::vector<statement>> r;
+    for (const auto& b : s->branches)
+      r.push_back(list(b));
+    return r;
+  }
   static const std::vector<std::string>& targets(statement s) { return s->targets; }
   static expression value(statement s) { return s->value.get(); }
   static variable loop_variable(statement s) { return s->loop_variable; }
@@ -170,6 +193,35 @@ inline std::shared_ptr<stmt> assign(std::string target, expr_ptr value, int line
 inline std::shared_ptr<stmt> evaluate(expr_ptr value, int line) {
   auto s = std::make_shared<stmt>();
   s->value = std::move(value);
+  s->line = line;
+  return s;
+}
+
+/// if/elif/else as one statement of alternatives (without an else: an empty last one).
+inline std::shared_ptr<stmt> if_else(std::vector<std::vector<std::shared_ptr<stmt>>> branches,
+                                     int line = 0) {
+  auto s = std::make_shared<stmt>();
+  s->kind = commscope::statement_kind::other;
+  s->branches = std::move(branches);
+  s->line = line;
+  return s;
+}
+/// `for variable in range(stop)`, or `while`: a loop over `body`.
+inline std::shared_ptr<stmt> loop(commscope::statement_kind kind, std::string variable,
+                                  expr_ptr stop, std::vector<std::shared_ptr<stmt>> body,
+                                  int line = 0) {
+  auto s = std::make_shared<stmt>();
+  s->kind = kind;
+  s->loop_variable = std::move(variable);
+  s->stop = std::move(stop);
+  s->body = std::move(body);
+  s->line = line;
+  return s;
+}
+/// break or continue.
+inline std::shared_ptr<stmt> jump(int line = 0) {
+  auto s = std::make_shared<stmt>();
+  s->kind = commscope::statement_kind::jump;
   s->line = line;
   return s;
 }
@@ -263,10 +315,9 @@ TEST_CASE("a loop whose implicit bounds are integers: range(4) gives {0, 1, 2, 3
   loop->stop = kw::integer(4);
   loop->line = 14;
   const commscope::function_info chip{"chip", commscope::level::chip, true, false};
-  loop->body.push_back(kw::evaluate(
-      kw::call(commscope::call_target::of(chip), {kw::use("first_v")}, {{"device", kw::use("r")}},
-               15),
-      15));
+  loop->body.push_back(kw::evaluate(kw::call(commscope::call_target::of(chip), {kw::use("first_v")},
+                                             {{"device", kw::use("r")}}, 15),
+                                    15));
   f.body.push_back(loop);
   const auto pl = commscope::analyze(p, kw::traits{});
   REQUIRE(pl.ok());
@@ -286,4 +337,93 @@ TEST_CASE("diagnostics are reported in the order of functions()") {
   CHECK(pl.diagnostics[0].where == 23);
   CHECK(commscope::materialize(p, pl, kw::traits{}) == commscope::materialized::rejected);
   CHECK(p.buffers.empty());
+}
+
+// ---- control flow (pass.md, "Rebinding and control flow")
+namespace {
+
+using stmt_list = std::vector<std::shared_ptr<kw::stmt>>;
+const commscope::function_info chip_info{"chip", commscope::level::chip, true, false};
+
+std::shared_ptr<kw::stmt> dispatch(const std::string& view, kw::expr_ptr device) {
+  return kw::evaluate(
+      kw::call(commscope::call_target::of(chip_info), {kw::use(view)}, {{"device", device}}), 0);
+}
+std::shared_ptr<kw::stmt> copy(const std::string& to, const std::string& from) {
+  return kw::assign(to, kw::use(from), 0);
+}
+
+/// One host orchestrator: allocations b1, b2, b3 with views v, w, u, then `rest`; the
+/// devices of each allocation after analysis, "b1={0} b2=all ...", then the codes.
+std::string analysed(stmt_list rest) {
+  using commscope::call_target;
+  using commscope::operation;
+  kw::program p;
+  p.functions["chip"].info = chip_info;
+  auto& f = p.functions["host"];
+  f.info = {"host", commscope::level::host, true, false};
+  for (auto [buffer, view] : {std::pair("b1", "v"), std::pair("b2", "w"), std::pair("b3", "u")}) {
+    f.body.push_back(kw::assign(buffer,
+                                kw::call(call_target::of(operation::alloc_window_buffer),
+                                         {kw::integer(64)}, {{"name", std::string(buffer)}}),
+                                0));
+    f.body.push_back(kw::assign(
+        view, kw::call(call_target::of(operation::window), {kw::use(buffer), kw::integer(64)}), 0));
+  }
+  f.body.insert(f.body.end(), rest.begin(), rest.end());
+  const auto pl = commscope::analyze(p, kw::traits{});
+  std::string s;
+  for (const auto& a : pl.functions.at(0).allocations) {
+    s += std::string(a.name) + "=";
+    if (a.devices.is_all()) {
+      s += "all ";
+      continue;
+    }
+    std::string ids;
+    a.devices.for_each([&](auto d) { ids += (ids.empty() ? "" : ",") + std::to_string(d); });
+    s += "{" + ids + "} ";
+  }
+  for (const auto& d : pl.diagnostics)
+    s += std::string(commscope::code_name(d.code)) + " ";
+  return s;
+}
+
+} // namespace
+
+static_assert(commscope::tells_control_flow<kw::traits> && commscope::lists_branches<kw::traits>);
+
+TEST_CASE("control flow: `if flag: v = w / else: chip(v)` is no unconsumed-alloc") {
+  CHECK(analysed({kw::if_else({{copy("v", "w")}, {dispatch("v", kw::integer(0))}}),
+                  dispatch("w", kw::integer(1)), dispatch("u", kw::integer(2))}) ==
+        "b1={0} b2={1} b3={2} ");
+}
+
+TEST_CASE("control flow: after `if flag: v = w`, a dispatch of v covers both") {
+  CHECK(analysed({kw::if_else({{copy("v", "w")}, {}}), dispatch("v", kw::integer(2)),
+                  dispatch("u", kw::integer(0))}) == "b1={2} b2={2} b3={0} ");
+  // An elif that binds too, and an else that leaves v as it was.
+  CHECK(analysed({kw::if_else({{copy("v", "w")}, {copy("v", "u")}, {}}),
+                  dispatch("v", kw::integer(1))}) == "b1={1} b2={1} b3={1} ");
+  // Bound on every path: the old view no longer reaches.
+  CHECK(analysed({dispatch("v", kw::integer(0)), kw::if_else({{copy("v", "w")}, {copy("v", "u")}}),
+                  dispatch("v", kw::integer(1))}) == "b1={0} b2={1} b3={1} ");
+}
+
+TEST_CASE("control flow: a loop that rebinds a view at its end: the dispatch at its top "
+          "covers both") {
+  using commscope::statement_kind;
+  CHECK(analysed({kw::loop(statement_kind::for_loop, "r", kw::integer(4),
+                           {dispatch("v", kw::use("r")), copy("v", "w")}),
+                  dispatch("u", kw::integer(0))}) == "b1={0,1,2,3} b2={0,1,2,3} b3={0} ");
+  CHECK(analysed({kw::loop(statement_kind::while_loop, "", nullptr,
+                           {dispatch("v", kw::integer(3)), copy("v", "w")}),
+                  dispatch("u", kw::integer(0))}) == "b1={3} b2={3} b3={0} ");
+}
+
+TEST_CASE("control flow: a break carries the view bound before it out of the loop") {
+  using commscope::statement_kind;
+  // for r in range(3): v = w; if c: break; v = u / chip(v, device=5)
+  CHECK(analysed({kw::loop(statement_kind::for_loop, "r", kw::integer(3),
+                           {copy("v", "w"), kw::if_else({{kw::jump()}, {}}), copy("v", "u")}),
+                  dispatch("v", kw::integer(5))}) == "b1={5} b2={5} b3={5} ");
 }

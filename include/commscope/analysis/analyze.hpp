@@ -107,15 +107,10 @@ private:
   constexpr void bind_views(function_plan<Traits>& fp) {
     auto& windows = facts_.windows;
     std::uint32_t views = 0;
-    auto unsure = facts_.unsure_windows.begin();
-    for (std::uint32_t i = 0; i < windows.size(); ++i) {
-      auto& w = windows[i];
+    for (auto& w : windows) {
       auto a = vars_.allocation_of(w.allocation); // the pointer's definition
-      if (unsure != facts_.unsure_windows.end() && unsure->window == i) {
-        if (a == no_index)
-          a = several_allocations(w, unsure->order);
-        ++unsure;
-      }
+      if (a == no_index)
+        a = several_allocations(w);
       if (a == no_index)
         continue;
       vars_.set_view(w.next, views); // the window's definition
@@ -124,12 +119,11 @@ private:
     windows.resize(views);
     fp.views = std::move(windows);
     windows = {};
-    release(facts_.unsure_windows);
   }
 
   /// The one allocation a window's pointer may name, or no_index (none, or several: then
   /// reported).
-  constexpr std::uint32_t several_allocations(const window_site<A>& w, std::uint64_t order) {
+  constexpr std::uint32_t several_allocations(const window_site<A>& w) {
     std::uint32_t first = no_index, second = no_index;
     vars_.sources(w.allocation, [&](std::uint32_t d) {
       const auto& b = vars_.at(d);
@@ -144,6 +138,7 @@ private:
       return first;
     if (second < first)
       std::swap(first, second);
+    const auto order = static_cast<std::uint64_t>(-1 - vars_.at(w.next).value);
     auto& d = report(error_code::malformed_op,
                      a_.allocation_name(a_.value(facts_.allocations[first].statement)),
                      a_.where(w.statement), order, 0, 0, reason::ambiguous_window);
@@ -202,9 +197,8 @@ private:
           diag.notes.push_back({note_kind::device_loop, {}, facts_.loops[desc.loop].where});
       }
       for (std::uint32_t k = 0; k < d.argument_count; ++k)
-        for_each_view(facts_.arguments[d.first_argument + k], [&](std::uint32_t v) {
+        for (const auto v : vars_.sets().of(facts_.arguments[d.first_argument + k]))
           dispatched(fp, d, desc, failed, v);
-        });
     }
   }
 
@@ -608,6 +602,9 @@ template <class Program> [[nodiscard]] constexpr auto analyze(const Program& p) 
   using Traits = ir_traits<Program>;
   if constexpr (!analysable_ir<Traits>) {
     diagnose_analysis<Traits>();
+    return unsatisfied_contract{};
+  } else if constexpr (!default_constructible_traits<Traits>) {
+    diagnose_default_traits<Traits>();
     return unsatisfied_contract{};
   } else {
     return analyze(p, Traits{});

@@ -103,19 +103,12 @@ template <class Adapter> struct allocation_site {
 /// and `next` the window's own definition.
 template <class Adapter> using window_site = view<typename Adapter::traits_type>;
 
-/// A window whose pointer is not bound straight to an allocation, and its position.
-struct unsure_window {
-  std::uint32_t window;
-  std::uint64_t order;
-};
-
 template <class Adapter> struct function_facts {
   using storage = typename Adapter::storage;
   template <class T> using vec = typename storage::template vector<T>;
 
   vec<allocation_site<Adapter>> allocations;
   vec<window_site<Adapter>> windows;
-  vec<unsure_window> unsure_windows;
   vec<dispatch_site<Adapter>> dispatches;
   vec<collective_site<Adapter>> collectives;
   vec<loop_site<Adapter>> loops;
@@ -132,7 +125,6 @@ template <class Adapter> struct function_facts {
     saw_scope = false;
     allocations.clear();
     windows.clear();
-    unsure_windows.clear();
     dispatches.clear();
     collectives.clear();
     loops.clear();
@@ -188,7 +180,7 @@ public:
           {operand(b.start), operand(b.stop), operand(b.step)}, order_, 0, true, a_.where(s)});
       carried(s);
       open(control_flow::repeat, idx);
-      vars_.bind(vars_.id(a_.loop_variable(s)), {binding::kind::loop, idx, 0});
+      vars_.bind(vars_.id(a_.loop_variable(s)), {binding::kind::loop, idx, 0}, false);
       return true;
     }
     case statement_kind::while_loop: {
@@ -361,14 +353,8 @@ private:
       walk(e);
     }
     const auto def = vars_.bind(vars_.id(first), b);
-    if (window) {
-      // A pointer bound straight to an allocation names it; any other may name several,
-      // which is an error found once the walk is over, at this position.
-      if (vars_.at(window_pointer).what != binding::kind::allocation)
-        out_.unsure_windows.emplace_back(
-            unsure_window{static_cast<std::uint32_t>(out_.windows.size()), at});
+    if (window)
       out_.windows.emplace_back(window_site<Adapter>{s, first, window_pointer, def});
-    }
     if (!single) // `a, b = ...`: each target bound to something the pass does not follow
       for (; it != end; ++it)
         vars_.bind(vars_.id(*it), {binding::kind::opaque});
@@ -388,7 +374,8 @@ private:
       const expression ptr = nth_argument(a_, e, 0);
       if (a_.expression_kind_of(ptr) != expression_kind::variable)
         return {binding::kind::opaque};
-      return {binding::kind::window, read(ptr), -1};
+      // Not a view yet: the value keeps the position, for an error found after the walk.
+      return {binding::kind::window, read(ptr), -1 - static_cast<std::int64_t>(at)};
     }
     case operation::world_size:
       return {binding::kind::world_size};

@@ -39,6 +39,29 @@ public:
     return starts_[k + 1] - starts_[k];
   }
 
+  /// The elements of one set, ascending, as a range (valid while the set's pool is
+  /// unchanged, and while this object lives: one element is held inline).
+  class elements {
+  public:
+    constexpr elements(std::uint32_t one, const std::uint32_t* b, const std::uint32_t* e)
+        : one_(one), b_(b), e_(e) {}
+    [[nodiscard]] constexpr const std::uint32_t* begin() const { return b_ ? b_ : &one_; }
+    [[nodiscard]] constexpr const std::uint32_t* end() const {
+      return b_ ? e_ : &one_ + (one_ == empty ? 0 : 1);
+    }
+
+  private:
+    std::uint32_t one_;
+    const std::uint32_t* b_;
+    const std::uint32_t* e_;
+  };
+  [[nodiscard]] constexpr elements of(handle h) const {
+    if (h < pooled || h == empty)
+      return {h, nullptr, nullptr};
+    const auto k = h - pooled;
+    return {empty, items_.data() + starts_[k], items_.data() + starts_[k + 1]};
+  }
+
   /// Calls f(index) for every element, ascending.
   template <class F> constexpr void for_each(handle h, F&& f) const {
     if (h == empty)

@@ -134,7 +134,10 @@ public:
     case statement_kind::scope:
     case statement_kind::other:
       a_.for_each_expression(s, [&](expression e) { nested(e); });
-      return false;
+      if (a_.control(s, a_.statement_kind_of(s)) != control_flow::repeat)
+        return false;
+      loops_.emplace_back(a_.where(s)); // a loop of another kind (`for x in items`)
+      return true;
     case statement_kind::jump:
       return false;
     }
@@ -266,7 +269,16 @@ template <class Program, class Traits>
 
 /// `plan_signals(p, ir_traits<Program>{})`.
 template <class Program> [[nodiscard]] constexpr auto plan_signals(const Program& p) {
-  return plan_signals(p, ir_traits<Program>{});
+  using Traits = ir_traits<Program>;
+  if constexpr (!signal_analysable_ir<Traits>) {
+    diagnose_signals<Traits, false>();
+    return unsatisfied_contract{};
+  } else if constexpr (!default_constructible_traits<Traits>) {
+    diagnose_default_traits<Traits>();
+    return unsatisfied_contract{};
+  } else {
+    return plan_signals(p, Traits{});
+  }
 }
 
 } // namespace commscope

@@ -44,7 +44,8 @@ struct binding {
     world_size,        ///< x = world_size()
     loop,              ///< the variable of for loop `ref`
     allocation,        ///< x = alloc_window_buffer(...): ref = allocation index
-    window,            ///< x = window(ptr, ...): ref = ptr's definition; value = view or -1
+    window,            ///< x = window(ptr, ...): ref = ptr's definition; value = its view,
+                       ///< or -1 - the position of its assignment while it is none
     collective_result, ///< x = allreduce(a, ...) etc.: ref = the definition of a
     opaque,            ///< bound to something the pass does not follow
     merge,             ///< ref and value: the two definitions merged
@@ -113,12 +114,13 @@ public:
     return reach(x, d, false);
   }
 
-  /// A new definition of variable x; returns it.
-  constexpr std::uint32_t bind(std::uint32_t x, binding b) {
+  /// A new definition of variable x; returns it. `first_merges`: whether a first binding
+  /// (x not bound yet) merges with "not bound" at the statements around it, as it must
+  /// (a parameter's value, which the IR does not bind); a loop's own variable need not,
+  /// since no use outside its loop takes it for a device.
+  constexpr std::uint32_t bind(std::uint32_t x, binding b, bool first_merges = true) {
     const std::uint32_t d = current(x);
-    // A first binding inside a statement gets its records too ("not bound yet" is a
-    // value: a parameter's, which the IR does not bind).
-    if (!frames_.empty() && (d == no_index || d < frames_.back().first_def))
+    if (!frames_.empty() && (d == no_index ? first_merges : d < frames_.back().first_def))
       reach(x, d, true);
     const auto def = make(b);
     vars_[x] = {def, generation_};
@@ -127,8 +129,7 @@ public:
 
   /// A statement with children begins; `how` its children run.
   constexpr void open(control_flow how) {
-    frames_.emplace_back(frame{static_cast<std::uint32_t>(defs_.size()),
-                               static_cast<std::uint32_t>(records_.size()), how, 0});
+    frames_.emplace_back(frame{static_cast<std::uint32_t>(defs_.size()), no_index, how, 0});
   }
 
   /// The next branch of the innermost statement (alternatives) begins: what the previous
@@ -138,11 +139,8 @@ public:
     auto& f = frames_.back();
     if (f.branches++ == 0)
       return;
-    const auto depth = static_cast<std::uint32_t>(frames_.size() - 1);
-    for (auto r = f.records_begin; r < records_.size(); ++r) {
+    for (auto r = f.last_record; r != no_index; r = records_[r].previous) {
       auto& rec = records_[r];
-      if (rec.depth != depth)
-        continue;
       rec.def = join(rec.def, current(rec.variable));
       // A definition of its own, made inside the statement: to the walk, the variable is
       // then bound here, and a binding later in this branch makes no second record.
@@ -158,23 +156,17 @@ public:
       --k;
     if (k == 0)
       return;
-    const auto depth = static_cast<std::uint32_t>(k - 1);
-    for (auto r = frames_[depth].records_begin; r < records_.size(); ++r)
-      if (auto& rec = records_[r]; rec.depth == depth)
-        rec.extra = join(rec.extra, current(rec.variable));
+    for (auto r = frames_[k - 1].last_record; r != no_index; r = records_[r].previous) {
+      auto& rec = records_[r];
+      rec.extra = join(rec.extra, current(rec.variable));
+    }
   }
 
   /// The statement ends: its merges get their other definitions.
   constexpr void close() {
-    const auto depth = static_cast<std::uint32_t>(frames_.size() - 1);
     const frame f = frames_.back();
-    auto keep = f.records_begin;
-    for (auto r = keep; r < records_.size(); ++r) {
+    for (auto r = f.last_record; r != no_index; r = records_[r].previous) {
       const record rec = records_[r];
-      if (rec.depth != depth) { // an outer statement's: kept for its end
-        records_[keep++] = rec;
-        continue;
-      }
       const std::uint32_t end = current(rec.variable);
       if (f.how == control_flow::alternatives) {
         vars_[rec.variable] = {join(rec.def, end), generation_};
@@ -190,8 +182,11 @@ public:
         vars_[rec.variable] = {rec.def, generation_};
       }
     }
-    records_.resize(keep);
     frames_.pop_back();
+    // The closed statement's records are dead where they lie (each statement walks its
+    // own chain, never the others'); all are dead at the top level.
+    if (frames_.empty())
+      records_.clear();
   }
 
   // ---- after the walk
@@ -294,16 +289,24 @@ private:
   };
   struct frame {
     std::uint32_t first_def;
-    std::uint32_t records_begin;
+    std::uint32_t last_record; ///< its newest record; each links to the one before
     control_flow how;
     std::uint32_t branches; ///< alternatives: how many have begun
   };
-  /// A merge to complete when the statement at `depth` ends. Alternatives: `def` is what
-  /// the branches so far ended with (no_index: none yet), `entry` the value before.
+  /// A merge to complete when its statement ends. Alternatives: `def` is what the
+  /// branches so far ended with (no_index: none yet), `entry` the value before.
   /// Otherwise `def` is the merge and `extra` what jumps out of an iteration carried.
   struct record {
-    std::uint32_t variable, def, depth, entry, extra;
+    std::uint32_t variable, def, entry, extra;
+    std::uint32_t previous; ///< the statement's record before this one
   };
+
+  constexpr void add_record(std::size_t frame_index, record r) {
+    auto& f = frames_[frame_index];
+    r.previous = f.last_record;
+    f.last_record = static_cast<std::uint32_t>(records_.size());
+    records_.emplace_back(r);
+  }
 
   constexpr std::uint32_t current(std::uint32_t x) const {
     const auto& v = vars_[x];
@@ -346,15 +349,13 @@ private:
       const bool loop = how == control_flow::repeat;
       if (how == control_flow::block)
         continue;
-      const auto depth = static_cast<std::uint32_t>(i);
       if (how == control_flow::alternatives) {
         // The branches before this one left x as it was.
-        records_.emplace_back(
-            record{x, frames_[i].branches > 1 ? entry : no_index, depth, entry, no_index});
+        add_record(i, record{x, frames_[i].branches > 1 ? entry : no_index, entry, no_index, 0});
         continue;
       }
       const auto m = make({binding::kind::merge, entry, static_cast<std::int64_t>(no_index)});
-      records_.emplace_back(record{x, m, depth, entry, no_index});
+      add_record(i, record{x, m, entry, no_index, 0});
       if (loop) // the loop's reads see the merge; a skipped block's see the entry
         entry = m;
     }
@@ -376,9 +377,11 @@ private:
   }
   /// Root: one definition, or bottom for two. Views: the union.
   constexpr std::uint32_t combine(std::uint32_t a, std::uint32_t b, mode m) {
-    if (m == view_mode)
-      return sets_.unite(a, b);
-    return a == top ? b : b == top ? a : a == b ? a : bottom;
+    if (m == root_mode)
+      return a == top ? b : b == top ? a : a == b ? a : bottom;
+    if (a == b || b == sets_type::empty) // most unions: nothing merges
+      return a;
+    return a == sets_type::empty ? b : sets_.unite(a, b);
   }
   constexpr std::uint32_t nothing(mode m) const { return m == view_mode ? sets_type::empty : top; }
   /// The i-th definition a followed definition leads to, or false past the last.

@@ -4,11 +4,21 @@
 // ("orchestrator", ...), pld.type ("orchestration", "graph", ...), their values checked by
 // the dialect (dialect.td). Statements are ops, a block's
 // terminator excepted; an op is the value of its assignment (its results the targets),
-// its operands are variables. The rewrite is in place: an allocation gets
-// `window_buffer = <id>` (unique in its function), each view's pld.window the same id,
-// and the host body moves into nested pld.comm_domain_scope ops listing ids as `slots`.
-// Signal synthesis (layer 4) is in place too: a signal-less pld.allreduce gets its
-// window built from arith and pld ops just before it.
+// its operands are variables. Control flow: scf.if and scf.index_switch are
+// alternatives; scf.for, scf.while, scf.parallel and scf.forall are loops. Region
+// results are SSA's rebinding: an scf.yield or scf.condition that forwards values is a
+// statement, the parallel assignment of what it defines (the op's results, a loop's
+// next iteration's block arguments), and a loop binds its carried block arguments (an
+// scf.for or scf.forall its results too: it may run zero times) to its operands on
+// entry. In a region of several blocks (a CFG), the edges out of a block (a branch's
+// operands to a block's arguments, a yield) are alternatives after its ops, and a
+// region with an edge back is a loop. Other ops' results and block arguments
+// (scf.parallel's reductions) are not followed. The
+// rewrite is in place: an allocation gets `window_buffer = <id>` (unique in its
+// function), each view's pld.window the same id, and the host body moves into nested
+// pld.comm_domain_scope ops listing ids as `slots`. Signal synthesis (layer 4) is in
+// place too: a signal-less pld.allreduce gets its window built from arith and pld ops
+// just before it.
 #pragma once
 
 #include <commscope/mlir/dialect.hpp>
@@ -23,8 +33,12 @@
 #include <mlir/IR/Location.h>
 #include <mlir/IR/Matchers.h>
 #include <mlir/IR/SymbolTable.h>
+#include <mlir/Interfaces/ControlFlowInterfaces.h>
+#include <mlir/Interfaces/LoopLikeInterface.h>
 
 #include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/PointerUnion.h>
+#include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/ADT/SmallVector.h>
 
 #include <cstddef>
@@ -48,20 +62,63 @@ inline std::string_view string_attr(mlir::Operation* o, llvm::StringRef name) {
   return a ? std::string_view(a.getValue()) : std::string_view();
 }
 
-/// The statements of an op's regions (or a function's body), terminators left out, in
-/// order: a lazy forward range, so that a body of 300,000 ops is walked, never copied.
+/// A statement: an op; or, in a region of several blocks (a CFG, as in
+/// scf.execute_region), a block whose terminator passes values along edges (a branch's
+/// operands to a block's arguments, a yield to the region's results), standing after
+/// its ops for the alternatives of which edge is taken, if any; or one such edge into a
+/// block (a yield is its own edge), the assignment of the block's arguments.
+using statement = llvm::PointerUnion<mlir::Operation*, mlir::Block*, mlir::BlockOperand*>;
+
+/// How a block's terminator is presented: as a statement of its block (a yield or
+/// scf.condition that forwards values in a region of one block; one with regions, such
+/// as scf.reduce, which holds ops); as edges of its block's statement (it passes values
+/// in a region of several blocks); or not at all.
+enum class terminator_role : std::uint8_t { none, statement, edges };
+inline terminator_role role_of(mlir::Operation* t, bool several_blocks) {
+  bool forwards = false;
+  if (mlir::isa<mlir::scf::YieldOp>(t))
+    forwards = t->getNumOperands() > 0;
+  else if (auto c = mlir::dyn_cast<mlir::scf::ConditionOp>(t))
+    forwards = !c.getArgs().empty();
+  else if (auto branch = mlir::dyn_cast<mlir::BranchOpInterface>(t))
+    for (unsigned i = 0; i < t->getNumSuccessors() && !forwards; ++i)
+      forwards = !branch.getSuccessorOperands(i).getForwardedOperands().empty();
+  if (forwards)
+    return several_blocks ? terminator_role::edges : terminator_role::statement;
+  return t->getNumRegions() > 0 ? terminator_role::statement : terminator_role::none;
+}
+
+/// The statements of some of an op's regions (or of a function's body), in order: a lazy
+/// forward range, so that a body of 300,000 ops is walked, never copied. Each block gives
+/// its ops (its terminator as role_of says), then itself when its terminator's role is
+/// edges. Or a range of one given statement (an alternative of a block's edges), or none.
 class statements {
 public:
   class iterator {
   public:
-    using value_type = mlir::Operation*;
+    using value_type = statement;
     using difference_type = std::ptrdiff_t;
     iterator() = default;
-    explicit iterator(mlir::Operation* owner) : owner_(owner) { enter_region(0); }
-    mlir::Operation* operator*() const { return op_; }
+    iterator(mlir::Operation* owner, unsigned first, unsigned end) : owner_(owner), end_(end) {
+      enter_region(first);
+    }
+    explicit iterator(statement only) : current_(only) {}
+    statement operator*() const { return current_; }
     iterator& operator++() {
-      op_ = op_->getNextNode();
-      if (!op_ || op_ == last_)
+      if (!owner_) { // a range of one
+        current_ = nullptr;
+        return *this;
+      }
+      if (llvm::isa<mlir::Block*>(current_)) {
+        next_block();
+        return *this;
+      }
+      mlir::Operation* next = llvm::cast<mlir::Operation*>(current_)->getNextNode();
+      if (next && next != skip_)
+        current_ = next;
+      else if (edges_)
+        current_ = block_;
+      else
         next_block();
       return *this;
     }
@@ -70,25 +127,36 @@ public:
       ++*this;
       return r;
     }
-    bool operator==(const iterator& o) const { return op_ == o.op_; }
-    bool operator==(std::default_sentinel_t) const { return op_ == nullptr; }
+    bool operator==(const iterator& o) const { return current_ == o.current_; }
+    bool operator==(std::default_sentinel_t) const { return current_.isNull(); }
 
   private:
-    /// Positions at a block's first statement; its terminator (if any) ends it.
+    /// Positions at a block's first statement; a terminator that is none ends it.
     bool enter_block(mlir::Block* b) {
       block_ = b;
       if (b->empty())
         return false;
-      last_ = b->mightHaveTerminator() ? &b->back() : nullptr;
-      op_ = &b->front() != last_ ? &b->front() : nullptr;
-      return op_ != nullptr;
+      mlir::Operation* t = b->mightHaveTerminator() ? &b->back() : nullptr;
+      const auto role = t ? role_of(t, several_) : terminator_role::statement;
+      edges_ = role == terminator_role::edges;
+      skip_ = role == terminator_role::statement ? nullptr : t;
+      if (&b->front() != skip_)
+        current_ = &b->front();
+      else if (edges_)
+        current_ = b;
+      else
+        return false;
+      return true;
     }
     void enter_region(unsigned r) {
-      for (region_ = r; region_ < owner_->getNumRegions(); ++region_)
-        for (auto& b : owner_->getRegion(region_))
+      for (region_ = r; region_ < end_; ++region_) {
+        mlir::Region& region = owner_->getRegion(region_);
+        several_ = !region.empty() && !region.hasOneBlock();
+        for (auto& b : region)
           if (enter_block(&b))
             return;
-      op_ = nullptr;
+      }
+      current_ = nullptr;
     }
     void next_block() {
       for (auto* b = block_->getNextNode(); b; b = b->getNextNode())
@@ -97,21 +165,147 @@ public:
       enter_region(region_ + 1);
     }
 
-    mlir::Operation* owner_ = nullptr;
+    mlir::Operation* owner_ = nullptr; ///< null: a range of one
     mlir::Block* block_ = nullptr;
-    mlir::Operation* op_ = nullptr;
-    mlir::Operation* last_ = nullptr;
-    unsigned region_ = 0;
+    statement current_;
+    mlir::Operation* skip_ = nullptr; ///< the block's terminator, when it is no statement
+    unsigned region_ = 0, end_ = 0;
+    bool several_ = false; ///< the region has several blocks
+    bool edges_ = false;   ///< the block ends in edges: it is a statement after its ops
   };
 
-  explicit statements(mlir::Operation* owner) : owner_(owner) {}
-  iterator begin() const { return owner_->getNumRegions() ? iterator(owner_) : iterator(); }
+  /// The statements of all of owner's regions.
+  explicit statements(mlir::Operation* owner) : statements(owner, 0, owner->getNumRegions()) {}
+  /// The statements of owner's regions [first, end).
+  statements(mlir::Operation* owner, unsigned first, unsigned end)
+      : owner_(owner), first_(first), end_(end) {}
+  /// The statements of one region.
+  explicit statements(mlir::Region& r)
+      : statements(r.getParentOp(), r.getRegionNumber(), r.getRegionNumber() + 1) {}
+  /// One statement, or none.
+  static statements only(statement s) {
+    statements r(nullptr, 0, 0);
+    r.only_ = s;
+    return r;
+  }
+  iterator begin() const {
+    if (!owner_)
+      return only_.isNull() ? iterator() : iterator(only_);
+    return first_ < end_ ? iterator(owner_, first_, end_) : iterator();
+  }
   static std::default_sentinel_t end() { return {}; }
 
 private:
   mlir::Operation* owner_;
+  unsigned first_, end_;
+  statement only_;
 };
 static_assert(std::forward_iterator<statements::iterator>);
+
+/// The operands a binding statement binds its targets to (forwarded_to), and how many
+/// times in a row: an scf.for's yield and entry give the same values to the next
+/// iteration's block arguments and to the results, as scf.condition does to the after
+/// region's arguments and the results. None for any other statement.
+struct forwarding {
+  mlir::ValueRange values;
+  unsigned copies = 0;
+};
+inline forwarding forwarded(mlir::Operation* s) {
+  if (auto y = mlir::dyn_cast<mlir::scf::YieldOp>(s))
+    return {y.getResults(), mlir::isa<mlir::scf::ForOp>(y->getParentOp()) ? 2u : 1u};
+  if (auto c = mlir::dyn_cast<mlir::scf::ConditionOp>(s))
+    return {c.getArgs(), 2};
+  if (auto f = mlir::dyn_cast<mlir::scf::ForOp>(s))
+    return {f.getInitArgs(), 2};
+  if (auto w = mlir::dyn_cast<mlir::scf::WhileOp>(s))
+    return {w.getInits(), 1};
+  if (auto f = mlir::dyn_cast<mlir::scf::ForallOp>(s))
+    return {f.getOutputs(), 2};
+  if (auto p = mlir::dyn_cast<mlir::scf::ParallelOp>(s))
+    return {p.getInitVals(), 1};
+  return {};
+}
+
+/// The variables a statement binds: a yield, those its parent defines with it (the
+/// results; an scf.for's next iteration's block arguments and results; an scf.while's
+/// before region's arguments); scf.condition, the after region's arguments and the
+/// results; a loop, its carried block arguments on entry (and the results of an scf.for
+/// or scf.forall, for zero trips: an scf.parallel's results are its reductions' inits);
+/// another op with regions nothing (its results come from its yields); any other op, its
+/// results.
+inline llvm::SmallVector<mlir::Value, 2> bound_by(mlir::Operation* s) {
+  llvm::SmallVector<mlir::Value, 2> r;
+  const auto add = [&](auto&& values) { r.append(values.begin(), values.end()); };
+  mlir::Operation* parent = s->getParentOp();
+  if (auto c = mlir::dyn_cast<mlir::scf::ConditionOp>(s)) {
+    auto w = mlir::cast<mlir::scf::WhileOp>(parent);
+    add(w.getAfterArguments());
+    add(w->getResults());
+  } else if (mlir::isa<mlir::scf::YieldOp>(s) && mlir::isa<mlir::scf::WhileOp>(parent)) {
+    add(mlir::cast<mlir::scf::WhileOp>(parent).getBeforeArguments());
+  } else if (mlir::isa<mlir::scf::YieldOp>(s)) {
+    if (auto f = mlir::dyn_cast<mlir::scf::ForOp>(parent))
+      add(f.getRegionIterArgs());
+    add(parent->getResults());
+  } else if (auto f = mlir::dyn_cast<mlir::scf::ForOp>(s)) {
+    add(f.getRegionIterArgs());
+    add(f->getResults());
+  } else if (auto w = mlir::dyn_cast<mlir::scf::WhileOp>(s)) {
+    add(w.getBeforeArguments());
+  } else if (auto f = mlir::dyn_cast<mlir::scf::ForallOp>(s)) {
+    add(f.getRegionOutArgs());
+    add(f->getResults());
+  } else if (mlir::isa<mlir::scf::ParallelOp>(s) || s->getNumRegions() == 0) {
+    add(s->getResults());
+  }
+  return r;
+}
+
+/// The op a statement is, or whose edges it stands for.
+inline mlir::Operation* op_of(statement s) {
+  if (auto* op = llvm::dyn_cast<mlir::Operation*>(s))
+    return op;
+  if (auto* b = llvm::dyn_cast<mlir::Block*>(s))
+    return b->getTerminator();
+  return llvm::cast<mlir::BlockOperand*>(s)->getOwner();
+}
+
+/// An edge into a block: what the branch forwards to the block's arguments (after
+/// those the branch produces itself).
+inline mlir::SuccessorOperands edge_operands(mlir::BlockOperand* e) {
+  return mlir::cast<mlir::BranchOpInterface>(e->getOwner())
+      .getSuccessorOperands(e->getOperandNumber());
+}
+
+/// The edges a block's terminator passes values along, each an alternative of one
+/// statement (a yield, or a branch's edge into a block whose arguments it binds), and
+/// one of none: the block may not run, or leave by an edge that passes nothing.
+inline llvm::SmallVector<statements, 2> edges_of(mlir::Block& b) {
+  llvm::SmallVector<statements, 2> edges;
+  mlir::Operation* t = b.getTerminator();
+  if (!mlir::isa<mlir::BranchOpInterface>(t))
+    edges.push_back(statements::only(t));
+  else
+    for (mlir::BlockOperand& e : t->getBlockOperands())
+      if (!edge_operands(&e).getForwardedOperands().empty())
+        edges.push_back(statements::only(&e));
+  edges.push_back(statements::only(nullptr));
+  return edges;
+}
+
+/// Whether a region of several blocks has an edge that leads back, to its own block or
+/// an earlier one: then a value reaches uses listed before the edge, on a later trip.
+inline bool loops_back(mlir::Region& r) {
+  llvm::SmallPtrSet<mlir::Block*, 8> seen;
+  for (mlir::Block& b : r) {
+    seen.insert(&b);
+    if (!b.empty() && b.mightHaveTerminator())
+      for (mlir::Block* next : b.back().getSuccessors())
+        if (seen.contains(next))
+          return true;
+  }
+  return false;
+}
 
 inline llvm::SmallVector<expression, 6> operands_of(mlir::Operation* o, unsigned skip = 0) {
   llvm::SmallVector<expression, 6> r;
@@ -142,7 +336,7 @@ inline std::optional<std::int64_t> window_buffer_id(mlir::Operation* o) {
 template <> struct commscope::ir_traits<mlir::ModuleOp> {
   using program = mlir::ModuleOp;
   using function = mlir::func::FuncOp;
-  using statement = mlir::Operation*;
+  using statement = pld::statement;
   using expression = pld::expression;
   using variable = mlir::Value;
   using location = mlir::LocationAttr;    // mlir::Location has no empty state
@@ -170,27 +364,115 @@ template <> struct commscope::ir_traits<mlir::ModuleOp> {
   static constexpr std::size_t scope_nesting_limit = 512;
 
   // ---- statements
-  static statement_kind statement_kind_of(statement s) {
-    return mlir::isa<pld::comm_domain_scope>(s) ? statement_kind::scope
-           : mlir::isa<mlir::scf::ForOp>(s)     ? statement_kind::for_loop
-           : mlir::isa<mlir::scf::WhileOp>(s)   ? statement_kind::while_loop
-           : s->getNumRegions() > 0             ? statement_kind::other
-           : s->getNumResults() > 0             ? statement_kind::assignment
-                                                : statement_kind::evaluation;
+  static statement_kind statement_kind_of(statement st) {
+    using namespace mlir::scf;
+    if (llvm::isa<mlir::Block*>(st))
+      return statement_kind::other;
+    if (llvm::isa<mlir::BlockOperand*>(st))
+      return statement_kind::assignment;
+    auto* s = llvm::cast<mlir::Operation*>(st);
+    return mlir::isa<pld::comm_domain_scope>(s)          ? statement_kind::scope
+           : mlir::isa<ForOp>(s)                         ? statement_kind::for_loop
+           : mlir::isa<WhileOp, ParallelOp, ForallOp>(s) ? statement_kind::while_loop
+           : mlir::isa<YieldOp, ConditionOp>(s)          ? statement_kind::assignment
+           : s->getNumRegions() > 0                      ? statement_kind::other
+           : s->getNumResults() > 0                      ? statement_kind::assignment
+                                                         : statement_kind::evaluation;
   }
-  static location statement_location(statement s) { return s->getLoc(); }
-  static pld::statements children(statement s) { return pld::statements(s); }
+  static location statement_location(statement s) { return pld::op_of(s)->getLoc(); }
+  /// An op's regions; a block's edges are its branches only.
+  static pld::statements children(statement s) {
+    auto* op = llvm::dyn_cast<mlir::Operation*>(s);
+    return op ? pld::statements(op) : pld::statements::only(nullptr);
+  }
+  /// An op with a region of several blocks (scf.execute_region's CFG) whose edges lead
+  /// back repeats. An op of another dialect runs its regions at most once unless it says
+  /// it is a loop.
+  static control_flow control_of(statement st) {
+    if (llvm::isa<mlir::Block*>(st))
+      return control_flow::alternatives;
+    auto* s = llvm::dyn_cast<mlir::Operation*>(st);
+    if (!s) // an edge has no children
+      return control_flow::block;
+    if (mlir::isa<mlir::scf::IfOp, mlir::scf::IndexSwitchOp>(s))
+      return control_flow::alternatives;
+    if (llvm::any_of(s->getRegions(), [](mlir::Region& r) {
+          return !r.empty() && !r.hasOneBlock() && pld::loops_back(r);
+        }))
+      return control_flow::repeat;
+    if (mlir::isa<pld::comm_domain_scope, mlir::scf::ExecuteRegionOp>(s))
+      return control_flow::block;
+    if (mlir::isa<mlir::LoopLikeOpInterface, mlir::scf::ReduceOp>(s))
+      return control_flow::repeat; // scf.reduce: its regions combine every iteration's values
+    return control_flow::may_skip;
+  }
+  /// scf.if: then, else (empty when absent); scf.index_switch: the cases, then default; a
+  /// block of a CFG: its edges.
+  static llvm::SmallVector<pld::statements, 2> branches(statement st) {
+    if (auto* block = llvm::dyn_cast<mlir::Block*>(st))
+      return pld::edges_of(*block);
+    auto* s = llvm::cast<mlir::Operation*>(st);
+    llvm::SmallVector<pld::statements, 2> r;
+    if (auto sw = mlir::dyn_cast<mlir::scf::IndexSwitchOp>(s)) {
+      for (mlir::Region& c : sw.getCaseRegions())
+        r.emplace_back(c);
+      r.emplace_back(sw.getDefaultRegion());
+    } else {
+      for (mlir::Region& b : s->getRegions())
+        r.emplace_back(b);
+    }
+    return r;
+  }
   static llvm::SmallVector<variable, 2> targets(statement s) {
-    return llvm::SmallVector<variable, 2>(s->getResults().begin(), s->getResults().end());
+    if (auto* edge = llvm::dyn_cast<mlir::BlockOperand*>(s)) {
+      auto args = edge->get()->getArguments().drop_front(
+          pld::edge_operands(edge).getProducedOperandCount());
+      return llvm::SmallVector<variable, 2>(args.begin(), args.end());
+    }
+    auto* op = llvm::dyn_cast<mlir::Operation*>(s);
+    return op ? pld::bound_by(op) : llvm::SmallVector<variable, 2>{};
   }
-  static expression value(statement s) { return {s, {}}; }
-  static llvm::SmallVector<expression, 6> expressions(statement s) { return pld::operands_of(s); }
+  /// A yield or an edge of one value is a copy; any other binding statement is the op
+  /// itself (and its targets are in values()).
+  static expression value(statement s) {
+    mlir::Operation* op = pld::op_of(s);
+    if (auto* edge = llvm::dyn_cast<mlir::BlockOperand*>(s)) {
+      const auto forwarded = pld::edge_operands(edge).getForwardedOperands();
+      return forwarded.size() == 1 ? expression{op, forwarded.front()} : expression{op, {}};
+    }
+    if (mlir::isa<mlir::scf::YieldOp>(op) && llvm::isa<mlir::Operation*>(s))
+      if (const auto f = pld::forwarded(op); f.copies == 1 && f.values.size() == 1)
+        return {op, f.values.front()};
+    return {op, {}};
+  }
+  /// The value of each target (targets()) of a yield, an scf.condition, an edge or a
+  /// loop's entry; none for an op, which binds its results to itself (value()).
+  static llvm::SmallVector<expression, 6> values(statement s) {
+    llvm::SmallVector<expression, 6> r;
+    if (llvm::isa<mlir::Block*>(s))
+      return r;
+    mlir::Operation* op = pld::op_of(s);
+    const auto f = llvm::isa<mlir::BlockOperand*>(s)
+                       ? pld::forwarding{pld::edge_operands(llvm::cast<mlir::BlockOperand*>(s))
+                                             .getForwardedOperands(),
+                                         1}
+                       : pld::forwarded(op);
+    for (unsigned i = 0; i < f.copies; ++i)
+      for (mlir::Value v : f.values)
+        r.push_back({op, v});
+    return r;
+  }
+  static llvm::SmallVector<expression, 6> expressions(statement s) {
+    auto* op = llvm::dyn_cast<mlir::Operation*>(s);
+    return op ? pld::operands_of(op) : llvm::SmallVector<expression, 6>{};
+  }
   static variable loop_variable(statement s) {
-    return mlir::cast<mlir::scf::ForOp>(s).getInductionVar();
+    return mlir::cast<mlir::scf::ForOp>(llvm::cast<mlir::Operation*>(s)).getInductionVar();
   }
   /// A non-positive constant step is given as the loop op itself, an expression of
   /// kind other: the devices of such a loop are `unsupported-device`.
-  static commscope::loop_bounds<expression> loop_bounds(statement s) {
+  static commscope::loop_bounds<expression> loop_bounds(statement st) {
+    auto* s = llvm::cast<mlir::Operation*>(st);
     auto f = mlir::cast<mlir::scf::ForOp>(s);
     const expression step = pld::positive_step(f) ? expression{s, f.getStep()} : expression{s, {}};
     return {{s, f.getLowerBound()}, {s, f.getUpperBound()}, step};
@@ -222,6 +504,8 @@ template <> struct commscope::ir_traits<mlir::ModuleOp> {
   /// (quadratic in the number of functions). A default-constructed traits object falls
   /// back to that scan.
   const mlir::SymbolTable* symbols = nullptr;
+  /// Without a table the lookup scans: a default-constructed object works.
+  static constexpr bool usable_by_default = true;
 
   /// A dispatch's (or func.call's) callee, looked up in the module's symbol table.
   call_target call_target_of(expression e) const {
@@ -252,14 +536,17 @@ template <> struct commscope::ir_traits<mlir::ModuleOp> {
   static const void* variable_key(variable v) { return v.getAsOpaquePointer(); }
 
   // ---- reading materialized scopes
-  static std::string_view scope_name(statement s) { return pld::string_attr(s, "name"); }
+  static std::string_view scope_name(statement s) {
+    return pld::string_attr(llvm::cast<mlir::Operation*>(s), "name");
+  }
   static llvm::ArrayRef<std::int64_t> scope_devices(statement s) {
-    auto a = s->getAttrOfType<mlir::DenseI64ArrayAttr>("devices");
+    auto a = llvm::cast<mlir::Operation*>(s)->getAttrOfType<mlir::DenseI64ArrayAttr>("devices");
     return a ? a.asArrayRef() : llvm::ArrayRef<std::int64_t>();
   }
   /// The allocations inside the scope that `slots` names; an id none carries is null
   /// (as is a hand-written allocation without its one operand and result).
-  static llvm::SmallVector<window_buffer, 4> scope_slots(statement s) {
+  static llvm::SmallVector<window_buffer, 4> scope_slots(statement st) {
+    auto* s = llvm::cast<mlir::Operation*>(st);
     llvm::DenseMap<std::int64_t, window_buffer> inside;
     s->walk([&](pld::alloc_window_buffer a) {
       auto id = pld::window_buffer_id(a);

@@ -1,0 +1,316 @@
+// The executor: runs a model program (program.hpp) concretely for one world size over
+// every branch outcome and every trip count of its while loops, and records what each
+// dispatch and collective touched: the ground truth of pass.md, "Rebinding and control
+// flow".
+//
+// Conditions are opaque, so every combination of outcomes is one execution. Rather than
+// enumerating the paths one by one (exponential in the branches a loop runs), the
+// executor carries the set of concrete states that reach each statement: every state in
+// the set is the state of some execution there, and every execution's state is in it, so
+// the records are those of all executions together. The state space is finite, so a
+// while loop runs until its set of states at the head stops growing: every trip count.
+// A cap on the number of states keeps a pathological program bounded; hitting it drops
+// states (the truth is then a subset: soundness can still be judged, exactness not).
+#pragma once
+
+#include "program.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <iterator>
+#include <vector>
+
+namespace ground_truth {
+
+/// What all executions for one world size touched.
+struct world_truth {
+  std::int64_t world_size = 0;
+  std::vector<std::uint64_t> dispatched; ///< per allocation: the devices of its dispatches
+  std::vector<std::uint64_t> inherits;   ///< per allocation: the allocations it inherits from
+  std::vector<std::uint64_t> covered;    ///< per allocation: dispatched, inheritance included
+  std::vector<std::uint64_t> ran_on;     ///< per statement: the devices a dispatch ran on
+};
+
+struct truth {
+  std::vector<world_truth> worlds;
+  std::vector<bool> executed;         ///< per statement: ran in some execution
+  std::vector<bool> aliased;          ///< per collective statement: some execution has two of
+                                      ///< its window arguments on one allocation
+  std::vector<bool> not_aliased;      ///< ... and some execution has none
+  std::vector<std::uint64_t> touched; ///< per dispatch: the allocations its arguments view
+  struct pass {
+    int statement;
+    std::size_t to;
+    std::uint64_t from;
+    friend auto operator<=>(const pass&, const pass&) = default;
+  };
+  std::vector<pass> passes;       ///< a collective passed coverage to `to` from `from`
+  std::vector<int> allocation_of; ///< per variable: the allocation a buffer is, or -1
+  int allocations = 0;
+  bool invalid = false;   ///< a variable was used unbound, or a device is not in [0, 64)
+  bool truncated = false; ///< states were dropped at the cap
+};
+
+class executor {
+public:
+  using state = std::vector<std::int8_t>; ///< per variable: its value, -1 unbound
+  using states = std::vector<state>;      ///< sorted, unique
+
+  static constexpr std::size_t state_cap = 4096;
+
+  executor(const program& p, truth& t) : p_(p), t_(t) {}
+
+  void run(std::int64_t world_size) {
+    const std::vector<std::uint64_t> none(static_cast<std::size_t>(t_.allocations));
+    t_.worlds.push_back(
+        {world_size, none, none, none, std::vector<std::uint64_t>(t_.executed.size())});
+    world_ = &t_.worlds.back();
+    world_size_ = world_size;
+    const auto out = run(p_.body, {state(p_.variables.size(), -1)});
+    (void)out;
+    close(*world_);
+  }
+
+private:
+  struct outcome {
+    states normal, broke, continued;
+  };
+
+  static void add(states& to, const states& from) {
+    if (from.empty())
+      return;
+    states merged;
+    merged.reserve(to.size() + from.size());
+    std::set_union(to.begin(), to.end(), from.begin(), from.end(), std::back_inserter(merged));
+    to.swap(merged);
+  }
+  void tidy(states& s) {
+    std::sort(s.begin(), s.end());
+    s.erase(std::unique(s.begin(), s.end()), s.end());
+    if (s.size() > state_cap) {
+      s.resize(state_cap);
+      t_.truncated = true;
+    }
+  }
+
+  outcome run(const block& b, states in) {
+    outcome out;
+    for (const auto& s : b) {
+      if (in.empty())
+        break;
+      auto o = step(s, std::move(in));
+      add(out.broke, o.broke);
+      add(out.continued, o.continued);
+      in = std::move(o.normal);
+    }
+    out.normal = std::move(in);
+    return out;
+  }
+
+  /// A variable's value; -1, and the program invalid, when it is unbound.
+  std::int8_t read(const state& s, int v) {
+    if (v < 0 || s[static_cast<std::size_t>(v)] < 0) {
+      t_.invalid = true;
+      return -1;
+    }
+    return s[static_cast<std::size_t>(v)];
+  }
+
+  outcome step(const statement& s, states in) {
+    t_.executed[static_cast<std::size_t>(s.id)] = true;
+    outcome out;
+    const auto target = static_cast<std::size_t>(s.target);
+    switch (s.kind) {
+    case statement_kind::allocate:
+      for (auto& st : in)
+        st[target] = static_cast<std::int8_t>(t_.allocation_of[target]);
+      break;
+    case statement_kind::constant:
+      for (auto& st : in)
+        st[target] = static_cast<std::int8_t>(s.constant);
+      break;
+    case statement_kind::window: // a view of the buffer's allocation
+    case statement_kind::copy:
+      for (auto& st : in)
+        st[target] = read(st, s.source);
+      break;
+    case statement_kind::parallel:
+      for (auto& st : in) {
+        std::vector<std::int8_t> values;
+        for (int v : s.sources)
+          values.push_back(read(st, v));
+        for (std::size_t k = 0; k < values.size(); ++k)
+          st[static_cast<std::size_t>(s.arguments[k])] = values[k];
+      }
+      break;
+    case statement_kind::dispatch:
+      for (auto& st : in) {
+        const std::int64_t device =
+            s.device_variable < 0 ? s.constant : read(st, s.device_variable);
+        if (device < 0 || device >= 64) {
+          t_.invalid = true;
+          continue;
+        }
+        if (s.through_copy)
+          st[static_cast<std::size_t>(p_.device_copy)] = static_cast<std::int8_t>(device);
+        world_->ran_on[static_cast<std::size_t>(s.id)] |= std::uint64_t{1} << device;
+        for (int a : s.arguments)
+          if (const auto on = read(st, a); on >= 0) {
+            world_->dispatched[static_cast<std::size_t>(on)] |= std::uint64_t{1} << device;
+            t_.touched[static_cast<std::size_t>(s.id)] |= std::uint64_t{1} << on;
+          }
+      }
+      break;
+    case statement_kind::collective: {
+      const auto& sh = shape(s.op);
+      for (auto& st : in) {
+        std::vector<int> on; // per argument: its allocation, or -1 for no window
+        for (int a : s.arguments)
+          on.push_back(a < 0 ? -1 : read(st, a));
+        if (t_.invalid)
+          return out;
+        for (int e = 0; e < sh.edge_count; ++e) {
+          const auto to = static_cast<std::size_t>(on[static_cast<std::size_t>(sh.edges[e].to)]);
+          const auto from = std::uint64_t{1} << on[static_cast<std::size_t>(sh.edges[e].from)];
+          world_->inherits[to] |= from;
+          t_.passes.emplace_back(s.id, to, from);
+        }
+        bool alias = false;
+        for (std::size_t i = 0; i < on.size(); ++i)
+          for (std::size_t j = 0; j < i; ++j)
+            alias |= on[i] >= 0 && on[i] == on[j];
+        (alias ? t_.aliased : t_.not_aliased)[static_cast<std::size_t>(s.id)] = true;
+        if (s.target >= 0)
+          st[target] = static_cast<std::int8_t>(on[static_cast<std::size_t>(sh.result)]);
+      }
+      break;
+    }
+    case statement_kind::with_block:
+      return run(s.blocks[0], std::move(in));
+    case statement_kind::if_else: {
+      for (const auto& branch : s.blocks) {
+        auto o = run(branch, in);
+        add(out.normal, o.normal);
+        add(out.broke, o.broke);
+        add(out.continued, o.continued);
+      }
+      if (!s.else_) // no branch runs
+        add(out.normal, in);
+      return out;
+    }
+    case statement_kind::for_world:
+    case statement_kind::for_range: {
+      std::vector<std::int64_t> values;
+      if (s.kind == statement_kind::for_world)
+        for (std::int64_t r = 0; r < world_size_; ++r)
+          values.push_back(r);
+      else
+        values = range_values(s);
+      states exits;
+      for (auto v : values) {
+        for (auto& st : in)
+          st[target] = static_cast<std::int8_t>(v);
+        tidy(in);
+        auto o = run(s.blocks[0], std::move(in));
+        add(exits, o.broke);
+        in = std::move(o.normal);
+        add(in, o.continued);
+      }
+      add(exits, in);
+      // The loop variable is read only inside its loop: forgetting it keeps states apart
+      // only where they differ in what matters.
+      for (auto& st : exits)
+        st[target] = -1;
+      tidy(exits);
+      out.normal = std::move(exits);
+      return out;
+    }
+    case statement_kind::while_loop: {
+      states head = std::move(in), fresh = head, exits;
+      while (!fresh.empty()) {
+        auto o = run(s.blocks[0], fresh);
+        add(exits, o.broke);
+        states next = std::move(o.normal);
+        add(next, o.continued);
+        fresh.clear();
+        std::set_difference(next.begin(), next.end(), head.begin(), head.end(),
+                            std::back_inserter(fresh));
+        add(head, fresh);
+        tidy(head);
+        if (t_.truncated && head.size() >= state_cap)
+          break;
+      }
+      add(exits, head);
+      out.normal = std::move(exits);
+      return out;
+    }
+    case statement_kind::jump:
+      (s.else_ ? out.continued : out.broke) = std::move(in);
+      return out;
+    case statement_kind::return_: // nothing after it runs
+      return out;
+    }
+    tidy(in);
+    out.normal = std::move(in);
+    return out;
+  }
+
+  /// Coverage: what an allocation's dispatches give it, then what it inherits, to a fixed
+  /// point (pass.md, step 4: transitive and order-independent).
+  static void close(world_truth& w) {
+    w.covered = w.dispatched;
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (std::size_t to = 0; to < w.covered.size(); ++to)
+        for (std::size_t from = 0; from < w.covered.size(); ++from)
+          if ((w.inherits[to] >> from & 1) && (w.covered[to] | w.covered[from]) != w.covered[to]) {
+            w.covered[to] |= w.covered[from];
+            changed = true;
+          }
+    }
+  }
+
+  const program& p_;
+  truth& t_;
+  world_truth* world_ = nullptr;
+  std::int64_t world_size_ = 0;
+};
+
+/// The smallest world that can run the program: one more than the largest constant
+/// device it may dispatch to (a constant, one bound to a device variable, or an element
+/// of a constant range). pass.md
+/// compares device sets for worlds of at least this size.
+inline std::int64_t smallest_world(const program& p) {
+  std::int64_t w = 1;
+  each_statement(p.body, [&](const statement& s, int) {
+    if ((s.kind == statement_kind::dispatch && s.device_variable < 0) ||
+        s.kind == statement_kind::constant)
+      w = std::max(w, s.constant + 1);
+    if (s.kind == statement_kind::for_range)
+      for (auto v : range_values(s))
+        w = std::max(w, v + 1);
+  });
+  return w;
+}
+
+/// Runs the program for `worlds` world sizes from the smallest one on.
+inline truth execute(const program& p, int worlds) {
+  truth t;
+  t.executed.assign(static_cast<std::size_t>(p.statements), false);
+  t.aliased = t.not_aliased = t.executed;
+  t.touched.assign(t.executed.size(), 0);
+  t.allocation_of.assign(p.variables.size(), -1);
+  each_statement(p.body, [&](const statement& s, int) {
+    if (s.kind == statement_kind::allocate)
+      t.allocation_of[static_cast<std::size_t>(s.target)] = t.allocations++;
+  });
+  executor e(p, t);
+  const auto w = smallest_world(p);
+  for (int k = 0; k < worlds; ++k)
+    e.run(w + k);
+  std::sort(t.passes.begin(), t.passes.end());
+  t.passes.erase(std::unique(t.passes.begin(), t.passes.end()), t.passes.end());
+  return t;
+}
+
+} // namespace ground_truth
