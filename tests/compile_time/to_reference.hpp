@@ -152,7 +152,6 @@ private:
       return;
     case statement_kind::scope:   // the compile-time IR is never materialized
     case statement_kind::return_: // nor builds returns
-    case statement_kind::jump:    // nor jumps
     case statement_kind::other:
       h_->begin_if(expression(s.value));
       children(s, 0, s.split);
