@@ -196,7 +196,7 @@ TEST_CASE("get_byte folds for every dtype of cli.md") {
   CHECK(ref::print_expression(rhs(*p->functions[1], 0)) == "pl.FP8X.get_byte()");
 }
 
-TEST_CASE("name binding: every binding a new variable, uses see the latest") {
+TEST_CASE("name binding: every binding a variable of its own, one name_id per name") {
   auto p = parse_ok(host_program("        x = 1\n        y = x\n        x = y + z\n"
                                  "        a, b = f(x)\n        w = x\n"));
   const auto& f = *p->functions[1];
@@ -204,6 +204,7 @@ TEST_CASE("name binding: every binding a new variable, uses see the latest") {
   const auto& x2 = f.body[2]->targets()[0];
   CHECK(x1 != x2);
   CHECK(x1->name == x2->name);
+  CHECK(x1->name_id == x2->name_id); // the analysis' identity: one variable, bound twice
   CHECK(rhs(f, 1).var() == x1);
   CHECK(rhs(f, 2).args()[1]->var() == nullptr); // z is unbound
   CHECK(rhs(f, 2).args()[1]->text() == "z");
