@@ -37,7 +37,9 @@
 //   children(statement)           range of statement nested in it (loop bodies, branches,
 //                                 a scope's body; all regions of an op, in order); empty for
 //                                 leaves
-//   targets(statement)            range of variable an assignment binds (an op's results)
+//   targets(statement)            range of variable an assignment binds (an op's results);
+//                                 of another statement that is no loop, what it binds
+//                                 before its children run (`with ... as x`; empty for most)
 //   value(statement)              the expression of an assignment or an evaluation (for an
 //                                 op: the op itself, as an expression)
 //   loop_variable(statement)      the variable of a for loop

@@ -404,6 +404,17 @@ struct signal_traits : traits {
 };
 } // namespace
 
+TEST_CASE("what a compound statement binds is a value the pass does not follow") {
+  flow::program p;
+  auto views = two_views(p);
+  auto* loop = const_cast<flow::stmt*>(
+      p.compound(control_flow::repeat, {p.on_var({"v"}, "d")})); // for d in items: ...
+  loop->targets = {p.var("d")};
+  p.host(views + block{p.assign("d", p.integer(0)), loop, p.on({"w"}, 1)});
+  const auto pl = analyze(p);
+  CHECK(diags(pl) == "unsupported-device chip 5");
+}
+
 TEST_CASE("signal synthesis: a statement whose children repeat is a loop") {
   flow::program p;
   auto views = two_views(p);

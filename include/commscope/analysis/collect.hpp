@@ -201,6 +201,10 @@ public:
       break;
     }
     a_.for_each_expression(s, [&](expression e) { walk(e); });
+    // What such a statement binds (`with ... as x`, `for x in items`, an op's results) is
+    // a value the pass does not follow, unless its children bind it (a yield).
+    for (auto&& t : a_.targets(s))
+      vars_.bind(vars_.id(variable(t)), {binding::kind::opaque});
     const control_flow how = a_.control(s, k);
     if (how == control_flow::repeat) { // a loop of another kind (`for x in items`)
       const auto idx = static_cast<std::uint32_t>(out_.loops.size());
