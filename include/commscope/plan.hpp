@@ -15,8 +15,8 @@
 #include <cstdint>
 #include <ranges>
 #include <span>
-#include <type_traits>
 #include <string_view>
+#include <type_traits>
 
 namespace commscope {
 
@@ -259,8 +259,7 @@ struct unsatisfied_contract {
   [[nodiscard]] constexpr const unsatisfied_contract* begin() const { return nullptr; }
   [[nodiscard]] constexpr const unsatisfied_contract* end() const { return nullptr; }
   template <class T> constexpr operator T() const { return T{}; }
-  template <class T>
-  friend constexpr bool operator==(const unsatisfied_contract&, const T&) {
+  template <class T> friend constexpr bool operator==(const unsatisfied_contract&, const T&) {
     return false;
   }
   constexpr unsatisfied_contract operator!() const { return {}; }
@@ -271,8 +270,8 @@ struct unsatisfied_contract {
     return {};
   }
   template <class T>
-    requires(!std::is_same_v<T, unsatisfied_contract>)
-  friend constexpr unsatisfied_contract operator+(const T&, const unsatisfied_contract&) {
+  requires(!std::is_same_v<T, unsatisfied_contract>) friend constexpr unsatisfied_contract
+  operator+(const T&, const unsatisfied_contract&) {
     return {};
   }
   template <class T>
@@ -280,8 +279,8 @@ struct unsatisfied_contract {
     return {};
   }
   template <class T>
-    requires(!std::is_same_v<T, unsatisfied_contract>)
-  friend constexpr unsatisfied_contract operator-(const T&, const unsatisfied_contract&) {
+  requires(!std::is_same_v<T, unsatisfied_contract>) friend constexpr unsatisfied_contract
+  operator-(const T&, const unsatisfied_contract&) {
     return {};
   }
   template <class T>
@@ -289,8 +288,8 @@ struct unsatisfied_contract {
     return {};
   }
   template <class T>
-    requires(!std::is_same_v<T, unsatisfied_contract>)
-  friend constexpr unsatisfied_contract operator*(const T&, const unsatisfied_contract&) {
+  requires(!std::is_same_v<T, unsatisfied_contract>) friend constexpr unsatisfied_contract
+  operator*(const T&, const unsatisfied_contract&) {
     return {};
   }
   template <class T>
@@ -298,8 +297,8 @@ struct unsatisfied_contract {
     return {};
   }
   template <class T>
-    requires(!std::is_same_v<T, unsatisfied_contract>)
-  friend constexpr unsatisfied_contract operator/(const T&, const unsatisfied_contract&) {
+  requires(!std::is_same_v<T, unsatisfied_contract>) friend constexpr unsatisfied_contract
+  operator/(const T&, const unsatisfied_contract&) {
     return {};
   }
   template <class T>
@@ -307,8 +306,8 @@ struct unsatisfied_contract {
     return {};
   }
   template <class T>
-    requires(!std::is_same_v<T, unsatisfied_contract>)
-  friend constexpr unsatisfied_contract operator%(const T&, const unsatisfied_contract&) {
+  requires(!std::is_same_v<T, unsatisfied_contract>) friend constexpr unsatisfied_contract
+  operator%(const T&, const unsatisfied_contract&) {
     return {};
   }
   template <class T>
@@ -316,8 +315,8 @@ struct unsatisfied_contract {
     return {};
   }
   template <class T>
-    requires(!std::is_same_v<T, unsatisfied_contract>)
-  friend constexpr unsatisfied_contract operator<(const T&, const unsatisfied_contract&) {
+  requires(!std::is_same_v<T, unsatisfied_contract>) friend constexpr unsatisfied_contract
+  operator<(const T&, const unsatisfied_contract&) {
     return {};
   }
   template <class T>
@@ -325,8 +324,8 @@ struct unsatisfied_contract {
     return {};
   }
   template <class T>
-    requires(!std::is_same_v<T, unsatisfied_contract>)
-  friend constexpr unsatisfied_contract operator>(const T&, const unsatisfied_contract&) {
+  requires(!std::is_same_v<T, unsatisfied_contract>) friend constexpr unsatisfied_contract
+  operator>(const T&, const unsatisfied_contract&) {
     return {};
   }
   template <class T>
@@ -334,8 +333,8 @@ struct unsatisfied_contract {
     return {};
   }
   template <class T>
-    requires(!std::is_same_v<T, unsatisfied_contract>)
-  friend constexpr unsatisfied_contract operator<=(const T&, const unsatisfied_contract&) {
+  requires(!std::is_same_v<T, unsatisfied_contract>) friend constexpr unsatisfied_contract
+  operator<=(const T&, const unsatisfied_contract&) {
     return {};
   }
   template <class T>
@@ -343,8 +342,8 @@ struct unsatisfied_contract {
     return {};
   }
   template <class T>
-    requires(!std::is_same_v<T, unsatisfied_contract>)
-  friend constexpr unsatisfied_contract operator>=(const T&, const unsatisfied_contract&) {
+  requires(!std::is_same_v<T, unsatisfied_contract>) friend constexpr unsatisfied_contract
+  operator>=(const T&, const unsatisfied_contract&) {
     return {};
   }
   template <class T>
@@ -352,8 +351,8 @@ struct unsatisfied_contract {
     return {};
   }
   template <class T>
-    requires(!std::is_same_v<T, unsatisfied_contract>)
-  friend constexpr unsatisfied_contract operator&&(const T&, const unsatisfied_contract&) {
+  requires(!std::is_same_v<T, unsatisfied_contract>) friend constexpr unsatisfied_contract
+  operator&&(const T&, const unsatisfied_contract&) {
     return {};
   }
   template <class T>
@@ -361,16 +360,12 @@ struct unsatisfied_contract {
     return {};
   }
   template <class T>
-    requires(!std::is_same_v<T, unsatisfied_contract>)
-  friend constexpr unsatisfied_contract operator||(const T&, const unsatisfied_contract&) {
+  requires(!std::is_same_v<T, unsatisfied_contract>) friend constexpr unsatisfied_contract
+  operator||(const T&, const unsatisfied_contract&) {
     return {};
   }
-  template <class T> friend constexpr T& operator+=(T& x, const unsatisfied_contract&) {
-    return x;
-  }
-  template <class T> friend constexpr T& operator-=(T& x, const unsatisfied_contract&) {
-    return x;
-  }
+  template <class T> friend constexpr T& operator+=(T& x, const unsatisfied_contract&) { return x; }
+  template <class T> friend constexpr T& operator-=(T& x, const unsatisfied_contract&) { return x; }
 };
 inline const unsatisfied_contract unsatisfied_contract::functions{};
 inline const unsatisfied_contract unsatisfied_contract::diagnostics{};

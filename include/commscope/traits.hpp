@@ -77,11 +77,11 @@
 // Optional, control flow (both or neither; without them the reading above stays, which
 // is sound but merges more):
 //   control_of(statement)         -> control_flow, asked of every statement that is no loop,
-//                                 assignment, evaluation or jump (it may have children): block (runs once, in order: `with`, a region that
-//                                 always runs), may_skip (at most once), repeat (zero or
-//                                 more times: `for x in items`), alternatives (exactly one
-//                                 of branches(s) runs: if/elif/else, scf.if,
-//                                 scf.index_switch). Loops always repeat
+//                                 assignment, evaluation or jump (it may have children): block
+//                                 (runs once, in order: `with`, a region that always runs),
+//                                 may_skip (at most once), repeat (zero or more times: `for x in
+//                                 items`), alternatives (exactly one of branches(s) runs:
+//                                 if/elif/else, scf.if, scf.index_switch). Loops always repeat
 //   branches(statement)           range of ranges of statement: the alternatives, in order;
 //                                 a missing `else` is an empty range. Asked only of a
 //                                 statement whose control_of is alternatives, instead of

@@ -50,9 +50,8 @@ public:
           return;
         const auto& v = views[k];
         const auto alloc = vars_.allocation_of(w.allocation); // the pointer's definition
-        if (alloc != no_index &&
-            !(vars_.id(a_.window_buffer_base(v.buffer)) ==
-              vars_.id(facts_.allocations[alloc].base)))
+        if (alloc != no_index && !(vars_.id(a_.window_buffer_base(v.buffer)) ==
+                                   vars_.id(facts_.allocations[alloc].base)))
           bad(v);
         // One statement may type several targets: only its first is the window's.
         while (k < views.size() && views[k].statement == w.statement)

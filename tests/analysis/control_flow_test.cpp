@@ -12,9 +12,9 @@
 
 namespace {
 
-using flow::block;
 using commscope::control_flow;
 using commscope::operation;
+using flow::block;
 using traits = commscope::ir_traits<flow::program>;
 
 std::string render(const commscope::device_set& s) {
@@ -74,8 +74,7 @@ TEST_CASE("a binding in the then branch does not reach the else branch") {
   flow::program p;
   // if flag: v = w / else: chip(v, device=0)
   auto views = two_views(p);
-  p.host(views + block{p.if_({{p.copy("v", "w")}, {p.on({"v"}, 0)}}),
-                               p.on({"w"}, 1)});
+  p.host(views + block{p.if_({{p.copy("v", "w")}, {p.on({"v"}, 0)}}), p.on({"w"}, 1)});
   const auto pl = analyze(p);
   CHECK(diags(pl) == "");
   CHECK(coverage(pl, "a") == "{0}");
@@ -95,9 +94,8 @@ TEST_CASE("after an if, a use sees every branch's binding and the value before")
 TEST_CASE("a binding on every path replaces the value before") {
   flow::program p;
   auto views = two_views(p);
-  p.host(views + block{p.on({"v"}, 0),
-                              p.if_({{p.copy("v", "w")}, {p.window("v", "b")}}),
-                              p.on({"v"}, 2)});
+  p.host(views +
+         block{p.on({"v"}, 0), p.if_({{p.copy("v", "w")}, {p.window("v", "b")}}), p.on({"v"}, 2)});
   const auto pl = analyze(p);
   CHECK(diags(pl) == "");
   CHECK(coverage(pl, "a") == "{0}");
@@ -110,8 +108,8 @@ TEST_CASE("an elif chain: each branch its own alternative, the missing else keep
   body.push_back(p.alloc("c"));
   body.push_back(p.window("x", "c"));
   // if: v = w / elif: v = x / elif: chip(v, device=1) — no else
-  body.push_back(p.if_({{p.copy("v", "w")},
-                        {p.if_({{p.copy("v", "x")}, {p.if_({{p.on({"v"}, 1)}, {}})}})}}));
+  body.push_back(
+      p.if_({{p.copy("v", "w")}, {p.if_({{p.copy("v", "x")}, {p.if_({{p.on({"v"}, 1)}, {}})}})}}));
   body.push_back(p.on({"v"}, 3));
   p.host(body);
   const auto pl = analyze(p);
@@ -123,8 +121,8 @@ TEST_CASE("an elif chain: each branch its own alternative, the missing else keep
 
 TEST_CASE("a variable first bound inside the branches merges every branch's binding") {
   flow::program p;
-  p.host({p.alloc("a"), p.alloc("b"),
-          p.if_({{p.window("v", "a")}, {p.window("v", "b")}}), p.on({"v"}, 4)});
+  p.host({p.alloc("a"), p.alloc("b"), p.if_({{p.window("v", "a")}, {p.window("v", "b")}}),
+          p.on({"v"}, 4)});
   const auto pl = analyze(p);
   CHECK(diags(pl) == "");
   CHECK(coverage(pl, "a") == "{4}");
@@ -134,8 +132,7 @@ TEST_CASE("a variable first bound inside the branches merges every branch's bind
 TEST_CASE("a use at the top of a loop sees the binding at the end of the previous iteration") {
   flow::program p;
   auto views = two_views(p);
-  p.host(views + block{p.for_range("k", 2, {p.on({"v"}, 5), p.copy("v", "w")}),
-                              p.on({"w"}, 6)});
+  p.host(views + block{p.for_range("k", 2, {p.on({"v"}, 5), p.copy("v", "w")}), p.on({"w"}, 6)});
   const auto pl = analyze(p);
   CHECK(diags(pl) == "");
   CHECK(coverage(pl, "a") == "{5}");
@@ -145,8 +142,7 @@ TEST_CASE("a use at the top of a loop sees the binding at the end of the previou
 TEST_CASE("a while body and its condition see the previous iteration; after it, both") {
   flow::program p;
   auto views = two_views(p);
-  p.host(views + block{p.while_({p.on({"v"}, 1), p.copy("v", "w")}),
-                              p.on({"v"}, 7)});
+  p.host(views + block{p.while_({p.on({"v"}, 1), p.copy("v", "w")}), p.on({"v"}, 7)});
   const auto pl = analyze(p);
   CHECK(diags(pl) == "");
   CHECK(coverage(pl, "a") == "{1,7}");
@@ -157,9 +153,8 @@ TEST_CASE("a read in a loop, then a binding in a branch: after the branch, both"
   flow::program p;
   // for k: if flag: chip(v, device=0); v = w / chip(v, device=9)
   auto views = two_views(p);
-  p.host(views +
-         block{p.for_range("k", 2, {p.if_({{p.on({"v"}, 0), p.copy("v", "w")}, {}}),
-                                    p.on({"v"}, 9)})});
+  p.host(views + block{p.for_range(
+                     "k", 2, {p.if_({{p.on({"v"}, 0), p.copy("v", "w")}, {}}), p.on({"v"}, 9)})});
   const auto pl = analyze(p);
   CHECK(diags(pl) == "");
   CHECK(coverage(pl, "a") == "{0,9}");
@@ -187,7 +182,7 @@ TEST_CASE("a loop that only reads keeps the variable exact") {
   flow::program p;
   auto views = two_views(p);
   p.host(views + block{p.for_world("r", {p.on_var({"v"}, "r"), p.if_({{p.jump()}, {}})}),
-                              p.on({"v"}, 2), p.on({"w"}, 2)});
+                       p.on({"v"}, 2), p.on({"w"}, 2)});
   const auto pl = analyze(p);
   CHECK(diags(pl) == "");
   CHECK(coverage(pl, "a") == "all");
@@ -197,8 +192,7 @@ TEST_CASE("a loop that only reads keeps the variable exact") {
 TEST_CASE("a parallel assignment reads every value before it binds") {
   flow::program p;
   auto views = two_views(p);
-  p.host(views + block{p.parallel({"v", "w"}, {"w", "v"}), p.on({"v"}, 0),
-                              p.on({"w"}, 1)});
+  p.host(views + block{p.parallel({"v", "w"}, {"w", "v"}), p.on({"v"}, 0), p.on({"w"}, 1)});
   const auto pl = analyze(p);
   CHECK(diags(pl) == "");
   CHECK(coverage(pl, "a") == "{1}");
@@ -210,8 +204,8 @@ TEST_CASE("loop-carried values: bound before the first iteration, rebound for th
   // for i, (acc,) in range(2, init_values=(v,)): chip(acc, device=1); acc = yield(w)
   auto views = two_views(p);
   p.host(views + block{p.for_carrying("i", 2, {"acc"}, {"v"},
-                                             {p.on({"acc"}, 1), p.parallel({"acc"}, {"w"})}),
-                              p.on({"acc"}, 2)});
+                                      {p.on({"acc"}, 1), p.parallel({"acc"}, {"w"})}),
+                       p.on({"acc"}, 2)});
   const auto pl = analyze(p);
   CHECK(diags(pl) == "");
   CHECK(coverage(pl, "a") == "{1,2}");
@@ -222,10 +216,9 @@ TEST_CASE("a block that runs once replaces; one that may be skipped merges") {
   flow::program p;
   auto views = two_views(p);
   p.host(views + block{p.alloc("c"), p.window("x", "c"),
-                              p.compound(control_flow::block, {p.copy("v", "w")}),
-                              p.on({"v"}, 1),
-                              p.compound(control_flow::may_skip, {p.copy("x", "w")}),
-                              p.on({"x"}, 2), p.on({"w"}, 0)});
+                       p.compound(control_flow::block, {p.copy("v", "w")}), p.on({"v"}, 1),
+                       p.compound(control_flow::may_skip, {p.copy("x", "w")}), p.on({"x"}, 2),
+                       p.on({"w"}, 0)});
   const auto pl = analyze(p);
   CHECK(diags(pl) == "unconsumed-alloc a 1");
   CHECK(coverage(pl, "b") == "{0,1,2}");
@@ -237,9 +230,9 @@ TEST_CASE("a statement whose children repeat is a loop, for the collectives too"
   auto views = two_views(p);
   p.host(views +
          block{p.alloc("s"), p.window("sig", "s"), p.alloc("r"), p.window("rc", "r"),
-               p.compound(control_flow::repeat,
-                          {p.on({"v"}, 0), p.copy("v", "w"),
-                           p.collective("", operation::all_to_all_v, {"v", "w", "sig", "v", "rc"})}),
+               p.compound(control_flow::repeat, {p.on({"v"}, 0), p.copy("v", "w"),
+                                                 p.collective("", operation::all_to_all_v,
+                                                              {"v", "w", "sig", "v", "rc"})}),
                p.on({"w"}, 1)});
   const auto pl = analyze(p);
   CHECK(diags(pl) == "collective-in-loop all_to_all_v 11");
@@ -248,11 +241,9 @@ TEST_CASE("a statement whose children repeat is a loop, for the collectives too"
 TEST_CASE("a collective passes coverage from each view its data may be to each its signal may be") {
   flow::program p;
   auto views = two_views(p);
-  p.host(views + block{p.alloc("c"), p.window("x", "c"), p.on({"v"}, 0),
-                              p.on({"w"}, 1), p.copy("sig", "x"),
-                              p.if_({{p.copy("d", "v")}, {p.copy("d", "w")}}),
-                              p.collective("d", operation::allreduce, {"d", "sig"}),
-                              p.on({"d"}, 5)});
+  p.host(views + block{p.alloc("c"), p.window("x", "c"), p.on({"v"}, 0), p.on({"w"}, 1),
+                       p.copy("sig", "x"), p.if_({{p.copy("d", "v")}, {p.copy("d", "w")}}),
+                       p.collective("d", operation::allreduce, {"d", "sig"}), p.on({"d"}, 5)});
   const auto pl = analyze(p);
   CHECK(diags(pl) == "");
   CHECK(coverage(pl, "a") == "{0,5}");
@@ -265,10 +256,10 @@ TEST_CASE("aliased windows only when both roles must be views of one allocation"
   // may-alias: sig is a's or b's view, data a's: no error
   auto views = two_views(p);
   p.host(views + block{p.window("v2", "a"), p.on({"v"}, 0), p.on({"w"}, 0),
-                              p.if_({{p.copy("sig", "v2")}, {p.copy("sig", "w")}}),
-                              p.collective("", operation::allreduce, {"v", "sig"}),
-                              p.copy("t", "v2"), p.if_({{p.copy("t", "v")}, {}}),
-                              p.collective("", operation::allreduce, {"v", "t"})});
+                       p.if_({{p.copy("sig", "v2")}, {p.copy("sig", "w")}}),
+                       p.collective("", operation::allreduce, {"v", "sig"}), p.copy("t", "v2"),
+                       p.if_({{p.copy("t", "v")}, {}}),
+                       p.collective("", operation::allreduce, {"v", "t"})});
   const auto pl = analyze(p);
   // The second: t is v2 or v, both views of a: must-alias.
   CHECK(diags(pl) == "collective-aliased-windows allreduce 15");
@@ -335,8 +326,7 @@ TEST_CASE("deep nesting and long chains of branches resolve without recursion") 
 TEST_CASE("evidence names the view each contribution came through") {
   flow::program p;
   auto views = two_views(p);
-  p.host(views + block{p.if_({{p.copy("u", "v")}, {p.copy("u", "w")}}),
-                              p.on({"u"}, 3)});
+  p.host(views + block{p.if_({{p.copy("u", "v")}, {p.copy("u", "w")}}), p.on({"u"}, 3)});
   const auto pl = commscope::analyze(p, traits{}, commscope::with_evidence);
   REQUIRE(pl.ok());
   const auto& fp = pl.functions[0];
@@ -380,8 +370,9 @@ TEST_CASE("loop bounds with an optional start and step: absent is 0 and 1") {
   static_assert(commscope::has_loop_bounds<optional_bounds_traits>);
   flow::program p;
   auto views = two_views(p);
-  p.host(views + block{p.for_world("r", {p.on_var({"v"}, "r")}),
-                       p.for_("i", p.integer(2), p.integer(5), p.integer(1), {p.on_var({"w"}, "i")})});
+  p.host(views +
+         block{p.for_world("r", {p.on_var({"v"}, "r")}),
+               p.for_("i", p.integer(2), p.integer(5), p.integer(1), {p.on_var({"w"}, "i")})});
   const auto pl = commscope::analyze(p, optional_bounds_traits{});
   CHECK(diags(pl) == "");
   CHECK(coverage(pl, "a") == "all");
@@ -418,11 +409,10 @@ TEST_CASE("what a compound statement binds is a value the pass does not follow")
 TEST_CASE("signal synthesis: a statement whose children repeat is a loop") {
   flow::program p;
   auto views = two_views(p);
-  p.host(views + block{p.on({"v"}, 0),
-                       p.compound(control_flow::repeat,
-                                  {p.collective("v", operation::allreduce, {"v"})}),
-                       p.compound(control_flow::block,
-                                  {p.collective("w", operation::allreduce, {"w"})})});
+  p.host(views +
+         block{p.on({"v"}, 0),
+               p.compound(control_flow::repeat, {p.collective("v", operation::allreduce, {"v"})}),
+               p.compound(control_flow::block, {p.collective("w", operation::allreduce, {"w"})})});
   const auto pl = commscope::plan_signals(p, signal_traits{});
   REQUIRE(pl.diagnostics.size() == 1);
   CHECK(pl.diagnostics[0].code == commscope::error_code::collective_in_loop);

@@ -59,9 +59,7 @@ struct program {
   std::map<std::string, int, std::less<>> ids;
   int lines = 0;
 
-  program() {
-    functions.push_back({{"chip", commscope::level::chip, true, false}, {}});
-  }
+  program() { functions.push_back({{"chip", commscope::level::chip, true, false}, {}}); }
   const fn& chip() const { return functions.front(); }
   void host(block body) {
     functions.push_back({{"host", commscope::level::host, true, false}, std::move(body)});
@@ -114,8 +112,7 @@ struct program {
     return assign(name, op(commscope::operation::alloc_window_buffer, {integer(64)}, name));
   }
   const stmt* window(std::string_view view, std::string_view pointer) {
-    return assign(view,
-                  op(commscope::operation::window, {use(pointer), other(), other()}));
+    return assign(view, op(commscope::operation::window, {use(pointer), other(), other()}));
   }
   const stmt* copy(std::string_view to, std::string_view from) { return assign(to, use(from)); }
   /// `a, b = x, y`: all values read before any target is bound.

@@ -6,8 +6,7 @@ struct module_program {
   minimal::program* module = nullptr;
 };
 
-template <>
-struct commscope::ir_traits<module_program> : commscope::ir_traits<minimal::program> {
+template <> struct commscope::ir_traits<module_program> : commscope::ir_traits<minimal::program> {
   using program = module_program;
   const minimal::program* module = nullptr; // state: the module the handles index
   static std::vector<function> functions(const module_program& p) {

@@ -712,8 +712,8 @@ TEST_CASE("found by the checker: a window rejected as ambiguous is its only diag
   }
   SUBCASE("the allocation only that view may consume: no unconsumed-alloc") {
     writer w;
-    auto& p = program(w, {w.window("x", "p"), w.dispatch("x", 0), w.dispatch("v", 0),
-                          w.dispatch("w", 0)});
+    auto& p = program(
+        w, {w.window("x", "p"), w.dispatch("x", 0), w.dispatch("v", 0), w.dispatch("w", 0)});
     const auto v = check(p, false);
     CHECK_MESSAGE(v.what == verdict_kind::rejected, v.detail, "\n", gt::render(p).text);
   }

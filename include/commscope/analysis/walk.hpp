@@ -81,7 +81,6 @@ private:
   }
 
 public:
-
 private:
   typename Adapter::storage::template vector<item> stack_;
 };

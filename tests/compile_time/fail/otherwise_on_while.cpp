@@ -3,8 +3,8 @@
 
 using namespace commscope::compile_time;
 
-constexpr auto p = program(chip_orchestrator<"chip">(),
-                           host_orchestrator<"host">(let<"buf">(alloc(64)),
-                                                     while_loop(1)(eval(0)).otherwise(eval(1))));
+constexpr auto p = program(
+    chip_orchestrator<"chip">(),
+    host_orchestrator<"host">(let<"buf">(alloc(64)), while_loop(1)(eval(0)).otherwise(eval(1))));
 
 int main() {}
