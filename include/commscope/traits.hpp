@@ -77,7 +77,8 @@
 // Optional, control flow (both or neither; without them the reading above stays, which
 // is sound but merges more):
 //   control_of(statement)         -> control_flow, asked of every statement that is no loop,
-//                                 assignment, evaluation or jump (it may have children): block
+//                                 assignment, evaluation or jump (a return, a scope, any
+//                                 other; it may have children): block
 //                                 (runs once, in order: `with`, a region that always runs),
 //                                 may_skip (at most once), repeat (zero or more times: `for x in
 //                                 items`), alternatives (exactly one of branches(s) runs:
@@ -91,9 +92,9 @@
 //                                 binds each target to its own value, all read before any
 //                                 is bound (`a, b = b, a`; an scf.yield presented as the
 //                                 assignment of the region's results or loop-carried
-//                                 values); empty for any other assignment. One value for
-//                                 one target is that assignment's value, as value(s)
-//                                 would be (an allocation or a window there is one too).
+//                                 values); empty for any other assignment. Asked only of
+//                                 an assignment of several targets: for one, value(s) is
+//                                 its value (a yield of one value gives it there).
 //                                 On a for or while loop: the loop-carried
 //                                 variables (its targets) and their values on entry, bound
 //                                 before the first iteration (scf.for iter_args, the DSL's

@@ -252,7 +252,10 @@ template <> struct commscope::ir_traits<flow::program> {
   static control_flow control_of(statement s) { return s->control; }
   static const std::vector<std::vector<statement>>& branches(statement s) { return s->branches; }
   static const std::vector<int>& targets(statement s) { return s->targets; }
-  static expression value(statement s) { return s->value; }
+  /// A parallel assignment of one target binds it to its one value.
+  static expression value(statement s) {
+    return s->targets.size() == 1 && s->values.size() == 1 ? s->values.front() : s->value;
+  }
   static const std::vector<expression>& values(statement s) { return s->values; }
   static variable loop_variable(statement s) { return s->loop_var; }
   static commscope::loop_bounds<expression> loop_bounds(statement s) { return s->bounds; }

@@ -163,6 +163,7 @@ public:
   constexpr bool enter(statement s) {
     const std::uint64_t at = ++order_;
     const statement_kind k = a_.statement_kind_of(s);
+    alternatives_ = false;
     switch (k) {
     case statement_kind::assignment:
       assign(s, at);
@@ -213,9 +214,12 @@ public:
     } else {
       open(how, no_index);
     }
+    alternatives_ = how == control_flow::alternatives;
     return true;
   }
 
+  /// Whether the statement just entered has alternatives (its children are branches).
+  [[nodiscard]] constexpr bool entered_alternatives() const { return alternatives_; }
   /// The next branch of an alternatives statement begins.
   constexpr void branch(statement) { vars_.branch(); }
 
@@ -321,16 +325,10 @@ private:
     }
     const variable first = *it;
     const bool single = ++it == end;
-    expression e = a_.value(s);
-    if constexpr (Adapter::has_parallel_values) {
+    if constexpr (Adapter::has_parallel_values)
       if (!single && parallel(s))
         return;
-      if (single) { // one value given for the one target: it is the assignment's value
-        auto&& values = a_.values(s);
-        if (auto v = std::ranges::begin(values); v != std::ranges::end(values))
-          e = *v;
-      }
-    }
+    const expression e = a_.value(s);
     binding b{binding::kind::opaque};
     std::uint32_t window_pointer = no_index;
     bool window = false;
@@ -505,6 +503,7 @@ private:
   vec<std::uint32_t> open_;       ///< per open statement: its loop index, or no_index
   vec<std::uint32_t> open_loops_; ///< the loops open here, innermost last
   vec<binding> pending_;          ///< a parallel assignment's values, read before binding
+  bool alternatives_ = false;     ///< the statement entered last has alternatives
 };
 
 } // namespace commscope::detail

@@ -13,9 +13,11 @@
 namespace commscope::detail {
 
 /// A visitor has `bool enter(statement)`, called before a statement's children, which
-/// returns whether it wants `void leave(statement)` after them. The children of a
-/// statement whose control is alternatives are its branches, in order; a visitor with
-/// `void branch(statement)` is told where each begins (the first too).
+/// returns whether it wants `void leave(statement)` after them. A visitor that cares which
+/// children are alternatives has `bool entered_alternatives()`, asked right after enter
+/// (it has just asked control_of), and `void branch(statement)`: the children of such a
+/// statement are then its branches, in order, and branch tells where each begins (the
+/// first too). Other visitors see the children.
 template <class Adapter> class statement_walker {
   using statement = typename Adapter::statement;
   enum class event : std::uint8_t { enter, leave, branch };
@@ -36,7 +38,14 @@ public:
         if (v.enter(s))
           stack_.emplace_back(item{s, event::leave});
         const auto first = stack_.size();
-        push_children(a, s);
+        if constexpr (requires { v.entered_alternatives(); }) {
+          if (v.entered_alternatives())
+            push_branches(a, s);
+          else
+            push_children(a, s);
+        } else {
+          push_children(a, s);
+        }
         if (stack_.size() - first > 1) // children go on the stack last first
           std::reverse(stack_.begin() + static_cast<std::ptrdiff_t>(first), stack_.end());
         for (;;) {
@@ -62,22 +71,17 @@ public:
 
 private:
   constexpr void push_children(const Adapter& a, statement s) {
-    if constexpr (Adapter::has_control_flow) {
-      // control_of is asked only of statements that may have children and are no loop.
-      const auto k = a.statement_kind_of(s);
-      if (k != statement_kind::for_loop && k != statement_kind::while_loop &&
-          k != statement_kind::assignment && k != statement_kind::evaluation &&
-          k != statement_kind::jump && a.control(s, k) == control_flow::alternatives) {
-        for (auto&& b : a.branches(s)) {
-          stack_.emplace_back(item{s, event::branch});
-          for (auto&& c : b)
-            stack_.emplace_back(item{c, event::enter});
-        }
-        return;
-      }
-    }
     for (auto&& c : a.children(s))
       stack_.emplace_back(item{c, event::enter});
+  }
+  constexpr void push_branches(const Adapter& a, statement s) {
+    if constexpr (Adapter::has_control_flow) {
+      for (auto&& b : a.branches(s)) {
+        stack_.emplace_back(item{s, event::branch});
+        for (auto&& c : b)
+          stack_.emplace_back(item{c, event::enter});
+      }
+    }
   }
 
 public:

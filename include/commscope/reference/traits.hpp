@@ -206,7 +206,12 @@ template <> struct commscope::ir_traits<commscope::reference::program_ptr> {
       return reference::pointer_range<reference::expression>(s->value()->args());
     return {};
   }
-  static expression value(statement s) { return s->value().get(); }
+  /// A parallel assignment of one target (a loop's closing `pl.yield_(e)`) binds it to e.
+  static expression value(statement s) {
+    if (s->what == stmt_kind::assign && s->parallel() && s->targets().size() == 1)
+      return s->value()->args()[0].get();
+    return s->value().get();
+  }
   static reference::pointer_range<reference::expression> expressions(statement s) {
     if (s->what == stmt_kind::return_ || s->what == stmt_kind::block ||
         s->what == stmt_kind::verbatim)
