@@ -262,6 +262,13 @@ module from_compile_time(const commscope::compile_time::basic_program<N>& p) {
                             s.count,
                             none,
                             {s.where.line, s.where.column}});
+    auto& n = m.statements.back();
+    n.control = s.control;
+    if (s.control == commscope::control_flow::alternatives) { // then: the first split
+      n.branch_first = static_cast<std::uint32_t>(m.lists.size());
+      n.branches = 2;
+      m.lists.insert(m.lists.end(), {0u, s.split, s.count});
+    }
   }
   for (const auto& e : p.expressions)
     m.expressions.push_back({e.kind,

@@ -49,6 +49,7 @@ TEST_CASE("every case of the compile-time table holds in the index IR") {
 TEST_CASE("the rebinding cases hold with one variable rebound, not renamed") {
   check_table<ct_cases::rebinding>("rebinding");
   check_table<ct_cases::rebinding_without_renaming>("without renaming");
+  check_table<ct_cases::alternatives>("alternatives");
   // The index IR did not rename: the rebound names are one variable each.
   auto m = index_ir::from_compile_time(ct_cases::rebind_collective_result.program);
   std::size_t named_data = 0;
