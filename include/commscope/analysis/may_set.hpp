@@ -17,26 +17,12 @@ template <class Storage> class may_sets {
 public:
   using handle = std::uint32_t;
   static constexpr handle empty = no_index;
-  /// Handles at or above this are pooled runs; elements stay below it.
+  /// A handle below this is the one element it holds; at or above, a pooled run.
   static constexpr handle pooled = handle{1} << 31;
-
-  [[nodiscard]] static constexpr handle single(std::uint32_t i) { return i; }
-  [[nodiscard]] static constexpr bool is_empty(handle h) { return h == empty; }
-  /// The one element of h, or no_index when h has none or several.
-  [[nodiscard]] static constexpr std::uint32_t only(handle h) { return h < pooled ? h : no_index; }
 
   constexpr void clear() {
     items_.clear();
     starts_.clear();
-  }
-
-  [[nodiscard]] constexpr std::size_t size(handle h) const {
-    if (h == empty)
-      return 0;
-    if (h < pooled)
-      return 1;
-    const auto k = h - pooled;
-    return starts_[k + 1] - starts_[k];
   }
 
   /// The elements of one set, ascending, as a range (valid while the set's pool is
@@ -64,15 +50,8 @@ public:
 
   /// Calls f(index) for every element, ascending.
   template <class F> constexpr void for_each(handle h, F&& f) const {
-    if (h == empty)
-      return;
-    if (h < pooled) {
-      f(h);
-      return;
-    }
-    const auto k = h - pooled;
-    for (auto i = starts_[k]; i < starts_[k + 1]; ++i)
-      f(items_[i]);
+    for (const auto i : of(h))
+      f(i);
   }
 
   /// a ∪ b, sharing a or b when the union is one of them.
