@@ -75,19 +75,26 @@ statement_ptr scope(const std::string& name, std::vector<std::int64_t> devices,
   return nodes().make(s);
 }
 
-/// `name = <something>` whose type points at `w`.
-statement_ptr view(const std::string& name, const window_buffer_ptr& w, source_location where) {
+/// `name = value` whose type points at `w`.
+statement_ptr typed_assignment(const std::string& name, const window_buffer_ptr& w,
+                               std::uint32_t id, ref::expression_ptr value,
+                               source_location where) {
   auto* t = nodes().make_node(ref::type{});
   t->window = w;
-  const ref::variable_ptr v = nodes().make_variable(0, nodes().string(name), t);
-  ref::expression_spec value;
-  value.what = ref::expression::kind::integer;
+  const ref::variable_ptr v = nodes().make_variable(id, nodes().string(name), t);
   ref::statement_spec s;
   s.what = statement::kind::assign;
   s.targets = {&v, 1};
-  s.value = nodes().make(value);
+  s.value = value;
   s.where = where;
   return nodes().make(s);
+}
+
+/// `name = <something>` whose type points at `w`.
+statement_ptr view(const std::string& name, const window_buffer_ptr& w, source_location where) {
+  ref::expression_spec value;
+  value.what = ref::expression::kind::integer;
+  return typed_assignment(name, w, 0, nodes().make(value), where);
 }
 
 /// `v = pld.alloc_window_buffer(64)`; `id` must be unique in the program (the verifier
@@ -115,9 +122,6 @@ statement_ptr allocation(const ref::variable_ptr& v, source_location where) {
 /// `name = pld.window(pointer, 0, 0)` whose type points at `w`.
 statement_ptr window_view(const std::string& name, const ref::variable_ptr& pointer,
                           const window_buffer_ptr& w, std::uint32_t id, source_location where) {
-  auto* t = nodes().make_node(ref::type{});
-  t->window = w;
-  const ref::variable_ptr v = nodes().make_variable(id, nodes().string(name), t);
   ref::expression_spec use;
   use.what = ref::expression::kind::name;
   use.var = pointer;
@@ -131,12 +135,7 @@ statement_ptr window_view(const std::string& name, const ref::variable_ptr& poin
   call.text = nodes().string("pld.window");
   call.args = args;
   call.where = where;
-  ref::statement_spec s;
-  s.what = statement::kind::assign;
-  s.targets = {&v, 1};
-  s.value = nodes().make(call);
-  s.where = where;
-  return nodes().make(s);
+  return typed_assignment(name, w, id, nodes().make(call), where);
 }
 
 ref::variable_ptr variable(const std::string& name, std::uint32_t id) {
