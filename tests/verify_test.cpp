@@ -77,8 +77,7 @@ statement_ptr scope(const std::string& name, std::vector<std::int64_t> devices,
 
 /// `name = value` whose type points at `w`.
 statement_ptr typed_assignment(const std::string& name, const window_buffer_ptr& w,
-                               std::uint32_t id, ref::expression_ptr value,
-                               source_location where) {
+                               std::uint32_t id, ref::expression_ptr value, source_location where) {
   auto* t = nodes().make_node(ref::type{});
   t->window = w;
   const ref::variable_ptr v = nodes().make_variable(id, nodes().string(name), t);
@@ -331,10 +330,10 @@ TEST_CASE("a view typed with the window buffer of another allocation than its wi
   };
   const auto wa = slot_of(a), wb = slot_of(b);
   const auto body = [&](const window_buffer_ptr& typed) {
-    return program_with({scope("comm_d0", {}, {wa, wb},
-                               {allocation(a, {5, 13}), allocation(b, {6, 13}),
-                                window_view("v", a, typed, 13, {7, 13})},
-                               {4, 9})});
+    return program_with({scope(
+        "comm_d0", {}, {wa, wb},
+        {allocation(a, {5, 13}), allocation(b, {6, 13}), window_view("v", a, typed, 13, {7, 13})},
+        {4, 9})});
   };
   CHECK(findings(commscope::verify(body(wa))).empty());
   const auto out = commscope::verify(body(wb));

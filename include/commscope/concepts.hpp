@@ -225,7 +225,7 @@ concept lists_values = requires(const T& t, typename T::statement s) {
 };
 /// The control-flow members come as a pair: one alone is a partial layer.
 template <class T>
-concept complete_control_flow = tells_control_flow<T> == lists_branches<T>;
+concept complete_control_flow = (tells_control_flow<T> == lists_branches<T>);
 
 /// The container policy of an adapter: `Traits::storage` if given, else boost_storage.
 template <class T> struct storage_of {
@@ -261,41 +261,59 @@ namespace detail {
 /// What a member returns, where it can be called at all: a member that exists with
 /// the wrong type is diagnosed as such, not as missing (diagnose_analysis).
 template <class T>
-using lists_functions_result = decltype(std::declval<const T&>().functions(std::declval<const typename T::program&>()));
+using lists_functions_result =
+    decltype(std::declval<const T&>().functions(std::declval<const typename T::program&>()));
 template <class T>
-using describes_functions_result = decltype(std::declval<const T&>().describe(std::declval<typename T::function>()));
+using describes_functions_result =
+    decltype(std::declval<const T&>().describe(std::declval<typename T::function>()));
 template <class T>
-using exposes_bodies_result = decltype(std::declval<const T&>().body(std::declval<typename T::function>()));
+using exposes_bodies_result =
+    decltype(std::declval<const T&>().body(std::declval<typename T::function>()));
 template <class T>
-using classifies_statements_result = decltype(std::declval<const T&>().statement_kind_of(std::declval<typename T::statement>()));
+using classifies_statements_result =
+    decltype(std::declval<const T&>().statement_kind_of(std::declval<typename T::statement>()));
 template <class T>
-using locates_statements_result = decltype(std::declval<const T&>().location_of(std::declval<typename T::statement>()));
+using locates_statements_result =
+    decltype(std::declval<const T&>().location_of(std::declval<typename T::statement>()));
 template <class T>
-using locates_expressions_result = decltype(std::declval<const T&>().location_of(std::declval<typename T::expression>()));
+using locates_expressions_result =
+    decltype(std::declval<const T&>().location_of(std::declval<typename T::expression>()));
 template <class T>
-using nests_statements_result = decltype(std::declval<const T&>().children(std::declval<typename T::statement>()));
+using nests_statements_result =
+    decltype(std::declval<const T&>().children(std::declval<typename T::statement>()));
 template <class T>
-using binds_targets_result = decltype(std::declval<const T&>().targets(std::declval<typename T::statement>()));
+using binds_targets_result =
+    decltype(std::declval<const T&>().targets(std::declval<typename T::statement>()));
 template <class T>
-using has_values_result = decltype(std::declval<const T&>().value(std::declval<typename T::statement>()));
+using has_values_result =
+    decltype(std::declval<const T&>().value(std::declval<typename T::statement>()));
 template <class T>
-using has_loop_variables_result = decltype(std::declval<const T&>().loop_variable(std::declval<typename T::statement>()));
+using has_loop_variables_result =
+    decltype(std::declval<const T&>().loop_variable(std::declval<typename T::statement>()));
 template <class T>
-using has_loop_bounds_result = decltype(std::declval<const T&>().loop_bounds(std::declval<typename T::statement>()));
+using has_loop_bounds_result =
+    decltype(std::declval<const T&>().loop_bounds(std::declval<typename T::statement>()));
 template <class T>
-using classifies_expressions_result = decltype(std::declval<const T&>().expression_kind_of(std::declval<typename T::expression>()));
+using classifies_expressions_result =
+    decltype(std::declval<const T&>().expression_kind_of(std::declval<typename T::expression>()));
 template <class T>
-using reads_integers_result = decltype(std::declval<const T&>().integer_value(std::declval<typename T::expression>()));
+using reads_integers_result =
+    decltype(std::declval<const T&>().integer_value(std::declval<typename T::expression>()));
 template <class T>
-using reads_variables_result = decltype(std::declval<const T&>().variable_of(std::declval<typename T::expression>()));
+using reads_variables_result =
+    decltype(std::declval<const T&>().variable_of(std::declval<typename T::expression>()));
 template <class T>
-using resolves_calls_result = decltype(std::declval<const T&>().call_target_of(std::declval<typename T::expression>()));
+using resolves_calls_result =
+    decltype(std::declval<const T&>().call_target_of(std::declval<typename T::expression>()));
 template <class T>
-using lists_arguments_result = decltype(std::declval<const T&>().arguments(std::declval<typename T::expression>()));
+using lists_arguments_result =
+    decltype(std::declval<const T&>().arguments(std::declval<typename T::expression>()));
 template <class T>
-using finds_devices_result = decltype(std::declval<const T&>().device_of(std::declval<typename T::expression>()));
+using finds_devices_result =
+    decltype(std::declval<const T&>().device_of(std::declval<typename T::expression>()));
 template <class T>
-using names_allocations_result = decltype(std::declval<const T&>().allocation_name(std::declval<typename T::expression>()));
+using names_allocations_result =
+    decltype(std::declval<const T&>().allocation_name(std::declval<typename T::expression>()));
 } // namespace detail
 
 // ---- layer 2: the scope readers ---------------------------------------------------------
@@ -508,64 +526,81 @@ template <class T> constexpr void diagnose_analysis() {
   COMMSCOPE_REQUIRE(names_location, "add `using location = ...;` (copyable and "
                                     "default-constructible: give mlir::Location its "
                                     "nullable form)");
-  COMMSCOPE_REQUIRE_TYPE(lists_functions, "`functions(const program&)` must return a range of function",
+  COMMSCOPE_REQUIRE_TYPE(lists_functions,
+                         "`functions(const program&)` must return a range of function",
                          detail::range_of<detail::lists_functions_result<T>, typename T::function>);
   COMMSCOPE_REQUIRE(lists_functions, "add `R functions(const program&)` returning a range of "
                                      "function");
-  COMMSCOPE_REQUIRE_TYPE(describes_functions, "`describe(function)` must return function_info",
-                         std::is_convertible_v<detail::describes_functions_result<T>, function_info>);
+  COMMSCOPE_REQUIRE_TYPE(
+      describes_functions, "`describe(function)` must return function_info",
+      std::is_convertible_v<detail::describes_functions_result<T>, function_info>);
   COMMSCOPE_REQUIRE(describes_functions, "add `static function_info describe(function)`");
   COMMSCOPE_REQUIRE_TYPE(exposes_bodies, "`body(function)` must return a range of statement",
                          detail::range_of<detail::exposes_bodies_result<T>, typename T::statement>);
   COMMSCOPE_REQUIRE(exposes_bodies, "add `R body(function)` returning a range of statement");
-  COMMSCOPE_REQUIRE_TYPE(classifies_statements, "`statement_kind_of(statement)` must return statement_kind",
-                         std::is_convertible_v<detail::classifies_statements_result<T>, statement_kind>);
+  COMMSCOPE_REQUIRE_TYPE(
+      classifies_statements, "`statement_kind_of(statement)` must return statement_kind",
+      std::is_convertible_v<detail::classifies_statements_result<T>, statement_kind>);
   COMMSCOPE_REQUIRE(classifies_statements, "add `statement_kind statement_kind_of(statement)`");
-  COMMSCOPE_REQUIRE_TYPE(locates_statements, "`location_of(statement)` must return location",
-                         std::is_convertible_v<detail::locates_statements_result<T>, typename T::location>);
+  COMMSCOPE_REQUIRE_TYPE(
+      locates_statements, "`location_of(statement)` must return location",
+      std::is_convertible_v<detail::locates_statements_result<T>, typename T::location>);
   COMMSCOPE_REQUIRE(locates_statements, "add `location location_of(statement)`");
-  COMMSCOPE_REQUIRE_TYPE(locates_expressions, "`location_of(expression)` must return location",
-                         std::is_convertible_v<detail::locates_expressions_result<T>, typename T::location>);
+  COMMSCOPE_REQUIRE_TYPE(
+      locates_expressions, "`location_of(expression)` must return location",
+      std::is_convertible_v<detail::locates_expressions_result<T>, typename T::location>);
   COMMSCOPE_REQUIRE(locates_expressions, "add `location location_of(expression)`");
-  COMMSCOPE_REQUIRE_TYPE(nests_statements, "`children(statement)` must return a range of statement",
-                         detail::range_of<detail::nests_statements_result<T>, typename T::statement>);
+  COMMSCOPE_REQUIRE_TYPE(
+      nests_statements, "`children(statement)` must return a range of statement",
+      detail::range_of<detail::nests_statements_result<T>, typename T::statement>);
   COMMSCOPE_REQUIRE(nests_statements, "add `R children(statement)` returning a range of statement");
   COMMSCOPE_REQUIRE_TYPE(binds_targets, "`targets(statement)` must return a range of variable",
                          detail::range_of<detail::binds_targets_result<T>, typename T::variable>);
   COMMSCOPE_REQUIRE(binds_targets, "add `R targets(statement)` returning a range of variable");
-  COMMSCOPE_REQUIRE_TYPE(has_values, "`value(statement)` must return expression",
-                         std::is_convertible_v<detail::has_values_result<T>, typename T::expression>);
+  COMMSCOPE_REQUIRE_TYPE(
+      has_values, "`value(statement)` must return expression",
+      std::is_convertible_v<detail::has_values_result<T>, typename T::expression>);
   COMMSCOPE_REQUIRE(has_values, "add `expression value(statement)`");
-  COMMSCOPE_REQUIRE_TYPE(has_loop_variables, "`loop_variable(statement)` must return variable",
-                         std::is_convertible_v<detail::has_loop_variables_result<T>, typename T::variable>);
+  COMMSCOPE_REQUIRE_TYPE(
+      has_loop_variables, "`loop_variable(statement)` must return variable",
+      std::is_convertible_v<detail::has_loop_variables_result<T>, typename T::variable>);
   COMMSCOPE_REQUIRE(has_loop_variables, "add `static variable loop_variable(statement)`");
-  COMMSCOPE_REQUIRE_TYPE(has_loop_bounds, "`loop_bounds(statement)` must return loop_bounds<Start, Stop, Step>: each field an expression or an integer, start and step also std::optional<expression>",
-                         detail::bounds_of<detail::has_loop_bounds_result<T>, typename T::expression>);
+  COMMSCOPE_REQUIRE_TYPE(
+      has_loop_bounds,
+      "`loop_bounds(statement)` must return loop_bounds<Start, Stop, Step>: each field an "
+      "expression or an integer, start and step also std::optional<expression>",
+      detail::bounds_of<detail::has_loop_bounds_result<T>, typename T::expression>);
   COMMSCOPE_REQUIRE(has_loop_bounds,
                     "add `loop_bounds<...> loop_bounds(statement)` (start, stop and step, "
                     "each an expression or an integer; start and step may be "
                     "std::optional<expression>)");
-  COMMSCOPE_REQUIRE_TYPE(classifies_expressions, "`expression_kind_of(expression)` must return expression_kind",
-                         std::is_convertible_v<detail::classifies_expressions_result<T>, expression_kind>);
+  COMMSCOPE_REQUIRE_TYPE(
+      classifies_expressions, "`expression_kind_of(expression)` must return expression_kind",
+      std::is_convertible_v<detail::classifies_expressions_result<T>, expression_kind>);
   COMMSCOPE_REQUIRE(classifies_expressions, "add `expression_kind expression_kind_of(expression)`");
   COMMSCOPE_REQUIRE_TYPE(reads_integers, "`integer_value(expression)` must return std::int64_t",
                          std::is_convertible_v<detail::reads_integers_result<T>, std::int64_t>);
   COMMSCOPE_REQUIRE(reads_integers, "add `std::int64_t integer_value(expression)`");
-  COMMSCOPE_REQUIRE_TYPE(reads_variables, "`variable_of(expression)` must return variable",
-                         std::is_convertible_v<detail::reads_variables_result<T>, typename T::variable>);
+  COMMSCOPE_REQUIRE_TYPE(
+      reads_variables, "`variable_of(expression)` must return variable",
+      std::is_convertible_v<detail::reads_variables_result<T>, typename T::variable>);
   COMMSCOPE_REQUIRE(reads_variables, "add `variable variable_of(expression)`");
   COMMSCOPE_REQUIRE_TYPE(resolves_calls, "`call_target_of(expression)` must return call_target",
                          std::is_convertible_v<detail::resolves_calls_result<T>, call_target>);
   COMMSCOPE_REQUIRE(resolves_calls, "add `call_target call_target_of(expression)`");
-  COMMSCOPE_REQUIRE_TYPE(lists_arguments, "`arguments(expression)` must return a range of expression",
-                         detail::range_of<detail::lists_arguments_result<T>, typename T::expression>);
+  COMMSCOPE_REQUIRE_TYPE(
+      lists_arguments, "`arguments(expression)` must return a range of expression",
+      detail::range_of<detail::lists_arguments_result<T>, typename T::expression>);
   COMMSCOPE_REQUIRE(lists_arguments,
                     "add `R arguments(expression)` returning a range of expression");
-  COMMSCOPE_REQUIRE_TYPE(finds_devices, "`device_of(expression)` must return std::optional<expression>",
-                         std::is_convertible_v<detail::finds_devices_result<T>, std::optional<typename T::expression>>);
+  COMMSCOPE_REQUIRE_TYPE(finds_devices,
+                         "`device_of(expression)` must return std::optional<expression>",
+                         std::is_convertible_v<detail::finds_devices_result<T>,
+                                               std::optional<typename T::expression>>);
   COMMSCOPE_REQUIRE(finds_devices, "add `std::optional<expression> device_of(expression)`");
-  COMMSCOPE_REQUIRE_TYPE(names_allocations, "`allocation_name(expression)` must return std::string_view",
-                         std::is_convertible_v<detail::names_allocations_result<T>, std::string_view>);
+  COMMSCOPE_REQUIRE_TYPE(
+      names_allocations, "`allocation_name(expression)` must return std::string_view",
+      std::is_convertible_v<detail::names_allocations_result<T>, std::string_view>);
   COMMSCOPE_REQUIRE(names_allocations, "add `std::string_view allocation_name(expression)`");
   COMMSCOPE_REQUIRE(identifies_variables,
                     "variables need an identity: add `K variable_key(variable)` with a "
