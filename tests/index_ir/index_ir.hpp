@@ -150,15 +150,12 @@ struct traits {
              return var{one ? node(s).target : m->lists[node(s).first + k]};
            });
   }
-  /// One value per target.
+  /// One value per target of a parallel assignment (traits.hpp: empty for any other;
+  /// a plain assignment's value is value()).
   auto values(st s) const {
-    const auto& n = node(s);
-    const bool one = n.kind == commscope::statement_kind::assignment && n.target != none;
-    return std::views::iota(0u, one           ? 1u
-                                : parallel(s) ? n.count
-                                              : 0u) |
-           std::views::transform([this, s, one](std::uint32_t k) {
-             return ex{one ? node(s).value : m->lists[node(s).first + node(s).count + k]};
+    return std::views::iota(0u, parallel(s) ? node(s).count : 0u) |
+           std::views::transform([this, s](std::uint32_t k) {
+             return ex{m->lists[node(s).first + node(s).count + k]};
            });
   }
   ex value(st s) const { return ex{node(s).value}; }
