@@ -5,7 +5,7 @@
 #include <commscope/reference/builder.hpp>
 #include <commscope/reference/traits.hpp>
 
-#include <commscope/boost_small_vector.hpp> // storage.hpp declares it only
+#include <commscope/detail/boost_small_vector.hpp> // storage.hpp declares it only
 
 #include <doctest/doctest.h>
 

@@ -4,7 +4,7 @@
 #pragma once
 
 #include <commscope/adapter.hpp>
-#include <commscope/analysis/analyze.hpp>
+#include <commscope/analyze.hpp>
 #include <commscope/concepts.hpp>
 #include <commscope/device_set.hpp>
 #include <commscope/diagnostics.hpp>

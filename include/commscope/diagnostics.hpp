@@ -6,8 +6,8 @@
 // is formatted on demand by `message()`.
 #pragma once
 
-#include <commscope/analysis/operations.hpp>
-#include <commscope/analysis/sort.hpp>
+#include <commscope/detail/operations.hpp>
+#include <commscope/detail/sort.hpp>
 
 #include <array>
 #include <cstdint>

@@ -3,9 +3,9 @@
 // the whole program, so an IR that is mutated in place is never left half-changed.
 #pragma once
 
-#include <commscope/analysis/analyze.hpp>
+#include <commscope/analyze.hpp>
 #include <commscope/concepts.hpp>
-#include <commscope/numbered_name.hpp>
+#include <commscope/detail/numbered_name.hpp>
 #include <commscope/plan.hpp>
 
 #include <array>

@@ -4,7 +4,7 @@
 // diagnostics, which covers the whole program.
 #pragma once
 
-#include <commscope/analysis/signals.hpp>
+#include <commscope/detail/signals.hpp>
 #include <commscope/concepts.hpp>
 #include <commscope/materialize.hpp>
 

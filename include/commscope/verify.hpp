@@ -4,9 +4,9 @@
 #pragma once
 
 #include <commscope/adapter.hpp>
-#include <commscope/analysis/collect.hpp>
-#include <commscope/analysis/read_back.hpp>
-#include <commscope/analysis/variables.hpp>
+#include <commscope/detail/collect.hpp>
+#include <commscope/detail/read_back.hpp>
+#include <commscope/detail/variables.hpp>
 #include <commscope/concepts.hpp>
 #include <commscope/diagnostics.hpp>
 #include <commscope/plan.hpp>

@@ -3,7 +3,7 @@
 // a wrong expectation is a compile error naming what differs.
 #include "cases.hpp"
 
-#include <commscope/analysis/signals.hpp>
+#include <commscope/detail/signals.hpp>
 #include <commscope/compile_time/expect.hpp>
 
 #include <doctest/doctest.h>

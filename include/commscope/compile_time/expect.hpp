@@ -8,7 +8,7 @@
 // A failed `matches` names what differs in its static_assert message.
 #pragma once
 
-#include <commscope/analysis/analyze.hpp>
+#include <commscope/analyze.hpp>
 #include <commscope/compile_time/builder.hpp>
 #include <commscope/compile_time/traits.hpp>
 #include <commscope/diagnostics.hpp>

@@ -24,7 +24,7 @@
 // where it is first needed: into the builder that takes it, or into an arena of its own.
 #pragma once
 
-#include <commscope/analysis/operations.hpp>
+#include <commscope/detail/operations.hpp>
 #include <commscope/reference/ir.hpp>
 
 #include <algorithm>

@@ -11,7 +11,7 @@
 // brackets are capped as in Python, and so is the recursion of the expression parser.
 #pragma once
 
-#include <commscope/analysis/operations.hpp>
+#include <commscope/detail/operations.hpp>
 #include <commscope/reference/ir.hpp>
 #include <commscope/reference/lexicon.hpp>
 #include <commscope/reference/module_scan.hpp>

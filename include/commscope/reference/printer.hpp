@@ -4,7 +4,7 @@
 // memory (not parsed) may nest statements and expressions arbitrarily deep.
 #pragma once
 
-#include <commscope/analysis/operations.hpp>
+#include <commscope/detail/operations.hpp>
 #include <commscope/reference/ir.hpp>
 #include <commscope/reference/lexicon.hpp>
 #include <commscope/traits.hpp>

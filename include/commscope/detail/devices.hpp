@@ -3,8 +3,8 @@
 // `range(4000000000)` is rejected without enumerating it.
 #pragma once
 
-#include <commscope/analysis/collect.hpp>
-#include <commscope/analysis/variables.hpp>
+#include <commscope/detail/collect.hpp>
+#include <commscope/detail/variables.hpp>
 #include <commscope/device_set.hpp>
 #include <commscope/diagnostics.hpp>
 

@@ -8,7 +8,7 @@
 // evaluation as it does at run time.
 #pragma once
 
-#include <commscope/analysis/hash_index.hpp>
+#include <commscope/detail/hash_index.hpp>
 #include <commscope/plan.hpp>
 
 #include <cstdint>

@@ -6,8 +6,8 @@
 #pragma once
 
 #include <commscope/adapter.hpp>
-#include <commscope/analysis/sort.hpp>
-#include <commscope/analysis/walk.hpp>
+#include <commscope/detail/sort.hpp>
+#include <commscope/detail/walk.hpp>
 #include <commscope/plan.hpp>
 
 #include <algorithm>

@@ -4,11 +4,11 @@
 #pragma once
 
 #include <commscope/adapter.hpp>
-#include <commscope/analysis/collect.hpp>
-#include <commscope/analysis/operations.hpp>
-#include <commscope/analysis/walk.hpp>
+#include <commscope/detail/collect.hpp>
+#include <commscope/detail/operations.hpp>
+#include <commscope/detail/walk.hpp>
 #include <commscope/diagnostics.hpp>
-#include <commscope/numbered_name.hpp>
+#include <commscope/detail/numbered_name.hpp>
 #include <commscope/plan.hpp>
 
 #include <algorithm>

@@ -6,9 +6,9 @@
 #pragma once
 
 #include <commscope/adapter.hpp>
-#include <commscope/analysis/operations.hpp>
-#include <commscope/analysis/variables.hpp>
-#include <commscope/analysis/walk.hpp>
+#include <commscope/detail/operations.hpp>
+#include <commscope/detail/variables.hpp>
+#include <commscope/detail/walk.hpp>
 #include <commscope/plan.hpp>
 
 #include <algorithm>

@@ -25,7 +25,7 @@
 #pragma once
 
 #include <commscope/adapter.hpp>
-#include <commscope/analysis/may_set.hpp>
+#include <commscope/detail/may_set.hpp>
 #include <commscope/plan.hpp>
 
 #include <algorithm>

@@ -1,15 +1,15 @@
-// The analysis entry point: pass.md steps 1-6 and 9 for every host orchestrator, all
-// errors in source order, nothing in the IR touched. The result is a plan (plan.hpp).
+// The analysis of one program: pass.md steps 1-6 and 9 for every host orchestrator, all
+// errors in source order, nothing in the IR touched. The entry points are in analyze.hpp.
 #pragma once
 
 #include <commscope/adapter.hpp>
-#include <commscope/analysis/cluster.hpp>
-#include <commscope/analysis/collect.hpp>
-#include <commscope/analysis/devices.hpp>
-#include <commscope/analysis/hash_index.hpp>
-#include <commscope/analysis/operations.hpp>
-#include <commscope/analysis/read_back.hpp>
-#include <commscope/analysis/variables.hpp>
+#include <commscope/detail/cluster.hpp>
+#include <commscope/detail/collect.hpp>
+#include <commscope/detail/devices.hpp>
+#include <commscope/detail/hash_index.hpp>
+#include <commscope/detail/operations.hpp>
+#include <commscope/detail/read_back.hpp>
+#include <commscope/detail/variables.hpp>
 #include <commscope/concepts.hpp>
 #include <commscope/plan.hpp>
 
@@ -616,33 +616,5 @@ template <bool Record, class Program, class Traits>
   }
 }
 } // namespace detail
-
-/// Analyses every host orchestrator of `p` (pass.md steps 1-6 and 9) without changing
-/// anything, through the traits object `traits`. Check `plan.ok()` before `materialize`.
-template <class Program, class Traits>
-[[nodiscard]] constexpr auto analyze(const Program& p, const Traits& traits) {
-  return detail::analyze_program<false>(p, traits);
-}
-
-/// The same, recording in each function plan the evidence of every allocation's
-/// descriptor (plan.hpp, `evidence`).
-template <class Program, class Traits>
-[[nodiscard]] constexpr auto analyze(const Program& p, const Traits& traits, with_evidence_t) {
-  return detail::analyze_program<true>(p, traits);
-}
-
-/// `analyze(p, ir_traits<Program>{})`.
-template <class Program> [[nodiscard]] constexpr auto analyze(const Program& p) {
-  using Traits = ir_traits<Program>;
-  if constexpr (!analysable_ir<Traits>) {
-    diagnose_analysis<Traits>();
-    return unsatisfied_contract{};
-  } else if constexpr (!default_constructible_traits<Traits>) {
-    diagnose_default_traits<Traits>();
-    return unsatisfied_contract{};
-  } else {
-    return analyze(p, Traits{});
-  }
-}
 
 } // namespace commscope
