@@ -131,7 +131,7 @@ template <class Vec> constexpr void sort_diagnostics(Vec& diagnostics) {
 /// the extra number is 1, `%r` and `%R` the names of the roles at positions number and
 /// extra of the operation named by the subject. Patterns and one small formatter, rather
 /// than a chain of string concatenations per message, keep the code the compiler
-/// generates for messages small (issue 13).
+/// generates for messages small.
 [[nodiscard]] constexpr std::string_view message_pattern(error_code code, reason why) {
   switch (code) {
   case error_code::dead_alloc:

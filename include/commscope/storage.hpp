@@ -5,7 +5,7 @@
 
 // Only the declaration of Boost.Container's small_vector: no list of the analysis uses it
 // any more, and its full header costs every translation unit of the pass a parse of
-// about 0.3 s (issue 13). Code that makes a `boost_storage::small_vector` includes
+// a large part of a second. Code that makes a `boost_storage::small_vector` includes
 // <commscope/detail/boost_small_vector.hpp> (the header, with g++ 12's false warnings in it
 // silenced), as for any forward-declared type.
 #include <boost/container/container_fwd.hpp>

@@ -159,7 +159,7 @@ template <class Program, class Traits>
     };
     if constexpr (A::dense_variables) {
       // The slots of each base variable chained from its index: no sort, whose
-      // instantiation per element type g++ compiles at -O2 in every TU (issue 13).
+      // instantiation per element type g++ compiles at -O2 in every TU.
       using vec_u32 = typename storage::template vector<std::uint32_t>;
       vec_u32 first, next;
       if (!found.allocations.empty()) {

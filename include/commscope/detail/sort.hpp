@@ -1,7 +1,7 @@
 // One sort for cold paths that sort few elements (diagnostics): every call sorts 32-bit
 // indices through a comparison called by pointer, so that std::sort is instantiated once
 // in a translation unit rather than once per element type and comparator. Each instance
-// of std::sort is kilobytes of object code that g++ compiles at -O2 (issue 13). The
+// of std::sort is kilobytes of object code that g++ compiles at -O2. The
 // indirection costs a call per comparison: several times a direct sort, so paths that
 // sort a whole program's worth of elements (the verifier's slots) sort directly. It runs
 // in constant evaluation as well.
