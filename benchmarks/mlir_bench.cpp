@@ -11,7 +11,7 @@
 // pass_ns and floor_ns per item, and their ratio. Flat per item from 1,000 to 100,000
 // means no quadratic term.
 #include <commscope/mlir/dialect.hpp>
-#include <commscope/mlir/pass.hpp> // first: see there
+#include "pass.hpp" // tools/mlir/lib: what the passes run
 
 #include <mlir/Dialect/Arith/IR/Arith.h>
 #include <mlir/Dialect/Func/IR/FuncOps.h>
