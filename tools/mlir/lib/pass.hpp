@@ -118,7 +118,8 @@ inline void note_definition(::mlir::InFlightDiagnostic& diag, ::mlir::Value v,
 /// the adapter's own where the library has none: where the device operand or a
 /// collective's argument is defined, why an allocation's function cannot be wrapped.
 template <class Diagnostic>
-void attach_notes(::mlir::InFlightDiagnostic& diag, const Diagnostic& d, const pld::related_ops& ops) {
+void attach_notes(::mlir::InFlightDiagnostic& diag, const Diagnostic& d,
+                  const pld::related_ops& ops) {
   for (const auto& n : d.notes)
     if (n.where)
       diag.attachNote(::mlir::Location(n.where)) << n.message();

@@ -20,7 +20,8 @@ namespace commscope::pld {
 inline std::unique_ptr<::mlir::Pass> create_synthesize_signals_pass() {
   return createCommscopeSynthesizeSignals();
 }
-inline std::unique_ptr<::mlir::Pass> create_materialize_pass(CommscopeMaterializeOptions options = {}) {
+inline std::unique_ptr<::mlir::Pass>
+create_materialize_pass(CommscopeMaterializeOptions options = {}) {
   return createCommscopeMaterialize(options);
 }
 inline std::unique_ptr<::mlir::Pass> create_verify_pass() { return createCommscopeVerify(); }
