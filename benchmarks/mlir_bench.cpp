@@ -10,8 +10,8 @@
 // the pass (materialize_module: analysis, report, rewrite; the manual time). Counters:
 // pass_ns and floor_ns per item, and their ratio. Flat per item from 1,000 to 100,000
 // means no quadratic term.
+#include "pass.hpp" // tools/mlir/lib: what the passes run
 #include <commscope/mlir/dialect.hpp>
-#include <commscope/mlir/pass.hpp> // first: see there
 
 #include <mlir/Dialect/Arith/IR/Arith.h>
 #include <mlir/Dialect/Func/IR/FuncOps.h>

@@ -5,7 +5,7 @@
 //   --pass-pipeline='builtin.module(commscope-synthesize-signals, commscope-materialize)'
 // works. Everything else (-verify-diagnostics, -split-input-file, ...) is MlirOptMain's.
 #include <commscope/mlir/dialect.hpp>
-#include <commscope/mlir/pass.hpp> // first: see there
+#include <commscope/mlir/passes.hpp>
 
 #include <mlir/Dialect/Arith/IR/Arith.h>
 #include <mlir/Dialect/ControlFlow/IR/ControlFlow.h>
@@ -18,7 +18,8 @@
 int main(int argc, char** argv) {
   mlir::DialectRegistry registry;
   registry.insert<mlir::func::FuncDialect, mlir::arith::ArithDialect, mlir::scf::SCFDialect,
-                  mlir::cf::ControlFlowDialect, mlir::ub::UBDialect, commscope::pld::dialect>();
+                  mlir::cf::ControlFlowDialect, mlir::ub::UBDialect>();
+  commscope::pld::register_dialect(registry);
   mlir::registerTransformsPasses();
   commscope::pld::register_passes();
   return mlir::asMainReturnCode(mlir::MlirOptMain(argc, argv, "commscope MLIR driver\n", registry));

@@ -1,5 +1,6 @@
 // The commscope passes for MLIR, declared in ODS: names, options and statistics.
-// mlir-tblgen generates their base classes and registration (passes.hpp includes them).
+// mlir-tblgen generates their declarations (passes.hpp includes them), base classes and
+// registration (lib/passes.cpp).
 #ifndef COMMSCOPE_PASSES_TD
 #define COMMSCOPE_PASSES_TD
 

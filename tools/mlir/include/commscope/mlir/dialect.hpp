@@ -1,7 +1,8 @@
-// The `pld` dialect: just enough MLIR to write a host program (see traits.hpp for the
-// form). Declared in ODS (dialect.td); mlir-tblgen generates the classes included here
-// and their definitions, compiled once into the small library commscope_pld. Each op of
-// pass.md carries its library operation as `kind`.
+// The `pld` dialect: just enough MLIR to write a host program (see
+// <commscope/mlir/traits.hpp> for the form). Declared in ODS (dialect.td); mlir-tblgen
+// generates the classes included here (installed beside this header) and their
+// definitions, compiled into the library commscope::pld. Each op of pass.md carries its
+// library operation as `kind`.
 #pragma once
 
 #include <commscope/traits.hpp>
@@ -9,6 +10,7 @@
 #include <mlir/Bytecode/BytecodeOpInterface.h>
 #include <mlir/IR/BuiltinAttributes.h>
 #include <mlir/IR/Dialect.h>
+#include <mlir/IR/DialectRegistry.h>
 #include <mlir/IR/OpDefinition.h>
 #include <mlir/IR/OpImplementation.h>
 #include <mlir/Interfaces/SideEffectInterfaces.h>
@@ -22,6 +24,9 @@
 namespace commscope::pld {
 
 using dialect = PldDialect;
+/// Adds the pld dialect to a registry (for mlir-opt style drivers).
+void register_dialect(::mlir::DialectRegistry& registry);
+
 using alloc_window_buffer = AllocWindowBufferOp;
 using window = WindowOp;
 using world_size = WorldSizeOp;

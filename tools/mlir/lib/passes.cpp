@@ -1,8 +1,27 @@
 // The commscope passes as MLIR declares them (passes.td): registered names, options and
 // statistics around synthesize_module, materialize_module and verify_module (pass.hpp).
-#include <commscope/mlir/pass.hpp>
+
+// Debian's LLVM 19 is built with NDEBUG, so its pass statistics are llvm::NoopStatistic;
+// Statistic.h makes them TrackingStatistic whenever NDEBUG is undefined (a Debug build
+// of ours), and the two layouts would then disagree across the library boundary. So
+// Statistic.h comes first, seen with NDEBUG.
+#ifndef NDEBUG
+#define NDEBUG
+#include <llvm/ADT/Statistic.h>
+#undef NDEBUG
+#else
+#include <llvm/ADT/Statistic.h>
+#endif
+
+#include "pass.hpp"
+
+#include <commscope/mlir/passes.hpp>
 
 #include <exception>
+#include <type_traits>
+
+static_assert(std::is_same_v<llvm::Statistic, llvm::NoopStatistic>,
+              "llvm/ADT/Statistic.h must be seen with NDEBUG, as LLVM was built");
 
 namespace commscope::pld {
 

@@ -1,5 +1,7 @@
-// The `pld` dialect in ODS: the MLIR form of a host program (see traits.hpp). Built by
-// mlir-tblgen into the small library commscope_pld (tools/mlir-opt/CMakeLists.txt).
+// The `pld` dialect in ODS: the MLIR form of a host program (see
+// <commscope/mlir/traits.hpp>). Built by mlir-tblgen into the library commscope::pld
+// (tools/mlir/CMakeLists.txt); installed for ODS that refers to its ops (DRR patterns,
+// documentation).
 //
 // The operations of pass.md take variadic operands and results on purpose: a wrong
 // number of arguments is the pass's `malformed-op` (with its message), not a parse

@@ -4,7 +4,7 @@
 // One shared object carries both entry points; it links no MLIR library (mlir-opt
 // exports MLIR's symbols), so there is one MLIR in the process.
 #include <commscope/mlir/dialect.hpp>
-#include <commscope/mlir/pass.hpp> // first: see there
+#include <commscope/mlir/passes.hpp>
 
 #include <mlir/Tools/Plugins/DialectPlugin.h>
 #include <mlir/Tools/Plugins/PassPlugin.h>
@@ -13,7 +13,7 @@
 
 extern "C" LLVM_ATTRIBUTE_WEAK mlir::DialectPluginLibraryInfo mlirGetDialectPluginInfo() {
   return {MLIR_PLUGIN_API_VERSION, "pld", LLVM_VERSION_STRING,
-          [](mlir::DialectRegistry* registry) { registry->insert<commscope::pld::dialect>(); }};
+          [](mlir::DialectRegistry* registry) { commscope::pld::register_dialect(*registry); }};
 }
 
 extern "C" LLVM_ATTRIBUTE_WEAK mlir::PassPluginLibraryInfo mlirGetPassPluginInfo() {

@@ -1,4 +1,4 @@
-// The generated `pld` dialect (../../include/commscope/mlir/dialect.td), its verifiers,
+// The generated `pld` dialect (../include/commscope/mlir/dialect.td), its verifiers,
 // and the check of the function-level attributes pld.level / pld.role / pld.type.
 #include <commscope/mlir/dialect.hpp>
 
@@ -18,6 +18,8 @@
 // clang-format on
 
 namespace commscope::pld {
+
+void register_dialect(mlir::DialectRegistry& registry) { registry.insert<PldDialect>(); }
 
 void PldDialect::initialize() {
   addOperations<

@@ -1,24 +1,10 @@
-// The passes for MLIR: the companion pass (`commscope-synthesize-signals`), the pass
-// (`commscope-materialize`) and the verifier (`commscope-verify`). They are declared in
-// ODS (passes.td: names, options, statistics) and defined in the library commscope_pld;
-// what they run is here, header-only: `synthesize_module`, `materialize_module` and
-// `verify_module`. Each diagnostic becomes an MLIR error at its op, its code in
-// brackets, followed by the library's notes (cli.md's list) as MLIR notes, and by a
-// note of the adapter's own where the library gives none (where an operand is defined,
-// a function's blocks); no C++ exception leaves a pass.
+// What the commscope passes run (passes.cpp defines the passes around it):
+// `synthesize_module`, `materialize_module` and `verify_module`, private to this
+// component (the benchmark times them too). Each diagnostic becomes an MLIR error at its
+// op, its code in brackets, followed by the library's notes (cli.md's list) as MLIR
+// notes, and by a note of the adapter's own where the library gives none (where an
+// operand is defined, a function's blocks); no C++ exception leaves a pass.
 #pragma once
-
-// Debian's LLVM 19 is built with NDEBUG, so its pass statistics are llvm::NoopStatistic;
-// Statistic.h makes them TrackingStatistic whenever NDEBUG is undefined (a Debug build
-// of ours), and the two layouts would then disagree across the library boundary. This
-// header must come before anything else that includes Statistic.h (the assert below).
-#ifndef NDEBUG
-#define NDEBUG
-#include <llvm/ADT/Statistic.h>
-#undef NDEBUG
-#else
-#include <llvm/ADT/Statistic.h>
-#endif
 
 #include <commscope/commscope.hpp>
 #include <commscope/mlir/traits.hpp>
@@ -26,25 +12,14 @@
 #include <mlir/IR/Diagnostics.h>
 #include <mlir/IR/Location.h>
 #include <mlir/IR/Matchers.h>
-#include <mlir/Pass/Pass.h>
 
 #include <cstdint>
-#include <memory>
 #include <optional>
 #include <string>
-#include <type_traits>
 
 #include <llvm/ADT/DenseMap.h>
 
-static_assert(std::is_same_v<llvm::Statistic, llvm::NoopStatistic>,
-              "include <commscope/mlir/pass.hpp> before other LLVM headers");
-
 namespace commscope::pld {
-
-// clang-format off
-#define GEN_PASS_DECL
-#include <commscope/mlir/passes.h.inc>
-// clang-format on
 
 using traits = ir_traits<::mlir::ModuleOp>;
 
@@ -115,7 +90,11 @@ private:
   llvm::DenseMap<const void*, ::mlir::Operation*> at_;
 };
 
-namespace detail_ {
+} // namespace commscope::pld
+
+// The helpers are in the library's internal namespace, named in full from commscope::pld:
+// there `detail` is the one mlir-tblgen generates for the ops' adaptors.
+namespace commscope::detail {
 /// "operand defined here", at its op or, for an induction variable, at its loop.
 inline void note_definition(::mlir::InFlightDiagnostic& diag, ::mlir::Value v,
                             const std::string& what) {
@@ -139,7 +118,8 @@ inline void note_definition(::mlir::InFlightDiagnostic& diag, ::mlir::Value v,
 /// the adapter's own where the library has none: where the device operand or a
 /// collective's argument is defined, why an allocation's function cannot be wrapped.
 template <class Diagnostic>
-void attach_notes(::mlir::InFlightDiagnostic& diag, const Diagnostic& d, const related_ops& ops) {
+void attach_notes(::mlir::InFlightDiagnostic& diag, const Diagnostic& d,
+                  const pld::related_ops& ops) {
   for (const auto& n : d.notes)
     if (n.where)
       diag.attachNote(::mlir::Location(n.where)) << n.message();
@@ -150,7 +130,7 @@ void attach_notes(::mlir::InFlightDiagnostic& diag, const Diagnostic& d, const r
   case error_code::negative_device:
   case error_code::device_out_of_range:
   case error_code::partial_world_range:
-    if (auto call = ops.find<dispatch>(d.where); call && call->getNumOperands() > 0)
+    if (auto call = ops.find<pld::dispatch>(d.where); call && call->getNumOperands() > 0)
       note_definition(diag, call->getOperand(0), "the device operand");
     break;
   case error_code::collective_arg_not_window:
@@ -160,7 +140,7 @@ void attach_notes(::mlir::InFlightDiagnostic& diag, const Diagnostic& d, const r
                       "argument " + std::to_string(d.number) + " of the collective");
     break;
   case error_code::malformed_op:
-    if (auto alloc = ops.find<alloc_window_buffer>(d.where)) {
+    if (auto alloc = ops.find<pld::alloc_window_buffer>(d.where)) {
       auto f = alloc->template getParentOfType<::mlir::func::FuncOp>();
       if (!f)
         break;
@@ -168,7 +148,7 @@ void attach_notes(::mlir::InFlightDiagnostic& diag, const Diagnostic& d, const r
         diag.attachNote(f.getLoc())
             << "'" << f.getSymName() << "' has " << f.getBody().getBlocks().size() << " blocks";
       else if (d.why == commscope::reason::alloc_outside_scope)
-        f.walk([&](comm_domain_scope s) {
+        f.walk([&](pld::comm_domain_scope s) {
           diag.attachNote(s.getLoc()) << "the function's comm-domain scopes start here";
           return ::mlir::WalkResult::interrupt();
         });
@@ -178,7 +158,9 @@ void attach_notes(::mlir::InFlightDiagnostic& diag, const Diagnostic& d, const r
     break;
   }
 }
-} // namespace detail_
+} // namespace commscope::detail
+
+namespace commscope::pld {
 
 /// Emits every diagnostic, each as an MLIR error at its op with its notes; returns
 /// whether there were none.
@@ -190,7 +172,7 @@ template <class Diagnostics> bool report(::mlir::ModuleOp m, const Diagnostics& 
     const ::mlir::Location at = d.where ? ::mlir::Location(d.where) : m.getLoc();
     auto diag = ::mlir::emitError(at);
     diag << message_of(d) << " [" << code_name(d.code) << "]";
-    detail_::attach_notes(diag, d, ops);
+    commscope::detail::attach_notes(diag, d, ops);
   }
   return false;
 }
@@ -208,12 +190,14 @@ struct counts {
   std::uint64_t allocations = 0, domains = 0, dispatches = 0;
 };
 
-namespace detail_ {
+} // namespace commscope::pld
+
+namespace commscope::detail {
 /// The highest device a dispatch names, for the forms read at the dispatch: a constant,
 /// or the induction variable of an scf.for with constant bounds and a positive step. A
 /// device carried through region results (an scf.if's, an iter_arg) is found in the
 /// device sets of the allocations (check_limits).
-inline std::optional<std::int64_t> highest_device(dispatch call) {
+inline std::optional<std::int64_t> highest_device(pld::dispatch call) {
   if (call->getNumOperands() == 0)
     return std::nullopt;
   const ::mlir::Value device = call->getOperand(0);
@@ -237,13 +221,13 @@ inline std::optional<std::int64_t> highest_device(dispatch call) {
 /// each allocation whose device set does), nesting-limit at the first allocation beyond
 /// it. Counts the dispatches on the way.
 template <class Plan>
-bool check_limits(const Plan& pl, const traits& t, const limits& lim, counts& n) {
+bool check_limits(const Plan& pl, const pld::traits& t, const pld::limits& lim, pld::counts& n) {
   bool ok = true;
   for (const auto& fp : pl.functions) {
-    if (fp.status != function_plan<traits>::state::analysed)
+    if (fp.status != function_plan<pld::traits>::state::analysed)
       continue;
     bool reported = false;
-    ::mlir::func::FuncOp(fp.function).walk([&](dispatch call) {
+    ::mlir::func::FuncOp(fp.function).walk([&](pld::dispatch call) {
       ++n.dispatches;
       const auto top = lim.devices > 0 ? highest_device(call) : std::nullopt;
       if (!top || *top < lim.devices)
@@ -279,7 +263,9 @@ bool check_limits(const Plan& pl, const traits& t, const limits& lim, counts& n)
   }
   return ok;
 }
-} // namespace detail_
+} // namespace commscope::detail
+
+namespace commscope::pld {
 
 /// The pass on one module: analyse, report, and rewrite when there is nothing to
 /// report. Returns false on errors (the module is then unchanged); `changed` tells
@@ -290,7 +276,7 @@ inline bool materialize_module(::mlir::ModuleOp m, const limits& lim, counts& n,
   const traits t{&symbols};
   const auto pl = analyze(m, t);
   const bool clean = report(m, pl.diagnostics);
-  if (!detail_::check_limits(pl, t, lim, n) || !clean)
+  if (!commscope::detail::check_limits(pl, t, lim, n) || !clean)
     return false; // nothing was touched: the rewrite needs a clean plan
   for (const auto& fp : pl.functions) {
     n.allocations += fp.allocations.size();
@@ -321,16 +307,5 @@ inline bool verify_module(::mlir::ModuleOp m) {
   const ::mlir::SymbolTable symbols(m);
   return report(m, verify(m, traits{&symbols}));
 }
-
-/// The passes (defined in the library commscope_pld, registered by name).
-inline std::unique_ptr<::mlir::Pass> create_synthesize_signals_pass() {
-  return createCommscopeSynthesizeSignals();
-}
-inline std::unique_ptr<::mlir::Pass> create_materialize_pass() {
-  return createCommscopeMaterialize();
-}
-inline std::unique_ptr<::mlir::Pass> create_verify_pass() { return createCommscopeVerify(); }
-/// Registers the passes with MLIR's pass registry (for mlir-opt style drivers).
-void register_passes();
 
 } // namespace commscope::pld
