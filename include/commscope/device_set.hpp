@@ -1,14 +1,19 @@
-// The device-descriptor lattice (pass.md, "Device descriptors"):
-//   bottom (no evidence) < finite subsets ordered by inclusion < all.
+// The device-descriptor lattice (pass.md, "Device descriptors" and "Symbolic device sets"):
+//   bottom (no evidence) < sets of devices ordered by inclusion < all.
 // Join is union and `all` absorbs. No IR in sight.
 //
 // A finite set is kept as ascending, disjoint, non-adjacent closed intervals, so that a
-// constant loop of a million devices costs one interval, not a million ids.
+// constant loop of a million devices costs one interval, not a million ids. A set may also
+// hold world-relative progressions, `range(start, world_size() - stop_offset, step)`: its
+// devices in a world of `ws` devices are its ids below `ws` and every progression's
+// elements below `ws - stop_offset`.
 //
 // The set is 24 bytes: the plan keeps one per allocation and per domain, and almost every
 // set is one interval (a device, a loop's range) or a state (bottom, all). One interval is
-// held inline; two or more live in a heap array. The same type runs at run time and in
-// constant evaluation (std::allocator is constexpr in C++20), so it needs no storage policy.
+// held inline; two or more live in a heap array; a set with progressions keeps its ids and
+// progressions in one heap record, so that the other sets never pay for them. The same
+// type runs at run time and in constant evaluation (std::allocator and new are constexpr
+// in C++20), so it needs no storage policy.
 #pragma once
 
 #include <algorithm>
@@ -16,8 +21,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <numeric>
+#include <optional>
 #include <span>
 #include <utility>
+#include <vector>
 
 namespace commscope {
 
@@ -30,20 +38,43 @@ struct device_interval {
   friend constexpr auto operator<=>(const device_interval&, const device_interval&) = default;
 };
 
+/// `range(start, world_size() - stop_offset, step)`: the devices `start + k*step` below
+/// `ws - stop_offset` in a world of `ws` devices. start >= 0, step >= 1, stop_offset >= 0.
+struct device_progression {
+  device_id start;
+  device_id step;
+  device_id stop_offset;
+  friend constexpr bool operator==(const device_progression&,
+                                   const device_progression&) = default;
+  /// The printed order: by step, residue, stop offset, then start.
+  friend constexpr std::strong_ordering operator<=>(const device_progression& a,
+                                                    const device_progression& b) {
+    if (auto c = a.step <=> b.step; c != 0)
+      return c;
+    if (auto c = a.start % a.step <=> b.start % b.step; c != 0)
+      return c;
+    if (auto c = a.stop_offset <=> b.stop_offset; c != 0)
+      return c;
+    return a.start <=> b.start;
+  }
+  [[nodiscard]] constexpr bool holds(device_id d) const {
+    return d >= start && (d - start) % step == 0;
+  }
+  /// Same step, stop offset and residue: one of the two contains the other.
+  [[nodiscard]] constexpr bool same_line(const device_progression& o) const {
+    return step == o.step && stop_offset == o.stop_offset && start % step == o.start % o.step;
+  }
+};
+
 class device_set {
 public:
   using intervals_type = std::span<const device_interval>;
+  using progressions_type = std::span<const device_progression>;
 
   constexpr device_set() = default; ///< bottom
-  constexpr device_set(const device_set& o) : one_{o.one_[0]} {
-    if (o.many_) {
-      one_[0].last = one_[0].first; // capacity: exactly the count
-      many_ = allocate(count_of(o));
-      copy_into(many_, o.many_, count_of(o));
-    }
-  }
+  constexpr device_set(const device_set& o);
   constexpr device_set(device_set&& o) noexcept
-      : one_{std::exchange(o.one_[0], bottom_state)}, many_(std::exchange(o.many_, nullptr)) {}
+      : one_{std::exchange(o.one_[0], bottom_state)}, heap_{std::exchange(o.heap_, heap_ref{})} {}
   constexpr device_set& operator=(const device_set& o) {
     if (this != &o) {
       device_set copy(o);
@@ -56,7 +87,7 @@ public:
     swap(moved);
     return *this;
   }
-  constexpr ~device_set() { release(); }
+  constexpr ~device_set();
 
   [[nodiscard]] static constexpr device_set bottom() { return {}; }
   [[nodiscard]] static constexpr device_set all() {
@@ -69,6 +100,8 @@ public:
     s.one_[0] = {d, d};
     return s;
   }
+  /// The devices of `p` in every world (`range(0, world_size())` is `all`).
+  [[nodiscard]] static constexpr device_set progression(device_progression p);
 
   /// Becomes the devices of `r` (first <= last) in place.
   constexpr void assign(device_interval r) {
@@ -76,14 +109,21 @@ public:
     one_[0] = r;
   }
 
-  [[nodiscard]] constexpr bool is_all() const { return !many_ && one_[0] == all_state; }
-  [[nodiscard]] constexpr bool is_bottom() const { return !many_ && one_[0] == bottom_state; }
-  /// The intervals of a finite set, ascending (empty for bottom and for all).
-  [[nodiscard]] constexpr intervals_type intervals() const {
-    return {many_ ? many_ : one_, runs()};
-  }
+  [[nodiscard]] constexpr bool is_all() const { return one_[0] == all_state; }
+  [[nodiscard]] constexpr bool is_bottom() const { return one_[0] == bottom_state; }
+  /// Whether the set holds world-relative progressions (then it is neither bottom nor all).
+  [[nodiscard]] constexpr bool has_progressions() const { return one_[0] == symbolic_state; }
 
-  /// Number of devices of a finite set (0 for bottom and for all).
+  /// The intervals of the set's ids, ascending (empty for bottom and for all).
+  [[nodiscard]] constexpr intervals_type intervals() const {
+    if (has_progressions())
+      return symbolic_ids().intervals();
+    return {heap_.many ? heap_.many : one_, runs()};
+  }
+  /// The progressions, in the printed order (empty unless has_progressions()).
+  [[nodiscard]] constexpr progressions_type progressions() const;
+
+  /// Number of ids (0 for bottom and for all; progressions not counted).
   [[nodiscard]] constexpr std::uint64_t size() const {
     std::uint64_t n = 0;
     for (const auto& r : intervals())
@@ -91,6 +131,8 @@ public:
     return n;
   }
 
+  /// Whether `d` is one of the ids (true for all; progressions not consulted: see the
+  /// overload with a world size).
   [[nodiscard]] constexpr bool contains(device_id d) const {
     if (is_all())
       return true;
@@ -99,8 +141,12 @@ public:
                                [](const device_interval& r, device_id x) { return r.last < x; });
     return it != v.end() && it->first <= d;
   }
+  /// Whether device `d` belongs to the set in a world of `world_size` devices.
+  [[nodiscard]] constexpr bool contains(device_id d, device_id world_size) const;
+  /// The devices in a world of `world_size` devices, ascending.
+  [[nodiscard]] constexpr std::vector<device_id> at_world(device_id world_size) const;
 
-  /// Calls f(id) for every device of a finite set, ascending.
+  /// Calls f(id) for every id, ascending (nothing for bottom and for all).
   template <class F> constexpr void for_each(F&& f) const {
     for (const auto& r : intervals())
       for (device_id d = r.first;; ++d) {
@@ -110,21 +156,28 @@ public:
       }
   }
 
-  /// Least upper bound, in place. Returns whether *this changed.
+  /// Least upper bound, in place. Returns whether *this changed. Progressions of one step,
+  /// stop offset and residue merge; the rest of the canonical form needs the smallest world
+  /// and is canonicalize()'s.
   constexpr bool join(const device_set& other) {
-    if (is_all() || other.is_bottom())
+    if (is_all() || other.is_bottom() || this == &other)
       return false;
     if (other.is_all() || is_bottom()) {
       *this = other;
       return true;
     }
-    if (!many_ && !other.many_ && touch(one_[0], other.one_[0])) { // the common case: one interval
+    // The common case: one inline interval each (a state other than an interval has
+    // first > last, and then holds no interval array).
+    if (one_[0].first <= one_[0].last && !heap_.many && other.one_[0].first <= other.one_[0].last &&
+        !other.heap_.many && touch(one_[0], other.one_[0])) {
       const device_interval u{std::min(one_[0].first, other.one_[0].first),
                               std::max(one_[0].last, other.one_[0].last)};
       const bool changed = !(u == one_[0]);
       one_[0] = u;
       return changed;
     }
+    if (has_progressions() || other.has_progressions())
+      return join_symbolic(other);
     // A two-way merge into a fresh array, then coalesced.
     const auto a = intervals(), b = other.intervals();
     device_set merged;
@@ -139,33 +192,56 @@ public:
     return true;
   }
 
-  friend constexpr bool operator==(const device_set& a, const device_set& b) {
-    if (a.many_ || b.many_) {
-      const auto x = a.intervals(), y = b.intervals();
-      return std::equal(x.begin(), x.end(), y.begin(), y.end());
-    }
-    return a.one_[0] == b.one_[0];
+  /// Brings a set with progressions into the canonical form for the world sizes of at least
+  /// `min_world` (pass.md, "Symbolic device sets"): two sets with the same devices in every
+  /// such world become equal (==). `min_world` is one more than the largest constant id of
+  /// the host orchestrator, so no id may reach it. Sets without progressions are canonical
+  /// already. Beyond the bounds of an explicit construction (constants or a period in the
+  /// thousands) only join's merging is applied. Returns whether *this changed.
+  constexpr bool canonicalize(device_id min_world);
+  [[nodiscard]] constexpr device_set canonical(device_id min_world) const {
+    device_set s = *this;
+    s.canonicalize(min_world);
+    return s;
   }
-  /// A total order (bottom first, all last, finite sets lexicographically), for users
-  /// that keep sets in sorted containers.
+
+  /// Equal representations. For sets with progressions, compare canonical forms.
+  friend constexpr bool operator==(const device_set& a, const device_set& b) {
+    if (!a.on_heap() && !b.on_heap())
+      return a.one_[0] == b.one_[0];
+    if (a.has_progressions() || b.has_progressions())
+      return a.has_progressions() && b.has_progressions() && symbolic_equal(a, b);
+    const auto x = a.intervals(), y = b.intervals();
+    return std::equal(x.begin(), x.end(), y.begin(), y.end());
+  }
+  /// A total order (bottom first, all last, others by their ids then their progressions),
+  /// for users that keep sets in sorted containers.
   friend constexpr std::strong_ordering operator<=>(const device_set& a, const device_set& b) {
     if (a.is_all() != b.is_all())
       return a.is_all() ? std::strong_ordering::greater : std::strong_ordering::less;
     const auto x = a.intervals(), y = b.intervals();
-    return std::lexicographical_compare_three_way(x.begin(), x.end(), y.begin(), y.end());
+    if (auto c = std::lexicographical_compare_three_way(x.begin(), x.end(), y.begin(), y.end());
+        c != 0)
+      return c;
+    const auto p = a.progressions(), q = b.progressions();
+    return std::lexicographical_compare_three_way(p.begin(), p.end(), q.begin(), q.end());
   }
 
   /// Accumulation in place, for callers that keep one set per item (no builder to
-  /// finish and move from): accumulate() appends cheaply and leaves the set unnormalized
+  /// finish and move from): accumulate() appends cheaply and leaves the ids unnormalized
   /// (unsorted, possibly overlapping) until normalize().
   constexpr void accumulate(device_interval r) {
     if (is_all())
       return;
+    if (has_progressions()) {
+      symbolic_ids().accumulate(r);
+      return;
+    }
     // The same or a neighbouring interval again (an allocation dispatched on the same
     // devices many times, or on d and d+1) widens the last one instead of growing the
     // list: the set stays inline and normalize() has nothing to sort.
     if (!is_bottom()) {
-      auto& b = many_ ? many_[count_of(*this) - 1] : one_[0];
+      auto& b = heap_.many ? heap_.many[count_of(*this) - 1] : one_[0];
       if (touch(b, r)) {
         b = {std::min(b.first, r.first), std::max(b.last, r.last)};
         return;
@@ -180,12 +256,18 @@ public:
       assign_all();
       return;
     }
+    if (s.has_progressions()) {
+      accumulate_symbolic(s);
+      return;
+    }
     for (const auto& r : s.intervals())
       accumulate(r);
   }
   constexpr void normalize() {
-    if (many_) {
-      std::sort(many_, many_ + count_of(*this));
+    if (has_progressions()) {
+      symbolic_ids().normalize();
+    } else if (heap_.many) {
+      std::sort(heap_.many, heap_.many + count_of(*this));
       coalesce();
     }
   }
@@ -194,20 +276,31 @@ public:
 
   constexpr void swap(device_set& o) noexcept {
     std::swap(one_[0], o.one_[0]);
-    std::swap(many_, o.many_);
+    std::swap(heap_, o.heap_);
   }
 
 private:
-  // Without a heap array, `one_[0]` is the set's one interval, or a state no interval can be
-  // (first > last). With one, `one_[0]` holds its count (>= 2) and capacity.
+  struct symbolic;
+  struct canonical_form;
+
+  // Without a heap part, `one_[0]` is the set's one interval, or a state no interval can be
+  // (first > last). With an interval array, `one_[0]` holds its count (>= 2) and capacity.
+  // With progressions, `one_[0]` is `symbolic_state` and the heap part is the record of
+  // ids and progressions; `heap_.many` is the active member in every other case.
   static constexpr device_interval bottom_state{0, -1};
   static constexpr device_interval all_state{1, -1};
+  static constexpr device_interval symbolic_state{2, -1};
 
   static constexpr std::size_t count_of(const device_set& s) {
     return static_cast<std::size_t>(s.one_[0].first);
   }
+  [[nodiscard]] constexpr bool on_heap() const {
+    return one_[0].first <= one_[0].last ? heap_.many != nullptr : has_progressions();
+  }
   [[nodiscard]] constexpr std::size_t runs() const {
-    return many_ ? count_of(*this) : (one_[0].first <= one_[0].last ? 1 : 0);
+    if (one_[0].first > one_[0].last)
+      return 0;
+    return heap_.many ? count_of(*this) : 1;
   }
   static constexpr bool touch(const device_interval& a, const device_interval& b) {
     return (a.first <= b.last && b.first <= a.last) ||
@@ -222,14 +315,7 @@ private:
   static constexpr device_interval* allocate(std::size_t n) {
     return std::allocator<device_interval>{}.allocate(n);
   }
-  constexpr void release() {
-    if (many_) {
-      std::destroy_n(many_, count_of(*this));
-      std::allocator<device_interval>{}.deallocate(many_, static_cast<std::size_t>(one_[0].last));
-      many_ = nullptr;
-    }
-    one_[0] = bottom_state;
-  }
+  constexpr void release();
   constexpr void assign_all() {
     release();
     one_[0] = all_state;
@@ -237,57 +323,360 @@ private:
   /// Room for `n` intervals in a heap array (the inline one moved there).
   constexpr void reserve(std::size_t n) {
     const std::size_t have = runs();
-    if (n <= (many_ ? static_cast<std::size_t>(one_[0].last) : 1))
+    if (n <= (heap_.many ? static_cast<std::size_t>(one_[0].last) : 1))
       return;
     auto* grown = allocate(n);
-    if (many_) {
-      copy_into(grown, many_, have);
-      std::destroy_n(many_, have);
-      std::allocator<device_interval>{}.deallocate(many_, static_cast<std::size_t>(one_[0].last));
+    if (heap_.many) {
+      copy_into(grown, heap_.many, have);
+      std::destroy_n(heap_.many, have);
+      std::allocator<device_interval>{}.deallocate(heap_.many,
+                                                   static_cast<std::size_t>(one_[0].last));
     } else if (have == 1) {
       std::construct_at(grown, one_[0]);
     }
-    many_ = grown;
+    heap_.many = grown;
     one_[0] = {static_cast<device_id>(have), static_cast<device_id>(n)};
   }
   constexpr void append(device_interval r) {
     const std::size_t n = runs();
-    if (n == 0 && !many_) {
+    if (n == 0 && !heap_.many) {
       one_[0] = r;
       return;
     }
-    if (!many_ || n == static_cast<std::size_t>(one_[0].last))
+    if (!heap_.many || n == static_cast<std::size_t>(one_[0].last))
       reserve(std::max<std::size_t>(4, 2 * n));
-    std::construct_at(many_ + n, r);
+    std::construct_at(heap_.many + n, r);
     one_[0].first = static_cast<device_id>(n + 1);
   }
   /// Merges overlapping and adjacent intervals of the sorted heap array in place; back
   /// inline when one is left.
   constexpr void coalesce() {
+    auto* many = heap_.many;
     const std::size_t n = count_of(*this);
     std::size_t out = 0;
     for (std::size_t i = 0; i < n; ++i) {
-      if (out > 0 &&
-          (many_[out - 1].last >= many_[i].first ||
-           (many_[out - 1].last < INT64_MAX && many_[out - 1].last + 1 == many_[i].first)))
-        many_[out - 1].last = std::max(many_[out - 1].last, many_[i].last);
+      if (out > 0 && (many[out - 1].last >= many[i].first ||
+                      (many[out - 1].last < INT64_MAX && many[out - 1].last + 1 == many[i].first)))
+        many[out - 1].last = std::max(many[out - 1].last, many[i].last);
       else
-        many_[out++] = many_[i];
+        many[out++] = many[i];
     }
     if (out == 1) {
-      const device_interval only = many_[0];
+      const device_interval only = many[0];
       release();
       one_[0] = only;
       return;
     }
-    std::destroy(many_ + out, many_ + n);
+    std::destroy(many + out, many + n);
     one_[0].first = static_cast<device_id>(out);
   }
 
+  // The parts that reach into the record of a set with progressions (defined below it).
+  [[nodiscard]] constexpr const device_set& symbolic_ids() const;
+  [[nodiscard]] constexpr device_set& symbolic_ids();
+  constexpr void make_symbolic();
+  constexpr bool join_symbolic(const device_set& other);
+  constexpr void accumulate_symbolic(const device_set& s);
+  static constexpr bool symbolic_equal(const device_set& a, const device_set& b);
+  /// Adds `from` to the sorted `to`, one progression per line (the smaller start wins).
+  static constexpr bool merge(std::vector<device_progression>& to, progressions_type from);
+
+  union heap_ref {
+    device_interval* many;
+    symbolic* sym;
+  };
   device_interval one_[1] = {bottom_state}; ///< an array: g++ 12 rejects one past a plain member
                                             ///< in constant evaluation
-  device_interval* many_ = nullptr;
+  heap_ref heap_{nullptr};
 };
+
+static_assert(sizeof(device_set) == 24, "the common sets stay three words");
+
+/// A set with progressions: its ids (a set without progressions, never all) and its
+/// progressions, sorted, one per step, stop offset and residue, never `range(0, ws)`.
+struct device_set::symbolic {
+  device_set ids;
+  std::vector<device_progression> progressions;
+};
+
+constexpr device_set::device_set(const device_set& o) : one_{o.one_[0]} {
+  if (o.has_progressions()) {
+    heap_.sym = new symbolic(*o.heap_.sym);
+  } else if (o.heap_.many) {
+    one_[0].last = one_[0].first; // capacity: exactly the count
+    heap_.many = allocate(count_of(o));
+    copy_into(heap_.many, o.heap_.many, count_of(o));
+  }
+}
+
+constexpr device_set::~device_set() { release(); }
+
+constexpr void device_set::release() {
+  if (has_progressions()) {
+    delete heap_.sym;
+  } else if (heap_.many) {
+    std::destroy_n(heap_.many, count_of(*this));
+    std::allocator<device_interval>{}.deallocate(heap_.many,
+                                                 static_cast<std::size_t>(one_[0].last));
+  }
+  heap_.many = nullptr;
+  one_[0] = bottom_state;
+}
+
+constexpr const device_set& device_set::symbolic_ids() const { return heap_.sym->ids; }
+constexpr device_set& device_set::symbolic_ids() { return heap_.sym->ids; }
+
+constexpr device_set::progressions_type device_set::progressions() const {
+  if (!has_progressions())
+    return {};
+  return heap_.sym->progressions;
+}
+
+constexpr void device_set::make_symbolic() {
+  auto* s = new symbolic{std::move(*this), {}};
+  one_[0] = symbolic_state;
+  heap_.sym = s;
+}
+
+constexpr bool device_set::merge(std::vector<device_progression>& to, progressions_type from) {
+  bool changed = false;
+  for (const auto& p : from) {
+    auto it = std::find_if(to.begin(), to.end(), [&](const auto& q) { return q.same_line(p); });
+    if (it == to.end()) {
+      to.push_back(p);
+      changed = true;
+    } else if (p.start < it->start) {
+      it->start = p.start;
+      changed = true;
+    }
+  }
+  if (changed)
+    std::sort(to.begin(), to.end());
+  return changed;
+}
+
+constexpr device_set device_set::progression(device_progression p) {
+  device_set s;
+  if (p == device_progression{0, 1, 0}) {
+    s.one_[0] = all_state;
+    return s;
+  }
+  s.make_symbolic();
+  s.heap_.sym->progressions.push_back(p);
+  return s;
+}
+
+constexpr bool device_set::join_symbolic(const device_set& other) {
+  if (!has_progressions())
+    make_symbolic();
+  symbolic& s = *heap_.sym;
+  bool changed;
+  if (other.has_progressions()) {
+    changed = s.ids.join(other.heap_.sym->ids);
+    changed = merge(s.progressions, other.heap_.sym->progressions) || changed;
+  } else {
+    changed = s.ids.join(other);
+  }
+  if (s.progressions.front() == device_progression{0, 1, 0})
+    assign_all(); // the first in the printed order when present
+  return changed;
+}
+
+constexpr void device_set::accumulate_symbolic(const device_set& s) {
+  if (!has_progressions())
+    make_symbolic();
+  symbolic& mine = *heap_.sym;
+  mine.ids.accumulate(s.heap_.sym->ids);
+  merge(mine.progressions, s.heap_.sym->progressions);
+  if (mine.progressions.front() == device_progression{0, 1, 0})
+    assign_all();
+}
+
+constexpr bool device_set::symbolic_equal(const device_set& a, const device_set& b) {
+  return a.heap_.sym->ids == b.heap_.sym->ids &&
+         a.heap_.sym->progressions == b.heap_.sym->progressions;
+}
+
+constexpr bool device_set::contains(device_id d, device_id world_size) const {
+  if (d < 0 || d >= world_size)
+    return false;
+  if (is_all())
+    return true;
+  if (contains(d))
+    return true;
+  for (const auto& p : progressions())
+    if (p.holds(d) && d < world_size - p.stop_offset)
+      return true;
+  return false;
+}
+
+constexpr std::vector<device_id> device_set::at_world(device_id world_size) const {
+  std::vector<device_id> out;
+  if (is_all()) {
+    for (device_id d = 0; d < world_size; ++d)
+      out.push_back(d);
+    return out;
+  }
+  for_each([&](device_id d) {
+    if (d >= 0 && d < world_size)
+      out.push_back(d);
+  });
+  for (const auto& p : progressions()) {
+    const device_id stop = world_size - p.stop_offset;
+    for (device_id d = p.start; d < stop; d += p.step) {
+      out.push_back(d);
+      if (stop - d <= p.step)
+        break;
+    }
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+/// The canonical form (see canonicalize). Let e(x) be the smallest stop offset through
+/// which device x belongs (0 for an id) and W the smallest world. x is in the set for
+/// exactly the worlds of at least max(W, x + 1 + e(x)) devices, so two sets are equal in
+/// every admissible world exactly when that first world agrees for every x. The form is
+/// built from that function alone, hence equal sets get equal forms:
+/// - x is *present* when x + e(x) < W (in every admissible world); a present device that
+///   no chosen progression gives exactly is an id;
+/// - every other device needs a progression of stop offset e(x). In ascending order, each
+///   such device not yet covered takes the progression of the smallest step that adds no
+///   world to any of its elements, started at the smallest element that it gives exactly
+///   (the downward walk stops at the first element it would add a world to).
+/// The spec's rules are special cases: one line's merge is its smaller start; an id below
+/// W - C that continues a progression downwards or lies on it is reached by that start;
+/// K progressions of step K with consecutive starts add nothing at step 1; a progression
+/// nested in another of its stop offset is never chosen; range(0, ws) is all.
+struct device_set::canonical_form {
+  /// Bounds of the explicit construction: constants and the smallest world, the period
+  /// (lcm of the steps) and the extent walked past the last start.
+  static constexpr device_id bound = device_id{1} << 16;
+  static constexpr device_id period_bound = 1 << 10;
+  static constexpr device_id none = INT64_MAX;
+
+  const symbolic& s;
+  device_id W;
+  device_id tail = 0;   ///< past the ids, the starts and W: membership repeats by `period`
+  device_id period = 1; ///< the lcm of the steps
+
+  [[nodiscard]] constexpr device_id offset(device_id x) const {
+    device_id e = s.ids.contains(x) ? 0 : none;
+    for (const auto& p : s.progressions)
+      if (p.stop_offset < e && p.holds(x))
+        e = p.stop_offset;
+    return e;
+  }
+  /// Covering x with stop offset c adds no world to it.
+  [[nodiscard]] constexpr bool fits(device_id x, device_id c) const {
+    const device_id e = offset(x);
+    return e != none && (e <= c || e <= W - 1 - x);
+  }
+  /// Covering x with stop offset c gives exactly its first world.
+  [[nodiscard]] constexpr bool exact(device_id x, device_id c) const {
+    const device_id e = offset(x);
+    if (e == none)
+      return false;
+    return e <= W - 1 - x ? c <= W - 1 - x : c == e;
+  }
+  /// Every element of range(x, ws - c, d) fits: up to the tail, then one period.
+  [[nodiscard]] constexpr bool fits_from(device_id x, device_id d, device_id c) const {
+    device_id y = x;
+    for (; y < tail; y += d)
+      if (!fits(y, c))
+        return false;
+    for (device_id k = period / std::gcd(d, period); k > 0; --k, y += d)
+      if (!fits(y, c))
+        return false;
+    return true;
+  }
+  [[nodiscard]] constexpr std::optional<device_progression> choose(device_id x,
+                                                                   device_id c) const {
+    // The progression that gave x its offset has a step of at most `period`.
+    for (device_id d = 1; d <= period; ++d) {
+      if (!fits_from(x, d, c))
+        continue;
+      device_id start = x;
+      for (device_id y = x - d; y >= 0 && fits(y, c); y -= d)
+        if (exact(y, c))
+          start = y;
+      return device_progression{start, d, c};
+    }
+    return std::nullopt;
+  }
+
+  static constexpr std::optional<device_set> run(const symbolic& s, device_id W) {
+    canonical_form f{s, W};
+    if (W >= bound)
+      return std::nullopt;
+    f.tail = W;
+    device_id widest = 0; // the largest stop offset
+    for (const auto& p : s.progressions) {
+      if (p.start >= bound || p.step >= bound || p.stop_offset >= bound)
+        return std::nullopt;
+      f.period = std::lcm(f.period, p.step);
+      if (f.period > period_bound)
+        return std::nullopt;
+      f.tail = std::max(f.tail, p.start);
+      widest = std::max(widest, p.stop_offset);
+    }
+    if (!s.ids.is_bottom()) {
+      const device_id last = s.ids.intervals().back().last;
+      if (last >= bound)
+        return std::nullopt;
+      f.tail = std::max(f.tail, last + 1);
+    }
+    std::vector<device_progression> chosen;
+    const auto gives = [&](device_id x, device_id e) {
+      return std::any_of(chosen.begin(), chosen.end(),
+                         [&](const auto& q) { return q.stop_offset == e && q.holds(x); });
+    };
+    // Past tail + extent every device repeats one `extent` earlier, already covered: the
+    // steps chosen past the tail divide the period.
+    device_id extent = f.period;
+    for (device_id x = std::max<device_id>(0, W - widest); x < f.tail + extent; ++x) {
+      const device_id e = f.offset(x);
+      if (e == none || e <= W - 1 - x || gives(x, e))
+        continue; // absent, present, or covered
+      if (e == 0 && s.ids.contains(x))
+        continue; // an id at or past W: kept unless a later choice covers it
+      const auto p = f.choose(x, e);
+      if (!p)
+        return std::nullopt;
+      chosen.push_back(*p);
+      extent = std::lcm(extent, p->step);
+      if (extent > bound)
+        return std::nullopt;
+    }
+    std::sort(chosen.begin(), chosen.end());
+    if (!chosen.empty() && chosen.front() == device_progression{0, 1, 0})
+      return all();
+    device_set out;
+    for (device_id x = 0; x < f.tail; ++x)
+      if (f.exact(x, 0) && !std::any_of(chosen.begin(), chosen.end(), [&](const auto& q) {
+            return q.holds(x) && f.exact(x, q.stop_offset);
+          }))
+        out.accumulate(device_interval{x, x});
+    out.normalize();
+    if (chosen.empty())
+      return out;
+    out.make_symbolic();
+    out.heap_.sym->progressions = std::move(chosen);
+    return out;
+  }
+};
+
+constexpr bool device_set::canonicalize(device_id min_world) {
+  if (!has_progressions())
+    return false;
+  normalize();
+  auto c = canonical_form::run(*heap_.sym, std::max<device_id>(min_world, 1));
+  if (!c || *c == *this)
+    return false;
+  swap(*c);
+  return true;
+}
 
 /// Accumulates evidence cheaply (append only) and normalizes once at the end.
 class device_set::builder {
