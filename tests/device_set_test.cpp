@@ -99,7 +99,8 @@ TEST_CASE("the lattice runs during constant evaluation (no storage policy needed
   CHECK(rejoined == 1106);
 }
 
-TEST_CASE("a set of many intervals: copies are equal and independent and join back to one interval") {
+TEST_CASE(
+    "a set of many intervals: copies are equal and independent and join back to one interval") {
   set s;
   for (commscope::device_id d = 0; d < 40; d += 2)
     s.join(set::single(d));
@@ -217,8 +218,8 @@ struct generator {
             w.ids.push_back(d);
         break;
       case 2: // a part of it, nested
-        w.progressions.push_back({p.start + p.step * pick(0, 2), p.step * pick(1, 3),
-                                  p.stop_offset + pick(0, 2)});
+        w.progressions.push_back(
+            {p.start + p.step * pick(0, 2), p.step * pick(1, 3), p.stop_offset + pick(0, 2)});
         break;
       case 3: // the same again
         w.progressions.push_back(p);
@@ -267,7 +268,8 @@ TEST_CASE("the spec's examples") {
   CHECK(join(range(1, 0), range(3, 1, 2)).canonical(1) == range(1, 0));
 }
 
-TEST_CASE("progressions: membership and the printed order (all absorbs and bottom is the identity)") {
+TEST_CASE(
+    "progressions: membership and the printed order (all absorbs and bottom is the identity)") {
   const set s = join(join(join(set::single(0), range(1, 1, 2)), range(2, 0, 4)), range(3, 0));
   CHECK(s.at_world(9) == std::vector<device_id>{0, 1, 2, 3, 4, 5, 6, 7, 8});
   CHECK(s.at_world(3) == std::vector<device_id>{0, 1, 2});

@@ -44,8 +44,7 @@ struct device_progression {
   device_id start;
   device_id step;
   device_id stop_offset;
-  friend constexpr bool operator==(const device_progression&,
-                                   const device_progression&) = default;
+  friend constexpr bool operator==(const device_progression&, const device_progression&) = default;
   /// The printed order: by step, residue, stop offset, then start.
   friend constexpr std::strong_ordering operator<=>(const device_progression& a,
                                                     const device_progression& b) {
@@ -72,7 +71,15 @@ public:
   using progressions_type = std::span<const device_progression>;
 
   constexpr device_set() = default; ///< bottom
-  constexpr device_set(const device_set& o);
+  constexpr device_set(const device_set& o) : one_{o.one_[0]} {
+    if (o.has_progressions()) [[unlikely]] {
+      copy_symbolic(o);
+    } else if (o.heap_.many) {
+      one_[0].last = one_[0].first; // capacity: exactly the count
+      heap_.many = allocate(count_of(o));
+      copy_into(heap_.many, o.heap_.many, count_of(o));
+    }
+  }
   constexpr device_set(device_set&& o) noexcept
       : one_{std::exchange(o.one_[0], bottom_state)}, heap_{std::exchange(o.heap_, heap_ref{})} {}
   constexpr device_set& operator=(const device_set& o) {
@@ -87,7 +94,7 @@ public:
     swap(moved);
     return *this;
   }
-  constexpr ~device_set();
+  constexpr ~device_set() { release(); }
 
   [[nodiscard]] static constexpr device_set bottom() { return {}; }
   [[nodiscard]] static constexpr device_set all() {
@@ -112,13 +119,15 @@ public:
   [[nodiscard]] constexpr bool is_all() const { return one_[0] == all_state; }
   [[nodiscard]] constexpr bool is_bottom() const { return one_[0] == bottom_state; }
   /// Whether the set holds world-relative progressions (then it is neither bottom nor all).
-  [[nodiscard]] constexpr bool has_progressions() const { return one_[0] == symbolic_state; }
+  [[nodiscard]] constexpr bool has_progressions() const {
+    return one_[0].last == symbolic_state.last && one_[0].first == symbolic_state.first;
+  }
 
   /// The intervals of the set's ids, ascending (empty for bottom and for all).
   [[nodiscard]] constexpr intervals_type intervals() const {
-    if (has_progressions())
-      return symbolic_ids().intervals();
-    return {heap_.many ? heap_.many : one_, runs()};
+    if (has_progressions()) [[unlikely]]
+      return symbolic_ids().plain_intervals();
+    return plain_intervals();
   }
   /// The progressions, in the printed order (empty unless has_progressions()).
   [[nodiscard]] constexpr progressions_type progressions() const;
@@ -179,7 +188,7 @@ public:
     if (has_progressions() || other.has_progressions())
       return join_symbolic(other);
     // A two-way merge into a fresh array, then coalesced.
-    const auto a = intervals(), b = other.intervals();
+    const auto a = plain_intervals(), b = other.plain_intervals();
     device_set merged;
     merged.reserve(a.size() + b.size());
     auto x = a.begin(), y = b.begin();
@@ -207,12 +216,13 @@ public:
 
   /// Equal representations. For sets with progressions, compare canonical forms.
   friend constexpr bool operator==(const device_set& a, const device_set& b) {
-    if (!a.on_heap() && !b.on_heap())
-      return a.one_[0] == b.one_[0];
-    if (a.has_progressions() || b.has_progressions())
-      return a.has_progressions() && b.has_progressions() && symbolic_equal(a, b);
-    const auto x = a.intervals(), y = b.intervals();
-    return std::equal(x.begin(), x.end(), y.begin(), y.end());
+    if (a.has_progressions() || b.has_progressions()) [[unlikely]]
+      return symbolic_equal(a, b);
+    if (a.heap_.many || b.heap_.many) {
+      const auto x = a.plain_intervals(), y = b.plain_intervals();
+      return std::equal(x.begin(), x.end(), y.begin(), y.end());
+    }
+    return a.one_[0] == b.one_[0];
   }
   /// A total order (bottom first, all last, others by their ids then their progressions),
   /// for users that keep sets in sorted containers.
@@ -289,18 +299,17 @@ private:
   // ids and progressions; `heap_.many` is the active member in every other case.
   static constexpr device_interval bottom_state{0, -1};
   static constexpr device_interval all_state{1, -1};
-  static constexpr device_interval symbolic_state{2, -1};
+  static constexpr device_interval symbolic_state{0, INT64_MIN}; ///< `last` alone tells it
 
   static constexpr std::size_t count_of(const device_set& s) {
     return static_cast<std::size_t>(s.one_[0].first);
   }
-  [[nodiscard]] constexpr bool on_heap() const {
-    return one_[0].first <= one_[0].last ? heap_.many != nullptr : has_progressions();
+  /// intervals() of a set without progressions.
+  [[nodiscard]] constexpr intervals_type plain_intervals() const {
+    return {heap_.many ? heap_.many : one_, runs()};
   }
-  [[nodiscard]] constexpr std::size_t runs() const {
-    if (one_[0].first > one_[0].last)
-      return 0;
-    return heap_.many ? count_of(*this) : 1;
+  [[nodiscard]] constexpr std::size_t runs() const { // without progressions
+    return heap_.many ? count_of(*this) : (one_[0].first <= one_[0].last ? 1 : 0);
   }
   static constexpr bool touch(const device_interval& a, const device_interval& b) {
     return (a.first <= b.last && b.first <= a.last) ||
@@ -315,7 +324,17 @@ private:
   static constexpr device_interval* allocate(std::size_t n) {
     return std::allocator<device_interval>{}.allocate(n);
   }
-  constexpr void release();
+  constexpr void release() {
+    if (has_progressions()) [[unlikely]] {
+      drop_symbolic();
+    } else if (heap_.many) {
+      std::destroy_n(heap_.many, count_of(*this));
+      std::allocator<device_interval>{}.deallocate(heap_.many,
+                                                   static_cast<std::size_t>(one_[0].last));
+    }
+    heap_.many = nullptr;
+    one_[0] = bottom_state;
+  }
   constexpr void assign_all() {
     release();
     one_[0] = all_state;
@@ -374,10 +393,13 @@ private:
   // The parts that reach into the record of a set with progressions (defined below it).
   [[nodiscard]] constexpr const device_set& symbolic_ids() const;
   [[nodiscard]] constexpr device_set& symbolic_ids();
+  // Cold: kept out of the code of the sets without progressions.
+  [[gnu::cold]] constexpr void copy_symbolic(const device_set& o);
+  [[gnu::cold]] constexpr void drop_symbolic();
   constexpr void make_symbolic();
-  constexpr bool join_symbolic(const device_set& other);
-  constexpr void accumulate_symbolic(const device_set& s);
-  static constexpr bool symbolic_equal(const device_set& a, const device_set& b);
+  [[gnu::cold]] constexpr bool join_symbolic(const device_set& other);
+  [[gnu::cold]] constexpr void accumulate_symbolic(const device_set& s);
+  [[gnu::cold]] static constexpr bool symbolic_equal(const device_set& a, const device_set& b);
   /// Adds `from` to the sorted `to`, one progression per line (the smaller start wins).
   static constexpr bool merge(std::vector<device_progression>& to, progressions_type from);
 
@@ -399,29 +421,10 @@ struct device_set::symbolic {
   std::vector<device_progression> progressions;
 };
 
-constexpr device_set::device_set(const device_set& o) : one_{o.one_[0]} {
-  if (o.has_progressions()) {
-    heap_.sym = new symbolic(*o.heap_.sym);
-  } else if (o.heap_.many) {
-    one_[0].last = one_[0].first; // capacity: exactly the count
-    heap_.many = allocate(count_of(o));
-    copy_into(heap_.many, o.heap_.many, count_of(o));
-  }
+constexpr void device_set::copy_symbolic(const device_set& o) {
+  heap_.sym = new symbolic(*o.heap_.sym);
 }
-
-constexpr device_set::~device_set() { release(); }
-
-constexpr void device_set::release() {
-  if (has_progressions()) {
-    delete heap_.sym;
-  } else if (heap_.many) {
-    std::destroy_n(heap_.many, count_of(*this));
-    std::allocator<device_interval>{}.deallocate(heap_.many,
-                                                 static_cast<std::size_t>(one_[0].last));
-  }
-  heap_.many = nullptr;
-  one_[0] = bottom_state;
-}
+constexpr void device_set::drop_symbolic() { delete heap_.sym; }
 
 constexpr const device_set& device_set::symbolic_ids() const { return heap_.sym->ids; }
 constexpr device_set& device_set::symbolic_ids() { return heap_.sym->ids; }
@@ -493,7 +496,7 @@ constexpr void device_set::accumulate_symbolic(const device_set& s) {
 }
 
 constexpr bool device_set::symbolic_equal(const device_set& a, const device_set& b) {
-  return a.heap_.sym->ids == b.heap_.sym->ids &&
+  return a.has_progressions() && b.has_progressions() && a.heap_.sym->ids == b.heap_.sym->ids &&
          a.heap_.sym->progressions == b.heap_.sym->progressions;
 }
 
@@ -591,8 +594,7 @@ struct device_set::canonical_form {
         return false;
     return true;
   }
-  [[nodiscard]] constexpr std::optional<device_progression> choose(device_id x,
-                                                                   device_id c) const {
+  [[nodiscard]] constexpr std::optional<device_progression> choose(device_id x, device_id c) const {
     // The progression that gave x its offset has a step of at most `period`.
     for (device_id d = 1; d <= period; ++d) {
       if (!fits_from(x, d, c))
