@@ -10,10 +10,11 @@
 //
 // The set is 24 bytes: the plan keeps one per allocation and per domain, and almost every
 // set is one interval (a device, a loop's range) or a state (bottom, all). One interval is
-// held inline; two or more live in a heap array; a set with progressions keeps its ids and
-// progressions in one heap record, so that the other sets never pay for them. The same
-// type runs at run time and in constant evaluation (std::allocator and new are constexpr
-// in C++20), so it needs no storage policy.
+// held inline; two or more live in a heap array. A set with progressions keeps its ids and
+// its progressions in one heap array of the same element type, so that the other sets do
+// not pay for them: their code reads no more state than before. The same type runs at run
+// time and in constant evaluation (std::allocator is constexpr in C++20), so it needs no
+// storage policy.
 #pragma once
 
 #include <algorithm>
@@ -68,20 +69,22 @@ struct device_progression {
 class device_set {
 public:
   using intervals_type = std::span<const device_interval>;
-  using progressions_type = std::span<const device_progression>;
+  class progressions_view;
 
   constexpr device_set() = default; ///< bottom
   constexpr device_set(const device_set& o) : one_{o.one_[0]} {
-    if (o.has_progressions()) [[unlikely]] {
-      copy_symbolic(o);
-    } else if (o.heap_.many) {
-      one_[0].last = one_[0].first; // capacity: exactly the count
-      heap_.many = allocate(count_of(o));
-      copy_into(heap_.many, o.heap_.many, count_of(o));
+    if (o.many_) {
+      std::size_t n = count_of(o);
+      if (o.one_[0].last >= 0) [[likely]]
+        one_[0].last = one_[0].first; // capacity: exactly the count
+      else
+        n = record_size(o); // a record, copied whole
+      many_ = allocate(n);
+      copy_into(many_, o.many_, n);
     }
   }
   constexpr device_set(device_set&& o) noexcept
-      : one_{std::exchange(o.one_[0], bottom_state)}, heap_{std::exchange(o.heap_, heap_ref{})} {}
+      : one_{std::exchange(o.one_[0], bottom_state)}, many_(std::exchange(o.many_, nullptr)) {}
   constexpr device_set& operator=(const device_set& o) {
     if (this != &o) {
       device_set copy(o);
@@ -116,21 +119,17 @@ public:
     one_[0] = r;
   }
 
-  [[nodiscard]] constexpr bool is_all() const { return one_[0] == all_state; }
-  [[nodiscard]] constexpr bool is_bottom() const { return one_[0] == bottom_state; }
+  [[nodiscard]] constexpr bool is_all() const { return !many_ && one_[0] == all_state; }
+  [[nodiscard]] constexpr bool is_bottom() const { return !many_ && one_[0] == bottom_state; }
   /// Whether the set holds world-relative progressions (then it is neither bottom nor all).
-  [[nodiscard]] constexpr bool has_progressions() const {
-    return one_[0].last == symbolic_state.last && one_[0].first == symbolic_state.first;
-  }
+  [[nodiscard]] constexpr bool has_progressions() const { return many_ && one_[0].last < 0; }
 
   /// The intervals of the set's ids, ascending (empty for bottom and for all).
   [[nodiscard]] constexpr intervals_type intervals() const {
-    if (has_progressions()) [[unlikely]]
-      return symbolic_ids().plain_intervals();
-    return plain_intervals();
+    return {many_ ? many_ : one_, runs()};
   }
-  /// The progressions, in the printed order (empty unless has_progressions()).
-  [[nodiscard]] constexpr progressions_type progressions() const;
+  /// The progressions, in the printed order (none unless has_progressions()).
+  [[nodiscard]] constexpr progressions_view progressions() const;
 
   /// Number of ids (0 for bottom and for all; progressions not counted).
   [[nodiscard]] constexpr std::uint64_t size() const {
@@ -169,16 +168,13 @@ public:
   /// stop offset and residue merge; the rest of the canonical form needs the smallest world
   /// and is canonicalize()'s.
   constexpr bool join(const device_set& other) {
-    if (is_all() || other.is_bottom() || this == &other)
+    if (is_all() || other.is_bottom())
       return false;
     if (other.is_all() || is_bottom()) {
       *this = other;
       return true;
     }
-    // The common case: one inline interval each (a state other than an interval has
-    // first > last, and then holds no interval array).
-    if (one_[0].first <= one_[0].last && !heap_.many && other.one_[0].first <= other.one_[0].last &&
-        !other.heap_.many && touch(one_[0], other.one_[0])) {
+    if (!many_ && !other.many_ && touch(one_[0], other.one_[0])) { // the common case: one interval
       const device_interval u{std::min(one_[0].first, other.one_[0].first),
                               std::max(one_[0].last, other.one_[0].last)};
       const bool changed = !(u == one_[0]);
@@ -188,7 +184,7 @@ public:
     if (has_progressions() || other.has_progressions())
       return join_symbolic(other);
     // A two-way merge into a fresh array, then coalesced.
-    const auto a = plain_intervals(), b = other.plain_intervals();
+    const auto a = intervals(), b = other.intervals();
     device_set merged;
     merged.reserve(a.size() + b.size());
     auto x = a.begin(), y = b.begin();
@@ -216,42 +212,35 @@ public:
 
   /// Equal representations. For sets with progressions, compare canonical forms.
   friend constexpr bool operator==(const device_set& a, const device_set& b) {
-    if (a.has_progressions() || b.has_progressions()) [[unlikely]]
-      return symbolic_equal(a, b);
-    if (a.heap_.many || b.heap_.many) {
-      const auto x = a.plain_intervals(), y = b.plain_intervals();
+    if (a.many_ || b.many_) {
+      if ((a.one_[0].last | b.one_[0].last) < 0) [[unlikely]] // a record, or a state
+        return equal_beside_arrays(a, b);
+      const auto x = a.intervals(), y = b.intervals();
       return std::equal(x.begin(), x.end(), y.begin(), y.end());
     }
     return a.one_[0] == b.one_[0];
   }
   /// A total order (bottom first, all last, others by their ids then their progressions),
   /// for users that keep sets in sorted containers.
-  friend constexpr std::strong_ordering operator<=>(const device_set& a, const device_set& b) {
-    if (a.is_all() != b.is_all())
-      return a.is_all() ? std::strong_ordering::greater : std::strong_ordering::less;
-    const auto x = a.intervals(), y = b.intervals();
-    if (auto c = std::lexicographical_compare_three_way(x.begin(), x.end(), y.begin(), y.end());
-        c != 0)
-      return c;
-    const auto p = a.progressions(), q = b.progressions();
-    return std::lexicographical_compare_three_way(p.begin(), p.end(), q.begin(), q.end());
-  }
+  friend constexpr std::strong_ordering operator<=>(const device_set& a, const device_set& b);
 
   /// Accumulation in place, for callers that keep one set per item (no builder to
-  /// finish and move from): accumulate() appends cheaply and leaves the ids unnormalized
+  /// finish and move from): accumulate() appends cheaply and leaves the set unnormalized
   /// (unsorted, possibly overlapping) until normalize().
   constexpr void accumulate(device_interval r) {
     if (is_all())
       return;
-    if (has_progressions()) {
-      symbolic_ids().accumulate(r);
-      return;
-    }
     // The same or a neighbouring interval again (an allocation dispatched on the same
     // devices many times, or on d and d+1) widens the last one instead of growing the
     // list: the set stays inline and normalize() has nothing to sort.
     if (!is_bottom()) {
-      auto& b = heap_.many ? heap_.many[count_of(*this) - 1] : one_[0];
+      if (many_ && one_[0].last < 0) {
+        device_set one;
+        one.assign(r);
+        join_symbolic(one);
+        return;
+      }
+      auto& b = many_ ? many_[count_of(*this) - 1] : one_[0];
       if (touch(b, r)) {
         b = {std::min(b.first, r.first), std::max(b.last, r.last)};
         return;
@@ -266,18 +255,19 @@ public:
       assign_all();
       return;
     }
-    if (s.has_progressions()) {
-      accumulate_symbolic(s);
+    if (s.has_progressions() || has_progressions()) {
+      normalize();
+      device_set t = s;
+      t.normalize();
+      join_symbolic(t);
       return;
     }
     for (const auto& r : s.intervals())
       accumulate(r);
   }
   constexpr void normalize() {
-    if (has_progressions()) {
-      symbolic_ids().normalize();
-    } else if (heap_.many) {
-      std::sort(heap_.many, heap_.many + count_of(*this));
+    if (many_ && one_[0].last >= 0) { // a set with progressions is kept normalized
+      std::sort(many_, many_ + count_of(*this));
       coalesce();
     }
   }
@@ -286,30 +276,45 @@ public:
 
   constexpr void swap(device_set& o) noexcept {
     std::swap(one_[0], o.one_[0]);
-    std::swap(heap_, o.heap_);
+    std::swap(many_, o.many_);
   }
 
 private:
-  struct symbolic;
+  struct parts;
   struct canonical_form;
 
-  // Without a heap part, `one_[0]` is the set's one interval, or a state no interval can be
-  // (first > last). With an interval array, `one_[0]` holds its count (>= 2) and capacity.
-  // With progressions, `one_[0]` is `symbolic_state` and the heap part is the record of
-  // ids and progressions; `heap_.many` is the active member in every other case.
+  // Without a heap array, `one_[0]` is the set's one interval, or a state no interval can be
+  // (first > last). With an array of intervals, `one_[0]` holds its count (>= 2) and
+  // capacity. A set with progressions has an array that is a record, exactly as long as its
+  // contents: its id intervals (normalized, any count), then each progression as
+  // {start, step}, {stop offset, 0}; `one_[0]` holds the count of id intervals and
+  // -1 - the count of progressions (< -1). So the ids read like any array of intervals.
   static constexpr device_interval bottom_state{0, -1};
   static constexpr device_interval all_state{1, -1};
-  static constexpr device_interval symbolic_state{0, INT64_MIN}; ///< `last` alone tells it
 
   static constexpr std::size_t count_of(const device_set& s) {
     return static_cast<std::size_t>(s.one_[0].first);
   }
-  /// intervals() of a set without progressions.
-  [[nodiscard]] constexpr intervals_type plain_intervals() const {
-    return {heap_.many ? heap_.many : one_, runs()};
+  static constexpr std::size_t progression_count(const device_set& s) {
+    return static_cast<std::size_t>(-1 - s.one_[0].last);
   }
-  [[nodiscard]] constexpr std::size_t runs() const { // without progressions
-    return heap_.many ? count_of(*this) : (one_[0].first <= one_[0].last ? 1 : 0);
+  static constexpr std::size_t record_size(const device_set& s) {
+    return count_of(s) + 2 * progression_count(s);
+  }
+  /// operator== when one of the two is a record, or one is an array and the other a state.
+  [[gnu::cold]] static constexpr bool equal_beside_arrays(const device_set& a,
+                                                          const device_set& b) {
+    if (a.has_progressions() != b.has_progressions())
+      return false;
+    if (!a.has_progressions()) {
+      const auto x = a.intervals(), y = b.intervals();
+      return std::equal(x.begin(), x.end(), y.begin(), y.end());
+    }
+    return a.one_[0] == b.one_[0] &&
+           std::equal(a.many_, a.many_ + record_size(a), b.many_, b.many_ + record_size(b));
+  }
+  [[nodiscard]] constexpr std::size_t runs() const {
+    return many_ ? count_of(*this) : (one_[0].first <= one_[0].last ? 1 : 0);
   }
   static constexpr bool touch(const device_interval& a, const device_interval& b) {
     return (a.first <= b.last && b.first <= a.last) ||
@@ -325,14 +330,14 @@ private:
     return std::allocator<device_interval>{}.allocate(n);
   }
   constexpr void release() {
-    if (has_progressions()) [[unlikely]] {
-      drop_symbolic();
-    } else if (heap_.many) {
-      std::destroy_n(heap_.many, count_of(*this));
-      std::allocator<device_interval>{}.deallocate(heap_.many,
-                                                   static_cast<std::size_t>(one_[0].last));
+    if (many_) {
+      const bool record = one_[0].last < 0;
+      const std::size_t n = record ? record_size(*this) : count_of(*this);
+      std::destroy_n(many_, n);
+      std::allocator<device_interval>{}.deallocate(
+          many_, record ? n : static_cast<std::size_t>(one_[0].last));
+      many_ = nullptr;
     }
-    heap_.many = nullptr;
     one_[0] = bottom_state;
   }
   constexpr void assign_all() {
@@ -342,108 +347,162 @@ private:
   /// Room for `n` intervals in a heap array (the inline one moved there).
   constexpr void reserve(std::size_t n) {
     const std::size_t have = runs();
-    if (n <= (heap_.many ? static_cast<std::size_t>(one_[0].last) : 1))
+    if (n <= (many_ ? static_cast<std::size_t>(one_[0].last) : 1))
       return;
     auto* grown = allocate(n);
-    if (heap_.many) {
-      copy_into(grown, heap_.many, have);
-      std::destroy_n(heap_.many, have);
-      std::allocator<device_interval>{}.deallocate(heap_.many,
-                                                   static_cast<std::size_t>(one_[0].last));
+    if (many_) {
+      copy_into(grown, many_, have);
+      std::destroy_n(many_, have);
+      std::allocator<device_interval>{}.deallocate(many_, static_cast<std::size_t>(one_[0].last));
     } else if (have == 1) {
       std::construct_at(grown, one_[0]);
     }
-    heap_.many = grown;
+    many_ = grown;
     one_[0] = {static_cast<device_id>(have), static_cast<device_id>(n)};
   }
   constexpr void append(device_interval r) {
     const std::size_t n = runs();
-    if (n == 0 && !heap_.many) {
+    if (n == 0 && !many_) {
       one_[0] = r;
       return;
     }
-    if (!heap_.many || n == static_cast<std::size_t>(one_[0].last))
+    if (!many_ || n == static_cast<std::size_t>(one_[0].last))
       reserve(std::max<std::size_t>(4, 2 * n));
-    std::construct_at(heap_.many + n, r);
+    std::construct_at(many_ + n, r);
     one_[0].first = static_cast<device_id>(n + 1);
   }
   /// Merges overlapping and adjacent intervals of the sorted heap array in place; back
   /// inline when one is left.
   constexpr void coalesce() {
-    auto* many = heap_.many;
     const std::size_t n = count_of(*this);
     std::size_t out = 0;
     for (std::size_t i = 0; i < n; ++i) {
-      if (out > 0 && (many[out - 1].last >= many[i].first ||
-                      (many[out - 1].last < INT64_MAX && many[out - 1].last + 1 == many[i].first)))
-        many[out - 1].last = std::max(many[out - 1].last, many[i].last);
+      if (out > 0 &&
+          (many_[out - 1].last >= many_[i].first ||
+           (many_[out - 1].last < INT64_MAX && many_[out - 1].last + 1 == many_[i].first)))
+        many_[out - 1].last = std::max(many_[out - 1].last, many_[i].last);
       else
-        many[out++] = many[i];
+        many_[out++] = many_[i];
     }
     if (out == 1) {
-      const device_interval only = many[0];
+      const device_interval only = many_[0];
       release();
       one_[0] = only;
       return;
     }
-    std::destroy(many + out, many + n);
+    std::destroy(many_ + out, many_ + n);
     one_[0].first = static_cast<device_id>(out);
   }
 
-  // The parts that reach into the record of a set with progressions (defined below it).
-  [[nodiscard]] constexpr const device_set& symbolic_ids() const;
-  [[nodiscard]] constexpr device_set& symbolic_ids();
-  // Cold: kept out of the code of the sets without progressions.
-  [[gnu::cold]] constexpr void copy_symbolic(const device_set& o);
-  [[gnu::cold]] constexpr void drop_symbolic();
-  constexpr void make_symbolic();
-  [[gnu::cold]] constexpr bool join_symbolic(const device_set& other);
-  [[gnu::cold]] constexpr void accumulate_symbolic(const device_set& s);
-  [[gnu::cold]] static constexpr bool symbolic_equal(const device_set& a, const device_set& b);
+  // Sets with progressions (defined below): taken apart, put together, joined.
+  [[nodiscard]] constexpr parts split() const;
+  static constexpr device_set joined(const device_set& ids,
+                                     std::span<const device_progression> progressions);
+  constexpr bool join_symbolic(const device_set& other);
   /// Adds `from` to the sorted `to`, one progression per line (the smaller start wins).
-  static constexpr bool merge(std::vector<device_progression>& to, progressions_type from);
+  static constexpr void merge(std::vector<device_progression>& to, const progressions_view& from);
 
-  union heap_ref {
-    device_interval* many;
-    symbolic* sym;
-  };
   device_interval one_[1] = {bottom_state}; ///< an array: g++ 12 rejects one past a plain member
                                             ///< in constant evaluation
-  heap_ref heap_{nullptr};
+  device_interval* many_ = nullptr;
 };
 
 static_assert(sizeof(device_set) == 24, "the common sets stay three words");
 
-/// A set with progressions: its ids (a set without progressions, never all) and its
-/// progressions, sorted, one per step, stop offset and residue, never `range(0, ws)`.
-struct device_set::symbolic {
+/// The progressions of a set, read from its record (by value, in the printed order).
+class device_set::progressions_view {
+public:
+  class iterator {
+  public:
+    using value_type = device_progression;
+    using reference = device_progression;
+    using pointer = void;
+    using difference_type = std::ptrdiff_t;
+    using iterator_category = std::input_iterator_tag;
+    constexpr iterator() = default;
+    constexpr explicit iterator(const device_interval* at) : at_(at) {}
+    constexpr device_progression operator*() const {
+      return {at_[0].first, at_[0].last, at_[1].first};
+    }
+    constexpr iterator& operator++() {
+      at_ += 2;
+      return *this;
+    }
+    constexpr iterator operator++(int) {
+      iterator was = *this;
+      at_ += 2;
+      return was;
+    }
+    friend constexpr bool operator==(const iterator&, const iterator&) = default;
+
+  private:
+    const device_interval* at_ = nullptr;
+  };
+
+  constexpr progressions_view() = default;
+  constexpr progressions_view(const device_interval* at, std::size_t n) : at_(at), n_(n) {}
+  [[nodiscard]] constexpr iterator begin() const { return iterator(at_); }
+  [[nodiscard]] constexpr iterator end() const { return iterator(at_ + 2 * n_); }
+  [[nodiscard]] constexpr std::size_t size() const { return n_; }
+  [[nodiscard]] constexpr bool empty() const { return n_ == 0; }
+  [[nodiscard]] constexpr device_progression operator[](std::size_t i) const {
+    return *iterator(at_ + 2 * i);
+  }
+
+private:
+  const device_interval* at_ = nullptr;
+  std::size_t n_ = 0;
+};
+
+/// A set with progressions taken apart: its ids (normalized, never all) and progressions.
+struct device_set::parts {
   device_set ids;
   std::vector<device_progression> progressions;
 };
 
-constexpr void device_set::copy_symbolic(const device_set& o) {
-  heap_.sym = new symbolic(*o.heap_.sym);
-}
-constexpr void device_set::drop_symbolic() { delete heap_.sym; }
-
-constexpr const device_set& device_set::symbolic_ids() const { return heap_.sym->ids; }
-constexpr device_set& device_set::symbolic_ids() { return heap_.sym->ids; }
-
-constexpr device_set::progressions_type device_set::progressions() const {
+constexpr device_set::progressions_view device_set::progressions() const {
   if (!has_progressions())
     return {};
-  return heap_.sym->progressions;
+  return {many_ + count_of(*this), progression_count(*this)};
 }
 
-constexpr void device_set::make_symbolic() {
-  auto* s = new symbolic{std::move(*this), {}};
-  one_[0] = symbolic_state;
-  heap_.sym = s;
+constexpr device_set::parts device_set::split() const {
+  parts p;
+  if (!has_progressions()) {
+    p.ids = *this;
+    return p;
+  }
+  for (const auto& r : intervals())
+    p.ids.append(r);
+  for (const auto q : progressions())
+    p.progressions.push_back(q);
+  return p;
 }
 
-constexpr bool device_set::merge(std::vector<device_progression>& to, progressions_type from) {
+constexpr device_set device_set::joined(const device_set& ids,
+                                        std::span<const device_progression> progressions) {
+  if (progressions.empty())
+    return ids;
+  if (progressions.front() == device_progression{0, 1, 0}) // first in the printed order
+    return all();
+  const auto v = ids.intervals();
+  device_set s;
+  s.many_ = allocate(v.size() + 2 * progressions.size());
+  s.one_[0] = {static_cast<device_id>(v.size()), -1 - static_cast<device_id>(progressions.size())};
+  std::size_t at = 0;
+  for (const auto& r : v)
+    std::construct_at(s.many_ + at++, r);
+  for (const auto& p : progressions) {
+    std::construct_at(s.many_ + at++, device_interval{p.start, p.step});
+    std::construct_at(s.many_ + at++, device_interval{p.stop_offset, 0});
+  }
+  return s;
+}
+
+constexpr void device_set::merge(std::vector<device_progression>& to,
+                                 const progressions_view& from) {
   bool changed = false;
-  for (const auto& p : from) {
+  for (const auto p : from) {
     auto it = std::find_if(to.begin(), to.end(), [&](const auto& q) { return q.same_line(p); });
     if (it == to.end()) {
       to.push_back(p);
@@ -455,59 +514,49 @@ constexpr bool device_set::merge(std::vector<device_progression>& to, progressio
   }
   if (changed)
     std::sort(to.begin(), to.end());
-  return changed;
 }
 
 constexpr device_set device_set::progression(device_progression p) {
-  device_set s;
-  if (p == device_progression{0, 1, 0}) {
-    s.one_[0] = all_state;
-    return s;
-  }
-  s.make_symbolic();
-  s.heap_.sym->progressions.push_back(p);
-  return s;
+  return joined(device_set{}, {&p, 1});
 }
 
 constexpr bool device_set::join_symbolic(const device_set& other) {
-  if (!has_progressions())
-    make_symbolic();
-  symbolic& s = *heap_.sym;
-  bool changed;
+  parts mine = split();
   if (other.has_progressions()) {
-    changed = s.ids.join(other.heap_.sym->ids);
-    changed = merge(s.progressions, other.heap_.sym->progressions) || changed;
+    mine.ids.join(other.split().ids);
+    merge(mine.progressions, other.progressions());
   } else {
-    changed = s.ids.join(other);
+    mine.ids.join(other);
   }
-  if (s.progressions.front() == device_progression{0, 1, 0})
-    assign_all(); // the first in the printed order when present
-  return changed;
+  device_set joined_set = joined(mine.ids, mine.progressions);
+  if (joined_set == *this)
+    return false;
+  swap(joined_set);
+  return true;
 }
 
-constexpr void device_set::accumulate_symbolic(const device_set& s) {
-  if (!has_progressions())
-    make_symbolic();
-  symbolic& mine = *heap_.sym;
-  mine.ids.accumulate(s.heap_.sym->ids);
-  merge(mine.progressions, s.heap_.sym->progressions);
-  if (mine.progressions.front() == device_progression{0, 1, 0})
-    assign_all();
-}
-
-constexpr bool device_set::symbolic_equal(const device_set& a, const device_set& b) {
-  return a.has_progressions() && b.has_progressions() && a.heap_.sym->ids == b.heap_.sym->ids &&
-         a.heap_.sym->progressions == b.heap_.sym->progressions;
+constexpr std::strong_ordering operator<=>(const device_set& a, const device_set& b) {
+  if (a.is_all() != b.is_all())
+    return a.is_all() ? std::strong_ordering::greater : std::strong_ordering::less;
+  const auto x = a.intervals(), y = b.intervals();
+  if (auto c = std::lexicographical_compare_three_way(x.begin(), x.end(), y.begin(), y.end());
+      c != 0)
+    return c;
+  if (!a.has_progressions() && !b.has_progressions())
+    return std::strong_ordering::equal;
+  const auto p = a.progressions(), q = b.progressions();
+  for (std::size_t i = 0; i < p.size() && i < q.size(); ++i)
+    if (auto c = p[i] <=> q[i]; c != 0)
+      return c;
+  return p.size() <=> q.size();
 }
 
 constexpr bool device_set::contains(device_id d, device_id world_size) const {
   if (d < 0 || d >= world_size)
     return false;
-  if (is_all())
+  if (is_all() || contains(d))
     return true;
-  if (contains(d))
-    return true;
-  for (const auto& p : progressions())
+  for (const auto p : progressions())
     if (p.holds(d) && d < world_size - p.stop_offset)
       return true;
   return false;
@@ -524,7 +573,7 @@ constexpr std::vector<device_id> device_set::at_world(device_id world_size) cons
     if (d >= 0 && d < world_size)
       out.push_back(d);
   });
-  for (const auto& p : progressions()) {
+  for (const auto p : progressions()) {
     const device_id stop = world_size - p.stop_offset;
     for (device_id d = p.start; d < stop; d += p.step) {
       out.push_back(d);
@@ -559,7 +608,7 @@ struct device_set::canonical_form {
   static constexpr device_id period_bound = 1 << 10;
   static constexpr device_id none = INT64_MAX;
 
-  const symbolic& s;
+  const parts& s;
   device_id W;
   device_id tail = 0;   ///< past the ids, the starts and W: membership repeats by `period`
   device_id period = 1; ///< the lcm of the steps
@@ -608,7 +657,7 @@ struct device_set::canonical_form {
     return std::nullopt;
   }
 
-  static constexpr std::optional<device_set> run(const symbolic& s, device_id W) {
+  static constexpr std::optional<device_set> run(const parts& s, device_id W) {
     canonical_form f{s, W};
     if (W >= bound)
       return std::nullopt;
@@ -654,26 +703,21 @@ struct device_set::canonical_form {
     std::sort(chosen.begin(), chosen.end());
     if (!chosen.empty() && chosen.front() == device_progression{0, 1, 0})
       return all();
-    device_set out;
+    device_set ids;
     for (device_id x = 0; x < f.tail; ++x)
       if (f.exact(x, 0) && !std::any_of(chosen.begin(), chosen.end(), [&](const auto& q) {
             return q.holds(x) && f.exact(x, q.stop_offset);
           }))
-        out.accumulate(device_interval{x, x});
-    out.normalize();
-    if (chosen.empty())
-      return out;
-    out.make_symbolic();
-    out.heap_.sym->progressions = std::move(chosen);
-    return out;
+        ids.accumulate(device_interval{x, x});
+    ids.normalize();
+    return joined(ids, chosen);
   }
 };
 
 constexpr bool device_set::canonicalize(device_id min_world) {
   if (!has_progressions())
     return false;
-  normalize();
-  auto c = canonical_form::run(*heap_.sym, std::max<device_id>(min_world, 1));
+  auto c = canonical_form::run(split(), std::max<device_id>(min_world, 1));
   if (!c || *c == *this)
     return false;
   swap(*c);
