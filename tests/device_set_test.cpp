@@ -388,3 +388,20 @@ TEST_CASE("join with progressions is commutative and associative and idempotent 
   }
   MESSAGE(cases << " triples");
 }
+
+TEST_CASE("canonicalize: sets without progressions are canonical and large constants stay sound") {
+  const set ids = of({1, 3, 4});
+  CHECK(ids.canonical(9) == ids);
+  CHECK(set::all().canonical(1).is_all());
+  CHECK(set::bottom().canonical(1).is_bottom());
+  // A period or a smallest world beyond the explicit construction: join's merging only.
+  const set wide = join(range(0, 0, 1021), range(5, 0, 1031));
+  CHECK(wide.canonical(1) == wide);
+  const set far = join(set::single(0), range(1, 0));
+  CHECK(far.canonical(device_id{1} << 20) == far);
+  // An id at or past W (no admissible program has one): kept, the devices unchanged.
+  const set past = join(set::single(9), range(0, 0, 2));
+  for (device_id ws = 3; ws <= 20; ++ws)
+    CHECK(past.canonical(3).at_world(ws) == past.at_world(ws));
+  CHECK(join(set::single(10), range(0, 0, 2)).canonical(3) == range(0, 0, 2));
+}

@@ -214,7 +214,7 @@ public:
   friend constexpr bool operator==(const device_set& a, const device_set& b) {
     if (a.many_ || b.many_) {
       if ((a.one_[0].last | b.one_[0].last) < 0) [[unlikely]] // a record, or a state
-        return equal_beside_arrays(a, b);
+        return equal_rare(a, b);
       const auto x = a.intervals(), y = b.intervals();
       return std::equal(x.begin(), x.end(), y.begin(), y.end());
     }
@@ -230,16 +230,16 @@ public:
   constexpr void accumulate(device_interval r) {
     if (is_all())
       return;
-    // The same or a neighbouring interval again (an allocation dispatched on the same
-    // devices many times, or on d and d+1) widens the last one instead of growing the
-    // list: the set stays inline and normalize() has nothing to sort.
     if (!is_bottom()) {
-      if (many_ && one_[0].last < 0) {
+      if (many_ && one_[0].last < 0) { // with progressions: kept normalized
         device_set one;
         one.assign(r);
         join_symbolic(one);
         return;
       }
+      // The same or a neighbouring interval again (an allocation dispatched on the same
+      // devices many times, or on d and d+1) widens the last one instead of growing the
+      // list: the set stays inline and normalize() has nothing to sort.
       auto& b = many_ ? many_[count_of(*this) - 1] : one_[0];
       if (touch(b, r)) {
         b = {std::min(b.first, r.first), std::max(b.last, r.last)};
@@ -301,9 +301,8 @@ private:
   static constexpr std::size_t record_size(const device_set& s) {
     return count_of(s) + 2 * progression_count(s);
   }
-  /// operator== when one of the two is a record, or one is an array and the other a state.
-  [[gnu::cold]] static constexpr bool equal_beside_arrays(const device_set& a,
-                                                          const device_set& b) {
+  /// operator== off its common path: a record, or an array and a state.
+  [[gnu::cold]] static constexpr bool equal_rare(const device_set& a, const device_set& b) {
     if (a.has_progressions() != b.has_progressions())
       return false;
     if (!a.has_progressions()) {
@@ -590,17 +589,21 @@ constexpr std::vector<device_id> device_set::at_world(device_id world_size) cons
 /// which device x belongs (0 for an id) and W the smallest world. x is in the set for
 /// exactly the worlds of at least max(W, x + 1 + e(x)) devices, so two sets are equal in
 /// every admissible world exactly when that first world agrees for every x. The form is
-/// built from that function alone, hence equal sets get equal forms:
-/// - x is *present* when x + e(x) < W (in every admissible world); a present device that
-///   no chosen progression gives exactly is an id;
+/// built from that function alone, hence equal sets get equal forms (given ids below W):
+/// - x is *present* when x + e(x) < W (in every admissible world); a present device whose
+///   first world no chosen progression matches is an id;
 /// - every other device needs a progression of stop offset e(x). In ascending order, each
-///   such device not yet covered takes the progression of the smallest step that adds no
-///   world to any of its elements, started at the smallest element that it gives exactly
-///   (the downward walk stops at the first element it would add a world to).
+///   such device not yet covered takes the progression of the smallest step that puts none
+///   of its elements into a world that lacks it, started at its smallest element whose
+///   first world it matches (walking down, up to the first element it would put into a
+///   world that lacks it).
 /// The spec's rules are special cases: one line's merge is its smaller start; an id below
 /// W - C that continues a progression downwards or lies on it is reached by that start;
-/// K progressions of step K with consecutive starts add nothing at step 1; a progression
-/// nested in another of its stop offset is never chosen; range(0, ws) is all.
+/// K progressions of step K with consecutive starts put nothing extra anywhere at step 1;
+/// range(0, ws) is all. So are the rules it needs beyond them: a progression nested in
+/// another (range(2, ws, 4) in range(0, ws, 2)), or whose devices the others give as
+/// early, is never chosen; a step is the smallest that fits (range(0, ws, 4) and
+/// range(2, ws, 4) are range(0, ws, 2)).
 struct device_set::canonical_form {
   /// Bounds of the explicit construction: constants and the smallest world, the period
   /// (lcm of the steps) and the extent walked past the last start.
