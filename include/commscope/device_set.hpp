@@ -1,14 +1,20 @@
-// The device-descriptor lattice (pass.md, "Device descriptors"):
-//   bottom (no evidence) < finite subsets ordered by inclusion < all.
+// The device-descriptor lattice (pass.md, "Device descriptors" and "Symbolic device sets"):
+//   bottom (no evidence) < sets of devices ordered by inclusion < all.
 // Join is union and `all` absorbs. No IR in sight.
 //
 // A finite set is kept as ascending, disjoint, non-adjacent closed intervals, so that a
-// constant loop of a million devices costs one interval, not a million ids.
+// constant loop of a million devices costs one interval, not a million ids. A set may also
+// hold world-relative progressions, `range(start, world_size() - stop_offset, step)`: its
+// devices in a world of `ws` devices are its ids below `ws` and every progression's
+// elements below `ws - stop_offset`.
 //
 // The set is 24 bytes: the plan keeps one per allocation and per domain, and almost every
 // set is one interval (a device, a loop's range) or a state (bottom, all). One interval is
-// held inline; two or more live in a heap array. The same type runs at run time and in
-// constant evaluation (std::allocator is constexpr in C++20), so it needs no storage policy.
+// held inline; two or more live in a heap array. A set with progressions keeps its ids and
+// its progressions in one heap array of the same element type, so that the other sets do
+// not pay for them: their code reads no more state than before. The same type runs at run
+// time and in constant evaluation (std::allocator is constexpr in C++20), so it needs no
+// storage policy.
 #pragma once
 
 #include <algorithm>
@@ -16,8 +22,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <numeric>
+#include <optional>
 #include <span>
 #include <utility>
+#include <vector>
 
 namespace commscope {
 
@@ -30,16 +39,48 @@ struct device_interval {
   friend constexpr auto operator<=>(const device_interval&, const device_interval&) = default;
 };
 
+/// `range(start, world_size() - stop_offset, step)`: the devices `start + k*step` below
+/// `ws - stop_offset` in a world of `ws` devices. start >= 0, step >= 1, stop_offset >= 0.
+struct device_progression {
+  device_id start;
+  device_id step;
+  device_id stop_offset;
+  friend constexpr bool operator==(const device_progression&, const device_progression&) = default;
+  /// The printed order: by step, residue, stop offset, then start.
+  friend constexpr std::strong_ordering operator<=>(const device_progression& a,
+                                                    const device_progression& b) {
+    if (auto c = a.step <=> b.step; c != 0)
+      return c;
+    if (auto c = a.start % a.step <=> b.start % b.step; c != 0)
+      return c;
+    if (auto c = a.stop_offset <=> b.stop_offset; c != 0)
+      return c;
+    return a.start <=> b.start;
+  }
+  [[nodiscard]] constexpr bool holds(device_id d) const {
+    return d >= start && (d - start) % step == 0;
+  }
+  /// Same step, stop offset and residue: one of the two contains the other.
+  [[nodiscard]] constexpr bool same_line(const device_progression& o) const {
+    return step == o.step && stop_offset == o.stop_offset && start % step == o.start % o.step;
+  }
+};
+
 class device_set {
 public:
   using intervals_type = std::span<const device_interval>;
+  class progressions_view;
 
   constexpr device_set() = default; ///< bottom
   constexpr device_set(const device_set& o) : one_{o.one_[0]} {
     if (o.many_) {
-      one_[0].last = one_[0].first; // capacity: exactly the count
-      many_ = allocate(count_of(o));
-      copy_into(many_, o.many_, count_of(o));
+      std::size_t n = count_of(o);
+      if (o.one_[0].last >= 0) [[likely]]
+        one_[0].last = one_[0].first; // capacity: exactly the count
+      else
+        n = record_size(o); // a record, copied whole
+      many_ = allocate(n);
+      copy_into(many_, o.many_, n);
     }
   }
   constexpr device_set(device_set&& o) noexcept
@@ -69,6 +110,8 @@ public:
     s.one_[0] = {d, d};
     return s;
   }
+  /// The devices of `p` in every world (`range(0, world_size())` is `all`).
+  [[nodiscard]] static constexpr device_set progression(device_progression p);
 
   /// Becomes the devices of `r` (first <= last) in place.
   constexpr void assign(device_interval r) {
@@ -78,12 +121,17 @@ public:
 
   [[nodiscard]] constexpr bool is_all() const { return !many_ && one_[0] == all_state; }
   [[nodiscard]] constexpr bool is_bottom() const { return !many_ && one_[0] == bottom_state; }
-  /// The intervals of a finite set, ascending (empty for bottom and for all).
+  /// Whether the set holds world-relative progressions (then it is neither bottom nor all).
+  [[nodiscard]] constexpr bool has_progressions() const { return many_ && one_[0].last < 0; }
+
+  /// The intervals of the set's ids, ascending (empty for bottom and for all).
   [[nodiscard]] constexpr intervals_type intervals() const {
     return {many_ ? many_ : one_, runs()};
   }
+  /// The progressions, in the printed order (none unless has_progressions()).
+  [[nodiscard]] constexpr progressions_view progressions() const;
 
-  /// Number of devices of a finite set (0 for bottom and for all).
+  /// Number of ids (0 for bottom and for all; progressions not counted).
   [[nodiscard]] constexpr std::uint64_t size() const {
     std::uint64_t n = 0;
     for (const auto& r : intervals())
@@ -91,6 +139,8 @@ public:
     return n;
   }
 
+  /// Whether `d` is one of the ids (true for all; progressions not consulted: see the
+  /// overload with a world size).
   [[nodiscard]] constexpr bool contains(device_id d) const {
     if (is_all())
       return true;
@@ -99,8 +149,12 @@ public:
                                [](const device_interval& r, device_id x) { return r.last < x; });
     return it != v.end() && it->first <= d;
   }
+  /// Whether device `d` belongs to the set in a world of `world_size` devices.
+  [[nodiscard]] constexpr bool contains(device_id d, device_id world_size) const;
+  /// The devices in a world of `world_size` devices, ascending.
+  [[nodiscard]] constexpr std::vector<device_id> at_world(device_id world_size) const;
 
-  /// Calls f(id) for every device of a finite set, ascending.
+  /// Calls f(id) for every id, ascending (nothing for bottom and for all).
   template <class F> constexpr void for_each(F&& f) const {
     for (const auto& r : intervals())
       for (device_id d = r.first;; ++d) {
@@ -110,7 +164,9 @@ public:
       }
   }
 
-  /// Least upper bound, in place. Returns whether *this changed.
+  /// Least upper bound, in place. Returns whether *this changed. Progressions of one step,
+  /// stop offset and residue merge; the rest of the canonical form needs the smallest world
+  /// and is canonicalize()'s.
   constexpr bool join(const device_set& other) {
     if (is_all() || other.is_bottom())
       return false;
@@ -125,6 +181,8 @@ public:
       one_[0] = u;
       return changed;
     }
+    if (has_progressions() || other.has_progressions())
+      return join_symbolic(other);
     // A two-way merge into a fresh array, then coalesced.
     const auto a = intervals(), b = other.intervals();
     device_set merged;
@@ -139,21 +197,32 @@ public:
     return true;
   }
 
+  /// Brings a set with progressions into the canonical form for the world sizes of at least
+  /// `min_world` (pass.md, "Symbolic device sets"): two sets with the same devices in every
+  /// such world become equal (==). `min_world` is one more than the largest constant id of
+  /// the host orchestrator, so no id may reach it. Sets without progressions are canonical
+  /// already. Beyond the bounds of an explicit construction (constants or a period in the
+  /// thousands) only join's merging is applied. Returns whether *this changed.
+  constexpr bool canonicalize(device_id min_world);
+  [[nodiscard]] constexpr device_set canonical(device_id min_world) const {
+    device_set s = *this;
+    s.canonicalize(min_world);
+    return s;
+  }
+
+  /// Equal representations. For sets with progressions, compare canonical forms.
   friend constexpr bool operator==(const device_set& a, const device_set& b) {
     if (a.many_ || b.many_) {
+      if ((a.one_[0].last | b.one_[0].last) < 0) [[unlikely]] // a record, or a state
+        return equal_rare(a, b);
       const auto x = a.intervals(), y = b.intervals();
       return std::equal(x.begin(), x.end(), y.begin(), y.end());
     }
     return a.one_[0] == b.one_[0];
   }
-  /// A total order (bottom first, all last, finite sets lexicographically), for users
-  /// that keep sets in sorted containers.
-  friend constexpr std::strong_ordering operator<=>(const device_set& a, const device_set& b) {
-    if (a.is_all() != b.is_all())
-      return a.is_all() ? std::strong_ordering::greater : std::strong_ordering::less;
-    const auto x = a.intervals(), y = b.intervals();
-    return std::lexicographical_compare_three_way(x.begin(), x.end(), y.begin(), y.end());
-  }
+  /// A total order (bottom first, all last, others by their ids then their progressions),
+  /// for users that keep sets in sorted containers.
+  friend constexpr std::strong_ordering operator<=>(const device_set& a, const device_set& b);
 
   /// Accumulation in place, for callers that keep one set per item (no builder to
   /// finish and move from): accumulate() appends cheaply and leaves the set unnormalized
@@ -161,10 +230,16 @@ public:
   constexpr void accumulate(device_interval r) {
     if (is_all())
       return;
-    // The same or a neighbouring interval again (an allocation dispatched on the same
-    // devices many times, or on d and d+1) widens the last one instead of growing the
-    // list: the set stays inline and normalize() has nothing to sort.
     if (!is_bottom()) {
+      if (many_ && one_[0].last < 0) { // with progressions: kept normalized
+        device_set one;
+        one.assign(r);
+        join_symbolic(one);
+        return;
+      }
+      // The same or a neighbouring interval again (an allocation dispatched on the same
+      // devices many times, or on d and d+1) widens the last one instead of growing the
+      // list: the set stays inline and normalize() has nothing to sort.
       auto& b = many_ ? many_[count_of(*this) - 1] : one_[0];
       if (touch(b, r)) {
         b = {std::min(b.first, r.first), std::max(b.last, r.last)};
@@ -180,11 +255,18 @@ public:
       assign_all();
       return;
     }
+    if (s.has_progressions() || has_progressions()) {
+      normalize();
+      device_set t = s;
+      t.normalize();
+      join_symbolic(t);
+      return;
+    }
     for (const auto& r : s.intervals())
       accumulate(r);
   }
   constexpr void normalize() {
-    if (many_) {
+    if (many_ && one_[0].last >= 0) { // a set with progressions is kept normalized
       std::sort(many_, many_ + count_of(*this));
       coalesce();
     }
@@ -198,13 +280,37 @@ public:
   }
 
 private:
+  struct parts;
+  struct canonical_form;
+
   // Without a heap array, `one_[0]` is the set's one interval, or a state no interval can be
-  // (first > last). With one, `one_[0]` holds its count (>= 2) and capacity.
+  // (first > last). With an array of intervals, `one_[0]` holds its count (>= 2) and
+  // capacity. A set with progressions has an array that is a record, exactly as long as its
+  // contents: its id intervals (normalized, any count), then each progression as
+  // {start, step}, {stop offset, 0}; `one_[0]` holds the count of id intervals and
+  // -1 - the count of progressions (< -1). So the ids read like any array of intervals.
   static constexpr device_interval bottom_state{0, -1};
   static constexpr device_interval all_state{1, -1};
 
   static constexpr std::size_t count_of(const device_set& s) {
     return static_cast<std::size_t>(s.one_[0].first);
+  }
+  static constexpr std::size_t progression_count(const device_set& s) {
+    return static_cast<std::size_t>(-1 - s.one_[0].last);
+  }
+  static constexpr std::size_t record_size(const device_set& s) {
+    return count_of(s) + 2 * progression_count(s);
+  }
+  /// operator== off its common path: a record, or an array and a state.
+  [[gnu::cold]] static constexpr bool equal_rare(const device_set& a, const device_set& b) {
+    if (a.has_progressions() != b.has_progressions())
+      return false;
+    if (!a.has_progressions()) {
+      const auto x = a.intervals(), y = b.intervals();
+      return std::equal(x.begin(), x.end(), y.begin(), y.end());
+    }
+    return a.one_[0] == b.one_[0] &&
+           std::equal(a.many_, a.many_ + record_size(a), b.many_, b.many_ + record_size(b));
   }
   [[nodiscard]] constexpr std::size_t runs() const {
     return many_ ? count_of(*this) : (one_[0].first <= one_[0].last ? 1 : 0);
@@ -224,8 +330,11 @@ private:
   }
   constexpr void release() {
     if (many_) {
-      std::destroy_n(many_, count_of(*this));
-      std::allocator<device_interval>{}.deallocate(many_, static_cast<std::size_t>(one_[0].last));
+      const bool record = one_[0].last < 0;
+      const std::size_t n = record ? record_size(*this) : count_of(*this);
+      std::destroy_n(many_, n);
+      std::allocator<device_interval>{}.deallocate(
+          many_, record ? n : static_cast<std::size_t>(one_[0].last));
       many_ = nullptr;
     }
     one_[0] = bottom_state;
@@ -284,10 +393,339 @@ private:
     one_[0].first = static_cast<device_id>(out);
   }
 
+  // Sets with progressions (defined below): taken apart, put together, joined.
+  [[nodiscard]] constexpr parts split() const;
+  static constexpr device_set joined(const device_set& ids,
+                                     std::span<const device_progression> progressions);
+  constexpr bool join_symbolic(const device_set& other);
+  /// Adds `from` to the sorted `to`, one progression per line (the smaller start wins).
+  static constexpr void merge(std::vector<device_progression>& to, const progressions_view& from);
+
   device_interval one_[1] = {bottom_state}; ///< an array: g++ 12 rejects one past a plain member
                                             ///< in constant evaluation
   device_interval* many_ = nullptr;
 };
+
+static_assert(sizeof(device_set) == 24, "the common sets stay three words");
+
+/// The progressions of a set, read from its record (by value, in the printed order).
+class device_set::progressions_view {
+public:
+  class iterator {
+  public:
+    using value_type = device_progression;
+    using reference = device_progression;
+    using pointer = void;
+    using difference_type = std::ptrdiff_t;
+    using iterator_category = std::input_iterator_tag;
+    constexpr iterator() = default;
+    constexpr explicit iterator(const device_interval* at) : at_(at) {}
+    constexpr device_progression operator*() const {
+      return {at_[0].first, at_[0].last, at_[1].first};
+    }
+    constexpr iterator& operator++() {
+      at_ += 2;
+      return *this;
+    }
+    constexpr iterator operator++(int) {
+      iterator was = *this;
+      at_ += 2;
+      return was;
+    }
+    friend constexpr bool operator==(const iterator&, const iterator&) = default;
+
+  private:
+    const device_interval* at_ = nullptr;
+  };
+
+  constexpr progressions_view() = default;
+  constexpr progressions_view(const device_interval* at, std::size_t n) : at_(at), n_(n) {}
+  [[nodiscard]] constexpr iterator begin() const { return iterator(at_); }
+  [[nodiscard]] constexpr iterator end() const { return iterator(at_ + 2 * n_); }
+  [[nodiscard]] constexpr std::size_t size() const { return n_; }
+  [[nodiscard]] constexpr bool empty() const { return n_ == 0; }
+  [[nodiscard]] constexpr device_progression operator[](std::size_t i) const {
+    return *iterator(at_ + 2 * i);
+  }
+
+private:
+  const device_interval* at_ = nullptr;
+  std::size_t n_ = 0;
+};
+
+/// A set with progressions taken apart: its ids (normalized, never all) and progressions.
+struct device_set::parts {
+  device_set ids;
+  std::vector<device_progression> progressions;
+};
+
+constexpr device_set::progressions_view device_set::progressions() const {
+  if (!has_progressions())
+    return {};
+  return {many_ + count_of(*this), progression_count(*this)};
+}
+
+constexpr device_set::parts device_set::split() const {
+  parts p;
+  if (!has_progressions()) {
+    p.ids = *this;
+    return p;
+  }
+  for (const auto& r : intervals())
+    p.ids.append(r);
+  for (const auto q : progressions())
+    p.progressions.push_back(q);
+  return p;
+}
+
+constexpr device_set device_set::joined(const device_set& ids,
+                                        std::span<const device_progression> progressions) {
+  if (progressions.empty())
+    return ids;
+  if (progressions.front() == device_progression{0, 1, 0}) // first in the printed order
+    return all();
+  const auto v = ids.intervals();
+  device_set s;
+  s.many_ = allocate(v.size() + 2 * progressions.size());
+  s.one_[0] = {static_cast<device_id>(v.size()), -1 - static_cast<device_id>(progressions.size())};
+  std::size_t at = 0;
+  for (const auto& r : v)
+    std::construct_at(s.many_ + at++, r);
+  for (const auto& p : progressions) {
+    std::construct_at(s.many_ + at++, device_interval{p.start, p.step});
+    std::construct_at(s.many_ + at++, device_interval{p.stop_offset, 0});
+  }
+  return s;
+}
+
+constexpr void device_set::merge(std::vector<device_progression>& to,
+                                 const progressions_view& from) {
+  bool changed = false;
+  for (const auto p : from) {
+    auto it = std::find_if(to.begin(), to.end(), [&](const auto& q) { return q.same_line(p); });
+    if (it == to.end()) {
+      to.push_back(p);
+      changed = true;
+    } else if (p.start < it->start) {
+      it->start = p.start;
+      changed = true;
+    }
+  }
+  if (changed)
+    std::sort(to.begin(), to.end());
+}
+
+constexpr device_set device_set::progression(device_progression p) {
+  return joined(device_set{}, {&p, 1});
+}
+
+constexpr bool device_set::join_symbolic(const device_set& other) {
+  parts mine = split();
+  if (other.has_progressions()) {
+    mine.ids.join(other.split().ids);
+    merge(mine.progressions, other.progressions());
+  } else {
+    mine.ids.join(other);
+  }
+  device_set joined_set = joined(mine.ids, mine.progressions);
+  if (joined_set == *this)
+    return false;
+  swap(joined_set);
+  return true;
+}
+
+constexpr std::strong_ordering operator<=>(const device_set& a, const device_set& b) {
+  if (a.is_all() != b.is_all())
+    return a.is_all() ? std::strong_ordering::greater : std::strong_ordering::less;
+  const auto x = a.intervals(), y = b.intervals();
+  if (auto c = std::lexicographical_compare_three_way(x.begin(), x.end(), y.begin(), y.end());
+      c != 0)
+    return c;
+  if (!a.has_progressions() && !b.has_progressions())
+    return std::strong_ordering::equal;
+  const auto p = a.progressions(), q = b.progressions();
+  for (std::size_t i = 0; i < p.size() && i < q.size(); ++i)
+    if (auto c = p[i] <=> q[i]; c != 0)
+      return c;
+  return p.size() <=> q.size();
+}
+
+constexpr bool device_set::contains(device_id d, device_id world_size) const {
+  if (d < 0 || d >= world_size)
+    return false;
+  if (is_all() || contains(d))
+    return true;
+  for (const auto p : progressions())
+    if (p.holds(d) && d < world_size - p.stop_offset)
+      return true;
+  return false;
+}
+
+constexpr std::vector<device_id> device_set::at_world(device_id world_size) const {
+  std::vector<device_id> out;
+  if (is_all()) {
+    for (device_id d = 0; d < world_size; ++d)
+      out.push_back(d);
+    return out;
+  }
+  for_each([&](device_id d) {
+    if (d >= 0 && d < world_size)
+      out.push_back(d);
+  });
+  for (const auto p : progressions()) {
+    const device_id stop = world_size - p.stop_offset;
+    for (device_id d = p.start; d < stop; d += p.step) {
+      out.push_back(d);
+      if (stop - d <= p.step)
+        break;
+    }
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+/// The canonical form (see canonicalize). Let e(x) be the smallest stop offset through
+/// which device x belongs (0 for an id) and W the smallest world. x is in the set for
+/// exactly the worlds of at least max(W, x + 1 + e(x)) devices, so two sets are equal in
+/// every admissible world exactly when that first world agrees for every x. The form is
+/// built from that function alone, hence equal sets get equal forms (given ids below W):
+/// - x is *present* when x + e(x) < W (in every admissible world); a present device whose
+///   first world no chosen progression matches is an id;
+/// - every other device needs a progression of stop offset e(x). In ascending order, each
+///   such device not yet covered takes the progression of the smallest step that puts none
+///   of its elements into a world that lacks it, started at its smallest element whose
+///   first world it matches (walking down, up to the first element it would put into a
+///   world that lacks it).
+/// The spec's rules are special cases: one line's merge is its smaller start; an id below
+/// W - C that continues a progression downwards or lies on it is reached by that start;
+/// K progressions of step K with consecutive starts put nothing extra anywhere at step 1;
+/// range(0, ws) is all. So are the rules it needs beyond them: a progression nested in
+/// another (range(2, ws, 4) in range(0, ws, 2)), or whose devices the others give as
+/// early, is never chosen; a step is the smallest that fits (range(0, ws, 4) and
+/// range(2, ws, 4) are range(0, ws, 2)).
+struct device_set::canonical_form {
+  /// Bounds of the explicit construction: constants and the smallest world, the period
+  /// (lcm of the steps) and the extent walked past the last start.
+  static constexpr device_id bound = device_id{1} << 16;
+  static constexpr device_id period_bound = 1 << 10;
+  static constexpr device_id none = INT64_MAX;
+
+  const parts& s;
+  device_id W;
+  device_id tail = 0;   ///< past the ids, the starts and W: membership repeats by `period`
+  device_id period = 1; ///< the lcm of the steps
+
+  [[nodiscard]] constexpr device_id offset(device_id x) const {
+    device_id e = s.ids.contains(x) ? 0 : none;
+    for (const auto& p : s.progressions)
+      if (p.stop_offset < e && p.holds(x))
+        e = p.stop_offset;
+    return e;
+  }
+  /// Covering x with stop offset c adds no world to it.
+  [[nodiscard]] constexpr bool fits(device_id x, device_id c) const {
+    const device_id e = offset(x);
+    return e != none && (e <= c || e <= W - 1 - x);
+  }
+  /// Covering x with stop offset c gives exactly its first world.
+  [[nodiscard]] constexpr bool exact(device_id x, device_id c) const {
+    const device_id e = offset(x);
+    if (e == none)
+      return false;
+    return e <= W - 1 - x ? c <= W - 1 - x : c == e;
+  }
+  /// Every element of range(x, ws - c, d) fits: up to the tail, then one period.
+  [[nodiscard]] constexpr bool fits_from(device_id x, device_id d, device_id c) const {
+    device_id y = x;
+    for (; y < tail; y += d)
+      if (!fits(y, c))
+        return false;
+    for (device_id k = period / std::gcd(d, period); k > 0; --k, y += d)
+      if (!fits(y, c))
+        return false;
+    return true;
+  }
+  [[nodiscard]] constexpr std::optional<device_progression> choose(device_id x, device_id c) const {
+    // The progression that gave x its offset has a step of at most `period`.
+    for (device_id d = 1; d <= period; ++d) {
+      if (!fits_from(x, d, c))
+        continue;
+      device_id start = x;
+      for (device_id y = x - d; y >= 0 && fits(y, c); y -= d)
+        if (exact(y, c))
+          start = y;
+      return device_progression{start, d, c};
+    }
+    return std::nullopt;
+  }
+
+  static constexpr std::optional<device_set> run(const parts& s, device_id W) {
+    canonical_form f{s, W};
+    if (W >= bound)
+      return std::nullopt;
+    f.tail = W;
+    device_id widest = 0; // the largest stop offset
+    for (const auto& p : s.progressions) {
+      if (p.start >= bound || p.step >= bound || p.stop_offset >= bound)
+        return std::nullopt;
+      f.period = std::lcm(f.period, p.step);
+      if (f.period > period_bound)
+        return std::nullopt;
+      f.tail = std::max(f.tail, p.start);
+      widest = std::max(widest, p.stop_offset);
+    }
+    if (!s.ids.is_bottom()) {
+      const device_id last = s.ids.intervals().back().last;
+      if (last >= bound)
+        return std::nullopt;
+      f.tail = std::max(f.tail, last + 1);
+    }
+    std::vector<device_progression> chosen;
+    const auto gives = [&](device_id x, device_id e) {
+      return std::any_of(chosen.begin(), chosen.end(),
+                         [&](const auto& q) { return q.stop_offset == e && q.holds(x); });
+    };
+    // Past tail + extent every device repeats one `extent` earlier, already covered: the
+    // steps chosen past the tail divide the period.
+    device_id extent = f.period;
+    for (device_id x = std::max<device_id>(0, W - widest); x < f.tail + extent; ++x) {
+      const device_id e = f.offset(x);
+      if (e == none || e <= W - 1 - x || gives(x, e))
+        continue; // absent, present, or covered
+      if (e == 0 && s.ids.contains(x))
+        continue; // an id at or past W: kept unless a later choice covers it
+      const auto p = f.choose(x, e);
+      if (!p)
+        return std::nullopt;
+      chosen.push_back(*p);
+      extent = std::lcm(extent, p->step);
+      if (extent > bound)
+        return std::nullopt;
+    }
+    std::sort(chosen.begin(), chosen.end());
+    if (!chosen.empty() && chosen.front() == device_progression{0, 1, 0})
+      return all();
+    device_set ids;
+    for (device_id x = 0; x < f.tail; ++x)
+      if (f.exact(x, 0) && !std::any_of(chosen.begin(), chosen.end(), [&](const auto& q) {
+            return q.holds(x) && f.exact(x, q.stop_offset);
+          }))
+        ids.accumulate(device_interval{x, x});
+    ids.normalize();
+    return joined(ids, chosen);
+  }
+};
+
+constexpr bool device_set::canonicalize(device_id min_world) {
+  if (!has_progressions())
+    return false;
+  auto c = canonical_form::run(split(), std::max<device_id>(min_world, 1));
+  if (!c || *c == *this)
+    return false;
+  swap(*c);
+  return true;
+}
 
 /// Accumulates evidence cheaply (append only) and normalizes once at the end.
 class device_set::builder {
