@@ -4,7 +4,7 @@
 #pragma once
 
 #include <commscope/analyze.hpp>
-#include <commscope/concepts.hpp>
+#include <commscope/traits.hpp>
 #include <commscope/detail/numbered_name.hpp>
 #include <commscope/plan.hpp>
 

@@ -4,7 +4,7 @@
 #pragma once
 
 #include <commscope/adapter.hpp>
-#include <commscope/concepts.hpp>
+#include <commscope/traits.hpp>
 #include <commscope/device_set.hpp>
 #include <commscope/diagnostics.hpp>
 #include <commscope/storage.hpp>

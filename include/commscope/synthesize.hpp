@@ -5,7 +5,7 @@
 #pragma once
 
 #include <commscope/detail/signals.hpp>
-#include <commscope/concepts.hpp>
+#include <commscope/traits.hpp>
 #include <commscope/materialize.hpp>
 
 #include <utility>

@@ -7,7 +7,7 @@
 #include <commscope/detail/collect.hpp>
 #include <commscope/detail/read_back.hpp>
 #include <commscope/detail/variables.hpp>
-#include <commscope/concepts.hpp>
+#include <commscope/traits.hpp>
 #include <commscope/diagnostics.hpp>
 #include <commscope/plan.hpp>
 
