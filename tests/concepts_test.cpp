@@ -17,7 +17,8 @@ static_assert(commscope::provides<reference_traits, commscope::contract::variabl
 static_assert(commscope::analysable_ir<minimal_traits>);
 static_assert(!commscope::rewrites<minimal_traits>);
 static_assert(!commscope::provides<minimal_traits, commscope::contract::variable_index>);
-static_assert(!commscope::provides<minimal_traits, commscope::contract::variable_key>); // the int handle is the key
+static_assert(!commscope::provides<minimal_traits,
+                                   commscope::contract::variable_key>); // the int handle is the key
 static_assert(commscope::contract::variable_identity::holds<minimal_traits>);
 static_assert(!commscope::reads_scopes<minimal_traits>);
 static_assert(commscope::reads_scopes<reference_traits>);
@@ -84,7 +85,8 @@ struct nesting_limited : reference_traits {
   static constexpr std::size_t scope_nesting_limit = 2;
 };
 static_assert(commscope::contract::scope_nesting_limit::of<nesting_limited>() == 2);
-static_assert(commscope::contract::scope_nesting_limit::of<reference_traits>() == static_cast<std::size_t>(-1));
+static_assert(commscope::contract::scope_nesting_limit::of<reference_traits>() ==
+              static_cast<std::size_t>(-1));
 
 TEST_CASE("an adapter's scope-nesting limit is reported at the first allocation beyond it") {
   using namespace commscope::reference;

@@ -67,7 +67,8 @@ block operator+(block x, const block& y) {
 
 TEST_SUITE_BEGIN("control flow");
 
-static_assert(commscope::provides<traits, commscope::contract::control_of> && commscope::provides<traits, commscope::contract::branches> &&
+static_assert(commscope::provides<traits, commscope::contract::control_of> &&
+              commscope::provides<traits, commscope::contract::branches> &&
               commscope::provides<traits, commscope::contract::values>);
 
 TEST_CASE("a binding in the then branch does not reach the else branch") {

@@ -272,7 +272,8 @@ kw::program make_program(bool valid) {
 static_assert(commscope::materializable_ir<kw::traits>);
 static_assert(!commscope::provides<kw::traits, commscope::contract::subexpressions>);
 static_assert(!commscope::provides<kw::traits, commscope::contract::expressions>);
-static_assert(!commscope::provides<kw::traits, commscope::contract::variable_key> && !commscope::provides<kw::traits, commscope::contract::variable_index>);
+static_assert(!commscope::provides<kw::traits, commscope::contract::variable_key> &&
+              !commscope::provides<kw::traits, commscope::contract::variable_index>);
 
 TEST_CASE("keywords in a map of variants: device= and name= found without an iterator") {
   kw::program p = make_program(true);
@@ -392,7 +393,8 @@ std::string analysed(stmt_list rest) {
 
 } // namespace
 
-static_assert(commscope::provides<kw::traits, commscope::contract::control_of> && commscope::provides<kw::traits, commscope::contract::branches>);
+static_assert(commscope::provides<kw::traits, commscope::contract::control_of> &&
+              commscope::provides<kw::traits, commscope::contract::branches>);
 
 TEST_CASE("control flow: `if flag: v = w / else: chip(v)` is no unconsumed-alloc") {
   CHECK(analysed({kw::if_else({{copy("v", "w")}, {dispatch("v", kw::integer(0))}}),

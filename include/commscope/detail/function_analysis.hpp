@@ -10,8 +10,8 @@
 #include <commscope/detail/operations.hpp>
 #include <commscope/detail/read_back.hpp>
 #include <commscope/detail/variables.hpp>
-#include <commscope/traits.hpp>
 #include <commscope/plan.hpp>
+#include <commscope/traits.hpp>
 
 #include <algorithm>
 #include <array>
