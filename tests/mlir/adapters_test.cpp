@@ -31,7 +31,7 @@ static_assert(commscope::provides<mlir_traits, commscope::contract::core_num_of>
 struct location_without_empty_state : mlir_traits {
   using location = mlir::Location;
 };
-static_assert(!commscope::regular_handles<location_without_empty_state>);
+static_assert(!commscope::provides<location_without_empty_state, commscope::contract::location>);
 static_assert(!commscope::analysable_ir<location_without_empty_state>);
 
 /// "host: [all]{buf,signal} [0,1]{staging}" per host orchestrator, then the error codes.
