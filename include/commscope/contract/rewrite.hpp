@@ -46,17 +46,19 @@ struct rewriter {
   template <class T>
   using type = typename detail::member_or<given<T>, detail::rewriter_member, T,
                                           detail::no_rewriter<T>>::type;
-  template <class T> static constexpr type<T> begin(const T& t, typename T::program& p) {
+  template <class T>
+  static constexpr type<T> begin([[maybe_unused]] const T& t,
+                                 [[maybe_unused]] typename T::program& p) {
     if constexpr (given<T>)
       return t.begin_rewrite(p);
     else
-      return (void)t, (void)p, type<T>{};
+      return {};
   }
-  template <class T> static constexpr void commit(const T& t, type<T>& rw, typename T::program& p) {
+  template <class T>
+  static constexpr void commit([[maybe_unused]] const T& t, [[maybe_unused]] type<T>& rw,
+                               [[maybe_unused]] typename T::program& p) {
     if constexpr (given<T>)
       t.commit(rw, p);
-    else
-      (void)t, (void)rw, (void)p;
   }
 };
 

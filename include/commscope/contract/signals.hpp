@@ -42,11 +42,13 @@ struct core_num_of : member_function<core_num_of> {
   using call =
       decltype(std::declval<const T&>().core_num_of(std::declval<typename T::expression>()));
   template <class R, class T> static constexpr bool returns = std::convertible_to<R, std::int64_t>;
-  template <class T> static constexpr std::int64_t of(const T& t, typename T::expression e) {
+  template <class T>
+  static constexpr std::int64_t of([[maybe_unused]] const T& t,
+                                   [[maybe_unused]] typename T::expression e) {
     if constexpr (given<T>)
       return static_cast<std::int64_t>(t.core_num_of(e));
     else
-      return (void)t, (void)e, 1;
+      return 1;
   }
 };
 
@@ -76,17 +78,19 @@ struct signal_rewriter {
   template <class T>
   using type = typename detail::member_or<given<T>, detail::signal_rewriter_member, T,
                                           detail::no_signal_rewriter<T>>::type;
-  template <class T> static constexpr type<T> begin(const T& t, typename T::program& p) {
+  template <class T>
+  static constexpr type<T> begin([[maybe_unused]] const T& t,
+                                 [[maybe_unused]] typename T::program& p) {
     if constexpr (given<T>)
       return t.begin_signals(p);
     else
-      return (void)t, (void)p, type<T>{};
+      return {};
   }
-  template <class T> static constexpr void commit(const T& t, type<T>& rw, typename T::program& p) {
+  template <class T>
+  static constexpr void commit([[maybe_unused]] const T& t, [[maybe_unused]] type<T>& rw,
+                               [[maybe_unused]] typename T::program& p) {
     if constexpr (given<T>)
       t.commit_signals(rw, p);
-    else
-      (void)t, (void)rw, (void)p;
   }
 };
 
