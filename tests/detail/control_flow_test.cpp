@@ -368,7 +368,7 @@ struct calls_only_traits : traits {
 } // namespace
 
 TEST_CASE("loop bounds with an optional start and step: absent is 0 and 1") {
-  static_assert(commscope::has_loop_bounds<optional_bounds_traits>);
+  static_assert(commscope::provides<optional_bounds_traits, commscope::contract::loop_bounds>);
   flow::program p;
   auto views = two_views(p);
   p.host(views +
