@@ -1,6 +1,7 @@
 // Layer 1, the analysis core: what `analyze` and `run` need (record.hpp says what a
 // record is). Required, in the order the diagnosis asks for them, then the optional
-// members, each with its default.
+// members, each with its default: an optional member that is given must be well-typed,
+// never silently taken for absent.
 #pragma once
 
 #include <commscope/contract/record.hpp>
@@ -505,6 +506,11 @@ struct control_of : member_function<control_of> {
   template <class T>
   using call = decltype(std::declval<const T&>().control_of(std::declval<typename T::statement>()));
   template <class R, class T> static constexpr bool returns = std::convertible_to<R, control_flow>;
+  template <class T> static constexpr bool holds = absent_or_given<T>;
+  template <class T> static constexpr void diagnose() {
+    static_assert(returns<call<T>, T>,
+                  "commscope: `control_of(statement)` must return control_flow");
+  }
   /// How the children of s (of kind k) run: loops repeat; otherwise control_of(s), or by
   /// default a scope's body runs once and any other statement's children may be skipped.
   template <class T>
@@ -526,10 +532,14 @@ struct branches : member_function<branches> {
   using call = decltype(std::declval<const T&>().branches(std::declval<typename T::statement>()));
   template <class R, class T>
   static constexpr bool returns = detail::range_of_ranges_of<R, typename T::statement>;
-  /// The pair is both or neither.
-  template <class T> static constexpr bool holds = given<T> == control_of::given<T>;
+  /// Well-typed, and the pair is both or neither.
+  template <class T>
+  static constexpr bool holds = absent_or_given<T> && (given<T> == control_of::given<T>);
   template <class T> static constexpr void diagnose() {
-    if constexpr (control_of::given<T>)
+    if constexpr (!absent_or_given<T>)
+      static_assert(returns<call<T>, T>,
+                    "commscope: `branches(statement)` must return a range of ranges of statement");
+    else if constexpr (control_of::given<T>)
       static_assert(detail::always_false<T>,
                     "commscope: control_of needs its pair: add `R branches(statement)` "
                     "returning a range of ranges of statement (the alternatives of a statement "
@@ -557,6 +567,11 @@ struct values : member_function<values> {
   using call = decltype(std::declval<const T&>().values(std::declval<typename T::statement>()));
   template <class R, class T>
   static constexpr bool returns = detail::range_of<R, typename T::expression>;
+  template <class T> static constexpr bool holds = absent_or_given<T>;
+  template <class T> static constexpr void diagnose() {
+    static_assert(returns<call<T>, T>,
+                  "commscope: `values(statement)` must return a range of expression");
+  }
 };
 
 // ---- optional, derived when absent
@@ -570,6 +585,11 @@ struct expressions : member_function<expressions> {
       decltype(std::declval<const T&>().expressions(std::declval<typename T::statement>()));
   template <class R, class T>
   static constexpr bool returns = detail::range_of<R, typename T::expression>;
+  template <class T> static constexpr bool holds = absent_or_given<T>;
+  template <class T> static constexpr void diagnose() {
+    static_assert(returns<call<T>, T>,
+                  "commscope: `expressions(statement)` must return a range of expression");
+  }
   /// f(e) for each of s's expressions.
   template <class T, class F>
   static constexpr void for_each(const T& t, typename T::statement s, F&& f) {
@@ -589,6 +609,11 @@ struct subexpressions : member_function<subexpressions> {
       decltype(std::declval<const T&>().subexpressions(std::declval<typename T::expression>()));
   template <class R, class T>
   static constexpr bool returns = detail::range_of<R, typename T::expression>;
+  template <class T> static constexpr bool holds = absent_or_given<T>;
+  template <class T> static constexpr void diagnose() {
+    static_assert(returns<call<T>, T>,
+                  "commscope: `subexpressions(expression)` must return a range of expression");
+  }
   /// f(o) for each operand o of e.
   template <class T, class F>
   static constexpr void for_each(const T& t, typename T::expression e, F&& f) {
@@ -654,6 +679,10 @@ struct can_wrap_body : member_function<can_wrap_body> {
   using call =
       decltype(std::declval<const T&>().can_wrap_body(std::declval<typename T::function>()));
   template <class R, class T> static constexpr bool returns = std::convertible_to<R, bool>;
+  template <class T> static constexpr bool holds = absent_or_given<T>;
+  template <class T> static constexpr void diagnose() {
+    static_assert(returns<call<T>, T>, "commscope: `can_wrap_body(function)` must return bool");
+  }
   template <class T> static constexpr bool of(const T& t, typename T::function f) {
     if constexpr (given<T>)
       return t.can_wrap_body(f);
@@ -683,7 +712,8 @@ using analysis_core =
     records<specialization, program, function, statement, expression, variable, location, functions,
             describe, body, statement_kind_of, location_of, children, targets, value, loop_variable,
             loop_bounds, expression_kind_of, integer_value, variable_of, call_target_of, arguments,
-            device_of, allocation_name, variable_identity, branches, storage>;
+            device_of, allocation_name, variable_identity, control_of, branches, values,
+            expressions, subexpressions, can_wrap_body, storage>;
 
 } // namespace contract
 

@@ -5,8 +5,8 @@
 // record) that holds
 //   - its documentation, the comment above it;
 //   - `given<Traits>`: the adapter provides the member, well-typed;
-//   - `holds<Traits>`: the contract's rule on it is met (for a required member, given; an
-//     optional one may have a rule too: a pair, a condition);
+//   - `holds<Traits>`: the contract's rule on it is met (for a required member, given; for
+//     an optional one, absent or well-typed, and whatever pair or condition it has);
 //   - `diagnose<Traits>()`, instantiated only where holds fails: one static_assert whose
 //     message says how to fix it (a member that exists with the wrong type is told so);
 //   - for an optional member, its default: a static function the facade (adapter.hpp)
@@ -84,6 +84,8 @@ template <class Self> struct member_function {
   template <class T> static constexpr bool callable = requires { typename Self::template call<T>; };
   template <class T> static constexpr bool given = detail::well_typed_call<Self, T>;
   template <class T> static constexpr bool holds = given<T>;
+  /// The rule of an optional member: absent, or well-typed (never ignored for its type).
+  template <class T> static constexpr bool absent_or_given = !callable<T> || given<T>;
 };
 
 /// The record of a rewrite hook says `call_with<T, R...>`, the call with the arguments R

@@ -42,6 +42,11 @@ struct core_num_of : member_function<core_num_of> {
   using call =
       decltype(std::declval<const T&>().core_num_of(std::declval<typename T::expression>()));
   template <class R, class T> static constexpr bool returns = std::convertible_to<R, std::int64_t>;
+  template <class T> static constexpr bool holds = absent_or_given<T>;
+  template <class T> static constexpr void diagnose() {
+    static_assert(returns<call<T>, T>,
+                  "commscope: `core_num_of(expression)` must return std::int64_t");
+  }
   template <class T>
   static constexpr std::int64_t of([[maybe_unused]] const T& t,
                                    [[maybe_unused]] typename T::expression e) {
@@ -115,7 +120,7 @@ struct insert_signal : hook<insert_signal, signal_rewriter> {
 };
 
 /// What signal synthesis' analysis needs on top of the core.
-using signal_analysis = records<names_in_use>;
+using signal_analysis = records<names_in_use, core_num_of>;
 /// What its rewrite needs more.
 using signal_rewrite = records<signal_rewriter, insert_signal>;
 
