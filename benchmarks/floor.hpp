@@ -14,7 +14,6 @@
 #pragma once
 
 #include <commscope/reference/ir.hpp>
-#include <commscope/concepts.hpp>
 #include <commscope/traits.hpp>
 
 #include <cstdint>
@@ -34,7 +33,7 @@ std::uint64_t traverse(const typename Traits::program& p, const Traits& t = Trai
   std::uint64_t sum = 0;
   // A variable is a node too: read it once, where it is bound, as the analysis must.
   auto touch = [&](typename Traits::variable v) {
-    if constexpr (numbers_variables<Traits>)
+    if constexpr (provides<Traits, contract::variable_index>)
       sum += t.variable_index(v);
     else
       sum += std::hash<std::remove_cvref_t<decltype(t.variable_key(v))>>{}(t.variable_key(v));

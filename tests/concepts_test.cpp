@@ -13,23 +13,24 @@ using reference_traits = commscope::ir_traits<commscope::reference::program_ptr>
 using minimal_traits = commscope::ir_traits<minimal::program>;
 
 static_assert(commscope::materializable_ir<reference_traits>);
-static_assert(commscope::numbers_variables<reference_traits>);
+static_assert(commscope::provides<reference_traits, commscope::contract::variable_index>);
 static_assert(commscope::analysable_ir<minimal_traits>);
 static_assert(!commscope::rewrites<minimal_traits>);
-static_assert(!commscope::numbers_variables<minimal_traits>);
-static_assert(!commscope::keys_variables<minimal_traits>); // the int handle is the key
-static_assert(commscope::identifies_variables<minimal_traits>);
+static_assert(!commscope::provides<minimal_traits, commscope::contract::variable_index>);
+static_assert(!commscope::provides<minimal_traits,
+                                   commscope::contract::variable_key>); // the int handle is the key
+static_assert(commscope::contract::variable_identity::holds<minimal_traits>);
 static_assert(!commscope::reads_scopes<minimal_traits>);
 static_assert(commscope::reads_scopes<reference_traits>);
-static_assert(!commscope::complete_traits<commscope::ir_traits<int>>);
+static_assert(!commscope::provides<commscope::ir_traits<int>, commscope::contract::specialization>);
 static_assert(std::is_same_v<commscope::storage_t<reference_traits>, commscope::boost_storage>);
-static_assert(commscope::device_limit_of<reference_traits>() == 1 << 20);
+static_assert(commscope::contract::device_limit::of<reference_traits>() == 1 << 20);
 
 struct limited : reference_traits {
   static constexpr std::int64_t device_limit = 8;
   using storage = commscope::std_storage;
 };
-static_assert(commscope::device_limit_of<limited>() == 8);
+static_assert(commscope::contract::device_limit::of<limited>() == 8);
 static_assert(std::is_same_v<commscope::storage_t<limited>, commscope::std_storage>);
 
 TEST_CASE("the default policy's small_vector is Boost.Container's, usable with its header") {
@@ -83,8 +84,9 @@ TEST_CASE("an adapter's device limit is honoured") {
 struct nesting_limited : reference_traits {
   static constexpr std::size_t scope_nesting_limit = 2;
 };
-static_assert(commscope::scope_nesting_limit_of<nesting_limited>() == 2);
-static_assert(commscope::scope_nesting_limit_of<reference_traits>() == static_cast<std::size_t>(-1));
+static_assert(commscope::contract::scope_nesting_limit::of<nesting_limited>() == 2);
+static_assert(commscope::contract::scope_nesting_limit::of<reference_traits>() ==
+              static_cast<std::size_t>(-1));
 
 TEST_CASE("an adapter's scope-nesting limit is reported at the first allocation beyond it") {
   using namespace commscope::reference;

@@ -1,10 +1,9 @@
 // The facade between the algorithms and an adapter, in the manner of
-// std::allocator_traits: it holds the traits object, calls every member through it, and
-// derives what the contract leaves optional (traits.hpp), in this one place. The
-// algorithms call nothing else.
+// std::allocator_traits: it holds the traits object and calls every member through it,
+// an optional one through its record's default (contract/). The algorithms call nothing
+// else.
 #pragma once
 
-#include <commscope/concepts.hpp>
 #include <commscope/traits.hpp>
 
 #include <concepts>
@@ -15,25 +14,6 @@
 #include <utility>
 
 namespace commscope {
-
-namespace detail {
-/// The window-buffer handle of an adapter that has none (an analysis-only adapter):
-/// the plan still has a field for it.
-struct absent_window_buffer {
-  friend constexpr bool operator==(absent_window_buffer, absent_window_buffer) = default;
-};
-template <class T> struct window_buffer_of {
-  using type = absent_window_buffer;
-};
-template <class T>
-  requires requires { typename T::window_buffer; }
-struct window_buffer_of<T> {
-  using type = typename T::window_buffer;
-};
-} // namespace detail
-
-/// `Traits::window_buffer`, or a placeholder for an adapter without one.
-template <class T> using window_buffer_t = typename detail::window_buffer_of<T>::type;
 
 namespace detail {
 
@@ -58,10 +38,14 @@ public:
   using storage = storage_t<Traits>;
   using operand = bound_operand<expression>;
   using rewriter = rewriter_t<Traits>;
+  using signal_rewriter = signal_rewriter_t<Traits>;
 
-  static constexpr bool dense_variables = numbers_variables<Traits>;
+  static constexpr bool dense_variables = provides<Traits, contract::variable_index>;
   static constexpr bool has_readers = reads_scopes<Traits>;
-  static constexpr bool has_control_flow = tells_control_flow<Traits> && lists_branches<Traits>;
+  static constexpr bool has_control_flow =
+      provides<Traits, contract::control_of> && provides<Traits, contract::branches>;
+  /// Whether the adapter gives per-target values (values(s)).
+  static constexpr bool has_parallel_values = provides<Traits, contract::values>;
 
   constexpr explicit adapter(const Traits& t) : t_(t) {}
 
@@ -70,40 +54,18 @@ public:
   constexpr function_info describe(function f) const { return t_.describe(f); }
   constexpr decltype(auto) body(function f) const { return t_.body(f); }
   constexpr statement_kind statement_kind_of(statement s) const { return t_.statement_kind_of(s); }
-  constexpr location where(statement s) const {
-    if constexpr (requires { t_.location_of(s); })
-      return t_.location_of(s);
-    else
-      return t_.statement_location(s);
-  }
-  constexpr location where_expression(expression e) const {
-    if constexpr (requires { t_.location_of(e); })
-      return t_.location_of(e);
-    else
-      return t_.expression_location(e);
-  }
+  constexpr location where(statement s) const { return t_.location_of(s); }
+  constexpr location where_expression(expression e) const { return t_.location_of(e); }
   constexpr decltype(auto) children(statement s) const { return t_.children(s); }
-  /// How the children of s run: loops repeat; otherwise control_of(s), or by default a
-  /// scope's body runs once and any other statement's children may be skipped.
+  /// How the children of s run.
   constexpr control_flow control(statement s, statement_kind k) const {
-    if (k == statement_kind::for_loop || k == statement_kind::while_loop)
-      return control_flow::repeat;
-    if constexpr (tells_control_flow<Traits>)
-      return t_.control_of(s);
-    else
-      return k == statement_kind::scope ? control_flow::block : control_flow::may_skip;
+    return contract::control_of::of(t_, s, k);
   }
   /// branches(s); asked only when control() is alternatives, which needs it.
-  constexpr decltype(auto) branches(statement s) const
-    requires has_control_flow
-  {
+  constexpr decltype(auto) branches(statement s) const requires has_control_flow {
     return t_.branches(s);
   }
-  /// Whether the adapter gives per-target values (values(s)).
-  static constexpr bool has_parallel_values = lists_values<Traits>;
-  constexpr decltype(auto) values(statement s) const
-    requires lists_values<Traits>
-  {
+  constexpr decltype(auto) values(statement s) const requires has_parallel_values {
     return t_.values(s);
   }
   constexpr decltype(auto) targets(statement s) const { return t_.targets(s); }
@@ -113,11 +75,8 @@ public:
     const auto b = t_.loop_bounds(s);
     return {operand_of(b.start, 0), operand_of(b.stop, 0), operand_of(b.step, 1)};
   }
-  /// expressions(s), or none.
   template <class F> constexpr void for_each_expression(statement s, F&& f) const {
-    if constexpr (lists_statement_expressions<Traits>)
-      for (auto&& e : t_.expressions(s))
-        f(expression(e));
+    contract::expressions::for_each(t_, s, f);
   }
 
   constexpr expression_kind expression_kind_of(expression e) const {
@@ -129,60 +88,20 @@ public:
   constexpr decltype(auto) arguments(expression e) const { return t_.arguments(e); }
   constexpr std::optional<expression> device_of(expression e) const { return t_.device_of(e); }
   constexpr std::string_view allocation_name(expression e) const { return t_.allocation_name(e); }
-  /// subexpressions(e), or the arguments followed by `device=` of a call (arguments and
-  /// device_of are asked only of calls: a non-call has no operands then).
   template <class F> constexpr void for_each_operand(expression e, F&& f) const {
-    if constexpr (lists_subexpressions<Traits>) {
-      for (auto&& sub : t_.subexpressions(e))
-        f(expression(sub));
-    } else {
-      if (t_.expression_kind_of(e) != expression_kind::call)
-        return;
-      for (auto&& arg : t_.arguments(e))
-        f(expression(arg));
-      if (auto d = t_.device_of(e))
-        f(*d);
-    }
+    contract::subexpressions::for_each(t_, e, f);
   }
-  /// Whether e has any operand (cheaper than visiting them).
-  constexpr bool has_operands(expression e) const {
-    if constexpr (lists_subexpressions<Traits>) {
-      auto&& subs = t_.subexpressions(e);
-      return std::ranges::begin(subs) != std::ranges::end(subs);
-    } else {
-      if (t_.expression_kind_of(e) != expression_kind::call)
-        return false;
-      auto&& args = t_.arguments(e);
-      return std::ranges::begin(args) != std::ranges::end(args) || t_.device_of(e).has_value();
-    }
-  }
-
-  /// can_wrap_body(f), or true: whether wrap_body can wrap f's body.
-  constexpr bool can_wrap_body(function f) const {
-    if constexpr (requires { t_.can_wrap_body(f); })
-      return t_.can_wrap_body(f);
-    else
-      return true;
-  }
+  constexpr bool has_operands(expression e) const { return contract::subexpressions::any(t_, e); }
+  constexpr bool can_wrap_body(function f) const { return contract::can_wrap_body::of(t_, f); }
 
   // ---- variable identity
-  constexpr std::size_t variable_index(variable v) const
-    requires dense_variables
-  {
+  constexpr std::size_t variable_index(variable v) const requires dense_variables {
     return static_cast<std::size_t>(t_.variable_index(v));
   }
-  constexpr std::size_t variable_bound(const program& p) const
-    requires dense_variables
-  {
+  constexpr std::size_t variable_bound(const program& p) const requires dense_variables {
     return static_cast<std::size_t>(t_.variable_bound(p));
   }
-  /// variable_key(v), or the handle itself.
-  constexpr auto variable_key(variable v) const {
-    if constexpr (keys_variables<Traits>)
-      return t_.variable_key(v);
-    else
-      return v;
-  }
+  constexpr auto variable_key(variable v) const { return contract::variable_key::of(t_, v); }
 
   // ---- the scope readers (has_readers)
   constexpr std::string_view scope_name(statement s) const { return t_.scope_name(s); }
@@ -194,10 +113,7 @@ public:
   }
   /// The window buffer of variable v, bound by statement s.
   constexpr std::optional<window_buffer> view_window_buffer(statement s, variable v) const {
-    if constexpr (requires { t_.view_window_buffer(s, v); })
-      return handed_out(t_.view_window_buffer(s, v));
-    else
-      return handed_out(t_.view_window_buffer(v));
+    return handed_out(t_.view_window_buffer(s, v));
   }
   constexpr std::string_view window_buffer_name(window_buffer w) const {
     return t_.window_buffer_name(w);
@@ -207,74 +123,47 @@ public:
     return t_.window_buffer_size(w);
   }
 
-  // ---- the rewrite hooks; the rewriter is optional
-  constexpr rewriter begin_rewrite(program& p) const {
-    if constexpr (has_rewriter<Traits>)
-      return t_.begin_rewrite(p);
-    else
-      return {};
-  }
+  // ---- the rewrite hooks, with the rewriter first when the adapter declares one
+  constexpr rewriter begin_rewrite(program& p) const { return contract::rewriter::begin(t_, p); }
   constexpr window_buffer make_window_buffer(rewriter& rw,
                                              const window_buffer_spec<Traits>& spec) const {
-    if constexpr (requires { t_.make_window_buffer(rw, spec); })
-      return t_.make_window_buffer(rw, spec);
-    else
-      return t_.make_window_buffer(spec);
+    return hook<contract::rewriter>(
+        rw, [&](auto&... r) -> window_buffer { return t_.make_window_buffer(r..., spec); });
   }
   constexpr void retype_view(rewriter& rw, const view_spec<Traits>& view) const {
-    if constexpr (requires { t_.retype_view(rw, view); })
-      t_.retype_view(rw, view);
-    else if constexpr (requires { t_.retype_view(view); })
-      t_.retype_view(view);
-    else if constexpr (requires { t_.retype_view(rw, view.variable, view.window_buffer); })
-      t_.retype_view(rw, view.variable, view.window_buffer);
-    else
-      t_.retype_view(view.variable, view.window_buffer);
+    hook<contract::rewriter>(rw, [&](auto&... r) { t_.retype_view(r..., view); });
   }
   constexpr void wrap_body(rewriter& rw, function f,
                            std::span<const scope_spec<Traits>> scopes) const {
-    if constexpr (requires { t_.wrap_body(rw, f, scopes); })
-      t_.wrap_body(rw, f, scopes);
-    else
-      t_.wrap_body(f, scopes);
+    hook<contract::rewriter>(rw, [&](auto&... r) { t_.wrap_body(r..., f, scopes); });
   }
-  constexpr void commit(rewriter& rw, program& p) const {
-    if constexpr (has_rewriter<Traits>)
-      t_.commit(rw, p);
-    else
-      (void)rw, (void)p;
-  }
+  constexpr void commit(rewriter& rw, program& p) const { contract::rewriter::commit(t_, rw, p); }
 
-  // ---- signal synthesis (layer 4); its rewriter is optional
-  using signal_rewriter = signal_rewriter_t<Traits>;
+  // ---- signal synthesis, with its own optional rewriter
   constexpr decltype(auto) names_in_use(const program& p) const { return t_.names_in_use(p); }
-  /// core_num_of(e), or 1.
   constexpr std::int64_t core_num_of(expression e) const {
-    if constexpr (reads_core_num<Traits>)
-      return static_cast<std::int64_t>(t_.core_num_of(e));
-    else
-      return 1;
+    return contract::core_num_of::of(t_, e);
   }
   constexpr signal_rewriter begin_signals(program& p) const {
-    if constexpr (has_signal_rewriter<Traits>)
-      return t_.begin_signals(p);
-    else
-      return {};
+    return contract::signal_rewriter::begin(t_, p);
   }
   constexpr void insert_signal(signal_rewriter& rw, const signal_spec<Traits>& spec) const {
-    if constexpr (requires { t_.insert_signal(rw, spec); })
-      t_.insert_signal(rw, spec);
-    else
-      t_.insert_signal(spec);
+    hook<contract::signal_rewriter>(rw, [&](auto&... r) { t_.insert_signal(r..., spec); });
   }
   constexpr void commit_signals(signal_rewriter& rw, program& p) const {
-    if constexpr (has_signal_rewriter<Traits>)
-      t_.commit_signals(rw, p);
-    else
-      (void)rw, (void)p;
+    contract::signal_rewriter::commit(t_, rw, p);
   }
 
 private:
+  /// f(rw) when the adapter declares the rewriter of record R, else f().
+  template <class R, class Rewriter, class F>
+  static constexpr decltype(auto) hook([[maybe_unused]] Rewriter& rw, F&& f) {
+    if constexpr (R::template given<Traits>)
+      return f(rw);
+    else
+      return f();
+  }
+
   /// A bound as given: an expression, an integer, or an optional expression whose
   /// absence means `absent` (a range's implicit start 0 and step 1).
   template <class X> static constexpr operand operand_of(const X& x, std::int64_t absent) {
@@ -287,23 +176,6 @@ private:
       return {true, static_cast<std::int64_t>(x), expression{}};
   }
 
-  /// Whether the adapter says "none" with std::optional (view_window_buffer returns one):
-  /// then every plain handle it hands out is a real window buffer, index 0 included.
-  static constexpr bool optional_none = [] {
-    if constexpr (requires(const Traits& t, variable v) { t.view_window_buffer(v); })
-      return is_optional<
-          std::remove_cvref_t<decltype(std::declval<const Traits&>().view_window_buffer(
-              std::declval<variable>()))>>::value;
-    else if constexpr (requires(const Traits& t, statement s, variable v) {
-                         t.view_window_buffer(s, v);
-                       })
-      return is_optional<
-          std::remove_cvref_t<decltype(std::declval<const Traits&>().view_window_buffer(
-              std::declval<statement>(), std::declval<variable>()))>>::value;
-    else
-      return false;
-  }();
-
   /// A handle from the adapter, or none: std::nullopt or, for an adapter that does not
   /// use std::optional, a value-initialized handle.
   template <class W> static constexpr std::optional<window_buffer> handed_out(const W& w) {
@@ -311,7 +183,7 @@ private:
       return w;
     } else {
       const window_buffer h = w;
-      if constexpr (optional_none)
+      if constexpr (contract::view_window_buffer::optional_none<Traits>)
         return h;
       else
         return h == window_buffer{} ? std::nullopt : std::optional<window_buffer>(h);

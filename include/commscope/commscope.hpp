@@ -5,7 +5,6 @@
 
 #include <commscope/adapter.hpp>
 #include <commscope/analyze.hpp>
-#include <commscope/concepts.hpp>
 #include <commscope/device_set.hpp>
 #include <commscope/diagnostics.hpp>
 #include <commscope/materialize.hpp>

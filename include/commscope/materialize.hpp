@@ -4,9 +4,9 @@
 #pragma once
 
 #include <commscope/analyze.hpp>
-#include <commscope/concepts.hpp>
 #include <commscope/detail/numbered_name.hpp>
 #include <commscope/plan.hpp>
+#include <commscope/traits.hpp>
 
 #include <array>
 #include <cstdint>

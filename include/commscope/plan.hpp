@@ -4,10 +4,10 @@
 #pragma once
 
 #include <commscope/adapter.hpp>
-#include <commscope/concepts.hpp>
 #include <commscope/device_set.hpp>
 #include <commscope/diagnostics.hpp>
 #include <commscope/storage.hpp>
+#include <commscope/traits.hpp>
 
 #include <algorithm>
 #include <array>

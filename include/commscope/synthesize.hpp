@@ -5,8 +5,8 @@
 #pragma once
 
 #include <commscope/detail/signals.hpp>
-#include <commscope/concepts.hpp>
 #include <commscope/materialize.hpp>
+#include <commscope/traits.hpp>
 
 #include <utility>
 

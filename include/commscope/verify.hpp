@@ -7,9 +7,9 @@
 #include <commscope/detail/collect.hpp>
 #include <commscope/detail/read_back.hpp>
 #include <commscope/detail/variables.hpp>
-#include <commscope/concepts.hpp>
 #include <commscope/diagnostics.hpp>
 #include <commscope/plan.hpp>
+#include <commscope/traits.hpp>
 
 #include <algorithm>
 #include <concepts>

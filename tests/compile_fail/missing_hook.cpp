@@ -4,7 +4,7 @@
 struct rewriting : commscope::ir_traits<minimal::program> {
   using window_buffer = int;
   static int make_window_buffer(const commscope::window_buffer_spec<rewriting>&) { return 1; }
-  static void retype_view(variable, window_buffer) {}
+  static void retype_view(const commscope::view_spec<rewriting>&) {}
 };
 
 int main() {

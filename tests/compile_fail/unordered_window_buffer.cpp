@@ -12,7 +12,7 @@ struct readers : commscope::ir_traits<minimal::program> {
   static std::string_view scope_name(statement) { return {}; }
   static std::vector<std::int64_t> scope_devices(statement) { return {}; }
   static std::vector<handle> scope_slots(statement) { return {}; }
-  static std::optional<handle> view_window_buffer(variable) { return std::nullopt; }
+  static std::optional<handle> view_window_buffer(statement, variable) { return std::nullopt; }
   static std::string_view window_buffer_name(handle) { return {}; }
   static variable window_buffer_base(handle) { return 0; }
   static expression window_buffer_size(handle) { return nullptr; }

@@ -67,8 +67,9 @@ block operator+(block x, const block& y) {
 
 TEST_SUITE_BEGIN("control flow");
 
-static_assert(commscope::tells_control_flow<traits> && commscope::lists_branches<traits> &&
-              commscope::lists_values<traits>);
+static_assert(commscope::provides<traits, commscope::contract::control_of> &&
+              commscope::provides<traits, commscope::contract::branches> &&
+              commscope::provides<traits, commscope::contract::values>);
 
 TEST_CASE("a binding in the then branch does not reach the else branch") {
   flow::program p;
@@ -367,7 +368,7 @@ struct calls_only_traits : traits {
 } // namespace
 
 TEST_CASE("loop bounds with an optional start and step: absent is 0 and 1") {
-  static_assert(commscope::has_loop_bounds<optional_bounds_traits>);
+  static_assert(commscope::provides<optional_bounds_traits, commscope::contract::loop_bounds>);
   flow::program p;
   auto views = two_views(p);
   p.host(views +

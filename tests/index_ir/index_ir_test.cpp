@@ -22,8 +22,8 @@ using namespace commscope::compile_time;
 
 static_assert(commscope::materializable_ir<index_ir::traits>);
 static_assert(commscope::reads_scopes<index_ir::traits>);
-static_assert(commscope::numbers_variables<index_ir::traits>);
-static_assert(!commscope::has_rewriter<index_ir::traits>);
+static_assert(commscope::provides<index_ir::traits, commscope::contract::variable_index>);
+static_assert(!commscope::provides<index_ir::traits, commscope::contract::rewriter>);
 static_assert(sizeof(index_ir::st) == 4 && sizeof(index_ir::var) == 4 && sizeof(index_ir::wb) == 4);
 
 namespace {

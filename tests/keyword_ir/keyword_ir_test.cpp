@@ -143,7 +143,9 @@ struct traits {
         kw::window_buffer{std::move(owner), std::string(s.name)}));
     return p->buffers.back().get();
   }
-  static void retype_view(rewriter& p, variable v, window_buffer w) { p->views[v] = w; }
+  static void retype_view(rewriter& p, const commscope::view_spec<traits>& v) {
+    p->views[v.variable] = v.window_buffer;
+  }
   static void wrap_body(rewriter&, function f, std::span<const commscope::scope_spec<traits>> s) {
     for (const auto& scope : s)
       f->scopes.emplace_back(scope.name);
@@ -268,9 +270,10 @@ kw::program make_program(bool valid) {
 } // namespace
 
 static_assert(commscope::materializable_ir<kw::traits>);
-static_assert(!commscope::lists_subexpressions<kw::traits>);
-static_assert(!commscope::lists_statement_expressions<kw::traits>);
-static_assert(!commscope::keys_variables<kw::traits> && !commscope::numbers_variables<kw::traits>);
+static_assert(!commscope::provides<kw::traits, commscope::contract::subexpressions>);
+static_assert(!commscope::provides<kw::traits, commscope::contract::expressions>);
+static_assert(!commscope::provides<kw::traits, commscope::contract::variable_key> &&
+              !commscope::provides<kw::traits, commscope::contract::variable_index>);
 
 TEST_CASE("keywords in a map of variants: device= and name= found without an iterator") {
   kw::program p = make_program(true);
@@ -390,7 +393,8 @@ std::string analysed(stmt_list rest) {
 
 } // namespace
 
-static_assert(commscope::tells_control_flow<kw::traits> && commscope::lists_branches<kw::traits>);
+static_assert(commscope::provides<kw::traits, commscope::contract::control_of> &&
+              commscope::provides<kw::traits, commscope::contract::branches>);
 
 TEST_CASE("control flow: `if flag: v = w / else: chip(v)` is no unconsumed-alloc") {
   CHECK(analysed({kw::if_else({{copy("v", "w")}, {dispatch("v", kw::integer(0))}}),

@@ -25,13 +25,13 @@ using mlir_traits = commscope::ir_traits<mlir::ModuleOp>;
 using reference_traits = commscope::ir_traits<commscope::reference::program_ptr>;
 static_assert(commscope::materializable_ir<mlir_traits>);
 static_assert(commscope::signal_synthesizable_ir<mlir_traits>);
-static_assert(commscope::reads_core_num<mlir_traits>);
+static_assert(commscope::provides<mlir_traits, commscope::contract::core_num_of>);
 
 // mlir::Location has no empty state, so it cannot be a handle: the contract says so.
 struct location_without_empty_state : mlir_traits {
   using location = mlir::Location;
 };
-static_assert(!commscope::regular_handles<location_without_empty_state>);
+static_assert(!commscope::provides<location_without_empty_state, commscope::contract::location>);
 static_assert(!commscope::analysable_ir<location_without_empty_state>);
 
 /// "host: [all]{buf,signal} [0,1]{staging}" per host orchestrator, then the error codes.
@@ -579,9 +579,9 @@ TEST_CASE("collective-aliased-windows for every collective, the same in both ada
 
 // ---- control flow: alternatives, loops and region results
 
-static_assert(commscope::tells_control_flow<mlir_traits>);
-static_assert(commscope::lists_branches<mlir_traits>);
-static_assert(commscope::lists_values<mlir_traits>);
+static_assert(commscope::provides<mlir_traits, commscope::contract::control_of>);
+static_assert(commscope::provides<mlir_traits, commscope::contract::branches>);
+static_assert(commscope::provides<mlir_traits, commscope::contract::values>);
 
 namespace {
 
@@ -806,7 +806,7 @@ TEST_CASE("the MLIR adapter: a CFG's edges are alternatives after their block's 
   CHECK(values_of(entry) == std::vector<mlir::Value>{f.getArgument(1), f.getArgument(2)});
   CHECK(as_vector(mlir_traits::targets(loop)) == args);
   CHECK(values_of(loop) == std::vector<mlir::Value>{args[1], args[0]});
-  CHECK(mlir_traits::statement_location(loop) == mlir_traits::location(back->getLoc()));
+  CHECK(mlir_traits::location_of(loop) == mlir_traits::location(back->getLoc()));
   // The yield binds the results, as in a region of one block.
   CHECK(as_vector(mlir_traits::targets(a.getTerminator())) ==
         std::vector<mlir::Value>{region_op->getResult(0)});

@@ -55,7 +55,7 @@ struct label {
   }
 };
 
-namespace dsl {
+namespace detail {
 
 /// What `program(...)` found wrong, first only.
 enum class problem : std::uint8_t { none, unbound_variable, unknown_function, duplicate_function };
@@ -545,20 +545,20 @@ template <class T> constexpr void copy(const std::vector<T>& from, auto& to) {
     to[i] = from[i];
 }
 
-} // namespace dsl
+} // namespace detail
 
 // ---- the language ----------------------------------------------------------------------
 
-template <name N> inline constexpr dsl::use_t<N> use{};
+template <name N> inline constexpr detail::use_t<N> use{};
 
 /// A recognised operation with its arity checked.
 template <operation Op, class... A> constexpr auto op(const A&... a) {
-  dsl::check_arity<Op, sizeof...(A)>();
-  return dsl::op_t<Op, dsl::expression_t<A>...>{{}, {dsl::as_expression(a)...}};
+  detail::check_arity<Op, sizeof...(A)>();
+  return detail::op_t<Op, detail::expression_t<A>...>{{}, {detail::as_expression(a)...}};
 }
 /// A recognised operation with any number of arguments: for malformed-op tests.
 template <operation Op, class... A> constexpr auto malformed(const A&... a) {
-  return dsl::op_t<Op, dsl::expression_t<A>...>{{}, {dsl::as_expression(a)...}};
+  return detail::op_t<Op, detail::expression_t<A>...>{{}, {detail::as_expression(a)...}};
 }
 
 constexpr auto alloc(const auto& size) { return op<operation::alloc_window_buffer>(size); }
@@ -575,32 +575,32 @@ constexpr auto all_to_all_v(const auto&... a) { return op<operation::all_to_all_
 
 /// `self.callee(args...)`; the callee must be a function of the program.
 template <name Callee, class... A> constexpr auto call(const A&... a) {
-  return dsl::call_t<Callee, dsl::expression_t<A>...>{{dsl::as_expression(a)...}};
+  return detail::call_t<Callee, detail::expression_t<A>...>{{detail::as_expression(a)...}};
 }
 /// A call of a function the program deliberately does not have.
 template <name Callee, class... A> constexpr auto unknown_call(const A&... a) {
-  return dsl::unknown_call_t<Callee, dsl::expression_t<A>...>{{dsl::as_expression(a)...}};
+  return detail::unknown_call_t<Callee, detail::expression_t<A>...>{{detail::as_expression(a)...}};
 }
 /// `device=` on a call of a program function.
 template <class Call, class Device> constexpr auto on(const Call& c, const Device& device) {
-  static_assert(dsl::is_function_call<Call>,
+  static_assert(detail::is_function_call<Call>,
                 "commscope::compile_time: device= goes on a call of a program function "
                 "(call<\"name\">(...)), not on an operation, a variable or a constant");
-  if constexpr (dsl::is_function_call<Call>)
-    return dsl::on_t<Call, dsl::expression_t<Device>>{c, dsl::as_expression(device)};
+  if constexpr (detail::is_function_call<Call>)
+    return detail::on_t<Call, detail::expression_t<Device>>{c, detail::as_expression(device)};
   else
-    return dsl::lit{}; // one error, no cascade
+    return detail::lit{}; // one error, no cascade
 }
 /// Any other expression, whose operands the pass still visits.
 template <class... A> constexpr auto opaque(const A&... a) {
-  return dsl::opaque_t<dsl::expression_t<A>...>{{dsl::as_expression(a)...}};
+  return detail::opaque_t<detail::expression_t<A>...>{{detail::as_expression(a)...}};
 }
 
 template <name N, class E> constexpr auto let(const E& value) {
-  return dsl::let_t<N, dsl::expression_t<E>>{dsl::as_expression(value)};
+  return detail::let_t<N, detail::expression_t<E>>{detail::as_expression(value)};
 }
 template <class E> constexpr auto eval(const E& value) {
-  return dsl::eval_t<dsl::expression_t<E>>{dsl::as_expression(value)};
+  return detail::eval_t<detail::expression_t<E>>{detail::as_expression(value)};
 }
 /// `self.callee(args..., device=device)` as a statement.
 template <class Call, class Device> constexpr auto dispatch(const Call& c, const Device& device) {
@@ -610,9 +610,9 @@ template <class Call, class Device> constexpr auto dispatch(const Call& c, const
 /// `for_range<"r">(start, stop, step)(body...)`; also (stop) and (start, stop).
 template <name V, class Start, class Stop, class Step>
 constexpr auto for_range(const Start& start, const Stop& stop, const Step& step) {
-  return dsl::for_header<V, dsl::expression_t<Start>, dsl::expression_t<Stop>,
-                         dsl::expression_t<Step>>{
-      dsl::as_expression(start), dsl::as_expression(stop), dsl::as_expression(step)};
+  return detail::for_header<V, detail::expression_t<Start>, detail::expression_t<Stop>,
+                            detail::expression_t<Step>>{
+      detail::as_expression(start), detail::as_expression(stop), detail::as_expression(step)};
 }
 template <name V, class Start, class Stop>
 constexpr auto for_range(const Start& start, const Stop& stop) {
@@ -626,49 +626,50 @@ template <name V, class... Body> constexpr auto for_world(const Body&... body) {
   return for_range<V>(0, world_size(), 1)(body...);
 }
 template <class Cond> constexpr auto while_loop(const Cond& c) {
-  return dsl::block_header<statement_kind::while_loop, dsl::expression_t<Cond>>{
-      dsl::as_expression(c)};
+  return detail::block_header<statement_kind::while_loop, detail::expression_t<Cond>>{
+      detail::as_expression(c)};
 }
 /// `if cond: body...`; `branch(c)(then...).otherwise(else...)` for `if c: ... else: ...`
 /// (an elif is a branch alone in an otherwise).
 template <class Cond> constexpr auto branch(const Cond& c) {
-  return dsl::block_header<statement_kind::other, dsl::expression_t<Cond>>{dsl::as_expression(c)};
+  return detail::block_header<statement_kind::other, detail::expression_t<Cond>>{
+      detail::as_expression(c)};
 }
 /// `break` (or `continue`) of the innermost loop.
-constexpr auto jump() { return dsl::jump_t{}; }
+constexpr auto jump() { return detail::jump_t{}; }
 
 template <name N> constexpr auto chip_orchestrator() {
-  return dsl::declared_t<N>{level::chip, true, false};
+  return detail::declared_t<N>{level::chip, true, false};
 }
 /// Any other function (a kernel, a graph, a host helper), callable but never a dispatch
 /// target unless it is a chip orchestrator.
 template <name N> constexpr auto declare(commscope::level lv, bool orchestrator, bool graph) {
-  return dsl::declared_t<N>{lv, orchestrator, graph};
+  return detail::declared_t<N>{lv, orchestrator, graph};
 }
 template <name N, class... S> constexpr auto host_orchestrator(const S&... body) {
-  dsl::check_statements<S...>();
-  return dsl::host_t<N, S...>{{body...}};
+  detail::check_statements<S...>();
+  return detail::host_t<N, S...>{{body...}};
 }
 
 /// The program, checked and laid out. Usable in constant evaluation and at run time.
 template <class... Fns> constexpr auto program(const Fns&... fns) {
-  static_assert((dsl::function_form<Fns> && ...),
+  static_assert((detail::function_form<Fns> && ...),
                 "commscope::compile_time: program(...) takes functions: "
                 "chip_orchestrator<\"f\">(), declare<\"f\">(...), host_orchestrator<\"h\">(...)");
-  constexpr dsl::shape s = dsl::shape_of<Fns...>();
-  [[maybe_unused]] constexpr bool checked = dsl::well_formed<s.first, s.who>::value;
-  using result = basic_program<dsl::bucket(s)>;
+  constexpr detail::shape s = detail::shape_of<Fns...>();
+  [[maybe_unused]] constexpr bool checked = detail::well_formed<s.first, s.who>::value;
+  using result = basic_program<detail::bucket(s)>;
   result p;
-  if constexpr (s.first == dsl::problem::none) {
-    const dsl::writer w = dsl::write(fns...);
+  if constexpr (s.first == detail::problem::none) {
+    const detail::writer w = detail::write(fns...);
     p.function_count = static_cast<std::uint32_t>(w.functions.size());
     p.variable_count = static_cast<std::uint32_t>(w.variables.size());
-    dsl::copy(w.functions, p.functions);
-    dsl::copy(w.statements, p.statements);
-    dsl::copy(w.expressions, p.expressions);
-    dsl::copy(w.statement_lists, p.statement_lists);
-    dsl::copy(w.expression_lists, p.expression_lists);
-    dsl::copy(w.variables, p.variables);
+    detail::copy(w.functions, p.functions);
+    detail::copy(w.statements, p.statements);
+    detail::copy(w.expressions, p.expressions);
+    detail::copy(w.statement_lists, p.statement_lists);
+    detail::copy(w.expression_lists, p.expression_lists);
+    detail::copy(w.variables, p.variables);
   }
   return p;
 }

@@ -188,7 +188,7 @@ constexpr std::string_view name_of(const Traits& t, typename Traits::variable v)
 template <class Traits>
 [[nodiscard]] constexpr verdict compare(const plan<Traits>& p, const expectation& e,
                                         const Traits& t) {
-  using detail::length;
+  using commscope::detail::length;
   const auto n_diag = length(e.diagnostics);
   if (p.diagnostics.size() != n_diag)
     return {mismatch::diagnostic_count, static_cast<std::uint32_t>(p.diagnostics.size())};
@@ -214,7 +214,8 @@ template <class Traits>
   for (std::uint32_t d = 0; d < n_dom; ++d) {
     const auto& got = fp->domains[d];
     const auto& want = e.domains[d];
-    if (const auto m = detail::compare_devices(got.devices, want.devices); m != mismatch::none)
+    if (const auto m = commscope::detail::compare_devices(got.devices, want.devices);
+        m != mismatch::none)
       return {m, d};
     if (got.slots.size() != length(want.slots))
       return {mismatch::slot_count, d};

@@ -32,7 +32,7 @@ struct bound {
 template <class Adapter> class device_inference {
   using storage = typename Adapter::storage;
   using expression = typename Adapter::expression;
-  static constexpr std::int64_t limit = device_limit_of<typename Adapter::traits_type>();
+  static constexpr std::int64_t limit = contract::device_limit::of<typename Adapter::traits_type>();
 
 public:
   constexpr device_inference(const Adapter& a, variable_table<Adapter>& vars,

@@ -10,8 +10,8 @@
 #include <commscope/detail/operations.hpp>
 #include <commscope/detail/read_back.hpp>
 #include <commscope/detail/variables.hpp>
-#include <commscope/concepts.hpp>
 #include <commscope/plan.hpp>
+#include <commscope/traits.hpp>
 
 #include <algorithm>
 #include <array>
@@ -204,7 +204,7 @@ private:
       const bool failed = desc.what == descriptor<storage>::status::error;
       if (failed) {
         auto& diag = report(desc.code, a_.target(d.call).callee.name, a_.where_expression(d.call),
-                            d.order, desc.number, device_limit_of<Traits>());
+                            d.order, desc.number, contract::device_limit::of<Traits>());
         if (desc.loop != no_index && desc.code != error_code::unsupported_device)
           diag.notes.push_back({note_kind::device_loop, {}, facts_.loops[desc.loop].where});
       }
@@ -557,7 +557,7 @@ private:
   /// One nested scope per domain: more than the adapter can hold is reported at the
   /// first allocation of the first domain beyond the limit.
   constexpr void nesting_limit(const function_plan<Traits>& fp) {
-    constexpr std::size_t limit = scope_nesting_limit_of<Traits>();
+    constexpr std::size_t limit = contract::scope_nesting_limit::of<Traits>();
     if (fp.domains.size() <= limit)
       return;
     const auto i = fp.domains[limit].slots.front();

@@ -429,7 +429,7 @@ template <> struct commscope::ir_traits<mlir::ModuleOp> {
            : mlir::isa<WhileOp, ParallelOp, ForallOp>(s) ? statement_kind::while_loop
                                                          : statement_kind::other;
   }
-  static location statement_location(statement s) { return pld::op_of(s)->getLoc(); }
+  static location location_of(statement s) { return pld::op_of(s)->getLoc(); }
   /// An op's regions; a block's edges and a select's choices are its branches only.
   static pld::statements children(statement s) {
     auto* op = llvm::dyn_cast<mlir::Operation*>(s);
@@ -532,7 +532,7 @@ template <> struct commscope::ir_traits<mlir::ModuleOp> {
                       mlir::isa<pld::dispatch, mlir::func::CallOp>(e.op);
     return call ? expression_kind::call : expression_kind::other;
   }
-  static location expression_location(expression e) { return e.op->getLoc(); }
+  static location location_of(expression e) { return e.op->getLoc(); }
   static std::int64_t integer_value(expression e) {
     auto c = mlir::cast<mlir::arith::ConstantOp>(e.op);
     return mlir::cast<mlir::IntegerAttr>(c.getValue()).getValue().getSExtValue();
@@ -600,7 +600,7 @@ template <> struct commscope::ir_traits<mlir::ModuleOp> {
     return r;
   }
   /// A view's window buffer is its pointer's allocation, when both carry the same id.
-  static window_buffer view_window_buffer(variable v) {
+  static window_buffer view_window_buffer(statement, variable v) {
     auto w = mlir::dyn_cast_or_null<pld::window>(v.getDefiningOp());
     if (!w || w->getNumOperands() == 0 || !pld::window_buffer_id(w))
       return nullptr;
@@ -627,9 +627,10 @@ template <> struct commscope::ir_traits<mlir::ModuleOp> {
     a.setWindowBufferAttr(mlir::Builder(a->getContext()).getI64IntegerAttr(rw.next_id++));
     return a;
   }
-  static void retype_view(rewriter&, variable v, window_buffer w) {
-    mlir::cast<pld::window>(v.getDefiningOp())
-        .setWindowBufferAttr(mlir::cast<pld::alloc_window_buffer>(w).getWindowBufferAttr());
+  static void retype_view(rewriter&, const view_spec<ir_traits>& v) {
+    mlir::cast<pld::window>(v.variable.getDefiningOp())
+        .setWindowBufferAttr(
+            mlir::cast<pld::alloc_window_buffer>(v.window_buffer).getWindowBufferAttr());
   }
   /// Nests the scopes before the terminator, outermost first, moves the body into the
   /// innermost, and forwards the values the function returns out through pld.yield.

@@ -279,7 +279,7 @@ template <> struct commscope::ir_traits<commscope::reference::program_ptr> {
   static reference::pointer_range<reference::window_buffer> scope_slots(statement s) {
     return reference::pointer_range<reference::window_buffer>(s->slots());
   }
-  static window_buffer view_window_buffer(variable v) {
+  static window_buffer view_window_buffer(statement, variable v) {
     return v->var_type ? v->var_type->window.get() : nullptr;
   }
   static std::string_view window_buffer_name(window_buffer w) { return w->name.view(); }
@@ -292,7 +292,9 @@ template <> struct commscope::ir_traits<commscope::reference::program_ptr> {
   static window_buffer make_window_buffer(rewriter& rw, const window_buffer_spec<ir_traits>& s) {
     return rw.make_window_buffer(s.base, s.size, s.name);
   }
-  static void retype_view(rewriter& rw, variable v, window_buffer w) { rw.retype_view(v, w); }
+  static void retype_view(rewriter& rw, const view_spec<ir_traits>& v) {
+    rw.retype_view(v.variable, v.window_buffer);
+  }
   static void wrap_body(rewriter& rw, function f, std::span<const scope_spec<ir_traits>> scopes) {
     rw.begin_function(f);
     for (const auto& s : scopes)

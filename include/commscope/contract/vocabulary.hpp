@@ -1,0 +1,135 @@
+// The vocabulary of the contract: the values an adapter returns (function_info,
+// statement_kind, call_target, ...) and the specs the rewrite hooks receive. The members
+// that use them are in the layer files (core.hpp, readers.hpp, rewrite.hpp, signals.hpp).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+namespace commscope {
+
+/// Specialize for your program handle type. The primary template is undefined so that
+/// a missing specialization is diagnosed by the entry points (entry_points.hpp).
+template <class Program> struct ir_traits;
+
+/// Function level, as far as the pass cares.
+enum class level : std::uint8_t { host, chip, other };
+
+/// What the pass needs to know of a function (or of the callee of a call).
+struct function_info {
+  std::string_view name;
+  commscope::level level = level::other;
+  bool orchestrator = false; ///< role Orchestrator or type Orchestration
+  bool graph = false;        ///< type Graph: never a dispatch target
+
+  [[nodiscard]] constexpr bool is_host_orchestrator() const {
+    return level == level::host && orchestrator;
+  }
+  [[nodiscard]] constexpr bool is_chip_orchestrator() const {
+    return level == level::chip && orchestrator && !graph;
+  }
+};
+
+enum class statement_kind : std::uint8_t {
+  assignment, ///< targets = value
+  evaluation, ///< an expression statement
+  for_loop,   ///< loop_variable in range(loop_bounds): children
+  while_loop, ///< children (and a condition among expressions)
+  scope,      ///< a materialized comm-domain scope: children
+  other,      ///< anything else: children and expressions are still visited
+  return_,    ///< a return: the returned values are its expressions. Optional (`other`
+              ///< does for the main pass); signal synthesis accepts an allreduce there
+  jump,       ///< break or continue (optional: an IR without them never says it)
+};
+
+/// How a statement's children run (core.hpp, `control_of`).
+enum class control_flow : std::uint8_t {
+  block,        ///< once, in order
+  may_skip,     ///< at most once
+  repeat,       ///< zero or more times
+  alternatives, ///< exactly one of branches(statement)
+};
+
+enum class expression_kind : std::uint8_t { integer, variable, call, other };
+
+/// The operations of pass.md the analysis recognises.
+enum class operation : std::uint8_t {
+  none, ///< an operation the pass does not know (its operands are still visited)
+  alloc_window_buffer,
+  window,
+  world_size,
+  allreduce,
+  broadcast,
+  reduce_scatter,
+  barrier,
+  allgather,
+  all_to_all,
+  all_to_all_v,
+};
+
+/// What a call calls.
+struct call_target {
+  enum class kind : std::uint8_t { operation, function, unresolved_function };
+  kind what = kind::operation;
+  commscope::operation op = operation::none; ///< when what == operation
+  function_info callee{};                    ///< when what == function (name also when
+                                             ///< unresolved)
+
+  static constexpr call_target of(commscope::operation o) { return {kind::operation, o, {}}; }
+  static constexpr call_target of(function_info f) { return {kind::function, operation::none, f}; }
+  static constexpr call_target unresolved(std::string_view name) {
+    return {kind::unresolved_function, operation::none, {name, level::other, false, false}};
+  }
+};
+
+/// A for loop's range. Each field is an expression or, for a bound the IR leaves
+/// implicit, an integer: `loop_bounds<expression>` or e.g.
+/// `loop_bounds<std::int64_t, expression, std::int64_t>{0, n, 1}`.
+template <class Start, class Stop = Start, class Step = Start> struct loop_bounds {
+  Start start;
+  Stop stop;
+  Step step;
+};
+
+/// What `make_window_buffer` receives for one allocation: everything an IR needs to
+/// build the object in one step. `statement` is the allocation's assignment.
+template <class Traits> struct window_buffer_spec {
+  typename Traits::statement statement;
+  typename Traits::location where;
+  typename Traits::variable base;
+  typename Traits::expression size;
+  std::string_view name;
+};
+
+/// What `retype_view` may receive for one view: the window's assignment, the variable it
+/// binds, and the window buffer its type must point at. An IR that rebinds variables
+/// records the type on the statement (one variable may hold several views).
+template <class Traits> struct view_spec {
+  typename Traits::statement statement;
+  typename Traits::variable variable;
+  typename Traits::window_buffer window_buffer;
+};
+
+/// What `insert_signal` receives for one signal-less allreduce (signals.hpp).
+/// The names live only during the call: copy them.
+template <class Traits> struct signal_spec {
+  typename Traits::function function;
+  typename Traits::statement statement; ///< the bindings go immediately before it
+  typename Traits::expression call;     ///< the allreduce
+  typename Traits::location where;      ///< the call's
+  std::int64_t cores = 1;               ///< core_num=
+  std::uint64_t index = 0;              ///< N of the names
+  std::string_view world_size_name;     ///< __allreduce_signal_world_size_N
+  std::string_view buffer_name;         ///< __allreduce_signal_buf_N
+  std::string_view signal_name;         ///< __allreduce_signal_N
+};
+
+/// What `wrap_body` receives for one domain, outermost first.
+template <class Traits> struct scope_spec {
+  std::string_view name;                                 ///< comm_d0, comm_d1, ...
+  std::span<const std::int64_t> devices;                 ///< ascending; empty = all
+  std::span<const typename Traits::window_buffer> slots; ///< allocation order
+};
+
+} // namespace commscope
