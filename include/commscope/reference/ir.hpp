@@ -17,11 +17,12 @@
 //     keeps its operands (arguments, keyword arguments) inline after the node, and an
 //     assignment its targets: a name or a literal is 24 bytes, a call 24 + 8 per argument
 //     + 16 per keyword, a statement 24 bytes plus 8 per slot of its kind.
-// Build nodes with node_factory (or builder.hpp for whole programs), print them with
-// printer.hpp, parse the text form with parser.hpp.
+// Build nodes with node_factory (or builder.hpp for whole programs). The DSL front end
+// (tools/frontend) reads the text form into this IR and prints it back.
 #pragma once
 
 #include <commscope/reference/name_table.hpp>
+#include <commscope/reference/source_location.hpp>
 #include <commscope/traits.hpp>
 
 #include <algorithm>
@@ -41,12 +42,6 @@
 #include <vector>
 
 namespace commscope::reference {
-
-struct source_location {
-  std::uint32_t line = 0;
-  std::uint32_t column = 0;
-  friend constexpr bool operator==(source_location, source_location) = default;
-};
 
 // ---- handles, strings and lists ---------------------------------------------------------
 
@@ -552,6 +547,10 @@ public:
   /// call (`a, b = b, a`; a loop's closing `pl.yield_(x)`, which binds the loop-carried
   /// targets): the elements are read before any target is bound.
   [[nodiscard]] bool parallel() const noexcept { return flags_ & f_parallel; }
+  /// A statement that a rewrite changed after it was read, so that `text` no longer spells
+  /// it: `text` holds only the author's trailing comment (if any), and the statement is
+  /// spelled from its parts.
+  [[nodiscard]] bool respelled() const noexcept { return flags_ & f_respelled; }
   [[nodiscard]] node_span<statement_ptr> body() const noexcept {
     return list_at<statement_ptr>(slot_of_body(what));
   }
@@ -658,6 +657,12 @@ public:
   }
   void set_jump(bool j) noexcept { set_flag(f_jump, j); }
   void set_parallel(bool p) noexcept { set_flag(f_parallel, p); }
+  /// Marks the statement respelled, keeping of its text only the trailing comment.
+  void set_respelled(str comment) noexcept {
+    text_ = comment;
+    comment_at_ = 0;
+    set_flag(f_respelled, true);
+  }
   void set_body(node_list<statement_ptr> l) noexcept {
     if (slot_of_body(what) >= 0)
       *mutable_slot<node_list<statement_ptr>>(slot_of_body(what)) = l;
@@ -720,6 +725,7 @@ private:
     f_repeat = 16,   ///< block: flow() is repeat
     f_jump = 32,     ///< verbatim: break or continue
     f_parallel = 64, ///< assign: parallel()
+    f_respelled = 128, ///< respelled()
   };
 
   void set_flag(std::uint8_t f, bool on) noexcept {
@@ -1134,7 +1140,7 @@ private:
     std::string_view operator()(str s) const noexcept { return s.view(); }
   };
   std::shared_ptr<node_arena> arena_;
-  detail::name_table<str, key_of> interned_;
+  commscope::detail::name_table<str, key_of> interned_;
 };
 
 } // namespace commscope::reference

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-namespace commscope::reference::detail {
+namespace commscope::detail {
 
 /// A fast hash of a short name; never 0 (0 marks an empty slot). Loads of fixed size
 /// only (the last 8 or 4 bytes overlap the first), so a name costs a few instructions.
@@ -163,4 +163,4 @@ private:
   std::size_t size_ = 0;
 };
 
-} // namespace commscope::reference::detail
+} // namespace commscope::detail

@@ -79,43 +79,11 @@ namespace commscope::reference {
   return 1;
 }
 
-namespace detail {
-/// Everything `e` holds, to make a changed copy of it.
-inline expression_spec spec_of(const expression& e) {
-  expression_spec s;
-  s.what = e.what;
-  s.where = e.where;
-  s.op = e.op;
-  s.value = e.value();
-  s.overflow = e.overflow();
-  s.var = e.var();
-  s.callee = e.callee();
-  s.base = e.base();
-  s.text = e.text();
-  s.name = e.name();
-  s.args = e.args();
-  s.keywords = e.keywords();
-  return s;
-}
-} // namespace detail
-
-/// What respells a rewritten statement: defined in printer.hpp, which a translation unit
-/// that synthesizes signals includes. Only declared here, so that a translation unit of
-/// the pass alone, which includes the traits and so this header, does not parse the
-/// printer (issue 13).
-struct statement_printer;
-
-namespace detail {
-/// The printer is a complete type (printer.hpp is included).
-template <class P>
-concept complete_printer = requires { sizeof(P); };
-} // namespace detail
-
-/// A class template, on its printer, so that its members are compiled only where signals
-/// are synthesized (issue 13). Use it as `signal_rewriter`.
-template <class Printer = statement_printer> class basic_signal_rewriter {
+/// Inserts signals (traits.hpp, layer 4): a rewritten statement is marked respelled
+/// (ir.hpp), so that whoever prints it spells it from its parts.
+class signal_rewriter {
 public:
-  explicit basic_signal_rewriter(const program_ptr& p) : old_(p), next_id_(p->variable_bound) {}
+  explicit signal_rewriter(const program_ptr& p) : old_(p), next_id_(p->variable_bound) {}
 
   /// Binds the three names before `at` and passes the signal to `call`, which is the
   /// whole value of `at` (or one of its returned values).
@@ -175,7 +143,7 @@ public:
     // The call with its signal: the second positional argument, keywords as they were.
     std::vector<expression_ptr> args(call->args().begin(), call->args().end());
     args.push_back(name(signal, call->where));
-    expression_spec with = detail::spec_of(*call);
+    expression_spec with = spec_of(*call);
     with.args = args;
     const expression_ptr with_signal = w_.make(with);
     statement& s = *site.replacement;
@@ -209,6 +177,24 @@ private:
     std::vector<statement_ptr> before;
     statement* replacement = nullptr;
   };
+
+  /// Everything `e` holds, to make a changed copy of it.
+  static expression_spec spec_of(const expression& e) {
+    expression_spec s;
+    s.what = e.what;
+    s.where = e.where;
+    s.op = e.op;
+    s.value = e.value();
+    s.overflow = e.overflow();
+    s.var = e.var();
+    s.callee = e.callee();
+    s.base = e.base();
+    s.text = e.text();
+    s.name = e.name();
+    s.args = e.args();
+    s.keywords = e.keywords();
+    return s;
+  }
 
   variable_ptr new_variable(std::string_view n, type_ptr t = {}) {
     return w_.make_variable(next_id_++, w_.intern(n), t);
@@ -259,30 +245,16 @@ private:
     return w_.make(s);
   }
 
-  /// The rewritten statement is printed canonically (its call changed), followed by
-  /// the author's trailing comment.
+  /// The rewritten statement is spelled from its parts, followed by the author's
+  /// trailing comment.
   void respell(const statement& old, statement& s) {
-    // Checked here, where the printer is used, not on the class: the class is named by
-    // every pass-only TU (the traits' signal hooks). Without this, a missing include
-    // surfaces as an incomplete type below.
-    static_assert(detail::complete_printer<Printer>,
-                  "commscope: synthesizing signals on the reference IR needs "
-                  "#include <commscope/reference/printer.hpp>");
     if (old.text().empty())
       return;
-    const std::string_view old_text = old.text();
-    const std::string_view comment =
-        old.comment_at() != 0 ? old_text.substr(old.comment_at()) : std::string_view();
-    s.set_text({}, 0);
-    std::string text;
-    if constexpr (detail::complete_printer<Printer>) // else only the assertion is reported
-      Printer::append_statement(text, s, "", "\n");
-    std::uint32_t comment_at = 0;
-    if (!comment.empty()) {
-      comment_at = static_cast<std::uint32_t>(text.size());
-      text += comment;
-    }
-    s.set_text(w_.string(text), comment_at);
+    const std::string_view text = old.text();
+    const std::string_view comment = old.respelled()        ? text
+                                     : old.comment_at() != 0 ? text.substr(old.comment_at())
+                                                             : std::string_view();
+    s.set_respelled(w_.string(comment));
   }
 
   /// The function with its bodies copied along the paths to the insertion points.
@@ -357,6 +329,5 @@ private:
   std::unordered_map<const statement*, site> sites_;
 };
 
-using signal_rewriter = basic_signal_rewriter<>;
 
 } // namespace commscope::reference

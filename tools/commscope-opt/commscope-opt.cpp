@@ -1,9 +1,8 @@
 // commscope-opt: runs the pass on a program in the text form (../../shared/spec/cli.md is
 // the contract: flags, exit statuses, the JSON plan and the diagnostics format).
 #include <commscope/commscope.hpp>
-#include <commscope/reference/parser.hpp>
-#include <commscope/reference/printer.hpp>
-#include <commscope/reference/source_rewrite.hpp>
+#include <commscope/frontend/frontend.hpp>
+#include <commscope/frontend/print.hpp>
 #include <commscope/reference/traits.hpp>
 
 #include <nlohmann/json.hpp>
@@ -37,6 +36,7 @@
 namespace {
 
 namespace ref = commscope::reference;
+namespace fe = commscope::frontend;
 using json = nlohmann::ordered_json; // members in the order cli.md shows them
 
 constexpr int exit_ok = 0;
@@ -100,7 +100,7 @@ struct usage_error {
 std::pair<std::string, std::int64_t> parse_define(std::string_view d) {
   const auto eq = d.find('=');
   const std::string_view name = eq == std::string_view::npos ? d : d.substr(0, eq);
-  if (eq == std::string_view::npos || !ref::is_plain_name(name))
+  if (eq == std::string_view::npos || !fe::is_plain_name(name))
     throw usage_error{"malformed -D '" + std::string(d) + "': expected NAME=INT"};
   std::string_view v = d.substr(eq + 1);
   const bool negative = v.starts_with('-');
@@ -450,7 +450,7 @@ void function_value(json_writer& out, const function_plan_type& fp, bool explain
     texts += alloc.name;
     text_at.push_back(static_cast<std::uint32_t>(texts.size()));
     if (alloc.size)
-      ref::detail::append_expression(texts, *alloc.size);
+      fe::append_expression(texts, *alloc.size);
   }
   text_at.push_back(static_cast<std::uint32_t>(texts.size()));
   const auto text_of = [&](std::size_t k) {
@@ -504,12 +504,12 @@ void function_value(json_writer& out, const function_plan_type& fp, bool explain
 /// range in the source -> printed text); its JSON entry is written as it is made.
 struct program_outcome {
   std::vector<finding> findings;
-  std::vector<ref::body_edit> rewritten;
+  std::vector<fe::body_edit> rewritten;
 };
 
 /// cli.md: an `unsupported-device` whose device= depends on a name the file leaves
 /// open names it and suggests -D.
-std::string with_open_names(std::string message, const ref::program_unit& unit,
+std::string with_open_names(std::string message, const fe::program_unit& unit,
                             ref::source_location at) {
   std::vector<std::string_view> names;
   for (const auto& [where, name] : unit.open_names)
@@ -526,7 +526,7 @@ std::string with_open_names(std::string message, const ref::program_unit& unit,
 
 /// A `device=` literal beyond 64 bits is judged as the nearest 64-bit value; the message
 /// shows it as written.
-std::string with_literal_device(std::string message, const ref::program_unit& unit,
+std::string with_literal_device(std::string message, const fe::program_unit& unit,
                                 ref::source_location at, std::int64_t number) {
   for (const auto& [where, text] : unit.huge_devices) {
     if (where != at)
@@ -539,7 +539,7 @@ std::string with_literal_device(std::string message, const ref::program_unit& un
   return message;
 }
 
-program_outcome run_program(const ref::program_unit& unit, const options& opt,
+program_outcome run_program(const fe::program_unit& unit, const options& opt,
                             std::string_view newline, json_writer& out) {
   program_outcome result;
   out.begin_object();
@@ -587,7 +587,7 @@ program_outcome run_program(const ref::program_unit& unit, const options& opt,
     for (const auto& fp : pl.functions)
       function_value(out, fp, opt.explain);
     if (opt.emit != emit_kind::plan)
-      result.rewritten = ref::rewritten_bodies(unit, *original, *prog, newline);
+      result.rewritten = fe::rewritten_bodies(unit, *original, *prog, newline);
   }
   in_source_order(result.findings);
   out.end_array();
@@ -622,16 +622,16 @@ int run(int argc, char** argv) {
     text = std::string(builtin_program);
   }
 
-  ref::module_options mo;
+  fe::module_options mo;
   mo.stem = stem;
   mo.defines = opt.defines;
-  const auto module = ref::parse_module(text, mo);
+  const auto module = fe::parse_module(text, mo);
 
   // The plan is written as it is made, unless diagnostics and plan share one file.
   const bool stream = opt.emit != emit_kind::ir && !same_output_streams();
   json_writer out(stream);
   std::vector<finding> findings;
-  std::vector<ref::body_edit> edits;
+  std::vector<fe::body_edit> edits;
   int status = exit_ok;
   out.begin_object();
   out.key("programs");
@@ -682,7 +682,7 @@ int run(int argc, char** argv) {
 
   std::optional<std::string> ir;
   if (status != exit_syntax && opt.emit != emit_kind::plan)
-    ir = ref::splice_bodies(text, std::move(edits), module.newline);
+    ir = fe::splice_bodies(text, std::move(edits), module.newline);
 
   switch (opt.emit) {
   case emit_kind::plan:
