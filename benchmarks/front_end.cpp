@@ -9,10 +9,11 @@
 // commscope-opt itself on such files (200,000 and 1,000,000 allocations).
 //
 //   build/benchmarks/commscope_bench_front_end --benchmark_filter=/100000$
+#include "tokens.hpp"
+
 #include <commscope/commscope.hpp>
 #include <commscope/frontend/frontend.hpp>
 #include <commscope/frontend/print.hpp>
-#include "tokens.hpp"
 #include <commscope/reference/traits.hpp>
 
 #include <benchmark/benchmark.h>
@@ -238,7 +239,7 @@ void bm_whole_job(benchmark::State& state) {
         domains += f.domains.size();
       for (const auto& fn : p->functions) {
         std::string body;
-        fe::print_statements(body, fn->body, "        ", "\n");
+        fe::print_statements(body, *p, fn->body, "        ", "\n");
         benchmark::DoNotOptimize(body.data());
       }
     }

@@ -248,7 +248,7 @@ class P:
   const auto pl = commscope::analyze(p);
   commscope::materialize(p, pl);
   std::string body;
-  fe::print_statements(body, p->functions[1]->body, "        ", "\n");
+  fe::print_statements(body, *p, p->functions[1]->body, "        ", "\n");
   CHECK(body.find("            buf: pld.Ptr = pld.alloc_window_buffer(\n"
                   "                4 * 8 * pl.FP32.get_byte(),\n"
                   "            )\n") != std::string::npos);
@@ -343,7 +343,7 @@ def host():
   REQUIRE(pl.ok());
   commscope::materialize(p, pl);
   std::string body;
-  fe::print_statements(body, p->functions[1]->body, "    ", "\n");
+  fe::print_statements(body, *p, p->functions[1]->body, "    ", "\n");
   CHECK(body ==
         "    with pld.comm_domain(\"comm_d0\", devices=[0, 1, 2, 3], slots=[buf]):\n"
         "        # the window\n"
@@ -357,7 +357,8 @@ def host():
   auto again = read("@pl.jit.host\ndef host():\n" + body + "\n");
   REQUIRE(again.programs.size() == 1);
   std::string twice;
-  fe::print_statements(twice, again.programs[0].program->functions[0]->body, "    ", "\n");
+  fe::print_statements(twice, *again.programs[0].program,
+                       again.programs[0].program->functions[0]->body, "    ", "\n");
   CHECK(twice.find("# window_buffer=buf  # one view") != std::string::npos);
   CHECK(twice.find("# window_buffer=buf  # window_buffer") == std::string::npos);
 }

@@ -2,9 +2,9 @@
 #include "parse_support.hpp"
 
 #include <commscope/commscope.hpp>
-#include <commscope/reference/builder.hpp>
 #include <commscope/frontend/frontend.hpp>
 #include <commscope/frontend/print.hpp>
+#include <commscope/reference/builder.hpp>
 #include <commscope/reference/traits.hpp>
 
 #include <doctest/doctest.h>

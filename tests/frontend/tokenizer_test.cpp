@@ -1,7 +1,8 @@
 // Python 3's lexical rules (cli.md, "Lexical"): what Python reads is read, what Python
 // refuses while tokenizing is a syntax error at the place Python points to.
-#include <commscope/frontend/frontend.hpp>
 #include "tokens.hpp"
+
+#include <commscope/frontend/frontend.hpp>
 
 #include <doctest/doctest.h>
 

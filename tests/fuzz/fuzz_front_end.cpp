@@ -70,8 +70,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     must_parse(original);
     must_parse(fe::print(prog));
     // The file with the rewritten bodies in place of the original ones reads back too.
-    must_parse(fe::splice_bodies(
-        text, fe::rewritten_bodies(unit, *parsed, *prog, module.newline), module.newline));
+    must_parse(fe::splice_bodies(text, fe::rewritten_bodies(unit, *parsed, *prog, module.newline),
+                                 module.newline));
   }
   return 0;
 }

@@ -42,7 +42,7 @@ ref::program_ptr parse(std::string_view body) {
 
 std::string host_text(const ref::program_ptr& p) {
   std::string out;
-  fe::print_statements(out, p->functions.back()->body, "", "\n");
+  fe::print_statements(out, *p, p->functions.back()->body, "", "\n");
   return out;
 }
 

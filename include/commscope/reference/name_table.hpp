@@ -1,6 +1,7 @@
 // A flat hash table of handles keyed by a name each handle knows (a variable's name, an
-// interned string): 16 bytes a slot, no node per entry, for the front end's tables that
-// grow with the program (a million bindings in one host orchestrator).
+// interned string): 16 bytes a slot, no node per entry, for the IR's interned names and
+// the front end's tables that grow with the program (a million bindings in one host
+// orchestrator).
 #pragma once
 
 #include <cstddef>

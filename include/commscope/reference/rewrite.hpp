@@ -341,8 +341,7 @@ private:
   /// The position of `f` among the program's functions (their count when it is none of
   /// them), searched from just after the previous one found: the pass wraps functions in
   /// program order, so each search is a step. Positions, not a hash map from function to
-  /// replacement, whose instantiation was a few kilobytes of code in every translation
-  /// unit of the pass (issue 13).
+  /// replacement, which would be instantiated in every translation unit of the pass.
   std::size_t position_of(const function* f) {
     const auto& fs = old_->functions;
     for (std::size_t k = 0; k < fs.size(); ++k) {

@@ -93,8 +93,10 @@ public:
     if (std::find(functions_.begin(), functions_.end(), f) == functions_.end())
       functions_.push_back(f);
     auto& site = sites_[at];
-    if (!site.replacement)
+    if (!site.replacement) {
       site.replacement = w_.clone(*at);
+      site.replacement->set_respelled();
+    }
     // The spelling of the module the call names (`pld.`, `dist.`), for its new siblings.
     std::string module = call->text().empty() ? std::string("pld.") : std::string(call->text());
     for (std::string_view tail : {"tensor.allreduce", "allreduce"})
@@ -161,8 +163,6 @@ public:
   program_ptr finish() {
     if (functions_.empty())
       return old_;
-    for (auto& [at, site] : sites_)
-      respell(*at, *site.replacement);
     auto p = std::make_shared<program>(*old_);
     for (auto& fn : p->functions)
       if (std::find(functions_.begin(), functions_.end(), fn.get()) != functions_.end())
@@ -245,18 +245,6 @@ private:
     return w_.make(s);
   }
 
-  /// The rewritten statement is spelled from its parts, followed by the author's
-  /// trailing comment.
-  void respell(const statement& old, statement& s) {
-    if (old.text().empty())
-      return;
-    const std::string_view text = old.text();
-    const std::string_view comment = old.respelled()        ? text
-                                     : old.comment_at() != 0 ? text.substr(old.comment_at())
-                                                             : std::string_view();
-    s.set_respelled(w_.string(comment));
-  }
-
   /// The function with its bodies copied along the paths to the insertion points.
   function_ptr rebuild(const function& f) {
     // Parents and depths of the statements, on an explicit stack.
@@ -328,6 +316,5 @@ private:
   std::vector<const function*> functions_;
   std::unordered_map<const statement*, site> sites_;
 };
-
 
 } // namespace commscope::reference

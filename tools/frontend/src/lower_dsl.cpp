@@ -95,7 +95,8 @@ void dsl_parser::bind_slot(const variable& v, const expression& alloc) {
   }
 }
 
-void dsl_parser::yield_as_assignment(const node_list<statement_ptr>& body, node_span<variable_ptr> carried) {
+void dsl_parser::yield_as_assignment(const node_list<statement_ptr>& body,
+                                     node_span<variable_ptr> carried) {
   const statement& last = *body.back();
   const expression_ptr call = last.value();
   if (last.what != statement::kind::evaluate || !call || call->what != expression::kind::call ||
@@ -108,15 +109,15 @@ void dsl_parser::yield_as_assignment(const node_list<statement_ptr>& body, node_
   statement_spec y;
   y.what = statement::kind::assign;
   y.where = last.where;
-  y.text = last.text();
-  y.comment_at = last.comment_at();
+  y.origin = last.origin();
   y.value = call;
   y.targets = targets;
   y.parallel = true;
   body.mutable_data()[body.size() - 1] = w_.make(y);
 }
 
-std::optional<dsl_parser::open_scope> dsl_parser::comm_domain(const expression& e, source_location at) {
+std::optional<dsl_parser::open_scope> dsl_parser::comm_domain(const expression& e,
+                                                              source_location at) {
   if (e.args().size() != 1 || e.args()[0]->what != expression::kind::string) {
     front_end_error(at, "pld.comm_domain takes one positional argument, the scope name");
     return std::nullopt;

@@ -14,7 +14,8 @@
 
 namespace commscope::frontend::detail {
 
-std::optional<std::int64_t> constants::lookup(std::string_view name, std::int32_t scope, std::uint32_t depth) {
+std::optional<std::int64_t> constants::lookup(std::string_view name, std::int32_t scope,
+                                              std::uint32_t depth) {
   if (depth > 64)
     return std::nullopt;
   for (std::int32_t s = scope; s >= 0; s = scopes_[static_cast<std::size_t>(s)].parent) {
@@ -201,10 +202,10 @@ bool module_scan::is_compound(std::uint32_t kw, std::uint32_t nl) const {
   const token& k = ts_.tokens[kw];
   if (k.is_keyword("match") || k.is_keyword("case")) // soft: no simple statement ends with ':'
     return nl > kw + 1 && is_op(nl - 1, ":");
-  for (const keyword_id w : {keyword_id("if"), keyword_id("elif"), keyword_id("else"),
-                             keyword_id("for"), keyword_id("while"), keyword_id("with"),
-                             keyword_id("try"), keyword_id("except"), keyword_id("finally"),
-                             keyword_id("def"), keyword_id("class"), keyword_id("async")})
+  for (const keyword_id w :
+       {keyword_id("if"), keyword_id("elif"), keyword_id("else"), keyword_id("for"),
+        keyword_id("while"), keyword_id("with"), keyword_id("try"), keyword_id("except"),
+        keyword_id("finally"), keyword_id("def"), keyword_id("class"), keyword_id("async")})
     if (k.is_keyword(w))
       return true;
   return false;
@@ -243,8 +244,7 @@ void module_scan::bind_targets(std::uint32_t b, std::uint32_t e, std::int32_t sc
     if (t[i].kind() != tok::name || t[i].is_reserved())
       continue;
     const bool after_dot = i > b && is_op(i - 1, ".");
-    const bool trailer =
-        i + 1 < e && (is_op(i + 1, ".") || is_op(i + 1, "(") || is_op(i + 1, "["));
+    const bool trailer = i + 1 < e && (is_op(i + 1, ".") || is_op(i + 1, "(") || is_op(i + 1, "["));
     if (!after_dot && !trailer)
       bind(scope, i);
   }
@@ -271,7 +271,10 @@ void module_scan::header_bindings(std::uint32_t kw, std::uint32_t colon, std::in
   }
 }
 
-std::int32_t module_scan::define(std::uint32_t kw, std::uint32_t colon, std::int32_t scope, const std::vector<std::pair<std::uint32_t, std::uint32_t>>& decorators, std::uint32_t first, bool is_class) {
+std::int32_t
+module_scan::define(std::uint32_t kw, std::uint32_t colon, std::int32_t scope,
+                    const std::vector<std::pair<std::uint32_t, std::uint32_t>>& decorators,
+                    std::uint32_t first, bool is_class) {
   const auto& t = ts_.tokens;
   if (t[kw + 1].kind() != tok::name)
     fail_at(t[kw + 1].begin, "invalid syntax: expected a name");
@@ -429,7 +432,8 @@ void module_scan::simple_line(std::uint32_t b, std::uint32_t e, std::int32_t sco
   }
 }
 
-void module_scan::simple_statement(std::uint32_t b, std::uint32_t e, std::int32_t scope, bool walrus) {
+void module_scan::simple_statement(std::uint32_t b, std::uint32_t e, std::int32_t scope,
+                                   bool walrus) {
   const auto& t = ts_.tokens;
   if (b >= e)
     return;

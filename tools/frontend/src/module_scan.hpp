@@ -153,9 +153,7 @@ public:
 private:
   bool is_op(std::uint32_t i, operator_code o) const { return ts_.tokens[i].is_op(o); }
   /// +1 for an opening bracket at token i, -1 for a closing one, else 0.
-  int nesting(std::uint32_t i) const {
-    return bracket_nesting(code(i));
-  }
+  int nesting(std::uint32_t i) const { return bracket_nesting(code(i)); }
   /// The operator code of token i, 0 for any other token.
   std::uint8_t code(std::uint32_t i) const {
     const token& k = ts_.tokens[i];
@@ -196,7 +194,9 @@ private:
 
   void header_bindings(std::uint32_t kw, std::uint32_t colon, std::int32_t scope);
 
-  std::int32_t define(std::uint32_t kw, std::uint32_t colon, std::int32_t scope, const std::vector<std::pair<std::uint32_t, std::uint32_t>>& decorators, std::uint32_t first, bool is_class);
+  std::int32_t define(std::uint32_t kw, std::uint32_t colon, std::int32_t scope,
+                      const std::vector<std::pair<std::uint32_t, std::uint32_t>>& decorators,
+                      std::uint32_t first, bool is_class);
 
   /// Parameter names: the first name after '(' or ',' at depth 1 (past `*` / `**`).
   void parameter_bindings(std::uint32_t open, std::uint32_t colon, std::int32_t scope);
@@ -243,7 +243,8 @@ public:
   }
 
 private:
-  std::optional<std::int64_t> lookup(std::string_view name, std::int32_t scope, std::uint32_t depth);
+  std::optional<std::int64_t> lookup(std::string_view name, std::int32_t scope,
+                                     std::uint32_t depth);
 
   /// The names bound in scope `s`: how often, and E of a lone simple binding.
   const std::unordered_map<std::string_view, py_scope::binding>& names_of(std::int32_t s);

@@ -34,8 +34,7 @@ statement_ptr dsl_parser::parse_for() {
   for (std::uint32_t k = static_cast<std::uint32_t>(i_); k < in; ++k)
     if (t_[k].kind() == tok::name && !t_[k].is_reserved() && !(k > i_ && t_[k - 1].is_op(".")))
       target_names.push_back(text(t_[k]));
-  const bool simple_target =
-      in == i_ + 1 || (t_[i_].kind() == tok::name && t_[i_ + 1].is_op(","));
+  const bool simple_target = in == i_ + 1 || (t_[i_].kind() == tok::name && t_[i_ + 1].is_op(","));
   i_ = in + 1;
   const token& iter_tok = peek();
   auto iter = parse_expression_list(nullptr, true);
@@ -43,7 +42,7 @@ statement_ptr dsl_parser::parse_for() {
     unexpected("':'");
   next();
   const statement_text header = header_text(b, colon);
-  s.text = header.text;
+  s.origin = note(header);
   const expression& call = *iter;
   const std::string callee =
       call.what == expression::kind::call && call.base() ? spelling(*call.base()) : std::string();
@@ -118,7 +117,7 @@ statement_ptr dsl_parser::parse_while() {
   s.where = where(next());
   s.value = parse_named();
   expect_op(":");
-  s.text = header_text(b, colon).text;
+  s.origin = note(header_text(b, colon));
   const node_list<statement_ptr> body = parse_block();
   auto* st = w_.make(s);
   st->set_body(body);
@@ -128,7 +127,7 @@ statement_ptr dsl_parser::parse_while() {
 statement_ptr dsl_parser::parse_if() {
   struct branch {
     source_location where;
-    str text;
+    std::uint32_t origin = 0;
     expression_ptr value;
     node_list<statement_ptr> body;
   };
@@ -140,7 +139,7 @@ statement_ptr dsl_parser::parse_if() {
     br.where = where(next());
     br.value = parse_named();
     expect_op(":");
-    br.text = header_text(b, colon).text;
+    br.origin = note(header_text(b, colon));
     br.body = parse_block();
     chain.push_back(br);
     if (!is_name("elif"))
@@ -159,7 +158,7 @@ statement_ptr dsl_parser::parse_if() {
     s.what = statement::kind::if_else;
     s.is_elif = i > 0;
     s.where = chain[i].where;
-    s.text = chain[i].text;
+    s.origin = chain[i].origin;
     s.value = chain[i].value;
     auto* st = w_.make(s);
     st->set_body(chain[i].body);
@@ -231,7 +230,7 @@ statement_ptr dsl_parser::parse_with() {
   read_header_expressions(colon, values, targets);
   i_ = colon;
   expect_op(":");
-  s.text = header_text(b, colon).text;
+  s.origin = note(header_text(b, colon));
   const node_list<statement_ptr> body = parse_block();
   s.values = values.items();
   s.targets = targets.items();

@@ -23,7 +23,8 @@ mutable_expr dsl_parser::opaque(std::uint32_t b, std::span<const expression_ptr>
   return w_.make(s);
 }
 
-mutable_expr dsl_parser::binary(const expression_ptr& l, std::string_view op, const expression_ptr& r) {
+mutable_expr dsl_parser::binary(const expression_ptr& l, std::string_view op,
+                                const expression_ptr& r) {
   const expression_ptr args[] = {l, r};
   expression_spec s;
   s.what = expression::kind::binary;
@@ -474,7 +475,8 @@ mutable_expr dsl_parser::parse_slice() {
   return opaque(b, parts.items());
 }
 
-mutable_expr dsl_parser::make_call(std::uint32_t b, mutable_expr callee, const dotted* d, const resolved_name& root) {
+mutable_expr dsl_parser::make_call(std::uint32_t b, mutable_expr callee, const dotted* d,
+                                   const resolved_name& root) {
   gathered<expression_ptr> args(xs_);
   gathered<keyword_argument> keywords(ks_);
   bool unpacking = false;

@@ -17,6 +17,7 @@ namespace commscope::frontend::detail {
 program_unit dsl_parser::run(const candidate_program& cp, std::string_view stem) {
   program_unit unit;
   unit_ = &unit;
+  texts_ = std::make_shared<source_text>();
   auto prog = std::make_shared<program>();
   prog->style = cp.is_class ? program::form::program_class : program::form::jit_group;
   jit_ = !cp.is_class;
@@ -41,6 +42,7 @@ program_unit dsl_parser::run(const candidate_program& cp, std::string_view stem)
       call->set_callee(s);
   prog->variable_bound = next_id_;
   prog->arenas.push_back(w_.arena());
+  prog->annotation = texts_;
   unit.program = prog;
   return unit;
 }
@@ -111,7 +113,8 @@ void dsl_parser::verbatim(std::string& out, std::uint32_t b, std::uint32_t e) co
   }
 }
 
-dsl_parser::statement_text dsl_parser::make_text(std::uint32_t b, std::uint32_t e, std::string_view comment, bool mark) {
+statement_text dsl_parser::make_text(std::uint32_t b, std::uint32_t e, std::string_view comment,
+                                     bool mark) {
   statement_text r;
   if (b >= e) {
     trivia_.clear();

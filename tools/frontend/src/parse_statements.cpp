@@ -143,7 +143,8 @@ std::uint32_t dsl_parser::header_end() const {
   }
 }
 
-void dsl_parser::read_header_expressions(std::uint32_t end, gathered<expression_ptr>& values, gathered<variable_ptr>& targets) {
+void dsl_parser::read_header_expressions(std::uint32_t end, gathered<expression_ptr>& values,
+                                         gathered<variable_ptr>& targets) {
   while (i_ < end) {
     const token& t = peek();
     if (t.is_keyword("as")) {
@@ -195,7 +196,7 @@ statement_ptr dsl_parser::parse_block_statement() {
   s.values = values.items();
   s.targets = targets.items();
   auto* st = w_.make(s);
-  st->set_text(header.text);
+  st->set_origin(note(header));
   st->set_body(body);
   bind_block_targets(*st);
   return st;
@@ -243,10 +244,9 @@ statement_ptr dsl_parser::parse_nested_definition() {
                    t_[e - 1].kind() == tok::indent))
     --e;
   const statement_text t = make_text(b, e, {}, false);
-  s.text = t.text;
-  return opaque_binding(s, {},
-                        target ? std::span<const variable_ptr>(&target, 1)
-                               : std::span<const variable_ptr>());
+  s.origin = note(t);
+  return opaque_binding(
+      s, {}, target ? std::span<const variable_ptr>(&target, 1) : std::span<const variable_ptr>());
 }
 
 void dsl_parser::parse_simple_line() {
@@ -267,7 +267,7 @@ void dsl_parser::parse_simple_line() {
     const auto& item = line_items_[k];
     const bool last = k + 1 == line_items_.size();
     const statement_text t = make_text(item.b, item.e, last ? comment : std::string_view(), true);
-    item.s->set_text(t.text, t.comment_at);
+    item.s->set_origin(note(t));
   }
   expect_line_end();
 }
@@ -431,7 +431,9 @@ void dsl_parser::rebind_targets(const expression& target, gathered<variable_ptr>
   }
 }
 
-statement* dsl_parser::assignment(statement_spec& s, std::span<const expression_ptr> gathered_targets, mutable_expr value) {
+statement* dsl_parser::assignment(statement_spec& s,
+                                  std::span<const expression_ptr> gathered_targets,
+                                  mutable_expr value) {
   // (a copy: the targets may sit on the scratch stack this function pushes to)
   const std::vector<expression_ptr> targets(gathered_targets.begin(), gathered_targets.end());
   // A DSL assignment: one chain of plain names (a, b = v included).
@@ -471,7 +473,8 @@ statement* dsl_parser::assignment(statement_spec& s, std::span<const expression_
   return assign_names(s, names, value);
 }
 
-statement* dsl_parser::opaque_binding(statement_spec& s, std::span<const expression_ptr> reads, std::span<const variable_ptr> targets) {
+statement* dsl_parser::opaque_binding(statement_spec& s, std::span<const expression_ptr> reads,
+                                      std::span<const variable_ptr> targets) {
   if (targets.empty()) {
     s.what = statement::kind::verbatim;
     s.values = reads;
@@ -502,7 +505,8 @@ void dsl_parser::bind_block_targets(statement& block) {
   block.set_binding(w_.make(b));
 }
 
-statement* dsl_parser::assign_names(statement_spec& s, std::span<const std::string_view> names, mutable_expr value) {
+statement* dsl_parser::assign_names(statement_spec& s, std::span<const std::string_view> names,
+                                    mutable_expr value) {
   s.what = statement::kind::assign;
   expression& e = *value;
   gathered<variable_ptr> vars(vs_);
@@ -510,8 +514,8 @@ statement* dsl_parser::assign_names(statement_spec& s, std::span<const std::stri
   for (auto n : names)
     vars.push(single ? bind_new(n) : new_variable(n));
   auto var0 = [&] { return const_cast<variable*>(vars.items()[0].get()); }; // made here
-  if (e.what == expression::kind::operation &&
-      e.op == commscope::operation::alloc_window_buffer && vars.size() == 1) {
+  if (e.what == expression::kind::operation && e.op == commscope::operation::alloc_window_buffer &&
+      vars.size() == 1) {
     if (!has_name_keyword(e))
       e.set_name(var0()->name);
     bind_slot(*var0(), e);

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "module_scan.hpp"
+#include "source_text.hpp"
 #include "tokens.hpp"
 
 #include <commscope/detail/operations.hpp>
@@ -77,7 +78,6 @@ using commscope::detail::name_table;
   return operation::none;
 }
 
-
 /// How deep the expression parser may recurse (brackets, unary chains, lambdas,
 /// conditional expressions together); Python refuses such input as too complex too.
 inline constexpr std::uint32_t max_expression_nesting = 400;
@@ -120,7 +120,9 @@ private:
     return t;
   }
   [[gnu::always_inline]] std::string_view text(const token& t) const { return ts_.text(t); }
-  [[gnu::always_inline]] bool is_op(operator_code o, std::size_t k = 0) const { return peek(k).is_op(o); }
+  [[gnu::always_inline]] bool is_op(operator_code o, std::size_t k = 0) const {
+    return peek(k).is_op(o);
+  }
   [[gnu::always_inline]] bool is_name(keyword_id n, std::size_t k = 0) const {
     return peek(k).is_keyword(n);
   }
@@ -172,10 +174,6 @@ private:
   /// first line's indentation, lines inside a string marked with '\0' (see ir.hpp).
   void verbatim(std::string& out, std::uint32_t b, std::uint32_t e) const;
 
-  struct statement_text {
-    str text;
-    std::uint32_t comment_at = 0;
-  };
   /// A statement's text: the pending leading comments, tokens [b, e) as written, then
   /// `comment` (its own trailing comment; `mark` records where it starts).
   statement_text make_text(std::uint32_t b, std::uint32_t e, std::string_view comment, bool mark);
@@ -242,6 +240,8 @@ private:
 
   /// A compound statement's header text (tokens [b, colon]), with its trailing comment:
   /// made before its body, which reads its own leading comments.
+  /// Records a statement's text: the origin to give the statement.
+  std::uint32_t note(const statement_text& t) { return texts_->add(t); }
   statement_text header_text(std::uint32_t b, std::uint32_t colon) {
     return make_text(b, colon + 1, trailing_comment(), false);
   }
@@ -262,7 +262,8 @@ private:
 
   /// Reads every expression of tokens [i_, end) that parses as one, for the analysis
   /// (the header of a `try`, `except E as e`, `case`), and binds `as` names.
-  void read_header_expressions(std::uint32_t end, gathered<expression_ptr>& values, gathered<variable_ptr>& targets);
+  void read_header_expressions(std::uint32_t end, gathered<expression_ptr>& values,
+                               gathered<variable_ptr>& targets);
 
   /// try/except/else/finally, match/case, async ..., a loop's else: a generic block.
   statement_ptr parse_block_statement();
@@ -295,13 +296,15 @@ private:
   void rebind_targets(const expression& target, gathered<variable_ptr>& out);
 
   /// `targets = value` (chains `a = b = v` too).
-  statement* assignment(statement_spec& s, std::span<const expression_ptr> gathered_targets, mutable_expr value);
+  statement* assignment(statement_spec& s, std::span<const expression_ptr> gathered_targets,
+                        mutable_expr value);
 
   /// A statement that reads `reads` and rebinds `targets` to something the pass does not
   /// follow (`x += e`, `a[i], b = v`, a nested def): an assignment of an opaque value made
   /// of what it reads, so that the analysis sees the targets rebound (it prints as
   /// written). One that rebinds nothing is verbatim.
-  statement* opaque_binding(statement_spec& s, std::span<const expression_ptr> reads, std::span<const variable_ptr> targets);
+  statement* opaque_binding(statement_spec& s, std::span<const expression_ptr> reads,
+                            std::span<const variable_ptr> targets);
   expression_ptr opaque_of(source_location at, std::span<const expression_ptr> reads);
   /// The assignment that binds a block's targets as its body begins (ir.hpp).
   void bind_block_targets(statement& block);
@@ -313,7 +316,8 @@ private:
 
   /// `names = value`, each name bound to a fresh variable (an allocation's, a view's,
   /// a copy of a pointer's gets what the analysis reads of it).
-  statement* assign_names(statement_spec& s, std::span<const std::string_view> names, mutable_expr value);
+  statement* assign_names(statement_spec& s, std::span<const std::string_view> names,
+                          mutable_expr value);
 
   /// `n` expressions, none starred: each is one value.
   static bool are_values(node_span<expression_ptr> items, std::size_t n);
@@ -439,7 +443,8 @@ private:
 
   /// f(args): a recognised operation, a function of the program, or any call. The
   /// callee is `callee`, or the dotted name `d` (with its root resolved as `root`).
-  mutable_expr make_call(std::uint32_t b, mutable_expr callee, const dotted* d, const resolved_name& root);
+  mutable_expr make_call(std::uint32_t b, mutable_expr callee, const dotted* d,
+                         const resolved_name& root);
 
   /// Whether `last` (a callee's last name) is the name of an operation: the spelling is
   /// worked out only then.
@@ -498,6 +503,7 @@ private:
   constants& consts_;
   node_factory w_;
   program_unit* unit_ = nullptr;
+  std::shared_ptr<source_text> texts_;
   std::size_t i_ = 0;
   std::uint32_t last_end_ = 0;
   std::uint32_t depth_ = 0;

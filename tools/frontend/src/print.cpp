@@ -3,6 +3,7 @@
 // Both printers work off explicit stacks, never the call stack: a program built in
 // memory (not parsed) may nest statements and expressions arbitrarily deep.
 #include "keywords.hpp"
+#include "source_text.hpp"
 
 #include <commscope/detail/operations.hpp>
 #include <commscope/frontend/print.hpp>
@@ -21,6 +22,8 @@
 namespace commscope::frontend {
 
 using namespace commscope::reference;
+using detail::source_text;
+using detail::statement_text;
 
 namespace {
 
@@ -152,8 +155,7 @@ bool append_leaf_chain(std::string& out, const expression& root) {
 
 /// Prints `root`; `extra_name`, when not empty, is appended as a `name="..."` keyword
 /// (an allocation whose name differs from its variable's and was not spelled).
-void write_expression(std::string& out, const expression& root,
-                              std::string_view extra_name = {}) {
+void write_expression(std::string& out, const expression& root, std::string_view extra_name = {}) {
   using k = expression::kind;
   // Leaves, the most common operands, directly.
   if (root.what == k::integer && !root.overflow()) {
@@ -356,27 +358,33 @@ bool has_window_comment(const statement& s) {
 
 void append_header(std::string& out, const statement& s, bool elif_as_if = false);
 
-/// A statement's text (ir.hpp) and where its trailing comment starts in it.
+/// A statement's text (source_text.hpp) and where its trailing comment starts in it.
 struct spelling {
   std::string_view text;
   std::uint32_t comment_at = 0;
 };
 
-/// The text a statement prints from: as written, or, for one a rewrite respelled, the
-/// statement spelled from its parts followed by the author's comment (made in `buffer`).
-spelling text_of(const statement& s, std::string& buffer) {
+/// The text a statement prints from: as its author wrote it (`texts`), or, made in
+/// memory, its own spelling (ir.hpp); for one a rewrite respelled, the statement spelled
+/// from its parts followed by the author's comment (made in `buffer`).
+spelling text_of(const statement& s, const source_text* texts, std::string& buffer) {
   using k = statement::kind;
-  if (!s.respelled())
-    return {s.text(), s.comment_at()};
+  const statement_text* recorded = texts ? texts->of(s.origin()) : nullptr;
+  const spelling written =
+      recorded ? spelling{recorded->text, recorded->comment_at} : spelling{s.text(), 0};
+  if (!s.respelled() || written.text.empty())
+    return written;
   buffer.clear();
   if (s.what == k::block || s.what == k::verbatim)
     buffer += s.what == k::block ? "if True:" : "pass";
   else
     append_header(buffer, s, /*elif_as_if=*/true);
+  const std::string_view comment =
+      written.comment_at != 0 ? written.text.substr(written.comment_at) : std::string_view();
   std::uint32_t comment_at = 0;
-  if (!s.text().empty()) {
+  if (!comment.empty()) {
     comment_at = static_cast<std::uint32_t>(buffer.size());
-    buffer += s.text().view();
+    buffer += comment;
   }
   return {buffer, comment_at};
 }
@@ -475,12 +483,9 @@ void append_header(std::string& out, const statement& s, bool elif_as_if) {
     out += ':';
     break;
   case k::block:
-  case k::verbatim: {
-    std::string buffer;
-    const std::string_view text = text_of(s, buffer).text;
-    out += text.empty() ? std::string_view("pass") : text;
+  case k::verbatim:
+    out += s.text().empty() ? std::string_view("pass") : s.text().view();
     break;
-  }
   case k::scope: {
     out += "with pld.comm_domain(";
     append_string_literal(out, s.scope_name());
@@ -534,7 +539,7 @@ namespace {
 /// `indent_first`: the first line is indented here too (else the caller did it). An
 /// empty line gets no indentation.
 void append_text(std::string& out, std::string_view text, std::string_view indent,
-                        std::string_view newline, bool indent_first = false) {
+                 std::string_view newline, bool indent_first = false) {
   std::size_t b = 0;
   bool first = true;
   while (b <= text.size()) {
@@ -555,11 +560,11 @@ void append_text(std::string& out, std::string_view text, std::string_view inden
 }
 
 /// A statement's first line: its text as written when it was parsed, else canonical.
-void append_statement(std::string& out, const statement& s, std::string_view indent,
-                             std::string_view newline) {
+void append_statement(std::string& out, const statement& s, const source_text* texts,
+                      std::string_view indent, std::string_view newline) {
   using k = statement::kind;
   std::string buffer;
-  const spelling spelled = text_of(s, buffer);
+  const spelling spelled = text_of(s, texts, buffer);
   if (spelled.text.empty() || s.what == k::scope) {
     out += indent;
     if (s.what == k::block || s.what == k::verbatim)
@@ -589,12 +594,10 @@ void append_statement(std::string& out, const statement& s, std::string_view ind
   out += text.substr(cut);
 }
 
-} // namespace
-
 /// Appends `body`, each line indented by `indent` and one `unit` more per nested block,
 /// lines ended by `newline`; an empty body prints `pass`.
-void print_statements(std::string& out, std::span<const statement_ptr> body,
-                      std::string_view indent, std::string_view newline, std::string_view unit) {
+void print_body(std::string& out, const source_text* texts, std::span<const statement_ptr> body,
+                std::string_view indent, std::string_view newline, std::string_view unit) {
   enum class step : std::uint8_t { statement, block, orelse };
   struct item {
     step what;
@@ -636,7 +639,7 @@ void print_statements(std::string& out, std::span<const statement_ptr> body,
       if (!first_line)
         out += newline;
       first_line = false;
-      append_statement(out, s, indent_for(it.level), newline);
+      append_statement(out, s, texts, indent_for(it.level), newline);
       switch (s.what) {
       case statement::kind::if_else:
         stack.push_back({step::orelse, &s, {}, it.level});
@@ -661,7 +664,7 @@ void print_statements(std::string& out, std::span<const statement_ptr> body,
       begin_line(it.level);
       if (only && only->what == statement::kind::if_else && only->is_elif()) {
         std::string buffer;
-        if (const std::string_view text = text_of(*only, buffer).text; !text.empty())
+        if (const std::string_view text = text_of(*only, texts, buffer).text; !text.empty())
           append_text(out, text, indent_for(it.level), newline);
         else
           append_header(out, *only);
@@ -678,14 +681,12 @@ void print_statements(std::string& out, std::span<const statement_ptr> body,
 }
 
 /// Appends `body` at indentation `level` (4 spaces each), one statement a line.
-void print_statements(std::string& out, std::span<const statement_ptr> body,
-                             std::size_t level) {
+void print_body(std::string& out, const source_text* texts, std::span<const statement_ptr> body,
+                std::size_t level) {
   const std::string indent(4 * level, ' ');
-  print_statements(out, body, indent, "\n");
+  print_body(out, texts, body, indent, "\n", "    ");
   out += '\n';
 }
-
-namespace {
 
 void append_decorator(std::string& out, const signature& sig) {
   out += "@pl.function";
@@ -720,7 +721,13 @@ void append_decorator(std::string& out, const signature& sig) {
 /// The whole program in the text form of cli.md.
 /// The whole program as a module of its own: a `@pl.program` class, or module-level
 /// `@pl.jit` functions for a jit group. Bodies that were not parsed print as `pass`.
+void print_statements(std::string& out, const program& in, std::span<const statement_ptr> body,
+                      std::string_view indent, std::string_view newline, std::string_view unit) {
+  print_body(out, source_text::of(in), body, indent, newline, unit);
+}
+
 std::string print(const program& p) {
+  const source_text* texts = source_text::of(p);
   const bool jit = p.style == program::form::jit_group;
   const std::size_t level = jit ? 0 : 1;
   std::string out;
@@ -774,7 +781,7 @@ std::string print(const program& p) {
       write_expression(out, *f->returns);
     }
     out += ":\n";
-    print_statements(out, f->body, level + 1);
+    print_body(out, texts, f->body, level + 1);
   }
   if (first) {
     indent_to(out, level);
@@ -783,8 +790,6 @@ std::string print(const program& p) {
   return out;
 }
 
-std::string print(const program_ptr& p) {
-  return p ? print(*p) : std::string();
-}
+std::string print(const program_ptr& p) { return p ? print(*p) : std::string(); }
 
 } // namespace commscope::frontend

@@ -22,7 +22,7 @@ std::vector<body_edit> rewritten_bodies(const program_unit& unit, const referenc
     for (const auto& span : unit.bodies)
       if (span.fn == before.functions[k].get()) {
         std::string body;
-        print_statements(body, after.functions[k]->body, span.indent, newline);
+        print_statements(body, after, after.functions[k]->body, span.indent, newline);
         edits.emplace_back(&span, std::move(body));
       }
   }

@@ -196,7 +196,8 @@ private:
 #if defined(__GNUC__) || defined(__clang__)
   [[gnu::noinline, gnu::cold]]
 #endif
-  void note_long_token(std::size_t e) {
+  void
+  note_long_token(std::size_t e) {
     out_.long_tokens.emplace_back(static_cast<std::uint32_t>(out_.tokens.size()),
                                   static_cast<std::uint32_t>(e));
   }
@@ -204,7 +205,8 @@ private:
 #if defined(__GNUC__) || defined(__clang__)
   [[gnu::noinline, gnu::cold]]
 #endif
-  void grow_tokens() {
+  void
+  grow_tokens() {
     out_.tokens.reserve(out_.tokens.capacity() * 2 + 16);
   }
 
@@ -721,9 +723,7 @@ private:
 
 } // namespace
 
-token_stream tokenize(std::string_view source) {
-  return tokenizer(source).run();
-}
+token_stream tokenize(std::string_view source) { return tokenizer(source).run(); }
 
 bool string_value(std::string_view spelling, std::uint8_t flags, std::string& out) {
   if (flags & (string_bytes | string_formatted))

@@ -20,15 +20,12 @@ namespace commscope::frontend {
 void append_expression(std::string& out, const reference::expression& e);
 [[nodiscard]] std::string print_expression(const reference::expression& e);
 
-/// Appends `body`, each line indented by `indent` and one `unit` more per nested block,
-/// lines ended by `newline`; an empty body prints `pass`. A statement that was parsed
-/// prints as written (ir.hpp).
-void print_statements(std::string& out, std::span<const reference::statement_ptr> body,
-                      std::string_view indent, std::string_view newline,
-                      std::string_view unit = "    ");
-/// Appends `body` at indentation `level` (4 spaces each), one statement a line.
-void print_statements(std::string& out, std::span<const reference::statement_ptr> body,
-                      std::size_t level);
+/// Appends `body`, statements of `in`, each line indented by `indent` and one `unit`
+/// more per nested block, lines ended by `newline`; an empty body prints `pass`. A
+/// statement the front end read prints as its author wrote it.
+void print_statements(std::string& out, const reference::program& in,
+                      std::span<const reference::statement_ptr> body, std::string_view indent,
+                      std::string_view newline, std::string_view unit = "    ");
 
 /// The whole program as a module of its own: a `@pl.program` class, or module-level
 /// `@pl.jit` functions for a jit group. Bodies that were not parsed print as `pass`.
