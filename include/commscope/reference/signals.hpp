@@ -80,10 +80,12 @@ namespace commscope::reference {
 }
 
 /// Inserts signals (traits.hpp, layer 4): a rewritten statement is marked respelled
-/// (ir.hpp), so that whoever prints it spells it from its parts.
-class signal_rewriter {
+/// (ir.hpp), so that whoever prints it spells it from its parts. A class template only so
+/// that its members are compiled where signals are synthesized, not in every translation
+/// unit that includes the traits. Use it as `signal_rewriter`.
+template <class = void> class basic_signal_rewriter {
 public:
-  explicit signal_rewriter(const program_ptr& p) : old_(p), next_id_(p->variable_bound) {}
+  explicit basic_signal_rewriter(const program_ptr& p) : old_(p), next_id_(p->variable_bound) {}
 
   /// Binds the three names before `at` and passes the signal to `call`, which is the
   /// whole value of `at` (or one of its returned values).
@@ -316,5 +318,7 @@ private:
   std::vector<const function*> functions_;
   std::unordered_map<const statement*, site> sites_;
 };
+
+using signal_rewriter = basic_signal_rewriter<>;
 
 } // namespace commscope::reference

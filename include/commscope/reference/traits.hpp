@@ -306,11 +306,13 @@ template <> struct commscope::ir_traits<commscope::reference::program_ptr> {
     return reference::used_names(*p);
   }
   static std::int64_t core_num_of(expression e) { return reference::core_num_of(*e); }
+  // Templates, like the rewriter they take, so that the rewriter's members are
+  // instantiated only where signals are synthesized; R is always signal_rewriter.
   using signal_rewriter = reference::signal_rewriter;
-  static signal_rewriter begin_signals(program& p) { return signal_rewriter(p); }
-  static void insert_signal(signal_rewriter& rw, const signal_spec<ir_traits>& s) {
+  template <class R = signal_rewriter> static R begin_signals(program& p) { return R(p); }
+  template <class R> static void insert_signal(R& rw, const signal_spec<ir_traits>& s) {
     rw.insert(s.function, s.statement, s.call, s.cores, s.world_size_name, s.buffer_name,
               s.signal_name);
   }
-  static void commit_signals(signal_rewriter& rw, program& p) { p = rw.finish(); }
+  template <class R> static void commit_signals(R& rw, program& p) { p = rw.finish(); }
 };
