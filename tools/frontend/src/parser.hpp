@@ -171,7 +171,7 @@ private:
   };
 
   /// The source of tokens [b, e) as a statement's text: continuation lines without the
-  /// first line's indentation, lines inside a string marked with '\0' (see ir.hpp).
+  /// first line's indentation, lines inside a string marked with '\0' (see source_text.hpp).
   void verbatim(std::string& out, std::uint32_t b, std::uint32_t e) const;
 
   /// A statement's text: the pending leading comments, tokens [b, e) as written, then

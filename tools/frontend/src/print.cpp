@@ -534,7 +534,7 @@ std::string print_expression(const expression& e) {
 
 namespace {
 
-/// Appends a statement's text as written (ir.hpp: continuation lines re-indented, lines
+/// Appends a statement's text as written (source_text.hpp: continuation lines re-indented, lines
 /// inside a string literal kept as they are).
 /// `indent_first`: the first line is indented here too (else the caller did it). An
 /// empty line gets no indentation.
