@@ -9,10 +9,11 @@
 // commscope-opt itself on such files (200,000 and 1,000,000 allocations).
 //
 //   build/benchmarks/commscope_bench_front_end --benchmark_filter=/100000$
+#include "tokens.hpp"
+
 #include <commscope/commscope.hpp>
-#include <commscope/reference/parser.hpp>
-#include <commscope/reference/printer.hpp>
-#include <commscope/reference/tokenizer.hpp>
+#include <commscope/frontend/frontend.hpp>
+#include <commscope/frontend/print.hpp>
 #include <commscope/reference/traits.hpp>
 
 #include <benchmark/benchmark.h>
@@ -24,6 +25,7 @@
 #include <utility>
 
 namespace ref = commscope::reference;
+namespace fe = commscope::frontend;
 
 namespace {
 
@@ -205,7 +207,7 @@ void report(benchmark::State& state, const std::string& text) {
 void bm_tokenize(benchmark::State& state) {
   const auto& text = module_of(static_cast<std::size_t>(state.range(0)));
   for (auto _ : state) {
-    auto ts = ref::tokenize(text);
+    auto ts = fe::detail::tokenize(text);
     benchmark::DoNotOptimize(ts.tokens.data());
   }
   report(state, text);
@@ -214,7 +216,7 @@ void bm_tokenize(benchmark::State& state) {
 void bm_read_module(benchmark::State& state) {
   const auto& text = module_of(static_cast<std::size_t>(state.range(0)));
   for (auto _ : state) {
-    auto m = ref::parse_module(text);
+    auto m = fe::parse_module(text);
     if (m.error || m.programs.empty())
       state.SkipWithError("the generated module does not read");
     benchmark::DoNotOptimize(m.programs.data());
@@ -225,7 +227,7 @@ void bm_read_module(benchmark::State& state) {
 void bm_whole_job(benchmark::State& state) {
   const auto& text = module_of(static_cast<std::size_t>(state.range(0)));
   for (auto _ : state) {
-    auto m = ref::parse_module(text);
+    auto m = fe::parse_module(text);
     std::size_t domains = 0;
     for (const auto& unit : m.programs) {
       ref::program_ptr p = unit.program;
@@ -237,7 +239,7 @@ void bm_whole_job(benchmark::State& state) {
         domains += f.domains.size();
       for (const auto& fn : p->functions) {
         std::string body;
-        ref::print_statements(body, fn->body, "        ", "\n");
+        fe::print_statements(body, *p, fn->body, "        ", "\n");
         benchmark::DoNotOptimize(body.data());
       }
     }
@@ -255,7 +257,7 @@ void bm_allocs(benchmark::State& state) {
     cached_n = n;
   }
   for (auto _ : state) {
-    auto m = ref::parse_module(text);
+    auto m = fe::parse_module(text);
     if (m.error || m.programs.size() != 1)
       state.SkipWithError("the generated module does not read");
     ref::program_ptr p = m.programs.front().program;
@@ -267,7 +269,7 @@ void bm_allocs(benchmark::State& state) {
     for (const auto& f : pl.functions)
       for (const auto& a : f.allocations)
         if (a.size)
-          ref::detail::append_expression(sizes, *a.size);
+          fe::append_expression(sizes, *a.size);
     benchmark::DoNotOptimize(sizes.data());
   }
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) *

@@ -1,8 +1,8 @@
 // Functions that already hold scopes are read back, never wrapped again: the fuzz finding
 // of a scope followed by more statements, and the round trip through the printer.
 #include <commscope/commscope.hpp>
-#include <commscope/reference/parser.hpp>
-#include <commscope/reference/printer.hpp>
+#include <commscope/frontend/frontend.hpp>
+#include <commscope/frontend/print.hpp>
 #include <commscope/reference/traits.hpp>
 
 #include <doctest/doctest.h>
@@ -10,6 +10,7 @@
 #include <string>
 
 using namespace commscope::reference;
+using namespace commscope::frontend;
 
 namespace {
 constexpr const char* header = R"(import pypto.language as pl

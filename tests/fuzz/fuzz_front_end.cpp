@@ -5,9 +5,8 @@
 // does every rewritten body printed at its place in the source. Any crash, sanitizer
 // report, hang or failed round trip is a finding.
 #include <commscope/commscope.hpp>
-#include <commscope/reference/parser.hpp>
-#include <commscope/reference/printer.hpp>
-#include <commscope/reference/source_rewrite.hpp>
+#include <commscope/frontend/frontend.hpp>
+#include <commscope/frontend/print.hpp>
 #include <commscope/reference/traits.hpp>
 
 #include <cstddef>
@@ -18,11 +17,12 @@
 #include <string_view>
 
 namespace ref = commscope::reference;
+namespace fe = commscope::frontend;
 
 namespace {
 
 void must_parse(const std::string& text) {
-  auto again = ref::parse_module(text);
+  auto again = fe::parse_module(text);
   if (again.error) {
     std::fprintf(stderr, "printed program does not parse: %u:%u: %s\n%s\n", again.error->line,
                  again.error->column, again.error->message.c_str(), text.c_str());
@@ -34,9 +34,9 @@ void must_parse(const std::string& text) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
-  ref::module_options options;
+  fe::module_options options;
   options.defines = {{"nr", 4}};
-  auto module = ref::parse_module(text, options);
+  auto module = fe::parse_module(text, options);
   if (module.error) {
     if (module.error->line == 0 || module.error->column == 0)
       std::abort(); // every syntax error has a location
@@ -45,7 +45,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   for (const auto& unit : module.programs) {
     ref::program_ptr prog = unit.program;
     const ref::program_ptr parsed = prog;
-    const std::string original = ref::print(prog);
+    const std::string original = fe::print(prog);
     const commscope::ir_traits<ref::program_ptr> traits;
     bool rejected = false;
     for (const auto& d : commscope::synthesize_signals(prog, traits)) {
@@ -68,10 +68,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     (void)analysed;
     (void)commscope::verify(prog);
     must_parse(original);
-    must_parse(ref::print(prog));
+    must_parse(fe::print(prog));
     // The file with the rewritten bodies in place of the original ones reads back too.
-    must_parse(ref::splice_bodies(
-        text, ref::rewritten_bodies(unit, *parsed, *prog, module.newline), module.newline));
+    must_parse(fe::splice_bodies(text, fe::rewritten_bodies(unit, *parsed, *prog, module.newline),
+                                 module.newline));
   }
   return 0;
 }

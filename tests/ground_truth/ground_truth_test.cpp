@@ -31,7 +31,7 @@
 #include "to_index.hpp"
 
 #include <commscope/commscope.hpp>
-#include <commscope/reference/parser.hpp>
+#include <commscope/frontend/frontend.hpp>
 #include <commscope/reference/traits.hpp>
 
 #include <doctest/doctest.h>
@@ -51,6 +51,7 @@
 
 namespace gt = ground_truth;
 namespace ref = commscope::reference;
+namespace fe = commscope::frontend;
 
 namespace {
 
@@ -322,7 +323,7 @@ std::optional<std::string> unexplained(const gt::rendered& r, const gt::truth& t
 /// plan (and the index IR's evidence), then whether they agree.
 verdict check(const gt::program& p, bool front_end = true) {
   const auto r = gt::render(p);
-  const auto parsed = ref::parse(r.text);
+  const auto parsed = fe::parse(r.text);
   if (!parsed)
     return fail("syntax", std::to_string(parsed.error->line) + ":" +
                               std::to_string(parsed.error->column) + ": " + parsed.error->message);
@@ -625,7 +626,7 @@ TEST_CASE("the generated programs parse, and their two IRs read alike") {
     auto p = g.make();
     gt::complete(p);
     const auto r = gt::render(p);
-    const auto parsed = ref::parse(r.text);
+    const auto parsed = fe::parse(r.text);
     INFO(r.text);
     REQUIRE(parsed);
     const auto t = gt::execute(p, worlds);

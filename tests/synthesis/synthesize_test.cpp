@@ -2,8 +2,8 @@
 // companion pass: signal synthesis"), the pipeline form of `run`, and what the main pass
 // gained beside it: collective-aliased-windows, notes, evidence.
 #include <commscope/commscope.hpp>
-#include <commscope/reference/parser.hpp>
-#include <commscope/reference/printer.hpp>
+#include <commscope/frontend/frontend.hpp>
+#include <commscope/frontend/print.hpp>
 #include <commscope/reference/traits.hpp>
 
 #include <doctest/doctest.h>
@@ -15,6 +15,7 @@
 namespace {
 
 namespace ref = commscope::reference;
+namespace fe = commscope::frontend;
 using traits = commscope::ir_traits<ref::program_ptr>;
 
 constexpr std::string_view header = R"(import pypto.language as pl
@@ -33,7 +34,7 @@ class P:
 
 ref::program_ptr parse(std::string_view body) {
   const std::string text = std::string(header) + std::string(body);
-  auto m = ref::parse_module(text, {});
+  auto m = fe::parse_module(text, {});
   REQUIRE_MESSAGE(!m.error, (m.error ? m.error->message : std::string()));
   REQUIRE(m.programs.size() == 1);
   return m.programs[0].program;
@@ -41,7 +42,7 @@ ref::program_ptr parse(std::string_view body) {
 
 std::string host_text(const ref::program_ptr& p) {
   std::string out;
-  ref::print_statements(out, p->functions.back()->body, "", "\n");
+  fe::print_statements(out, *p, p->functions.back()->body, "", "\n");
   return out;
 }
 
@@ -131,8 +132,8 @@ TEST_SUITE("signal synthesis") {
           "[all] buf __allreduce_signal_buf_0; [0,1] part_buf __allreduce_signal_buf_1");
     CHECK(domains(a) == domains(b));
     for (std::size_t i = 0; i < a.functions[0].allocations.size(); ++i)
-      CHECK(ref::print_expression(*a.functions[0].allocations[i].size) ==
-            ref::print_expression(*b.functions[0].allocations[i].size));
+      CHECK(fe::print_expression(*a.functions[0].allocations[i].size) ==
+            fe::print_expression(*b.functions[0].allocations[i].size));
 
     // The second run finds every allreduce with its signal: nothing changes.
     const auto once = synthesized;
@@ -258,7 +259,7 @@ def host():
     chip(d, device=0)
     pld.tensor.allreduce(d, core_num=CORES)
 )";
-    auto m = ref::parse_module(module, {});
+    auto m = fe::parse_module(module, {});
     REQUIRE(m.programs.size() == 1);
     const auto pl = commscope::plan_signals(m.programs[0].program, traits{});
     REQUIRE(pl.ok());

@@ -11,17 +11,19 @@
 //     nodes into a new arena and publishes a new program that holds the old arenas too:
 //     every unchanged node, function and window buffer is shared, the very same object.
 //   - Strings (str, 8 bytes) are length-prefixed bytes in an arena; names are interned
-//     by the writer that makes them (node_factory::intern). A parsed statement keeps its
-//     source text verbatim, copied once into its arena.
+//     by the writer that makes them (node_factory::intern). Nodes hold no source text:
+//     a statement's origin() is what its producer keys its own records by (a front end:
+//     the text it read), and program::annotation what the producer keeps beside them.
 //   - Lists (node_list, 8 bytes) are count-prefixed arrays in an arena. An expression
 //     keeps its operands (arguments, keyword arguments) inline after the node, and an
 //     assignment its targets: a name or a literal is 24 bytes, a call 24 + 8 per argument
-//     + 16 per keyword, a statement 24 bytes plus 8 per slot of its kind.
-// Build nodes with node_factory (or builder.hpp for whole programs), print them with
-// printer.hpp, parse the text form with parser.hpp.
+//     + 16 per keyword, a statement 16 bytes plus 8 per slot of its kind.
+// Build nodes with node_factory (or builder.hpp for whole programs). The DSL front end
+// (tools/frontend) reads the text form into this IR and prints it back.
 #pragma once
 
 #include <commscope/reference/name_table.hpp>
+#include <commscope/reference/source_location.hpp>
 #include <commscope/traits.hpp>
 
 #include <algorithm>
@@ -41,12 +43,6 @@
 #include <vector>
 
 namespace commscope::reference {
-
-struct source_location {
-  std::uint32_t line = 0;
-  std::uint32_t column = 0;
-  friend constexpr bool operator==(source_location, source_location) = default;
-};
 
 // ---- handles, strings and lists ---------------------------------------------------------
 
@@ -464,9 +460,9 @@ private:
   } payload_;
 };
 
-/// A statement: 24 bytes, then the slots of its kind (8 bytes each). Read it through the
+/// A statement: 16 bytes, then the slots of its kind (8 bytes each). Read it through the
 /// accessors; node_factory makes it.
-class statement {
+class alignas(8) statement {
 public:
   enum class kind : std::uint8_t {
     assign,     ///< targets = value
@@ -479,11 +475,11 @@ public:
     pass,
     scope,    ///< with pld.comm_domain(scope_name, devices, slots): body
     block,    ///< any other compound statement (with, try, except, for over no range,
-              ///< else of a loop, ...): text is its header; values, targets, body; how
-              ///< often the body runs is its flow(); binding() binds its targets
+              ///< else of a loop, ...): values, targets, body; how often the body runs
+              ///< is its flow(); binding() binds its targets
     verbatim, ///< any other simple statement (del, assert, a docstring, break, ...):
-              ///< text as written; values are read. One that rebinds names (x += e, a
-              ///< nested def) is an assignment of an opaque value made of what it reads
+              ///< values are read. One that rebinds names (x += e, a nested def) is an
+              ///< assignment of an opaque value made of what it reads
   };
 
   kind what = kind::pass;
@@ -492,20 +488,20 @@ private:
   std::uint8_t flags_ = 0;
   std::uint8_t range_arity_ = 1;
   std::uint8_t target_count_ = 0; ///< an assignment's target count (many_targets: in a slot)
-  std::uint32_t comment_at_ = 0;
+  std::uint32_t origin_ = 0;
 
 public:
   source_location where{};
 
   // ---- reading
-  /// The statement as written (its header for a compound one), when it was parsed:
-  /// printed as is, so that a rewritten body keeps the author's spelling. Continuation
-  /// lines are stored without the statement's indentation; a line that starts inside a
-  /// string literal is marked by a leading '\0' and never re-indented.
-  [[nodiscard]] str text() const noexcept { return text_; }
-  /// Where in `text` the statement's own trailing comment starts (0: none), so that a
-  /// printed `# window_buffer=` comment goes before it.
-  [[nodiscard]] std::uint32_t comment_at() const noexcept { return comment_at_; }
+  /// What the producer of the statement keys its own records of it by (a front end: the
+  /// text it read); 0 for none. The IR never reads it; a copy made by a rewrite keeps it.
+  [[nodiscard]] std::uint32_t origin() const noexcept { return origin_; }
+  /// A verbatim statement's or a block's header's spelling, for one made in memory
+  /// (`break`); a parsed one's is in its producer's records (origin).
+  [[nodiscard]] str text() const noexcept {
+    return slot_of_text(what) >= 0 ? *slot<str>(slot_of_text(what)) : str();
+  }
   [[nodiscard]] expression_ptr value() const noexcept {
     return slot_of_value(what) >= 0 ? *slot<expression_ptr>(slot_of_value(what)) : nullptr;
   }
@@ -552,6 +548,9 @@ public:
   /// call (`a, b = b, a`; a loop's closing `pl.yield_(x)`, which binds the loop-carried
   /// targets): the elements are read before any target is bound.
   [[nodiscard]] bool parallel() const noexcept { return flags_ & f_parallel; }
+  /// A statement that a rewrite changed after it was made, so that what its producer
+  /// recorded of its spelling (origin) no longer spells it: it is spelled from its parts.
+  [[nodiscard]] bool respelled() const noexcept { return flags_ & f_respelled; }
   [[nodiscard]] node_span<statement_ptr> body() const noexcept {
     return list_at<statement_ptr>(slot_of_body(what));
   }
@@ -607,17 +606,18 @@ public:
     case kind::scope:
       return 4;
     case kind::block:
-      return 4;
+      return 5;
     case kind::verbatim:
-      return 2;
+      return 3;
     }
     return 0;
   }
 
   // ---- writing: only by the writer that made the node, before publishing it
-  void set_text(str t, std::uint32_t comment_at = 0) noexcept {
-    text_ = t;
-    comment_at_ = comment_at;
+  void set_origin(std::uint32_t origin) noexcept { origin_ = origin; }
+  void set_text(str t) noexcept {
+    if (slot_of_text(what) >= 0)
+      *mutable_slot<str>(slot_of_text(what)) = t;
   }
   void set_value(expression_ptr e) noexcept {
     if (slot_of_value(what) >= 0)
@@ -658,6 +658,7 @@ public:
   }
   void set_jump(bool j) noexcept { set_flag(f_jump, j); }
   void set_parallel(bool p) noexcept { set_flag(f_parallel, p); }
+  void set_respelled() noexcept { set_flag(f_respelled, true); }
   void set_body(node_list<statement_ptr> l) noexcept {
     if (slot_of_body(what) >= 0)
       *mutable_slot<node_list<statement_ptr>>(slot_of_body(what)) = l;
@@ -691,6 +692,9 @@ public:
            : k == kind::for_loop                                           ? 6
                                                                            : -1;
   }
+  static constexpr int slot_of_text(kind k) noexcept {
+    return k == kind::block ? 4 : k == kind::verbatim ? 2 : -1;
+  }
   static constexpr int slot_of_targets(kind k) noexcept {
     return k == kind::for_loop ? 4 : (k == kind::block || k == kind::verbatim) ? 1 : -1;
   }
@@ -716,10 +720,11 @@ private:
     f_builtin_range = 1,
     f_elif = 2,
     f_device_list = 4,
-    f_once = 8,      ///< block: flow() is block
-    f_repeat = 16,   ///< block: flow() is repeat
-    f_jump = 32,     ///< verbatim: break or continue
-    f_parallel = 64, ///< assign: parallel()
+    f_once = 8,        ///< block: flow() is block
+    f_repeat = 16,     ///< block: flow() is repeat
+    f_jump = 32,       ///< verbatim: break or continue
+    f_parallel = 64,   ///< assign: parallel()
+    f_respelled = 128, ///< respelled()
   };
 
   void set_flag(std::uint8_t f, bool on) noexcept {
@@ -744,8 +749,6 @@ private:
   expression_ptr loop_slot(int i) const noexcept {
     return what == kind::for_loop ? *slot<expression_ptr>(i) : nullptr;
   }
-
-  str text_;
 };
 
 struct parameter {
@@ -761,7 +764,7 @@ struct function {
 };
 
 static_assert(sizeof(expression) == 24 && alignof(expression) == 8);
-static_assert(sizeof(statement) == 24 && alignof(statement) == 8);
+static_assert(sizeof(statement) == 16 && alignof(statement) == 8);
 static_assert(sizeof(variable) == 24);
 static_assert(std::is_trivially_destructible_v<expression> &&
               std::is_trivially_destructible_v<statement> &&
@@ -859,6 +862,13 @@ private:
   std::vector<std::shared_ptr<const node_arena>> deps_;
 };
 
+/// What the producer of a program keeps beside it (a front end: the source text of its
+/// statements, by statement::origin()). The IR never reads it.
+class program_annotation {
+public:
+  virtual ~program_annotation() = default;
+};
+
 /// The whole program: its functions, in source order, and the arenas their nodes live in.
 struct program {
   /// `@pl.program class NAME:` with `@pl.function` methods, or a group of module-level
@@ -871,6 +881,8 @@ struct program {
   /// What keeps the nodes alive: the arena they were written to (and those it depends
   /// on). A rewritten program holds the old program's arenas and its own.
   std::vector<std::shared_ptr<const node_arena>> arenas;
+  /// Its producer's records; a rewritten program shares them.
+  std::shared_ptr<const program_annotation> annotation;
 };
 
 // ---- writing nodes ----------------------------------------------------------------------
@@ -897,8 +909,8 @@ struct expression_spec {
 struct statement_spec {
   statement::kind what = statement::kind::pass;
   source_location where{};
-  str text;
-  std::uint32_t comment_at = 0;
+  std::uint32_t origin = 0;
+  str text; ///< a verbatim statement's or a block's spelling (statement::text)
   expression_ptr value;
   std::span<const variable_ptr> targets;
   std::span<const expression_ptr> values;
@@ -1077,7 +1089,8 @@ public:
     auto* st = new (mem) statement();
     st->what = s.what;
     st->where = s.where;
-    st->set_text(s.text, s.comment_at);
+    st->set_origin(s.origin);
+    st->set_text(s.text);
     st->set_elif(s.is_elif);
     if (s.what == k::block)
       st->set_flow(s.flow);
@@ -1134,7 +1147,7 @@ private:
     std::string_view operator()(str s) const noexcept { return s.view(); }
   };
   std::shared_ptr<node_arena> arena_;
-  detail::name_table<str, key_of> interned_;
+  commscope::detail::name_table<str, key_of> interned_;
 };
 
 } // namespace commscope::reference

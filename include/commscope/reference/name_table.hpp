@@ -1,6 +1,7 @@
 // A flat hash table of handles keyed by a name each handle knows (a variable's name, an
-// interned string): 16 bytes a slot, no node per entry, for the front end's tables that
-// grow with the program (a million bindings in one host orchestrator).
+// interned string): 16 bytes a slot, no node per entry, for the IR's interned names and
+// the front end's tables that grow with the program (a million bindings in one host
+// orchestrator).
 #pragma once
 
 #include <cstddef>
@@ -9,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-namespace commscope::reference::detail {
+namespace commscope::detail {
 
 /// A fast hash of a short name; never 0 (0 marks an empty slot). Loads of fixed size
 /// only (the last 8 or 4 bytes overlap the first), so a name costs a few instructions.
@@ -163,4 +164,4 @@ private:
   std::size_t size_ = 0;
 };
 
-} // namespace commscope::reference::detail
+} // namespace commscope::detail

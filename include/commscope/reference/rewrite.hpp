@@ -19,240 +19,6 @@
 
 namespace commscope::reference {
 
-namespace detail {
-
-/// Post-order rebuild of statements and expressions with explicit stacks: a node is
-/// copied (into `w`) only when something below it changed; `var_map` gives the variable
-/// that replaces a variable (itself when none does).
-template <class VarMap> class rebuilder {
-public:
-  rebuilder(node_factory& w, VarMap var_map) : w_(w), map_(std::move(var_map)) {}
-
-  std::vector<statement_ptr> body(node_span<statement_ptr> in) {
-    struct item {
-      bool exit;
-      const statement* node;
-    };
-    std::vector<item> stack;
-    done_statements_.clear();
-    for (auto i = in.size(); i-- > 0;)
-      stack.push_back({false, in[i].get()});
-    // Children are pushed in reverse, so that they complete in order; their results are
-    // then taken from the done stack in that order. A statement's expressions are
-    // rebuilt when it completes.
-    while (!stack.empty()) {
-      const item it = stack.back();
-      stack.pop_back();
-      if (it.exit) {
-        finish_statement(*it.node);
-        continue;
-      }
-      stack.push_back({true, it.node});
-      const auto body = it.node->body();
-      const auto orelse = it.node->orelse();
-      for (auto c = orelse.size(); c-- > 0;)
-        if (orelse[c])
-          stack.push_back({false, orelse[c].get()});
-      for (auto c = body.size(); c-- > 0;)
-        if (body[c])
-          stack.push_back({false, body[c].get()});
-    }
-    return std::move(done_statements_);
-  }
-
-  /// `e` with variables substituted (`e` itself when nothing in it changes). Leaves, the
-  /// most common operands, directly; others post-order on an explicit stack.
-  expression_ptr expression_of(expression_ptr e) {
-    if (!e->has_operands()) {
-      const variable_ptr v = e->var();
-      if (!v)
-        return e;
-      const variable_ptr m = map_(v);
-      if (m == v)
-        return e;
-      expression* c = w_.clone(*e);
-      c->set_var(m);
-      return c;
-    }
-    auto& stack = expression_stack_;
-    auto& done = done_expressions_;
-    const std::size_t base = done.size();
-    stack.clear();
-    stack.push_back({false, e.get()});
-    while (!stack.empty()) {
-      const expression_item it = stack.back();
-      stack.pop_back();
-      if (it.exit) {
-        finish_expression(*it.node);
-        continue;
-      }
-      if (!it.node->has_operands()) {
-        done.push_back(expression_of(it.node)); // a leaf: no recursion
-        continue;
-      }
-      stack.push_back({true, it.node});
-      const auto mark = static_cast<std::ptrdiff_t>(stack.size());
-      expression_children(*it.node, [&](expression_ptr c) { stack.push_back({false, c.get()}); });
-      std::reverse(stack.begin() + mark, stack.end());
-    }
-    const expression_ptr r = done.back();
-    done.resize(base);
-    return r;
-  }
-
-private:
-  // The child slots of each node, in one order shared by the push, the comparison and
-  // the replacement below; null slots are skipped by all three alike.
-  template <class F> static void expression_children(const expression& e, F&& f) {
-    if (auto b = e.base())
-      f(b);
-    for (const auto& a : e.args())
-      if (a)
-        f(a);
-    for (const auto& k : e.keywords())
-      if (k.value)
-        f(k.value);
-  }
-  template <class F> static void statement_expressions(const statement& s, F&& f) {
-    if (auto v = s.value())
-      f(v);
-    for (const auto& v : s.values())
-      if (v)
-        f(v);
-    for (const auto& b : {s.start(), s.stop(), s.step()})
-      if (b)
-        f(b);
-  }
-  template <class F> static void statement_children(const statement& s, F&& f) {
-    for (const auto& b : s.body())
-      if (b)
-        f(b);
-    for (const auto& b : s.orelse())
-      if (b)
-        f(b);
-  }
-  template <class Node, class Children>
-  static std::size_t count(const Node& n, Children children) {
-    std::size_t k = 0;
-    children(n, [&](const auto&) { ++k; });
-    return k;
-  }
-
-  variable_ptr mapped(variable_ptr v) const { return v ? map_(v) : v; }
-
-  void finish_expression(const expression& e) {
-    auto& done = done_expressions_;
-    const auto children = [](const expression& n, auto&& f) { expression_children(n, f); };
-    const std::size_t from = done.size() - count(e, children);
-    const variable_ptr old_var = e.var();
-    const variable_ptr v = mapped(old_var);
-    bool changed = v != old_var;
-    std::size_t k = from;
-    expression_children(e, [&](expression_ptr c) { changed |= done[k++] != c; });
-    if (!changed) {
-      done.resize(from);
-      done.push_back(&e);
-      return;
-    }
-    expression* c = w_.clone(e);
-    k = from;
-    if (c->base())
-      c->set_base(done[k++]);
-    for (auto& a : c->mutable_args())
-      if (a)
-        a = done[k++];
-    for (auto& kw : c->mutable_keywords())
-      if (kw.value)
-        kw.value = done[k++];
-    if (old_var)
-      c->set_var(v);
-    done.resize(from);
-    done.push_back(c);
-  }
-
-  void finish_statement(const statement& s) {
-    auto& stmts = done_statements_;
-    auto& exprs = done_expressions_;
-    const auto children = [](const statement& n, auto&& f) { statement_children(n, f); };
-    const std::size_t sf = stmts.size() - count(s, children);
-    const std::size_t ef = exprs.size();
-    statement_expressions(s, [&](expression_ptr e) {
-      const expression_ptr r = expression_of(e);
-      exprs.push_back(r);
-    });
-    bool changed = mapped(s.loop_var()) != s.loop_var();
-    for (const auto& t : s.targets())
-      changed = changed || mapped(t) != t;
-    std::size_t k = sf;
-    statement_children(s, [&](statement_ptr c) { changed |= stmts[k++] != c; });
-    k = ef;
-    statement_expressions(s, [&](expression_ptr e) { changed |= exprs[k++] != e; });
-    if (!changed) {
-      stmts.resize(sf);
-      exprs.resize(ef);
-      stmts.push_back(&s);
-      return;
-    }
-    statement* c = w_.clone(s);
-    // Expressions, in statement_expressions' order.
-    k = ef;
-    if (s.value())
-      c->set_value(exprs[k++]);
-    if (!s.values().empty()) {
-      std::vector<expression_ptr> values(s.values().begin(), s.values().end());
-      for (auto& v : values)
-        if (v)
-          v = exprs[k++];
-      c->set_values(w_.list(values));
-    }
-    if (s.what == statement::kind::for_loop) {
-      expression_ptr b[3] = {s.start(), s.stop(), s.step()};
-      for (auto& x : b)
-        if (x)
-          x = exprs[k++];
-      c->set_loop(mapped(s.loop_var()), b[0], b[1], b[2]);
-    }
-    // Children.
-    k = sf;
-    const auto replaced = [&](node_span<statement_ptr> in) {
-      std::vector<statement_ptr> out(in.begin(), in.end());
-      for (auto& x : out)
-        if (x)
-          x = stmts[k++];
-      return w_.list(out);
-    };
-    if (!s.body().empty())
-      c->set_body(replaced(s.body()));
-    if (!s.orelse().empty())
-      c->set_orelse(replaced(s.orelse()));
-    // Targets: inline in an assignment (the copy's own), a shared list otherwise.
-    if (s.what == statement::kind::assign) {
-      for (auto& t : c->mutable_targets())
-        t = mapped(t);
-    } else if (!s.targets().empty()) {
-      std::vector<variable_ptr> targets(s.targets().begin(), s.targets().end());
-      for (auto& t : targets)
-        t = mapped(t);
-      c->set_targets(w_.list(targets));
-    }
-    stmts.resize(sf);
-    exprs.resize(ef);
-    stmts.push_back(c);
-  }
-
-  node_factory& w_;
-  VarMap map_;
-  std::vector<statement_ptr> done_statements_;
-  std::vector<expression_ptr> done_expressions_;
-  struct expression_item {
-    bool exit;
-    const expression* node;
-  };
-  std::vector<expression_item> expression_stack_;
-};
-
-} // namespace detail
-
 class rewriter {
 public:
   explicit rewriter(const program_ptr& p) : old_(p), next_id_(p->variable_bound) {}
@@ -301,7 +67,7 @@ public:
   void end_function() {
     auto* f = w_.make_node(*current_);
     const auto map = [this](variable_ptr v) { return substituted(v); };
-    std::vector<statement_ptr> body = detail::rebuilder(w_, map).body(current_->body);
+    std::vector<statement_ptr> body = rebuilder(w_, map).body(current_->body);
     const source_location at = body.empty() ? current_->where : body.front()->where;
     for (auto i = scopes_.size(); i-- > 0;) {
       statement_spec s;
@@ -335,6 +101,236 @@ public:
   }
 
 private:
+  /// Post-order rebuild of statements and expressions with explicit stacks: a node is
+  /// copied (into `w`) only when something below it changed; `var_map` gives the variable
+  /// that replaces a variable (itself when none does).
+  template <class VarMap> class rebuilder {
+  public:
+    rebuilder(node_factory& w, VarMap var_map) : w_(w), map_(std::move(var_map)) {}
+
+    std::vector<statement_ptr> body(node_span<statement_ptr> in) {
+      struct item {
+        bool exit;
+        const statement* node;
+      };
+      std::vector<item> stack;
+      done_statements_.clear();
+      for (auto i = in.size(); i-- > 0;)
+        stack.push_back({false, in[i].get()});
+      // Children are pushed in reverse, so that they complete in order; their results are
+      // then taken from the done stack in that order. A statement's expressions are
+      // rebuilt when it completes.
+      while (!stack.empty()) {
+        const item it = stack.back();
+        stack.pop_back();
+        if (it.exit) {
+          finish_statement(*it.node);
+          continue;
+        }
+        stack.push_back({true, it.node});
+        const auto body = it.node->body();
+        const auto orelse = it.node->orelse();
+        for (auto c = orelse.size(); c-- > 0;)
+          if (orelse[c])
+            stack.push_back({false, orelse[c].get()});
+        for (auto c = body.size(); c-- > 0;)
+          if (body[c])
+            stack.push_back({false, body[c].get()});
+      }
+      return std::move(done_statements_);
+    }
+
+    /// `e` with variables substituted (`e` itself when nothing in it changes). Leaves, the
+    /// most common operands, directly; others post-order on an explicit stack.
+    expression_ptr expression_of(expression_ptr e) {
+      if (!e->has_operands()) {
+        const variable_ptr v = e->var();
+        if (!v)
+          return e;
+        const variable_ptr m = map_(v);
+        if (m == v)
+          return e;
+        expression* c = w_.clone(*e);
+        c->set_var(m);
+        return c;
+      }
+      auto& stack = expression_stack_;
+      auto& done = done_expressions_;
+      const std::size_t base = done.size();
+      stack.clear();
+      stack.push_back({false, e.get()});
+      while (!stack.empty()) {
+        const expression_item it = stack.back();
+        stack.pop_back();
+        if (it.exit) {
+          finish_expression(*it.node);
+          continue;
+        }
+        if (!it.node->has_operands()) {
+          done.push_back(expression_of(it.node)); // a leaf: no recursion
+          continue;
+        }
+        stack.push_back({true, it.node});
+        const auto mark = static_cast<std::ptrdiff_t>(stack.size());
+        expression_children(*it.node, [&](expression_ptr c) { stack.push_back({false, c.get()}); });
+        std::reverse(stack.begin() + mark, stack.end());
+      }
+      const expression_ptr r = done.back();
+      done.resize(base);
+      return r;
+    }
+
+  private:
+    // The child slots of each node, in one order shared by the push, the comparison and
+    // the replacement below; null slots are skipped by all three alike.
+    template <class F> static void expression_children(const expression& e, F&& f) {
+      if (auto b = e.base())
+        f(b);
+      for (const auto& a : e.args())
+        if (a)
+          f(a);
+      for (const auto& k : e.keywords())
+        if (k.value)
+          f(k.value);
+    }
+    template <class F> static void statement_expressions(const statement& s, F&& f) {
+      if (auto v = s.value())
+        f(v);
+      for (const auto& v : s.values())
+        if (v)
+          f(v);
+      for (const auto& b : {s.start(), s.stop(), s.step()})
+        if (b)
+          f(b);
+    }
+    template <class F> static void statement_children(const statement& s, F&& f) {
+      for (const auto& b : s.body())
+        if (b)
+          f(b);
+      for (const auto& b : s.orelse())
+        if (b)
+          f(b);
+    }
+    template <class Node, class Children>
+    static std::size_t count(const Node& n, Children children) {
+      std::size_t k = 0;
+      children(n, [&](const auto&) { ++k; });
+      return k;
+    }
+
+    variable_ptr mapped(variable_ptr v) const { return v ? map_(v) : v; }
+
+    void finish_expression(const expression& e) {
+      auto& done = done_expressions_;
+      const auto children = [](const expression& n, auto&& f) { expression_children(n, f); };
+      const std::size_t from = done.size() - count(e, children);
+      const variable_ptr old_var = e.var();
+      const variable_ptr v = mapped(old_var);
+      bool changed = v != old_var;
+      std::size_t k = from;
+      expression_children(e, [&](expression_ptr c) { changed |= done[k++] != c; });
+      if (!changed) {
+        done.resize(from);
+        done.push_back(&e);
+        return;
+      }
+      expression* c = w_.clone(e);
+      k = from;
+      if (c->base())
+        c->set_base(done[k++]);
+      for (auto& a : c->mutable_args())
+        if (a)
+          a = done[k++];
+      for (auto& kw : c->mutable_keywords())
+        if (kw.value)
+          kw.value = done[k++];
+      if (old_var)
+        c->set_var(v);
+      done.resize(from);
+      done.push_back(c);
+    }
+
+    void finish_statement(const statement& s) {
+      auto& stmts = done_statements_;
+      auto& exprs = done_expressions_;
+      const auto children = [](const statement& n, auto&& f) { statement_children(n, f); };
+      const std::size_t sf = stmts.size() - count(s, children);
+      const std::size_t ef = exprs.size();
+      statement_expressions(s, [&](expression_ptr e) {
+        const expression_ptr r = expression_of(e);
+        exprs.push_back(r);
+      });
+      bool changed = mapped(s.loop_var()) != s.loop_var();
+      for (const auto& t : s.targets())
+        changed = changed || mapped(t) != t;
+      std::size_t k = sf;
+      statement_children(s, [&](statement_ptr c) { changed |= stmts[k++] != c; });
+      k = ef;
+      statement_expressions(s, [&](expression_ptr e) { changed |= exprs[k++] != e; });
+      if (!changed) {
+        stmts.resize(sf);
+        exprs.resize(ef);
+        stmts.push_back(&s);
+        return;
+      }
+      statement* c = w_.clone(s);
+      // Expressions, in statement_expressions' order.
+      k = ef;
+      if (s.value())
+        c->set_value(exprs[k++]);
+      if (!s.values().empty()) {
+        std::vector<expression_ptr> values(s.values().begin(), s.values().end());
+        for (auto& v : values)
+          if (v)
+            v = exprs[k++];
+        c->set_values(w_.list(values));
+      }
+      if (s.what == statement::kind::for_loop) {
+        expression_ptr b[3] = {s.start(), s.stop(), s.step()};
+        for (auto& x : b)
+          if (x)
+            x = exprs[k++];
+        c->set_loop(mapped(s.loop_var()), b[0], b[1], b[2]);
+      }
+      // Children.
+      k = sf;
+      const auto replaced = [&](node_span<statement_ptr> in) {
+        std::vector<statement_ptr> out(in.begin(), in.end());
+        for (auto& x : out)
+          if (x)
+            x = stmts[k++];
+        return w_.list(out);
+      };
+      if (!s.body().empty())
+        c->set_body(replaced(s.body()));
+      if (!s.orelse().empty())
+        c->set_orelse(replaced(s.orelse()));
+      // Targets: inline in an assignment (the copy's own), a shared list otherwise.
+      if (s.what == statement::kind::assign) {
+        for (auto& t : c->mutable_targets())
+          t = mapped(t);
+      } else if (!s.targets().empty()) {
+        std::vector<variable_ptr> targets(s.targets().begin(), s.targets().end());
+        for (auto& t : targets)
+          t = mapped(t);
+        c->set_targets(w_.list(targets));
+      }
+      stmts.resize(sf);
+      exprs.resize(ef);
+      stmts.push_back(c);
+    }
+
+    node_factory& w_;
+    VarMap map_;
+    std::vector<statement_ptr> done_statements_;
+    std::vector<expression_ptr> done_expressions_;
+    struct expression_item {
+      bool exit;
+      const expression* node;
+    };
+    std::vector<expression_item> expression_stack_;
+  };
+
   struct pending_scope {
     str name;
     node_list<std::int64_t> devices;
@@ -345,8 +341,7 @@ private:
   /// The position of `f` among the program's functions (their count when it is none of
   /// them), searched from just after the previous one found: the pass wraps functions in
   /// program order, so each search is a step. Positions, not a hash map from function to
-  /// replacement, whose instantiation was a few kilobytes of code in every translation
-  /// unit of the pass (issue 13).
+  /// replacement, which would be instantiated in every translation unit of the pass.
   std::size_t position_of(const function* f) {
     const auto& fs = old_->functions;
     for (std::size_t k = 0; k < fs.size(); ++k) {

@@ -79,41 +79,11 @@ namespace commscope::reference {
   return 1;
 }
 
-namespace detail {
-/// Everything `e` holds, to make a changed copy of it.
-inline expression_spec spec_of(const expression& e) {
-  expression_spec s;
-  s.what = e.what;
-  s.where = e.where;
-  s.op = e.op;
-  s.value = e.value();
-  s.overflow = e.overflow();
-  s.var = e.var();
-  s.callee = e.callee();
-  s.base = e.base();
-  s.text = e.text();
-  s.name = e.name();
-  s.args = e.args();
-  s.keywords = e.keywords();
-  return s;
-}
-} // namespace detail
-
-/// What respells a rewritten statement: defined in printer.hpp, which a translation unit
-/// that synthesizes signals includes. Only declared here, so that a translation unit of
-/// the pass alone, which includes the traits and so this header, does not parse the
-/// printer (issue 13).
-struct statement_printer;
-
-namespace detail {
-/// The printer is a complete type (printer.hpp is included).
-template <class P>
-concept complete_printer = requires { sizeof(P); };
-} // namespace detail
-
-/// A class template, on its printer, so that its members are compiled only where signals
-/// are synthesized (issue 13). Use it as `signal_rewriter`.
-template <class Printer = statement_printer> class basic_signal_rewriter {
+/// Inserts signals (traits.hpp, layer 4): a rewritten statement is marked respelled
+/// (ir.hpp), so that whoever prints it spells it from its parts. A class template only so
+/// that its members are compiled where signals are synthesized, not in every translation
+/// unit that includes the traits. Use it as `signal_rewriter`.
+template <class = void> class basic_signal_rewriter {
 public:
   explicit basic_signal_rewriter(const program_ptr& p) : old_(p), next_id_(p->variable_bound) {}
 
@@ -125,8 +95,10 @@ public:
     if (std::find(functions_.begin(), functions_.end(), f) == functions_.end())
       functions_.push_back(f);
     auto& site = sites_[at];
-    if (!site.replacement)
+    if (!site.replacement) {
       site.replacement = w_.clone(*at);
+      site.replacement->set_respelled();
+    }
     // The spelling of the module the call names (`pld.`, `dist.`), for its new siblings.
     std::string module = call->text().empty() ? std::string("pld.") : std::string(call->text());
     for (std::string_view tail : {"tensor.allreduce", "allreduce"})
@@ -175,7 +147,7 @@ public:
     // The call with its signal: the second positional argument, keywords as they were.
     std::vector<expression_ptr> args(call->args().begin(), call->args().end());
     args.push_back(name(signal, call->where));
-    expression_spec with = detail::spec_of(*call);
+    expression_spec with = spec_of(*call);
     with.args = args;
     const expression_ptr with_signal = w_.make(with);
     statement& s = *site.replacement;
@@ -193,8 +165,6 @@ public:
   program_ptr finish() {
     if (functions_.empty())
       return old_;
-    for (auto& [at, site] : sites_)
-      respell(*at, *site.replacement);
     auto p = std::make_shared<program>(*old_);
     for (auto& fn : p->functions)
       if (std::find(functions_.begin(), functions_.end(), fn.get()) != functions_.end())
@@ -209,6 +179,24 @@ private:
     std::vector<statement_ptr> before;
     statement* replacement = nullptr;
   };
+
+  /// Everything `e` holds, to make a changed copy of it.
+  static expression_spec spec_of(const expression& e) {
+    expression_spec s;
+    s.what = e.what;
+    s.where = e.where;
+    s.op = e.op;
+    s.value = e.value();
+    s.overflow = e.overflow();
+    s.var = e.var();
+    s.callee = e.callee();
+    s.base = e.base();
+    s.text = e.text();
+    s.name = e.name();
+    s.args = e.args();
+    s.keywords = e.keywords();
+    return s;
+  }
 
   variable_ptr new_variable(std::string_view n, type_ptr t = {}) {
     return w_.make_variable(next_id_++, w_.intern(n), t);
@@ -257,32 +245,6 @@ private:
     s.value = value;
     s.where = where;
     return w_.make(s);
-  }
-
-  /// The rewritten statement is printed canonically (its call changed), followed by
-  /// the author's trailing comment.
-  void respell(const statement& old, statement& s) {
-    // Checked here, where the printer is used, not on the class: the class is named by
-    // every pass-only TU (the traits' signal hooks). Without this, a missing include
-    // surfaces as an incomplete type below.
-    static_assert(detail::complete_printer<Printer>,
-                  "commscope: synthesizing signals on the reference IR needs "
-                  "#include <commscope/reference/printer.hpp>");
-    if (old.text().empty())
-      return;
-    const std::string_view old_text = old.text();
-    const std::string_view comment =
-        old.comment_at() != 0 ? old_text.substr(old.comment_at()) : std::string_view();
-    s.set_text({}, 0);
-    std::string text;
-    if constexpr (detail::complete_printer<Printer>) // else only the assertion is reported
-      Printer::append_statement(text, s, "", "\n");
-    std::uint32_t comment_at = 0;
-    if (!comment.empty()) {
-      comment_at = static_cast<std::uint32_t>(text.size());
-      text += comment;
-    }
-    s.set_text(w_.string(text), comment_at);
   }
 
   /// The function with its bodies copied along the paths to the insertion points.

@@ -2,7 +2,7 @@
 // and wrap a host orchestrator body in a `@pl.program` class.
 #pragma once
 
-#include <commscope/reference/parser.hpp>
+#include <commscope/frontend/frontend.hpp>
 
 #include <doctest/doctest.h>
 
@@ -12,17 +12,18 @@
 namespace parse_test {
 
 namespace ref = commscope::reference;
+namespace fe = commscope::frontend;
 
 inline ref::program_ptr parse_ok(std::string_view text) {
-  auto r = ref::parse(text);
+  auto r = fe::parse(text);
   if (!r)
     FAIL_CHECK(r.error->line << ":" << r.error->column << ": " << r.error->message);
   REQUIRE(r.program);
   return r.program;
 }
 
-inline ref::syntax_error parse_error(std::string_view text) {
-  auto r = ref::parse(text);
+inline fe::syntax_error parse_error(std::string_view text) {
+  auto r = fe::parse(text);
   REQUIRE_FALSE(r);
   REQUIRE(r.error);
   return *r.error;

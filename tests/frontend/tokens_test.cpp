@@ -1,7 +1,8 @@
 // Python 3's lexical rules (cli.md, "Lexical"): what Python reads is read, what Python
 // refuses while tokenizing is a syntax error at the place Python points to.
-#include <commscope/reference/parser.hpp>
-#include <commscope/reference/tokenizer.hpp>
+#include "tokens.hpp"
+
+#include <commscope/frontend/frontend.hpp>
 
 #include <doctest/doctest.h>
 
@@ -10,12 +11,13 @@
 #include <vector>
 
 namespace ref = commscope::reference;
-using ref::tok;
+namespace fe = commscope::frontend;
+using fe::detail::tok;
 
 namespace {
 
 std::vector<std::string> kinds_and_texts(std::string_view src) {
-  const auto ts = ref::tokenize(src);
+  const auto ts = fe::detail::tokenize(src);
   std::vector<std::string> out;
   for (const auto& t : ts.tokens) {
     switch (t.kind()) {
@@ -38,14 +40,14 @@ std::vector<std::string> kinds_and_texts(std::string_view src) {
   return out;
 }
 
-ref::syntax_error module_error(std::string_view src) {
-  auto m = ref::parse_module(src);
+fe::syntax_error module_error(std::string_view src) {
+  auto m = fe::parse_module(src);
   REQUIRE(m.error);
   return *m.error;
 }
 
 void module_ok(std::string_view src) {
-  auto m = ref::parse_module(src);
+  auto m = fe::parse_module(src);
   if (m.error)
     FAIL_CHECK(m.error->line << ":" << m.error->column << ": " << m.error->message);
 }
@@ -104,16 +106,16 @@ TEST_CASE("every string form, f-strings nested, prefixes in any case") {
                              "f'{ {1: 2}[1] }'"}) {
     CAPTURE(s);
     const std::string src = "x = " + std::string(s) + "\n";
-    const auto ts = ref::tokenize(src);
+    const auto ts = fe::detail::tokenize(src);
     REQUIRE(ts.tokens.size() >= 4);
     CHECK(ts.tokens[2].kind() == tok::string);
     CHECK(ts.tokens[ts.tokens.size() - 2].kind() == tok::newline);
   }
   std::string v;
-  CHECK(ref::string_value("'a\\nb\\x41\\''", 0, v));
+  CHECK(fe::detail::string_value("'a\\nb\\x41\\''", 0, v));
   CHECK(v == "a\nbA'");
   v.clear();
-  CHECK(ref::string_value("r'a\\n'", ref::string_raw, v));
+  CHECK(fe::detail::string_value("r'a\\n'", fe::detail::string_raw, v));
   CHECK(v == "a\\n");
 }
 
@@ -138,7 +140,7 @@ TEST_CASE("every number form; integers are unbounded") {
         "1_0.0_1e+1_0", "3j", "1.5J", "0_0", "123456789012345678901234567890"}) {
     CAPTURE(n);
     const std::string src = "x = " + std::string(n) + "\n";
-    const auto ts = ref::tokenize(src);
+    const auto ts = fe::detail::tokenize(src);
     CHECK(ts.tokens[2].kind() == tok::number);
     CHECK(ts.text(ts.tokens[2]) == n);
   }

@@ -1,10 +1,8 @@
 // Source-preserving output (cli.md, `--emit=ir`): the input file with only the rewritten
 // host orchestrator bodies replaced by their printed form; every other byte is kept.
-#pragma once
-
+#include <commscope/frontend/frontend.hpp>
+#include <commscope/frontend/print.hpp>
 #include <commscope/reference/ir.hpp>
-#include <commscope/reference/parser.hpp>
-#include <commscope/reference/printer.hpp>
 
 #include <algorithm>
 #include <cstddef>
@@ -13,18 +11,10 @@
 #include <utility>
 #include <vector>
 
-namespace commscope::reference {
+namespace commscope::frontend {
 
-/// A host body to replace in the source, and its printed replacement.
-using body_edit = std::pair<const body_span*, std::string>;
-
-/// The host bodies of `unit` that the rewrite replaced: `before` is the program as
-/// parsed, `after` the program after the pass (a rewritten function is a new object).
-/// Each is printed at its span's indentation, lines ended by `newline`.
-[[nodiscard]] inline std::vector<body_edit> rewritten_bodies(const program_unit& unit,
-                                                             const program& before,
-                                                             const program& after,
-                                                             std::string_view newline) {
+std::vector<body_edit> rewritten_bodies(const program_unit& unit, const reference::program& before,
+                                        const reference::program& after, std::string_view newline) {
   std::vector<body_edit> edits;
   for (std::size_t k = 0; k < after.functions.size() && k < before.functions.size(); ++k) {
     if (after.functions[k] == before.functions[k])
@@ -32,16 +22,15 @@ using body_edit = std::pair<const body_span*, std::string>;
     for (const auto& span : unit.bodies)
       if (span.fn == before.functions[k].get()) {
         std::string body;
-        print_statements(body, after.functions[k]->body, span.indent, newline);
+        print_statements(body, after, after.functions[k]->body, span.indent, newline);
         edits.emplace_back(&span, std::move(body));
       }
   }
   return edits;
 }
 
-/// `text` with every edit applied (the spans come from parsing `text`).
-[[nodiscard]] inline std::string splice_bodies(std::string_view text, std::vector<body_edit> edits,
-                                               std::string_view newline) {
+std::string splice_bodies(std::string_view text, std::vector<body_edit> edits,
+                          std::string_view newline) {
   std::sort(edits.begin(), edits.end(),
             [](const auto& a, const auto& b) { return a.first->begin < b.first->begin; });
   std::string out;
@@ -58,4 +47,4 @@ using body_edit = std::pair<const body_span*, std::string>;
   return out;
 }
 
-} // namespace commscope::reference
+} // namespace commscope::frontend

@@ -1,9 +1,10 @@
-// commscope-opt: runs the pass on a program in the text form (../../shared/spec/cli.md is
+// commscope-opt: runs the pass on a program in the text form (../../../shared/spec/cli.md is
 // the contract: flags, exit statuses, the JSON plan and the diagnostics format).
+#include "json_writer.hpp"
+
 #include <commscope/commscope.hpp>
-#include <commscope/reference/parser.hpp>
-#include <commscope/reference/printer.hpp>
-#include <commscope/reference/source_rewrite.hpp>
+#include <commscope/frontend/frontend.hpp>
+#include <commscope/frontend/print.hpp>
 #include <commscope/reference/traits.hpp>
 
 #include <nlohmann/json.hpp>
@@ -37,6 +38,7 @@
 namespace {
 
 namespace ref = commscope::reference;
+namespace fe = commscope::frontend;
 using json = nlohmann::ordered_json; // members in the order cli.md shows them
 
 constexpr int exit_ok = 0;
@@ -100,7 +102,7 @@ struct usage_error {
 std::pair<std::string, std::int64_t> parse_define(std::string_view d) {
   const auto eq = d.find('=');
   const std::string_view name = eq == std::string_view::npos ? d : d.substr(0, eq);
-  if (eq == std::string_view::npos || !ref::is_plain_name(name))
+  if (eq == std::string_view::npos || !fe::is_plain_name(name))
     throw usage_error{"malformed -D '" + std::string(d) + "': expected NAME=INT"};
   std::string_view v = d.substr(eq + 1);
   const bool negative = v.starts_with('-');
@@ -201,142 +203,7 @@ std::optional<std::string> read_input(const std::string& path) {
   return text;
 }
 
-/// The JSON text of cli.md, written as it is made: to standard output when that is not
-/// also where diagnostics go, else kept until the diagnostics are out. The layout is
-/// nlohmann::json's dump(2) (two spaces a level, `"key": value`), which also escapes
-/// every string that is not plain printable ASCII (invalid UTF-8 replaced).
-class json_writer {
-public:
-  explicit json_writer(bool stream) : stream_(stream) { grow(std::size_t{1} << 21); }
-
-  void begin_object() { open('{'); }
-  void end_object() { close('}'); }
-  void begin_array() { open('['); }
-  void end_array() { close(']'); }
-  /// A member's key (the keys here are plain ASCII).
-  void key(std::string_view k) {
-    end_at(copy(quoted(separate(room(k.size() + 4)), k), ": "));
-    after_key_ = true;
-  }
-  void value(std::string_view v) {
-    if (!plain(v)) {
-      const std::string escaped =
-          json(std::string(v)).dump(-1, ' ', false, json::error_handler_t::replace);
-      end_at(copy(separate(room(escaped.size())), escaped));
-      return;
-    }
-    end_at(quoted(separate(room(v.size() + 2)), v));
-  }
-  void value(std::int64_t v) {
-    char* p = separate(room(24));
-    end_at(std::to_chars(p, p + 24, v).ptr);
-  }
-  void value(std::uint32_t v) { value(static_cast<std::int64_t>(v)); }
-  void null() { end_at(copy(separate(room(4)), "null")); }
-  /// `"key": value` in one call.
-  template <class V> void member(std::string_view k, const V& v) {
-    key(k);
-    value(v);
-  }
-  void newline() {
-    *room(1) = '\n';
-    ++size_;
-  }
-  /// Writes what is buffered to standard output (when streaming, or at the end).
-  void flush() {
-    std::fwrite(data_.get(), 1, size_, stdout);
-    size_ = 0;
-  }
-
-private:
-  // A plain byte buffer, written through pointers: a member costs one capacity check
-  // (std::string's appends checked and zero-filled at every piece, a tenth of a large
-  // plan's time).
-  /// Room for `n` bytes after what is written and its separator; the write position.
-  char* room(std::size_t n) {
-    n += 2 + 2 * first_.size(); // ',' '\n' and the indentation
-    if (capacity_ - size_ < n)
-      grow(n);
-    return data_.get() + size_;
-  }
-  void grow(std::size_t n) {
-    const std::size_t want = std::max(2 * capacity_, size_ + n);
-    std::unique_ptr<char[]> bigger(new char[want]);
-    if (size_ != 0)
-      std::memcpy(bigger.get(), data_.get(), size_);
-    data_ = std::move(bigger);
-    capacity_ = want;
-  }
-  /// What was written ends at `p` (a position room() returned, moved forward).
-  void end_at(const char* p) { size_ = static_cast<std::size_t>(p - data_.get()); }
-  static char* copy(char* p, std::string_view s) {
-    if (!s.empty())
-      std::memcpy(p, s.data(), s.size());
-    return p + s.size();
-  }
-  /// `s` between double quotes (plain: nothing to escape).
-  static char* quoted(char* p, std::string_view s) {
-    *p++ = '"';
-    p = copy(p, s);
-    *p++ = '"';
-    return p;
-  }
-  static bool plain(std::string_view s) {
-    for (const char ch : s) {
-      const auto c = static_cast<unsigned char>(ch);
-      if (c < 0x20 || c >= 0x7f || c == '"' || c == '\\')
-        return false;
-    }
-    return true;
-  }
-  void open(char c) {
-    char* p = separate(room(1));
-    *p++ = c;
-    end_at(p);
-    first_.push_back(1);
-  }
-  void close(char c) {
-    const bool empty = first_.back() != 0;
-    first_.pop_back();
-    char* p = room(1);
-    if (!empty)
-      p = indent(p);
-    *p++ = c;
-    end_at(p);
-    if (stream_ && size_ >= (std::size_t{1} << 20))
-      flush();
-  }
-  /// A line break and the current level's indentation, at `p`.
-  char* indent(char* p) const {
-    *p++ = '\n';
-    const std::size_t n = 2 * first_.size();
-    std::memset(p, ' ', n);
-    return p + n;
-  }
-  /// Before a member or an element, at `p` (room() counted it): the comma, the line break
-  /// and the indentation.
-  char* separate(char* p) {
-    if (after_key_) {
-      after_key_ = false;
-      return p;
-    }
-    if (first_.empty())
-      return p;
-    if (!first_.back())
-      *p++ = ',';
-    first_.back() = 0;
-    return indent(p);
-  }
-
-  bool stream_;
-  bool after_key_ = false;
-  std::unique_ptr<char[]> data_;
-  std::size_t size_ = 0;
-  std::size_t capacity_ = 0;
-  /// Per open object or array: nothing written in it yet (bytes, not vector<bool>'s
-  /// bits: this is read and written at every value).
-  std::vector<unsigned char> first_;
-};
+using commscope::opt::json_writer;
 
 /// Whether standard output and standard error are one file (a terminal, `2>&1`): then
 /// the JSON is held back until the diagnostics are written, as they always come first.
@@ -450,7 +317,7 @@ void function_value(json_writer& out, const function_plan_type& fp, bool explain
     texts += alloc.name;
     text_at.push_back(static_cast<std::uint32_t>(texts.size()));
     if (alloc.size)
-      ref::detail::append_expression(texts, *alloc.size);
+      fe::append_expression(texts, *alloc.size);
   }
   text_at.push_back(static_cast<std::uint32_t>(texts.size()));
   const auto text_of = [&](std::size_t k) {
@@ -504,12 +371,12 @@ void function_value(json_writer& out, const function_plan_type& fp, bool explain
 /// range in the source -> printed text); its JSON entry is written as it is made.
 struct program_outcome {
   std::vector<finding> findings;
-  std::vector<ref::body_edit> rewritten;
+  std::vector<fe::body_edit> rewritten;
 };
 
 /// cli.md: an `unsupported-device` whose device= depends on a name the file leaves
 /// open names it and suggests -D.
-std::string with_open_names(std::string message, const ref::program_unit& unit,
+std::string with_open_names(std::string message, const fe::program_unit& unit,
                             ref::source_location at) {
   std::vector<std::string_view> names;
   for (const auto& [where, name] : unit.open_names)
@@ -526,7 +393,7 @@ std::string with_open_names(std::string message, const ref::program_unit& unit,
 
 /// A `device=` literal beyond 64 bits is judged as the nearest 64-bit value; the message
 /// shows it as written.
-std::string with_literal_device(std::string message, const ref::program_unit& unit,
+std::string with_literal_device(std::string message, const fe::program_unit& unit,
                                 ref::source_location at, std::int64_t number) {
   for (const auto& [where, text] : unit.huge_devices) {
     if (where != at)
@@ -539,7 +406,7 @@ std::string with_literal_device(std::string message, const ref::program_unit& un
   return message;
 }
 
-program_outcome run_program(const ref::program_unit& unit, const options& opt,
+program_outcome run_program(const fe::program_unit& unit, const options& opt,
                             std::string_view newline, json_writer& out) {
   program_outcome result;
   out.begin_object();
@@ -587,7 +454,7 @@ program_outcome run_program(const ref::program_unit& unit, const options& opt,
     for (const auto& fp : pl.functions)
       function_value(out, fp, opt.explain);
     if (opt.emit != emit_kind::plan)
-      result.rewritten = ref::rewritten_bodies(unit, *original, *prog, newline);
+      result.rewritten = fe::rewritten_bodies(unit, *original, *prog, newline);
   }
   in_source_order(result.findings);
   out.end_array();
@@ -622,16 +489,16 @@ int run(int argc, char** argv) {
     text = std::string(builtin_program);
   }
 
-  ref::module_options mo;
+  fe::module_options mo;
   mo.stem = stem;
   mo.defines = opt.defines;
-  const auto module = ref::parse_module(text, mo);
+  const auto module = fe::parse_module(text, mo);
 
   // The plan is written as it is made, unless diagnostics and plan share one file.
   const bool stream = opt.emit != emit_kind::ir && !same_output_streams();
   json_writer out(stream);
   std::vector<finding> findings;
-  std::vector<ref::body_edit> edits;
+  std::vector<fe::body_edit> edits;
   int status = exit_ok;
   out.begin_object();
   out.key("programs");
@@ -682,7 +549,7 @@ int run(int argc, char** argv) {
 
   std::optional<std::string> ir;
   if (status != exit_syntax && opt.emit != emit_kind::plan)
-    ir = ref::splice_bodies(text, std::move(edits), module.newline);
+    ir = fe::splice_bodies(text, std::move(edits), module.newline);
 
   switch (opt.emit) {
   case emit_kind::plan:

@@ -1,9 +1,8 @@
 // Whole modules (cli.md, "What is analysed", "Constants of the file"): where the DSL is
 // found, what a program is named, how open names resolve, what a host body may hold.
 #include <commscope/commscope.hpp>
-#include <commscope/reference/parser.hpp>
-#include <commscope/reference/printer.hpp>
-#include <commscope/reference/source_rewrite.hpp>
+#include <commscope/frontend/frontend.hpp>
+#include <commscope/frontend/print.hpp>
 #include <commscope/reference/traits.hpp>
 
 #include <doctest/doctest.h>
@@ -13,18 +12,19 @@
 #include <string_view>
 
 namespace ref = commscope::reference;
+namespace fe = commscope::frontend;
 
 namespace {
 
-ref::module_result read(std::string_view src, ref::module_options o = {}) {
-  auto m = ref::parse_module(src, o);
+fe::module_result read(std::string_view src, fe::module_options o = {}) {
+  auto m = fe::parse_module(src, o);
   if (m.error)
     FAIL_CHECK(m.error->line << ":" << m.error->column << ": " << m.error->message);
   return m;
 }
 
 /// The plan of program `k` as "name: devices [slots sizes]" lines.
-std::string plan_of(const ref::program_unit& u) {
+std::string plan_of(const fe::program_unit& u) {
   ref::program_ptr p = u.program;
   const auto pl = commscope::analyze(p);
   std::string out;
@@ -39,7 +39,7 @@ std::string plan_of(const ref::program_unit& u) {
       dom.devices.for_each([&](commscope::device_id id) { out += std::to_string(id) + ","; });
       for (const auto a : dom.slots)
         out += " " + std::string(f.allocations[a].name) + "=" +
-               ref::print_expression(*f.allocations[a].size);
+               fe::print_expression(*f.allocations[a].size);
       out += "}";
     }
     out += ";";
@@ -105,7 +105,7 @@ def build(nr):
             chip(v, device=r)
     return host
 )";
-  ref::module_options o;
+  fe::module_options o;
   o.stem = "ring_example";
   o.defines = {{"nr", 2}};
   const auto m = read(src, o);
@@ -168,7 +168,7 @@ def builder(n, m=5):
   CHECK(open[0].second == "n");
   CHECK(open[1].second == "REBOUND");
 
-  ref::module_options o;
+  fe::module_options o;
   o.defines = {{"n", 2}, {"REBOUND", 5}, {"N", 16}};
   m = read(src, o);
   CHECK(plan_of(m.programs[0]) == "host: {9, a=34} {0,1, b=16} {5, c=8};");
@@ -248,7 +248,7 @@ class P:
   const auto pl = commscope::analyze(p);
   commscope::materialize(p, pl);
   std::string body;
-  ref::print_statements(body, p->functions[1]->body, "        ", "\n");
+  fe::print_statements(body, *p, p->functions[1]->body, "        ", "\n");
   CHECK(body.find("            buf: pld.Ptr = pld.alloc_window_buffer(\n"
                   "                4 * 8 * pl.FP32.get_byte(),\n"
                   "            )\n") != std::string::npos);
@@ -262,7 +262,7 @@ class P:
       std::string::npos);
   CHECK(commscope::verify(p).empty());
   // ...and reads back as the same plan.
-  auto again = ref::parse_module(ref::print(p));
+  auto again = fe::parse_module(fe::print(p));
   REQUIRE_FALSE(again.error);
   CHECK(plan_of(again.programs.at(0)) == "host: {all buf=4 * 8 * 4};");
 }
@@ -343,7 +343,7 @@ def host():
   REQUIRE(pl.ok());
   commscope::materialize(p, pl);
   std::string body;
-  ref::print_statements(body, p->functions[1]->body, "    ", "\n");
+  fe::print_statements(body, *p, p->functions[1]->body, "    ", "\n");
   CHECK(body ==
         "    with pld.comm_domain(\"comm_d0\", devices=[0, 1, 2, 3], slots=[buf]):\n"
         "        # the window\n"
@@ -357,7 +357,8 @@ def host():
   auto again = read("@pl.jit.host\ndef host():\n" + body + "\n");
   REQUIRE(again.programs.size() == 1);
   std::string twice;
-  ref::print_statements(twice, again.programs[0].program->functions[0]->body, "    ", "\n");
+  fe::print_statements(twice, *again.programs[0].program,
+                       again.programs[0].program->functions[0]->body, "    ", "\n");
   CHECK(twice.find("# window_buffer=buf  # one view") != std::string::npos);
   CHECK(twice.find("# window_buffer=buf  # window_buffer") == std::string::npos);
 }
@@ -411,7 +412,7 @@ TEST_CASE("a body that starts with a string spanning lines is replaced where it 
   const ref::program_ptr parsed = p;
   REQUIRE(commscope::run(p).empty());
   const std::string out =
-      ref::splice_bodies(src, ref::rewritten_bodies(unit, *parsed, *p, m.newline), m.newline);
+      fe::splice_bodies(src, fe::rewritten_bodies(unit, *parsed, *p, m.newline), m.newline);
   CHECK(out.find("def host():\n    with pld.comm_domain(\"comm_d0\", devices=[0], slots=[buf]):\n"
                  "        \"\"\"Host: one window\n\x19 per rank.\"\"\"\n") != std::string::npos);
   CHECK(out.ends_with("\n\ndef main():\n    return 0\n"));
@@ -432,14 +433,14 @@ TEST_CASE("a decorator that ends its block is a syntax error, not a decorator of
                           "# a comment between\n"
                           "    def f(self):\n"
                           "        return 0\n";
-  const auto m = ref::parse_module(src);
+  const auto m = fe::parse_module(src);
   REQUIRE(m.error);
   CHECK(m.error->message == "invalid syntax: a decorator must be followed by 'def' or 'class'");
   const auto header_lines =
       static_cast<unsigned>(std::count(header.begin(), header.end(), '\n'));
   CHECK(m.error->line == header_lines + 6);
   // Still accepted: decorators, blank lines and comments, then the def in the same block.
-  const auto ok = ref::parse_module(std::string(header) + "class A:\n"
+  const auto ok = fe::parse_module(std::string(header) + "class A:\n"
                                                           "    @staticmethod\n"
                                                           "\n"
                                                           "    # a comment between\n"

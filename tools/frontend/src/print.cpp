@@ -1,12 +1,13 @@
-// Prints the reference IR in the text form of cli.md, which parser.hpp reads back.
+// Prints the reference IR in the text form of cli.md, which the parser reads back.
 //
 // Both printers work off explicit stacks, never the call stack: a program built in
 // memory (not parsed) may nest statements and expressions arbitrarily deep.
-#pragma once
+#include "keywords.hpp"
+#include "source_text.hpp"
 
 #include <commscope/detail/operations.hpp>
+#include <commscope/frontend/print.hpp>
 #include <commscope/reference/ir.hpp>
-#include <commscope/reference/lexicon.hpp>
 #include <commscope/traits.hpp>
 
 #include <array>
@@ -18,13 +19,17 @@
 #include <string_view>
 #include <vector>
 
-namespace commscope::reference {
+namespace commscope::frontend {
 
-namespace detail {
+using namespace commscope::reference;
+using detail::source_text;
+using detail::statement_text;
 
-inline constexpr int primary = 9; ///< atoms, calls, attributes, subscripts
+namespace {
 
-inline int precedence(const expression& e) {
+constexpr int primary = 9; ///< atoms, calls, attributes, subscripts
+
+int precedence(const expression& e) {
   using k = expression::kind;
   switch (e.what) {
   case k::binary: {
@@ -52,7 +57,7 @@ inline int precedence(const expression& e) {
 
 /// The long spelling of an operation (`pld.tensor.allreduce`, `pld.window`): names from
 /// the analysis's table of operations.
-inline std::string_view default_spelling(commscope::operation op) {
+std::string_view default_spelling(commscope::operation op) {
   static const auto spellings = [] {
     std::array<std::string, commscope::detail::operation_table.size()> a;
     a[0] = "pld.operation";
@@ -66,7 +71,7 @@ inline std::string_view default_spelling(commscope::operation op) {
   return i < spellings.size() ? std::string_view(spellings[i]) : std::string_view(spellings[0]);
 }
 
-inline void append_string_literal(std::string& out, std::string_view s) {
+void append_string_literal(std::string& out, std::string_view s) {
   static constexpr char hex[] = "0123456789abcdef";
   out += '"';
   for (const char ch : s) {
@@ -102,11 +107,11 @@ struct task {
 
 /// A leaf printed as is wherever it stands: a name, or an integer that is neither
 /// negative nor too large for 64 bits.
-inline bool is_plain_leaf(const expression& e) {
+bool is_plain_leaf(const expression& e) {
   using k = expression::kind;
   return (e.what == k::integer && !e.overflow() && e.value() >= 0) || e.what == k::name;
 }
-inline void append_plain_leaf(std::string& out, const expression& e) {
+void append_plain_leaf(std::string& out, const expression& e) {
   if (e.what == expression::kind::name) {
     out += e.var() ? e.var()->name.view() : e.text().view();
     return;
@@ -120,7 +125,7 @@ inline void append_plain_leaf(std::string& out, const expression& e) {
 /// operand of the next, over plain leaves, none needing parentheses. Printed here the
 /// way the general printer below prints it, without its task stacks; false (nothing
 /// written) for any other expression.
-inline bool append_leaf_chain(std::string& out, const expression& root) {
+bool append_leaf_chain(std::string& out, const expression& root) {
   constexpr std::size_t max_links = 8;
   const expression* links[max_links];
   std::size_t n = 0;
@@ -150,8 +155,7 @@ inline bool append_leaf_chain(std::string& out, const expression& root) {
 
 /// Prints `root`; `extra_name`, when not empty, is appended as a `name="..."` keyword
 /// (an allocation whose name differs from its variable's and was not spelled).
-inline void append_expression(std::string& out, const expression& root,
-                              std::string_view extra_name = {}) {
+void write_expression(std::string& out, const expression& root, std::string_view extra_name = {}) {
   using k = expression::kind;
   // Leaves, the most common operands, directly.
   if (root.what == k::integer && !root.overflow()) {
@@ -330,13 +334,13 @@ inline void append_expression(std::string& out, const expression& root,
   }
 }
 
-inline void indent_to(std::string& out, std::size_t level) { out.append(4 * level, ' '); }
+void indent_to(std::string& out, std::size_t level) { out.append(4 * level, ' '); }
 
-inline bool is_implicit(const expression_ptr& e, std::int64_t v) {
+bool is_implicit(const expression_ptr& e, std::int64_t v) {
   return !e || (e->what == expression::kind::integer && !e->overflow() && e->value() == v);
 }
 
-inline void append_window_comment(std::string& out, const statement& s) {
+void append_window_comment(std::string& out, const statement& s) {
   out += " # window_buffer=";
   const std::string_view name = s.targets()[0]->var_type->window->name;
   if (is_plain_name(name)) // a comment: a raw line break in a name would end it
@@ -345,14 +349,47 @@ inline void append_window_comment(std::string& out, const statement& s) {
     append_string_literal(out, name);
 }
 
-inline bool has_window_comment(const statement& s) {
+bool has_window_comment(const statement& s) {
   if (s.what != statement::kind::assign)
     return false;
   const auto targets = s.targets();
   return targets.size() == 1 && targets[0] && targets[0]->var_type && targets[0]->var_type->window;
 }
 
-inline void append_header(std::string& out, const statement& s, bool elif_as_if = false) {
+void append_header(std::string& out, const statement& s, bool elif_as_if = false);
+
+/// A statement's text (source_text.hpp) and where its trailing comment starts in it.
+struct spelling {
+  std::string_view text;
+  std::uint32_t comment_at = 0;
+};
+
+/// The text a statement prints from: as its author wrote it (`texts`), or, made in
+/// memory, its own spelling (ir.hpp); for one a rewrite respelled, the statement spelled
+/// from its parts followed by the author's comment (made in `buffer`).
+spelling text_of(const statement& s, const source_text* texts, std::string& buffer) {
+  using k = statement::kind;
+  const statement_text* recorded = texts ? texts->of(s.origin()) : nullptr;
+  const spelling written =
+      recorded ? spelling{recorded->text, recorded->comment_at} : spelling{s.text(), 0};
+  if (!s.respelled() || written.text.empty())
+    return written;
+  buffer.clear();
+  if (s.what == k::block || s.what == k::verbatim)
+    buffer += s.what == k::block ? "if True:" : "pass";
+  else
+    append_header(buffer, s, /*elif_as_if=*/true);
+  const std::string_view comment =
+      written.comment_at != 0 ? written.text.substr(written.comment_at) : std::string_view();
+  std::uint32_t comment_at = 0;
+  if (!comment.empty()) {
+    comment_at = static_cast<std::uint32_t>(buffer.size());
+    buffer += comment;
+  }
+  return {buffer, comment_at};
+}
+
+void append_header(std::string& out, const statement& s, bool elif_as_if) {
   using k = statement::kind;
   switch (s.what) {
   case k::assign: {
@@ -375,7 +412,7 @@ inline void append_header(std::string& out, const statement& s, bool elif_as_if 
         extra = value->name();
     }
     if (value)
-      append_expression(out, *value, extra);
+      write_expression(out, *value, extra);
     else
       out += "None";
     if (has_window_comment(s))
@@ -384,7 +421,7 @@ inline void append_header(std::string& out, const statement& s, bool elif_as_if 
   }
   case k::evaluate:
     if (const auto v = s.value())
-      append_expression(out, *v);
+      write_expression(out, *v);
     else
       out += "pass";
     break;
@@ -393,7 +430,7 @@ inline void append_header(std::string& out, const statement& s, bool elif_as_if 
     const auto values = s.values();
     for (std::size_t i = 0; i < values.size(); ++i) {
       out += i ? ", " : " ";
-      append_expression(out, *values[i]);
+      write_expression(out, *values[i]);
     }
     break;
   }
@@ -413,7 +450,7 @@ inline void append_header(std::string& out, const statement& s, bool elif_as_if 
       arity = 1;
     auto put = [&](const expression_ptr& e, std::int64_t dflt) {
       if (e)
-        append_expression(out, *e);
+        write_expression(out, *e);
       else
         out += std::to_string(dflt);
     };
@@ -432,7 +469,7 @@ inline void append_header(std::string& out, const statement& s, bool elif_as_if 
   case k::while_loop:
     out += "while ";
     if (const auto v = s.value())
-      append_expression(out, *v);
+      write_expression(out, *v);
     else
       out += "True";
     out += ':';
@@ -440,7 +477,7 @@ inline void append_header(std::string& out, const statement& s, bool elif_as_if 
   case k::if_else:
     out += (s.is_elif() && !elif_as_if) ? "elif " : "if ";
     if (const auto v = s.value())
-      append_expression(out, *v);
+      write_expression(out, *v);
     else
       out += "True";
     out += ':';
@@ -483,24 +520,26 @@ inline void append_header(std::string& out, const statement& s, bool elif_as_if 
   }
 }
 
-} // namespace detail
+} // namespace
 
 /// The canonical text of one expression (cli.md: one space around binary operators,
 /// parentheses only where precedence needs them, calls as written).
-[[nodiscard]] inline std::string print_expression(const expression& e) {
+void append_expression(std::string& out, const expression& e) { write_expression(out, e); }
+
+std::string print_expression(const expression& e) {
   std::string out;
-  detail::append_expression(out, e);
+  write_expression(out, e);
   return out;
 }
 
-namespace detail {
+namespace {
 
-/// Appends a statement's text as written (ir.hpp: continuation lines re-indented, lines
+/// Appends a statement's text as written (source_text.hpp: continuation lines re-indented, lines
 /// inside a string literal kept as they are).
 /// `indent_first`: the first line is indented here too (else the caller did it). An
 /// empty line gets no indentation.
-inline void append_text(std::string& out, std::string_view text, std::string_view indent,
-                        std::string_view newline, bool indent_first = false) {
+void append_text(std::string& out, std::string_view text, std::string_view indent,
+                 std::string_view newline, bool indent_first = false) {
   std::size_t b = 0;
   bool first = true;
   while (b <= text.size()) {
@@ -521,10 +560,12 @@ inline void append_text(std::string& out, std::string_view text, std::string_vie
 }
 
 /// A statement's first line: its text as written when it was parsed, else canonical.
-inline void append_statement(std::string& out, const statement& s, std::string_view indent,
-                             std::string_view newline) {
+void append_statement(std::string& out, const statement& s, const source_text* texts,
+                      std::string_view indent, std::string_view newline) {
   using k = statement::kind;
-  if (s.text().empty() || s.what == k::scope) {
+  std::string buffer;
+  const spelling spelled = text_of(s, texts, buffer);
+  if (spelled.text.empty() || s.what == k::scope) {
     out += indent;
     if (s.what == k::block || s.what == k::verbatim)
       out += s.what == k::block ? "if True:" : "pass";
@@ -532,7 +573,7 @@ inline void append_statement(std::string& out, const statement& s, std::string_v
       append_header(out, s, /*elif_as_if=*/true);
     return;
   }
-  const std::string_view full = s.text();
+  const std::string_view full = spelled.text;
   std::string_view text = full;
   if (s.what == k::if_else && text.starts_with("elif")) { // not alone in an else block
     out += indent;
@@ -544,8 +585,8 @@ inline void append_statement(std::string& out, const statement& s, std::string_v
   // The statement, then the window-buffer comment, then the author's own comment.
   const bool window = has_window_comment(s);
   const std::size_t cut =
-      window && s.comment_at() != 0
-          ? std::min<std::size_t>(s.comment_at() + (text.size() - full.size()), text.size())
+      window && spelled.comment_at != 0
+          ? std::min<std::size_t>(spelled.comment_at + (text.size() - full.size()), text.size())
           : text.size();
   append_text(out, text.substr(0, cut), indent, newline);
   if (window)
@@ -553,14 +594,10 @@ inline void append_statement(std::string& out, const statement& s, std::string_v
   out += text.substr(cut);
 }
 
-} // namespace detail
-
 /// Appends `body`, each line indented by `indent` and one `unit` more per nested block,
 /// lines ended by `newline`; an empty body prints `pass`.
-inline void print_statements(std::string& out, std::span<const statement_ptr> body,
-                             std::string_view indent, std::string_view newline,
-                             std::string_view unit = "    ") {
-  using namespace detail;
+void print_body(std::string& out, const source_text* texts, std::span<const statement_ptr> body,
+                std::string_view indent, std::string_view newline, std::string_view unit) {
   enum class step : std::uint8_t { statement, block, orelse };
   struct item {
     step what;
@@ -602,7 +639,7 @@ inline void print_statements(std::string& out, std::span<const statement_ptr> bo
       if (!first_line)
         out += newline;
       first_line = false;
-      append_statement(out, s, indent_for(it.level), newline);
+      append_statement(out, s, texts, indent_for(it.level), newline);
       switch (s.what) {
       case statement::kind::if_else:
         stack.push_back({step::orelse, &s, {}, it.level});
@@ -626,8 +663,9 @@ inline void print_statements(std::string& out, std::span<const statement_ptr> bo
       const statement* only = orelse.size() == 1 ? orelse[0].get() : nullptr;
       begin_line(it.level);
       if (only && only->what == statement::kind::if_else && only->is_elif()) {
-        if (!only->text().empty())
-          append_text(out, only->text(), indent_for(it.level), newline);
+        std::string buffer;
+        if (const std::string_view text = text_of(*only, texts, buffer).text; !text.empty())
+          append_text(out, text, indent_for(it.level), newline);
         else
           append_header(out, *only);
         stack.push_back({step::orelse, only, {}, it.level});
@@ -643,16 +681,14 @@ inline void print_statements(std::string& out, std::span<const statement_ptr> bo
 }
 
 /// Appends `body` at indentation `level` (4 spaces each), one statement a line.
-inline void print_statements(std::string& out, std::span<const statement_ptr> body,
-                             std::size_t level) {
+void print_body(std::string& out, const source_text* texts, std::span<const statement_ptr> body,
+                std::size_t level) {
   const std::string indent(4 * level, ' ');
-  print_statements(out, body, indent, "\n");
+  print_body(out, texts, body, indent, "\n", "    ");
   out += '\n';
 }
 
-namespace detail {
-
-inline void append_decorator(std::string& out, const signature& sig) {
+void append_decorator(std::string& out, const signature& sig) {
   out += "@pl.function";
   if (!sig.decorator.empty()) {
     out += '(';
@@ -662,7 +698,7 @@ inline void append_decorator(std::string& out, const signature& sig) {
       out += sig.decorator[i].name.view();
       out += '=';
       if (sig.decorator[i].value)
-        append_expression(out, *sig.decorator[i].value);
+        write_expression(out, *sig.decorator[i].value);
       else
         out += "None";
     }
@@ -680,13 +716,18 @@ inline void append_decorator(std::string& out, const signature& sig) {
     out += "(level=pl.Level.CLUSTER, role=pl.Role.Orchestrator)";
 }
 
-} // namespace detail
+} // namespace
 
 /// The whole program in the text form of cli.md.
 /// The whole program as a module of its own: a `@pl.program` class, or module-level
 /// `@pl.jit` functions for a jit group. Bodies that were not parsed print as `pass`.
-[[nodiscard]] inline std::string print(const program& p) {
-  using namespace detail;
+void print_statements(std::string& out, const program& in, std::span<const statement_ptr> body,
+                      std::string_view indent, std::string_view newline, std::string_view unit) {
+  print_body(out, source_text::of(in), body, indent, newline, unit);
+}
+
+std::string print(const program& p) {
+  const source_text* texts = source_text::of(p);
   const bool jit = p.style == program::form::jit_group;
   const std::size_t level = jit ? 0 : 1;
   std::string out;
@@ -731,16 +772,16 @@ inline void append_decorator(std::string& out, const signature& sig) {
       out += prm.var->name.view();
       if (prm.var->var_type && prm.var->var_type->annotation) {
         out += ": ";
-        append_expression(out, *prm.var->var_type->annotation);
+        write_expression(out, *prm.var->var_type->annotation);
       }
     }
     out += ')';
     if (f->returns) {
       out += " -> ";
-      append_expression(out, *f->returns);
+      write_expression(out, *f->returns);
     }
     out += ":\n";
-    print_statements(out, f->body, level + 1);
+    print_body(out, texts, f->body, level + 1);
   }
   if (first) {
     indent_to(out, level);
@@ -749,16 +790,6 @@ inline void append_decorator(std::string& out, const signature& sig) {
   return out;
 }
 
-[[nodiscard]] inline std::string print(const program_ptr& p) {
-  return p ? print(*p) : std::string();
-}
+std::string print(const program_ptr& p) { return p ? print(*p) : std::string(); }
 
-/// The printer of signal synthesis' rewriter (signals.hpp): a statement's first line.
-struct statement_printer {
-  static void append_statement(std::string& out, const statement& s, std::string_view indent,
-                               std::string_view newline) {
-    detail::append_statement(out, s, indent, newline);
-  }
-};
-
-} // namespace commscope::reference
+} // namespace commscope::frontend

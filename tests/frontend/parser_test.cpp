@@ -2,9 +2,9 @@
 #include "parse_support.hpp"
 
 #include <commscope/commscope.hpp>
+#include <commscope/frontend/frontend.hpp>
+#include <commscope/frontend/print.hpp>
 #include <commscope/reference/builder.hpp>
-#include <commscope/reference/parser.hpp>
-#include <commscope/reference/printer.hpp>
 #include <commscope/reference/traits.hpp>
 
 #include <doctest/doctest.h>
@@ -16,6 +16,7 @@
 #include <string_view>
 
 namespace ref = commscope::reference;
+namespace fe = commscope::frontend;
 using ref::expression;
 using ref::statement;
 
@@ -60,7 +61,7 @@ std::string plan_text(const ref::program_ptr& p) {
       s += "[";
       for (auto a : d.slots)
         s += std::string(f.allocations[a].name) + "=" +
-             ref::print_expression(*f.allocations[a].size) + ";";
+             fe::print_expression(*f.allocations[a].size) + ";";
       s += "]";
     }
     for (const auto& v : f.views)
@@ -95,7 +96,7 @@ TEST_CASE("the cli.md example parses into the reference IR") {
   REQUIRE(chip.params.size() == 1); // self is implicit
   CHECK(chip.params[0].var->name == "data");
   REQUIRE(chip.params[0].var->var_type);
-  CHECK(ref::print_expression(*chip.params[0].var->var_type->annotation) ==
+  CHECK(fe::print_expression(*chip.params[0].var->var_type->annotation) ==
         "pld.DistributedTensor[[256], pl.FP32]");
 
   REQUIRE(host.body.size() == 4);
@@ -103,14 +104,14 @@ TEST_CASE("the cli.md example parses into the reference IR") {
   CHECK(alloc.what == expression::kind::operation);
   CHECK(alloc.op == commscope::operation::alloc_window_buffer);
   CHECK(alloc.name() == "buf");
-  CHECK(ref::print_expression(*alloc.args().at(0)) == "256 * 4"); // get_byte folded
+  CHECK(fe::print_expression(*alloc.args().at(0)) == "256 * 4"); // get_byte folded
   CHECK(host.body[0]->where == ref::source_location{12, 9});
   CHECK(alloc.where == ref::source_location{12, 15});
 
   const auto& view = *host.body[1]->targets().at(0);
   REQUIRE(view.var_type);
-  CHECK(ref::print_expression(*view.var_type->shape) == "[256]");
-  CHECK(ref::print_expression(*view.var_type->dtype) == "pl.FP32");
+  CHECK(fe::print_expression(*view.var_type->shape) == "[256]");
+  CHECK(fe::print_expression(*view.var_type->dtype) == "pl.FP32");
   CHECK(view.var_type->window == nullptr);
 
   const statement& loop = *host.body[2];
@@ -170,7 +171,7 @@ TEST_CASE("operations: short and long spellings, text kept as written") {
   CHECK(rhs(f, 0).op == commscope::operation::alloc_window_buffer);
   CHECK(rhs(f, 0).text() == "pld.tensor.alloc_window_buffer");
   CHECK(rhs(f, 1).op == commscope::operation::window);
-  CHECK(ref::print_expression(*f.body[1]->targets()[0]->var_type->dtype) == "pl.FP32");
+  CHECK(fe::print_expression(*f.body[1]->targets()[0]->var_type->dtype) == "pl.FP32");
   CHECK(rhs(f, 2).op == commscope::operation::window);
   CHECK(rhs(f, 3).op == commscope::operation::world_size);
   CHECK(rhs(f, 4).op == commscope::operation::world_size);
@@ -178,7 +179,7 @@ TEST_CASE("operations: short and long spellings, text kept as written") {
   CHECK(rhs(f, 5).keywords().at(0).name == "op");
   CHECK(rhs(f, 6).op == commscope::operation::all_to_all_v);
   CHECK(rhs(f, 7).what == expression::kind::call);
-  CHECK(ref::print_expression(rhs(f, 5)) == "pld.tensor.allreduce(b, c, op=pl.ReduceOp.SUM)");
+  CHECK(fe::print_expression(rhs(f, 5)) == "pld.tensor.allreduce(b, c, op=pl.ReduceOp.SUM)");
 }
 
 TEST_CASE("get_byte folds for every dtype of cli.md") {
@@ -193,7 +194,7 @@ TEST_CASE("get_byte folds for every dtype of cli.md") {
     CHECK(e.value() == bytes);
   }
   auto p = parse_ok(host_program("        x = pl.FP8X.get_byte()\n"));
-  CHECK(ref::print_expression(rhs(*p->functions[1], 0)) == "pl.FP8X.get_byte()");
+  CHECK(fe::print_expression(rhs(*p->functions[1], 0)) == "pl.FP8X.get_byte()");
 }
 
 TEST_CASE("name binding: every binding a variable of its own, one name_id per name") {
@@ -258,7 +259,7 @@ TEST_CASE("comm_domain blocks rebuild scopes and shared window buffers") {
   const auto& buf = outer.slots()[0];
   CHECK(buf->name == "buf");
   CHECK(buf->base == inner.body()[0]->targets()[0]);
-  CHECK(ref::print_expression(*buf->size) == "256 * 4");
+  CHECK(fe::print_expression(*buf->size) == "256 * 4");
   CHECK(inner.body()[3]->targets()[0]->var_type->window == buf); // identity, not equality
   CHECK(inner.body()[4]->targets()[0]->var_type->window == buf);
   CHECK(inner.body()[5]->targets()[0]->var_type->window == inner.slots()[0]);
@@ -287,10 +288,10 @@ TEST_CASE("integer literals: overflow is kept, INT64_MIN fits") {
   const auto& f = *p->functions[1];
   CHECK(rhs(f, 0).overflow());
   CHECK(rhs(f, 0).text() == "123456789012345678901234567890");
-  CHECK(ref::print_expression(rhs(f, 0)) == "123456789012345678901234567890");
+  CHECK(fe::print_expression(rhs(f, 0)) == "123456789012345678901234567890");
   CHECK_FALSE(rhs(f, 1).overflow());
   CHECK(rhs(f, 1).value() == INT64_MIN);
-  CHECK(ref::print_expression(rhs(f, 2)) == "16 + 1000");
+  CHECK(fe::print_expression(rhs(f, 2)) == "16 + 1000");
 }
 
 TEST_CASE("syntax errors carry a line and a column") {
@@ -345,7 +346,7 @@ TEST_CASE("layout: CRLF, comments, line joining, docstrings, one-line blocks") {
   REQUIRE(f.body.size() == 5); // the docstring is kept as written
   CHECK(f.body[2]->where == ref::source_location{15, 9});
   CHECK(f.body[4]->where == ref::source_location{18, 9});
-  CHECK(ref::print_expression(*f.returns) == "int");
+  CHECK(fe::print_expression(*f.returns) == "int");
 }
 
 TEST_CASE("deep nesting is a syntax error, never a stack overflow") {
@@ -384,7 +385,7 @@ TEST_CASE("long chains are read without recursion: operators, elif") {
   CHECK(plan.functions.at(0).domains.size() == 1);
   commscope::materialize(q, plan);
   CHECK(commscope::verify(q).empty());
-  CHECK(ref::print(q).find("elif x:") != std::string::npos);
+  CHECK(fe::print(q).find("elif x:") != std::string::npos);
 }
 
 TEST_CASE("deep nesting just below the caps is fine") {
@@ -414,7 +415,7 @@ TEST_CASE("print_expression is canonical: parentheses only where precedence need
   };
   for (auto [in, out] : cases) {
     auto p = parse_ok(host_program(std::string("        v = ") + in + "\n"));
-    CHECK(ref::print_expression(rhs(*p->functions[1], 0)) == out);
+    CHECK(fe::print_expression(rhs(*p->functions[1], 0)) == out);
   }
 }
 
@@ -442,14 +443,14 @@ TEST_CASE("print then parse gives the same program text and the same plan") {
                    "        return va, vs\n");
   auto p1 = parse_ok(src);
   const std::string before = plan_text(p1);
-  const std::string printed_source = ref::print(p1);
+  const std::string printed_source = fe::print(p1);
   CHECK(plan_text(parse_ok(printed_source)) == before);
 
   auto pl = commscope::analyze(p1);
   REQUIRE(pl.ok());
   auto p2 = p1;
   CHECK(commscope::materialize(p2, pl) == commscope::materialized::rewritten);
-  const std::string printed = ref::print(p2);
+  const std::string printed = fe::print(p2);
   CHECK(printed.find("with pld.comm_domain(\"comm_d0\", devices=\"all\", slots=[a, signal]):") !=
         std::string::npos);
   CHECK(printed.find("with pld.comm_domain(\"comm_d1\", devices=[0, 2], slots=[t]):") !=
@@ -459,7 +460,7 @@ TEST_CASE("print then parse gives the same program text and the same plan") {
   CHECK(printed.find("s = pld.alloc_window_buffer(pld.world_size() * 4, name=\"signal\")") !=
         std::string::npos);
   auto p3 = parse_ok(printed);
-  CHECK(ref::print(p3) == printed);
+  CHECK(fe::print(p3) == printed);
   CHECK(plan_text(p3) == plan_text(p2));
   CHECK(plan_text(p3) == before);
   CHECK(commscope::verify(p3).empty());
@@ -467,7 +468,7 @@ TEST_CASE("print then parse gives the same program text and the same plan") {
   auto pl3 = commscope::analyze(p3);
   auto p4 = p3;
   commscope::materialize(p4, pl3);
-  CHECK(ref::print(p4) == printed);
+  CHECK(fe::print(p4) == printed);
 }
 
 TEST_CASE("the printer handles programs deeper than the parser accepts") {
@@ -482,13 +483,13 @@ TEST_CASE("the printer handles programs deeper than the parser accepts") {
   for (int i = 0; i < 3000; ++i)
     h.end();
   auto p = pb.finish();
-  const std::string text = ref::print(p);
+  const std::string text = fe::print(p);
   CHECK(text.find(std::string(4 * 3002, ' ') + "self.chip(data, device=0)") != std::string::npos);
 
   ref::ex e = 1;
   for (int i = 0; i < 3000; ++i)
     e = ref::function_builder::binary(i % 2 ? "*" : "-", 2, e);
-  const std::string s = ref::print_expression(*e.get());
+  const std::string s = fe::print_expression(*e.get());
   CHECK(s.size() > 3000 * 4);
   CHECK(s.starts_with("2 * (2 - 2 * (2 - 2 * ("));
 }
@@ -516,13 +517,13 @@ TEST_CASE("arbitrary bytes never crash the parser") {
         s.insert(at, s.substr(rng() % (s.size() + 1), rng() % 64));
       }
     }
-    auto r = ref::parse(s);
+    auto r = fe::parse(s);
     if (r) {
       auto pl = commscope::analyze(r.program);
       auto q = r.program;
       commscope::materialize(q, pl);
       (void)commscope::verify(q);
-      (void)ref::print(q);
+      (void)fe::print(q);
     } else {
       CHECK(r.error->line >= 1);
       CHECK(r.error->column >= 1);

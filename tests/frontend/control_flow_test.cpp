@@ -7,8 +7,8 @@
 #include "pass_support.hpp"
 
 #include <commscope/commscope.hpp>
-#include <commscope/reference/parser.hpp>
-#include <commscope/reference/printer.hpp>
+#include <commscope/frontend/frontend.hpp>
+#include <commscope/frontend/print.hpp>
 #include <commscope/reference/traits.hpp>
 
 #include <doctest/doctest.h>
@@ -24,6 +24,7 @@ using pass_test::diags;
 using pass_test::domains;
 using pass_test::traits;
 namespace ref = commscope::reference;
+namespace fe = commscope::frontend;
 using ref::statement;
 
 namespace {
@@ -40,7 +41,7 @@ std::string value_names(const statement& s) {
   for (const ref::expression* e : traits::values(&s)) {
     if (!out.empty())
       out += ",";
-    out += e->var() ? std::string(e->var()->name.view()) : ref::print_expression(*e);
+    out += e->var() ? std::string(e->var()->name.view()) : fe::print_expression(*e);
   }
   return out;
 }
@@ -68,13 +69,13 @@ std::string round_trip(const std::string& body, std::string* printed_out = nullp
     return first;
   auto q = p;
   CHECK(commscope::materialize(q, pl) == commscope::materialized::rewritten);
-  const std::string printed = ref::print(q);
+  const std::string printed = fe::print(q);
   auto back = parse_ok(printed);
   CHECK(summary(commscope::analyze(back)) == first);
   CHECK(commscope::verify(back).empty());
   auto again = back;
   commscope::materialize(again, commscope::analyze(again));
-  CHECK(ref::print(again) == printed);
+  CHECK(fe::print(again) == printed);
   if (printed_out)
     *printed_out = printed;
   return first;
@@ -214,7 +215,7 @@ TEST_CASE("values: parallel assignments, a loop's init_values and its closing yi
   CHECK(value_names(*f.body[6]).empty()); // init_values of the wrong length
   CHECK(f.body[6]->body()[0]->what == statement::kind::evaluate);
   // Printed as written.
-  CHECK(ref::print(p).find("            pl.yield_(nxt, t)  # carried\n") != std::string::npos);
+  CHECK(fe::print(p).find("            pl.yield_(nxt, t)  # carried\n") != std::string::npos);
 }
 
 TEST_CASE("may-sets: rebinding in if/elif/else, straight-line inside a branch exact") {
@@ -355,7 +356,7 @@ TEST_CASE("statements that rebind a name to what the pass does not follow") {
     CHECK(first->targets()[0] == block.targets()[0]);
     CHECK(block.body().size() == 1); // the body as written
   }
-  const std::string printed = ref::print(p);
+  const std::string printed = fe::print(p);
   CHECK(printed.find("        i += 1  # counted\n        a[0], j = 1, 2\n        def helper():\n"
                      "            return 0\n        for r in ranks:\n            pass\n") !=
         std::string::npos);

@@ -1,0 +1,90 @@
+// The DSL front end: reads whole Python modules (cli.md, "Input") into the reference IR.
+//
+// Three steps: tokenize the file, walk its block structure once to find the DSL
+// (`@pl.program` classes and `@pl.jit` groups at any depth), the imports and the bindings
+// of every Python scope, then parse the DSL functions: host orchestrator bodies into the
+// IR, the other functions' signatures only. Code outside the DSL is never parsed beyond
+// its block structure.
+//
+// Nothing here throws, aborts or recurses without bound, whatever the bytes: blocks and
+// brackets are capped as in Python, and so is the recursion of the expression parser.
+#pragma once
+
+#include <commscope/reference/ir.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace commscope::frontend {
+
+struct module_options {
+  std::string_view stem = "module"; ///< names a module-level `@pl.jit` group
+  std::vector<std::pair<std::string, std::int64_t>> defines; ///< -D NAME=INT
+};
+
+struct syntax_error {
+  std::uint32_t line = 1;
+  std::uint32_t column = 1;
+  std::string message;
+};
+
+/// A finding of the front end that is no syntax error but rejects a program, with a
+/// code of pass.md (a malformed `pld.comm_domain`, an unknown dtype).
+struct front_end_diagnostic {
+  std::string code;
+  std::string message;
+  reference::source_location where{};
+};
+
+/// Where a rewritten host orchestrator body goes in the source (cli.md, `--emit=ir`).
+struct body_span {
+  const reference::function* fn = nullptr;
+  std::uint32_t begin = 0; ///< byte range of the body's lines, without the last line end
+  std::uint32_t end = 0;
+  std::string indent;       ///< the body's indentation as written
+  bool inline_body = false; ///< `def f(): stmt` on one line: begin is after the ':'
+};
+
+/// One DSL program of a module.
+struct program_unit {
+  std::string name;
+  std::uint32_t line = 0; ///< the line of its first decorator
+  reference::program_ptr program;
+  std::vector<body_span> bodies; ///< every host orchestrator's body
+  std::vector<front_end_diagnostic> diagnostics;
+  /// Names left open that a `device=` depends on, by the location of that call: the
+  /// driver names them in the `unsupported-device` message and suggests `-D`.
+  std::vector<std::pair<reference::source_location, std::string>> open_names;
+  /// Integer literals beyond 64 bits in a `device=`, by the location of that call: read
+  /// as the nearest 64-bit value, and named as written in the message.
+  std::vector<std::pair<reference::source_location, std::string>> huge_devices;
+};
+
+struct module_result {
+  std::vector<program_unit> programs;
+  std::optional<syntax_error> error; ///< the first syntax error; no programs then
+  std::string newline = "\n";        ///< the file's line end (CRLF files keep theirs)
+  explicit operator bool() const { return !error; }
+};
+
+/// Reads a whole module. Never throws.
+[[nodiscard]] module_result parse_module(std::string_view text, const module_options& options = {});
+
+struct parse_result {
+  reference::program_ptr program;    ///< null when `error` is set
+  std::optional<syntax_error> error; ///< the first syntax error
+  explicit operator bool() const { return program != nullptr; }
+};
+
+/// Reads a module that holds one program (tests, the fuzz target): its first program;
+/// an error when it has none.
+[[nodiscard]] parse_result parse(std::string_view text);
+
+/// Whether `n` reads back as a name: an ASCII identifier that is not a reserved word.
+[[nodiscard]] bool is_plain_name(std::string_view n);
+
+} // namespace commscope::frontend

@@ -1,0 +1,250 @@
+// The DSL parser: what the DSL means: signatures, comm domains, allocations, windows,
+// the devices of collectives, loop-carried values.
+#include "parser.hpp"
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace commscope::frontend::detail {
+
+signature* dsl_parser::make_signature(const definition& d) {
+  auto* sig = w_.make_node(signature{});
+  sig->name = w_.intern(text(t_[d.keyword + 1]));
+  using r = definition::dsl;
+  switch (d.role) {
+  case r::jit_host:
+    sig->level = commscope::level::host;
+    sig->orchestrator = true;
+    return sig;
+  case r::jit_chip:
+    sig->level = commscope::level::chip;
+    sig->orchestrator = true;
+    return sig;
+  case r::jit_kernel:
+    sig->level = commscope::level::other;
+    return sig;
+  default:
+    break;
+  }
+  bool explicit_level = false, level_known = true;
+  resolving_ = false;
+  std::vector<keyword_argument> decorator;
+  for (const auto& [b, e] : d.decorators) {
+    i_ = b;
+    auto deco = parse_test();
+    if (i_ != e)
+      unexpected("end of the decorator");
+    const expression& ex = *deco;
+    const bool call = ex.what == expression::kind::call;
+    const expression* callee = call ? ex.base().get() : &ex;
+    if (!callee || spelling(*callee) != "pl.function")
+      continue;
+    for (const auto& k : ex.keywords()) {
+      decorator.push_back(k);
+      const std::string v(spelling(*k.value));
+      if (k.name == "level") {
+        explicit_level = true;
+        if (v == "pl.Level.HOST")
+          sig->level = commscope::level::host;
+        else if (v == "pl.Level.CHIP")
+          sig->level = commscope::level::chip;
+        else
+          level_known = false;
+      } else if (k.name == "role" && v == "pl.Role.Orchestrator") {
+        sig->orchestrator = true;
+      } else if (k.name == "type") {
+        if (v == "pl.FunctionType.Orchestration")
+          sig->orchestrator = true;
+        else if (v == "pl.FunctionType.Graph")
+          sig->graph = true;
+      }
+    }
+  }
+  sig->decorator = w_.list(decorator);
+  if (!explicit_level) // cli.md: an orchestrator without a level is a chip orchestrator
+    sig->level = commscope::level::chip;
+  else if (!level_known)
+    sig->level = commscope::level::other;
+  return sig;
+}
+
+void dsl_parser::bind_slot(const variable& v, const expression& alloc) {
+  if (alloc.args().size() != 1)
+    return;
+  window_buffer* w = nullptr;
+  const std::string_view name = alloc.name();
+  for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it) {
+    for (std::size_t i = 0; i < it->names.size(); ++i) {
+      if (it->names[i] != name || it->found[i])
+        continue;
+      if (!w) {
+        w = w_.make_node(window_buffer{&v, alloc.args()[0], false, false, alloc.name()});
+        windows_[v.id] = w;
+      }
+      it->found[i] = w;
+      break;
+    }
+  }
+}
+
+void dsl_parser::yield_as_assignment(const node_list<statement_ptr>& body,
+                                     node_span<variable_ptr> carried) {
+  const statement& last = *body.back();
+  const expression_ptr call = last.value();
+  if (last.what != statement::kind::evaluate || !call || call->what != expression::kind::call ||
+      !call->base() || spelling(*call->base()) != "pl.yield_" || !call->keywords().empty() ||
+      !are_values(call->args(), carried.size()))
+    return;
+  std::vector<variable_ptr> targets;
+  for (const auto& c : carried)
+    targets.push_back(w_.make_binding(next_id_++, *c));
+  statement_spec y;
+  y.what = statement::kind::assign;
+  y.where = last.where;
+  y.origin = last.origin();
+  y.value = call;
+  y.targets = targets;
+  y.parallel = true;
+  body.mutable_data()[body.size() - 1] = w_.make(y);
+}
+
+std::optional<dsl_parser::open_scope> dsl_parser::comm_domain(const expression& e,
+                                                              source_location at) {
+  if (e.args().size() != 1 || e.args()[0]->what != expression::kind::string) {
+    front_end_error(at, "pld.comm_domain takes one positional argument, the scope name");
+    return std::nullopt;
+  }
+  open_scope sc;
+  for (const auto& k : e.keywords()) {
+    const expression& v = *k.value;
+    if (k.name == "devices") {
+      if (v.what == expression::kind::string && v.text() == "all")
+        continue;
+      if (v.what != expression::kind::list) {
+        front_end_error(at, "devices= of pld.comm_domain must be \"all\" or a list of integers");
+        return std::nullopt;
+      }
+      for (const auto& d : v.args())
+        if (d->what != expression::kind::integer || d->overflow()) {
+          front_end_error(at, "a device of pld.comm_domain must be an integer");
+          return std::nullopt;
+        }
+    } else if (k.name == "slots") {
+      if (v.what != expression::kind::list) {
+        front_end_error(at, "slots= of pld.comm_domain must be a list of allocation names");
+        return std::nullopt;
+      }
+      for (const auto& n : v.args()) {
+        if (n->what == expression::kind::string)
+          sc.names.emplace_back(n->text().view());
+        else if (n->what == expression::kind::name)
+          sc.names.emplace_back(n->var() ? n->var()->name.view() : n->text().view());
+        else if (n->what == expression::kind::integer && !n->name().empty())
+          sc.names.emplace_back(n->name().view());
+        else {
+          front_end_error(at, "a slot of pld.comm_domain must be an allocation name");
+          return std::nullopt;
+        }
+      }
+    } else {
+      front_end_error(at,
+                      "unknown keyword '" + std::string(k.name.view()) + "' of pld.comm_domain");
+      return std::nullopt;
+    }
+  }
+  sc.found.resize(sc.names.size());
+  return sc;
+}
+
+void dsl_parser::note_open_device_names(const expression& call) {
+  for (const auto& k : call.keywords()) {
+    if (k.name != "device")
+      continue;
+    const expression& d = *k.value;
+    if (d.what == expression::kind::integer && d.overflow())
+      unit_->huge_devices.emplace_back(call.where, std::string(d.text().view()));
+    std::vector<std::string> open;
+    auto collect = [&](const expression& root) {
+      std::vector<const expression*> stack{&root};
+      while (!stack.empty()) {
+        const expression* x = stack.back();
+        stack.pop_back();
+        if (x->what == expression::kind::name && !x->var() && !x->text().empty() &&
+            is_plain_name(x->text()) && x->text() != "pld" && x->text() != "pl")
+          open.emplace_back(x->text().view());
+        if (x->what == expression::kind::attribute)
+          continue; // pld.world_size: not a name of the file
+        for (const auto& a : x->args())
+          if (a)
+            stack.push_back(a.get());
+        if (x->base())
+          stack.push_back(x->base().get());
+      }
+    };
+    if (d.what == expression::kind::name && d.var()) {
+      auto it = loop_of_.find(d.var().get());
+      if (it != loop_of_.end())
+        for (const auto& bnd : it->second)
+          if (bnd)
+            collect(*bnd);
+    } else {
+      collect(d);
+    }
+    for (auto& n : open)
+      unit_->open_names.emplace_back(call.where, std::move(n));
+  }
+}
+
+bool dsl_parser::shape_allocation(expression& e) {
+  const auto args = e.args();
+  if (args.size() != 1 ||
+      (args[0]->what != expression::kind::list && args[0]->what != expression::kind::tuple))
+    return true;
+  const expression_ptr shape = args[0];
+  std::int64_t width = 0;
+  for (const auto& k : e.keywords())
+    if (k.name == "dtype") {
+      const std::string sp = spelling(*k.value);
+      if (sp.starts_with("pl."))
+        width = dtype_byte_width(std::string_view(sp).substr(3));
+    }
+  if (width == 0) {
+    front_end_error(e.where, "allocation by shape needs dtype=pl.<DTYPE> with a known width");
+    e.set_kind(expression::kind::call);
+    e.op = commscope::operation::none;
+    expression_spec callee;
+    callee.what = expression::kind::name;
+    callee.where = e.where;
+    callee.text = e.text();
+    e.set_base(w_.make(callee));
+    return false;
+  }
+  expression_ptr size;
+  for (const auto& d : shape->args()) {
+    if (!size) {
+      size = d;
+      continue;
+    }
+    size = binary(size, "*", d);
+  }
+  expression_spec ws;
+  ws.what = expression::kind::integer;
+  ws.where = shape->where;
+  ws.value = width;
+  const expression_ptr w = w_.make(ws);
+  mutable_expr total = size ? binary(size, "*", w) : const_cast<expression*>(w.get());
+  total->where = shape->where;
+  e.mutable_args()[0] = total;
+  e.set_base(shape);
+  return true;
+}
+
+} // namespace commscope::frontend::detail

@@ -1,0 +1,535 @@
+// The module scan's walk and the constants of the file.
+#include "module_scan.hpp"
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace commscope::frontend::detail {
+
+std::optional<std::int64_t> constants::lookup(std::string_view name, std::int32_t scope,
+                                              std::uint32_t depth) {
+  if (depth > 64)
+    return std::nullopt;
+  for (std::int32_t s = scope; s >= 0; s = scopes_[static_cast<std::size_t>(s)].parent) {
+    const auto& sc = scopes_[static_cast<std::size_t>(s)];
+    if (sc.what == py_scope::kind::class_body)
+      continue; // not an enclosing scope, as in Python
+    const auto& names = names_of(s);
+    const auto it = names.find(name);
+    if (it == names.end())
+      continue;
+    if (!it->second.simple || it->second.count != 1)
+      return std::nullopt;
+    const auto key = std::make_pair(s, name);
+    if (auto m = memo_.find(key); m != memo_.end())
+      return m->second;
+    memo_[key] = std::nullopt; // a cycle reads as open
+    evaluator ev{*this, s, it->second.rhs_begin, it->second.rhs_end, depth};
+    auto v = ev.whole();
+    memo_[key] = v;
+    return v;
+  }
+  return std::nullopt;
+}
+
+const std::unordered_map<std::string_view, py_scope::binding>& constants::names_of(std::int32_t s) {
+  if (tables_.empty())
+    tables_.resize(scopes_.size());
+  auto& table = tables_[static_cast<std::size_t>(s)];
+  if (!table) {
+    table.emplace();
+    for (const auto& r : scopes_[static_cast<std::size_t>(s)].records) {
+      auto& b = (*table)[ts_.text(ts_.tokens[r.name])];
+      ++b.count;
+      b.simple = b.count == 1 && r.rhs_end != 0;
+      b.rhs_begin = r.rhs_begin;
+      b.rhs_end = r.rhs_end;
+    }
+  }
+  return *table;
+}
+
+std::optional<std::int64_t> constants::integer_literal(std::string_view s) {
+  unsigned base = 10;
+  std::size_t b = 0;
+  if (s.size() > 1 && s[0] == '0' &&
+      std::string_view("xXoObB").find(s[1]) != std::string_view::npos) {
+    base = (s[1] == 'x' || s[1] == 'X') ? 16 : (s[1] == 'o' || s[1] == 'O') ? 8 : 2;
+    b = 2;
+  }
+  std::uint64_t v = 0;
+  for (std::size_t i = b; i < s.size(); ++i) {
+    const char ch = s[i];
+    if (ch == '_')
+      continue;
+    int d = (ch >= '0' && ch <= '9')   ? ch - '0'
+            : (ch >= 'a' && ch <= 'f') ? ch - 'a' + 10
+            : (ch >= 'A' && ch <= 'F') ? ch - 'A' + 10
+                                       : -1;
+    if (base == 10 && (ch == 'e' || ch == 'E'))
+      d = -1;
+    if (d < 0 || static_cast<unsigned>(d) >= base)
+      return std::nullopt; // a float or an imaginary literal
+    if (v > (static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()) -
+             static_cast<unsigned>(d)) /
+                base)
+      return std::nullopt;
+    v = v * base + static_cast<unsigned>(d);
+  }
+  return static_cast<std::int64_t>(v);
+}
+
+void module_scan::run() {
+  scopes.push_back({});
+  struct open_block {
+    std::int32_t scope;
+    std::int32_t definition; ///< the def/class whose body this is, or -1
+  };
+  std::vector<open_block> blocks{{0, -1}};
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> decorators;
+  std::uint32_t first_decorator = 0;
+  const auto& t = ts_.tokens;
+  std::uint32_t i = 0;
+  while (t[i].kind() != tok::end) {
+    const token& k = t[i];
+    if (k.kind() == tok::newline) {
+      ++i;
+      continue;
+    }
+    if (k.kind() == tok::dedent) {
+      // A decorator's statement must follow in the decorator's own block (Python rejects
+      // `@d` then a dedent): else a decorator would attach to an outer `def`, and the
+      // printed block, which ends at the decorator, would not read back.
+      if (!decorators.empty())
+        fail_at(k.begin, "invalid syntax: a decorator must be followed by 'def' or 'class'");
+      if (blocks.size() > 1) {
+        if (blocks.back().definition >= 0)
+          definitions[static_cast<std::size_t>(blocks.back().definition)].body_end = i;
+        blocks.pop_back();
+      }
+      ++i;
+      continue;
+    }
+    if (k.kind() == tok::indent)
+      fail_at(k.begin, "unexpected indent");
+    line_marks marks;
+    const std::uint32_t nl = line_end(i, marks);
+    const std::int32_t scope = blocks.back().scope;
+    if (is_op(i, "@")) {
+      if (decorators.empty())
+        first_decorator = i;
+      decorators.emplace_back(i + 1, nl);
+      i = nl + 1;
+      continue;
+    }
+    std::uint32_t kw = i;
+    if (is_name(kw, "async") &&
+        (is_name(kw + 1, "def") || is_name(kw + 1, "for") || is_name(kw + 1, "with")))
+      ++kw;
+    const std::string_view head = t[kw].kind() == tok::name ? ts_.text(t[kw]) : "";
+    const bool defines = t[kw].is_keyword("def") || t[kw].is_keyword("class");
+    if (!decorators.empty() && !defines)
+      fail_at(t[i].begin, "invalid syntax: a decorator must be followed by 'def' or 'class'");
+    if (!is_compound(kw, nl)) {
+      if (marks.semicolon)
+        simple_line(i, nl, scope, marks.walrus);
+      else // one statement: no pass to split the line
+        simple_statement(i, nl, scope, marks.walrus);
+      i = nl + 1;
+      continue;
+    }
+    const std::uint32_t colon = header_colon(kw, nl);
+    std::int32_t def_index = -1;
+    std::int32_t body_scope = scope;
+    if (defines) {
+      def_index = define(kw, colon, scope, decorators, decorators.empty() ? kw : first_decorator,
+                         head == "class");
+      body_scope = definitions[static_cast<std::size_t>(def_index)].own_scope;
+      decorators.clear();
+    } else {
+      header_bindings(kw, colon, scope);
+    }
+    if (colon + 1 == nl) {
+      if (t[nl + 1].kind() != tok::indent)
+        fail_at(t[nl + 1].begin, "expected an indented block after '" + std::string(head) +
+                                     "' statement on line " + std::to_string(ts_.line(t[kw])));
+      blocks.push_back({body_scope, def_index});
+      if (def_index >= 0)
+        definitions[static_cast<std::size_t>(def_index)].body_begin = nl + 1; // its INDENT
+      i = nl + 2;
+    } else {
+      // `if x: y` / `def f(): return 1`: the body is the rest of the line.
+      simple_line(colon + 1, nl, body_scope);
+      if (def_index >= 0) {
+        auto& d = definitions[static_cast<std::size_t>(def_index)];
+        d.body_begin = colon + 1;
+        d.body_end = nl;
+        d.inline_body = true;
+      }
+      i = nl + 1;
+    }
+  }
+  if (!decorators.empty())
+    fail_at(t[i].begin, "invalid syntax: a decorator must be followed by 'def' or 'class'");
+  while (blocks.size() > 1) { // the tokenizer closes every block before the end
+    if (blocks.back().definition >= 0)
+      definitions[static_cast<std::size_t>(blocks.back().definition)].body_end = i;
+    blocks.pop_back();
+  }
+}
+
+std::uint32_t module_scan::line_end(std::uint32_t i, line_marks& marks) const {
+  const auto& t = ts_.tokens;
+  for (; t[i].kind() != tok::newline && t[i].kind() != tok::end; ++i)
+    if (t[i].kind() == tok::op) {
+      marks.semicolon = marks.semicolon || t[i].is_op(";");
+      marks.walrus = marks.walrus || t[i].is_op(":=");
+    }
+  if (t[i].kind() == tok::end)
+    fail_at(t[i].begin, "unexpected end of file");
+  return i;
+}
+
+bool module_scan::is_compound(std::uint32_t kw, std::uint32_t nl) const {
+  const token& k = ts_.tokens[kw];
+  if (k.is_keyword("match") || k.is_keyword("case")) // soft: no simple statement ends with ':'
+    return nl > kw + 1 && is_op(nl - 1, ":");
+  for (const keyword_id w :
+       {keyword_id("if"), keyword_id("elif"), keyword_id("else"), keyword_id("for"),
+        keyword_id("while"), keyword_id("with"), keyword_id("try"), keyword_id("except"),
+        keyword_id("finally"), keyword_id("def"), keyword_id("class"), keyword_id("async")})
+    if (k.is_keyword(w))
+      return true;
+  return false;
+}
+
+std::uint32_t module_scan::header_colon(std::uint32_t kw, std::uint32_t nl) const {
+  const token& h = ts_.tokens[kw];
+  if (h.is_keyword("match") || h.is_keyword("case"))
+    return nl - 1;
+  const bool definition = h.is_keyword("def") || h.is_keyword("class");
+  int depth = 0;
+  int lambdas = 0;
+  for (std::uint32_t i = kw + 1; i < nl; ++i) {
+    const token& k = ts_.tokens[i];
+    if (depth == 0 && k.is_keyword("lambda"))
+      ++lambdas;
+    if (k.kind() != tok::op)
+      continue;
+    const char o = static_cast<char>(k.flags());
+    if (const int step = bracket_nesting(static_cast<std::uint8_t>(o)); step != 0)
+      depth += step;
+    else if (o == ':' && depth == 0) {
+      if (lambdas > 0 && !definition) {
+        --lambdas;
+        continue;
+      }
+      return i;
+    }
+  }
+  fail_at(ts_.tokens[nl].begin, "expected ':'");
+}
+
+void module_scan::bind_targets(std::uint32_t b, std::uint32_t e, std::int32_t scope) {
+  const auto& t = ts_.tokens;
+  for (std::uint32_t i = b; i < e; ++i) {
+    if (t[i].kind() != tok::name || t[i].is_reserved())
+      continue;
+    const bool after_dot = i > b && is_op(i - 1, ".");
+    const bool trailer = i + 1 < e && (is_op(i + 1, ".") || is_op(i + 1, "(") || is_op(i + 1, "["));
+    if (!after_dot && !trailer)
+      bind(scope, i);
+  }
+}
+
+void module_scan::header_bindings(std::uint32_t kw, std::uint32_t colon, std::int32_t scope) {
+  walrus_bindings(kw, colon, scope);
+  const token& head = ts_.tokens[kw];
+  if (head.is_keyword("for")) {
+    std::uint32_t in = kw + 1;
+    for (int depth = 0; in < colon; ++in)
+      if ((depth += nesting(in)) == 0 && is_name(in, "in"))
+        break;
+    bind_targets(kw + 1, in, scope);
+  } else if (head.is_keyword("with") || head.is_keyword("except")) {
+    for (std::uint32_t i = kw + 1; i + 1 < colon; ++i)
+      if (is_name(i, "as")) {
+        std::uint32_t e = i + 1;
+        for (int depth = 0; e < colon; ++e)
+          if ((depth += nesting(e)) < 0 || (depth == 0 && is_op(e, ",")))
+            break;
+        bind_targets(i + 1, e, scope);
+      }
+  }
+}
+
+std::int32_t
+module_scan::define(std::uint32_t kw, std::uint32_t colon, std::int32_t scope,
+                    const std::vector<std::pair<std::uint32_t, std::uint32_t>>& decorators,
+                    std::uint32_t first, bool is_class) {
+  const auto& t = ts_.tokens;
+  if (t[kw + 1].kind() != tok::name)
+    fail_at(t[kw + 1].begin, "invalid syntax: expected a name");
+  const std::string_view name = ts_.text(t[kw + 1]);
+  bind(scope, kw + 1);
+  py_scope s;
+  s.what = is_class ? py_scope::kind::class_body : py_scope::kind::function;
+  s.parent = scope;
+  s.name = name;
+  scopes.push_back(std::move(s));
+  const auto own = static_cast<std::int32_t>(scopes.size() - 1);
+  if (!is_class)
+    parameter_bindings(kw + 2, colon, own);
+  definition d;
+  d.first_decorator = first;
+  d.decorators = decorators;
+  d.keyword = kw;
+  d.colon = colon;
+  d.is_class = is_class;
+  d.scope = scope;
+  d.own_scope = own;
+  classify(d);
+  definitions.push_back(std::move(d));
+  const auto index = static_cast<std::int32_t>(definitions.size() - 1);
+  attach(index);
+  return index;
+}
+
+void module_scan::parameter_bindings(std::uint32_t open, std::uint32_t colon, std::int32_t scope) {
+  open = skip_type_parameters(open);
+  if (!is_op(open, "("))
+    fail_at(ts_.tokens[open].begin, "invalid syntax: expected '('");
+  int depth = 0;
+  bool want = false;
+  for (std::uint32_t i = open; i < colon; ++i) {
+    const token& k = ts_.tokens[i];
+    if (k.kind() == tok::op) {
+      const std::uint8_t o = k.flags();
+      depth += bracket_nesting(o);
+      if (depth == 0)
+        break;
+      if (depth == 1 && (o == '(' || o == ','))
+        want = true;
+      else if (!(depth == 1 && (o == '*' || o == op_code("**"))))
+        want = false;
+      continue;
+    }
+    if (want && depth == 1 && k.kind() == tok::name)
+      bind(scope, i);
+    want = false;
+  }
+}
+
+std::uint32_t module_scan::skip_type_parameters(std::uint32_t i) const {
+  if (!is_op(i, "["))
+    return i;
+  for (int depth = 0;; ++i) {
+    if (ts_.tokens[i].kind() == tok::newline || ts_.tokens[i].kind() == tok::end)
+      return i;
+    if (is_op(i, "[") || is_op(i, "(") || is_op(i, "{"))
+      ++depth;
+    else if ((is_op(i, "]") || is_op(i, ")") || is_op(i, "}")) && --depth == 0)
+      return i + 1;
+  }
+}
+
+void module_scan::classify(definition& d) const {
+  for (const auto& [b, e] : d.decorators) {
+    std::uint32_t end = e;
+    // `@x.y(...)`: the callee is the part before the call's '('.
+    for (std::uint32_t i = b; i < e; ++i)
+      if (is_op(i, "(")) {
+        end = i;
+        break;
+      }
+    const std::string spelled = names.canonical(dotted_name(ts_, b, end));
+    using r = definition::dsl;
+    if (d.is_class && spelled == "pl.program")
+      d.role = r::program_class;
+    else if (!d.is_class && spelled == "pl.jit.host")
+      d.role = r::jit_host;
+    else if (!d.is_class && spelled == "pl.jit")
+      d.role = r::jit_chip;
+    else if (!d.is_class && spelled == "pl.jit.incore")
+      d.role = r::jit_kernel;
+    else if (!d.is_class && spelled == "pl.function")
+      d.role = r::method;
+    else
+      continue;
+    return;
+  }
+}
+
+void module_scan::attach(std::int32_t index) {
+  definition& d = definitions[static_cast<std::size_t>(index)];
+  using r = definition::dsl;
+  switch (d.role) {
+  case r::none:
+    return;
+  case r::program_class: {
+    candidate_program p;
+    p.is_class = true;
+    p.scope = d.scope;
+    p.first_decorator = d.first_decorator;
+    p.name = ts_.text(ts_.tokens[d.keyword + 1]);
+    programs.push_back(std::move(p));
+    d.program = static_cast<std::int32_t>(programs.size() - 1);
+    class_program_[d.own_scope] = d.program;
+    return;
+  }
+  case r::method: {
+    const auto it = class_program_.find(d.scope);
+    if (it == class_program_.end()) {
+      d.role = r::none; // @pl.function outside a program class: not analysed
+      return;
+    }
+    d.program = it->second;
+    programs[static_cast<std::size_t>(d.program)].functions.push_back(
+        static_cast<std::uint32_t>(index));
+    return;
+  }
+  default: {
+    auto it = jit_program_.find(d.scope);
+    if (it == jit_program_.end()) {
+      candidate_program p;
+      p.scope = d.scope;
+      p.first_decorator = d.first_decorator;
+      p.name = scopes[static_cast<std::size_t>(d.scope)].name; // empty: the module
+      programs.push_back(std::move(p));
+      it = jit_program_.emplace(d.scope, static_cast<std::int32_t>(programs.size() - 1)).first;
+    }
+    d.program = it->second;
+    programs[static_cast<std::size_t>(d.program)].functions.push_back(
+        static_cast<std::uint32_t>(index));
+    return;
+  }
+  }
+}
+
+void module_scan::simple_line(std::uint32_t b, std::uint32_t e, std::int32_t scope, bool walrus) {
+  std::uint32_t s = b;
+  int depth = 0;
+  for (std::uint32_t i = b; i <= e; ++i) {
+    if (i < e && ts_.tokens[i].kind() == tok::op) {
+      const char o = static_cast<char>(ts_.tokens[i].flags());
+      if (const int step = bracket_nesting(static_cast<std::uint8_t>(o)); step != 0)
+        depth += step;
+      else if (o == ';' && depth == 0) {
+        simple_statement(s, i, scope, walrus);
+        s = i + 1;
+      }
+    }
+    if (i == e && s < e)
+      simple_statement(s, e, scope, walrus);
+  }
+}
+
+void module_scan::simple_statement(std::uint32_t b, std::uint32_t e, std::int32_t scope,
+                                   bool walrus) {
+  const auto& t = ts_.tokens;
+  if (b >= e)
+    return;
+  const token& first = t[b];
+  if (first.is_keyword("import") || first.is_keyword("from"))
+    return import(b, e, scope);
+  if (first.is_keyword("global") || first.is_keyword("nonlocal") || first.is_keyword("del")) {
+    for (std::uint32_t i = b + 1; i < e; ++i)
+      if (t[i].kind() == tok::name) {
+        bind(scope, i);
+        bind(scope, i); // never a constant
+      }
+    return;
+  }
+  if (walrus)
+    walrus_bindings(b, e, scope);
+  // Assignments: the '=' at depth 0 split targets from the value.
+  eqs_.clear();
+  int depth = 0;
+  bool annotated = t[b].kind() == tok::name && b + 1 < e && is_op(b + 1, ":");
+  for (std::uint32_t i = b; i < e; ++i) {
+    if (depth == 0 && t[i].is_keyword("lambda"))
+      break; // a lambda's defaults are not targets
+    if (t[i].kind() != tok::op)
+      continue;
+    const std::uint8_t o = t[i].flags();
+    if (const int step = bracket_nesting(o); step != 0)
+      depth += step;
+    else if (depth == 0 && o == '=')
+      eqs_.push_back(i);
+    else if (depth == 0 && is_augmented_code(o)) {
+      bind_targets(b, i, scope); // augmented: never a constant
+      bind_targets(b, i, scope);
+      return;
+    }
+  }
+  if (annotated) {
+    if (eqs_.size() == 1)
+      bind(scope, b, eqs_[0] + 1, e);
+    else
+      bind(scope, b);
+    return;
+  }
+  if (eqs_.size() == 1 && eqs_[0] == b + 1 && t[b].kind() == tok::name) {
+    bind(scope, b, eqs_[0] + 1, e);
+    return;
+  }
+  std::uint32_t s = b;
+  for (const auto q : eqs_) {
+    bind_targets(s, q, scope);
+    s = q + 1;
+  }
+}
+
+void module_scan::import(std::uint32_t b, std::uint32_t e, std::int32_t scope) {
+  const auto& t = ts_.tokens;
+  // import a.b.c [as x], ...   |   from m import a [as x], ... / ( ... ) / *
+  std::string from;
+  std::uint32_t i = b + 1;
+  if (ts_.text(t[b]) == "from") {
+    std::uint32_t j = i;
+    while (j < e && !is_name(j, "import"))
+      ++j;
+    from = dotted_name(ts_, i, j);
+    i = j + 1;
+  }
+  while (i < e) {
+    if (is_op(i, "(") || is_op(i, ")") || is_op(i, ",") || is_op(i, "*")) {
+      ++i;
+      continue;
+    }
+    std::uint32_t j = i;
+    while (j < e && !is_name(j, "as") && !is_op(j, ",") && !is_op(j, ")"))
+      ++j;
+    const std::string path = dotted_name(ts_, i, j);
+    std::string alias;
+    if (j < e && is_name(j, "as")) {
+      if (j + 1 < e)
+        alias = std::string(ts_.text(t[j + 1]));
+      j = std::min(j + 2, e);
+    }
+    const std::string module = from.empty() ? path : from + "." + path;
+    if (!alias.empty()) {
+      names.add(alias, module);
+      bind(scope, j - 1);
+    } else if (!from.empty()) {
+      names.add(path, module);
+      if (i < e && t[i].kind() == tok::name)
+        bind(scope, i);
+    } else {
+      names.add(path, module); // `import pypto.language`: spelled out in full
+      if (t[i].kind() == tok::name)
+        bind(scope, i);
+    }
+    i = std::max(j, i + 1); // every step consumes a token, whatever the input
+  }
+}
+
+} // namespace commscope::frontend::detail

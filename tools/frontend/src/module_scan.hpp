@@ -1,0 +1,371 @@
+// The block structure of a whole Python module (cli.md, "What is analysed"): one walk
+// over the tokens that checks blocks as Python does, records every scope's bindings and
+// the file's imports, and finds the DSL's definitions; and the constants of the file
+// (cli.md, "Constants of the file"), resolved outward from a scope on demand.
+#pragma once
+
+#include "keywords.hpp"
+#include "tokens.hpp"
+
+#include <commscope/frontend/frontend.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace commscope::frontend::detail {
+
+[[noreturn]] inline void fail_at(std::uint32_t offset, std::string message) {
+  throw syntax_failure{offset, std::move(message)};
+}
+
+// ---- the module's structure ----------------------------------------------------------
+
+/// One Python scope: the module, a function or a class body.
+struct py_scope {
+  enum class kind : std::uint8_t { module, function, class_body };
+  kind what = kind::module;
+  std::int32_t parent = -1;
+  std::string_view name;
+  struct binding {
+    std::uint32_t count = 0;
+    bool simple = false;         ///< its only binding is `NAME = E` or `NAME: T = E`
+    std::uint32_t rhs_begin = 0; ///< token range of E
+    std::uint32_t rhs_end = 0;
+  };
+  /// One binding as the scan meets it: the name's token, and for `NAME = E` the range of
+  /// E (rhs_end 0: not such a binding). A scope's table of names is made from these only
+  /// when a constant is looked up in it (constants, below): most scopes never are.
+  struct record {
+    std::uint32_t name;
+    std::uint32_t rhs_begin;
+    std::uint32_t rhs_end;
+  };
+  std::vector<record> records;
+};
+
+/// A decorated (or DSL-method) `def` or `class` the scan found.
+struct definition {
+  std::uint32_t first_decorator = 0; ///< token index of the first '@' (or of `def`)
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> decorators; ///< token ranges after '@'
+  std::uint32_t keyword = 0;    ///< token index of `def` / `class`
+  std::uint32_t colon = 0;      ///< the header's ':'
+  std::uint32_t body_begin = 0; ///< first token of the body
+  std::uint32_t body_end = 0;   ///< its DEDENT (or NEWLINE for an inline body)
+  bool inline_body = false;
+  bool is_class = false;
+  std::int32_t scope = 0;      ///< the scope it is defined in
+  std::int32_t own_scope = -1; ///< the scope of its body
+  enum class dsl : std::uint8_t { none, program_class, jit_host, jit_chip, jit_kernel, method };
+  dsl role = dsl::none;
+  std::int32_t program = -1; ///< the candidate program it belongs to
+};
+
+struct candidate_program {
+  bool is_class = false;
+  std::int32_t scope = 0;            ///< the scope whose constants it sees (first)
+  std::uint32_t first_decorator = 0; ///< token index
+  std::string_view name;
+  std::vector<std::uint32_t> functions; ///< indices into definitions
+};
+
+/// Maps a dotted spelling to the DSL's canonical one (`pl.`, `pld.`) through the file's
+/// import aliases.
+class aliases {
+public:
+  aliases() {
+    map_.emplace_back("pl", "pl");
+    map_.emplace_back("pld", "pld");
+  }
+  void add(std::string alias, std::string_view module) {
+    if (module == "pypto.language")
+      map_.emplace_back(std::move(alias), "pl");
+    else if (module == "pypto.language.distributed")
+      map_.emplace_back(std::move(alias), "pld");
+  }
+  /// `dist.alloc_window_buffer` -> `pld.alloc_window_buffer`; unchanged otherwise.
+  [[nodiscard]] std::string canonical(std::string_view dotted) const {
+    std::string r;
+    canonical_into(dotted, r);
+    return r;
+  }
+  /// The same, appended to `out` (which keeps its capacity).
+  void canonical_into(std::string_view dotted, std::string& out) const {
+    const std::pair<std::string, std::string_view>* best = nullptr;
+    for (const auto& m : map_)
+      if ((dotted == m.first || (dotted.starts_with(m.first) && dotted.size() > m.first.size() &&
+                                 dotted[m.first.size()] == '.')) &&
+          (!best || m.first.size() > best->first.size()))
+        best = &m;
+    if (!best) {
+      out += dotted;
+      return;
+    }
+    out += best->second;
+    out += dotted.substr(best->first.size());
+  }
+
+private:
+  std::vector<std::pair<std::string, std::string_view>> map_;
+};
+
+/// The dotted name a token range spells (`a.b.c`), or empty.
+inline std::string dotted_name(const token_stream& ts, std::uint32_t b, std::uint32_t e) {
+  std::string r;
+  bool want_name = true;
+  for (std::uint32_t i = b; i < e; ++i) {
+    const token& t = ts.tokens[i];
+    if (want_name) {
+      if (t.kind() != tok::name)
+        return {};
+      r += ts.text(t);
+    } else {
+      if (!t.is_op("."))
+        return {};
+      r += '.';
+    }
+    want_name = !want_name;
+  }
+  return want_name ? std::string() : r;
+}
+
+/// Walks the whole token stream once: block structure (INDENT after a header, no stray
+/// INDENT), scopes and their bindings, imports, and the DSL's definitions.
+class module_scan {
+public:
+  explicit module_scan(const token_stream& ts) : ts_(ts) {}
+
+  std::vector<py_scope> scopes;
+  std::vector<definition> definitions;
+  std::vector<candidate_program> programs;
+  aliases names;
+
+  void run();
+
+private:
+  bool is_op(std::uint32_t i, operator_code o) const { return ts_.tokens[i].is_op(o); }
+  /// +1 for an opening bracket at token i, -1 for a closing one, else 0.
+  int nesting(std::uint32_t i) const { return bracket_nesting(code(i)); }
+  /// The operator code of token i, 0 for any other token.
+  std::uint8_t code(std::uint32_t i) const {
+    const token& k = ts_.tokens[i];
+    return k.kind() == tok::op ? k.flags() : 0;
+  }
+  bool is_name(std::uint32_t i, keyword_id n) const { return ts_.tokens[i].is_keyword(n); }
+
+  /// What a line holds that its statements' scans would otherwise look for in passes of
+  /// their own: most lines are one statement without `:=`.
+  struct line_marks {
+    bool semicolon = false;
+    bool walrus = false;
+  };
+  /// The NEWLINE that ends the logical line starting at i, and the line's marks.
+  std::uint32_t line_end(std::uint32_t i, line_marks& marks) const;
+
+  bool is_compound(std::uint32_t kw, std::uint32_t nl) const;
+
+  /// The ':' that ends a compound statement's header.
+  std::uint32_t header_colon(std::uint32_t kw, std::uint32_t nl) const;
+
+  /// Records a binding of the name at token `name` (`rhs`: the range of E in a simple
+  /// `NAME = E`).
+  void bind(std::int32_t scope, std::uint32_t name, std::uint32_t rhs_begin = 0,
+            std::uint32_t rhs_end = 0) {
+    scopes[static_cast<std::size_t>(scope)].records.push_back({name, rhs_begin, rhs_end});
+  }
+
+  /// Names bound by a target list such as `a, (b, *c)` (attributes and subscripts bind
+  /// nothing).
+  void bind_targets(std::uint32_t b, std::uint32_t e, std::int32_t scope);
+
+  void walrus_bindings(std::uint32_t b, std::uint32_t e, std::int32_t scope) {
+    for (std::uint32_t i = b; i + 1 < e; ++i)
+      if (ts_.tokens[i].kind() == tok::name && is_op(i + 1, ":="))
+        bind(scope, i);
+  }
+
+  void header_bindings(std::uint32_t kw, std::uint32_t colon, std::int32_t scope);
+
+  std::int32_t define(std::uint32_t kw, std::uint32_t colon, std::int32_t scope,
+                      const std::vector<std::pair<std::uint32_t, std::uint32_t>>& decorators,
+                      std::uint32_t first, bool is_class);
+
+  /// Parameter names: the first name after '(' or ',' at depth 1 (past `*` / `**`).
+  void parameter_bindings(std::uint32_t open, std::uint32_t colon, std::int32_t scope);
+
+  /// `def f[T, *Ts](...)` (PEP 695): the index of the '(' after the type parameters.
+  std::uint32_t skip_type_parameters(std::uint32_t i) const;
+
+  void classify(definition& d) const;
+
+  /// Puts a DSL definition into its program: a `@pl.program` class opens one; methods
+  /// join their class's; `@pl.jit` functions join their scope's group.
+  void attach(std::int32_t index);
+
+  /// One line of simple statements separated by ';': their bindings and imports.
+  /// `walrus`: the line may hold a `:=`.
+  void simple_line(std::uint32_t b, std::uint32_t e, std::int32_t scope, bool walrus = true);
+
+  /// `walrus`: the statement may hold a `:=` (false only when its line holds none).
+  void simple_statement(std::uint32_t b, std::uint32_t e, std::int32_t scope, bool walrus = true);
+
+  void import(std::uint32_t b, std::uint32_t e, std::int32_t scope);
+
+  const token_stream& ts_;
+  std::vector<std::uint32_t> eqs_;
+  std::unordered_map<std::int32_t, std::int32_t> class_program_;
+  std::unordered_map<std::int32_t, std::int32_t> jit_program_;
+};
+
+// ---- constants of the file -------------------------------------------------------
+
+/// Resolves a name a host orchestrator leaves open (cli.md, "Constants of the file").
+class constants {
+public:
+  constants(const token_stream& ts, const std::vector<py_scope>& scopes,
+            const module_options& options)
+      : ts_(ts), scopes_(scopes), options_(options) {}
+
+  /// The integer `name` stands for, seen from `scope` outward; nullopt when it is open.
+  std::optional<std::int64_t> resolve(std::string_view name, std::int32_t scope) {
+    for (const auto& [n, v] : options_.defines)
+      if (n == name)
+        return v;
+    return lookup(name, scope, 0);
+  }
+
+private:
+  std::optional<std::int64_t> lookup(std::string_view name, std::int32_t scope,
+                                     std::uint32_t depth);
+
+  /// The names bound in scope `s`: how often, and E of a lone simple binding.
+  const std::unordered_map<std::string_view, py_scope::binding>& names_of(std::int32_t s);
+
+  struct key_hash {
+    std::size_t operator()(const std::pair<std::int32_t, std::string_view>& k) const {
+      return std::hash<std::string_view>{}(k.second) * 31 + static_cast<std::size_t>(k.first);
+    }
+  };
+
+  /// Integer constant expressions: literals, names, + - * // %, unary -, parentheses.
+  struct evaluator {
+    constants& c;
+    std::int32_t scope;
+    std::uint32_t i, e, depth;
+    std::uint32_t nesting = 0;
+
+    std::optional<std::int64_t> whole() {
+      auto v = sum();
+      return (v && i == e) ? v : std::nullopt;
+    }
+    bool op(std::string_view o) {
+      if (i < e && c.ts_.tokens[i].kind() == tok::op && c.ts_.text(c.ts_.tokens[i]) == o) {
+        ++i;
+        return true;
+      }
+      return false;
+    }
+    std::optional<std::int64_t> sum() {
+      auto l = product();
+      while (l) {
+        if (op("+")) {
+          auto r = product();
+          if (!r || __builtin_add_overflow(*l, *r, &*l))
+            return std::nullopt;
+        } else if (op("-")) {
+          auto r = product();
+          if (!r || __builtin_sub_overflow(*l, *r, &*l))
+            return std::nullopt;
+        } else {
+          break;
+        }
+      }
+      return l;
+    }
+    std::optional<std::int64_t> product() {
+      auto l = unary();
+      while (l) {
+        const bool mul = op("*"), fdiv = !mul && op("//"), mod = !mul && !fdiv && op("%");
+        if (!mul && !fdiv && !mod)
+          break;
+        auto r = unary();
+        if (!r)
+          return std::nullopt;
+        if (mul) {
+          if (__builtin_mul_overflow(*l, *r, &*l))
+            return std::nullopt;
+        } else {
+          if (*r == 0 || (*l == std::numeric_limits<std::int64_t>::min() && *r == -1))
+            return std::nullopt;
+          std::int64_t q = *l / *r, m = *l % *r;
+          if (m != 0 && ((m < 0) != (*r < 0))) { // Python floors
+            --q;
+            m += *r;
+          }
+          l = fdiv ? q : m;
+        }
+      }
+      return l;
+    }
+    std::optional<std::int64_t> unary() {
+      if (++nesting > 200)
+        return std::nullopt;
+      std::optional<std::int64_t> v;
+      if (op("-")) {
+        v = unary();
+        if (v && *v == std::numeric_limits<std::int64_t>::min())
+          v = std::nullopt;
+        else if (v)
+          v = -*v;
+      } else if (op("+")) {
+        v = unary();
+      } else {
+        v = atom();
+      }
+      --nesting;
+      return v;
+    }
+    std::optional<std::int64_t> atom() {
+      if (i >= e)
+        return std::nullopt;
+      const token& t = c.ts_.tokens[i];
+      if (op("(")) {
+        auto v = sum();
+        return (v && op(")")) ? v : std::nullopt;
+      }
+      ++i;
+      if (t.kind() == tok::number)
+        return integer_literal(c.ts_.text(t));
+      if (t.kind() == tok::name && !t.is_reserved()) {
+        for (const auto& [n, v] : c.options_.defines)
+          if (n == c.ts_.text(t))
+            return v;
+        return c.lookup(c.ts_.text(t), scope, depth + 1);
+      }
+      return std::nullopt;
+    }
+  };
+
+public:
+  /// The value of an integer literal's spelling; nullopt for floats and beyond int64.
+  static std::optional<std::int64_t> integer_literal(std::string_view s);
+
+private:
+  const token_stream& ts_;
+  const std::vector<py_scope>& scopes_;
+  const module_options& options_;
+  std::unordered_map<std::pair<std::int32_t, std::string_view>, std::optional<std::int64_t>,
+                     key_hash>
+      memo_;
+  std::vector<std::optional<std::unordered_map<std::string_view, py_scope::binding>>> tables_;
+};
+
+} // namespace commscope::frontend::detail

@@ -1,0 +1,221 @@
+// The DSL parser: atoms (literals, displays, comprehensions, parenthesized forms).
+#include "parser.hpp"
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace commscope::frontend::detail {
+
+mutable_expr dsl_parser::comprehension(std::uint32_t b, const expression_ptr& element) {
+  gathered<expression_ptr> ops(xs_);
+  ops.push(element);
+  const std::size_t shadowed = shadow_.size();
+  while (is_name("for") || is_name("async")) {
+    if (is_name("async"))
+      next();
+    next();
+    // targets up to `in`
+    while (!is_name("in")) {
+      if (peek().kind() == tok::newline || peek().kind() == tok::end)
+        unexpected("'in'");
+      if (peek().kind() == tok::name)
+        shadow_.push_back(text(peek()));
+      next();
+    }
+    next();
+    const bool saved = no_conditional_;
+    no_conditional_ = true;
+    const expression_ptr it = parse_or();
+    ops.push(it);
+    while (is_name("if")) {
+      next();
+      const expression_ptr c = parse_or();
+      ops.push(c);
+    }
+    no_conditional_ = saved;
+  }
+  shadow_.resize(shadowed);
+  return opaque(b, ops.items());
+}
+
+mutable_expr dsl_parser::parse_atom() {
+  const token& t = peek();
+  const std::uint32_t b = static_cast<std::uint32_t>(i_);
+  switch (t.kind()) {
+  case tok::name: {
+    next();
+    const std::string_view n = text(t);
+    if (n == "True" || n == "False") {
+      expression_spec s;
+      s.what = expression::kind::boolean;
+      s.where = where(t);
+      s.value = n == "True";
+      return w_.make(s);
+    }
+    if (n == "None")
+      return leaf(expression::kind::none, where(t));
+    if (t.is_reserved())
+      fail_at(t.begin, "invalid syntax: unexpected '" + std::string(n) + "'");
+    return name_node(t, resolve(n));
+  }
+  case tok::number: {
+    next();
+    return number(t);
+  }
+  case tok::string: {
+    bool plain = true;
+    scratch_.clear();
+    while (peek().kind() == tok::string) {
+      const token& s = next();
+      if (!string_value(text(s), s.flags(), scratch_))
+        plain = false;
+    }
+    if (!plain)
+      return opaque(b, {});
+    expression_spec s;
+    s.what = expression::kind::string;
+    s.where = where(t);
+    s.text = w_.string(scratch_);
+    return w_.make(s);
+  }
+  case tok::op: {
+    if (t.is_op("...")) {
+      next();
+      return opaque(b, {});
+    }
+    if (t.is_op("(") || t.is_op("[") || t.is_op("{")) {
+      nest guard(*this, t.begin);
+      const std::uint8_t o = t.flags();
+      next();
+      return o == '(' ? parenthesized(b) : o == '[' ? list_display(b) : brace_display(b);
+    }
+    break;
+  }
+  default:
+    break;
+  }
+  unexpected("an expression");
+}
+
+mutable_expr dsl_parser::parenthesized(std::uint32_t b) {
+  if (is_op(")")) {
+    next();
+    return leaf(expression::kind::tuple, where(t_[b]));
+  }
+  if (is_name("yield")) {
+    auto y = parse_yield();
+    expect_op(")");
+    return opaque(b, {y});
+  }
+  mutable_expr first = parse_star_or_named();
+  if (is_name("for") || is_name("async")) {
+    auto g = comprehension(b, first);
+    expect_op(")");
+    return opaque(b, {g});
+  }
+  if (is_op(")")) {
+    next();
+    if (first->what == expression::kind::opaque && first->text().starts_with("*"))
+      unexpected("a value"); // `(*x)` alone
+    return first;            // parentheses only group
+  }
+  gathered<expression_ptr> items(xs_);
+  items.push(first);
+  while (is_op(",")) {
+    next();
+    if (is_op(")"))
+      break;
+    const expression_ptr x = parse_star_or_named();
+    items.push(x);
+  }
+  expect_op(")");
+  expression_spec s;
+  s.what = expression::kind::tuple;
+  s.where = where(t_[b]);
+  s.args = items.items();
+  return w_.make(s);
+}
+
+mutable_expr dsl_parser::list_display(std::uint32_t b) {
+  gathered<expression_ptr> items(xs_);
+  while (!is_op("]")) {
+    mutable_expr x = parse_star_or_named();
+    if (is_name("for") || is_name("async")) {
+      auto c = comprehension(b, x);
+      expect_op("]");
+      return opaque(b, {c});
+    }
+    items.push(x);
+    if (!is_op(","))
+      break;
+    next();
+  }
+  expect_op("]");
+  expression_spec s;
+  s.what = expression::kind::list;
+  s.where = where(t_[b]);
+  s.args = items.items();
+  return w_.make(s);
+}
+
+mutable_expr dsl_parser::brace_display(std::uint32_t b) {
+  gathered<expression_ptr> parts(xs_);
+  while (!is_op("}")) {
+    if (is_op("**")) {
+      next();
+      const expression_ptr x = parse_binary(5);
+      parts.push(x);
+    } else {
+      const expression_ptr x = parse_star_or_named();
+      parts.push(x);
+      if (is_op(":")) {
+        next();
+        const expression_ptr v = parse_test();
+        parts.push(v);
+      }
+    }
+    if (is_name("for") || is_name("async")) {
+      const expression_ptr element = parts.stack.back();
+      parts.stack.pop_back();
+      const expression_ptr c = comprehension(b, element);
+      parts.push(c);
+      break;
+    }
+    if (!is_op(","))
+      break;
+    next();
+  }
+  expect_op("}");
+  return opaque(b, parts.items());
+}
+
+mutable_expr dsl_parser::number(const token& t) {
+  const std::string_view s = text(t);
+  if (auto v = constants::integer_literal(s))
+    return w_.make_value(expression::kind::integer, where(t), *v);
+  expression_spec n;
+  n.what = expression::kind::integer;
+  n.where = where(t);
+  // An integer beyond int64 (saturated, as far above every limit as it is), or a
+  // float / imaginary literal (opaque).
+  const bool integral = s.find_first_of(".eEjJ") == std::string_view::npos ||
+                        (s.size() > 1 && (s[1] == 'x' || s[1] == 'X'));
+  if (integral) {
+    n.overflow = true;
+    n.value = std::numeric_limits<std::int64_t>::max();
+    n.text = w_.string(s);
+    return w_.make(n);
+  }
+  last_end_ = ts_.end(t);
+  return opaque(static_cast<std::uint32_t>(&t - t_.data()), {});
+}
+
+} // namespace commscope::frontend::detail

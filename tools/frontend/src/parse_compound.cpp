@@ -1,0 +1,243 @@
+// The DSL parser: loops, branches and `with` statements.
+#include "parser.hpp"
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace commscope::frontend::detail {
+
+statement_ptr dsl_parser::parse_for() {
+  const std::uint32_t b = static_cast<std::uint32_t>(i_);
+  const std::uint32_t colon = header_end();
+  statement_spec s;
+  s.where = where(next());
+  // The target list up to `in` at depth 0.
+  std::uint32_t in = static_cast<std::uint32_t>(i_);
+  for (int depth = 0; in < colon; ++in) {
+    const token& x = t_[in];
+    if (x.is_op("(") || x.is_op("["))
+      ++depth;
+    else if (x.is_op(")") || x.is_op("]"))
+      --depth;
+    else if (depth == 0 && x.is_keyword("in"))
+      break;
+  }
+  std::vector<std::string_view> target_names;
+  for (std::uint32_t k = static_cast<std::uint32_t>(i_); k < in; ++k)
+    if (t_[k].kind() == tok::name && !t_[k].is_reserved() && !(k > i_ && t_[k - 1].is_op(".")))
+      target_names.push_back(text(t_[k]));
+  const bool simple_target = in == i_ + 1 || (t_[i_].kind() == tok::name && t_[i_ + 1].is_op(","));
+  i_ = in + 1;
+  const token& iter_tok = peek();
+  auto iter = parse_expression_list(nullptr, true);
+  if (i_ != colon)
+    unexpected("':'");
+  next();
+  const statement_text header = header_text(b, colon);
+  s.origin = note(header);
+  const expression& call = *iter;
+  const std::string callee =
+      call.what == expression::kind::call && call.base() ? spelling(*call.base()) : std::string();
+  bool keywords_ok = true;
+  for (const auto& k : call.keywords())
+    keywords_ok = keywords_ok && callee == "pl.range" && k.name == "init_values";
+  const auto args = call.args();
+  const bool range = (callee == "pl.range" || callee == "range") && !args.empty() &&
+                     args.size() <= 3 && keywords_ok && simple_target && !target_names.empty();
+  gathered<variable_ptr> targets(vs_);
+  if (!range) {
+    // Any other iteration: a block whose targets are opaque, run zero or more times.
+    s.what = statement::kind::block;
+    s.flow = commscope::control_flow::repeat;
+    for (auto n : target_names) {
+      auto* v = bind_new(n);
+      targets.push(v);
+    }
+    const node_list<statement_ptr> body = parse_block();
+    const expression_ptr values[] = {iter};
+    s.values = values;
+    s.targets = targets.items();
+    auto* st = w_.make(s);
+    st->set_body(body);
+    bind_block_targets(*st);
+    return st;
+  }
+  s.what = statement::kind::for_loop;
+  s.builtin_range = callee == "range";
+  s.range_arity = static_cast<std::uint8_t>(args.size());
+  const source_location iter_at = where(iter_tok);
+  auto constant = [&](std::int64_t v) {
+    expression_spec c;
+    c.what = expression::kind::integer;
+    c.value = v;
+    c.where = iter_at;
+    return expression_ptr(w_.make(c));
+  };
+  if (args.size() == 1) {
+    s.start = constant(0);
+    s.stop = args[0];
+  } else {
+    s.start = args[0];
+    s.stop = args[1];
+  }
+  s.step = args.size() == 3 ? args[2] : constant(1);
+  auto* v = bind_new(target_names[0]);
+  s.loop_var = v;
+  loop_of_[v] = {s.start, s.stop, s.step};
+  for (std::size_t k = 1; k < target_names.size(); ++k) { // loop-carried values
+    auto* c = bind_new(target_names[k]);
+    targets.push(c);
+  }
+  const std::size_t carried = target_names.size() - 1;
+  for (const auto& k : call.keywords()) // their values on entry
+    if (k.name == "init_values" && is_tuple_of(*k.value, carried))
+      s.values = k.value->args();
+  const node_list<statement_ptr> body = parse_block();
+  s.targets = targets.items();
+  auto* st = w_.make(s);
+  st->set_body(body);
+  if (carried > 0 && !body.empty())
+    yield_as_assignment(body, st->targets());
+  return st;
+}
+
+statement_ptr dsl_parser::parse_while() {
+  const std::uint32_t b = static_cast<std::uint32_t>(i_);
+  const std::uint32_t colon = header_end();
+  statement_spec s;
+  s.what = statement::kind::while_loop;
+  s.where = where(next());
+  s.value = parse_named();
+  expect_op(":");
+  s.origin = note(header_text(b, colon));
+  const node_list<statement_ptr> body = parse_block();
+  auto* st = w_.make(s);
+  st->set_body(body);
+  return st;
+}
+
+statement_ptr dsl_parser::parse_if() {
+  struct branch {
+    source_location where;
+    std::uint32_t origin = 0;
+    expression_ptr value;
+    node_list<statement_ptr> body;
+  };
+  std::vector<branch> chain;
+  while (true) {
+    const std::uint32_t b = static_cast<std::uint32_t>(i_);
+    const std::uint32_t colon = header_end();
+    branch br;
+    br.where = where(next());
+    br.value = parse_named();
+    expect_op(":");
+    br.origin = note(header_text(b, colon));
+    br.body = parse_block();
+    chain.push_back(br);
+    if (!is_name("elif"))
+      break;
+  }
+  node_list<statement_ptr> orelse;
+  if (is_name("else")) {
+    next();
+    expect_op(":");
+    orelse = parse_block();
+  }
+  // Linked back to front: an elif chain of any length is built without recursion.
+  statement* made = nullptr;
+  for (std::size_t i = chain.size(); i-- > 0;) {
+    statement_spec s;
+    s.what = statement::kind::if_else;
+    s.is_elif = i > 0;
+    s.where = chain[i].where;
+    s.origin = chain[i].origin;
+    s.value = chain[i].value;
+    auto* st = w_.make(s);
+    st->set_body(chain[i].body);
+    if (made) {
+      const statement_ptr only[] = {made};
+      st->set_orelse(w_.list(std::span<const statement_ptr>(only)));
+    } else {
+      st->set_orelse(orelse);
+    }
+    made = st;
+  }
+  return made;
+}
+
+statement_ptr dsl_parser::parse_with() {
+  const std::uint32_t b = static_cast<std::uint32_t>(i_);
+  const std::uint32_t colon = header_end();
+  const source_location at = where(next());
+  const std::uint32_t items = static_cast<std::uint32_t>(i_);
+  const bool one_call = peek().kind() == tok::name;
+  mutable_expr first = nullptr;
+  if (one_call && !is_op("(")) {
+    first = parse_test();
+  }
+  if (first && i_ == colon && first->what == expression::kind::call && first->base() &&
+      spelling(*first->base()) == "pld.comm_domain") {
+    if (auto scope = comm_domain(*first, at)) {
+      next();
+      trivia_.clear(); // scopes print canonically
+      scopes_.push_back(std::move(*scope));
+      const node_list<statement_ptr> body = parse_block();
+      open_scope done = std::move(scopes_.back());
+      scopes_.pop_back();
+      std::vector<window_buffer_ptr> slots;
+      for (std::size_t i = 0; i < done.names.size(); ++i) {
+        if (!done.found[i]) {
+          front_end_error(at, "slot '" + done.names[i] +
+                                  "' names no allocation in this pld.comm_domain");
+          continue;
+        }
+        slots.push_back(done.found[i]);
+      }
+      const auto& e = *first;
+      bool all = true;
+      std::vector<std::int64_t> devices;
+      for (const auto& k : e.keywords())
+        if (k.name == "devices" && k.value->what == expression::kind::list) {
+          all = false;
+          for (const auto& d : k.value->args())
+            devices.push_back(d->value());
+        }
+      statement_spec s;
+      s.what = statement::kind::scope;
+      s.where = at;
+      auto* st = w_.make(s);
+      st->set_scope(e.args()[0]->text(), w_.list(devices), all, w_.list(slots));
+      st->set_body(body);
+      return st;
+    }
+  }
+  // Any other with: its items are read for the analysis, its body as if inline.
+  i_ = items;
+  statement_spec s;
+  s.what = statement::kind::block;
+  s.flow = commscope::control_flow::block;
+  s.where = at;
+  gathered<expression_ptr> values(xs_);
+  gathered<variable_ptr> targets(vs_);
+  read_header_expressions(colon, values, targets);
+  i_ = colon;
+  expect_op(":");
+  s.origin = note(header_text(b, colon));
+  const node_list<statement_ptr> body = parse_block();
+  s.values = values.items();
+  s.targets = targets.items();
+  auto* st = w_.make(s);
+  st->set_body(body);
+  bind_block_targets(*st);
+  return st;
+}
+
+} // namespace commscope::frontend::detail

@@ -1,0 +1,604 @@
+// The DSL parser: expressions, by precedence, names and calls.
+#include "parser.hpp"
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace commscope::frontend::detail {
+
+mutable_expr dsl_parser::opaque(std::uint32_t b, std::span<const expression_ptr> operands) {
+  expression_spec s;
+  s.what = expression::kind::opaque;
+  s.where = where(t_[b]);
+  s.text = w_.string(ts_.source.substr(t_[b].begin, last_end_ - t_[b].begin));
+  s.args = operands;
+  return w_.make(s);
+}
+
+mutable_expr dsl_parser::binary(const expression_ptr& l, std::string_view op,
+                                const expression_ptr& r) {
+  const expression_ptr args[] = {l, r};
+  expression_spec s;
+  s.what = expression::kind::binary;
+  s.where = l->where;
+  s.text = w_.intern(op);
+  s.args = args;
+  return w_.make(s);
+}
+
+mutable_expr dsl_parser::parse_expression_list(bool* bare, bool starred) {
+  const std::uint32_t b = static_cast<std::uint32_t>(i_);
+  auto first = starred ? parse_star_or_named() : parse_named();
+  if (!is_op(","))
+    return first;
+  gathered<expression_ptr> items(xs_);
+  items.push(first);
+  while (is_op(",")) {
+    next();
+    if (at_line_end() || is_op("=") || is_op(":") || is_op(")") || is_name("in") ||
+        (peek().kind() == tok::op && is_augmented_code(peek().flags())))
+      break;
+    const expression_ptr x = starred ? parse_star_or_named() : parse_named();
+    items.push(x);
+  }
+  if (bare)
+    *bare = true;
+  expression_spec s;
+  s.what = expression::kind::tuple;
+  s.where = where(t_[b]);
+  s.args = items.items();
+  return w_.make(s);
+}
+
+mutable_expr dsl_parser::parse_star_or_named() {
+  if (is_op("*")) {
+    const std::uint32_t b = static_cast<std::uint32_t>(i_);
+    next();
+    auto x = parse_or();
+    return opaque(b, {x});
+  }
+  return parse_named();
+}
+
+mutable_expr dsl_parser::parse_named() {
+  if (peek().kind() == tok::name && is_op(":=", 1)) {
+    const std::uint32_t b = static_cast<std::uint32_t>(i_);
+    const std::string_view n = text(next());
+    next();
+    auto value = parse_test();
+    // A binding inside an expression, which no statement presents to the analysis:
+    // uses after it see the bindings before it.
+    (void)bind_new(n);
+    return opaque(b, {value});
+  }
+  return parse_test();
+}
+
+mutable_expr dsl_parser::parse_yield() {
+  const std::uint32_t b = static_cast<std::uint32_t>(i_);
+  next();
+  if (is_name("from")) {
+    next();
+    auto x = parse_test();
+    return opaque(b, {x});
+  }
+  if (!at_line_end() && !is_op(")") && !is_op("=")) {
+    auto x = parse_expression_list(nullptr, true);
+    return opaque(b, {x});
+  }
+  return opaque(b, {});
+}
+
+mutable_expr dsl_parser::parse_test() {
+  nest guard(*this, peek().begin);
+  const std::uint32_t b = static_cast<std::uint32_t>(i_);
+  if (is_name("lambda"))
+    return parse_lambda();
+  auto x = parse_or();
+  if (is_name("if") && !no_conditional_) {
+    next();
+    auto cond = parse_or();
+    if (!is_name("else"))
+      unexpected("'else'");
+    next();
+    auto other = parse_test();
+    return opaque(b, {x, cond, other});
+  }
+  return x;
+}
+
+mutable_expr dsl_parser::parse_lambda() {
+  const std::uint32_t b = static_cast<std::uint32_t>(i_);
+  next();
+  const std::size_t shadowed = shadow_.size();
+  int depth = 0;
+  gathered<expression_ptr> ops(xs_);
+  while (!(depth == 0 && is_op(":"))) {
+    if (peek().kind() == tok::newline || peek().kind() == tok::end)
+      unexpected("':'");
+    if (is_op("(") || is_op("[") || is_op("{"))
+      ++depth;
+    else if (is_op(")") || is_op("]") || is_op("}"))
+      --depth;
+    if (peek().kind() == tok::name && depth == 0 && !is_op("=", 1) && !peek().is_reserved())
+      shadow_.push_back(text(peek()));
+    if (is_op("=") && depth == 0) {
+      next();
+      const expression_ptr d = parse_test();
+      ops.push(d);
+      continue;
+    }
+    next();
+  }
+  next();
+  const expression_ptr body = parse_test();
+  ops.push(body);
+  shadow_.resize(shadowed);
+  return opaque(b, ops.items());
+}
+
+int dsl_parser::binary_level(std::size_t k) const {
+  const token& t = peek(k);
+  if (t.kind() == tok::op) {
+    switch (t.flags()) {
+    case '|':
+    case '^':
+    case '&':
+      return 5;
+    case '+':
+    case '-':
+      return 6;
+    case '*':
+    case '/':
+    case '%':
+    case '@':
+      return 7;
+    case '<':
+    case '>':
+      return 4;
+    default:
+      break;
+    }
+    if (t.is_op("<<") || t.is_op(">>"))
+      return 5;
+    if (t.is_op("//"))
+      return 7;
+    if (t.is_op("==") || t.is_op("!=") || t.is_op("<=") || t.is_op(">="))
+      return 4;
+    return 0;
+  }
+  if (t.kind() == tok::name && t.flags() != 0) {
+    if (t.is_keyword("or"))
+      return 1;
+    if (t.is_keyword("and"))
+      return 2;
+    if (t.is_keyword("in") || t.is_keyword("is") || (t.is_keyword("not") && is_name("in", k + 1)))
+      return 4;
+  }
+  return 0;
+}
+
+mutable_expr dsl_parser::parse_binary(int min_level) {
+  const std::uint32_t b = static_cast<std::uint32_t>(i_);
+  mutable_expr l = min_level <= 3 && is_name("not") ? parse_not() : parse_factor();
+  while (true) {
+    const int level = binary_level();
+    if (level == 0 || level < min_level)
+      return l;
+    switch (level) {
+    case 1: {
+      next();
+      auto r = parse_binary(2);
+      l = binary(l, "or", r);
+      break;
+    }
+    case 2: {
+      next();
+      auto r = parse_binary(3);
+      l = binary(l, "and", r);
+      break;
+    }
+    case 4: {
+      const token& t = peek();
+      if (t.kind() == tok::op) {
+        const std::string_view o = text(t);
+        next();
+        auto r = parse_binary(5);
+        l = binary(l, o, r);
+      } else {
+        const bool is = t.is_keyword("is"), not_in = t.is_keyword("not");
+        next();
+        if ((is && is_name("not")) || not_in)
+          next();
+        auto r = parse_binary(5);
+        l = opaque(b, {l, r});
+      }
+      break;
+    }
+    case 5: {
+      next();
+      auto r = parse_binary(6);
+      l = opaque(b, {l, r});
+      break;
+    }
+    case 6: {
+      const std::string_view op = text(next());
+      auto r = parse_binary(7);
+      l = binary(l, op, r);
+      break;
+    }
+    default: {
+      const std::string_view op = text(next());
+      auto r = parse_factor();
+      l = op == "@" ? opaque(b, {l, r}) : binary(l, op, r);
+      break;
+    }
+    }
+  }
+}
+
+mutable_expr dsl_parser::parse_not() {
+  const token& t = next();
+  nest guard(*this, t.begin);
+  const expression_ptr x = parse_binary(3);
+  expression_spec s;
+  s.what = expression::kind::unary;
+  s.where = where(t);
+  s.text = w_.intern("not");
+  s.args = {&x, 1};
+  return w_.make(s);
+}
+
+mutable_expr dsl_parser::parse_factor() {
+  if (!is_op("-") && !is_op("+") && !is_op("~"))
+    return parse_power();
+  const std::uint32_t b = static_cast<std::uint32_t>(i_);
+  const token& t = next();
+  const std::string_view op = text(t);
+  nest guard(*this, t.begin);
+  mutable_expr x = parse_factor();
+  if (op == "+")
+    return x; // unary plus is the identity on everything the pass reads
+  if (op == "~")
+    return opaque(b, {x});
+  expression& v = *x;
+  if (v.what == expression::kind::integer && v.name().empty()) {
+    // Fold a negated literal, so `device=-1` is the constant -1. (A literal node is
+    // this parse's own: nothing else points at it yet.)
+    if (!v.overflow() && v.value() != std::numeric_limits<std::int64_t>::min()) {
+      v.set_value(-v.value());
+      v.where = where(t);
+      return x;
+    }
+    if (v.overflow() && v.text() == "9223372036854775808") { // exactly INT64_MIN
+      v.set_overflow(false);
+      v.set_text({});
+      v.set_value(std::numeric_limits<std::int64_t>::min());
+      v.where = where(t);
+      return x;
+    }
+    if (v.overflow()) {
+      v.set_value(std::numeric_limits<std::int64_t>::min()); // saturated: still negative
+      v.set_text(w_.string("-" + std::string(v.text().view())));
+      v.where = where(t);
+      return x;
+    }
+  }
+  const expression_ptr arg = x;
+  expression_spec s;
+  s.what = expression::kind::unary;
+  s.where = where(t);
+  s.text = w_.intern("-");
+  s.args = {&arg, 1};
+  return w_.make(s);
+}
+
+mutable_expr dsl_parser::parse_power() {
+  const std::uint32_t b = static_cast<std::uint32_t>(i_);
+  if (is_name("await")) {
+    next();
+    auto x = parse_power();
+    return opaque(b, {x});
+  }
+  mutable_expr x = parse_primary();
+  if (is_op("**")) {
+    const token& t = next();
+    nest guard(*this, t.begin);
+    auto r = parse_factor();
+    return opaque(b, {x, r});
+  }
+  return x;
+}
+
+dsl_parser::resolved_name dsl_parser::resolve(std::string_view n) {
+  resolved_name r;
+  const bool shadowed =
+      !shadow_.empty() && std::find(shadow_.begin(), shadow_.end(), n) != shadow_.end();
+  if (shadowed)
+    return r;
+  const std::uint64_t h = hash_name(n);
+  if (const variable* v = names_.find(n, h)) {
+    r.var = v;
+    return r;
+  }
+  if (resolving_) {
+    if (auto c = constant(n, h)) {
+      r.constant = true;
+      r.value = *c;
+    }
+  }
+  return r;
+}
+
+std::optional<std::int64_t> dsl_parser::constant(std::string_view n, std::uint64_t h) {
+  if (const open_name* seen = constants_seen_.find(n, h))
+    return seen->value;
+  auto v = consts_.resolve(n, scope_);
+  open_names_.push_back({n, v});
+  constants_seen_.put(&open_names_.back());
+  return v;
+}
+
+mutable_expr dsl_parser::name_node(const token& t, const resolved_name& r) {
+  if (r.var)
+    return w_.make_use(where(t), r.var);
+  const std::string_view n = text(t);
+  expression_spec s;
+  s.where = where(t);
+  if (r.constant) {
+    s.what = expression::kind::integer;
+    s.value = r.value;
+    s.name = w_.intern(n); // printed as its value where it is a size
+  } else {
+    s.what = expression::kind::name;
+    s.text = w_.intern(n);
+  }
+  return w_.make(s);
+}
+
+mutable_expr dsl_parser::materialize(const dotted& d, const resolved_name& root) {
+  mutable_expr x = name_node(t_[d.root], root);
+  if (d.attrs == 0) // most dotted names are plain names
+    return x;
+  const source_location at = where(t_[d.root]);
+  for (std::uint32_t k = 0; k < d.attrs; ++k) {
+    expression_spec s;
+    s.what = expression::kind::attribute;
+    s.where = at;
+    s.base = x;
+    s.text = w_.intern(text(t_[d.attribute(k)]));
+    x = w_.make(s);
+  }
+  return x;
+}
+
+std::string_view dsl_parser::raw_spelling(const dotted& d, std::uint32_t n) {
+  spelled_.assign(text(t_[d.root]));
+  for (std::uint32_t k = 0; k < n; ++k) {
+    spelled_ += '.';
+    spelled_ += text(t_[d.attribute(k)]);
+  }
+  return spelled_;
+}
+
+mutable_expr dsl_parser::parse_primary() {
+  const std::uint32_t b = static_cast<std::uint32_t>(i_);
+  mutable_expr x = nullptr;
+  const token& first = peek();
+  if (first.kind() == tok::name && !first.is_reserved()) {
+    // A dotted name: a call of it decides whether its nodes are needed.
+    next();
+    dotted d{b, 0};
+    while (is_op(".") && peek(1).kind() == tok::name) {
+      next();
+      next();
+      ++d.attrs;
+    }
+    const resolved_name root = resolve(text(first));
+    if (is_op("(")) {
+      nest guard(*this, peek().begin);
+      next();
+      x = make_call(b, nullptr, &d, root);
+    } else {
+      x = materialize(d, root);
+    }
+  } else {
+    x = parse_atom();
+  }
+  while (true) {
+    if (is_op(".")) {
+      next();
+      if (peek().kind() != tok::name)
+        unexpected("an attribute name");
+      const token& an = next();
+      expression_spec s;
+      s.what = expression::kind::attribute;
+      s.where = where(t_[b]);
+      s.text = w_.intern(text(an));
+      s.base = x;
+      x = w_.make(s);
+    } else if (is_op("(")) {
+      nest guard(*this, peek().begin);
+      next();
+      x = make_call(b, x, nullptr, {});
+    } else if (is_op("[")) {
+      nest guard(*this, peek().begin);
+      next();
+      gathered<expression_ptr> items(xs_);
+      while (!is_op("]")) {
+        const expression_ptr e = parse_slice();
+        items.push(e);
+        if (!is_op(","))
+          break;
+        next();
+      }
+      expect_op("]");
+      expression_spec s;
+      s.what = expression::kind::subscript;
+      s.where = where(t_[b]);
+      s.base = x;
+      s.args = items.items();
+      x = w_.make(s);
+    } else {
+      return x;
+    }
+  }
+}
+
+mutable_expr dsl_parser::parse_slice() {
+  const std::uint32_t b = static_cast<std::uint32_t>(i_);
+  gathered<expression_ptr> parts(xs_);
+  mutable_expr single = nullptr;
+  bool slice = false;
+  if (!is_op(":")) {
+    single = parse_star_or_named();
+    parts.push(single);
+  }
+  while (is_op(":")) {
+    slice = true;
+    next();
+    if (!is_op(":") && !is_op("]") && !is_op(",")) {
+      const expression_ptr e = parse_test();
+      parts.push(e);
+    }
+  }
+  if (!slice)
+    return single;
+  return opaque(b, parts.items());
+}
+
+mutable_expr dsl_parser::make_call(std::uint32_t b, mutable_expr callee, const dotted* d,
+                                   const resolved_name& root) {
+  gathered<expression_ptr> args(xs_);
+  gathered<keyword_argument> keywords(ks_);
+  bool unpacking = false;
+  while (!is_op(")")) {
+    if (peek().kind() == tok::name && is_op("=", 1) && !peek().is_reserved()) {
+      const str kn = w_.intern(text(next()));
+      next();
+      const expression_ptr v = parse_test();
+      keywords.push({kn, v});
+    } else if (is_op("**")) {
+      const std::uint32_t sb = static_cast<std::uint32_t>(i_);
+      next();
+      auto v = parse_test();
+      const expression_ptr o = opaque(sb, {v});
+      args.push(o);
+      unpacking = true;
+    } else {
+      if (!keywords.empty() && !is_op("*"))
+        fail_at(peek().begin, "positional argument follows keyword argument");
+      mutable_expr v = parse_star_or_named();
+      if (v->what == expression::kind::opaque && v->text().starts_with("*"))
+        unpacking = true;
+      if (is_name("for") || is_name("async")) // f(x for x in y)
+        v = comprehension(b, v);
+      args.push(v);
+    }
+    if (!is_op(","))
+      break;
+    next();
+  }
+  expect_op(")");
+
+  // What the callee is: a dotted name over an open root reads from its tokens.
+  const bool open_dotted = d && !root.var && !root.constant;
+  const bool open_root =
+      open_dotted || (callee && callee->what == expression::kind::name && !callee->var());
+  std::string_view last;     // the callee's last attribute (or its name)
+  bool is_attribute = false; // the callee is NAME.NAME...
+  bool base_is_open_self = false;
+  if (d && d->attrs > 0) {
+    is_attribute = true;
+    last = text(t_[d->attribute(d->attrs - 1)]);
+    base_is_open_self = d->attrs == 1 && open_dotted && text(t_[d->root]) == "self";
+  } else if (d) {
+    last = text(t_[d->root]);
+  } else if (callee->what == expression::kind::attribute) {
+    is_attribute = true;
+    last = callee->text();
+    const expression_ptr base = callee->base();
+    base_is_open_self =
+        base && base->what == expression::kind::name && !base->var() && base->text() == "self";
+  } else if (callee->what == expression::kind::name) {
+    last = callee->text();
+  }
+  const auto callee_node = [&]() -> mutable_expr {
+    return callee ? callee : materialize(*d, root);
+  };
+  const auto base_spelling = [&]() -> std::string {
+    // the spelling of the attribute's object
+    if (d)
+      return open_dotted ? scan_.names.canonical(raw_spelling(*d, d->attrs - 1)) : std::string();
+    return spelling(*callee->base());
+  };
+  const auto callee_spelling = [&]() -> std::string_view {
+    if (d) {
+      canonical_.clear();
+      if (open_dotted)
+        scan_.names.canonical_into(raw_spelling(*d, d->attrs), canonical_);
+      return canonical_;
+    }
+    canonical_ = spelling(*callee);
+    return canonical_;
+  };
+
+  // pl.<DTYPE>.get_byte() folds to the byte width.
+  if (is_attribute && last == "get_byte" && args.empty() && keywords.empty()) {
+    const std::string sp = base_spelling();
+    if (sp.starts_with("pl.") && sp.find('.', 3) == std::string::npos)
+      if (auto width = dtype_byte_width(std::string_view(sp).substr(3))) {
+        expression_spec k;
+        k.what = expression::kind::integer;
+        k.where = where(t_[b]);
+        k.value = width;
+        return w_.make(k);
+      }
+  }
+  expression_spec s;
+  s.where = where(t_[b]);
+  s.args = args.items();
+  s.keywords = keywords.items();
+  // self.NAME(...) of a function of the program, or with device= (cli.md: a device=
+  // call of anything else is malformed-op); a call of any other method is opaque.
+  const bool method_call = !unpacking && !jit_ && is_attribute && base_is_open_self;
+  const bool jit_call = !unpacking && jit_ && !is_attribute && open_root && !last.empty();
+  if ((method_call || jit_call) &&
+      (signatures_.find(last) || has_device_keyword(keywords.items()))) {
+    s.what = expression::kind::function_call;
+    s.text = w_.intern(last);
+    auto* e = w_.make(s);
+    pending_calls_.emplace_back(e, s.text.view());
+    note_open_device_names(*e);
+    return e;
+  }
+  const std::string_view sp = names_an_operation(last) ? callee_spelling() : std::string_view();
+  if (const auto op = operation_of_spelling(sp); op != commscope::operation::none && !unpacking) {
+    s.what = expression::kind::operation;
+    s.op = op;
+    s.text = w_.intern(d ? raw_spelling(*d, d->attrs) : std::string_view(raw_spelling(*callee)));
+    if (op == commscope::operation::alloc_window_buffer) {
+      s.name = w_.intern(sp);
+      for (const auto& k : keywords.items())
+        if (k.name == "name" && k.value->what == expression::kind::string)
+          s.name = k.value->text();
+      auto* e = w_.make(s);
+      shape_allocation(*e); // reported when it fails; an ordinary call from then on
+      return e;
+    }
+    return w_.make(s);
+  }
+  s.what = expression::kind::call;
+  s.base = callee_node();
+  return w_.make(s);
+}
+
+} // namespace commscope::frontend::detail

@@ -1,0 +1,82 @@
+// The front end's entry points: a module's programs, one program.
+#include "parser.hpp"
+
+#include <commscope/frontend/frontend.hpp>
+
+#include <algorithm>
+#include <exception>
+#include <new>
+#include <string>
+#include <string_view>
+
+namespace commscope::frontend {
+
+namespace detail {
+namespace {
+syntax_error to_error(const token_stream& ts, const syntax_failure& f) {
+  const auto at = ts.where_offset(f.offset);
+  return {at.line, at.column, f.message};
+}
+} // namespace
+} // namespace detail
+
+module_result parse_module(std::string_view text, const module_options& options) {
+  module_result r;
+  detail::token_stream ts;
+  ts.source = text;
+  try {
+    ts = detail::tokenize(text);
+    const auto crlf = text.find("\r\n");
+    if (crlf != std::string_view::npos && crlf == text.find('\n') - 1)
+      r.newline = "\r\n";
+    detail::module_scan scan(ts);
+    scan.run();
+    detail::constants consts(ts, scan.scopes, options);
+    for (const auto& cp : scan.programs) {
+      if (cp.functions.empty() && !cp.is_class)
+        continue;
+      detail::dsl_parser p(ts, scan, consts);
+      r.programs.push_back(p.run(cp, options.stem));
+    }
+    // Source order: a program's place is its first decorator.
+    // (no two programs share their first decorator's line)
+    std::sort(r.programs.begin(), r.programs.end(),
+              [](const program_unit& a, const program_unit& b) { return a.line < b.line; });
+  } catch (const detail::syntax_failure& f) {
+    r.programs.clear();
+    if (ts.line_starts.size() <= 1 && !text.empty()) { // failed while tokenizing: rebuild lines
+      ts.line_starts.assign(1, 0);
+      for (std::size_t i = 0; i < text.size(); ++i)
+        if (text[i] == '\n' || (text[i] == '\r' && (i + 1 >= text.size() || text[i + 1] != '\n')))
+          ts.line_starts.push_back(static_cast<std::uint32_t>(i + 1));
+    }
+    r.error = detail::to_error(ts, f);
+  } catch (const std::bad_alloc&) {
+    r.programs.clear();
+    r.error = syntax_error{1, 1, "out of memory"};
+  } catch (const std::exception& e) {
+    r.programs.clear();
+    r.error = syntax_error{1, 1, std::string("internal error: ") + e.what()};
+  }
+  return r;
+}
+
+parse_result parse(std::string_view text) {
+  parse_result r;
+  auto m = parse_module(text);
+  if (m.error) {
+    r.error = m.error;
+  } else if (m.programs.empty()) {
+    r.error = syntax_error{1, 1, "no DSL program ('@pl.program' class or '@pl.jit' functions)"};
+  } else if (!m.programs.front().diagnostics.empty()) {
+    const auto& d = m.programs.front().diagnostics.front();
+    r.error = syntax_error{d.where.line, d.where.column, d.message};
+  } else {
+    r.program = m.programs.front().program;
+  }
+  return r;
+}
+
+bool is_plain_name(std::string_view n) { return detail::is_plain_name(n); }
+
+} // namespace commscope::frontend

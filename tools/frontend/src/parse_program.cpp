@@ -1,0 +1,295 @@
+// The DSL parser: a program, its functions, and the bindings of names.
+#include "parser.hpp"
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace commscope::frontend::detail {
+
+program_unit dsl_parser::run(const candidate_program& cp, std::string_view stem) {
+  program_unit unit;
+  unit_ = &unit;
+  texts_ = std::make_shared<source_text>();
+  auto prog = std::make_shared<program>();
+  prog->style = cp.is_class ? program::form::program_class : program::form::jit_group;
+  jit_ = !cp.is_class;
+  prog->name = !cp.name.empty() ? std::string(cp.name) : std::string(stem);
+  unit.name = prog->name;
+  unit.line = ts_.line(t_[cp.first_decorator]);
+  // Signatures first: a call may name a function defined after it.
+  std::vector<signature*> sigs;
+  for (const auto index : cp.functions) {
+    const definition& d = scan_.definitions[index];
+    sigs.push_back(make_signature(d));
+    if (!signatures_.find(sigs.back()->name))
+      signatures_.put(sigs.back());
+  }
+  for (std::size_t k = 0; k < cp.functions.size(); ++k) {
+    const definition& d = scan_.definitions[cp.functions[k]];
+    scope_ = cp.is_class ? scan_.scopes[static_cast<std::size_t>(d.scope)].parent : d.scope;
+    prog->functions.push_back(parse_function(d, sigs[k], cp.is_class));
+  }
+  for (auto& [call, name] : pending_calls_)
+    if (const signature* s = signatures_.find(name))
+      call->set_callee(s);
+  prog->variable_bound = next_id_;
+  prog->arenas.push_back(w_.arena());
+  prog->annotation = texts_;
+  unit.program = prog;
+  return unit;
+}
+
+void dsl_parser::unexpected(std::string_view wanted) const {
+  std::string got;
+  switch (peek().kind()) {
+  case tok::name:
+  case tok::op:
+    got = "'" + std::string(text(peek())) + "'";
+    break;
+  case tok::number:
+    got = "number";
+    break;
+  case tok::string:
+    got = "string";
+    break;
+  case tok::newline:
+    got = "end of line";
+    break;
+  case tok::indent:
+    got = "indent";
+    break;
+  case tok::dedent:
+    got = "dedent";
+    break;
+  case tok::end:
+    got = "end of file";
+    break;
+  }
+  fail_at(peek().begin, "invalid syntax: expected " + std::string(wanted) + ", got " + got);
+}
+
+void dsl_parser::verbatim(std::string& out, std::uint32_t b, std::uint32_t e) const {
+  if (b >= e)
+    return;
+  const std::uint32_t from = t_[b].begin;
+  const std::uint32_t to = ts_.end(t_[e - 1]);
+  const std::string_view src = ts_.source;
+  // The line the statement starts on (a string may span lines: not the one it ends on).
+  const std::uint32_t line_start = ts_.line_starts[ts_.line_of(t_[b].begin) - 1];
+  const std::string_view base = src.substr(line_start, from - line_start);
+  std::uint32_t k = from;
+  std::uint32_t tok_i = b;
+  while (k < to) {
+    std::uint32_t run = k;
+    while (run < to && src[run] != '\n' && src[run] != '\r')
+      ++run;
+    out.append(src.substr(k, run - k));
+    k = run;
+    if (k >= to)
+      break;
+    const char c = src[k];
+    k += (c == '\r' && k + 1 < to && src[k + 1] == '\n') ? 2 : 1;
+    out += '\n';
+    while (tok_i < e && ts_.end(t_[tok_i]) <= k)
+      ++tok_i;
+    const bool in_string = tok_i < e && t_[tok_i].begin < k && t_[tok_i].kind() == tok::string;
+    if (in_string) {
+      out += '\0';
+      continue;
+    }
+    std::uint32_t skip = 0;
+    while (skip < base.size() && k + skip < to && src[k + skip] == base[skip])
+      ++skip;
+    if (skip == base.size() || (k + skip < to && src[k + skip] != ' ' && src[k + skip] != '\t'))
+      k += skip;
+  }
+}
+
+statement_text dsl_parser::make_text(std::uint32_t b, std::uint32_t e, std::string_view comment,
+                                     bool mark) {
+  statement_text r;
+  if (b >= e) {
+    trivia_.clear();
+    return r;
+  }
+  const std::string_view src = ts_.source;
+  const std::uint32_t from = t_[b].begin;
+  const std::uint32_t to = ts_.end(t_[e - 1]);
+  const std::string_view raw = src.substr(from, to - from);
+  const bool one_line = std::memchr(raw.data(), '\n', raw.size()) == nullptr &&
+                        std::memchr(raw.data(), '\r', raw.size()) == nullptr;
+  if (one_line && trivia_.empty() && comment.empty()) {
+    r.text = w_.string(raw);
+    return r;
+  }
+  scratch_.clear();
+  scratch_ += trivia_;
+  trivia_.clear();
+  if (one_line)
+    scratch_ += raw;
+  else
+    verbatim(scratch_, b, e);
+  if (!comment.empty()) {
+    if (mark)
+      r.comment_at = static_cast<std::uint32_t>(scratch_.size());
+    scratch_ += comment;
+  }
+  r.text = w_.string(scratch_);
+  return r;
+}
+
+function_ptr dsl_parser::parse_function(const definition& d, signature* sig, bool method) {
+  names_.clear();
+  // Sized once from the bindings the scan met in the body (a body of a million
+  // assignments would otherwise rehash its table a dozen times), whose first slots are
+  // fetched ahead (hash_of_binding).
+  ahead_ = {};
+  if (d.own_scope >= 0 && static_cast<std::size_t>(d.own_scope) < scan_.scopes.size()) {
+    const auto& records = scan_.scopes[static_cast<std::size_t>(d.own_scope)].records;
+    names_.reserve(records.size());
+    ahead_.records = records;
+    for (std::size_t k = 0; k < binding_lookahead::distance && k < records.size(); ++k)
+      fetch_binding(k);
+  }
+  constants_seen_.clear();
+  open_names_.clear();
+  shadow_.clear();
+  resolving_ = false;
+  auto* fn = w_.make_node(function{});
+  fn->where = where(t_[d.keyword]);
+  i_ = d.keyword + 2;
+  if (is_op("[")) { // PEP 695 type parameters: not read
+    int depth = 0;
+    do {
+      if (is_op("[") || is_op("(") || is_op("{"))
+        ++depth;
+      else if (is_op("]") || is_op(")") || is_op("}"))
+        --depth;
+      next();
+    } while (depth > 0 && peek().kind() != tok::newline && peek().kind() != tok::end);
+  }
+  expect_op("(");
+  bool first = true;
+  std::vector<parameter> params;
+  while (!is_op(")")) {
+    if (is_op("/") || (is_op("*") && (is_op(",", 1) || is_op(")", 1)))) {
+      next(); // positional-only or keyword-only marker
+    } else {
+      if (is_op("*") || is_op("**"))
+        next();
+      if (peek().kind() != tok::name || peek().is_reserved())
+        unexpected("a parameter name");
+      const token& pn = next();
+      if (first && method && !is_op(":")) {
+        // `self` is implicit: no variable, so that self.NAME(...) stays a call.
+      } else {
+        auto* v = new_variable(text(pn));
+        if (is_op(":")) {
+          next();
+          v->var_type = w_.make_node(type{parse_test(), {}, {}, {}});
+        }
+        params.push_back({v});
+        bind(v);
+      }
+      if (is_op("=")) {
+        next();
+        (void)parse_test();
+      }
+    }
+    first = false;
+    if (!is_op(","))
+      break;
+    next();
+  }
+  expect_op(")");
+  fn->params = w_.list(params);
+  if (is_op("->")) {
+    next();
+    fn->returns = parse_test();
+  }
+  fn->sig = sig;
+  const bool host = sig->level == commscope::level::host && sig->orchestrator;
+  if (host) {
+    resolving_ = true;
+    i_ = d.body_begin;
+    fn->body = d.inline_body ? parse_simple_line_block() : parse_indented_block();
+    resolving_ = false;
+    body_span span;
+    span.fn = fn;
+    span.inline_body = d.inline_body;
+    if (d.inline_body) {
+      span.begin = ts_.end(t_[d.colon]);
+      span.end = t_[d.body_end].begin;
+      const std::uint32_t ls = ts_.line_starts[ts_.line(t_[d.keyword]) - 1];
+      std::uint32_t w = ls;
+      while (w < ts_.source.size() && (ts_.source[w] == ' ' || ts_.source[w] == '\t'))
+        ++w;
+      span.indent = std::string(ts_.source.substr(ls, w - ls)) + "    ";
+    } else {
+      const token& first_tok = t_[d.body_begin + 1];
+      span.begin = ts_.line_starts[ts_.line_of(first_tok.begin) - 1]; // where it starts
+      span.indent = std::string(ts_.source.substr(span.begin, first_tok.begin - span.begin));
+      // The last NEWLINE of the body: the DEDENT's predecessor.
+      std::uint32_t last = d.body_end;
+      while (last > d.body_begin + 1 && t_[last - 1].kind() != tok::newline)
+        --last;
+      span.end = last > d.body_begin + 1 ? t_[last - 1].begin : first_tok.begin;
+    }
+    unit_->bodies.push_back(std::move(span));
+  }
+  return fn;
+}
+
+std::uint64_t dsl_parser::hash_of_binding(std::string_view name) {
+  const auto& records = ahead_.records;
+  const auto at = reinterpret_cast<std::uintptr_t>(name.data());
+  const auto source = reinterpret_cast<std::uintptr_t>(ts_.source.data());
+  if (at < source || at - source >= ts_.source.size())
+    return hash_name(name);
+  const auto offset = static_cast<std::uint32_t>(at - source);
+  auto& k = ahead_.next;
+  while (k < records.size() && t_[records[k].name].begin < offset)
+    fetch_binding(k++ + binding_lookahead::distance);
+  if (k < records.size() && t_[records[k].name].begin == offset &&
+      text(t_[records[k].name]).size() == name.size()) {
+    const std::uint64_t h = ahead_.hashes[k % binding_lookahead::distance];
+    fetch_binding(k++ + binding_lookahead::distance);
+    return h;
+  }
+  return hash_name(name);
+}
+
+void dsl_parser::fetch_binding(std::size_t k) {
+  if (k >= ahead_.records.size())
+    return;
+  const std::uint64_t h = hash_name(text(t_[ahead_.records[k].name]));
+  ahead_.hashes[k % binding_lookahead::distance] = h;
+  names_.prefetch(h);
+}
+
+std::string dsl_parser::raw_spelling(const expression& e) {
+  std::vector<const expression*> chain;
+  const expression* p = &e;
+  while (p->what == expression::kind::attribute && p->base()) {
+    chain.push_back(p);
+    p = p->base().get();
+  }
+  if (p->what != expression::kind::name || p->var())
+    return {};
+  std::string r(p->text().view());
+  for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+    r += '.';
+    r += (*it)->text().view();
+  }
+  return r;
+}
+
+} // namespace commscope::frontend::detail

@@ -1,0 +1,558 @@
+// The DSL parser: blocks and simple statements, assignments and their targets, and
+// the source text each statement keeps.
+#include "parser.hpp"
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace commscope::frontend::detail {
+
+node_list<statement_ptr> dsl_parser::parse_indented_block() {
+  nest guard(*this, peek().begin);
+  gathered<statement_ptr> body(ss_);
+  if (peek().kind() != tok::indent)
+    unexpected("an indented block");
+  next();
+  while (peek().kind() != tok::dedent && peek().kind() != tok::end)
+    parse_statement();
+  if (peek().kind() == tok::dedent)
+    next();
+  return w_.list(body.items());
+}
+
+std::string dsl_parser::leading_trivia(std::uint32_t line) const {
+  if (last_end_ == 0)
+    return {};
+  const std::uint32_t prev = ts_.line_of(last_end_ - 1);
+  std::string out;
+  for (std::uint32_t l = prev + 1; l < line && l <= ts_.line_starts.size(); ++l) {
+    const std::uint32_t b = ts_.line_starts[l - 1];
+    const std::uint32_t e = l < ts_.line_starts.size()
+                                ? ts_.line_starts[l]
+                                : static_cast<std::uint32_t>(ts_.source.size());
+    std::string_view raw = ts_.source.substr(b, e - b);
+    while (!raw.empty() && (raw.back() == '\n' || raw.back() == '\r'))
+      raw.remove_suffix(1);
+    const auto first = raw.find_first_not_of(" \t\f");
+    if (first == std::string_view::npos)
+      out += '\n';
+    else if (raw[first] == '#')
+      out.append(raw.substr(first)).push_back('\n');
+  }
+  return out;
+}
+
+std::string dsl_parser::trailing_comment() const {
+  if (peek().kind() != tok::newline && peek().kind() != tok::end)
+    return {};
+  const std::uint32_t to =
+      std::min<std::uint32_t>(peek().begin, static_cast<std::uint32_t>(ts_.source.size()));
+  if (last_end_ >= to)
+    return {};
+  std::string_view c = ts_.source.substr(last_end_, to - last_end_);
+  const auto hash = c.find('#');
+  if (hash == std::string_view::npos)
+    return {};
+  c.remove_prefix(hash);
+  while (!c.empty() &&
+         (c.back() == ' ' || c.back() == '\t' || c.back() == '\r' || c.back() == '\f'))
+    c.remove_suffix(1);
+  constexpr std::string_view ours = "# window_buffer=";
+  if (c.starts_with(ours)) {
+    std::size_t k = ours.size();
+    if (k < c.size() && c[k] == '"') {
+      for (++k; k < c.size() && c[k] != '"'; ++k)
+        if (c[k] == '\\')
+          ++k;
+      ++k;
+    } else {
+      while (k < c.size() && c[k] != ' ' && c[k] != '\t' && c[k] != '#')
+        ++k;
+    }
+    c = k < c.size() ? c.substr(k) : std::string_view{};
+    const auto rest = c.find('#');
+    if (rest == std::string_view::npos)
+      return {};
+    c.remove_prefix(rest);
+  }
+  return "  " + std::string(c);
+}
+
+void dsl_parser::parse_statement() {
+  const token& t = peek();
+  if (t.kind() == tok::newline) {
+    next();
+    return;
+  }
+  trivia_ = leading_trivia(ts_.line_of(t.begin)); // up to the line it starts on
+  parse_one_statement();
+  trivia_.clear();
+}
+
+void dsl_parser::parse_one_statement() {
+  const token& t = peek();
+  if (t.kind() == tok::name && t.flags() != 0) {
+    if (t.is_keyword("for"))
+      return ss_.push_back(parse_for());
+    if (t.is_keyword("while"))
+      return ss_.push_back(parse_while());
+    if (t.is_keyword("if"))
+      return ss_.push_back(parse_if());
+    if (t.is_keyword("with"))
+      return ss_.push_back(parse_with());
+    if (t.is_keyword("try") || t.is_keyword("except") || t.is_keyword("finally") ||
+        t.is_keyword("else") || t.is_keyword("async") ||
+        ((t.is_keyword("match") || t.is_keyword("case")) && compound_soft_keyword()))
+      return ss_.push_back(parse_block_statement());
+    if (t.is_keyword("def") || t.is_keyword("class"))
+      return ss_.push_back(parse_nested_definition());
+  }
+  if (is_op("@"))
+    return ss_.push_back(parse_nested_definition());
+  parse_simple_line();
+}
+
+std::uint32_t dsl_parser::header_end() const {
+  int depth = 0, lambdas = 0;
+  for (std::size_t k = i_;; ++k) {
+    const token& x = t_[std::min(k, t_.size() - 1)];
+    if (x.kind() == tok::newline || x.kind() == tok::end)
+      fail_at(x.begin, "invalid syntax: expected ':'");
+    if (depth == 0 && x.is_keyword("lambda"))
+      ++lambdas;
+    if (x.kind() != tok::op)
+      continue;
+    const std::uint8_t o = x.flags();
+    if (const int step = bracket_nesting(o); step != 0)
+      depth += step;
+    else if (o == ':' && depth == 0) {
+      if (lambdas > 0) {
+        --lambdas;
+        continue;
+      }
+      return static_cast<std::uint32_t>(k);
+    }
+  }
+}
+
+void dsl_parser::read_header_expressions(std::uint32_t end, gathered<expression_ptr>& values,
+                                         gathered<variable_ptr>& targets) {
+  while (i_ < end) {
+    const token& t = peek();
+    if (t.is_keyword("as")) {
+      next();
+      if (peek().kind() == tok::name && !peek().is_reserved()) {
+        auto* v = bind_new(text(next()));
+        targets.push(v);
+      }
+      continue;
+    }
+    if (t.is_reserved() && !t.is_keyword("not") && !t.is_keyword("lambda") &&
+        !t.is_keyword("await") && !t.is_keyword("None") && !t.is_keyword("True") &&
+        !t.is_keyword("False")) {
+      next();
+      continue;
+    }
+    if (t.is_op(",") || t.is_op("*") || t.is_op("|")) {
+      next();
+      continue;
+    }
+    const expression_ptr e = parse_test();
+    values.push(e);
+  }
+}
+
+statement_ptr dsl_parser::parse_block_statement() {
+  statement_spec s;
+  s.what = statement::kind::block;
+  s.where = where(peek());
+  const std::uint32_t b = static_cast<std::uint32_t>(i_);
+  const std::uint32_t colon = header_end();
+  next(); // the keyword
+  if (peek(0).kind() == tok::name &&
+      (text(peek()) == "for" || text(peek()) == "with" || text(peek()) == "def") &&
+      t_[b].is_keyword("async"))
+    next();
+  // `async for` repeats, `async with` runs once; the others may not run.
+  const std::string_view keyword = text(t_[i_ - 1]);
+  s.flow = keyword == "for"    ? commscope::control_flow::repeat
+           : keyword == "with" ? commscope::control_flow::block
+                               : commscope::control_flow::may_skip;
+  gathered<expression_ptr> values(xs_);
+  gathered<variable_ptr> targets(vs_);
+  read_header_expressions(colon, values, targets);
+  i_ = colon;
+  expect_op(":");
+  const statement_text header = header_text(b, colon);
+  const node_list<statement_ptr> body = parse_block();
+  s.values = values.items();
+  s.targets = targets.items();
+  auto* st = w_.make(s);
+  st->set_origin(note(header));
+  st->set_body(body);
+  bind_block_targets(*st);
+  return st;
+}
+
+statement_ptr dsl_parser::parse_nested_definition() {
+  statement_spec s;
+  s.what = statement::kind::verbatim;
+  s.where = where(peek());
+  const std::uint32_t b = static_cast<std::uint32_t>(i_);
+  while (is_op("@")) { // decorators
+    while (peek().kind() != tok::newline && peek().kind() != tok::end)
+      next();
+    next();
+  }
+  if (!is_name("def") && !is_name("class") && !is_name("async"))
+    unexpected("'def' or 'class'");
+  if (is_name("async"))
+    next();
+  next();
+  variable_ptr target;
+  if (peek().kind() == tok::name) {
+    auto* v = bind_new(text(peek()));
+    target = v;
+  }
+  i_ = header_end() + 1;
+  if (peek().kind() != tok::newline) {
+    while (peek().kind() != tok::newline && peek().kind() != tok::end)
+      next();
+    next();
+  } else {
+    next();
+    int depth = 0;
+    do {
+      if (peek().kind() == tok::indent)
+        ++depth;
+      else if (peek().kind() == tok::dedent)
+        --depth;
+      next();
+    } while (depth > 0 && peek().kind() != tok::end);
+  }
+  // The text ends at the last real token (not the NEWLINE/DEDENTs after it).
+  std::uint32_t e = static_cast<std::uint32_t>(i_);
+  while (e > b && (t_[e - 1].kind() == tok::newline || t_[e - 1].kind() == tok::dedent ||
+                   t_[e - 1].kind() == tok::indent))
+    --e;
+  const statement_text t = make_text(b, e, {}, false);
+  s.origin = note(t);
+  return opaque_binding(
+      s, {}, target ? std::span<const variable_ptr>(&target, 1) : std::span<const variable_ptr>());
+}
+
+void dsl_parser::parse_simple_line() {
+  line_items_.clear();
+  while (true) {
+    const auto b = static_cast<std::uint32_t>(i_);
+    statement* s = parse_simple();
+    line_items_.push_back({s, b, static_cast<std::uint32_t>(i_)});
+    ss_.push_back(s);
+    if (!is_op(";"))
+      break;
+    next();
+    if (peek().kind() == tok::newline || peek().kind() == tok::end)
+      break;
+  }
+  const std::string comment = trailing_comment();
+  for (std::size_t k = 0; k < line_items_.size(); ++k) {
+    const auto& item = line_items_[k];
+    const bool last = k + 1 == line_items_.size();
+    const statement_text t = make_text(item.b, item.e, last ? comment : std::string_view(), true);
+    item.s->set_origin(note(t));
+  }
+  expect_line_end();
+}
+
+statement* dsl_parser::parse_simple() {
+  statement_spec s;
+  s.where = where(peek());
+  const token& w = peek();
+  if (w.is_keyword("pass")) {
+    next();
+    s.what = statement::kind::pass;
+    return w_.make(s);
+  }
+  if (w.is_keyword("return")) {
+    next();
+    s.what = statement::kind::return_;
+    gathered<expression_ptr> values(xs_);
+    if (!at_line_end()) {
+      bool bare = false;
+      auto v = parse_expression_list(&bare, true);
+      if (bare)
+        for (const auto& a : v->args())
+          values.push(a);
+      else
+        values.push(v);
+    }
+    s.values = values.items();
+    return w_.make(s);
+  }
+  if (w.is_keyword("break") || w.is_keyword("continue") || w.is_keyword("global") ||
+      w.is_keyword("nonlocal") || w.is_keyword("import") || w.is_keyword("from")) {
+    s.what = statement::kind::verbatim;
+    s.jump = w.is_keyword("break") || w.is_keyword("continue");
+    while (!at_line_end())
+      next();
+    return w_.make(s);
+  }
+  if (w.is_keyword("del") || w.is_keyword("assert") || w.is_keyword("raise")) {
+    next();
+    s.what = statement::kind::verbatim;
+    gathered<expression_ptr> values(xs_);
+    while (!at_line_end()) {
+      if (is_op(",") || is_name("from")) {
+        next();
+        continue;
+      }
+      const expression_ptr e = parse_test();
+      values.push(e);
+    }
+    s.values = values.items();
+    return w_.make(s);
+  }
+  if (w.is_keyword("type") && peek(1).kind() == tok::name && (is_op("=", 2) || is_op("[", 2))) {
+    s.what = statement::kind::verbatim; // a type alias
+    while (!at_line_end())
+      next();
+    return w_.make(s);
+  }
+  if (w.kind() == tok::name && !w.is_reserved() && is_op("=", 1) && single_target()) {
+    // `NAME = value`, the common case: the target needs no node of its own.
+    const std::string_view target = text(w);
+    next();
+    next();
+    auto value = parse_value();
+    return assign_name(s, target, value);
+  }
+  // An expression list, then '=' chains, an annotation, or an augmented operator.
+  auto first = parse_expression_list(nullptr, true);
+  if (is_op(":")) { // annotated: NAME: T [= value]
+    next();
+    (void)parse_test(); // the annotation: kept in the statement's text only
+    if (!is_op("=")) {
+      s.what = statement::kind::verbatim;
+      const expression_ptr v[] = {first};
+      s.values = v;
+      return w_.make(s);
+    }
+    next();
+    auto value = parse_value();
+    const expression_ptr targets[] = {first};
+    return assignment(s, targets, value);
+  }
+  if (peek().kind() == tok::op && is_augmented_code(peek().flags())) {
+    next();
+    auto value = parse_value();
+    const expression_ptr v[] = {first, value};
+    gathered<variable_ptr> targets(vs_);
+    rebind_targets(*first, targets);
+    return opaque_binding(s, v, targets.items());
+  }
+  if (!is_op("=")) {
+    s.what = statement::kind::evaluate;
+    s.value = first;
+    if (first->what == expression::kind::string || is_docstring(*first)) {
+      s.what = statement::kind::verbatim;
+      const expression_ptr v[] = {first};
+      s.values = v;
+      s.value = nullptr;
+      return w_.make(s);
+    }
+    return w_.make(s);
+  }
+  gathered<expression_ptr> targets(xs_);
+  targets.push(first);
+  mutable_expr value = nullptr;
+  while (is_op("=")) {
+    next();
+    value = parse_value();
+    if (is_op("="))
+      targets.push(value);
+  }
+  return assignment(s, targets.items(), value);
+}
+
+bool dsl_parser::single_target() const {
+  int depth = 0;
+  for (std::size_t k = i_ + 2; k < t_.size(); ++k) {
+    const token& x = t_[k];
+    if (x.kind() == tok::newline || x.kind() == tok::end)
+      return true;
+    if (x.kind() != tok::op)
+      continue;
+    const std::uint8_t o = x.flags();
+    if (const int step = bracket_nesting(o); step != 0)
+      depth += step;
+    else if (depth == 0 && (o == '=' || o == ';'))
+      return o == ';';
+  }
+  return true;
+}
+
+bool dsl_parser::is_docstring(const expression& e) {
+  if (e.what != expression::kind::opaque)
+    return false;
+  const std::string_view t = e.text();
+  return !t.empty() &&
+         (t[0] == '"' || t[0] == '\'' ||
+          ((t[0] | 0x20) >= 'a' && (t[0] | 0x20) <= 'z' && t.find_first_of("\"'") < 3));
+}
+
+void dsl_parser::rebind_targets(const expression& target, gathered<variable_ptr>& out) {
+  std::vector<const expression*> stack{&target};
+  while (!stack.empty()) {
+    const expression* e = stack.back();
+    stack.pop_back();
+    if (e->what == expression::kind::name ||
+        (e->what == expression::kind::integer && !e->name().empty())) {
+      const std::string_view n = e->var()                            ? e->var()->name.view()
+                                 : e->what == expression::kind::name ? e->text().view()
+                                                                     : e->name().view();
+      if (n.empty())
+        continue;
+      auto* v = bind_new(n);
+      out.push(v);
+    } else if (e->what == expression::kind::tuple || e->what == expression::kind::list ||
+               (e->what == expression::kind::opaque && e->text().starts_with("*"))) {
+      const auto args = e->args();
+      for (auto it = args.rbegin(); it != args.rend(); ++it)
+        stack.push_back(it->get());
+    }
+  }
+}
+
+statement* dsl_parser::assignment(statement_spec& s,
+                                  std::span<const expression_ptr> gathered_targets,
+                                  mutable_expr value) {
+  // (a copy: the targets may sit on the scratch stack this function pushes to)
+  const std::vector<expression_ptr> targets(gathered_targets.begin(), gathered_targets.end());
+  // A DSL assignment: one chain of plain names (a, b = v included).
+  std::vector<std::string_view> names;
+  bool plain = targets.size() == 1;
+  if (plain) {
+    const expression& t = *targets[0];
+    auto add = [&](const expression& n) {
+      if (n.what == expression::kind::name && (n.var() || !n.text().empty())) {
+        names.push_back(n.var() ? n.var()->name.view() : n.text().view());
+        return true;
+      }
+      if (n.what == expression::kind::integer && !n.name().empty()) { // a resolved constant
+        names.push_back(n.name());
+        return true;
+      }
+      return false;
+    };
+    if (t.what == expression::kind::tuple && !t.args().empty()) {
+      for (const auto& a : t.args())
+        plain = plain && add(*a);
+    } else {
+      plain = add(t);
+    }
+  }
+  if (!plain) {
+    gathered<expression_ptr> values(xs_);
+    values.push(value);
+    for (const auto& t : targets)
+      if (t->what != expression::kind::name)
+        values.push(t); // subscripts and attributes read their operands
+    gathered<variable_ptr> rebound(vs_);
+    for (const auto& t : targets)
+      rebind_targets(*t, rebound);
+    return opaque_binding(s, values.items(), rebound.items());
+  }
+  return assign_names(s, names, value);
+}
+
+statement* dsl_parser::opaque_binding(statement_spec& s, std::span<const expression_ptr> reads,
+                                      std::span<const variable_ptr> targets) {
+  if (targets.empty()) {
+    s.what = statement::kind::verbatim;
+    s.values = reads;
+    return w_.make(s);
+  }
+  s.what = statement::kind::assign;
+  s.value = opaque_of(s.where, reads);
+  s.targets = targets;
+  return w_.make(s);
+}
+
+expression_ptr dsl_parser::opaque_of(source_location at, std::span<const expression_ptr> reads) {
+  expression_spec e;
+  e.what = expression::kind::opaque;
+  e.where = at;
+  e.args = reads;
+  return w_.make(e);
+}
+
+void dsl_parser::bind_block_targets(statement& block) {
+  if (block.targets().empty())
+    return;
+  statement_spec b;
+  b.what = statement::kind::assign;
+  b.where = block.where;
+  b.targets = block.targets();
+  b.value = opaque_of(block.where, {});
+  block.set_binding(w_.make(b));
+}
+
+statement* dsl_parser::assign_names(statement_spec& s, std::span<const std::string_view> names,
+                                    mutable_expr value) {
+  s.what = statement::kind::assign;
+  expression& e = *value;
+  gathered<variable_ptr> vars(vs_);
+  const bool single = names.size() == 1;
+  for (auto n : names)
+    vars.push(single ? bind_new(n) : new_variable(n));
+  auto var0 = [&] { return const_cast<variable*>(vars.items()[0].get()); }; // made here
+  if (e.what == expression::kind::operation && e.op == commscope::operation::alloc_window_buffer &&
+      vars.size() == 1) {
+    if (!has_name_keyword(e))
+      e.set_name(var0()->name);
+    bind_slot(*var0(), e);
+  } else if (e.what == expression::kind::operation && e.op == commscope::operation::window &&
+             vars.size() == 1) {
+    type ty;
+    const auto args = e.args();
+    if (args.size() > 1)
+      ty.shape = args[1];
+    for (const auto& kw : e.keywords())
+      if (kw.name == "dtype")
+        ty.dtype = kw.value;
+    if (!ty.dtype && args.size() > 2)
+      ty.dtype = args[2];
+    if (!args.empty())
+      ty.window = window_of(*args[0]);
+    var0()->var_type = w_.make_node(ty);
+  } else if (e.what == expression::kind::name && e.var() && vars.size() == 1) {
+    if (auto w = window_of(e)) // a plain copy of an allocation's pointer
+      windows_[var0()->id] = w;
+  }
+  if (!single)
+    for (const auto& v : vars.items())
+      bind(v.get());
+  s.parallel = !single && is_tuple_of(e, names.size());
+  s.targets = vars.items();
+  s.value = value;
+  return w_.make(s);
+}
+
+bool dsl_parser::are_values(node_span<expression_ptr> items, std::size_t n) {
+  if (items.size() != n)
+    return false;
+  for (const auto& a : items)
+    if (a->what == expression::kind::opaque && a->text().starts_with("*"))
+      return false;
+  return true;
+}
+
+} // namespace commscope::frontend::detail

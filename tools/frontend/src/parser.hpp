@@ -1,0 +1,553 @@
+// The DSL parser's class, private to the front end's sources: it reads the DSL functions
+// of one program into the reference IR. Its members are defined by concern in
+// parse_program.cpp (functions, names), parse_statements.cpp, parse_compound.cpp (loops,
+// branches, `with`), parse_expressions.cpp, parse_atoms.cpp and lower_dsl.cpp (the DSL's
+// operations, comm domains and signatures).
+#pragma once
+
+#include "module_scan.hpp"
+#include "source_text.hpp"
+#include "tokens.hpp"
+
+#include <commscope/detail/operations.hpp>
+#include <commscope/frontend/frontend.hpp>
+#include <commscope/reference/ir.hpp>
+#include <commscope/reference/name_table.hpp>
+#include <commscope/traits.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace commscope::frontend::detail {
+
+using namespace commscope::reference;
+using commscope::detail::hash_name;
+using commscope::detail::name_table;
+
+/// The byte width of `pl.<DTYPE>`, or 0 for an unknown dtype name.
+[[nodiscard]] inline std::int64_t dtype_byte_width(std::string_view dtype) {
+  struct entry {
+    std::string_view name;
+    std::int64_t bytes;
+  };
+  static constexpr std::array<entry, 13> table{{{"FP32", 4},
+                                                {"INT32", 4},
+                                                {"UINT32", 4},
+                                                {"FP16", 2},
+                                                {"BF16", 2},
+                                                {"INT16", 2},
+                                                {"UINT16", 2},
+                                                {"INT8", 1},
+                                                {"UINT8", 1},
+                                                {"BOOL", 1},
+                                                {"FP64", 8},
+                                                {"INT64", 8},
+                                                {"UINT64", 8}}};
+  for (const auto& e : table)
+    if (e.name == dtype)
+      return e.bytes;
+  return 0;
+}
+
+/// The operation a dotted spelling names (cli.md, "Operations"), or none: `pld.NAME` or
+/// `pld.tensor.NAME` with NAME from the analysis's table of operations (world_size is
+/// `pld.world_size` or `pld.system.world_size`).
+[[nodiscard]] inline commscope::operation operation_of_spelling(std::string_view s) {
+  using commscope::operation;
+  if (s == "pld.system.world_size")
+    return operation::world_size;
+  const bool tensor = s.starts_with("pld.tensor.");
+  if (!tensor && !s.starts_with("pld."))
+    return operation::none;
+  const std::string_view name = s.substr(tensor ? 11 : 4);
+  for (std::size_t i = 1; i < commscope::detail::operation_table.size(); ++i)
+    if (commscope::detail::operation_table[i].name == name) {
+      const auto op = static_cast<operation>(i);
+      return (op == operation::world_size && tensor) ? operation::none : op;
+    }
+  return operation::none;
+}
+
+/// How deep the expression parser may recurse (brackets, unary chains, lambdas,
+/// conditional expressions together); Python refuses such input as too complex too.
+inline constexpr std::uint32_t max_expression_nesting = 400;
+
+// ---- the DSL parser --------------------------------------------------------------
+
+/// An expression or statement under construction: writable until it is published.
+using mutable_expr = expression*;
+
+/// Reads the DSL functions of one program into the IR. Nodes are written into the
+/// program's arena as soon as their parts are known: operands and block bodies are
+/// gathered on scratch stacks and copied into their node once, so that no node costs a
+/// heap allocation of its own. A dotted callee (`pld.tensor.window`, `self.f`) is read
+/// from its tokens and made into nodes only when the call keeps it.
+class dsl_parser {
+public:
+  dsl_parser(const token_stream& ts, const module_scan& scan, constants& consts)
+      : ts_(ts), t_(ts.tokens), tokens_(ts.tokens.data()), last_(ts.tokens.size() - 1), scan_(scan),
+        consts_(consts), w_(first_chunk(ts)) {}
+
+  program_unit run(const candidate_program& cp, std::string_view stem);
+
+private:
+  /// The arena's first chunk: a share of the source, so that a large program starts with
+  /// large chunks.
+  static std::size_t first_chunk(const token_stream& ts) {
+    return std::clamp<std::size_t>(ts.source.size() / 64, 4096, std::size_t{1} << 20);
+  }
+
+  // ---- tokens (the stream ends with an END token, which peek() never passes)
+  [[gnu::always_inline]] const token& peek(std::size_t k = 0) const {
+    return tokens_[std::min<std::size_t>(i_ + k, last_)];
+  }
+  [[gnu::always_inline]] const token& next() {
+    const token& t = tokens_[i_];
+    if (i_ < last_)
+      ++i_;
+    if (t.kind() < tok::newline) // a real token: name, number, string, operator
+      last_end_ = ts_.end(t);
+    return t;
+  }
+  [[gnu::always_inline]] std::string_view text(const token& t) const { return ts_.text(t); }
+  [[gnu::always_inline]] bool is_op(operator_code o, std::size_t k = 0) const {
+    return peek(k).is_op(o);
+  }
+  [[gnu::always_inline]] bool is_name(keyword_id n, std::size_t k = 0) const {
+    return peek(k).is_keyword(n);
+  }
+  bool at_line_end() const {
+    return peek().kind() == tok::newline || peek().kind() == tok::end || is_op(";");
+  }
+  [[gnu::always_inline]] source_location where(const token& t) const { return ts_.where(t); }
+  [[noreturn]] void unexpected(std::string_view wanted) const;
+  void expect_op(operator_code o) {
+    if (!is_op(o))
+      unexpected("'" + std::string(o.spelling) + "'");
+    next();
+  }
+  void expect_line_end() {
+    if (peek().kind() == tok::newline)
+      next();
+    else if (peek().kind() != tok::end && peek().kind() != tok::dedent)
+      unexpected("end of line");
+  }
+
+  struct nest {
+    dsl_parser& p;
+    nest(dsl_parser& q, std::uint32_t at) : p(q) {
+      if (++p.depth_ > max_expression_nesting)
+        fail_at(at, "too many nested parentheses or operators (expression too complex)");
+    }
+    ~nest() { --p.depth_; }
+    nest(const nest&) = delete;
+    nest& operator=(const nest&) = delete;
+  };
+
+  // ---- scratch stacks: what a node under construction gathers, copied into it once
+  template <class T> struct gathered {
+    std::vector<T>& stack;
+    std::size_t mark;
+    explicit gathered(std::vector<T>& s) : stack(s), mark(s.size()) {}
+    ~gathered() { stack.resize(mark); }
+    gathered(const gathered&) = delete;
+    gathered& operator=(const gathered&) = delete;
+    void push(const T& x) { stack.push_back(x); }
+    [[nodiscard]] std::span<const T> items() const {
+      return {stack.data() + mark, stack.size() - mark};
+    }
+    [[nodiscard]] std::size_t size() const { return stack.size() - mark; }
+    [[nodiscard]] bool empty() const { return stack.size() == mark; }
+  };
+
+  /// The source of tokens [b, e) as a statement's text: continuation lines without the
+  /// first line's indentation, lines inside a string marked with '\0' (see source_text.hpp).
+  void verbatim(std::string& out, std::uint32_t b, std::uint32_t e) const;
+
+  /// A statement's text: the pending leading comments, tokens [b, e) as written, then
+  /// `comment` (its own trailing comment; `mark` records where it starts).
+  statement_text make_text(std::uint32_t b, std::uint32_t e, std::string_view comment, bool mark);
+
+  // ---- functions
+  signature* make_signature(const definition& d);
+
+  function_ptr parse_function(const definition& d, signature* sig, bool method);
+
+  // ---- names
+  /// A new binding of `name`: a variable of its own, which shares the name's string and
+  /// name_id with the bindings of the name before it in this function (the analysis
+  /// resolves rebinding, through branches and loops, by name_id).
+  variable* new_binding(std::string_view name, const variable* before) {
+    return before ? w_.make_binding(next_id_++, *before)
+                  : w_.make_variable(next_id_++, w_.string(name));
+  }
+  variable* new_variable(std::string_view name) { return new_binding(name, names_.find(name)); }
+  void bind(const variable* v) { names_.put(v); }
+  /// new_variable and bind in one probe of the table.
+  variable* bind_new(std::string_view name) {
+    const auto at = names_.locate(name, hash_of_binding(name));
+    variable* v = new_binding(name, at.found);
+    names_.put_at(at, v);
+    return v;
+  }
+
+  /// hash_name(name) for a name bind_new is about to bind. The scan recorded the body's
+  /// bindings mostly in source order, and bind_new meets most of them in that order: the
+  /// table slot of the binding `distance` records on is fetched now, and its hash kept
+  /// for when it is bound. A name that is not the next record (a walrus target recorded
+  /// before its statement's targets, a name recorded twice, a nested scope's name) is
+  /// hashed here, and records passed over are skipped by their offsets: the order costs
+  /// only prefetches, never a wrong hash (a kept hash is used only for the same bytes).
+  std::uint64_t hash_of_binding(std::string_view name);
+  void fetch_binding(std::size_t k);
+
+  /// The dotted name an attribute chain spells, in the DSL's own aliases (`pl.`, `pld.`).
+  std::string spelling(const expression& e) const { return scan_.names.canonical(raw_spelling(e)); }
+  /// The same as written.
+  static std::string raw_spelling(const expression& e);
+
+  // ---- statements
+  node_list<statement_ptr> parse_block() {
+    if (peek().kind() != tok::newline)
+      return parse_simple_line_block();
+    next();
+    return parse_indented_block();
+  }
+  node_list<statement_ptr> parse_simple_line_block() {
+    gathered<statement_ptr> body(ss_);
+    parse_simple_line();
+    return w_.list(body.items());
+  }
+  node_list<statement_ptr> parse_indented_block();
+
+  /// The comment and blank lines between the last token read and line `line`, each as
+  /// written without its indentation, ending in a line break (empty: none).
+  std::string leading_trivia(std::uint32_t line) const;
+
+  /// The comment after the last token read on its line ("  # ..."), without a
+  /// `# window_buffer=` comment this printer wrote there.
+  std::string trailing_comment() const;
+
+  /// A compound statement's header text (tokens [b, colon]), with its trailing comment:
+  /// made before its body, which reads its own leading comments.
+  /// Records a statement's text: the origin to give the statement.
+  std::uint32_t note(const statement_text& t) { return texts_->add(t); }
+  statement_text header_text(std::uint32_t b, std::uint32_t colon) {
+    return make_text(b, colon + 1, trailing_comment(), false);
+  }
+
+  void parse_statement();
+
+  void parse_one_statement();
+
+  bool compound_soft_keyword() const {
+    std::size_t k = 1;
+    while (peek(k).kind() != tok::newline && peek(k).kind() != tok::end)
+      ++k;
+    return k > 1 && peek(k - 1).kind() == tok::op && text(peek(k - 1)) == ":";
+  }
+
+  /// The end of a compound header: the index of its ':' (lambdas inside consume theirs).
+  std::uint32_t header_end() const;
+
+  /// Reads every expression of tokens [i_, end) that parses as one, for the analysis
+  /// (the header of a `try`, `except E as e`, `case`), and binds `as` names.
+  void read_header_expressions(std::uint32_t end, gathered<expression_ptr>& values,
+                               gathered<variable_ptr>& targets);
+
+  /// try/except/else/finally, match/case, async ..., a loop's else: a generic block.
+  statement_ptr parse_block_statement();
+
+  /// A def or class inside a host orchestrator: kept as written.
+  statement_ptr parse_nested_definition();
+
+  void parse_simple_line();
+
+  statement* parse_simple();
+
+  /// Whether the simple statement at `NAME =` has no other '=' at bracket depth 0 (a
+  /// chain `a = b = v`, or a lambda's default, which the general path reads).
+  bool single_target() const;
+
+  static bool is_docstring(const expression& e);
+
+  static bool is_augmented(std::string_view o) {
+    return o.size() >= 2 && o.back() == '=' && o != "==" && o != "!=" && o != "<=" && o != ">=" &&
+           o != ":=";
+  }
+
+  mutable_expr parse_value() {
+    if (is_name("yield"))
+      return parse_yield();
+    return parse_expression_list(nullptr, true);
+  }
+
+  /// Names that targets such as `a, (b, *c)` rebind: fresh opaque variables.
+  void rebind_targets(const expression& target, gathered<variable_ptr>& out);
+
+  /// `targets = value` (chains `a = b = v` too).
+  statement* assignment(statement_spec& s, std::span<const expression_ptr> gathered_targets,
+                        mutable_expr value);
+
+  /// A statement that reads `reads` and rebinds `targets` to something the pass does not
+  /// follow (`x += e`, `a[i], b = v`, a nested def): an assignment of an opaque value made
+  /// of what it reads, so that the analysis sees the targets rebound (it prints as
+  /// written). One that rebinds nothing is verbatim.
+  statement* opaque_binding(statement_spec& s, std::span<const expression_ptr> reads,
+                            std::span<const variable_ptr> targets);
+  expression_ptr opaque_of(source_location at, std::span<const expression_ptr> reads);
+  /// The assignment that binds a block's targets as its body begins (ir.hpp).
+  void bind_block_targets(statement& block);
+
+  statement* assign_name(statement_spec& s, std::string_view target, mutable_expr value) {
+    const std::string_view names[] = {target};
+    return assign_names(s, names, value);
+  }
+
+  /// `names = value`, each name bound to a fresh variable (an allocation's, a view's,
+  /// a copy of a pointer's gets what the analysis reads of it).
+  statement* assign_names(statement_spec& s, std::span<const std::string_view> names,
+                          mutable_expr value);
+
+  /// `n` expressions, none starred: each is one value.
+  static bool are_values(node_span<expression_ptr> items, std::size_t n);
+  /// A tuple or list of `n` values.
+  static bool is_tuple_of(const expression& e, std::size_t n) {
+    return (e.what == expression::kind::tuple || e.what == expression::kind::list) &&
+           are_values(e.args(), n);
+  }
+
+  static bool has_name_keyword(const expression& e) {
+    for (const auto& k : e.keywords())
+      if (k.name == "name" && k.value->what == expression::kind::string)
+        return true;
+    return false;
+  }
+
+  window_buffer_ptr window_of(const expression& e) const {
+    if (e.what != expression::kind::name || !e.var())
+      return nullptr;
+    auto it = windows_.find(e.var()->id);
+    return it == windows_.end() ? nullptr : it->second;
+  }
+
+  /// An allocation inside `with pld.comm_domain(..., slots=[NAME])` is that slot.
+  void bind_slot(const variable& v, const expression& alloc);
+
+  statement_ptr parse_for();
+
+  /// A loop body's closing `pl.yield_(e, ...)` binds the loop-carried targets for the
+  /// next iteration: it becomes an assignment of them, each to its own argument (printed
+  /// as written all the same).
+  void yield_as_assignment(const node_list<statement_ptr>& body, node_span<variable_ptr> carried);
+
+  statement_ptr parse_while();
+
+  statement_ptr parse_if();
+
+  struct open_scope {
+    std::vector<std::string> names;
+    std::vector<window_buffer_ptr> found;
+  };
+
+  void front_end_error(source_location at, std::string message) {
+    unit_->diagnostics.push_back({"malformed-op", std::move(message), at});
+  }
+
+  /// `with pld.comm_domain(...)` is a scope; any other `with` a block read as inline.
+  statement_ptr parse_with();
+
+  /// The slots of a well-formed `pld.comm_domain("NAME", devices=..., slots=[...])`;
+  /// nullopt (after a diagnostic) for a malformed one, which is then an ordinary block.
+  std::optional<open_scope> comm_domain(const expression& e, source_location at);
+
+  // ---- expressions
+  mutable_expr leaf(expression::kind k, source_location at) {
+    expression_spec s;
+    s.what = k;
+    s.where = at;
+    return w_.make(s);
+  }
+  /// An opaque node spanning tokens from `b` to the last one consumed.
+  mutable_expr opaque(std::uint32_t b, std::span<const expression_ptr> operands);
+  mutable_expr opaque(std::uint32_t b, std::initializer_list<expression_ptr> operands) {
+    return opaque(b, std::span<const expression_ptr>(operands.begin(), operands.size()));
+  }
+  mutable_expr binary(const expression_ptr& l, std::string_view op, const expression_ptr& r);
+
+  /// EXPR or EXPR, EXPR, ... (a tuple without parentheses); *bare tells which.
+  mutable_expr parse_expression_list(bool* bare, bool starred);
+
+  mutable_expr parse_star_or_named();
+
+  /// NAME := test, or test.
+  mutable_expr parse_named();
+
+  mutable_expr parse_yield();
+
+  mutable_expr parse_test();
+
+  mutable_expr parse_lambda();
+
+  /// The level of the binary operator at peek(k) (0: none), from loosest to tightest:
+  /// or 1, and 2, (not 3, a prefix), comparisons 4, | ^ & << >> 5, + - 6, * / // % @ 7.
+  int binary_level(std::size_t k = 0) const;
+
+  /// The operators of levels `min_level` and up, left-associative (precedence climbing):
+  /// `or` and `and` and comparisons and + - * / // % are binary nodes; `in`, `is`, the
+  /// bitwise operators and `@` are opaque, their operands still read.
+  mutable_expr parse_binary(int min_level);
+  mutable_expr parse_or() { return parse_binary(1); }
+  /// `not` x, x at the level of comparisons and up.
+  mutable_expr parse_not();
+  mutable_expr parse_factor();
+  mutable_expr parse_power();
+
+  // ---- dotted names
+  /// `NAME(.NAME)*` read from its tokens, not yet made into nodes.
+  struct dotted {
+    std::uint32_t root = 0;  ///< token index of NAME
+    std::uint32_t attrs = 0; ///< how many `.NAME` follow
+    [[nodiscard]] std::uint32_t attribute(std::uint32_t k) const { return root + 2 + 2 * k; }
+  };
+  /// How a name resolves: a variable of the body, a constant of the file, or open.
+  struct resolved_name {
+    const variable* var = nullptr;
+    bool constant = false;
+    std::int64_t value = 0;
+  };
+  resolved_name resolve(std::string_view n);
+  /// A constant of the file seen from this function (cached per function); `h` is
+  /// hash_name(n).
+  std::optional<std::int64_t> constant(std::string_view n, std::uint64_t h);
+  /// A name node for token `t`.
+  mutable_expr name_node(const token& t, const resolved_name& r);
+  /// The nodes of a dotted name (attributes located where it starts).
+  mutable_expr materialize(const dotted& d, const resolved_name& root);
+  /// The spelling of attributes [0, n) of a dotted name over an open root, as written.
+  std::string_view raw_spelling(const dotted& d, std::uint32_t n);
+
+  mutable_expr parse_primary();
+
+  mutable_expr parse_slice();
+
+  /// f(args): a recognised operation, a function of the program, or any call. The
+  /// callee is `callee`, or the dotted name `d` (with its root resolved as `root`).
+  mutable_expr make_call(std::uint32_t b, mutable_expr callee, const dotted* d,
+                         const resolved_name& root);
+
+  /// Whether `last` (a callee's last name) is the name of an operation: the spelling is
+  /// worked out only then.
+  static bool names_an_operation(std::string_view last) {
+    for (std::size_t i = 1; i < commscope::detail::operation_table.size(); ++i)
+      if (commscope::detail::operation_table[i].name == last)
+        return true;
+    return false;
+  }
+
+  static bool has_device_keyword(std::span<const keyword_argument> keywords) {
+    for (const auto& k : keywords)
+      if (k.name == "device")
+        return true;
+    return false;
+  }
+
+  /// Records the open names a dispatch's `device=` depends on: the name itself, or the
+  /// open names in the bounds of the loop whose variable it is.
+  void note_open_device_names(const expression& call);
+
+  /// `alloc_window_buffer([d0, d1, ...], dtype=pl.T)`: its size is the product of the
+  /// shape's elements and the width of T (args[0] becomes that product; base keeps the
+  /// shape as written). False, after a diagnostic, for an unknown dtype.
+  bool shape_allocation(expression& e);
+
+  mutable_expr comprehension(std::uint32_t b, const expression_ptr& element);
+
+  mutable_expr parse_atom();
+
+  mutable_expr parenthesized(std::uint32_t b);
+
+  mutable_expr list_display(std::uint32_t b);
+
+  /// Dicts, sets and their comprehensions: opaque, their parts still read.
+  mutable_expr brace_display(std::uint32_t b);
+
+  mutable_expr number(const token& t);
+
+  struct variable_name {
+    std::string_view operator()(const variable* v) const noexcept { return v->name.view(); }
+  };
+  struct signature_name {
+    std::string_view operator()(const signature* s) const noexcept { return s->name.view(); }
+  };
+  struct line_item {
+    statement* s;
+    std::uint32_t b, e;
+  };
+
+  const token_stream& ts_;
+  const std::vector<token>& t_;
+  const token* tokens_;
+  std::size_t last_;
+  const module_scan& scan_;
+  constants& consts_;
+  node_factory w_;
+  program_unit* unit_ = nullptr;
+  std::shared_ptr<source_text> texts_;
+  std::size_t i_ = 0;
+  std::uint32_t last_end_ = 0;
+  std::uint32_t depth_ = 0;
+  std::uint32_t next_id_ = 0;
+  std::int32_t scope_ = 0;
+  bool jit_ = false;
+  bool resolving_ = false;
+  bool no_conditional_ = false;
+  name_table<const variable*, variable_name> names_;
+  /// The scan's records of the body being read, fetched ahead (hash_of_binding).
+  struct binding_lookahead {
+    static constexpr std::size_t distance = 16;
+    std::span<const py_scope::record> records;
+    /// The first record not yet bound or passed over.
+    std::size_t next = 0;
+    /// Record k's hash at k % distance, for the records in [next, next + distance).
+    std::array<std::uint64_t, distance> hashes{};
+  };
+  binding_lookahead ahead_;
+  struct open_name {
+    std::string_view name;
+    std::optional<std::int64_t> value; ///< its constant, if it is one
+  };
+  struct open_name_key {
+    std::string_view operator()(const open_name* n) const noexcept { return n->name; }
+  };
+  std::deque<open_name> open_names_;
+  name_table<const open_name*, open_name_key> constants_seen_;
+  std::vector<std::string_view> shadow_;
+  std::unordered_map<std::uint32_t, window_buffer_ptr> windows_;
+  std::unordered_map<const variable*, std::array<expression_ptr, 3>> loop_of_;
+  std::vector<open_scope> scopes_;
+  name_table<const signature*, signature_name> signatures_;
+  std::vector<std::pair<expression*, std::string_view>> pending_calls_;
+  // scratch
+  std::vector<expression_ptr> xs_;
+  std::vector<keyword_argument> ks_;
+  std::vector<variable_ptr> vs_;
+  std::vector<statement_ptr> ss_;
+  std::vector<line_item> line_items_;
+  std::string trivia_;    ///< leading comments of the statement being read
+  std::string scratch_;   ///< texts being put together
+  std::string spelled_;   ///< dotted spellings
+  std::string canonical_; ///< the same in the DSL's aliases
+};
+
+} // namespace commscope::frontend::detail
