@@ -4,8 +4,7 @@
 // made from.
 #include <commscope/commscope.hpp>
 #include <commscope/mlir/traits.hpp>
-#include <commscope/reference/parser.hpp>
-#include <commscope/reference/printer.hpp> // signal synthesis respells with it
+#include <commscope/frontend/frontend.hpp>
 #include <commscope/reference/traits.hpp>
 
 #include <mlir/Dialect/ControlFlow/IR/ControlFlowOps.h>
@@ -58,7 +57,7 @@ std::string summary(const commscope::plan<Traits>& pl) {
 }
 
 std::string reference_summary(std::string_view text) {
-  auto parsed = commscope::reference::parse(text);
+  auto parsed = commscope::frontend::parse(text);
   REQUIRE(parsed);
   return summary(commscope::analyze(parsed.program));
 }
@@ -320,7 +319,7 @@ constexpr pair without_signals = {
 } // namespace
 
 TEST_CASE("signal-less allreduces give the domains of hand-written signals, in both adapters") {
-  auto parsed = commscope::reference::parse(std::string(header) + std::string(without_signals.reference));
+  auto parsed = commscope::frontend::parse(std::string(header) + std::string(without_signals.reference));
   REQUIRE(parsed);
   const reference_traits rt{};
   CHECK(commscope::synthesize_signals(parsed.program, rt).empty());
@@ -383,7 +382,7 @@ TEST_CASE("the synthesis' errors are the same in both adapters, with their notes
   return
 })",
       "collective-in-loop malformed-op malformed-op "};
-  auto parsed = commscope::reference::parse(std::string(header) + std::string(in_loop.reference));
+  auto parsed = commscope::frontend::parse(std::string(header) + std::string(in_loop.reference));
   REQUIRE(parsed);
   const auto ref = commscope::plan_signals(parsed.program, reference_traits{});
   mlir_program m(std::string(mlir_chip) + std::string(in_loop.mlir));
@@ -524,7 +523,7 @@ unsigned line_of(mlir::LocationAttr l) {
 TEST_CASE("collective-aliased-windows for every collective, the same in both adapters") {
   for (const auto& c : aliasings) {
     CAPTURE(c.collective);
-    auto parsed = commscope::reference::parse(aliased_reference(c.collective, c.arguments));
+    auto parsed = commscope::frontend::parse(aliased_reference(c.collective, c.arguments));
     REQUIRE(parsed);
     const auto ref = commscope::analyze(parsed.program);
     mlir_program m(aliased_mlir(c.collective, mlir_arguments(c.arguments), c.count));
