@@ -70,6 +70,7 @@ enum class reason : std::uint8_t {
   bad_core_num,         ///< signal synthesis: core_num= is no positive integer constant
   synthesized_in_loop,  ///< signal synthesis: collective-in-loop of a signal-less allreduce
   ambiguous_window,     ///< a window whose pointer may name two allocations (subject, object)
+  noncanonical_devices, ///< verify: a symbolic device set not in canonical form
 };
 
 /// What a note of a diagnostic points at (cli.md lists them); selects its message.
@@ -200,6 +201,8 @@ template <class Vec> constexpr void sort_diagnostics(Vec& diagnostics) {
       return "window buffer %w is a slot of more than one scope";
     case reason::unsorted_devices:
       return "scope %w has a device list that is not ascending, unique and non-negative";
+    case reason::noncanonical_devices:
+      return "scope %w has a symbolic device set that is not in canonical form";
     case reason::view_outside_scope:
       return "a view of window buffer %w is outside every scope that holds it";
     case reason::alloc_not_slot:

@@ -18,6 +18,7 @@
 #include <span>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 namespace commscope {
 
@@ -67,6 +68,41 @@ private:
   variable_table<A> vars_;
   function_facts<A> facts_;
 };
+
+/// Whether a scope's ids and progressions are in the canonical form (device_set.hpp) for
+/// the worlds that can run the scope: those larger than its largest id.
+template <class Records, class Scope>
+constexpr bool canonical_scope(const Records& found, const Scope& sc) {
+  device_set set;
+  device_id min_world = 1;
+  for (std::uint32_t k = 0; k < sc.device_count; ++k) {
+    const auto d = found.devices[sc.first_device + k];
+    set.join(device_set::single(d));
+    min_world = std::max(min_world, d + 1);
+  }
+  std::vector<device_progression> listed;
+  for (std::uint32_t k = 0; k < sc.progression_count; ++k) {
+    const auto p = found.progressions[sc.first_progression + k];
+    if (p.start < 0 || p.step < 1 || p.stop_offset < 0)
+      return false;
+    listed.push_back(p);
+    set.join(device_set::progression(p));
+  }
+  if (!std::is_sorted(listed.begin(), listed.end()))
+    return false;
+  const device_set canonical = set.canonical(min_world);
+  if (!canonical.has_progressions())
+    return false;
+  std::size_t n = 0;
+  for (const device_progression p : canonical.progressions())
+    if (n >= listed.size() || !(listed[n++] == p))
+      return false;
+  const auto ids = canonical.intervals();
+  std::size_t ids_count = 0;
+  for (const auto& r : ids)
+    ids_count += static_cast<std::size_t>(r.last - r.first) + 1;
+  return n == listed.size() && ids_count == sc.device_count;
+}
 } // namespace detail
 
 /// Checks every function of `p` through the traits object `traits`.
@@ -128,6 +164,9 @@ template <class Program, class Traits>
           break;
         }
       }
+      if constexpr (detail::adapter<Traits>::symbolic)
+        if (sc.progression_count > 0 && !detail::canonical_scope(found, sc))
+          report(reason::noncanonical_devices, sc.name, sc.where, sc.begin + 3);
     }
     // A window buffer in more than one scope: reported at each later scope.
     const std::less<window_buffer> less;
