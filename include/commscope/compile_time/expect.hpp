@@ -16,6 +16,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -157,7 +158,49 @@ constexpr bool parse_devices(std::string_view s, std::vector<device_id>& out) {
   return !out.empty();
 }
 
+constexpr void append_number(std::string& out, device_id v) {
+  char digits[20]{};
+  int n = 0;
+  do {
+    digits[n++] = static_cast<char>('0' + v % 10);
+    v /= 10;
+  } while (v > 0);
+  while (n > 0)
+    out += digits[--n];
+}
+
+/// A set with progressions as an expectation writes it: its ids, then each progression
+/// as `range(S,ws)`, `range(S,ws-C)` or `range(S,ws-C,K)`, comma-separated.
+template <class Set> constexpr std::string symbolic_text(const Set& s) {
+  std::string out;
+  s.for_each([&](device_id d) {
+    if (!out.empty())
+      out += ',';
+    append_number(out, d);
+  });
+  for (const device_progression p : s.progressions()) {
+    if (!out.empty())
+      out += ',';
+    out += "range(";
+    append_number(out, p.start);
+    out += ",ws";
+    if (p.stop_offset != 0) {
+      out += '-';
+      append_number(out, p.stop_offset);
+    }
+    if (p.step != 1) {
+      out += ',';
+      append_number(out, p.step);
+    }
+    out += ')';
+  }
+  return out;
+}
+
 template <class Set> constexpr mismatch compare_devices(const Set& actual, std::string_view text) {
+  if (actual.has_progressions() || text.find("range(") != std::string_view::npos)
+    return actual.has_progressions() && symbolic_text(actual) == text ? mismatch::none
+                                                                       : mismatch::domain_devices;
   if (text == "all")
     return actual.is_all() ? mismatch::none : mismatch::domain_devices;
   std::vector<device_id> want;
