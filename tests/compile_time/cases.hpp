@@ -422,19 +422,20 @@ template <const auto&... Cases> struct table {
   template <class F> static constexpr void for_each(F&& f) { (f(Cases), ...); }
 };
 
-using all = table<
-    constant_device, constant_temporary, negative_constant, world_loop, world_through_temporaries,
-    constant_loop, constant_loop_step, descending_loop,
-    empty_loop, negative_loop_element, zero_step, loop_variable_after_loop, unknown_bound,
-    other_device_expression, constant_out_of_range, huge_loop_out_of_range, no_device,
-    copied_pointer, many_views, merge_union, merge_all_absorbs, clustering, nested_blocks,
-    not_dispatch_targets, two_hosts, allreduce_inherits, broadcast_inherits,
-    reduce_scatter_inherits, barrier_own_coverage, allgather_inherits, all_to_all_inherits,
-    all_to_all_v_inherits, transitive_inheritance, collective_result, dead_alloc, duplicate_name,
-    same_name_other_domains, malformed_collective, malformed_operations, collective_arg_not_window,
-    uncovered_collective, barrier_no_coverage, collective_in_for, collective_in_while, no_cascades,
-    all_errors_in_source_order, aliased_allreduce, aliased_broadcast, aliased_reduce_scatter,
-    aliased_allgather, aliased_all_to_all, aliased_all_to_all_v, aliased_after_suppressed_check>;
+using all =
+    table<constant_device, constant_temporary, negative_constant, world_loop,
+          world_through_temporaries, constant_loop, constant_loop_step, descending_loop, empty_loop,
+          negative_loop_element, zero_step, loop_variable_after_loop, unknown_bound,
+          other_device_expression, constant_out_of_range, huge_loop_out_of_range, no_device,
+          copied_pointer, many_views, merge_union, merge_all_absorbs, clustering, nested_blocks,
+          not_dispatch_targets, two_hosts, allreduce_inherits, broadcast_inherits,
+          reduce_scatter_inherits, barrier_own_coverage, allgather_inherits, all_to_all_inherits,
+          all_to_all_v_inherits, transitive_inheritance, collective_result, dead_alloc,
+          duplicate_name, same_name_other_domains, malformed_collective, malformed_operations,
+          collective_arg_not_window, uncovered_collective, barrier_no_coverage, collective_in_for,
+          collective_in_while, no_cascades, all_errors_in_source_order, aliased_allreduce,
+          aliased_broadcast, aliased_reduce_scatter, aliased_allgather, aliased_all_to_all,
+          aliased_all_to_all_v, aliased_after_suppressed_check>;
 
 // ---- loops over part of the world (pass.md, "Symbolic device sets"): an adapter without
 // symbolic device sets reports them (the index IR, the plain compile-time traits) ----------
@@ -479,7 +480,8 @@ inline constexpr test_case symbolic_offset_temporaries{
 inline constexpr test_case symbolic_zero_joins_all{
     "symbolic: {0} and range(1, world_size()) are all, one domain with the world loop",
     host(buffer(), view(), second_buffer(), second_view(), run_on(0),
-         for_range<"r">(1, world_size())(run_on(use<"r">)), for_world<"r">(run_second_on(use<"r">))),
+         for_range<"r">(1, world_size())(run_on(use<"r">)),
+         for_world<"r">(run_second_on(use<"r">))),
     {.domains = {{"all", {"buf", "buf2"}}}, .views = {{"data", "buf"}, {"data2", "buf2"}}}};
 
 inline constexpr test_case symbolic_parities_all{

@@ -3,8 +3,8 @@
 // a wrong expectation is a compile error naming what differs.
 #include "cases.hpp"
 
-#include <commscope/detail/signals.hpp>
 #include <commscope/compile_time/expect.hpp>
+#include <commscope/detail/signals.hpp>
 
 #include <doctest/doctest.h>
 
@@ -27,14 +27,14 @@ static_assert(all_match(ct_cases::partial_world{}));
 
 /// The symbolic table through the compile-time traits with symbolic device sets.
 template <const auto&... Cases> constexpr bool all_match_symbolic(ct_cases::table<Cases...>) {
-  return (report<check(Cases.program, Cases.expected,
-                       symbolic_traits<std::remove_cvref_t<decltype(Cases.program)>::capacity>{})>::
-              value &&
+  return (report<check(
+              Cases.program, Cases.expected,
+              symbolic_traits<std::remove_cvref_t<decltype(Cases.program)>::capacity>{})>::value &&
           ...);
 }
 static_assert(all_match_symbolic(ct_cases::symbolic{}));
-static_assert(commscope::contract::symbolic_device_sets::of<
-              symbolic_traits<std::remove_cvref_t<decltype(ct_cases::symbolic_start.program)>::capacity>>());
+static_assert(commscope::contract::symbolic_device_sets::of<symbolic_traits<
+                  std::remove_cvref_t<decltype(ct_cases::symbolic_start.program)>::capacity>>());
 
 /// The compile-time adapter is the analysis core alone (traits.hpp, layer 1): no scope
 /// readers, no rewrite hooks, and the pass runs on it all the same.

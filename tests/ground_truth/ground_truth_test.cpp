@@ -62,8 +62,8 @@ namespace {
 struct summary {
   struct set {
     bool all = false;
-    std::uint64_t ids = 0; ///< below 64
-    bool beyond = false;   ///< an id of 64 or more
+    std::uint64_t ids = 0;          ///< below 64
+    bool beyond = false;            ///< an id of 64 or more
     commscope::device_set symbolic; ///< the whole set, when it has progressions
     friend bool operator==(const set&, const set&) = default;
     /// The devices below 64 in a world of `world_size` devices.
@@ -366,8 +366,7 @@ verdict check(const gt::program& p, bool front_end = true) {
     v = judge(p, r, t, built);
     if (v.what == verdict_kind::failure) {
       // Apart: the failures of programs with a pointer that may name two allocations.
-      v.category =
-          "index IR: " + v.category + (classes(p).ambiguous_pointer ? " (pointer)" : "");
+      v.category = "index IR: " + v.category + (classes(p).ambiguous_pointer ? " (pointer)" : "");
       return v;
     }
     if (v.what != verdict_kind::rejected)

@@ -134,11 +134,17 @@ struct writer {
 };
 
 template <class T>
-concept expression_form = requires { T::is_expression; };
+concept expression_form = requires {
+  T::is_expression;
+};
 template <class T>
-concept statement_form = requires { T::is_statement; };
+concept statement_form = requires {
+  T::is_statement;
+};
 template <class T>
-concept function_form = requires { T::is_function; };
+concept function_form = requires {
+  T::is_function;
+};
 template <class T>
 concept expression_like = expression_form<T> || std::integral<T>;
 

@@ -200,7 +200,7 @@ template <class Set> constexpr std::string symbolic_text(const Set& s) {
 template <class Set> constexpr mismatch compare_devices(const Set& actual, std::string_view text) {
   if (actual.has_progressions() || text.find("range(") != std::string_view::npos)
     return actual.has_progressions() && symbolic_text(actual) == text ? mismatch::none
-                                                                       : mismatch::domain_devices;
+                                                                      : mismatch::domain_devices;
   if (text == "all")
     return actual.is_all() ? mismatch::none : mismatch::domain_devices;
   std::vector<device_id> want;

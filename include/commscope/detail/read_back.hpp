@@ -168,8 +168,9 @@ constexpr void read_back(const Adapter& a, typename Adapter::function f,
       devices.add_all();
     fp.domains[d].devices = devices.finish();
     for (std::uint32_t i = 0; i < sc.progression_count; ++i)
-      fp.domains[d].devices.join(
-          device_set::progression(found.progressions[sc.first_progression + i]));
+      if (const auto p = found.progressions[sc.first_progression + i];
+          p.start >= 0 && p.step >= 1 && p.stop_offset >= 0) // else the verifier's finding
+        fp.domains[d].devices.join(device_set::progression(p));
     for (std::uint32_t i = 0; i < sc.slot_count; ++i) {
       const auto& w = found.slots[sc.first_slot + i];
       if (!w)
