@@ -450,8 +450,8 @@ using partial_world = table<partial_world_start, partial_world_step, partial_wor
 // ... and one with them (symbolic_traits, the reference IR) gives progressions, compared
 // in canonical form.
 
-constexpr auto second_buffer() { return let<"buf2">(alloc(64)); }
-constexpr auto second_view() { return let<"data2">(window(use<"buf2">)); }
+constexpr auto other_buffer() { return let<"buf2">(alloc(64)); }
+constexpr auto other_view() { return let<"data2">(window(use<"buf2">)); }
 constexpr auto run_second_on(const auto& device) {
   return dispatch(call<"chip">(use<"data2">), device);
 }
@@ -479,7 +479,7 @@ inline constexpr test_case symbolic_offset_temporaries{
 
 inline constexpr test_case symbolic_zero_joins_all{
     "symbolic: {0} and range(1, world_size()) are all, one domain with the world loop",
-    host(buffer(), view(), second_buffer(), second_view(), run_on(0),
+    host(buffer(), view(), other_buffer(), other_view(), run_on(0),
          for_range<"r">(1, world_size())(run_on(use<"r">)),
          for_world<"r">(run_second_on(use<"r">))),
     {.domains = {{"all", {"buf", "buf2"}}}, .views = {{"data", "buf"}, {"data2", "buf2"}}}};
@@ -497,7 +497,8 @@ inline constexpr test_case symbolic_id_past_stop{
 
 inline constexpr test_case symbolic_open_start{
     "symbolic: range(k, world_size()) with an open k is unsupported-device",
-    host(buffer(), view(), for_range<"r">(use<"k">, world_size())(run_on(use<"r">))),
+    host(buffer(), view(), let<"k">(opaque()),
+         for_range<"r">(use<"k">, world_size())(run_on(use<"r">))),
     {.views = {{"data", "buf"}}, .diagnostics = {"unsupported-device"}}};
 
 inline constexpr test_case symbolic_descending{
