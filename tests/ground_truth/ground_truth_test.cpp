@@ -129,7 +129,7 @@ template <class Plan> summary summarize(const Plan& plan) {
   return s;
 }
 
-std::string show_mask(std::uint64_t m) { return summary::show({false, m, false}); }
+std::string show_mask(std::uint64_t m) { return summary::show({false, m, false, {}}); }
 
 /// Whether every dispatch and collective runs in some execution, and every dispatch for
 /// every value of its device (a constant, or an enclosing loop's variable).
@@ -635,7 +635,7 @@ TEST_CASE("the judge: a missing device is unsound, an extra one inexact without 
   const auto t = gt::execute(p, worlds);
   summary s;
   s.names = {"b1", "b2"};
-  s.sets = {{false, 0b100, false}, {false, 0b100, false}};
+  s.sets = {{false, 0b100, false, {}}, {false, 0b100, false, {}}};
   CHECK(judge(p, r, t, s).what == verdict_kind::exact);
   s.sets[1].ids = 0b110;
   CHECK(judge(p, r, t, s).what == verdict_kind::wider); // a binding under an if: allowed
@@ -650,7 +650,7 @@ TEST_CASE("the judge: a missing device is unsound, an extra one inexact without 
   const auto& q = straight.with({straight.dispatch("v", 0), straight.dispatch("w", 1)});
   s = {};
   s.names = {"b1", "b2"};
-  s.sets = {{false, 0b1, false}, {false, 0b11, false}};
+  s.sets = {{false, 0b1, false, {}}, {false, 0b11, false, {}}};
   CHECK(judge(q, gt::render(q), gt::execute(q, worlds), s).category == "not exact");
 }
 
