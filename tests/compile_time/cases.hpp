@@ -352,7 +352,7 @@ inline constexpr test_case all_errors_in_source_order{
          let<"b2">(alloc(8)), let<"v2">(window(use<"b2">)), // unconsumed-alloc
          eval(malformed<commscope::operation::barrier>()),  // malformed-op
          let<"b3">(alloc(8)), let<"v3">(window(use<"b3">)),
-         for_range<"r">(1, world_size())(dispatch(call<"chip">(use<"v3">), use<"r">))),
+         for_range<"r">(3, world_size(), -1)(dispatch(call<"chip">(use<"v3">), use<"r">))),
     {.views = {{"data", "buf"}, {"v2", "b2"}, {"v3", "b3"}},
      .diagnostics = {"dead-alloc", "negative-device", "unconsumed-alloc", "malformed-op",
                      "partial-world-range"}}};
