@@ -364,12 +364,10 @@ verdict check(const gt::program& p, bool front_end = true) {
   // A dispatch in a loop over part of the world: the index IR, without symbolic device
   // sets, rejects the program; the front end's reference IR, with them, is judged alone.
   bool symbolic = false;
-  if (gt::has_partial_world(p) && !plan.ok()) {
-    symbolic = true;
+  if (gt::has_partial_world(p))
     for (const auto& d : plan.diagnostics)
-      symbolic = symbolic && (d.code == commscope::error_code::partial_world_range ||
-                              d.code == commscope::error_code::unsupported_device);
-  }
+      symbolic = symbolic || d.code == commscope::error_code::partial_world_range ||
+                 d.code == commscope::error_code::unsupported_device;
   verdict v;
   if (!symbolic) {
     v = judge(p, r, t, built);
