@@ -84,15 +84,12 @@ inline std::string sarif_log(const std::vector<sarif_file>& files, std::string_v
 
   json results = json::array();
   json notifications = json::array();
-  json artifacts = json::array();
   for (const auto& f : files) {
     const std::string uri = detail::uri_of(f.path);
-    const auto artifact = artifacts.size();
-    artifacts.push_back({{"location", {{"uri", uri}}}});
     if (f.io_error) {
       json n = {{"level", "error"}, {"message", detail::text(*f.io_error)}};
       n["locations"] = json::array({{{"physicalLocation",
-                                      {{"artifactLocation", {{"uri", uri}, {"index", artifact}}}}}}});
+                                      {{"artifactLocation", {{"uri", uri}}}}}}});
       notifications.push_back(std::move(n));
       continue;
     }
@@ -104,16 +101,13 @@ inline std::string sarif_log(const std::vector<sarif_file>& files, std::string_v
           r["ruleIndex"] = k;
       r["level"] = "error";
       r["message"] = detail::text(d.message);
-      json at = detail::location(uri, d.line, d.column);
-      at["physicalLocation"]["artifactLocation"]["index"] = artifact;
-      r["locations"] = json::array({std::move(at)});
+      r["locations"] = json::array({detail::location(uri, d.line, d.column)});
       if (!d.notes.empty()) {
         json related = json::array();
         for (std::size_t k = 0; k < d.notes.size(); ++k) {
           const auto& n = d.notes[k];
           json rel = detail::location(uri, n.line, n.column);
           rel["id"] = k;
-          rel["physicalLocation"]["artifactLocation"]["index"] = artifact;
           rel["message"] = detail::text(n.message);
           related.push_back(std::move(rel));
         }
@@ -134,7 +128,6 @@ inline std::string sarif_log(const std::vector<sarif_file>& files, std::string_v
                   {"rules", std::move(rule_list)}}}}},
               {"invocations", json::array({std::move(invocation)})},
               {"columnKind", "unicodeCodePoints"},
-              {"artifacts", std::move(artifacts)},
               {"results", std::move(results)}};
   json log = {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
               {"version", "2.1.0"},
