@@ -145,8 +145,7 @@ options parse_arguments(int argc, char** argv) {
       else if (v == "dot")
         o.emit = emit_kind::dot;
       else
-        throw usage_error{"unknown --emit value '" + std::string(v) +
-                          "' (plan, ir, both or dot)"};
+        throw usage_error{"unknown --emit value '" + std::string(v) + "' (plan, ir, both or dot)"};
     } else if (!only_files && a.starts_with("--format=")) {
       const std::string_view v = a.substr(9);
       if (v == "json")
@@ -518,13 +517,13 @@ struct file_layout {
 
 /// Everything a file's analysis gives, kept until it is printed in input order.
 struct file_result {
-  std::string display;                   ///< the path as given; <stdin>, <builtin>
-  std::optional<json_writer> json;       ///< its JSON document, or its `files` entry
-  std::string stderr_text;               ///< its diagnostics lines, or its I/O error
-  std::vector<finding> findings;         ///< in source order
-  std::optional<std::string> ir;         ///< --emit=ir/both, unless a syntax error
-  std::optional<std::string> dot;        ///< --emit=dot
-  std::optional<std::string> io_error;   ///< the file could not be read
+  std::string display;                 ///< the path as given; <stdin>, <builtin>
+  std::optional<json_writer> json;     ///< its JSON document, or its `files` entry
+  std::string stderr_text;             ///< its diagnostics lines, or its I/O error
+  std::vector<finding> findings;       ///< in source order
+  std::optional<std::string> ir;       ///< --emit=ir/both, unless a syntax error
+  std::optional<std::string> dot;      ///< --emit=dot
+  std::optional<std::string> io_error; ///< the file could not be read
   int status = exit_ok;
   std::size_t programs = 0;
   std::size_t rejected = 0;
@@ -718,8 +717,7 @@ int run_one(const options& opt) {
 /// once, the results printed in input order.
 int run_several(const options& opt, const std::vector<std::string>& files) {
   if (opt.emit == emit_kind::ir) {
-    std::cerr << "commscope-opt: error: --emit=ir takes one input file (several given)\n"
-              << usage;
+    std::cerr << "commscope-opt: error: --emit=ir takes one input file (several given)\n" << usage;
     return exit_usage;
   }
   const bool sarif = opt.format == output_format::sarif;

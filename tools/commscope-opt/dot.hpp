@@ -22,7 +22,8 @@ namespace commscope::opt::dot {
 
 /// `s` as the text of a double-quoted dot string: quotes and backslashes escaped (a
 /// backslash starts dot's own escapes such as `\n`), control bytes and bytes that are not
-/// valid UTF-8 replaced by '?' (a line break becomes dot's `\n`), so that any name or message renders as it reads.
+/// valid UTF-8 replaced by '?' (a line break becomes dot's `\n`), so that any name or message
+/// renders as it reads.
 inline void append_escaped(std::string& out, std::string_view s) {
   for (std::size_t i = 0; i < s.size();) {
     const auto c = static_cast<unsigned char>(s[i]);
@@ -102,8 +103,8 @@ public:
     program_ = "p" + std::to_string(programs_++);
     functions_ = 0;
     out_ += "  subgraph " + dot_string("cluster_" + program_) + " {\n";
-    out_ += "    label=" + dot_string("program " + std::string(name) + " (line " +
-                                  std::to_string(line) + ")") +
+    out_ += "    label=" +
+            dot_string("program " + std::string(name) + " (line " + std::to_string(line) + ")") +
             ";\n    style=rounded;\n";
   }
 
@@ -129,11 +130,12 @@ public:
     out_ += "      label=" + dot_string(std::string(fp.name)) + ";\n      style=solid;\n";
     const auto alloc_id = [&](std::uint32_t a) { return dot_string(f + "_a" + std::to_string(a)); };
     if (fp.allocations.empty())
-      out_ += "      " + dot_string(f + "_none") + " [shape=plaintext, label=\"no allocations\"];\n";
+      out_ +=
+          "      " + dot_string(f + "_none") + " [shape=plaintext, label=\"no allocations\"];\n";
     for (std::size_t d = 0; d < fp.domains.size(); ++d) {
       const auto& dom = fp.domains[d];
-      const std::string name = dom.name.empty() ? "comm_d" + std::to_string(d)
-                                                : std::string(dom.name);
+      const std::string name =
+          dom.name.empty() ? "comm_d" + std::to_string(d) : std::string(dom.name);
       out_ += "      subgraph " + dot_string("cluster_" + f + "_d" + std::to_string(d)) + " {\n";
       out_ += "        label=" + dot_string(name + "\ndevices: " + devices_text(dom.devices)) +
               ";\n        style=filled;\n        fillcolor=\"#eef3fb\";\n";
@@ -182,8 +184,8 @@ public:
                          dot_string(f + (dispatch ? "_x" : "_c") + std::to_string(calls.size()))});
         found = &calls.back();
         const std::string label =
-            dispatch ? std::string(c.callee) + "\ndevices: " + devices_text(c.devices) +
-                           "\nline " + std::to_string(line)
+            dispatch ? std::string(c.callee) + "\ndevices: " + devices_text(c.devices) + "\nline " +
+                           std::to_string(line)
                      : std::string(c.callee) + "\nline " + std::to_string(line);
         out_ += "      " + found->id +
                 (dispatch ? " [shape=cds, style=filled, fillcolor=\"#fff4d6\", label="

@@ -27,7 +27,8 @@ class json_writer {
 public:
   /// `depth`: the nesting level the text is written at (an entry of an outer document
   /// written by another writer is indented as that document's levels need).
-  explicit json_writer(bool stream, std::size_t depth = 0, std::size_t reserve = std::size_t{1} << 21)
+  explicit json_writer(bool stream, std::size_t depth = 0,
+                       std::size_t reserve = std::size_t{1} << 21)
       : stream_(stream), depth_(depth) {
     grow(reserve);
   }

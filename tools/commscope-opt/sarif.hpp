@@ -38,9 +38,8 @@ inline std::string uri_of(std::string_view path) {
   std::string uri = path.starts_with('/') ? "file://" : "";
   for (const char ch : path) {
     const auto c = static_cast<unsigned char>(ch);
-    const bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-                      (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_' ||
-                      c == '~' || c == '/';
+    const bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                      c == '-' || c == '.' || c == '_' || c == '~' || c == '/';
     if (keep) {
       uri += ch;
     } else {
@@ -61,8 +60,8 @@ inline nlohmann::ordered_json location(const std::string& uri, std::uint32_t lin
   nlohmann::ordered_json region;
   region["startLine"] = line == 0 ? 1 : line;
   region["startColumn"] = column == 0 ? 1 : column;
-  return {{"physicalLocation",
-           {{"artifactLocation", {{"uri", uri}}}, {"region", std::move(region)}}}};
+  return {
+      {"physicalLocation", {{"artifactLocation", {{"uri", uri}}}, {"region", std::move(region)}}}};
 }
 
 } // namespace detail
@@ -88,8 +87,8 @@ inline std::string sarif_log(const std::vector<sarif_file>& files, std::string_v
     const std::string uri = detail::uri_of(f.path);
     if (f.io_error) {
       json n = {{"level", "error"}, {"message", detail::text(*f.io_error)}};
-      n["locations"] = json::array({{{"physicalLocation",
-                                      {{"artifactLocation", {{"uri", uri}}}}}}});
+      n["locations"] =
+          json::array({{{"physicalLocation", {{"artifactLocation", {{"uri", uri}}}}}}});
       notifications.push_back(std::move(n));
       continue;
     }
