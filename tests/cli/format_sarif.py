@@ -46,6 +46,13 @@
 # MANY:       "uri": "several/b_dead.py"
 # MANY:     "ruleId": "syntax",
 # MANY:       "uri": "several/sub/z_syntax.py"
+#
+# A file that cannot be read: exit 2, and the log says so in a notification.
+# RUN: %commscope-opt --format=sarif %t.missing.py > %t.io.sarif 2>/dev/null; test $? -eq 2
+# RUN: %FileCheck --check-prefix=IO %s < %t.io.sarif
+# IO:      "executionSuccessful": false,
+# IO-NEXT: "toolExecutionNotifications": [
+# IO:        "text": "cannot open '{{.*}}missing.py'"
 import pypto.language as pl
 import pypto.language.distributed as pld
 

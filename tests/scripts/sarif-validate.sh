@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Validates commscope-opt's --format=sarif logs with Microsoft's SARIF multitool (the npm
 # package @microsoft/sarif-multitool, installed by .ci/setup into build-tools/sarif):
-# the built-in example, one file with notes, a directory with a syntax error, and the
-# whole corpus. Each log must validate with no error (warnings are allowed: the tool has
-# no informationUri, as it names no web site).
+# the built-in example, one file with notes, a directory with a syntax error, the whole
+# corpus, and unreadable files. Each log must validate with no error (warnings are
+# allowed: the tool has no informationUri, as it names no web site).
 # usage: sarif-validate.sh COMMSCOPE_OPT SOURCE_DIR WORK_DIR
 set -u
 opt=$1 src=$2 work=$3
@@ -59,4 +59,6 @@ check builtin 0
 check notes 1 tests/cli/format_sarif.py
 check several 3 tests/cli/several
 check corpus 3 tests/corpus
+check unreadable 2 tests/cli/several/missing.py tests/cli/several/a_ring.py
+check unreadable_alone 2 tests/cli/several/missing.py
 exit $status

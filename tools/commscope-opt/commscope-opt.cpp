@@ -688,6 +688,9 @@ int run_one(const options& opt) {
     auto t = read_input(path, error);
     if (!t) {
       std::cerr << "commscope-opt: error: " << error << '\n';
+      // A code-scanning upload still gets a log: the failure as a notification.
+      if (opt.format == output_format::sarif)
+        write_out(commscope::opt::sarif_log({{display, {}, error}}, COMMSCOPE_VERSION));
       return exit_usage;
     }
     text = std::move(*t);
