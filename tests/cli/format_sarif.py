@@ -26,17 +26,17 @@
 # CHECK-NEXT:         "message": {
 # CHECK-NEXT:           "text": "allocation 'buf' has views but no dispatch or collective gives it devices"
 # CHECK:                  "uri": "{{.*}}format_sarif.py"
-# CHECK:                  "startLine": 55,
+# CHECK:                  "startLine": 62,
 # CHECK-NEXT:             "startColumn": 9
 # CHECK:            "relatedLocations": [
-# CHECK:                    "startLine": 56,
+# CHECK:                    "startLine": 63,
 # CHECK-NEXT:               "startColumn": 9
 # CHECK:              "id": 0,
 # CHECK-NEXT:         "message": {
 # CHECK-NEXT:           "text": "a view of it is taken here"
 # The usual diagnostics still go to standard error.
 # RUN: %FileCheck --check-prefix=ERR %s < %t.err
-# ERR: format_sarif.py:55:9: error: allocation 'buf' has views but no dispatch or collective gives it devices [unconsumed-alloc]
+# ERR: format_sarif.py:62:9: error: allocation 'buf' has views but no dispatch or collective gives it devices [unconsumed-alloc]
 #
 # Several inputs make one log; a syntax error is a result of rule `syntax`.
 # RUN: cd %S && %commscope-opt --format=sarif several > %t.many.sarif 2>/dev/null; test $? -eq 3
