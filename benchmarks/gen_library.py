@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """Generate a model library for the several-inputs benchmark of commscope-opt.
 
-Usage: gen_library.py DIR [MODULES]   (default: 300 modules)
+Usage: gen_library.py DIR [MODULES [HELPERS]]   (defaults: 300 modules, 40 helpers each)
 
 Writes MODULES Python modules under DIR, in the users' style: a `config.py` of constants,
 then per-layer packages (`layers_K/`, with `__init__.py`) of modules that each hold a
 `@pl.jit` chip orchestrator, an `@pl.jit.inline` helper and a `@pl.jit.host`
 orchestrator with a few window buffers dispatched over the world and over constant
-ranges, some plain Python around them (docstrings, a helper class, a `main()`). The
+ranges, plain Python around them (docstrings, a class, HELPERS helper functions with
+comprehensions, lambdas and f-strings, a `main()`: about 500 lines a module). The
 output is the same for the same arguments.
 """
 
@@ -55,6 +56,7 @@ def {name}_chip(
 def {name}_host(x: pl.Tensor[[RANKS, 1, HIDDEN], pl.FP32]):
 {body}
 
+{filler}
 def main() -> int:
     cfg = {cls}Config()
     print(cfg.label, [i * i for i in range(4) if i % 2])
@@ -64,6 +66,27 @@ def main() -> int:
 if __name__ == "__main__":
     raise SystemExit(main())
 '''
+
+
+HELPER = '''
+def {name}_helper_{k}(values: list[float], *, scale: float = {scale}) -> dict[str, float]:
+    """Ordinary Python between the DSL functions: read only for its block structure."""
+    table = {{f"v{{i:03d}}": v * scale for i, v in enumerate(values) if v > {k}}}
+    total = sum(
+        value
+        for key, value in sorted(table.items(), key=lambda kv: (kv[1], kv[0]))
+        if not key.endswith("7")
+    )
+    if total > {limit}:
+        raise ValueError(f"{{total=:.2f}} above {limit} in {name}_helper_{k}")
+    return {{"total": total, "count": float(len(table)), "max": max(table.values(), default=0.0)}}
+
+'''
+
+
+def filler(rng: random.Random, name: str, helpers: int) -> str:
+    return "".join(HELPER.format(name=name, k=k, scale=round(rng.random(), 3),
+                                 limit=rng.randint(100, 10_000)) for k in range(helpers))
 
 
 def host_body(rng: random.Random, name: str) -> str:
@@ -84,6 +107,7 @@ def host_body(rng: random.Random, name: str) -> str:
 def main() -> None:
     root = pathlib.Path(sys.argv[1])
     modules = int(sys.argv[2]) if len(sys.argv) > 2 else 300
+    helpers = int(sys.argv[3]) if len(sys.argv) > 3 else 40
     rng = random.Random(22)
     root.mkdir(parents=True, exist_ok=True)
     (root / "config.py").write_text("N_RANKS = 8\nHIDDEN = 1024\n")
@@ -98,7 +122,8 @@ def main() -> None:
             name = f"layer_{package:02d}_{k:02d}"
             text = MODULE.format(name=name, cls=name.title().replace("_", ""),
                                  hidden=64 * rng.randint(1, 16), ranks=rng.choice([2, 4, 8]),
-                                 scale=round(rng.random(), 3), body=host_body(rng, name))
+                                 scale=round(rng.random(), 3), body=host_body(rng, name),
+                                 filler=filler(rng, name, helpers))
             (pkg / f"{name}.py").write_text(text)
             written += 1
         package += 1
