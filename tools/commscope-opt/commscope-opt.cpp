@@ -4,6 +4,7 @@
 
 #include <commscope/commscope.hpp>
 #include <commscope/frontend/frontend.hpp>
+#include <commscope/frontend/imports.hpp>
 #include <commscope/frontend/print.hpp>
 #include <commscope/reference/traits.hpp>
 
@@ -48,7 +49,7 @@ constexpr int exit_syntax = 3;
 
 constexpr std::string_view usage =
     "usage: commscope-opt [--emit=plan|ir|both] [--verify] [--explain] [--no-synthesize-signals]\n"
-    "                     [-D NAME=INT]... [FILE | -]\n";
+    "                     [-D NAME=INT]... [-I DIR]... [FILE | -]\n";
 
 // The main job on an embedded default: two comm domains, a collective and a loop.
 constexpr std::string_view builtin_program = R"(import pypto.language as pl
@@ -91,6 +92,7 @@ struct options {
   bool synthesize_signals = true; ///< the companion pass runs first
   bool help = false;
   std::vector<std::pair<std::string, std::int64_t>> defines; ///< -D NAME=INT
+  std::vector<std::string> include_dirs;                     ///< -I DIR
   std::optional<std::string> file; ///< "-" is standard input; none is the built-in example
 };
 
@@ -147,6 +149,14 @@ options parse_arguments(int argc, char** argv) {
         d = argv[++i];
       }
       o.defines.push_back(parse_define(d));
+    } else if (!only_files && a.starts_with("-I")) {
+      std::string_view d = a.substr(2);
+      if (d.empty()) {
+        if (i + 1 >= argc)
+          throw usage_error{"-I needs a directory"};
+        d = argv[++i];
+      }
+      o.include_dirs.emplace_back(d);
     } else if (!only_files && (a == "--help" || a == "-h")) {
       o.help = true;
     } else if (!only_files && a.size() > 1 && a[0] == '-') {
@@ -209,7 +219,8 @@ using commscope::opt::json_writer;
 /// the JSON is held back until the diagnostics are written, as they always come first.
 bool same_output_streams() {
 #ifdef COMMSCOPE_OPT_POSIX
-  struct stat out {}, err {};
+  struct stat out {
+  }, err{};
   if (fstat(1, &out) != 0 || fstat(2, &err) != 0)
     return true;
   return out.st_dev == err.st_dev && out.st_ino == err.st_ino;
@@ -231,6 +242,7 @@ struct finding {
   std::uint32_t column = 0;
   std::size_t order = 0;
   std::vector<note_line> notes;
+  std::string file; ///< another file it is located in (an imported module); empty: the input
 };
 
 /// A library diagnostic as a finding, with its notes.
@@ -240,6 +252,7 @@ template <class Diagnostic> finding finding_of(const Diagnostic& d, std::string 
             d.where.line,
             d.where.column,
             0,
+            {},
             {}};
   for (const auto& n : d.notes)
     f.notes.push_back({n.message(), n.where.line, n.where.column});
@@ -250,10 +263,15 @@ template <class Diagnostic> finding finding_of(const Diagnostic& d, std::string 
 void in_source_order(std::vector<finding>& findings) {
   for (std::size_t i = 0; i < findings.size(); ++i)
     findings[i].order = i;
-  std::sort(findings.begin(), findings.end(), [](const finding& a, const finding& b) {
-    if (a.line != b.line)
-      return a.line < b.line;
-    return a.column != b.column ? a.column < b.column : a.order < b.order;
+  // A finding located in another file stands where its first note is in the input.
+  const auto at = [](const finding& f) {
+    if (!f.file.empty() && !f.notes.empty())
+      return std::pair(f.notes.front().line, f.notes.front().column);
+    return std::pair(f.line, f.column);
+  };
+  std::sort(findings.begin(), findings.end(), [&](const finding& a, const finding& b) {
+    const auto x = at(a), y = at(b);
+    return x != y ? x < y : a.order < b.order;
   });
 }
 
@@ -265,8 +283,7 @@ void location_members(json_writer& out, ref::source_location at) {
   out.member("column", at.column);
 }
 
-void devices_value(json_writer& out,
-                   const commscope::device_set& devices) {
+void devices_value(json_writer& out, const commscope::device_set& devices) {
   if (devices.is_all())
     return out.value(std::string_view("all"));
   out.begin_array();
@@ -296,8 +313,9 @@ void evidence_value(json_writer& out, const function_plan_type& fp, std::uint32_
       }
     } else {
       out.member("kind", std::string_view("inherited"));
-      out.member("from", c.from < fp.allocations.size() ? std::string_view(fp.allocations[c.from].name)
-                                                        : std::string_view());
+      out.member("from", c.from < fp.allocations.size()
+                             ? std::string_view(fp.allocations[c.from].name)
+                             : std::string_view());
       out.member("collective", std::string_view(c.callee));
       location_members(out, c.where);
     }
@@ -414,8 +432,11 @@ program_outcome run_program(const fe::program_unit& unit, const options& opt,
   out.member("line", unit.line);
   out.key("functions");
   out.begin_array();
-  for (const auto& d : unit.diagnostics)
-    result.findings.push_back({d.code, d.message, d.where.line, d.where.column, 0, {}});
+  for (const auto& d : unit.diagnostics) {
+    result.findings.push_back({d.code, d.message, d.where.line, d.where.column, 0, {}, d.file});
+    for (const auto& [message, at] : d.notes)
+      result.findings.back().notes.push_back({message, at.line, at.column});
+  }
   ref::program_ptr prog = unit.program;
   const ref::program_ptr original = prog;
   const commscope::ir_traits<ref::program_ptr> traits;
@@ -436,6 +457,12 @@ program_outcome run_program(const fe::program_unit& unit, const options& opt,
     std::string message = d.message();
     if (d.code == commscope::error_code::unsupported_device)
       message = with_open_names(std::move(message), unit, d.where);
+    if (d.code == commscope::error_code::malformed_op && d.why == commscope::reason::unknown_callee)
+      for (const auto& [where, why] : unit.unresolved_callees)
+        if (where == d.where) {
+          message += ": " + why;
+          break;
+        }
     if (d.code == commscope::error_code::device_out_of_range ||
         d.code == commscope::error_code::negative_device)
       message = with_literal_device(std::move(message), unit, d.where, d.number);
@@ -489,9 +516,17 @@ int run(int argc, char** argv) {
     text = std::string(builtin_program);
   }
 
+  // The modules the file imports are looked for in its own directory, then -I, then
+  // PYTHONPATH (cli.md, "Programs across modules").
+  const char* python_path = std::getenv("PYTHONPATH");
+  fe::module_loader loader(opt.include_dirs,
+                           fe::module_loader::split_path_list(python_path ? python_path : ""));
   fe::module_options mo;
   mo.stem = stem;
   mo.defines = opt.defines;
+  mo.imports = &loader;
+  if (opt.file && *opt.file != "-")
+    mo.path = *opt.file;
   const auto module = fe::parse_module(text, mo);
 
   // The plan is written as it is made, unless diagnostics and plan share one file.
@@ -505,7 +540,7 @@ int run(int argc, char** argv) {
   out.begin_array();
   if (module.error) {
     const auto& e = *module.error;
-    findings.push_back({"syntax", e.message, e.line, e.column, 0, {}});
+    findings.push_back({"syntax", e.message, e.line, e.column, 0, {}, {}});
     status = exit_syntax;
   } else {
     for (const auto& unit : module.programs) {
@@ -524,8 +559,8 @@ int run(int argc, char** argv) {
   out.key("diagnostics");
   out.begin_array();
   for (const auto& f : findings) {
-    std::cerr << display << ':' << f.line << ':' << f.column << ": error: " << f.message << " ["
-              << f.code << "]\n";
+    std::cerr << (f.file.empty() ? display : f.file) << ':' << f.line << ':' << f.column
+              << ": error: " << f.message << " [" << f.code << "]\n";
     for (const auto& n : f.notes)
       std::cerr << display << ':' << n.line << ':' << n.column << ": note: " << n.message << '\n';
     out.begin_object();
@@ -533,6 +568,8 @@ int run(int argc, char** argv) {
     out.member("message", std::string_view(f.message));
     out.member("line", f.line);
     out.member("column", f.column);
+    if (!f.file.empty())
+      out.member("file", std::string_view(f.file));
     out.key("notes");
     out.begin_array();
     for (const auto& n : f.notes) {
