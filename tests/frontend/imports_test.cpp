@@ -155,7 +155,7 @@ TEST_CASE("an import cycle or a chain beyond 16 modules ends the search") {
   library lib;
   lib.write("a.py", "from b import f, g\n");
   lib.write("b.py", "from a import f\nfrom c import g\n");
-  lib.write("c.py", chip.substr(0, chip.find("def f")) + std::string("def g(x, y): ...\n"));
+  lib.write("c.py", std::string(chip.substr(0, chip.find("def f"))) + "def g(x, y): ...\n");
   fe::module_loader loader({}, {});
   const auto at = lib.path("host.py");
   CHECK(outcome(host("from a import f", "f"), at, loader) == "malformed-op ");
