@@ -7,6 +7,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -210,4 +211,29 @@ TEST_CASE("an unresolved callee's reason names the module and the directories") 
   CHECK(why.find("'nowhere'") != std::string::npos);
   CHECK(why.find(lib.path("inc")) != std::string::npos);
   CHECK(why.find("-I") != std::string::npos);
+}
+
+TEST_CASE("a library of many modules: each read once for all the files of a run") {
+  library lib;
+  constexpr int n = 200;
+  lib.write("config.py", "SHARD = 128\n");
+  for (int k = 0; k < n; ++k) {
+    std::string text = "import pypto.language as pl\n";
+    for (int j : {k - 1, k - 2}) // re-exports of the layers before
+      if (j >= 0)
+        text += "from layer" + std::to_string(j) + " import chip" + std::to_string(j) + "\n";
+    text += "@pl.jit.inline\ndef helper(x): ...\n@pl.jit\ndef chip" + std::to_string(k) +
+            "(x, y): ...\n";
+    lib.write("layer" + std::to_string(k) + ".py", text);
+  }
+  fe::module_loader loader({}, {});
+  for (int k = 0; k < n; ++k) {
+    const std::string a = std::to_string(k), b = std::to_string(k);
+    const std::string via = std::to_string(std::min(k + 1, n - 1));
+    const std::string imports = "import config as C\nfrom layer" + via + " import chip" + b +
+                                " as again\nimport layer" + a + " as L\n";
+    CHECK(outcome(host(imports, "L.chip" + a, "C.SHARD"), lib.path("host.py"), loader) == "{128}");
+    CHECK(outcome(host(imports, "again", "C.SHARD"), lib.path("host.py"), loader) == "{128}");
+  }
+  CHECK(loader.files_read() == n + 1);
 }
