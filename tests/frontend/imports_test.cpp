@@ -237,3 +237,12 @@ TEST_CASE("a library of many modules: each read once for all the files of a run"
   }
   CHECK(loader.files_read() == n + 1);
 }
+
+TEST_CASE("@pl.jit.inline, opaque and extern functions of the file are functions of kind other") {
+  fe::module_loader loader({}, {});
+  for (const char* kind : {"inline", "opaque", "extern", "incore"}) {
+    const std::string def = std::string("@pl.jit.") + kind + "\ndef k(x, y): ...\n";
+    CHECK(outcome(host(def, "k"), "", loader) == "unconsumed-alloc "); // a call, no dispatch
+  }
+  CHECK(outcome(host("@pl.jit.unknown\ndef k(x, y): ...\n", "k"), "", loader) == "malformed-op ");
+}
