@@ -350,8 +350,10 @@ std::optional<std::int64_t> loader_state::constant_in(const std::shared_ptr<scan
       },
       &context);
   const auto v = c.resolve(name, 0);
-  std::lock_guard<std::mutex> g(m->constants_lock);
-  m->constants.emplace(std::string(name), v);
+  if (v || chain == 0) { // an open name deep in a chain may be a constant seen from nearer
+    std::lock_guard<std::mutex> g(m->constants_lock);
+    m->constants.emplace(std::string(name), v);
+  }
   return v;
 }
 
