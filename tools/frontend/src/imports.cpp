@@ -5,14 +5,13 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <exception>
 #include <filesystem>
-#include <fstream>
 #include <iterator>
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -88,6 +87,29 @@ std::optional<fs::path> module_file(const fs::path& dir, std::string_view module
   if (auto p = dir / rel / "__init__.py"; is_file(p))
     return p;
   return std::nullopt;
+}
+
+/// The whole file in one read of its size (a module is read once: no stream buffering).
+bool read_file(const std::string& path, std::string& out) {
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f)
+    return false;
+  std::error_code ec;
+  const auto size = fs::file_size(path, ec);
+  out.resize(ec ? std::size_t{1} << 14 : static_cast<std::size_t>(size) + 1);
+  std::size_t used = 0;
+  bool failed = false;
+  while (true) {
+    used += std::fread(out.data() + used, 1, out.size() - used, f);
+    if (used < out.size()) {
+      failed = std::ferror(f) != 0;
+      break;
+    }
+    out.resize(out.size() * 2);
+  }
+  std::fclose(f);
+  out.resize(used);
+  return !failed;
 }
 
 } // namespace
@@ -194,13 +216,7 @@ std::shared_ptr<scanned_module> loader_state::load(const std::string& path,
     const fs::path parent = fs::path(path).parent_path();
     m->directory = parent.empty() ? std::string(".") : parent.string();
     ++reads;
-    std::ifstream in(path, std::ios::binary);
-    if (in) {
-      std::ostringstream ss;
-      ss << in.rdbuf();
-      m->source = std::move(ss).str();
-    }
-    if (!in) {
+    if (!read_file(path, m->source)) {
       m->unreadable = true;
       e->module = std::move(m);
       return;
