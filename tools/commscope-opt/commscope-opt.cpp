@@ -219,8 +219,7 @@ using commscope::opt::json_writer;
 /// the JSON is held back until the diagnostics are written, as they always come first.
 bool same_output_streams() {
 #ifdef COMMSCOPE_OPT_POSIX
-  struct stat out {
-  }, err{};
+  struct stat out {}, err {};
   if (fstat(1, &out) != 0 || fstat(2, &err) != 0)
     return true;
   return out.st_dev == err.st_dev && out.st_ino == err.st_ino;
@@ -283,7 +282,8 @@ void location_members(json_writer& out, ref::source_location at) {
   out.member("column", at.column);
 }
 
-void devices_value(json_writer& out, const commscope::device_set& devices) {
+void devices_value(json_writer& out,
+                   const commscope::device_set& devices) {
   if (devices.is_all())
     return out.value(std::string_view("all"));
   out.begin_array();
@@ -313,9 +313,8 @@ void evidence_value(json_writer& out, const function_plan_type& fp, std::uint32_
       }
     } else {
       out.member("kind", std::string_view("inherited"));
-      out.member("from", c.from < fp.allocations.size()
-                             ? std::string_view(fp.allocations[c.from].name)
-                             : std::string_view());
+      out.member("from", c.from < fp.allocations.size() ? std::string_view(fp.allocations[c.from].name)
+                                                        : std::string_view());
       out.member("collective", std::string_view(c.callee));
       location_members(out, c.where);
     }
