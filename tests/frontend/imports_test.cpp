@@ -12,6 +12,7 @@
 #include <fstream>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 #include <unistd.h>
@@ -245,4 +246,34 @@ TEST_CASE("@pl.jit.inline, opaque and extern functions of the file are functions
     CHECK(outcome(host(def, "k"), "", loader) == "unconsumed-alloc "); // a call, no dispatch
   }
   CHECK(outcome(host("@pl.jit.unknown\ndef k(x, y): ...\n", "k"), "", loader) == "malformed-op ");
+}
+
+TEST_CASE("one loader shared by files read on several threads") {
+  library lib;
+  constexpr int n = 64;
+  for (int k = 0; k < n; ++k)
+    lib.write(
+        "layer" + std::to_string(k) + ".py",
+        (k > 0
+             ? "from layer" + std::to_string(k - 1) + " import chip" + std::to_string(k - 1) + "\n"
+             : std::string()) +
+            "import pypto.language as pl\n@pl.jit\ndef chip" + std::to_string(k) + "(x, y): ...\n");
+  fe::module_loader loader({}, {});
+  std::vector<std::string> results(4 * n);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&, t] {
+      for (int k = 0; k < n; ++k) { // every thread asks for every module, re-exports too
+        const int j = (k + 17 * t) % n;
+        const std::string via = std::to_string(std::min(j + 1, n - 1));
+        results[static_cast<std::size_t>(t * n + k)] =
+            outcome(host("from layer" + via + " import chip" + std::to_string(j) + " as c", "c"),
+                    lib.path("host.py"), loader);
+      }
+    });
+  for (auto& th : threads)
+    th.join();
+  for (const auto& r : results)
+    CHECK(r == "{0}");
+  CHECK(loader.files_read() == n);
 }
