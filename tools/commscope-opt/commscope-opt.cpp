@@ -8,6 +8,7 @@
 
 #include <commscope/commscope.hpp>
 #include <commscope/frontend/frontend.hpp>
+#include <commscope/frontend/imports.hpp>
 #include <commscope/frontend/print.hpp>
 #include <commscope/reference/traits.hpp>
 
@@ -52,7 +53,8 @@ constexpr int exit_syntax = 3;
 
 constexpr std::string_view usage =
     "usage: commscope-opt [--emit=plan|ir|both|dot] [--format=json|sarif] [--verify] [--explain]\n"
-    "                     [--no-synthesize-signals] [-D NAME=INT]... [-j N] [PATH... | -]\n";
+    "                     [--no-synthesize-signals] [-D NAME=INT]... [-I DIR]... [-j N]\n"
+    "                     [PATH... | -]\n";
 
 #ifndef COMMSCOPE_VERSION
 #define COMMSCOPE_VERSION "0.0.0"
@@ -102,7 +104,11 @@ struct options {
   bool synthesize_signals = true; ///< the companion pass runs first
   bool help = false;
   std::vector<std::pair<std::string, std::int64_t>> defines; ///< -D NAME=INT
+  std::vector<std::string> include_dirs;                     ///< -I DIR
   std::vector<std::string> paths; ///< "-" is standard input; none is the built-in example
+  /// The modules imported by the files of the run, each read once (cli.md, "Programs
+  /// across modules"); shared by the files analysed concurrently.
+  fe::module_loader* loader = nullptr;
 };
 
 struct usage_error {
@@ -180,6 +186,14 @@ options parse_arguments(int argc, char** argv) {
         d = argv[++i];
       }
       o.defines.push_back(parse_define(d));
+    } else if (!only_files && a.starts_with("-I")) {
+      std::string_view d = a.substr(2);
+      if (d.empty()) {
+        if (i + 1 >= argc)
+          throw usage_error{"-I needs a directory"};
+        d = argv[++i];
+      }
+      o.include_dirs.emplace_back(d);
     } else if (!only_files && (a == "--help" || a == "-h")) {
       o.help = true;
     } else if (!only_files && a.size() > 1 && a[0] == '-') {
@@ -261,6 +275,7 @@ template <class Diagnostic> finding finding_of(const Diagnostic& d, std::string 
             d.where.line,
             d.where.column,
             0,
+            {},
             {}};
   for (const auto& n : d.notes)
     f.notes.push_back({n.message(), n.where.line, n.where.column});
@@ -271,10 +286,15 @@ template <class Diagnostic> finding finding_of(const Diagnostic& d, std::string 
 void in_source_order(std::vector<finding>& findings) {
   for (std::size_t i = 0; i < findings.size(); ++i)
     findings[i].order = i;
-  std::sort(findings.begin(), findings.end(), [](const finding& a, const finding& b) {
-    if (a.line != b.line)
-      return a.line < b.line;
-    return a.column != b.column ? a.column < b.column : a.order < b.order;
+  // A finding located in another file stands where its first note is in the input.
+  const auto at = [](const finding& f) {
+    if (!f.file.empty() && !f.notes.empty())
+      return std::pair(f.notes.front().line, f.notes.front().column);
+    return std::pair(f.line, f.column);
+  };
+  std::sort(findings.begin(), findings.end(), [&](const finding& a, const finding& b) {
+    const auto x = at(a), y = at(b);
+    return x != y ? x < y : a.order < b.order;
   });
 }
 
@@ -439,8 +459,11 @@ program_outcome run_program(const fe::program_unit& unit, const options& opt,
   out.member("line", unit.line);
   out.key("functions");
   out.begin_array();
-  for (const auto& d : unit.diagnostics)
-    result.findings.push_back({d.code, d.message, d.where.line, d.where.column, 0, {}});
+  for (const auto& d : unit.diagnostics) {
+    result.findings.push_back({d.code, d.message, d.where.line, d.where.column, 0, {}, d.file});
+    for (const auto& [message, at] : d.notes)
+      result.findings.back().notes.push_back({message, at.line, at.column});
+  }
   ref::program_ptr prog = unit.program;
   const ref::program_ptr original = prog;
   const commscope::ir_traits<ref::program_ptr> traits;
@@ -467,6 +490,12 @@ program_outcome run_program(const fe::program_unit& unit, const options& opt,
     std::string message = d.message();
     if (d.code == commscope::error_code::unsupported_device)
       message = with_open_names(std::move(message), unit, d.where);
+    if (d.code == commscope::error_code::malformed_op && d.why == commscope::reason::unknown_callee)
+      for (const auto& [where, why] : unit.unresolved_callees)
+        if (where == d.where) {
+          message += ": " + why;
+          break;
+        }
     if (d.code == commscope::error_code::device_out_of_range ||
         d.code == commscope::error_code::negative_device)
       message = with_literal_device(std::move(message), unit, d.where, d.number);
@@ -530,15 +559,18 @@ struct file_result {
   bool syntax_error = false;
 };
 
-/// One file's analysis, as if it were the only input. Uses no state shared with the
-/// analysis of another file: files may be analysed concurrently.
-file_result analyse_file(std::string_view display, std::string_view stem, std::string_view text,
-                         const options& opt, const file_layout& layout) {
+/// One file's analysis, as if it were the only input (`path` is empty for standard input
+/// and the built-in example). It shares with the analysis of another file only the module
+/// loader, which is made for that: files may be analysed concurrently.
+file_result analyse_file(std::string_view display, std::string_view path, std::string_view stem,
+                         std::string_view text, const options& opt, const file_layout& layout) {
   file_result r;
   r.display = std::string(display);
   fe::module_options mo;
   mo.stem = stem;
   mo.defines = opt.defines;
+  mo.imports = opt.loader;
+  mo.path = path;
   const auto module = fe::parse_module(text, mo);
 
   // The plan is written as it is made, unless diagnostics and plan share one file.
@@ -557,7 +589,7 @@ file_result analyse_file(std::string_view display, std::string_view stem, std::s
   out.begin_array();
   if (module.error) {
     const auto& e = *module.error;
-    findings.push_back({"syntax", e.message, e.line, e.column, 0, {}});
+    findings.push_back({"syntax", e.message, e.line, e.column, 0, {}, {}});
     r.status = exit_syntax;
     r.syntax_error = true;
     if (picture)
@@ -583,7 +615,7 @@ file_result analyse_file(std::string_view display, std::string_view stem, std::s
   out.key("diagnostics");
   out.begin_array();
   for (const auto& f : findings) {
-    err += display;
+    err += f.file.empty() ? std::string_view(display) : std::string_view(f.file);
     err += ':' + std::to_string(f.line) + ':' + std::to_string(f.column) + ": error: ";
     err += f.message + " [" + f.code + "]\n";
     for (const auto& n : f.notes) {
@@ -596,6 +628,8 @@ file_result analyse_file(std::string_view display, std::string_view stem, std::s
     out.member("message", std::string_view(f.message));
     out.member("line", f.line);
     out.member("column", f.column);
+    if (!f.file.empty())
+      out.member("file", std::string_view(f.file));
     out.key("notes");
     out.begin_array();
     for (const auto& n : f.notes) {
@@ -679,9 +713,12 @@ commscope::opt::sarif_file sarif_of(file_result& r) {
 int run_one(const options& opt) {
   std::string display = "<builtin>";
   std::string stem = "builtin";
+  std::string file;
   std::string text;
   if (!opt.paths.empty()) {
     const std::string& path = opt.paths.front();
+    if (path != "-")
+      file = path;
     display = path == "-" ? "<stdin>" : path;
     stem = path == "-" ? "stdin" : std::filesystem::path(path).stem().string();
     std::string error;
@@ -700,7 +737,8 @@ int run_one(const options& opt) {
 
   const bool json_out = opt.format == output_format::json &&
                         (opt.emit == emit_kind::plan || opt.emit == emit_kind::both);
-  auto r = analyse_file(display, stem, text, opt, {false, json_out && !same_output_streams()});
+  auto r =
+      analyse_file(display, file, stem, text, opt, {false, json_out && !same_output_streams()});
   std::cerr << r.stderr_text;
   std::cerr.flush();
   if (opt.format == output_format::sarif) {
@@ -750,7 +788,8 @@ int run_several(const options& opt, const std::vector<std::string>& files) {
           return unreadable_file(display, std::move(error), opt);
         const std::string stem =
             path == "-" ? "stdin" : std::filesystem::path(path).stem().string();
-        return analyse_file(display, stem, *text, opt, {true, false});
+        return analyse_file(display, path == "-" ? std::string_view() : std::string_view(path),
+                            stem, *text, opt, {true, false});
       },
       [&](std::size_t i, file_result& r) {
         std::cerr << r.stderr_text;
@@ -796,6 +835,12 @@ int run(int argc, char** argv) {
     std::cout << usage;
     return exit_ok;
   }
+  // The modules the files import are looked for in each file's own directory, then -I,
+  // then PYTHONPATH (cli.md, "Programs across modules"); each is read once per run.
+  const char* python_path = std::getenv("PYTHONPATH");
+  fe::module_loader loader(opt.include_dirs,
+                           fe::module_loader::split_path_list(python_path ? python_path : ""));
+  opt.loader = &loader;
   const auto inputs = commscope::opt::expand_inputs(opt.paths);
   const int status = inputs.several ? run_several(opt, inputs.files) : run_one(opt);
   std::fflush(stdout);

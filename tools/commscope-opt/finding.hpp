@@ -22,6 +22,7 @@ struct finding {
   std::uint32_t column = 0;
   std::size_t order = 0;
   std::vector<note_line> notes;
+  std::string file; ///< another file it is located in (an imported module); empty: the input
 };
 
 } // namespace commscope::opt

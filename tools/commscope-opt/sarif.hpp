@@ -100,7 +100,9 @@ inline std::string sarif_log(const std::vector<sarif_file>& files, std::string_v
           r["ruleIndex"] = k;
       r["level"] = "error";
       r["message"] = detail::text(d.message);
-      r["locations"] = json::array({detail::location(uri, d.line, d.column)});
+      // A finding located in an imported module (its syntax error) names that file.
+      r["locations"] = json::array(
+          {detail::location(d.file.empty() ? uri : detail::uri_of(d.file), d.line, d.column)});
       if (!d.notes.empty()) {
         json related = json::array();
         for (std::size_t k = 0; k < d.notes.size(); ++k) {
