@@ -36,15 +36,71 @@ enum class error_code : std::uint8_t {
   verify,              ///< a finding of the verifier (verify.hpp)
 };
 
-inline constexpr std::array<std::string_view, 16> error_code_names{
-    "dead-alloc",           "unconsumed-alloc",
-    "empty-coverage",       "unsupported-device",
-    "negative-device",      "device-out-of-range",
-    "partial-world-range",  "duplicate-name",
-    "malformed-op",         "collective-arg-not-window",
-    "uncovered-collective", "barrier-no-coverage",
-    "collective-in-loop",   "collective-aliased-windows",
-    "scope-nesting-limit",  "verify"};
+/// What a code means, for tools that list the codes (a SARIF log's rules): its stable
+/// spelling, a one-line summary and a full description.
+struct error_code_info {
+  std::string_view name;
+  std::string_view summary;
+  std::string_view description;
+};
+
+/// Every code, in the order of `error_code`: the one table of their names and texts.
+inline constexpr std::array<error_code_info, 16> error_codes{{
+    {"dead-alloc", "An allocation has no window view.",
+     "A window buffer is allocated but never viewed through pld.window: no dispatch can use "
+     "it, so it has no place in any comm domain."},
+    {"unconsumed-alloc", "An allocation has views but no coverage.",
+     "No dispatch or collective passes a view of the allocation, so no device set can be "
+     "given to its comm domain."},
+    {"empty-coverage", "An allocation's only coverage comes from empty loops.",
+     "Every dispatch that covers the allocation sits in a loop that runs zero times, so its "
+     "device set is empty (an empty list would be read as all devices)."},
+    {"unsupported-device", "A device= form the analysis cannot evaluate.",
+     "The device= argument of a dispatch is neither an integer constant, the world size "
+     "nor a loop variable over a constant range; bind an open name with -D NAME=INT."},
+    {"negative-device", "A negative device id.",
+     "A dispatch names a device id below zero, directly or through its loop's bounds."},
+    {"device-out-of-range", "A device id at or above the device limit.",
+     "A dispatch names a device id at or above the adapter's device limit, directly or "
+     "through its loop's bounds."},
+    {"partial-world-range", "A loop over part of the world range.",
+     "A dispatch's loop ranges over the world size with bounds that cover only part of "
+     "it, so its device set cannot be stated as a constant."},
+    {"duplicate-name", "Two allocations in one domain share a name.",
+     "Two allocations that land in the same comm domain have the same name; the later one "
+     "is reported, with a note at the earlier."},
+    {"malformed-op", "A recognised operation written in a form the pass does not accept.",
+     "A recognised operation with the wrong number of positional arguments, an allocation "
+     "that is not a direct assignment, a device= call of a name that is not a function of "
+     "the program, or a malformed comm_domain."},
+    {"collective-arg-not-window", "A collective's argument is not a view.",
+     "A host collective's data, target, signal or receive-counts argument does not resolve "
+     "to a window view."},
+    {"uncovered-collective", "A collective's buffer has no coverage to pass on.",
+     "The data or target buffer of a host collective has no coverage of its own to pass "
+     "on to the other buffers of the call."},
+    {"barrier-no-coverage", "A barrier's signal has no coverage of its own.",
+     "The signal buffer of a barrier is covered by no dispatch."},
+    {"collective-in-loop", "A collective that cannot run inside a loop.",
+     "An all_to_all_v, or an allreduce whose signal is synthesized, stands inside a for or "
+     "while loop."},
+    {"collective-aliased-windows", "Two windows of one collective view the same allocation.",
+     "Two window arguments of one host collective are views of the same allocation: the "
+     "ranks would read and write one window concurrently."},
+    {"scope-nesting-limit", "More comm domains than the IR can nest.",
+     "The function needs more nested comm domains than the adapter's scope nesting limit."},
+    {"verify", "A finding of the verifier.",
+     "The rewritten program breaks an invariant of the pass's output (scopes, slots, view "
+     "types, device lists)."},
+}};
+
+/// The stable spellings alone, in the order of `error_code`.
+inline constexpr auto error_code_names = [] {
+  std::array<std::string_view, error_codes.size()> names{};
+  for (std::size_t i = 0; i < names.size(); ++i)
+    names[i] = error_codes[i].name;
+  return names;
+}();
 
 /// The stable spelling of a code, as printed in brackets after a message.
 [[nodiscard]] constexpr std::string_view code_name(error_code c) {

@@ -140,7 +140,7 @@ TEST_CASE("a use at the top of a loop sees the binding at the end of the previou
   CHECK(coverage(pl, "b") == "{5,6}");
 }
 
-TEST_CASE("a while body and its condition see the previous iteration; after it, both") {
+TEST_CASE("a while body and its condition see the previous iteration, after it, both") {
   flow::program p;
   auto views = two_views(p);
   p.host(views + block{p.while_({p.on({"v"}, 1), p.copy("v", "w")}), p.on({"v"}, 7)});
@@ -213,7 +213,7 @@ TEST_CASE("loop-carried values: bound before the first iteration, rebound for th
   CHECK(coverage(pl, "b") == "{1,2}");
 }
 
-TEST_CASE("a block that runs once replaces; one that may be skipped merges") {
+TEST_CASE("a block that runs once replaces, one that may be skipped merges") {
   flow::program p;
   auto views = two_views(p);
   p.host(views + block{p.alloc("c"), p.window("x", "c"),

@@ -178,6 +178,15 @@ TEST_CASE("malformed-op: a call of an unknown function") {
   CHECK(pl.diagnostics[0].message() == "call of unknown function 'nope'");
 }
 
+TEST_CASE("malformed-op: the views passed to a device= call of an unknown function") {
+  fixture f;
+  auto v = f.view("buf");
+  f.h.evaluate(f.h.call(nullptr, {v}, 0)); // no dispatch, and no unconsumed-alloc after it
+  const auto pl = f.analyze();
+  REQUIRE(pl.diagnostics.size() == 1);
+  CHECK(pl.diagnostics[0].why == commscope::reason::unknown_callee);
+}
+
 TEST_CASE("malformed-op: window with the wrong number of arguments") {
   fixture f;
   auto buf = f.h.alloc("buf", 64);                                               // 4

@@ -123,7 +123,7 @@ TEST_CASE("a view rebound before its use is no view there, and still a view") {
 }
 
 TEST_CASE("copy cycles resolve to nothing, without looping or crashing") {
-  SUBCASE("a = b; b = a as a device") {
+  SUBCASE("a = b, b = a as a device") {
     fixture f;
     auto v = f.view("buf");          // 4
     auto a = f.h.new_variable("a");

@@ -363,7 +363,7 @@ def host():
   CHECK(twice.find("# window_buffer=buf  # window_buffer") == std::string::npos);
 }
 
-TEST_CASE("a call of another method is no dispatch; with device= it is malformed-op") {
+TEST_CASE("a call of another method is no dispatch, with device= it is malformed-op") {
   const std::string src = std::string(header) + R"(
 @pl.program
 class P:

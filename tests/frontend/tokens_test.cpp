@@ -56,7 +56,7 @@ using strings = std::vector<std::string>;
 
 } // namespace
 
-TEST_CASE("brackets join lines; a closing bracket may stand at any indentation") {
+TEST_CASE("brackets join lines, a closing bracket may stand at any indentation") {
   CHECK(kinds_and_texts("def f(\n    a,\n    b,\n):\n    pass\n") ==
         strings{"def", "f", "(", "a", ",", "b", ",", ")", ":", "NL", "IN", "pass", "NL", "DE",
                 "END"});
@@ -67,7 +67,7 @@ TEST_CASE("brackets join lines; a closing bracket may stand at any indentation")
         strings{"x", "=", "1", "+", "2", "NL", "y", "=", "3", "NL", "END"});
 }
 
-TEST_CASE("tabs count to the next multiple of 8; ambiguity is an error") {
+TEST_CASE("tabs count to the next multiple of 8, ambiguity is an error") {
   CHECK(kinds_and_texts("if x:\n\ty = 1\n\tz = 2\n") ==
         strings{"if", "x", ":", "NL", "IN", "y", "=", "1", "NL", "z", "=", "2", "NL", "DE", "END"});
   module_ok("if x:\n        y = 1\nif z:\n\tw = 2\n"); // different blocks may differ
@@ -134,7 +134,7 @@ TEST_CASE("unterminated strings and f-strings point at their start") {
   CHECK(e.message.find("valid expression required") != std::string::npos);
 }
 
-TEST_CASE("every number form; integers are unbounded") {
+TEST_CASE("every number form, integers are unbounded") {
   for (std::string_view n :
        {"0", "00", "1_000", "0x_ff", "0XFF", "0o17", "0b1_0", "1.", ".5", "1e10", "1.5E-3",
         "1_0.0_1e+1_0", "3j", "1.5J", "0_0", "123456789012345678901234567890"}) {
@@ -177,7 +177,7 @@ TEST_CASE("unbalanced brackets are reported where Python reports them") {
   module_ok("x = " + std::string(200, '(') + std::string(200, ')') + "\n");
 }
 
-TEST_CASE("BOM and CRLF; columns count characters") {
+TEST_CASE("BOM and CRLF, columns count characters") {
   module_ok("\xEF\xBB\xBFx = 1\r\nif x:\r\n    y = 2\r\n");
   const auto e = module_error("s = '\xC3\xA9\xC3\xA9' $\n");
   CHECK(e.column == 10); // 'éé' is four characters, six bytes
@@ -188,7 +188,7 @@ TEST_CASE("BOM and CRLF; columns count characters") {
   CHECK(n.column == 6);
 }
 
-TEST_CASE("block structure: headers need a block; a stray indent is an error") {
+TEST_CASE("block structure: headers need a block, a stray indent is an error") {
   auto e = module_error("if x:\ny = 1\n");
   CHECK(e.message == "expected an indented block after 'if' statement on line 1");
   CHECK(e.line == 2);

@@ -76,7 +76,7 @@ TEST_CASE("the index IR and the compile-time IR report the same diagnostics") {
   });
 }
 
-TEST_CASE("materialize, verify and read back in place; window buffer 0 is a real one") {
+TEST_CASE("materialize, verify and read back in place, window buffer 0 is a real one") {
   std::size_t rewritten = 0;
   ct_cases::all::for_each([&](const auto& c) {
     INFO(c.name);
@@ -225,7 +225,7 @@ TEST_CASE("control flow: after `if flag: v = w`, a dispatch of v covers both vie
   CHECK(devices(plan) == "b1={2} b2={2} b3={0}");
 }
 
-TEST_CASE("control flow: if/elif without else keeps the old view; with else it is replaced") {
+TEST_CASE("control flow: if/elif without else keeps the old view, with else it is replaced") {
   {
     const auto [p, plan] = analysed([](builder& b) {
       return stmts{b.if_else(b.use("c0"), {{copy(b, "v", "w")}, {copy(b, "v", "u")}, {}}),

@@ -347,7 +347,7 @@ TEST_CASE("signal-less allreduces give the domains of hand-written signals, in b
   CHECK(commscope::synthesize(module, again, mt) == commscope::materialized::unchanged);
 }
 
-TEST_CASE("the MLIR pipeline: synthesis, then the pass; read back, the same plan") {
+TEST_CASE("the MLIR pipeline: synthesis, then the pass, read back, the same plan") {
   mlir_program m(std::string(mlir_chip) + std::string(without_signals.mlir));
   auto module = m.get();
   CHECK(commscope::run(module, mlir_traits{}, commscope::with_signal_synthesis).empty());

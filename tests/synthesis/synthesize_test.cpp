@@ -182,7 +182,7 @@ TEST_SUITE("signal synthesis") {
     CHECK(ds[0].subject == "__allreduce_signal_buf_0");
   }
 
-  TEST_CASE("bindings go before the statement in whatever block holds it; the rest is shared") {
+  TEST_CASE("bindings go before the statement in whatever block holds it, the rest is shared") {
     auto p = parse(R"(        buf = pld.alloc_window_buffer(64)
         d = pld.window(buf, [16], dtype=pl.FP32)
         self.chip(d, device=0)
@@ -280,7 +280,7 @@ def host():
     CHECK(bad == before);
   }
 
-  TEST_CASE("errors: nested, augmented, in a loop, wrong arity; all of them, nothing changed") {
+  TEST_CASE("errors: nested, augmented, in a loop, wrong arity, all of them, nothing changed") {
     auto p = parse(R"(        buf = pld.alloc_window_buffer(64)
         d = pld.window(buf, [16], dtype=pl.FP32)
         self.chip(d, device=0)

@@ -1,9 +1,14 @@
 // commscope-opt: runs the pass on a program in the text form (../../../shared/spec/cli.md is
 // the contract: flags, exit statuses, the JSON plan and the diagnostics format).
+#include "dot.hpp"
+#include "finding.hpp"
+#include "inputs.hpp"
 #include "json_writer.hpp"
+#include "sarif.hpp"
 
 #include <commscope/commscope.hpp>
 #include <commscope/frontend/frontend.hpp>
+#include <commscope/frontend/imports.hpp>
 #include <commscope/frontend/print.hpp>
 #include <commscope/reference/traits.hpp>
 
@@ -47,8 +52,13 @@ constexpr int exit_usage = 2;
 constexpr int exit_syntax = 3;
 
 constexpr std::string_view usage =
-    "usage: commscope-opt [--emit=plan|ir|both] [--verify] [--explain] [--no-synthesize-signals]\n"
-    "                     [-D NAME=INT]... [FILE | -]\n";
+    "usage: commscope-opt [--emit=plan|ir|both|dot] [--format=json|sarif] [--verify] [--explain]\n"
+    "                     [--no-synthesize-signals] [-D NAME=INT]... [-I DIR]... [-j N]\n"
+    "                     [PATH... | -]\n";
+
+#ifndef COMMSCOPE_VERSION
+#define COMMSCOPE_VERSION "0.0.0"
+#endif
 
 // The main job on an embedded default: two comm domains, a collective and a loop.
 constexpr std::string_view builtin_program = R"(import pypto.language as pl
@@ -82,16 +92,23 @@ class Example:
         return 0
 )";
 
-enum class emit_kind { plan, ir, both };
+enum class emit_kind { plan, ir, both, dot };
+enum class output_format { json, sarif };
 
 struct options {
   emit_kind emit = emit_kind::plan;
+  output_format format = output_format::json;
+  unsigned jobs = 0; ///< -j; 0 is the number of cores
   bool verify = false;
   bool explain = false;           ///< slots gain "evidence"
   bool synthesize_signals = true; ///< the companion pass runs first
   bool help = false;
   std::vector<std::pair<std::string, std::int64_t>> defines; ///< -D NAME=INT
-  std::optional<std::string> file; ///< "-" is standard input; none is the built-in example
+  std::vector<std::string> include_dirs;                     ///< -I DIR
+  std::vector<std::string> paths; ///< "-" is standard input; none is the built-in example
+  /// The modules imported by the files of the run, each read once (cli.md, "Programs
+  /// across modules"); shared by the files analysed concurrently.
+  fe::module_loader* loader = nullptr;
 };
 
 struct usage_error {
@@ -131,8 +148,30 @@ options parse_arguments(int argc, char** argv) {
         o.emit = emit_kind::ir;
       else if (v == "both")
         o.emit = emit_kind::both;
+      else if (v == "dot")
+        o.emit = emit_kind::dot;
       else
-        throw usage_error{"unknown --emit value '" + std::string(v) + "' (plan, ir or both)"};
+        throw usage_error{"unknown --emit value '" + std::string(v) + "' (plan, ir, both or dot)"};
+    } else if (!only_files && a.starts_with("--format=")) {
+      const std::string_view v = a.substr(9);
+      if (v == "json")
+        o.format = output_format::json;
+      else if (v == "sarif")
+        o.format = output_format::sarif;
+      else
+        throw usage_error{"unknown --format value '" + std::string(v) + "' (json or sarif)"};
+    } else if (!only_files && a.starts_with("-j")) {
+      std::string_view n = a.substr(2);
+      if (n.empty()) {
+        if (i + 1 >= argc)
+          throw usage_error{"-j needs a number of files"};
+        n = argv[++i];
+      }
+      unsigned jobs = 0;
+      const auto [end, ec] = std::from_chars(n.data(), n.data() + n.size(), jobs);
+      if (n.empty() || ec != std::errc{} || end != n.data() + n.size() || jobs == 0)
+        throw usage_error{"malformed -j '" + std::string(n) + "': expected a positive integer"};
+      o.jobs = jobs;
     } else if (!only_files && a == "--verify") {
       o.verify = true;
     } else if (!only_files && a == "--no-synthesize-signals") {
@@ -147,37 +186,45 @@ options parse_arguments(int argc, char** argv) {
         d = argv[++i];
       }
       o.defines.push_back(parse_define(d));
+    } else if (!only_files && a.starts_with("-I")) {
+      std::string_view d = a.substr(2);
+      if (d.empty()) {
+        if (i + 1 >= argc)
+          throw usage_error{"-I needs a directory"};
+        d = argv[++i];
+      }
+      o.include_dirs.emplace_back(d);
     } else if (!only_files && (a == "--help" || a == "-h")) {
       o.help = true;
     } else if (!only_files && a.size() > 1 && a[0] == '-') {
       throw usage_error{"unknown option '" + std::string(a) + "'"};
     } else {
-      if (o.file)
-        throw usage_error{"more than one input file"};
-      o.file = std::string(a);
+      o.paths.emplace_back(a);
     }
   }
+  if (o.format == output_format::sarif && o.emit != emit_kind::plan)
+    throw usage_error{"--format=sarif replaces the output of --emit: use one of them"};
   return o;
 }
 
-/// Reads the input; nullopt (after a message) when it cannot be read.
-std::optional<std::string> read_input(const std::string& path) {
+/// Reads the input; nullopt when it cannot be read, with the message in `error`.
+std::optional<std::string> read_input(const std::string& path, std::string& error) {
   if (path == "-") {
     std::string text{std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>()};
     if (std::cin.bad()) {
-      std::cerr << "commscope-opt: error: cannot read standard input\n";
+      error = "cannot read standard input";
       return std::nullopt;
     }
     return text;
   }
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) {
-    std::cerr << "commscope-opt: error: cannot read '" << path << "': is a directory\n";
+    error = "cannot read '" + path + "': is a directory";
     return std::nullopt;
   }
   std::FILE* f = std::fopen(path.c_str(), "rb");
   if (!f) {
-    std::cerr << "commscope-opt: error: cannot open '" << path << "'\n";
+    error = "cannot open '" + path + "'";
     return std::nullopt;
   }
   // One read of the whole file (its size as a hint: a growing file is read to its end).
@@ -196,7 +243,7 @@ std::optional<std::string> read_input(const std::string& path) {
   }
   std::fclose(f);
   if (failed) {
-    std::cerr << "commscope-opt: error: cannot read '" << path << "'\n";
+    error = "cannot read '" + path + "'";
     return std::nullopt;
   }
   text.resize(used);
@@ -219,20 +266,8 @@ bool same_output_streams() {
 #endif
 }
 
-struct note_line {
-  std::string message;
-  std::uint32_t line = 0;
-  std::uint32_t column = 0;
-};
-
-struct finding {
-  std::string code;
-  std::string message;
-  std::uint32_t line = 0;
-  std::uint32_t column = 0;
-  std::size_t order = 0;
-  std::vector<note_line> notes;
-};
+using commscope::opt::finding;
+using commscope::opt::note_line;
 
 /// A library diagnostic as a finding, with its notes.
 template <class Diagnostic> finding finding_of(const Diagnostic& d, std::string message) {
@@ -241,6 +276,7 @@ template <class Diagnostic> finding finding_of(const Diagnostic& d, std::string 
             d.where.line,
             d.where.column,
             0,
+            {},
             {}};
   for (const auto& n : d.notes)
     f.notes.push_back({n.message(), n.where.line, n.where.column});
@@ -251,10 +287,15 @@ template <class Diagnostic> finding finding_of(const Diagnostic& d, std::string 
 void in_source_order(std::vector<finding>& findings) {
   for (std::size_t i = 0; i < findings.size(); ++i)
     findings[i].order = i;
-  std::sort(findings.begin(), findings.end(), [](const finding& a, const finding& b) {
-    if (a.line != b.line)
-      return a.line < b.line;
-    return a.column != b.column ? a.column < b.column : a.order < b.order;
+  // A finding located in another file stands where its first note is in the input.
+  const auto at = [](const finding& f) {
+    if (!f.file.empty() && !f.notes.empty())
+      return std::pair(f.notes.front().line, f.notes.front().column);
+    return std::pair(f.line, f.column);
+  };
+  std::sort(findings.begin(), findings.end(), [&](const finding& a, const finding& b) {
+    const auto x = at(a), y = at(b);
+    return x != y ? x < y : a.order < b.order;
   });
 }
 
@@ -416,16 +457,23 @@ std::string with_literal_device(std::string message, const fe::program_unit& uni
   return message;
 }
 
+/// `picture`, when drawing (`--emit=dot`), gains the program's cluster.
 program_outcome run_program(const fe::program_unit& unit, const options& opt,
-                            std::string_view newline, json_writer& out) {
+                            std::string_view newline, json_writer& out,
+                            commscope::opt::dot::graph_writer* picture) {
+  if (picture)
+    picture->begin_program(unit.name, unit.line);
   program_outcome result;
   out.begin_object();
   out.member("name", std::string_view(unit.name));
   out.member("line", unit.line);
   out.key("functions");
   out.begin_array();
-  for (const auto& d : unit.diagnostics)
-    result.findings.push_back({d.code, d.message, d.where.line, d.where.column, 0, {}});
+  for (const auto& d : unit.diagnostics) {
+    result.findings.push_back({d.code, d.message, d.where.line, d.where.column, 0, {}, d.file});
+    for (const auto& [message, at] : d.notes)
+      result.findings.back().notes.push_back({message, at.line, at.column});
+  }
   ref::program_ptr prog = unit.program;
   const ref::program_ptr original = prog;
   const commscope::ir_traits<ref::program_ptr> traits;
@@ -435,17 +483,29 @@ program_outcome run_program(const fe::program_unit& unit, const options& opt,
       result.findings.push_back(finding_of(d, d.message()));
   if (!result.findings.empty()) {
     in_source_order(result.findings);
+    if (picture) {
+      picture->rejected(result.findings);
+      picture->end_program(false);
+    }
     out.end_array();
     out.end_object();
     return result;
   }
   const ref::program_ptr analysed = prog; // the plan's handles point into it
-  const auto pl = opt.explain ? commscope::analyze(prog, traits, commscope::with_evidence)
-                              : commscope::analyze(prog, traits);
+  // The picture draws the evidence's dispatches and collectives.
+  const auto pl = opt.explain || picture
+                      ? commscope::analyze(prog, traits, commscope::with_evidence)
+                      : commscope::analyze(prog, traits);
   for (const auto& d : pl.diagnostics) {
     std::string message = d.message();
     if (d.code == commscope::error_code::unsupported_device)
       message = with_open_names(std::move(message), unit, d.where);
+    if (d.code == commscope::error_code::malformed_op && d.why == commscope::reason::unknown_callee)
+      for (const auto& [where, why] : unit.unresolved_callees)
+        if (where == d.where) {
+          message += ": " + why;
+          break;
+        }
     if (d.code == commscope::error_code::device_out_of_range ||
         d.code == commscope::error_code::negative_device)
       message = with_literal_device(std::move(message), unit, d.where, d.number);
@@ -453,7 +513,8 @@ program_outcome run_program(const fe::program_unit& unit, const options& opt,
   }
   // The rewritten IR is seen only through --emit=ir/both and --verify; materialize
   // reports nothing, so a plan-only run skips it (a tenth of a large file's time).
-  const bool rewritten_seen = opt.verify || opt.emit != emit_kind::plan;
+  const bool rewritten_seen =
+      opt.verify || opt.emit == emit_kind::ir || opt.emit == emit_kind::both;
   if (result.findings.empty() && rewritten_seen) {
     commscope::materialize(prog, pl, traits);
     if (opt.verify)
@@ -463,13 +524,313 @@ program_outcome run_program(const fe::program_unit& unit, const options& opt,
   if (result.findings.empty()) {
     for (const auto& fp : pl.functions)
       function_value(out, fp, opt.explain);
-    if (opt.emit != emit_kind::plan)
+    if (opt.emit == emit_kind::ir || opt.emit == emit_kind::both)
       result.rewritten = fe::rewritten_bodies(unit, *original, *prog, newline);
   }
   in_source_order(result.findings);
+  if (picture) {
+    if (!result.findings.empty()) {
+      picture->rejected(result.findings);
+    } else {
+      for (const auto& fp : pl.functions)
+        picture->function(fp, [&](std::uint32_t a) {
+          std::string size;
+          if (fp.allocations[a].size)
+            fe::append_expression(size, *fp.allocations[a].size);
+          return size;
+        });
+    }
+    picture->end_program(result.findings.empty() && pl.functions.empty());
+  }
   out.end_array();
   out.end_object();
   return result;
+}
+
+/// How a file's JSON is laid out: the whole document (one input), or its entry of the
+/// `files` array (several).
+struct file_layout {
+  bool files_form = false;
+  bool stream = false; ///< the JSON goes to standard output as it is made
+};
+
+/// Everything a file's analysis gives, kept until it is printed in input order.
+struct file_result {
+  std::string display;                 ///< the path as given; <stdin>, <builtin>
+  std::optional<json_writer> json;     ///< its JSON document, or its `files` entry
+  std::string stderr_text;             ///< its diagnostics lines, or its I/O error
+  std::vector<finding> findings;       ///< in source order
+  std::optional<std::string> ir;       ///< --emit=ir/both, unless a syntax error
+  std::optional<std::string> dot;      ///< --emit=dot
+  std::optional<std::string> io_error; ///< the file could not be read
+  int status = exit_ok;
+  std::size_t programs = 0;
+  std::size_t rejected = 0;
+  bool syntax_error = false;
+};
+
+/// One file's analysis, as if it were the only input (`path` is empty for standard input
+/// and the built-in example). It shares with the analysis of another file only the module
+/// loader, which is made for that: files may be analysed concurrently.
+file_result analyse_file(std::string_view display, std::string_view path, std::string_view stem,
+                         std::string_view text, const options& opt, const file_layout& layout) {
+  file_result r;
+  r.display = std::string(display);
+  fe::module_options mo;
+  mo.stem = stem;
+  mo.defines = opt.defines;
+  mo.imports = opt.loader;
+  mo.path = path;
+  const auto module = fe::parse_module(text, mo);
+
+  // The plan is written as it is made, unless diagnostics and plan share one file.
+  r.json.emplace(layout.stream, layout.files_form ? 2 : 0,
+                 layout.files_form ? std::size_t{1} << 14 : std::size_t{1} << 21);
+  json_writer& out = *r.json;
+  std::optional<commscope::opt::dot::graph_writer> picture;
+  if (opt.emit == emit_kind::dot)
+    picture.emplace(display);
+  auto& findings = r.findings;
+  std::vector<fe::body_edit> edits;
+  out.begin_object();
+  if (layout.files_form)
+    out.member("file", display);
+  out.key("programs");
+  out.begin_array();
+  if (module.error) {
+    const auto& e = *module.error;
+    findings.push_back({"syntax", e.message, e.line, e.column, 0, {}, {}});
+    r.status = exit_syntax;
+    r.syntax_error = true;
+    if (picture)
+      picture->syntax_error(findings.back());
+  } else {
+    for (const auto& unit : module.programs) {
+      auto outcome = run_program(unit, opt, module.newline, out, picture ? &*picture : nullptr);
+      ++r.programs;
+      if (!outcome.findings.empty()) {
+        r.status = exit_rejected;
+        ++r.rejected;
+      }
+      for (auto& f : outcome.findings)
+        findings.push_back(std::move(f));
+      for (auto& e : outcome.rewritten)
+        edits.push_back(std::move(e));
+    }
+    in_source_order(findings);
+  }
+  out.end_array();
+
+  std::string& err = r.stderr_text;
+  out.key("diagnostics");
+  out.begin_array();
+  for (const auto& f : findings) {
+    err += f.file.empty() ? std::string_view(display) : std::string_view(f.file);
+    err += ':' + std::to_string(f.line) + ':' + std::to_string(f.column) + ": error: ";
+    err += f.message + " [" + f.code + "]\n";
+    for (const auto& n : f.notes) {
+      err += display;
+      err += ':' + std::to_string(n.line) + ':' + std::to_string(n.column) + ": note: ";
+      err += n.message + '\n';
+    }
+    out.begin_object();
+    out.member("code", std::string_view(f.code));
+    out.member("message", std::string_view(f.message));
+    out.member("line", f.line);
+    out.member("column", f.column);
+    if (!f.file.empty())
+      out.member("file", std::string_view(f.file));
+    out.key("notes");
+    out.begin_array();
+    for (const auto& n : f.notes) {
+      out.begin_object();
+      out.member("message", std::string_view(n.message));
+      location_members(out, {n.line, n.column});
+      out.end_object();
+    }
+    out.end_array();
+    out.end_object();
+  }
+  out.end_array();
+
+  if (r.status != exit_syntax && (opt.emit == emit_kind::ir || opt.emit == emit_kind::both))
+    r.ir = fe::splice_bodies(text, std::move(edits), module.newline);
+  if (picture)
+    r.dot = std::move(*picture).finish();
+
+  switch (opt.emit) {
+  case emit_kind::plan:
+  case emit_kind::ir:
+    break;
+  case emit_kind::both:
+    out.key("ir");
+    if (r.ir)
+      out.value(std::string_view(*r.ir));
+    else
+      out.null();
+    break;
+  case emit_kind::dot:
+    if (layout.files_form) {
+      out.key("dot");
+      out.value(std::string_view(*r.dot));
+    }
+    break;
+  }
+  out.end_object();
+  if (!layout.files_form)
+    out.newline();
+  return r;
+}
+
+/// The `files` entry of a file that could not be read: no programs, its message.
+file_result unreadable_file(std::string display, std::string error, const options& opt) {
+  file_result r;
+  r.display = std::move(display);
+  r.status = exit_usage;
+  r.stderr_text = "commscope-opt: error: " + error + '\n';
+  r.json.emplace(false, 2, 512);
+  json_writer& out = *r.json;
+  out.begin_object();
+  out.member("file", std::string_view(r.display));
+  out.key("programs");
+  out.begin_array();
+  out.end_array();
+  out.key("diagnostics");
+  out.begin_array();
+  out.end_array();
+  if (opt.emit == emit_kind::both) {
+    out.key("ir");
+    out.null();
+  } else if (opt.emit == emit_kind::dot) {
+    out.key("dot");
+    out.null();
+  }
+  out.member("error", std::string_view(error));
+  out.end_object();
+  r.io_error = std::move(error);
+  return r;
+}
+
+/// Writes `text` to standard output.
+void write_out(std::string_view text) { std::fwrite(text.data(), 1, text.size(), stdout); }
+
+/// The SARIF view of a file's result.
+commscope::opt::sarif_file sarif_of(file_result& r) {
+  return {r.display, std::move(r.findings), r.io_error};
+}
+
+/// One input (or the built-in example): the output of cli.md's "The JSON plan".
+int run_one(const options& opt) {
+  std::string display = "<builtin>";
+  std::string stem = "builtin";
+  std::string file;
+  std::string text;
+  if (!opt.paths.empty()) {
+    const std::string& path = opt.paths.front();
+    if (path != "-")
+      file = path;
+    display = path == "-" ? "<stdin>" : path;
+    stem = path == "-" ? "stdin" : std::filesystem::path(path).stem().string();
+    std::string error;
+    auto t = read_input(path, error);
+    if (!t) {
+      std::cerr << "commscope-opt: error: " << error << '\n';
+      // A code-scanning upload still gets a log: the failure as a notification.
+      if (opt.format == output_format::sarif)
+        write_out(commscope::opt::sarif_log({{display, {}, error}}, COMMSCOPE_VERSION));
+      return exit_usage;
+    }
+    text = std::move(*t);
+  } else {
+    text = std::string(builtin_program);
+  }
+
+  const bool json_out = opt.format == output_format::json &&
+                        (opt.emit == emit_kind::plan || opt.emit == emit_kind::both);
+  auto r =
+      analyse_file(display, file, stem, text, opt, {false, json_out && !same_output_streams()});
+  std::cerr << r.stderr_text;
+  std::cerr.flush();
+  if (opt.format == output_format::sarif) {
+    write_out(commscope::opt::sarif_log({sarif_of(r)}, COMMSCOPE_VERSION));
+  } else if (json_out) {
+    r.json->flush();
+  } else if (opt.emit == emit_kind::ir) {
+    if (r.ir)
+      write_out(*r.ir);
+  } else if (r.dot) {
+    write_out(*r.dot);
+  }
+  return r.status;
+}
+
+/// Several inputs (cli.md, "Several inputs"): each file analysed on its own, up to -j at
+/// once, the results printed in input order.
+int run_several(const options& opt, const std::vector<std::string>& files) {
+  if (opt.emit == emit_kind::ir) {
+    std::cerr << "commscope-opt: error: --emit=ir takes one input file (several given)\n" << usage;
+    return exit_usage;
+  }
+  const bool sarif = opt.format == output_format::sarif;
+  // Standard output is held back when it is also standard error's file, as the
+  // diagnostics are written file by file while the document grows.
+  const bool hold = same_output_streams();
+  std::string held;
+  const auto emit = [&](std::string_view text) {
+    if (hold)
+      held += text;
+    else
+      write_out(text);
+  };
+  std::vector<commscope::opt::sarif_file> sarif_files;
+  std::size_t programs = 0, rejected = 0, syntax_errors = 0;
+  int status = exit_ok;
+  if (!sarif)
+    emit("{\n  \"files\": [");
+  commscope::opt::run_in_order(
+      files.size(), opt.jobs ? opt.jobs : commscope::opt::default_jobs(),
+      [&](std::size_t i) {
+        const std::string& path = files[i];
+        const std::string display = path == "-" ? "<stdin>" : path;
+        std::string error;
+        auto text = read_input(path, error);
+        if (!text)
+          return unreadable_file(display, std::move(error), opt);
+        const std::string stem =
+            path == "-" ? "stdin" : std::filesystem::path(path).stem().string();
+        return analyse_file(display, path == "-" ? std::string_view() : std::string_view(path),
+                            stem, *text, opt, {true, false});
+      },
+      [&](std::size_t i, file_result& r) {
+        std::cerr << r.stderr_text;
+        status = std::max(status, r.status);
+        programs += r.programs;
+        rejected += r.rejected;
+        syntax_errors += r.syntax_error ? 1 : 0;
+        if (sarif) {
+          sarif_files.push_back(sarif_of(r));
+          return;
+        }
+        emit(i ? ",\n    " : "\n    ");
+        if (hold) {
+          r.json->flush_to(held);
+        } else {
+          r.json->flush();
+        }
+      });
+  std::cerr.flush();
+  if (sarif) {
+    emit(commscope::opt::sarif_log(sarif_files, COMMSCOPE_VERSION));
+  } else {
+    emit(files.empty() ? "]" : "\n  ]");
+    emit(",\n  \"summary\": {\n    \"files\": " + std::to_string(files.size()) +
+         ",\n    \"programs\": " + std::to_string(programs) +
+         ",\n    \"rejected\": " + std::to_string(rejected) +
+         ",\n    \"syntax_errors\": " + std::to_string(syntax_errors) + "\n  }\n}\n");
+  }
+  if (hold)
+    write_out(held);
+  return status;
 }
 
 int run(int argc, char** argv) {
@@ -484,104 +845,14 @@ int run(int argc, char** argv) {
     std::cout << usage;
     return exit_ok;
   }
-
-  std::string display = "<builtin>";
-  std::string stem = "builtin";
-  std::string text;
-  if (opt.file) {
-    display = *opt.file == "-" ? "<stdin>" : *opt.file;
-    stem = *opt.file == "-" ? "stdin" : std::filesystem::path(*opt.file).stem().string();
-    auto t = read_input(*opt.file);
-    if (!t)
-      return exit_usage;
-    text = std::move(*t);
-  } else {
-    text = std::string(builtin_program);
-  }
-
-  fe::module_options mo;
-  mo.stem = stem;
-  mo.defines = opt.defines;
-  const auto module = fe::parse_module(text, mo);
-
-  // The plan is written as it is made, unless diagnostics and plan share one file.
-  const bool stream = opt.emit != emit_kind::ir && !same_output_streams();
-  json_writer out(stream);
-  std::vector<finding> findings;
-  std::vector<fe::body_edit> edits;
-  int status = exit_ok;
-  out.begin_object();
-  out.key("programs");
-  out.begin_array();
-  if (module.error) {
-    const auto& e = *module.error;
-    findings.push_back({"syntax", e.message, e.line, e.column, 0, {}});
-    status = exit_syntax;
-  } else {
-    for (const auto& unit : module.programs) {
-      auto outcome = run_program(unit, opt, module.newline, out);
-      if (!outcome.findings.empty())
-        status = exit_rejected;
-      for (auto& f : outcome.findings)
-        findings.push_back(std::move(f));
-      for (auto& e : outcome.rewritten)
-        edits.push_back(std::move(e));
-    }
-    in_source_order(findings);
-  }
-  out.end_array();
-
-  out.key("diagnostics");
-  out.begin_array();
-  for (const auto& f : findings) {
-    std::cerr << display << ':' << f.line << ':' << f.column << ": error: " << f.message << " ["
-              << f.code << "]\n";
-    for (const auto& n : f.notes)
-      std::cerr << display << ':' << n.line << ':' << n.column << ": note: " << n.message << '\n';
-    out.begin_object();
-    out.member("code", std::string_view(f.code));
-    out.member("message", std::string_view(f.message));
-    out.member("line", f.line);
-    out.member("column", f.column);
-    out.key("notes");
-    out.begin_array();
-    for (const auto& n : f.notes) {
-      out.begin_object();
-      out.member("message", std::string_view(n.message));
-      location_members(out, {n.line, n.column});
-      out.end_object();
-    }
-    out.end_array();
-    out.end_object();
-  }
-  out.end_array();
-  std::cerr.flush();
-
-  std::optional<std::string> ir;
-  if (status != exit_syntax && opt.emit != emit_kind::plan)
-    ir = fe::splice_bodies(text, std::move(edits), module.newline);
-
-  switch (opt.emit) {
-  case emit_kind::plan:
-    out.end_object();
-    out.newline();
-    out.flush();
-    break;
-  case emit_kind::ir:
-    if (ir)
-      std::fwrite(ir->data(), 1, ir->size(), stdout);
-    break;
-  case emit_kind::both:
-    out.key("ir");
-    if (ir)
-      out.value(std::string_view(*ir));
-    else
-      out.null();
-    out.end_object();
-    out.newline();
-    out.flush();
-    break;
-  }
+  // The modules the files import are looked for in each file's own directory, then -I,
+  // then PYTHONPATH (cli.md, "Programs across modules"); each is read once per run.
+  const char* python_path = std::getenv("PYTHONPATH");
+  fe::module_loader loader(opt.include_dirs,
+                           fe::module_loader::split_path_list(python_path ? python_path : ""));
+  opt.loader = &loader;
+  const auto inputs = commscope::opt::expand_inputs(opt.paths);
+  const int status = inputs.several ? run_several(opt, inputs.files) : run_one(opt);
   std::fflush(stdout);
   if (std::ferror(stdout)) {
     std::cerr << "commscope-opt: error: cannot write standard output\n";

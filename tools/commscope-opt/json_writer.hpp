@@ -25,7 +25,13 @@ class json_writer {
   using json = nlohmann::ordered_json;
 
 public:
-  explicit json_writer(bool stream) : stream_(stream) { grow(std::size_t{1} << 21); }
+  /// `depth`: the nesting level the text is written at (an entry of an outer document
+  /// written by another writer is indented as that document's levels need).
+  explicit json_writer(bool stream, std::size_t depth = 0,
+                       std::size_t reserve = std::size_t{1} << 21)
+      : stream_(stream), depth_(depth) {
+    grow(reserve);
+  }
 
   void begin_object() { open('{'); }
   void end_object() { close('}'); }
@@ -65,6 +71,11 @@ public:
     std::fwrite(data_.get(), 1, size_, stdout);
     size_ = 0;
   }
+  /// Appends what is buffered to `out` instead.
+  void flush_to(std::string& out) {
+    out.append(data_.get(), size_);
+    size_ = 0;
+  }
 
 private:
   // A plain byte buffer, written through pointers: a member costs one capacity check
@@ -72,7 +83,7 @@ private:
   // plan's time).
   /// Room for `n` bytes after what is written and its separator; the write position.
   char* room(std::size_t n) {
-    n += 2 + 2 * first_.size(); // ',' '\n' and the indentation
+    n += 2 + 2 * (depth_ + first_.size()); // ',' '\n' and the indentation
     if (capacity_ - size_ < n)
       grow(n);
     return data_.get() + size_;
@@ -127,7 +138,7 @@ private:
   /// A line break and the current level's indentation, at `p`.
   char* indent(char* p) const {
     *p++ = '\n';
-    const std::size_t n = 2 * first_.size();
+    const std::size_t n = 2 * (depth_ + first_.size());
     std::memset(p, ' ', n);
     return p + n;
   }
@@ -147,6 +158,7 @@ private:
   }
 
   bool stream_;
+  std::size_t depth_;
   bool after_key_ = false;
   std::unique_ptr<char[]> data_;
   std::size_t size_ = 0;

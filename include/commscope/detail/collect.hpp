@@ -55,6 +55,9 @@ enum class device_form : std::uint8_t {
   variable,      ///< device_def is the definition it reads
   small_integer, ///< a literal in [0, no_index): device_def is its value
   integer,       ///< any other literal: read from `device`
+  /// No dispatch: a device= call of a function the program does not have, reported
+  /// where it was met; its arguments only spare their allocations the cascade.
+  reported,
 };
 
 template <class Adapter> struct dispatch_site {
@@ -467,6 +470,11 @@ private:
     switch (t.what) {
     case call_target::kind::unresolved_function:
       report(error_code::malformed_op, reason::unknown_callee, t.callee.name, e, at);
+      if (auto d = a_.device_of(e)) { // meant as a dispatch: its views are not reported again
+        dispatch_site<Adapter> site{e, *d, no_index, 0, 0, device_form::reported, at};
+        site.first_argument = record_arguments(e, site.argument_count);
+        out_.dispatches.emplace_back(site);
+      }
       return;
     case call_target::kind::function:
       if (t.callee.is_chip_orchestrator())

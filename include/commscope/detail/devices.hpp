@@ -49,6 +49,7 @@ public:
     case device_form::variable:
       break;
     case device_form::other:
+    case device_form::reported: // never inferred (function_analysis.hpp)
       return scratch_ = error(error_code::unsupported_device);
     }
     const auto root = vars_.root(d.device_def);

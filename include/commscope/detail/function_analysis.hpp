@@ -205,6 +205,12 @@ private:
   constexpr void dispatches(function_plan<Traits>& fp) {
     device_inference<A> infer(a_, vars_, facts_);
     for (const auto& d : facts_.dispatches) {
+      if (d.form == device_form::reported) { // reported by the walk: no dispatch
+        for (std::uint32_t k = 0; k < d.argument_count; ++k)
+          for (const auto v : vars_.sets().of(facts_.arguments[d.first_argument + k]))
+            seeds_.emplace_back(fp.views[v].allocation);
+        continue;
+      }
       const auto& desc = infer.infer(d);
       const bool failed = desc.what == descriptor<storage>::status::error;
       if constexpr (A::symbolic)

@@ -276,3 +276,143 @@ bool dsl_parser::shape_allocation(expression& e) {
 }
 
 } // namespace commscope::frontend::detail
+
+namespace commscope::frontend::detail {
+
+std::optional<dsl_parser::imported_use> dsl_parser::use_of(const dotted* d, std::string_view last,
+                                                           bool is_attribute) {
+  imported_use u;
+  if (!is_attribute) {
+    if (signatures_.find(last)) // a function of the file's own
+      return std::nullopt;
+    u.record = import_of(scan_, last, scope_);
+    if (!u.record || u.record->name.empty())
+      return std::nullopt;
+    u.module = u.record->module;
+    u.level = u.record->level;
+    u.name = u.record->name;
+    return u;
+  }
+  if (!d || d->attrs == 0)
+    return std::nullopt;
+  u.record = import_of(scan_, text(t_[d->root]), scope_);
+  if (!u.record)
+    return std::nullopt;
+  const std::string_view m = u.record->module;
+  if (u.record->level == 0 && (m == "pypto" || m.starts_with("pypto."))) // the DSL itself
+    return std::nullopt;
+  u.module = module_of_use(*u.record);
+  for (std::uint32_t k = 0; k + 1 < d->attrs; ++k) {
+    u.module += '.';
+    u.module += text(t_[d->attribute(k)]);
+  }
+  u.level = u.record->level;
+  u.name = last;
+  return u;
+}
+
+mutable_expr dsl_parser::imported_call(expression_spec& s, const dotted* d, std::string_view last,
+                                       bool is_attribute, bool device) {
+  const auto u = use_of(d, last, is_attribute);
+  if (!u)
+    return nullptr;
+  const std::string spelled =
+      is_attribute ? std::string(raw_spelling(*d, d->attrs)) : std::string(last);
+  std::string key = std::to_string(scope_);
+  key += ':';
+  key += spelled;
+  const signature* sig = nullptr;
+  resolution r;
+  if (auto it = imported_.find(key); it != imported_.end()) {
+    sig = it->second;
+  } else {
+    r = loader_->function(importer_, u->module, u->level, u->name);
+    if (r.what == resolution::status::found) {
+      auto* made = w_.make_node(signature{});
+      made->name = w_.intern(spelled);
+      using role = definition::dsl;
+      if (r.function->role == role::jit_host) {
+        made->level = commscope::level::host;
+        made->orchestrator = true;
+      } else if (r.function->role == role::jit_chip) {
+        made->level = commscope::level::chip;
+        made->orchestrator = true;
+      } else {
+        made->level = commscope::level::other;
+      }
+      sig = made;
+      imported_.emplace(std::move(key), sig);
+    }
+  }
+  if (!sig && !device)
+    return nullptr; // an ordinary call
+  s.what = expression::kind::function_call;
+  s.text = w_.intern(spelled);
+  auto* e = w_.make(s);
+  if (sig) {
+    e->set_callee(sig);
+  } else if (r.what == resolution::status::broken) {
+    // The module is no valid Python: the program that needs it is rejected there.
+    if (std::find(broken_reported_.begin(), broken_reported_.end(), r.broken) ==
+        broken_reported_.end()) {
+      broken_reported_.push_back(r.broken);
+      front_end_diagnostic fd;
+      fd.code = "syntax";
+      fd.message = r.broken->error->message;
+      fd.where = {r.broken->error->line, r.broken->error->column};
+      fd.file = r.broken->path;
+      fd.notes.emplace_back("'" + spelled + "' is imported from module '" +
+                                std::string(u->level, '.') + u->module + "', which needs " +
+                                r.broken->path,
+                            where(t_[u->record->token]));
+      unit_->diagnostics.push_back(std::move(fd));
+    }
+  } else {
+    unit_->unresolved_callees.emplace_back(s.where, unresolved_reason(r, *u, spelled));
+  }
+  note_open_device_names(*e);
+  return e;
+}
+
+std::string dsl_parser::unresolved_reason(const resolution& r, const imported_use& u,
+                                          std::string_view callee) const {
+  const auto list = [](const std::vector<std::string>& dirs) {
+    std::string out;
+    for (const auto& dir : dirs) {
+      out += out.empty() ? "" : ", ";
+      out += dir;
+    }
+    return out.empty() ? std::string("no directory") : out;
+  };
+  const std::string module = std::string(u.level, '.') + u.module;
+  std::string m = "'" + std::string(callee) + "' is imported from module '" + module + "', ";
+  switch (r.what) {
+  case resolution::status::no_function:
+    m += "but " + r.module_path + " defines no DSL function '" + std::string(u.name) +
+         "' (searched " + list(loader_->search_path(importer_)) +
+         "; add the directory of the module that defines it with -I DIR)";
+    break;
+  case resolution::status::stopped:
+    m += "but the search through " + r.module_path +
+         " ended at an import cycle or a chain of more than 16 modules (searched " +
+         list(loader_->search_path(importer_)) + "; add a directory with -I DIR)";
+    break;
+  default:
+    if (r.module != module)
+      m += "which imports module '" + r.module + "', ";
+    m += "which was not found in " + list(r.searched) + " (add its directory with -I DIR)";
+    break;
+  }
+  return m;
+}
+
+std::optional<std::int64_t> dsl_parser::imported_constant(const dotted& d) {
+  if (!loader_ || scan_.imports.empty() || d.attrs == 0)
+    return std::nullopt;
+  const auto u = use_of(&d, text(t_[d.attribute(d.attrs - 1)]), true);
+  if (!u)
+    return std::nullopt;
+  return loader_->constant(importer_, u->module, u->level, u->name);
+}
+
+} // namespace commscope::frontend::detail

@@ -27,7 +27,8 @@ std::optional<std::int64_t> constants::lookup(std::string_view name, std::int32_
     if (it == names.end())
       continue;
     if (!it->second.simple || it->second.count != 1)
-      return std::nullopt;
+      return (imported_ && it->second.count == 1) ? imported_(imported_context_, name, s)
+                                                  : std::nullopt;
     const auto key = std::make_pair(s, name);
     if (auto m = memo_.find(key); m != memo_.end())
       return m->second;
@@ -358,7 +359,8 @@ void module_scan::classify(definition& d) const {
       d.role = r::jit_host;
     else if (!d.is_class && spelled == "pl.jit")
       d.role = r::jit_chip;
-    else if (!d.is_class && spelled == "pl.jit.incore")
+    else if (!d.is_class && (spelled == "pl.jit.incore" || spelled == "pl.jit.inline" ||
+                             spelled == "pl.jit.opaque" || spelled == "pl.jit.extern"))
       d.role = r::jit_kernel;
     else if (!d.is_class && spelled == "pl.function")
       d.role = r::method;
@@ -493,13 +495,25 @@ void module_scan::import(std::uint32_t b, std::uint32_t e, std::int32_t scope) {
   // import a.b.c [as x], ...   |   from m import a [as x], ... / ( ... ) / *
   std::string from;
   std::uint32_t i = b + 1;
-  if (ts_.text(t[b]) == "from") {
+  const bool from_import = ts_.text(t[b]) == "from";
+  std::uint32_t level = 0;
+  std::string from_module; // without the leading dots
+  if (from_import) {
     std::uint32_t j = i;
     while (j < e && !is_name(j, "import"))
       ++j;
     from = dotted_name(ts_, i, j);
+    std::uint32_t k = i;
+    for (; k < j && (is_op(k, ".") || is_op(k, "...")); ++k)
+      level += is_op(k, ".") ? 1 : 3;
+    from_module = dotted_name(ts_, k, j);
+    if (from_module.empty() && (level == 0 || k != j))
+      level = 0, from_module.clear(), from.clear(); // not a module name: nothing to record
+    else if (level == 0)
+      from_module = from;
     i = j + 1;
   }
+  const bool recordable = !from_import || level > 0 || !from_module.empty();
   while (i < e) {
     if (is_op(i, "(") || is_op(i, ")") || is_op(i, ",") || is_op(i, "*")) {
       ++i;
@@ -516,6 +530,23 @@ void module_scan::import(std::uint32_t b, std::uint32_t e, std::int32_t scope) {
       j = std::min(j + 2, e);
     }
     const std::string module = from.empty() ? path : from + "." + path;
+    if (recordable && !path.empty()) {
+      import_record rec;
+      rec.scope = scope;
+      rec.token = b;
+      if (from_import) {
+        rec.module = from_module;
+        rec.level = level;
+        rec.name = path;
+        rec.local = alias.empty() ? ts_.text(t[i]) : ts_.text(t[j - 1]);
+        if (path.find('.') == std::string::npos)
+          imports.push_back(std::move(rec));
+      } else {
+        rec.module = alias.empty() ? std::string(ts_.text(t[i])) : path;
+        rec.local = alias.empty() ? ts_.text(t[i]) : ts_.text(t[j - 1]);
+        imports.push_back(std::move(rec));
+      }
+    }
     if (!alias.empty()) {
       names.add(alias, module);
       bind(scope, j - 1);

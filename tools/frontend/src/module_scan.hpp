@@ -52,6 +52,16 @@ struct py_scope {
   std::vector<record> records;
 };
 
+/// One name an import statement binds (cli.md, "Programs across modules").
+struct import_record {
+  std::int32_t scope = 0;
+  std::uint32_t token = 0; ///< the statement's first token, where a note points
+  std::string_view local;  ///< the name bound in the scope
+  std::string module;      ///< `P.Q` (without a relative import's leading dots)
+  std::uint32_t level = 0; ///< how many leading dots
+  std::string name;        ///< `from M import name`; empty for `import M`
+};
+
 /// A decorated (or DSL-method) `def` or `class` the scan found.
 struct definition {
   std::uint32_t first_decorator = 0; ///< token index of the first '@' (or of `def`)
@@ -146,6 +156,7 @@ public:
   std::vector<py_scope> scopes;
   std::vector<definition> definitions;
   std::vector<candidate_program> programs;
+  std::vector<import_record> imports;
   aliases names;
 
   void run();
@@ -233,6 +244,15 @@ public:
   constants(const token_stream& ts, const std::vector<py_scope>& scopes,
             const module_options& options)
       : ts_(ts), scopes_(scopes), options_(options) {}
+
+  /// A name bound in `scope` by an import: the constant it is in its module, if any
+  /// (`depth`: how deep the evaluation already is).
+  using imported_constant = std::optional<std::int64_t> (*)(void* context, std::string_view name,
+                                                            std::int32_t scope);
+  void import_constants(imported_constant f, void* context) {
+    imported_ = f;
+    imported_context_ = context;
+  }
 
   /// The integer `name` stands for, seen from `scope` outward; nullopt when it is open.
   std::optional<std::int64_t> resolve(std::string_view name, std::int32_t scope) {
@@ -362,6 +382,8 @@ private:
   const token_stream& ts_;
   const std::vector<py_scope>& scopes_;
   const module_options& options_;
+  imported_constant imported_ = nullptr;
+  void* imported_context_ = nullptr;
   std::unordered_map<std::pair<std::int32_t, std::string_view>, std::optional<std::int64_t>,
                      key_hash>
       memo_;

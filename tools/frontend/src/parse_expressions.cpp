@@ -407,6 +407,18 @@ mutable_expr dsl_parser::parse_primary() {
       nest guard(*this, peek().begin);
       next();
       x = make_call(b, nullptr, &d, root);
+    } else if (d.attrs > 0 && resolving_ && !root.var && !root.constant && loader_) {
+      // `C.N_RANKS` after `import config as C`: the constant of that module.
+      if (const auto v = imported_constant(d)) {
+        expression_spec s;
+        s.what = expression::kind::integer;
+        s.where = where(first);
+        s.value = *v;
+        s.name = w_.intern(raw_spelling(d, d.attrs));
+        x = w_.make(s);
+      } else {
+        x = materialize(d, root);
+      }
     } else {
       x = materialize(d, root);
     }
@@ -569,6 +581,10 @@ mutable_expr dsl_parser::make_call(std::uint32_t b, mutable_expr callee, const d
   s.keywords = keywords.items();
   // self.NAME(...) of a function of the program, or with device= (cli.md: a device=
   // call of anything else is malformed-op); a call of any other method is opaque.
+  if (loader_ && jit_ && !unpacking && open_root && !last.empty() && (d || !is_attribute) &&
+      !scan_.imports.empty())
+    if (auto* e = imported_call(s, d, last, is_attribute, has_device_keyword(keywords.items())))
+      return e;
   const bool method_call = !unpacking && !jit_ && is_attribute && base_is_open_self;
   const bool jit_call = !unpacking && jit_ && !is_attribute && open_root && !last.empty();
   if ((method_call || jit_call) &&

@@ -2,6 +2,7 @@
 #include "parser.hpp"
 
 #include <commscope/frontend/frontend.hpp>
+#include <commscope/frontend/imports.hpp>
 
 #include <algorithm>
 #include <exception>
@@ -32,10 +33,31 @@ module_result parse_module(std::string_view text, const module_options& options)
     detail::module_scan scan(ts);
     scan.run();
     detail::constants consts(ts, scan.scopes, options);
+    // Names the file imports: resolved in the run's modules (cli.md, "Programs across
+    // modules"), after -D and the file's own constants.
+    std::string directory;
+    struct import_context {
+      detail::loader_state* loader;
+      const detail::module_scan* scan;
+      detail::importer from;
+    } context{options.imports ? &options.imports->state() : nullptr, &scan,
+              detail::importer_of(options.path, directory)};
+    if (context.loader && !scan.imports.empty())
+      consts.import_constants(
+          [](void* c, std::string_view name, std::int32_t scope) -> std::optional<std::int64_t> {
+            const auto& ic = *static_cast<const import_context*>(c);
+            const auto* imp = detail::import_of(*ic.scan, name, scope, true);
+            if (!imp || imp->name.empty())
+              return std::nullopt;
+            return ic.loader->constant(ic.from, imp->module, imp->level, imp->name);
+          },
+          &context);
     for (const auto& cp : scan.programs) {
       if (cp.functions.empty() && !cp.is_class)
         continue;
       detail::dsl_parser p(ts, scan, consts);
+      if (context.loader)
+        p.use_imports(context.loader, context.from);
       r.programs.push_back(p.run(cp, options.stem));
     }
     // Source order: a program's place is its first decorator.

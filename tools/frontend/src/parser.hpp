@@ -5,6 +5,7 @@
 // operations, comm domains and signatures).
 #pragma once
 
+#include "imports_internal.hpp"
 #include "module_scan.hpp"
 #include "source_text.hpp"
 #include "tokens.hpp"
@@ -99,6 +100,12 @@ public:
         consts_(consts), w_(first_chunk(ts)) {}
 
   program_unit run(const candidate_program& cp, std::string_view stem);
+
+  /// The run's imported modules, and where this file's imports start.
+  void use_imports(loader_state* loader, importer from) {
+    loader_ = loader;
+    importer_ = from;
+  }
 
 private:
   /// The arena's first chunk: a share of the source, so that a large program starts with
@@ -361,7 +368,7 @@ private:
   };
 
   void front_end_error(source_location at, std::string message) {
-    unit_->diagnostics.push_back({"malformed-op", std::move(message), at});
+    unit_->diagnostics.push_back({"malformed-op", std::move(message), at, {}, {}});
   }
 
   /// `with pld.comm_domain(...)` is a scope; any other `with` a block read as inline.
@@ -464,6 +471,25 @@ private:
     return false;
   }
 
+  /// A call of a DSL function the file imports (cli.md, "Programs across modules"): the
+  /// function call, or null when the callee is no imported name (or one left unresolved
+  /// without a `device=`, an ordinary call).
+  mutable_expr imported_call(expression_spec& s, const dotted* d, std::string_view last,
+                             bool is_attribute, bool device);
+  /// `m.NAME` after `import M as m`: the constant NAME of module M, if it is one.
+  std::optional<std::int64_t> imported_constant(const dotted& d);
+  /// The import a dotted use's root names, and the module and name it reaches.
+  struct imported_use {
+    const import_record* record = nullptr;
+    std::string module;
+    std::uint32_t level = 0;
+    std::string_view name;
+  };
+  std::optional<imported_use> use_of(const dotted* d, std::string_view last, bool is_attribute);
+  /// Why an imported callee was not found, for the malformed-op message.
+  std::string unresolved_reason(const resolution& r, const imported_use& u,
+                                std::string_view callee) const;
+
   /// Records the open names a dispatch's `device=` depends on: the name itself, or the
   /// open names in the bounds of the loop whose variable it is.
   void note_open_device_names(const expression& call);
@@ -503,6 +529,12 @@ private:
   std::size_t last_;
   const module_scan& scan_;
   constants& consts_;
+  loader_state* loader_ = nullptr;
+  importer importer_{};
+  /// Imported callees already looked up, by scope and spelling: their signature (null:
+  /// unresolved).
+  std::unordered_map<std::string, const signature*> imported_;
+  std::vector<const scanned_module*> broken_reported_;
   node_factory w_;
   program_unit* unit_ = nullptr;
   std::shared_ptr<source_text> texts_;

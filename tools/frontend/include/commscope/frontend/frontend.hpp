@@ -21,9 +21,16 @@
 
 namespace commscope::frontend {
 
+class module_loader;
+
 struct module_options {
   std::string_view stem = "module"; ///< names a module-level `@pl.jit` group
   std::vector<std::pair<std::string, std::int64_t>> defines; ///< -D NAME=INT
+  /// The file's own path: its directory is searched first for the modules it imports
+  /// (empty: standard input or the built-in example, which have none).
+  std::string_view path;
+  /// The run's imported modules; null: no name the file imports is resolved.
+  module_loader* imports = nullptr;
 };
 
 struct syntax_error {
@@ -38,6 +45,11 @@ struct front_end_diagnostic {
   std::string code;
   std::string message;
   reference::source_location where{};
+  /// Another file the diagnostic is located in (a syntax error in an imported module);
+  /// empty: the module being read.
+  std::string file;
+  /// Places in the module being read that explain it (the import that needed the file).
+  std::vector<std::pair<std::string, reference::source_location>> notes;
 };
 
 /// Where a rewritten host orchestrator body goes in the source (cli.md, `--emit=ir`).
@@ -62,6 +74,9 @@ struct program_unit {
   /// Integer literals beyond 64 bits in a `device=`, by the location of that call: read
   /// as the nearest 64-bit value, and named as written in the message.
   std::vector<std::pair<reference::source_location, std::string>> huge_devices;
+  /// Why a `device=` call of an imported name found no function, by the location of
+  /// that call: the driver adds it to the `malformed-op` message.
+  std::vector<std::pair<reference::source_location, std::string>> unresolved_callees;
 };
 
 struct module_result {

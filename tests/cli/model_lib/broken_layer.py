@@ -1,0 +1,6 @@
+import pypto.language as pl
+
+
+@pl.jit
+def broken_chip(x:
+    return x

@@ -1,0 +1,9 @@
+"""Model constants."""
+
+N_RANKS = 4
+HIDDEN = 256
+SEQ = 8
+EXPERTS = 2 * N_RANKS
+VOCAB_SHARD = HIDDEN // N_RANKS
+HALF_RANKS = N_RANKS // 2
+EPS = 1e-6

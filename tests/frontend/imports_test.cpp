@@ -1,0 +1,279 @@
+// Programs across modules (cli.md): how an imported callee or constant is found, and that
+// each module of a run is read once.
+#include <commscope/commscope.hpp>
+#include <commscope/frontend/frontend.hpp>
+#include <commscope/frontend/imports.hpp>
+#include <commscope/reference/traits.hpp>
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+namespace fe = commscope::frontend;
+
+namespace {
+
+/// A scratch directory of module files, removed at the end of the test.
+struct library {
+  fs::path root;
+  library() {
+    static int counter = 0;
+    root = fs::temp_directory_path() /
+           ("commscope-imports-" + std::to_string(::getpid()) + "-" + std::to_string(++counter));
+    fs::remove_all(root);
+    fs::create_directories(root);
+  }
+  ~library() {
+    std::error_code ec;
+    fs::remove_all(root, ec);
+  }
+  library(const library&) = delete;
+  library& operator=(const library&) = delete;
+  void write(const std::string& rel, std::string_view text) const {
+    const fs::path p = root / rel;
+    fs::create_directories(p.parent_path());
+    std::ofstream(p, std::ios::binary) << text;
+  }
+  [[nodiscard]] std::string path(const std::string& rel) const { return (root / rel).string(); }
+};
+
+constexpr std::string_view chip = "import pypto.language as pl\n@pl.jit\ndef f(x, data):\n"
+                                  "    return data\n";
+
+/// A host program whose one allocation's view goes to `call(v, device=DEVICE)`, after
+/// `imports`.
+std::string host(std::string_view imports, std::string_view call, std::string_view device = "0") {
+  return "import pypto.language as pl\nimport pypto.language.distributed as pld\n" +
+         std::string(imports) +
+         "\n@pl.jit.host\ndef host():\n    b = pld.alloc_window_buffer(64)\n"
+         "    v = pld.window(b, [16], dtype=pl.FP32)\n    " +
+         std::string(call) + "(v, v, device=" + std::string(device) + ")\n";
+}
+
+/// What became of the program: its plan's first domain ("{0}", "all") or its
+/// diagnostics' codes.
+std::string outcome(const std::string& src, const std::string& path, fe::module_loader& loader,
+                    std::vector<std::pair<std::string, std::int64_t>> defines = {}) {
+  fe::module_options o;
+  o.stem = "host";
+  o.path = path;
+  o.imports = &loader;
+  o.defines = std::move(defines);
+  const auto m = fe::parse_module(src, o);
+  if (m.error)
+    return "syntax error: " + m.error->message;
+  if (m.programs.size() != 1)
+    return "programs: " + std::to_string(m.programs.size());
+  std::string out;
+  for (const auto& d : m.programs[0].diagnostics)
+    out += d.code + (d.file.empty() ? "" : "@" + fs::path(d.file).filename().string()) + " ";
+  if (!out.empty())
+    return out;
+  commscope::reference::program_ptr p = m.programs[0].program;
+  const auto pl = commscope::analyze(p);
+  for (const auto& d : pl.diagnostics)
+    out += std::string(commscope::code_name(d.code)) + " ";
+  if (!out.empty())
+    return out;
+  for (const auto& f : pl.functions)
+    for (const auto& dom : f.domains) {
+      out += "{";
+      out += dom.devices.is_all() ? "all" : "";
+      dom.devices.for_each([&](commscope::device_id id) { out += std::to_string(id); });
+      out += "}";
+    }
+  return out;
+}
+
+} // namespace
+
+TEST_CASE("an imported chip orchestrator is a dispatch target") {
+  library lib;
+  lib.write("layer.py", chip);
+  fe::module_loader loader({}, {});
+  CHECK(outcome(host("from layer import f", "f"), lib.path("host.py"), loader) == "{0}");
+  CHECK(outcome(host("from layer import f as g", "g"), lib.path("host.py"), loader) == "{0}");
+  CHECK(outcome(host("import layer", "layer.f"), lib.path("host.py"), loader) == "{0}");
+  CHECK(outcome(host("import layer as L", "L.f"), lib.path("host.py"), loader) == "{0}");
+  CHECK(loader.files_read() == 1); // once per run, however many files import it
+}
+
+TEST_CASE("decorators of imported functions give their kinds") {
+  library lib;
+  lib.write("k.py", "import pypto.language as pl\n"
+                    "@pl.jit.inline\ndef i(x, y): ...\n@pl.jit.opaque\ndef o(x, y): ...\n"
+                    "@pl.jit.extern\ndef e(x, y): ...\n@pl.jit.incore(core_num=2)\n"
+                    "def c(x, y): ...\n@pl.jit.host\ndef h(x, y): ...\n");
+  fe::module_loader loader({}, {});
+  for (const char* name : {"i", "o", "e", "c", "h"}) // called, but no dispatch
+    CHECK(outcome(host(std::string("from k import ") + name, name), lib.path("host.py"), loader) ==
+          "unconsumed-alloc ");
+}
+
+TEST_CASE("search order: own directory, then -I, then PYTHONPATH") {
+  library lib;
+  lib.write("own/layer.py", chip);
+  lib.write("inc/layer.py", "import pypto.language as pl\n@pl.jit.host\ndef f(x, y): ...\n");
+  lib.write("inc/only_inc.py", chip);
+  lib.write("py/only_inc.py", "import pypto.language as pl\n@pl.jit.host\ndef f(x, y): ...\n");
+  lib.write("py/only_py.py", chip);
+  fe::module_loader loader({lib.path("inc")}, {lib.path("py")});
+  const auto at = lib.path("own/host.py");
+  CHECK(outcome(host("from layer import f", "f"), at, loader) == "{0}");
+  CHECK(outcome(host("from only_inc import f", "f"), at, loader) == "{0}");
+  CHECK(outcome(host("from only_py import f", "f"), at, loader) == "{0}");
+  fe::module_loader bare({}, {});
+  CHECK(outcome(host("from only_py import f", "f"), at, bare) == "malformed-op ");
+}
+
+TEST_CASE("relative imports and packages") {
+  library lib;
+  lib.write("pkg/__init__.py", "from .sub.deep import f\n");
+  lib.write("pkg/sub/__init__.py", "");
+  lib.write("pkg/sub/deep.py", chip);
+  lib.write("pkg/sibling.py", chip);
+  fe::module_loader loader({}, {});
+  const auto in_sub = lib.path("pkg/sub/host.py");
+  CHECK(outcome(host("from .deep import f", "f"), in_sub, loader) == "{0}");
+  CHECK(outcome(host("from ..sibling import f", "f"), in_sub, loader) == "{0}");
+  CHECK(outcome(host("from .. import f", "f"), in_sub, loader) == "{0}"); // the re-export
+  CHECK(outcome(host("from pkg.sub.deep import f", "f"), lib.path("host.py"), loader) == "{0}");
+  CHECK(outcome(host("import pkg.sub.deep as d", "d.f"), lib.path("host.py"), loader) == "{0}");
+  CHECK(outcome(host("from pkg import f", "f"), lib.path("host.py"), loader) == "{0}");
+  CHECK(outcome(host("from pkg import sibling", "sibling.f"), lib.path("host.py"), loader) ==
+        "{0}");
+}
+
+TEST_CASE("an import cycle or a chain beyond 16 modules ends the search") {
+  library lib;
+  lib.write("a.py", "from b import f, g\n");
+  lib.write("b.py", "from a import f\nfrom c import g\n");
+  lib.write("c.py", std::string(chip.substr(0, chip.find("def f"))) + "def g(x, y): ...\n");
+  fe::module_loader loader({}, {});
+  const auto at = lib.path("host.py");
+  CHECK(outcome(host("from a import f", "f"), at, loader) == "malformed-op ");
+  CHECK(outcome(host("from a import g", "g"), at, loader) == "{0}"); // past the cycle
+  // m0 re-exports from m1 ... which defines f: 16 modules resolve, 17 do not.
+  for (int k = 0; k < 17; ++k)
+    lib.write("m" + std::to_string(k) + ".py",
+              k == 16 ? std::string(chip) : "from m" + std::to_string(k + 1) + " import f\n");
+  CHECK(outcome(host("from m0 import f", "f"), at, loader) == "malformed-op ");
+  CHECK(outcome(host("from m1 import f", "f"), at, loader) == "{0}");
+}
+
+TEST_CASE("imported integer constants") {
+  library lib;
+  lib.write("config.py", "N = 3\nM = N + 1\nTWICE = 1\nTWICE = 2\nF = 1.5\n");
+  lib.write("again.py", "from config import M\n");
+  lib.write("layer.py", chip);
+  fe::module_loader loader({}, {});
+  const auto at = lib.path("host.py");
+  CHECK(outcome(host("from layer import f\nfrom config import N", "f", "N"), at, loader) == "{3}");
+  CHECK(outcome(host("from layer import f\nimport config as C", "f", "C.M"), at, loader) == "{4}");
+  CHECK(outcome(host("from layer import f\nfrom again import M", "f", "M"), at, loader) == "{4}");
+  CHECK(outcome(host("from layer import f\nfrom config import TWICE", "f", "TWICE"), at, loader) ==
+        "unsupported-device ");
+  CHECK(outcome(host("from layer import f\nfrom config import F", "f", "F"), at, loader) ==
+        "unsupported-device ");
+  // -D first, then the file's own constants, then imported ones.
+  CHECK(outcome(host("from layer import f\nfrom config import N", "f", "N"), at, loader,
+                {{"N", 2}}) == "{2}");
+}
+
+TEST_CASE("a syntax error in an imported module rejects only what needs it") {
+  library lib;
+  lib.write("bad.py", "import pypto.language as pl\n@pl.jit\ndef f(x:\n    return x\n");
+  lib.write("good.py", chip);
+  fe::module_loader loader({}, {});
+  CHECK(outcome(host("from bad import f", "f"), lib.path("host.py"), loader) == "syntax@bad.py ");
+  CHECK(outcome(host("from bad import f\nfrom good import f as g", "g"), lib.path("host.py"),
+                loader) == "{0}");
+}
+
+TEST_CASE("an unresolved callee's reason names the module and the directories") {
+  library lib;
+  fe::module_loader loader({lib.path("inc")}, {});
+  fe::module_options o;
+  o.path = lib.path("host.py");
+  o.imports = &loader;
+  const auto m = fe::parse_module(host("from nowhere import f", "f"), o);
+  REQUIRE(m.programs.size() == 1);
+  REQUIRE(m.programs[0].unresolved_callees.size() == 1);
+  const auto& why = m.programs[0].unresolved_callees[0].second;
+  CHECK(why.find("'nowhere'") != std::string::npos);
+  CHECK(why.find(lib.path("inc")) != std::string::npos);
+  CHECK(why.find("-I") != std::string::npos);
+}
+
+TEST_CASE("a library of many modules: each read once for all the files of a run") {
+  library lib;
+  constexpr int n = 200;
+  lib.write("config.py", "SHARD = 128\n");
+  for (int k = 0; k < n; ++k) {
+    std::string text = "import pypto.language as pl\n";
+    for (int j : {k - 1, k - 2}) // re-exports of the layers before
+      if (j >= 0)
+        text += "from layer" + std::to_string(j) + " import chip" + std::to_string(j) + "\n";
+    text += "@pl.jit.inline\ndef helper(x): ...\n@pl.jit\ndef chip" + std::to_string(k) +
+            "(x, y): ...\n";
+    lib.write("layer" + std::to_string(k) + ".py", text);
+  }
+  fe::module_loader loader({}, {});
+  for (int k = 0; k < n; ++k) {
+    const std::string a = std::to_string(k), b = std::to_string(k);
+    const std::string via = std::to_string(std::min(k + 1, n - 1));
+    const std::string imports = "import config as C\nfrom layer" + via + " import chip" + b +
+                                " as again\nimport layer" + a + " as L\n";
+    CHECK(outcome(host(imports, "L.chip" + a, "C.SHARD"), lib.path("host.py"), loader) == "{128}");
+    CHECK(outcome(host(imports, "again", "C.SHARD"), lib.path("host.py"), loader) == "{128}");
+  }
+  CHECK(loader.files_read() == n + 1);
+}
+
+TEST_CASE("@pl.jit.inline, opaque and extern functions of the file are functions of kind other") {
+  fe::module_loader loader({}, {});
+  for (const char* kind : {"inline", "opaque", "extern", "incore"}) {
+    const std::string def = std::string("@pl.jit.") + kind + "\ndef k(x, y): ...\n";
+    CHECK(outcome(host(def, "k"), "", loader) == "unconsumed-alloc "); // a call, no dispatch
+  }
+  CHECK(outcome(host("@pl.jit.unknown\ndef k(x, y): ...\n", "k"), "", loader) == "malformed-op ");
+}
+
+TEST_CASE("one loader shared by files read on several threads") {
+  library lib;
+  constexpr int n = 64;
+  for (int k = 0; k < n; ++k)
+    lib.write(
+        "layer" + std::to_string(k) + ".py",
+        (k > 0
+             ? "from layer" + std::to_string(k - 1) + " import chip" + std::to_string(k - 1) + "\n"
+             : std::string()) +
+            "import pypto.language as pl\n@pl.jit\ndef chip" + std::to_string(k) + "(x, y): ...\n");
+  fe::module_loader loader({}, {});
+  std::vector<std::string> results(4 * n);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&, t] {
+      for (int k = 0; k < n; ++k) { // every thread asks for every module, re-exports too
+        const int j = (k + 17 * t) % n;
+        const std::string via = std::to_string(std::min(j + 1, n - 1));
+        results[static_cast<std::size_t>(t * n + k)] =
+            outcome(host("from layer" + via + " import chip" + std::to_string(j) + " as c", "c"),
+                    lib.path("host.py"), loader);
+      }
+    });
+  for (auto& th : threads)
+    th.join();
+  for (const auto& r : results)
+    CHECK(r == "{0}");
+  CHECK(loader.files_read() == n);
+}

@@ -1,0 +1,59 @@
+#include "inputs.hpp"
+
+#include <filesystem>
+#include <system_error>
+#include <thread>
+
+namespace commscope::opt {
+namespace {
+
+namespace fs = std::filesystem;
+
+/// Every `*.py` regular file under `dir`, sorted bytewise; hidden directories and
+/// `__pycache__` are not entered, and neither are symbolic links to directories (no
+/// cycles). A directory that cannot be listed is skipped, as `find` would.
+std::vector<std::string> python_files_under(const std::string& dir) {
+  std::vector<std::string> files;
+  std::error_code ec;
+  fs::recursive_directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec);
+  const fs::recursive_directory_iterator end;
+  for (; !ec && it != end; it.increment(ec)) {
+    const fs::directory_entry& e = *it;
+    const std::string name = e.path().filename().string();
+    std::error_code type_ec;
+    if (e.is_directory(type_ec) && !e.is_symlink(type_ec)) {
+      if (name.starts_with('.') || name == "__pycache__")
+        it.disable_recursion_pending();
+      continue;
+    }
+    if (name.size() > 3 && name.ends_with(".py") && e.is_regular_file(type_ec))
+      files.push_back(e.path().string());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+} // namespace
+
+expanded_inputs expand_inputs(const std::vector<std::string>& arguments) {
+  expanded_inputs in;
+  in.several = arguments.size() > 1;
+  for (const auto& a : arguments) {
+    std::error_code ec;
+    if (a != "-" && fs::is_directory(a, ec)) {
+      in.several = true;
+      for (auto& f : python_files_under(a))
+        in.files.push_back(std::move(f));
+    } else {
+      in.files.push_back(a);
+    }
+  }
+  return in;
+}
+
+unsigned default_jobs() {
+  const unsigned n = std::thread::hardware_concurrency();
+  return n == 0 ? 1 : n;
+}
+
+} // namespace commscope::opt

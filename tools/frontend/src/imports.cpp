@@ -1,0 +1,377 @@
+// The run's imported modules: found as Python finds them, read and scanned once each.
+#include "imports_internal.hpp"
+
+#include <commscope/frontend/imports.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <exception>
+#include <filesystem>
+#include <iterator>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace commscope::frontend {
+
+module_loader::module_loader(std::vector<std::string> include_dirs,
+                             std::vector<std::string> python_path)
+    : state_(std::make_unique<detail::loader_state>()) {
+  state_->include_dirs = std::move(include_dirs);
+  state_->python_path = std::move(python_path);
+}
+
+module_loader::~module_loader() = default;
+
+std::vector<std::string> module_loader::split_path_list(const std::string& value) {
+  std::vector<std::string> dirs;
+  std::size_t b = 0;
+  while (b <= value.size()) {
+    auto e = value.find(':', b);
+    if (e == std::string::npos)
+      e = value.size();
+    if (e > b)
+      dirs.push_back(value.substr(b, e - b));
+    b = e + 1;
+  }
+  return dirs;
+}
+
+std::size_t module_loader::files_read() const { return state_->reads.load(); }
+
+namespace detail {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+/// A chain of imports longer than this ends the search (cli.md).
+constexpr std::size_t max_chain = 16;
+
+bool is_file(const fs::path& p) {
+  std::error_code ec;
+  return fs::is_regular_file(p, ec);
+}
+
+/// `P.Q` as the relative path `P/Q`.
+fs::path module_path(std::string_view module) {
+  fs::path p;
+  std::size_t b = 0;
+  while (b <= module.size()) {
+    auto e = module.find('.', b);
+    if (e == std::string_view::npos)
+      e = module.size();
+    p /= std::string(module.substr(b, e - b));
+    b = e + 1;
+  }
+  return p;
+}
+
+/// The file of module `module` under `dir`: `dir/P/Q.py` or `dir/P/Q/__init__.py`.
+std::optional<fs::path> module_file(const fs::path& dir, std::string_view module) {
+  if (module.empty()) {
+    if (auto p = dir / "__init__.py"; is_file(p))
+      return p;
+    return std::nullopt;
+  }
+  const fs::path rel = module_path(module);
+  fs::path file = dir / rel;
+  file += ".py";
+  if (is_file(file))
+    return file;
+  if (auto p = dir / rel / "__init__.py"; is_file(p))
+    return p;
+  return std::nullopt;
+}
+
+/// The whole file in one read of its size (a module is read once: no stream buffering).
+bool read_file(const std::string& path, std::string& out) {
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f)
+    return false;
+  std::error_code ec;
+  const auto size = fs::file_size(path, ec);
+  out.resize(ec ? std::size_t{1} << 14 : static_cast<std::size_t>(size) + 1);
+  std::size_t used = 0;
+  bool failed = false;
+  while (true) {
+    used += std::fread(out.data() + used, 1, out.size() - used, f);
+    if (used < out.size()) {
+      failed = std::ferror(f) != 0;
+      break;
+    }
+    out.resize(out.size() * 2);
+  }
+  std::fclose(f);
+  out.resize(used);
+  return !failed;
+}
+
+} // namespace
+
+importer importer_of(std::string_view path, std::string& directory_storage) {
+  importer r;
+  if (path.empty())
+    return r;
+  const fs::path parent = fs::path(std::string(path)).parent_path();
+  directory_storage = parent.empty() ? std::string(".") : parent.string();
+  r.directory = directory_storage;
+  r.has_directory = true;
+  return r;
+}
+
+std::string module_of_use(const import_record& imp) {
+  if (imp.name.empty())
+    return imp.module;
+  return imp.module.empty() ? imp.name : imp.module + "." + imp.name;
+}
+
+const import_record* import_of(const module_scan& scan, std::string_view name, std::int32_t scope,
+                               bool only_scope) {
+  for (std::int32_t s = scope; s >= 0;) {
+    const auto& sc = scan.scopes[static_cast<std::size_t>(s)];
+    if (sc.what != py_scope::kind::class_body || s == scope) {
+      const import_record* found = nullptr;
+      for (const auto& r : scan.imports) // the last import of the name in the scope binds it
+        if (r.scope == s && r.local == name)
+          found = &r;
+      if (found)
+        return found;
+    }
+    if (only_scope)
+      break;
+    s = sc.parent;
+  }
+  return nullptr;
+}
+
+std::vector<std::string> loader_state::search_path(const importer& from) const {
+  std::vector<std::string> dirs;
+  if (from.has_directory)
+    dirs.emplace_back(from.directory);
+  dirs.insert(dirs.end(), include_dirs.begin(), include_dirs.end());
+  dirs.insert(dirs.end(), python_path.begin(), python_path.end());
+  return dirs;
+}
+
+std::shared_ptr<scanned_module> loader_state::find(const importer& from, std::string_view module,
+                                                   std::uint32_t level,
+                                                   std::vector<std::string>& searched) {
+  searched.clear();
+  if (level > 0) {
+    if (!from.has_directory)
+      return nullptr;
+    fs::path base(std::string(from.directory));
+    for (std::uint32_t k = 1; k < level; ++k)
+      base = base.parent_path().empty() ? base / ".." : base.parent_path();
+    searched.push_back(base.string());
+    if (auto f = module_file(base, module))
+      return load(f->lexically_normal().string(), fs::absolute(*f).lexically_normal().string());
+    return nullptr;
+  }
+  searched = search_path(from);
+  for (const auto& dir : searched) {
+    std::string key = dir;
+    key += '\0';
+    key += module;
+    std::string path;
+    {
+      std::lock_guard<std::mutex> g(lock_);
+      if (auto it = found_.find(key); it != found_.end())
+        path = it->second;
+    }
+    if (path.empty()) {
+      auto f = module_file(dir, module);
+      path = f ? f->lexically_normal().string() : std::string(1, '\0');
+      std::lock_guard<std::mutex> g(lock_);
+      found_.emplace(key, path);
+    }
+    if (path[0] != '\0') {
+      std::error_code ec;
+      auto abs = fs::absolute(path, ec);
+      return load(path, (ec ? fs::path(path) : abs).lexically_normal().string());
+    }
+  }
+  return nullptr;
+}
+
+std::shared_ptr<scanned_module> loader_state::load(const std::string& path,
+                                                   const std::string& key) {
+  std::shared_ptr<entry> e;
+  {
+    std::lock_guard<std::mutex> g(lock_);
+    auto& slot = modules_[key];
+    if (!slot)
+      slot = std::make_shared<entry>();
+    e = slot;
+  }
+  std::call_once(e->once, [&] {
+    auto m = std::make_shared<scanned_module>();
+    m->path = path;
+    const fs::path parent = fs::path(path).parent_path();
+    m->directory = parent.empty() ? std::string(".") : parent.string();
+    ++reads;
+    if (!read_file(path, m->source)) {
+      m->unreadable = true;
+      e->module = std::move(m);
+      return;
+    }
+    try {
+      m->ts = tokenize(m->source);
+      m->scan = std::make_unique<module_scan>(m->ts);
+      m->scan->run();
+      for (const auto& d : m->scan->definitions) {
+        using r = definition::dsl;
+        if (d.scope != 0 || d.is_class ||
+            (d.role != r::jit_host && d.role != r::jit_chip && d.role != r::jit_kernel))
+          continue;
+        imported_function f;
+        f.role = d.role;
+        if (d.own_scope >= 0)
+          for (const auto& rec : m->scan->scopes[static_cast<std::size_t>(d.own_scope)].records)
+            if (rec.name < d.colon)
+              f.parameters.emplace_back(m->ts.text(m->ts.tokens[rec.name]));
+        m->functions.insert_or_assign(m->ts.text(m->ts.tokens[d.keyword + 1]), std::move(f));
+      }
+    } catch (const syntax_failure& f) {
+      m->scan.reset();
+      m->functions.clear();
+      if (m->ts.line_starts.size() <= 1) { // failed while tokenizing: lines of its own
+        m->ts.source = m->source;
+        m->ts.line_starts.assign(1, 0);
+        for (std::size_t i = 0; i < m->source.size(); ++i)
+          if (m->source[i] == '\n' ||
+              (m->source[i] == '\r' && (i + 1 >= m->source.size() || m->source[i + 1] != '\n')))
+            m->ts.line_starts.push_back(static_cast<std::uint32_t>(i + 1));
+      }
+      const auto at = m->ts.where_offset(f.offset);
+      m->error = syntax_error{at.line, at.column, f.message};
+    } catch (const std::exception& x) {
+      m->scan.reset();
+      m->functions.clear();
+      m->error = syntax_error{1, 1, std::string("cannot be read: ") + x.what()};
+    }
+    e->module = std::move(m);
+  });
+  return e->module;
+}
+
+resolution loader_state::function(const importer& from, std::string_view module,
+                                  std::uint32_t level, std::string_view name) {
+  resolution r;
+  r.module = std::string(level, '.') + std::string(module);
+  auto m = find(from, module, level, r.searched);
+  if (!m)
+    return r;
+  std::vector<const scanned_module*> chain;
+  auto sub = function_in(m, name, chain);
+  if (sub.what == resolution::status::module_missing && sub.module.empty()) {
+    sub.module = r.module;
+    sub.searched = std::move(r.searched);
+  }
+  return sub;
+}
+
+resolution loader_state::function_in(const std::shared_ptr<scanned_module>& m,
+                                     std::string_view name,
+                                     std::vector<const scanned_module*>& chain) {
+  resolution r;
+  r.module_path = m->path;
+  if (m->unreadable) {
+    r.what = resolution::status::module_missing;
+    r.searched.push_back(m->path + " (unreadable)");
+    r.module = m->path;
+    return r;
+  }
+  if (m->error) {
+    r.what = resolution::status::broken;
+    r.broken = m.get();
+    return r;
+  }
+  if (std::find(chain.begin(), chain.end(), m.get()) != chain.end() || chain.size() >= max_chain) {
+    r.what = resolution::status::stopped;
+    return r;
+  }
+  chain.push_back(m.get());
+  if (auto it = m->functions.find(name); it != m->functions.end()) {
+    r.what = resolution::status::found;
+    r.function = &it->second;
+    return r;
+  }
+  const import_record* imp = import_of(*m->scan, name, 0, true);
+  if (!imp || imp->name.empty()) {
+    r.what = resolution::status::no_function;
+    return r;
+  }
+  importer here;
+  here.directory = m->directory;
+  here.has_directory = true;
+  std::vector<std::string> searched;
+  auto next = find(here, imp->module, imp->level, searched);
+  if (!next) {
+    r.what = resolution::status::module_missing;
+    r.module = std::string(imp->level, '.') + imp->module;
+    r.searched = std::move(searched);
+    return r;
+  }
+  return function_in(next, imp->name, chain);
+}
+
+namespace {
+/// What the constants of an imported module need to follow its own imports.
+struct constant_context {
+  loader_state* loader;
+  const scanned_module* module;
+  std::uint32_t chain;
+};
+} // namespace
+
+std::optional<std::int64_t> loader_state::constant(const importer& from, std::string_view module,
+                                                   std::uint32_t level, std::string_view name,
+                                                   std::uint32_t chain) {
+  std::vector<std::string> searched;
+  auto m = find(from, module, level, searched);
+  if (!m)
+    return std::nullopt;
+  return constant_in(m, name, chain);
+}
+
+std::optional<std::int64_t> loader_state::constant_in(const std::shared_ptr<scanned_module>& m,
+                                                      std::string_view name, std::uint32_t chain) {
+  if (!m->scan || chain >= max_chain)
+    return std::nullopt;
+  {
+    std::lock_guard<std::mutex> g(m->constants_lock);
+    if (auto it = m->constants.find(std::string(name)); it != m->constants.end())
+      return it->second;
+  }
+  static const module_options no_defines;
+  constants c(m->ts, m->scan->scopes, no_defines);
+  constant_context context{this, m.get(), chain};
+  c.import_constants(
+      [](void* ctx, std::string_view n, std::int32_t scope) -> std::optional<std::int64_t> {
+        auto& cc = *static_cast<constant_context*>(ctx);
+        const import_record* imp = import_of(*cc.module->scan, n, scope, true);
+        if (!imp || imp->name.empty())
+          return std::nullopt;
+        importer here;
+        here.directory = cc.module->directory;
+        here.has_directory = true;
+        return cc.loader->constant(here, imp->module, imp->level, imp->name, cc.chain + 1);
+      },
+      &context);
+  const auto v = c.resolve(name, 0);
+  if (v || chain == 0) { // an open name deep in a chain may be a constant seen from nearer
+    std::lock_guard<std::mutex> g(m->constants_lock);
+    m->constants.emplace(std::string(name), v);
+  }
+  return v;
+}
+
+} // namespace detail
+} // namespace commscope::frontend

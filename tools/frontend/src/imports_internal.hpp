@@ -1,0 +1,122 @@
+// The run's imported modules, as the parser asks for them: a name a file imports
+// resolved to a DSL function or an integer constant of another module, following
+// re-exports, each module read and scanned once (cli.md, "Programs across modules").
+#pragma once
+
+#include "module_scan.hpp"
+#include "tokens.hpp"
+
+#include <commscope/frontend/frontend.hpp>
+#include <commscope/frontend/imports.hpp>
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace commscope::frontend::detail {
+
+/// An imported function: what it contributes to the program that calls it.
+struct imported_function {
+  definition::dsl role = definition::dsl::none; ///< jit_host, jit_chip or jit_kernel
+  std::vector<std::string> parameters;
+};
+
+/// One module file, read, tokenized and scanned once; never parsed further.
+struct scanned_module {
+  std::string path;      ///< as found (a search directory joined with the module's path)
+  std::string directory; ///< its package directory: where its relative imports start
+  std::string source;
+  token_stream ts;
+  std::unique_ptr<module_scan> scan;
+  std::optional<syntax_error> error; ///< unreadable or no valid Python: nothing else is set
+  bool unreadable = false;
+  std::unordered_map<std::string_view, imported_function> functions; ///< module level only
+
+  /// Constants already worked out (guarded: a module is shared by every thread).
+  std::mutex constants_lock;
+  std::unordered_map<std::string, std::optional<std::int64_t>> constants;
+};
+
+/// Where an import's module was looked for, and where it ended.
+struct resolution {
+  enum class status : std::uint8_t {
+    found,          ///< `function` is set
+    module_missing, ///< no file for the module
+    no_function,    ///< the module has no such DSL function
+    broken,         ///< the module (or one it re-exports from) is no valid Python
+    stopped,        ///< an import cycle, or a chain of more than 16 modules
+  };
+  status what = status::module_missing;
+  const imported_function* function = nullptr;
+  std::string module;                ///< the module named where the search ended
+  std::string module_path;           ///< its file, when found
+  std::vector<std::string> searched; ///< the directories looked in, for a missing module
+  const scanned_module* broken = nullptr;
+};
+
+/// Where an import statement stands: the file and its package directory.
+struct importer {
+  std::string_view directory; ///< empty: no directory of its own (standard input)
+  bool has_directory = false;
+};
+
+struct loader_state {
+  std::vector<std::string> include_dirs;
+  std::vector<std::string> python_path;
+  std::atomic<std::size_t> reads{0};
+
+  /// The module `module` (with `level` leading dots) imported from `from`; null when no
+  /// file is found (`searched` then lists the directories looked in).
+  std::shared_ptr<scanned_module> find(const importer& from, std::string_view module,
+                                       std::uint32_t level, std::vector<std::string>& searched);
+
+  /// The DSL function `name` of module `module` (`level` leading dots) imported from
+  /// `from`, re-exports followed.
+  resolution function(const importer& from, std::string_view module, std::uint32_t level,
+                      std::string_view name);
+
+  /// The integer constant `name` of that module, re-exports followed.
+  std::optional<std::int64_t> constant(const importer& from, std::string_view module,
+                                       std::uint32_t level, std::string_view name,
+                                       std::uint32_t chain = 0);
+
+  /// The directories a module imported from `from` is looked for in, in order.
+  std::vector<std::string> search_path(const importer& from) const;
+
+private:
+  std::shared_ptr<scanned_module> load(const std::string& path, const std::string& key);
+  resolution function_in(const std::shared_ptr<scanned_module>& m, std::string_view name,
+                         std::vector<const scanned_module*>& chain);
+  std::optional<std::int64_t> constant_in(const std::shared_ptr<scanned_module>& m,
+                                          std::string_view name, std::uint32_t chain);
+
+  std::mutex lock_;
+  struct entry {
+    std::once_flag once;
+    std::shared_ptr<scanned_module> module;
+  };
+  std::unordered_map<std::string, std::shared_ptr<entry>> modules_; ///< by normalized path
+  std::unordered_map<std::string, std::string> found_;              ///< (dir, module) -> path
+};
+
+/// The import that binds `name` seen from `scope` outward (class bodies skipped), or null;
+/// `only_scope`: in that scope alone.
+const import_record* import_of(const module_scan& scan, std::string_view name, std::int32_t scope,
+                               bool only_scope = false);
+
+/// The module a dotted use `root.a1...an` names when `root` is bound by `imp` (`extra`
+/// leading attributes a1..a(n-1) given): `import P.Q as m` -> `P.Q`, `from P import m` ->
+/// `P.m`.
+std::string module_of_use(const import_record& imp);
+
+/// The importer of a file at `path` (empty: none of its own).
+importer importer_of(std::string_view path, std::string& directory_storage);
+
+} // namespace commscope::frontend::detail
