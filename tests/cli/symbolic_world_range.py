@@ -35,6 +35,10 @@ class P:
 # RUN: %commscope-opt --verify %t.ir.py > /dev/null
 # RUN: %commscope-opt --explain %s > %t.explain
 # RUN: %FileCheck --check-prefix=EXPLAIN %s < %t.explain
+# RUN: %commscope-opt --emit=dot %s | %FileCheck --check-prefix=DOT %s
+
+# DOT: comm_d0\ndevices: [range(1, world_size())]
+# DOT: comm_d1\ndevices: [3, range(0, world_size() - 1, 2)]
 
 # IR:      with pld.comm_domain("comm_d0", devices=[range(1, pld.world_size())], slots=[a]):
 # IR-NEXT:     with pld.comm_domain("comm_d1", devices=[3, range(0, pld.world_size() - 1, 2)], slots=[b]):
