@@ -203,7 +203,8 @@ TEST_CASE("an unresolved callee's reason names the module and the directories") 
   library lib;
   fe::module_loader loader({lib.path("inc")}, {});
   fe::module_options o;
-  o.path = lib.path("host.py");
+  const std::string file = lib.path("host.py"); // the options hold a view of it
+  o.path = file;
   o.imports = &loader;
   const auto m = fe::parse_module(host("from nowhere import f", "f"), o);
   REQUIRE(m.programs.size() == 1);

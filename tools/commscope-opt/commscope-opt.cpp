@@ -719,25 +719,34 @@ commscope::opt::sarif_file sarif_of(file_result& r) {
   return {r.display, std::move(r.findings), r.io_error};
 }
 
+/// How an input is named: in diagnostics, as a module (its stem), and on disk (empty for
+/// standard input).
+struct input_name {
+  std::string display;
+  std::string stem;
+  std::string file;
+};
+
+input_name name_of_input(const std::string& path) {
+  if (path == "-")
+    return {"<stdin>", "stdin", {}};
+  return {path, std::filesystem::path(path).stem().string(), path};
+}
+
 /// One input (or the built-in example): the output of cli.md's "The JSON plan".
 int run_one(const options& opt) {
-  std::string display = "<builtin>";
-  std::string stem = "builtin";
-  std::string file;
+  input_name name{"<builtin>", "builtin", {}};
   std::string text;
   if (!opt.paths.empty()) {
     const std::string& path = opt.paths.front();
-    if (path != "-")
-      file = path;
-    display = path == "-" ? "<stdin>" : path;
-    stem = path == "-" ? "stdin" : std::filesystem::path(path).stem().string();
+    name = name_of_input(path);
     std::string error;
     auto t = read_input(path, error);
     if (!t) {
       std::cerr << "commscope-opt: error: " << error << '\n';
       // A code-scanning upload still gets a log: the failure as a notification.
       if (opt.format == output_format::sarif)
-        write_out(commscope::opt::sarif_log({{display, {}, error}}, COMMSCOPE_VERSION));
+        write_out(commscope::opt::sarif_log({{name.display, {}, error}}, COMMSCOPE_VERSION));
       return exit_usage;
     }
     text = std::move(*t);
@@ -747,8 +756,8 @@ int run_one(const options& opt) {
 
   const bool json_out = opt.format == output_format::json &&
                         (opt.emit == emit_kind::plan || opt.emit == emit_kind::both);
-  auto r =
-      analyse_file(display, file, stem, text, opt, {false, json_out && !same_output_streams()});
+  auto r = analyse_file(name.display, name.file, name.stem, text, opt,
+                        {false, json_out && !same_output_streams()});
   std::cerr << r.stderr_text;
   std::cerr.flush();
   if (opt.format == output_format::sarif) {
@@ -790,16 +799,12 @@ int run_several(const options& opt, const std::vector<std::string>& files) {
   commscope::opt::run_in_order(
       files.size(), opt.jobs ? opt.jobs : commscope::opt::default_jobs(),
       [&](std::size_t i) {
-        const std::string& path = files[i];
-        const std::string display = path == "-" ? "<stdin>" : path;
+        const input_name name = name_of_input(files[i]);
         std::string error;
-        auto text = read_input(path, error);
+        auto text = read_input(files[i], error);
         if (!text)
-          return unreadable_file(display, std::move(error), opt);
-        const std::string stem =
-            path == "-" ? "stdin" : std::filesystem::path(path).stem().string();
-        return analyse_file(display, path == "-" ? std::string_view() : std::string_view(path),
-                            stem, *text, opt, {true, false});
+          return unreadable_file(name.display, std::move(error), opt);
+        return analyse_file(name.display, name.file, name.stem, *text, opt, {true, false});
       },
       [&](std::size_t i, file_result& r) {
         std::cerr << r.stderr_text;
