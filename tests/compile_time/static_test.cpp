@@ -33,6 +33,27 @@ template <const auto&... Cases> constexpr bool all_match_symbolic(ct_cases::tabl
           ...);
 }
 static_assert(all_match_symbolic(ct_cases::symbolic{}));
+/// The expectation text of a symbolic set is matched exactly: a wrong id, step, offset or
+/// trailing text is a mismatch.
+constexpr commscope::device_set zero_and_odd_ranks() {
+  auto s = commscope::device_set::single(0);
+  s.join(commscope::device_set::progression({1, 2, 1}));
+  return s;
+}
+static_assert(commscope::detail::compare_devices(zero_and_odd_ranks(), "0,range(1,ws-1,2)") ==
+              mismatch::none);
+static_assert(commscope::detail::compare_devices(zero_and_odd_ranks(), "0,range(1,ws-1)") ==
+              mismatch::domain_devices);
+static_assert(commscope::detail::compare_devices(zero_and_odd_ranks(), "0,range(1,ws,2)") ==
+              mismatch::domain_devices);
+static_assert(commscope::detail::compare_devices(zero_and_odd_ranks(), "1,range(1,ws-1,2)") ==
+              mismatch::domain_devices);
+static_assert(commscope::detail::compare_devices(zero_and_odd_ranks(), "0,range(1,ws-1,2),") ==
+              mismatch::domain_devices);
+static_assert(commscope::detail::compare_devices(zero_and_odd_ranks(), "0,range(10,ws-1,2)") ==
+              mismatch::domain_devices);
+static_assert(commscope::detail::compare_devices(commscope::device_set::single(0), "range(0,ws)") ==
+              mismatch::domain_devices);
 static_assert(commscope::contract::symbolic_device_sets::of<symbolic_traits<
                   std::remove_cvref_t<decltype(ct_cases::symbolic_start.program)>::capacity>>());
 
