@@ -44,11 +44,12 @@ template <class Diagnostic> std::string message_of(const Diagnostic& d) {
   case error_code::unsupported_device:
     return "cannot infer the devices of the pld.dispatch of " + who +
            " from its device operand (expected a constant or the induction variable of an "
-           "enclosing scf.for with constant bounds or 0 to pld.world_size step 1)";
+           "enclosing scf.for with constant bounds, or from a constant to pld.world_size "
+           "minus a constant with a constant step)";
   case error_code::partial_world_range:
     return "the pld.dispatch of " + who +
-           " runs in an scf.for over part of the world: only 0 to pld.world_size step 1 "
-           "covers all devices";
+           " runs in an scf.for over the world that starts below device 0 or stops beyond "
+           "pld.world_size";
   case error_code::collective_in_loop:
     if (d.why == commscope::reason::synthesized_in_loop)
       return "a pld.allreduce without a signal cannot run inside a loop: its synthesized "
