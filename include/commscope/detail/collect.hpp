@@ -331,8 +331,14 @@ private:
     if (!d)
       return {binding::kind::opaque};
     switch (a_.expression_kind_of(d->first)) {
-    case expression_kind::variable:
-      return {binding::kind::world_offset, read(d->first), d->second};
+    case expression_kind::variable: {
+      // ref no_index stands for world_size() itself: a y that nothing binds here (a
+      // parameter) is no world size.
+      const std::uint32_t y = read(d->first);
+      if (y == no_index)
+        return {binding::kind::opaque};
+      return {binding::kind::world_offset, y, d->second};
+    }
     case expression_kind::call: {
       const call_target t = a_.target(d->first);
       if (t.what == call_target::kind::operation && t.op == operation::world_size &&
