@@ -4,6 +4,13 @@
 // its ids: `devices [0, range(1, world_size - 1)]`. Sets are joined and clustered in
 // canonical form, so that {0} and range(1, world_size) are all devices.
 // RUN: %opt %s --commscope-materialize | %FileCheck %s
+// The same after canonicalize and cse (which write %n - 1 as arith.addi %n, %c-1):
+// RUN: %opt %s --pass-pipeline='builtin.module(canonicalize, cse, commscope-materialize)' | %FileCheck %s
+// A lower device-limit option judges a progression by its first device, as the
+// adapter's own limit does:
+// RUN: %not %opt %s --pass-pipeline='builtin.module(commscope-materialize{device-limit=3})' 2>&1 | %FileCheck %s --check-prefix=LIMIT
+// LIMIT:     symbolic.mlir:[[# @LINE + 106]]:8: error: allocation 'x' is used on device 3, at or above the device-limit option 3 [device-out-of-range]
+// LIMIT-NOT: error:
 // The result verifies, prints in the custom form and parses back to the same text, also
 // through the generic form and bytecode:
 // RUN: %opt %s --commscope-materialize --commscope-verify > %t.once && %opt %t.once > %t.twice && cmp %t.once %t.twice

@@ -244,11 +244,22 @@ bool check_limits(const Plan& pl, const pld::traits& t, const pld::limits& lim, 
       reported = true;
     });
     for (const auto& a : fp.allocations) {
+      if (lim.devices <= 0 || reported)
+        continue;
+      // Its highest id, or else the lowest start of a progression (as the adapter's own
+      // limit judges one: by its first device) at or above the limit.
       const auto runs = a.devices.intervals();
-      if (lim.devices <= 0 || reported || runs.empty() || runs.back().last < lim.devices)
+      std::optional<std::int64_t> over;
+      if (!runs.empty() && runs.back().last >= lim.devices)
+        over = runs.back().last;
+      else if (a.devices.has_progressions())
+        for (const device_progression p : a.devices.progressions())
+          if (p.start >= lim.devices && (!over || p.start < *over))
+            over = p.start;
+      if (!over)
         continue;
       ::mlir::emitError(::mlir::Location(a.where))
-          << "allocation '" << a.name << "' is used on device " << runs.back().last
+          << "allocation '" << a.name << "' is used on device " << *over
           << ", at or above the device-limit option " << lim.devices << " [device-out-of-range]";
       ok = false;
     }
