@@ -5,6 +5,7 @@
 
 #include <commscope/adapter.hpp>
 #include <commscope/detail/collect.hpp>
+#include <commscope/detail/devices.hpp>
 #include <commscope/detail/read_back.hpp>
 #include <commscope/detail/variables.hpp>
 #include <commscope/diagnostics.hpp>
@@ -13,6 +14,7 @@
 
 #include <algorithm>
 #include <concepts>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <span>
@@ -69,12 +71,36 @@ private:
   function_facts<A> facts_;
 };
 
+/// W of a host orchestrator as the analysis takes it (devices.hpp, smallest_world): from
+/// the dispatches, which a materialized body still holds.
+template <class A> class function_worlds {
+public:
+  constexpr function_worlds(const A& a, const typename A::program& p) : a_(a), vars_(a, p) {}
+  constexpr device_id of(typename A::function f) {
+    vars_.reset();
+    facts_.clear();
+    std::uint64_t order = 0;
+    collector<A>(a_, vars_, facts_, order).run(f);
+    return smallest_world_of(a_, vars_, facts_);
+  }
+
+private:
+  const A& a_;
+  variable_table<A> vars_;
+  function_facts<A> facts_;
+};
+
+/// Stands in for function_worlds where scopes hold no progressions: nothing to build.
+struct without_worlds {
+  template <class A, class P> constexpr without_worlds(const A&, const P&) {}
+};
+
 /// Whether a scope's ids and progressions are in the canonical form (device_set.hpp) for
-/// the worlds that can run the scope: those larger than its largest id.
+/// the worlds that can run its function: at least `world`, and larger than its ids.
 template <class Records, class Scope>
-constexpr bool canonical_scope(const Records& found, const Scope& sc) {
+constexpr bool canonical_scope(const Records& found, const Scope& sc, device_id world) {
   device_set set;
-  device_id min_world = 1;
+  device_id min_world = world;
   for (std::uint32_t k = 0; k < sc.device_count; ++k) {
     const auto d = found.devices[sc.first_device + k];
     set.join(device_set::single(d));
@@ -124,6 +150,9 @@ template <class Program, class Traits>
       out.push_back({error_code::verify, why, subject, 0, 0, where, at, {}, {}});
     };
     detail::window_pointers<A> pointers(a, p);
+    std::conditional_t<A::symbolic, detail::function_worlds<A>, detail::without_worlds> worlds_of(
+        a, p);
+    typename storage::template vector<device_id> worlds; ///< per scope: its function's W
     for (auto&& f : a.functions(p)) {
       const auto first_scope = found.scopes.size();
       const auto first_allocation = found.allocations.size();
@@ -138,6 +167,13 @@ template <class Program, class Traits>
       // Only a host orchestrator with scopes must hold every allocation in them.
       if (found.scopes.size() == first_scope)
         found.allocations.resize(first_allocation);
+      if constexpr (A::symbolic) {
+        const auto symbolic_scope = [&](const auto& sc) { return sc.progression_count > 0; };
+        const bool any =
+            std::any_of(found.scopes.begin() + static_cast<std::ptrdiff_t>(first_scope),
+                        found.scopes.end(), symbolic_scope);
+        worlds.resize(found.scopes.size(), any ? worlds_of.of(f) : device_id{1});
+      }
     }
     // (window buffer, scope), as read_back's index: sorted by the same instantiation.
     using slot_entry = std::pair<window_buffer, std::uint32_t>;
@@ -165,7 +201,7 @@ template <class Program, class Traits>
         }
       }
       if constexpr (detail::adapter<Traits>::symbolic)
-        if (sc.progression_count > 0 && !detail::canonical_scope(found, sc))
+        if (sc.progression_count > 0 && !detail::canonical_scope(found, sc, worlds[i]))
           report(reason::noncanonical_devices, sc.name, sc.where, sc.begin + 3);
     }
     // A window buffer in more than one scope: reported at each later scope.

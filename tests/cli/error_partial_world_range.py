@@ -26,9 +26,9 @@ class P:
 # RUN: test $(wc -l < %t.err) -eq 4
 # RUN: %FileCheck --check-prefix=JSON %s < %t.out
 
-# ERR:      {{.*}}error_partial_world_range.py:16:13: error: the dispatch of 'chip' iterates over part of the world: only range(world_size()) with start 0 and step 1 covers all devices [partial-world-range]
+# ERR:      {{.*}}error_partial_world_range.py:16:13: error: the dispatch of 'chip' iterates over the world with a negative start or a step below 1: a scope holds range(START, world_size() - C, STEP) only for START >= 0 and STEP >= 1 [partial-world-range]
 # ERR-NEXT: {{.*}}error_partial_world_range.py:15:9: note: the devices come from this loop
-# ERR-NEXT: {{.*}}error_partial_world_range.py:19:13: error: the dispatch of 'chip' iterates over part of the world: only range(world_size()) with start 0 and step 1 covers all devices [partial-world-range]
+# ERR-NEXT: {{.*}}error_partial_world_range.py:19:13: error: the dispatch of 'chip' iterates over the world with a negative start or a step below 1: a scope holds range(START, world_size() - C, STEP) only for START >= 0 and STEP >= 1 [partial-world-range]
 # ERR-NEXT: {{.*}}error_partial_world_range.py:18:9: note: the devices come from this loop
 
 # JSON:      "name": "P",
@@ -36,11 +36,11 @@ class P:
 # JSON-NEXT: "functions": []
 # JSON:      "diagnostics": [
 # JSON:      "code": "partial-world-range",
-# JSON-NEXT: "message": "the dispatch of 'chip' iterates over part of the world: only range(world_size()) with start 0 and step 1 covers all devices",
+# JSON-NEXT: "message": "the dispatch of 'chip' iterates over the world with a negative start or a step below 1: a scope holds range(START, world_size() - C, STEP) only for START >= 0 and STEP >= 1",
 # JSON-NEXT: "line": 16,
 # JSON-NEXT: "column": 13
 # JSON:      "code": "partial-world-range",
-# JSON-NEXT: "message": "the dispatch of 'chip' iterates over part of the world: only range(world_size()) with start 0 and step 1 covers all devices",
+# JSON-NEXT: "message": "the dispatch of 'chip' iterates over the world with a negative start or a step below 1: a scope holds range(START, world_size() - C, STEP) only for START >= 0 and STEP >= 1",
 # JSON-NEXT: "line": 19,
 # JSON-NEXT: "column": 13
 # JSON:      ]

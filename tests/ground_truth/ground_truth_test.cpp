@@ -347,6 +347,32 @@ std::optional<std::string> unexplained(const gt::rendered& r, const gt::truth& t
   return std::nullopt;
 }
 
+/// Why the accepted plan `planned` of `p`, written back, is wrong: the materialized program
+/// must verify (a symbolic set canonical for the W the verifier takes from the
+/// dispatches) and read back to the same plan. Nothing for a rejected program.
+template <class Program>
+std::optional<std::string> written_back(const Program& p, const summary& planned) {
+  if (!planned.diagnostics.empty())
+    return std::nullopt;
+  Program written = p;
+  const auto plan = commscope::analyze(written);
+  if (commscope::materialize(written, plan) == commscope::materialized::rejected)
+    return "materialize rejected an accepted plan";
+  if (const auto found = commscope::verify(written); !found.empty())
+    return "verify: " + std::string(found[0].message()) + " at line " +
+           std::to_string(found[0].where.line);
+  // Read back in scope order: compared by allocation name.
+  const auto by_name = [](const summary& s) {
+    std::map<std::string, std::string> m;
+    for (std::size_t a = 0; a < s.names.size(); ++a)
+      m[s.names[a]] = summary::show(s.sets[a]);
+    return m;
+  };
+  if (const auto again = summarize(commscope::analyze(written)); by_name(again) != by_name(planned))
+    return "read back: " + again.text() + "\nplanned:   " + planned.text();
+  return std::nullopt;
+}
+
 /// Renders, parses and analyses a completed program through both IRs, and judges each
 /// plan (and the index IR's evidence), then whether they agree.
 verdict check(const gt::program& p, bool front_end = true) {
@@ -390,6 +416,8 @@ verdict check(const gt::program& p, bool front_end = true) {
     u.category = "front end: " + u.category;
     return u;
   }
+  if (auto why = written_back(parsed.program, from_text))
+    return fail("front end: written back", *why);
   if (symbolic)
     return u;
   if (!(from_text == built))

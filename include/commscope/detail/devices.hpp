@@ -247,4 +247,30 @@ private:
   descriptor<storage> merged_; ///< merged()'s
 };
 
+/// W of pass.md, "Symbolic device sets": the smallest world that can run a host
+/// orchestrator, one more than the largest constant device a dispatch names. The analysis
+/// and the verifier both take it from the dispatches, so they judge canonical forms alike.
+struct smallest_world {
+  device_id value = 1;
+  template <class Storage> constexpr void widen(const descriptor<Storage>& d) {
+    if (d.what != descriptor<Storage>::status::devices)
+      return;
+    const auto ids = d.devices.intervals();
+    if (!ids.empty() && ids.back().last >= value)
+      value = ids.back().last + 1;
+  }
+};
+
+/// W for the function whose facts are `facts` (collected into `vars`).
+template <class Adapter>
+constexpr device_id smallest_world_of(const Adapter& a, variable_table<Adapter>& vars,
+                                      const function_facts<Adapter>& facts) {
+  device_inference<Adapter> infer(a, vars, facts);
+  smallest_world w;
+  for (const auto& d : facts.dispatches)
+    if (d.form != device_form::reported)
+      w.widen(infer.infer(d));
+  return w.value;
+}
+
 } // namespace commscope::detail

@@ -36,7 +36,7 @@ public:
                      vec<diagnostic<location>>& diagnostics) {
     vars_.reset();
     facts_.clear();
-    min_world_ = 1;
+    min_world_ = {};
     // A materialized body is walked too: an allocation inside its scopes that no scope
     // lists (one added since, such as a synthesized signal) is an error, never skipped.
     collector<A>(a_, vars_, facts_, order_).run(f);
@@ -82,7 +82,7 @@ public:
     if constexpr (A::symbolic) // clustering compares canonical forms
       for (auto& a : fp.allocations)
         if (a.devices.has_progressions())
-          a.devices.canonicalize(min_world_);
+          a.devices.canonicalize(min_world_.value);
     collectives_coverage(fp);
     check_allocations(fp);
     cluster(fp, table_);
@@ -214,14 +214,13 @@ private:
       const auto& desc = infer.infer(d);
       const bool failed = desc.what == descriptor<storage>::status::error;
       if constexpr (A::symbolic)
-        if (desc.what == descriptor<storage>::status::devices) {
-          const auto ids = desc.devices.intervals();
-          if (!ids.empty())
-            min_world_ = std::max(min_world_, ids.back().last + 1);
-        }
+        min_world_.widen(desc);
       if (failed) {
         auto& diag = report(desc.code, a_.target(d.call).callee.name, a_.where_expression(d.call),
                             d.order, desc.number, contract::device_limit::of<Traits>());
+        if constexpr (A::symbolic) // only a descending or zero step is left to report
+          if (desc.code == error_code::partial_world_range)
+            diag.why = reason::world_loop_not_ascending;
         if (desc.loop != no_index && desc.code != error_code::unsupported_device)
           diag.notes.push_back({note_kind::device_loop, {}, facts_.loops[desc.loop].where});
       }
@@ -595,9 +594,7 @@ private:
   vec<std::uint8_t> touched_, suppressed_, queued_;
   vec<std::uint32_t> unsure_; ///< the views of windows reported as ambiguous, ascending
   vec<device_set> devices_;   ///< per allocation, until its plan record is made
-  /// The smallest world that can run the function: one more than its largest constant
-  /// device (symbolic sets are compared for such worlds).
-  device_id min_world_ = 1;
+  smallest_world min_world_;  ///< symbolic sets are compared for such worlds
   vec<std::uint64_t> hashes_; ///< per allocation: its name's
   vec<std::uint32_t> seeds_, first_, next_, work_;
   vec<std::uint8_t> inherits_; ///< per allocation: some collective passes coverage to it

@@ -60,10 +60,13 @@ public:
     s.name = w_.string(name);
     s.devices = w_.list(devices);
     s.all_devices = devices.empty() && progressions.empty();
-    std::vector<std::int64_t> triples;
-    for (const auto& p : progressions)
-      triples.insert(triples.end(), {p.start, p.step, p.stop_offset});
-    s.progressions = w_.list(triples);
+    if (!progressions.empty()) { // the common scope has none: no buffer for it
+      std::vector<std::int64_t> triples;
+      triples.reserve(3 * progressions.size());
+      for (const auto& p : progressions)
+        triples.insert(triples.end(), {p.start, p.step, p.stop_offset});
+      s.progressions = w_.list(triples);
+    }
     std::vector<window_buffer_ptr> ws(slots.begin(), slots.end());
     s.slots = w_.list(ws);
     scopes_.push_back(s);
