@@ -124,6 +124,12 @@ def Pld_CommDomainScopeOp : Pld_Op<"comm_domain_scope", [SingleBlock, NoRegionAr
                        OptionalAttr<Pld_ProgressionsAttr>:$progressions);
   let results = (outs Variadic<AnyType>:$outs);
   let regions = (region SizedRegion<1>:$body);
+  // A plain device list: the builder of the op before it could hold progressions.
+  let builders = [
+    OpBuilder<(ins "::mlir::TypeRange":$outs, "::mlir::StringAttr":$name,
+                   "::mlir::DenseI64ArrayAttr":$devices, "::mlir::DenseI64ArrayAttr":$slots),
+      [{ build($_builder, $_state, outs, name, devices, slots, ProgressionsAttr()); }]>
+  ];
   let assemblyFormat =
       "$name `devices` custom<DeviceSet>($devices, $progressions) `slots` $slots "
       "attr-dict-with-keyword (`:` type($outs)^)? $body";
