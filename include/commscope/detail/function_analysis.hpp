@@ -218,9 +218,9 @@ private:
       if (failed) {
         auto& diag = report(desc.code, a_.target(d.call).callee.name, a_.where_expression(d.call),
                             d.order, desc.number, contract::device_limit::of<Traits>());
-        if constexpr (A::symbolic) // only a descending or zero step is left to report
+        if constexpr (A::symbolic) // what is left: a bound out of that form
           if (desc.code == error_code::partial_world_range)
-            diag.why = reason::world_loop_not_ascending;
+            diag.why = reason::world_loop_beyond_form;
         if (desc.loop != no_index && desc.code != error_code::unsupported_device)
           diag.notes.push_back({note_kind::device_loop, {}, facts_.loops[desc.loop].where});
       }
