@@ -95,8 +95,9 @@ TEST_CASE("the device errors carry the call's location and their numbers") {
   CHECK(pl.diagnostics[2].message() ==
         "the dispatch of 'chip' uses device 2000000, at or above the device limit 1048576");
   CHECK(pl.diagnostics[3].message() ==
-        "the dispatch of 'chip' iterates over part of the world: only range(world_size()) "
-        "with start 0 and step 1 covers all devices");
+        "the dispatch of 'chip' iterates over the world with a negative start, a step below 1 or "
+        "a stop past world_size(): a scope holds range(START, world_size() - C, STEP) only for "
+        "START >= 0, STEP >= 1 and C >= 0");
 }
 
 TEST_CASE("device literals are judged the same on each side of 32 bits") {
