@@ -46,6 +46,8 @@ public:
       provides<Traits, contract::control_of> && provides<Traits, contract::branches>;
   /// Whether the adapter gives per-target values (values(s)).
   static constexpr bool has_parallel_values = provides<Traits, contract::values>;
+  /// Whether scopes can hold world-relative progressions (symbolic_device_sets).
+  static constexpr bool symbolic = contract::symbolic_device_sets::of<Traits>();
 
   constexpr explicit adapter(const Traits& t) : t_(t) {}
 
@@ -93,6 +95,10 @@ public:
   }
   constexpr bool has_operands(expression e) const { return contract::subexpressions::any(t_, e); }
   constexpr bool can_wrap_body(function f) const { return contract::can_wrap_body::of(t_, f); }
+  /// x and C where e is `x - C` (symbolic only).
+  constexpr std::optional<std::pair<expression, std::int64_t>> minus_constant(expression e) const {
+    return contract::symbolic_device_sets::minus_constant(t_, e);
+  }
 
   // ---- variable identity
   constexpr std::size_t variable_index(variable v) const requires dense_variables {
@@ -106,6 +112,10 @@ public:
   // ---- the scope readers (has_readers)
   constexpr std::string_view scope_name(statement s) const { return t_.scope_name(s); }
   constexpr decltype(auto) scope_devices(statement s) const { return t_.scope_devices(s); }
+  /// Calls f(device_progression) per progression of scope s (symbolic only).
+  template <class F> constexpr void for_each_progression(statement s, F&& f) const {
+    contract::symbolic_device_sets::for_each_progression(t_, s, f);
+  }
   /// Calls f(std::optional<window_buffer>) per slot; a null slot is std::nullopt.
   template <class F> constexpr void for_each_slot(statement s, F&& f) const {
     for (auto&& w : t_.scope_slots(s))

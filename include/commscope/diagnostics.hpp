@@ -110,22 +110,24 @@ inline constexpr auto error_code_names = [] {
 /// Why a `malformed-op` or `verify` diagnostic was raised; selects the message.
 enum class reason : std::uint8_t {
   none,
-  wrong_arity,          ///< number = positional arguments given, extra = expected
-  alloc_not_assigned,   ///< an allocation that is not a direct assignment
-  unknown_callee,       ///< a call of a function the program does not have
-  alloc_outside_scope,  ///< an allocation no scope holds, in a function that has scopes
-  unwrappable_body,     ///< allocations in a body the adapter cannot wrap (can_wrap_body)
-  empty_scope,          ///< verify: a scope without slots
-  null_slot,            ///< verify: a null slot
-  slot_in_two_scopes,   ///< verify: a window buffer in more than one scope
-  unsorted_devices,     ///< verify: device list not ascending, unique, non-negative
-  view_outside_scope,   ///< verify: a view whose window buffer no enclosing scope holds
-  alloc_not_slot,       ///< verify: an allocation no enclosing scope holds (host with scopes)
-  view_of_other_buffer, ///< verify: a view typed with another allocation's window buffer
-  nested_allreduce,     ///< signal synthesis: a signal-less allreduce inside an expression
-  bad_core_num,         ///< signal synthesis: core_num= is no positive integer constant
-  synthesized_in_loop,  ///< signal synthesis: collective-in-loop of a signal-less allreduce
-  ambiguous_window,     ///< a window whose pointer may name two allocations (subject, object)
+  wrong_arity,            ///< number = positional arguments given, extra = expected
+  alloc_not_assigned,     ///< an allocation that is not a direct assignment
+  unknown_callee,         ///< a call of a function the program does not have
+  alloc_outside_scope,    ///< an allocation no scope holds, in a function that has scopes
+  unwrappable_body,       ///< allocations in a body the adapter cannot wrap (can_wrap_body)
+  empty_scope,            ///< verify: a scope without slots
+  null_slot,              ///< verify: a null slot
+  slot_in_two_scopes,     ///< verify: a window buffer in more than one scope
+  unsorted_devices,       ///< verify: device list not ascending, unique, non-negative
+  view_outside_scope,     ///< verify: a view whose window buffer no enclosing scope holds
+  alloc_not_slot,         ///< verify: an allocation no enclosing scope holds (host with scopes)
+  view_of_other_buffer,   ///< verify: a view typed with another allocation's window buffer
+  nested_allreduce,       ///< signal synthesis: a signal-less allreduce inside an expression
+  bad_core_num,           ///< signal synthesis: core_num= is no positive integer constant
+  synthesized_in_loop,    ///< signal synthesis: collective-in-loop of a signal-less allreduce
+  ambiguous_window,       ///< a window whose pointer may name two allocations (subject, object)
+  noncanonical_devices,   ///< verify: a symbolic device set not in canonical form
+  world_loop_beyond_form, ///< partial-world-range where scopes hold progressions
 };
 
 /// What a note of a diagnostic points at (cli.md lists them); selects its message.
@@ -203,6 +205,10 @@ template <class Vec> constexpr void sort_diagnostics(Vec& diagnostics) {
   case error_code::device_out_of_range:
     return "the dispatch of %w uses device %n, at or above the device limit %x";
   case error_code::partial_world_range:
+    if (why == reason::world_loop_beyond_form)
+      return "the dispatch of %w iterates over the world with a negative start, a step below 1 "
+             "or a stop past world_size(): a scope holds range(START, world_size() - C, STEP) "
+             "only for START >= 0, STEP >= 1 and C >= 0";
     return "the dispatch of %w iterates over part of the world: only range(world_size()) with "
            "start 0 and step 1 covers all devices";
   case error_code::duplicate_name:
@@ -256,6 +262,8 @@ template <class Vec> constexpr void sort_diagnostics(Vec& diagnostics) {
       return "window buffer %w is a slot of more than one scope";
     case reason::unsorted_devices:
       return "scope %w has a device list that is not ascending, unique and non-negative";
+    case reason::noncanonical_devices:
+      return "scope %w has a symbolic device set that is not in canonical form";
     case reason::view_outside_scope:
       return "a view of window buffer %w is outside every scope that holds it";
     case reason::alloc_not_slot:

@@ -53,6 +53,7 @@ constexpr materialized materialize(Program& p, const plan<Traits>& pl, const Tra
     typename storage::template vector<window_buffer> buffers;
     typename storage::template vector<window_buffer> slots;
     typename storage::template vector<std::int64_t> devices;
+    typename storage::template vector<device_progression> progressions;
     typename storage::template vector<detail::scope_name> names;
     typename storage::template vector<scope_spec<Traits>> scopes;
     for (const auto& fp : pl.functions) {
@@ -69,25 +70,33 @@ constexpr materialized materialize(Program& p, const plan<Traits>& pl, const Tra
       // Step 10: flatten slots and device lists first, then take spans into them.
       slots.clear();
       devices.clear();
+      progressions.clear();
       names.clear();
       for (std::size_t d = 0; d < fp.domains.size(); ++d) {
         names.emplace_back(d);
         for (auto i : fp.domains[d].slots)
           slots.push_back(buffers[i]);
         fp.domains[d].devices.for_each([&](device_id id) { devices.push_back(id); });
+        if constexpr (detail::adapter<Traits>::symbolic)
+          if (fp.domains[d].devices.has_progressions())
+            for (const device_progression pr : fp.domains[d].devices.progressions())
+              progressions.push_back(pr);
       }
       scopes.clear();
-      std::size_t slot_at = 0, device_at = 0;
+      std::size_t slot_at = 0, device_at = 0, progression_at = 0;
       for (std::size_t d = 0; d < fp.domains.size(); ++d) {
         const auto& dom = fp.domains[d];
         const std::size_t ns = dom.slots.size();
         const std::size_t nd =
             dom.devices.is_all() ? 0 : static_cast<std::size_t>(dom.devices.size());
-        scopes.push_back({names[d].view(),
-                          std::span<const std::int64_t>(devices.data() + device_at, nd),
-                          std::span<const window_buffer>(slots.data() + slot_at, ns)});
+        const std::size_t np = dom.devices.progressions().size();
+        scopes.push_back(
+            {names[d].view(), std::span<const std::int64_t>(devices.data() + device_at, nd),
+             std::span<const window_buffer>(slots.data() + slot_at, ns),
+             std::span<const device_progression>(progressions.data() + progression_at, np)});
         slot_at += ns;
         device_at += nd;
+        progression_at += np;
       }
       a.wrap_body(rw, fp.function,
                   std::span<const scope_spec<Traits>>(scopes.data(), scopes.size()));

@@ -5,6 +5,7 @@
 
 #include <commscope/adapter.hpp>
 #include <commscope/detail/collect.hpp>
+#include <commscope/detail/devices.hpp>
 #include <commscope/detail/read_back.hpp>
 #include <commscope/detail/variables.hpp>
 #include <commscope/diagnostics.hpp>
@@ -13,11 +14,13 @@
 
 #include <algorithm>
 #include <concepts>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <span>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 namespace commscope {
 
@@ -67,6 +70,65 @@ private:
   variable_table<A> vars_;
   function_facts<A> facts_;
 };
+
+/// W of a host orchestrator as the analysis takes it (devices.hpp, smallest_world): from
+/// the dispatches, which a materialized body still holds.
+template <class A> class function_worlds {
+public:
+  constexpr function_worlds(const A& a, const typename A::program& p) : a_(a), vars_(a, p) {}
+  constexpr device_id of(typename A::function f) {
+    vars_.reset();
+    facts_.clear();
+    std::uint64_t order = 0;
+    collector<A>(a_, vars_, facts_, order).run(f);
+    return smallest_world_of(a_, vars_, facts_);
+  }
+
+private:
+  const A& a_;
+  variable_table<A> vars_;
+  function_facts<A> facts_;
+};
+
+/// Stands in for function_worlds where scopes hold no progressions: nothing to build.
+struct without_worlds {
+  template <class A, class P> constexpr without_worlds(const A&, const P&) {}
+};
+
+/// Whether a scope's ids and progressions are in the canonical form (device_set.hpp) for
+/// the worlds that can run its function: at least `world`, and larger than its ids.
+template <class Records, class Scope>
+constexpr bool canonical_scope(const Records& found, const Scope& sc, device_id world) {
+  device_set set;
+  device_id min_world = world;
+  for (std::uint32_t k = 0; k < sc.device_count; ++k) {
+    const auto d = found.devices[sc.first_device + k];
+    set.join(device_set::single(d));
+    min_world = std::max(min_world, d + 1);
+  }
+  std::vector<device_progression> listed;
+  for (std::uint32_t k = 0; k < sc.progression_count; ++k) {
+    const auto p = found.progressions[sc.first_progression + k];
+    if (p.start < 0 || p.step < 1 || p.stop_offset < 0)
+      return false;
+    listed.push_back(p);
+    set.join(device_set::progression(p));
+  }
+  if (!std::is_sorted(listed.begin(), listed.end()))
+    return false;
+  const device_set canonical = set.canonical(min_world);
+  if (!canonical.has_progressions())
+    return false;
+  std::size_t n = 0;
+  for (const device_progression p : canonical.progressions())
+    if (n >= listed.size() || !(listed[n++] == p))
+      return false;
+  const auto ids = canonical.intervals();
+  std::size_t ids_count = 0;
+  for (const auto& r : ids)
+    ids_count += static_cast<std::size_t>(r.last - r.first) + 1;
+  return n == listed.size() && ids_count == sc.device_count;
+}
 } // namespace detail
 
 /// Checks every function of `p` through the traits object `traits`.
@@ -88,6 +150,9 @@ template <class Program, class Traits>
       out.push_back({error_code::verify, why, subject, 0, 0, where, at, {}, {}});
     };
     detail::window_pointers<A> pointers(a, p);
+    std::conditional_t<A::symbolic, detail::function_worlds<A>, detail::without_worlds> worlds_of(
+        a, p);
+    typename storage::template vector<device_id> worlds; ///< per scope: its function's W
     for (auto&& f : a.functions(p)) {
       const auto first_scope = found.scopes.size();
       const auto first_allocation = found.allocations.size();
@@ -102,6 +167,13 @@ template <class Program, class Traits>
       // Only a host orchestrator with scopes must hold every allocation in them.
       if (found.scopes.size() == first_scope)
         found.allocations.resize(first_allocation);
+      if constexpr (A::symbolic) {
+        const auto symbolic_scope = [&](const auto& sc) { return sc.progression_count > 0; };
+        const bool any =
+            std::any_of(found.scopes.begin() + static_cast<std::ptrdiff_t>(first_scope),
+                        found.scopes.end(), symbolic_scope);
+        worlds.resize(found.scopes.size(), any ? worlds_of.of(f) : device_id{1});
+      }
     }
     // (window buffer, scope), as read_back's index: sorted by the same instantiation.
     using slot_entry = std::pair<window_buffer, std::uint32_t>;
@@ -128,6 +200,9 @@ template <class Program, class Traits>
           break;
         }
       }
+      if constexpr (detail::adapter<Traits>::symbolic)
+        if (sc.progression_count > 0 && !detail::canonical_scope(found, sc, worlds[i]))
+          report(reason::noncanonical_devices, sc.name, sc.where, sc.begin + 3);
     }
     // A window buffer in more than one scope: reported at each later scope.
     const std::less<window_buffer> less;

@@ -352,7 +352,7 @@ inline constexpr test_case all_errors_in_source_order{
          let<"b2">(alloc(8)), let<"v2">(window(use<"b2">)), // unconsumed-alloc
          eval(malformed<commscope::operation::barrier>()),  // malformed-op
          let<"b3">(alloc(8)), let<"v3">(window(use<"b3">)),
-         for_range<"r">(1, world_size())(dispatch(call<"chip">(use<"v3">), use<"r">))),
+         for_range<"r">(3, world_size(), -1)(dispatch(call<"chip">(use<"v3">), use<"r">))),
     {.views = {{"data", "buf"}, {"v2", "b2"}, {"v3", "b3"}},
      .diagnostics = {"dead-alloc", "negative-device", "unconsumed-alloc", "malformed-op",
                      "partial-world-range"}}};
@@ -422,19 +422,94 @@ template <const auto&... Cases> struct table {
   template <class F> static constexpr void for_each(F&& f) { (f(Cases), ...); }
 };
 
-using all = table<
-    constant_device, constant_temporary, negative_constant, world_loop, world_through_temporaries,
-    partial_world_start, partial_world_step, constant_loop, constant_loop_step, descending_loop,
-    empty_loop, negative_loop_element, zero_step, loop_variable_after_loop, unknown_bound,
-    other_device_expression, constant_out_of_range, huge_loop_out_of_range, no_device,
-    copied_pointer, many_views, merge_union, merge_all_absorbs, clustering, nested_blocks,
-    not_dispatch_targets, two_hosts, allreduce_inherits, broadcast_inherits,
-    reduce_scatter_inherits, barrier_own_coverage, allgather_inherits, all_to_all_inherits,
-    all_to_all_v_inherits, transitive_inheritance, collective_result, dead_alloc, duplicate_name,
-    same_name_other_domains, malformed_collective, malformed_operations, collective_arg_not_window,
-    uncovered_collective, barrier_no_coverage, collective_in_for, collective_in_while, no_cascades,
-    all_errors_in_source_order, aliased_allreduce, aliased_broadcast, aliased_reduce_scatter,
-    aliased_allgather, aliased_all_to_all, aliased_all_to_all_v, aliased_after_suppressed_check>;
+using all =
+    table<constant_device, constant_temporary, negative_constant, world_loop,
+          world_through_temporaries, constant_loop, constant_loop_step, descending_loop, empty_loop,
+          negative_loop_element, zero_step, loop_variable_after_loop, unknown_bound,
+          other_device_expression, constant_out_of_range, huge_loop_out_of_range, no_device,
+          copied_pointer, many_views, merge_union, merge_all_absorbs, clustering, nested_blocks,
+          not_dispatch_targets, two_hosts, allreduce_inherits, broadcast_inherits,
+          reduce_scatter_inherits, barrier_own_coverage, allgather_inherits, all_to_all_inherits,
+          all_to_all_v_inherits, transitive_inheritance, collective_result, dead_alloc,
+          duplicate_name, same_name_other_domains, malformed_collective, malformed_operations,
+          collective_arg_not_window, uncovered_collective, barrier_no_coverage, collective_in_for,
+          collective_in_while, no_cascades, all_errors_in_source_order, aliased_allreduce,
+          aliased_broadcast, aliased_reduce_scatter, aliased_allgather, aliased_all_to_all,
+          aliased_all_to_all_v, aliased_after_suppressed_check>;
+
+// ---- loops over part of the world (pass.md, "Symbolic device sets"): an adapter without
+// symbolic device sets reports them (the index IR, the plain compile-time traits) ----------
+
+inline constexpr test_case partial_world_offset{
+    "descriptor: range(1, world_size() - 1) is unsupported-device without symbolic sets",
+    host(buffer(), view(), for_range<"r">(1, minus(world_size(), 1))(run_on(use<"r">))),
+    {.views = {{"data", "buf"}}, .diagnostics = {"unsupported-device"}}};
+
+using partial_world = table<partial_world_start, partial_world_step, partial_world_offset>;
+
+// ... and one with them (symbolic_traits, the reference IR) gives progressions, compared
+// in canonical form.
+
+constexpr auto other_buffer() { return let<"buf2">(alloc(64)); }
+constexpr auto other_view() { return let<"data2">(window(use<"buf2">)); }
+constexpr auto run_second_on(const auto& device) {
+  return dispatch(call<"chip">(use<"data2">), device);
+}
+
+inline constexpr test_case symbolic_start{
+    "symbolic: range(1, world_size()) is a progression",
+    host(buffer(), view(), for_range<"r">(1, world_size())(run_on(use<"r">))),
+    {.domains = {{"range(1,ws)", {"buf"}}}, .views = {{"data", "buf"}}}};
+
+inline constexpr test_case symbolic_step{
+    "symbolic: range(0, world_size(), 2) is a progression",
+    host(buffer(), view(), for_range<"r">(0, world_size(), 2)(run_on(use<"r">))),
+    {.domains = {{"range(0,ws,2)", {"buf"}}}, .views = {{"data", "buf"}}}};
+
+inline constexpr test_case symbolic_offset_direct{
+    "symbolic: range(1, world_size() - 1)",
+    host(buffer(), view(), for_range<"r">(1, minus(world_size(), 1))(run_on(use<"r">))),
+    {.domains = {{"range(1,ws-1)", {"buf"}}}, .views = {{"data", "buf"}}}};
+
+inline constexpr test_case symbolic_offset_temporaries{
+    "symbolic: the stop through temporaries, n = w - 1 with w = world_size(); 3 kept",
+    host(buffer(), view(), let<"w">(world_size()), let<"n">(minus(use<"w">, 1)),
+         for_range<"r">(0, use<"n">, 2)(run_on(use<"r">)), run_on(3)),
+    {.domains = {{"3,range(0,ws-1,2)", {"buf"}}}, .views = {{"data", "buf"}}}};
+
+inline constexpr test_case symbolic_zero_joins_all{
+    "symbolic: {0} and range(1, world_size()) are all, one domain with the world loop",
+    host(buffer(), view(), other_buffer(), other_view(), run_on(0),
+         for_range<"r">(1, world_size())(run_on(use<"r">)),
+         for_world<"r">(run_second_on(use<"r">))),
+    {.domains = {{"all", {"buf", "buf2"}}}, .views = {{"data", "buf"}, {"data2", "buf2"}}}};
+
+inline constexpr test_case symbolic_parities_all{
+    "symbolic: range(0, ws, 2) and range(1, ws, 2) are all",
+    host(buffer(), view(), for_range<"r">(0, world_size(), 2)(run_on(use<"r">)),
+         for_range<"r">(1, world_size(), 2)(run_on(use<"r">))),
+    {.domains = {{"all", {"buf"}}}, .views = {{"data", "buf"}}}};
+
+inline constexpr test_case symbolic_id_past_stop{
+    "symbolic: {0} and range(1, world_size() - 1) stay as written",
+    host(buffer(), view(), run_on(0), for_range<"r">(1, minus(world_size(), 1))(run_on(use<"r">))),
+    {.domains = {{"0,range(1,ws-1)", {"buf"}}}, .views = {{"data", "buf"}}}};
+
+inline constexpr test_case symbolic_open_start{
+    "symbolic: range(k, world_size()) with an open k is unsupported-device",
+    host(buffer(), view(), let<"k">(opaque()),
+         for_range<"r">(use<"k">, world_size())(run_on(use<"r">))),
+    {.views = {{"data", "buf"}}, .diagnostics = {"unsupported-device"}}};
+
+inline constexpr test_case symbolic_descending{
+    "symbolic: a descending or zero step over the world stays partial-world-range",
+    host(buffer(), view(), for_range<"r">(3, world_size(), -1)(run_on(use<"r">)),
+         for_range<"r">(0, world_size(), 0)(run_on(use<"r">))),
+    {.views = {{"data", "buf"}}, .diagnostics = {"partial-world-range", "partial-world-range"}}};
+
+using symbolic = table<symbolic_start, symbolic_step, symbolic_offset_direct,
+                       symbolic_offset_temporaries, symbolic_zero_joins_all, symbolic_parities_all,
+                       symbolic_id_past_stop, symbolic_open_start, symbolic_descending>;
 
 // ---- rebinding (pass.md, "Rebinding and control flow"): a name bound several times is
 // one variable bound several times, in every IR that runs these tables (the compile-time

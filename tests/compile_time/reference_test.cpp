@@ -11,6 +11,7 @@
 #include <doctest/doctest.h>
 
 #include <string>
+#include <type_traits>
 
 using namespace commscope::compile_time;
 
@@ -38,10 +39,27 @@ TEST_CASE("the rebinding and control-flow cases hold in the reference IR") {
   ct_cases::alternatives::for_each(run);
 }
 
+TEST_CASE("the reference IR has symbolic device sets: the symbolic cases hold there") {
+  static_assert(commscope::contract::symbolic_device_sets::of<
+                commscope::ir_traits<commscope::reference::program_ptr>>());
+  std::size_t checked = 0;
+  ct_cases::symbolic::for_each([&](const auto& c) {
+    INFO(c.name);
+    const auto program = ct_cases::to_reference(c.program);
+    const verdict v = check(program, c.expected);
+    CHECK_MESSAGE(v.ok(), describe(v.what), " (index ", v.index, ")");
+    ++checked;
+  });
+  CHECK(checked == ct_cases::symbolic::size);
+}
+
 TEST_CASE("both IRs report the same diagnostics, word for word") {
+  // Both with symbolic device sets, which select some messages (partial-world-range).
   ct_cases::all::for_each([](const auto& c) {
     INFO(c.name);
-    const auto ct_plan = commscope::analyze(c.program);
+    using program_type = std::remove_cvref_t<decltype(c.program)>;
+    const auto ct_plan = commscope::analyze(
+        c.program, commscope::compile_time::symbolic_traits<program_type::capacity>{});
     const auto program = ct_cases::to_reference(c.program); // the plan points into it
     const auto ref_plan = commscope::analyze(program);
     REQUIRE(ct_plan.diagnostics.size() == ref_plan.diagnostics.size());

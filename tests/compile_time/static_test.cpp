@@ -3,8 +3,8 @@
 // a wrong expectation is a compile error naming what differs.
 #include "cases.hpp"
 
-#include <commscope/detail/signals.hpp>
 #include <commscope/compile_time/expect.hpp>
+#include <commscope/detail/signals.hpp>
 
 #include <doctest/doctest.h>
 
@@ -23,6 +23,39 @@ static_assert(all_match(ct_cases::all{}));
 static_assert(all_match(ct_cases::rebinding{}));
 static_assert(all_match(ct_cases::rebinding_without_renaming{}));
 static_assert(all_match(ct_cases::alternatives{}));
+static_assert(all_match(ct_cases::partial_world{}));
+
+/// The symbolic table through the compile-time traits with symbolic device sets.
+template <const auto&... Cases> constexpr bool all_match_symbolic(ct_cases::table<Cases...>) {
+  return (report<check(
+              Cases.program, Cases.expected,
+              symbolic_traits<std::remove_cvref_t<decltype(Cases.program)>::capacity>{})>::value &&
+          ...);
+}
+static_assert(all_match_symbolic(ct_cases::symbolic{}));
+/// The expectation text of a symbolic set is matched exactly: a wrong id, step, offset or
+/// trailing text is a mismatch.
+constexpr commscope::device_set zero_and_odd_ranks() {
+  auto s = commscope::device_set::single(0);
+  s.join(commscope::device_set::progression({1, 2, 1}));
+  return s;
+}
+static_assert(commscope::detail::compare_devices(zero_and_odd_ranks(), "0,range(1,ws-1,2)") ==
+              mismatch::none);
+static_assert(commscope::detail::compare_devices(zero_and_odd_ranks(), "0,range(1,ws-1)") ==
+              mismatch::domain_devices);
+static_assert(commscope::detail::compare_devices(zero_and_odd_ranks(), "0,range(1,ws,2)") ==
+              mismatch::domain_devices);
+static_assert(commscope::detail::compare_devices(zero_and_odd_ranks(), "1,range(1,ws-1,2)") ==
+              mismatch::domain_devices);
+static_assert(commscope::detail::compare_devices(zero_and_odd_ranks(), "0,range(1,ws-1,2),") ==
+              mismatch::domain_devices);
+static_assert(commscope::detail::compare_devices(zero_and_odd_ranks(), "0,range(10,ws-1,2)") ==
+              mismatch::domain_devices);
+static_assert(commscope::detail::compare_devices(commscope::device_set::single(0), "range(0,ws)") ==
+              mismatch::domain_devices);
+static_assert(commscope::contract::symbolic_device_sets::of<symbolic_traits<
+                  std::remove_cvref_t<decltype(ct_cases::symbolic_start.program)>::capacity>>());
 
 /// The compile-time adapter is the analysis core alone (traits.hpp, layer 1): no scope
 /// readers, no rewrite hooks, and the pass runs on it all the same.
@@ -30,6 +63,7 @@ using ct_traits =
     commscope::ir_traits<std::remove_cvref_t<decltype(ct_cases::constant_device.program)>>;
 static_assert(commscope::analysable_ir<ct_traits>);
 static_assert(!commscope::reads_scopes<ct_traits> && !commscope::rewrites<ct_traits>);
+static_assert(!commscope::contract::symbolic_device_sets::of<ct_traits>());
 
 /// The pass also runs through a constexpr traits object.
 constexpr ct_traits ct_object{};

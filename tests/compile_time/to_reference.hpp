@@ -69,6 +69,9 @@ private:
     case expression_kind::call:
       return call(n);
     case expression_kind::other:
+      if (n.name == "-" && n.count == 1) // minus(x, C): `x - C`
+        return commscope::reference::function_builder::binary(
+            "-", expression(p_.expression_lists[n.first]), ex(n.value));
       break;
     }
     return commscope::reference::function_builder::list(arguments(n));

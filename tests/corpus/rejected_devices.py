@@ -1,6 +1,6 @@
 # Corpus: device errors in both program forms (exit 1). Module-level @pl.jit group:
 # an integer literal far beyond the device limit (device-out-of-range, not
-# unsupported-device: integers are unbounded), a negative constant, a loop over part of
+# unsupported-device: integers are unbounded), a negative constant, a descending loop over
 # the world (partial-world-range). A @pl.program in a test function: a step-0 constant
 # loop (unsupported-device) and a descending loop reaching below zero (negative-device).
 """Device ids the analysis must refuse."""
@@ -22,7 +22,7 @@ def bad_devices():
     v = pld.window(buf, [SIZE], dtype=pl.FP32)
     per_rank(v, device=123456789012345678901234567890)
     per_rank(v, device=-3)
-    for r in pl.range(1, pld.world_size()):
+    for r in pl.range(3, pld.world_size(), -1):
         per_rank(v, device=r)
 
 

@@ -168,3 +168,13 @@ TEST_CASE("domains are per function") {
 }
 
 TEST_SUITE_END();
+
+TEST_CASE("sets that differ only in their progressions hash apart") {
+  using commscope::device_progression;
+  using commscope::device_set;
+  device_set a = device_set::single(0), b = device_set::single(0);
+  a.join(device_set::progression(device_progression{1, 2, 0}));
+  b.join(device_set::progression(device_progression{2, 2, 0}));
+  CHECK(commscope::detail::hash_of(a) != commscope::detail::hash_of(b));
+  CHECK(commscope::detail::hash_of(a) != commscope::detail::hash_of(device_set::single(0)));
+}

@@ -74,7 +74,7 @@ TEST_CASE("the device errors carry the call's location and their numbers") {
   fixture f;
   auto v = f.view("buf");                               // 4
   auto r = f.h.for_range("r", 2);                       // 6
-  auto w = f.h.for_range("w", 0, f.h.world_size(), 2);  // 7
+  auto w = f.h.for_range("w", 0, f.h.world_size(), 0);  // 7
   f.h.dispatch(f.chip, {v}, fb::add(r, w));             // 8:17 unsupported
   f.h.dispatch(f.chip, {v}, -3);                        // 9:17 negative
   f.h.dispatch(f.chip, {v}, std::int64_t{2000000});     // 10:17 out of range
@@ -95,8 +95,9 @@ TEST_CASE("the device errors carry the call's location and their numbers") {
   CHECK(pl.diagnostics[2].message() ==
         "the dispatch of 'chip' uses device 2000000, at or above the device limit 1048576");
   CHECK(pl.diagnostics[3].message() ==
-        "the dispatch of 'chip' iterates over part of the world: only range(world_size()) "
-        "with start 0 and step 1 covers all devices");
+        "the dispatch of 'chip' iterates over the world with a negative start, a step below 1 or "
+        "a stop past world_size(): a scope holds range(START, world_size() - C, STEP) only for "
+        "START >= 0, STEP >= 1 and C >= 0");
 }
 
 TEST_CASE("device literals are judged the same on each side of 32 bits") {
@@ -249,7 +250,7 @@ TEST_CASE("every error of a program is reported, in source order, across functio
   auto r = h2.for_range("r", 0);                            // 16
   h2.dispatch(chip, {e}, r);                                // 17
   h2.end();
-  auto w = h2.for_range("w", 1, h2.world_size(), 1);        // 18
+  auto w = h2.for_range("w", 1, h2.world_size(), -1);        // 18
   h2.dispatch(chip, {p}, w);                                // 19:13
   h2.end();
   auto q = h2.window("q_v", h2.alloc("q", 8));              // 20-21
@@ -278,7 +279,7 @@ TEST_CASE("no cascade: a reported dispatch suppresses its arguments' allocation 
     fixture f;
     auto v = f.view("buf");            // 4
     auto c = f.h.assign("c", v);       // 6
-    auto r = f.h.for_range("r", 1, f.h.world_size(), 1); // 7
+    auto r = f.h.for_range("r", 1, f.h.world_size(), -1); // 7
     f.h.dispatch(f.chip, {c}, r);      // 8:13
     f.h.end();
     CHECK(diags(f.analyze()) == "partial-world-range chip 8:13");

@@ -202,8 +202,7 @@ private:
     case statement_kind::for_range: {
       std::vector<std::int64_t> values;
       if (s.kind == statement_kind::for_world)
-        for (std::int64_t r = 0; r < world_size_; ++r)
-          values.push_back(r);
+        values = world_values(s, world_size_);
       else
         values = range_values(s);
       states exits;

@@ -199,6 +199,11 @@ private:
       s.builtin_range = chance(0.3);
       if (!world)
         constant_range(s);
+      else if (chance(0.35)) { // over part of the world
+        s.start = pick(0, 3);
+        s.step = pick(1, 3);
+        s.world_offset = pick(0, 2);
+      }
       context inner = c;
       ++inner.depth;
       ++inner.loops;

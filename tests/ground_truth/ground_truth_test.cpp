@@ -15,7 +15,10 @@
 //     then those are its only diagnostics;
 //   - the index IR's evidence (`--explain`) names every dispatch and collective that
 //     touches each allocation, and adds up to its devices;
-//   - the two plans agree.
+//   - the two plans agree; but a program with a loop over part of the world
+//     (`range(START, world_size() - C, STEP)`), which the index IR rejects (it has no
+//     symbolic device sets), is judged on the front end's plan alone, its progressions
+//     taken at each world size the executor runs.
 //
 // COMMSCOPE_GT_SEED and COMMSCOPE_GT_COUNT choose the programs (by default 5,000, or
 // 1,000 in a build with assertions; program k is generated from seed + k, so one program
@@ -59,9 +62,21 @@ namespace {
 struct summary {
   struct set {
     bool all = false;
-    std::uint64_t ids = 0; ///< below 64
-    bool beyond = false;   ///< an id of 64 or more
+    std::uint64_t ids = 0;          ///< below 64
+    bool beyond = false;            ///< an id of 64 or more
+    commscope::device_set symbolic; ///< the whole set, when it has progressions
     friend bool operator==(const set&, const set&) = default;
+    /// The devices below 64 in a world of `world_size` devices.
+    [[nodiscard]] std::uint64_t at(std::int64_t world_size) const {
+      if (all)
+        return (std::uint64_t{1} << world_size) - 1;
+      std::uint64_t m = ids;
+      if (symbolic.has_progressions())
+        for (std::int64_t d = 0; d < world_size && d < 64; ++d)
+          if (symbolic.contains(d, world_size))
+            m |= std::uint64_t{1} << d;
+      return m;
+    }
   };
   std::vector<std::string> names;
   std::vector<set> sets;
@@ -83,6 +98,10 @@ struct summary {
     for (int d = 0; d < 64; ++d)
       if (s.ids >> d & 1)
         r += (r.empty() ? "" : ",") + std::to_string(d);
+    if (s.symbolic.has_progressions())
+      for (const commscope::device_progression p : s.symbolic.progressions())
+        r += (r.empty() ? "" : ",") + std::string("range(") + std::to_string(p.start) + ",ws-" +
+             std::to_string(p.stop_offset) + "," + std::to_string(p.step) + ")";
     return "{" + r + (s.beyond ? ",64+" : "") + "}";
   }
 };
@@ -101,6 +120,8 @@ template <class Plan> summary summarize(const Plan& plan) {
           else
             set.beyond = true;
         });
+      if (a.devices.has_progressions())
+        set.symbolic = a.devices;
       s.sets.push_back(set);
     }
   for (const auto& d : plan.diagnostics)
@@ -108,7 +129,7 @@ template <class Plan> summary summarize(const Plan& plan) {
   return s;
 }
 
-std::string show_mask(std::uint64_t m) { return summary::show({false, m, false}); }
+std::string show_mask(std::uint64_t m) { return summary::show({false, m, false, {}}); }
 
 /// Whether every dispatch and collective runs in some execution, and every dispatch for
 /// every value of its device (a constant, or an enclosing loop's variable).
@@ -118,8 +139,14 @@ bool every_iteration_runs(const gt::program& p, const gt::truth& t) {
   const std::function<void(const gt::block&)> walk = [&](const gt::block& b) {
     for (const auto& s : b) {
       const auto id = static_cast<std::size_t>(s.id);
-      if (s.kind == gt::statement_kind::collective)
+      if (s.kind == gt::statement_kind::collective) {
         all &= static_cast<bool>(t.executed[id]);
+        // A loop over part of the world may run no iteration in a small world, where the
+        // collective inside then passes nothing (the analysis is one for all worlds).
+        for (const auto* l : loops)
+          for (const auto& w : t.worlds)
+            all &= !gt::partial_world(*l) || !gt::world_values(*l, w.world_size).empty();
+      }
       if (s.kind == gt::statement_kind::dispatch)
         for (const auto& w : t.worlds) {
           std::uint64_t expected = std::uint64_t{1} << s.constant;
@@ -132,7 +159,8 @@ bool every_iteration_runs(const gt::program& p, const gt::truth& t) {
             if (s.device_variable >= 0 && l->target == s.device_variable) { // innermost last
               expected = 0;
               if (l->kind == gt::statement_kind::for_world)
-                expected = (std::uint64_t{1} << w.world_size) - 1;
+                for (auto v : gt::world_values(*l, w.world_size))
+                  expected |= std::uint64_t{1} << v;
               else
                 for (auto v : gt::range_values(*l))
                   expected |= std::uint64_t{1} << v;
@@ -244,7 +272,7 @@ verdict judge(const gt::program& p, const gt::rendered& r, const gt::truth& t, c
   for (std::size_t a = 0; a < s.sets.size(); ++a)
     for (const auto& w : t.worlds) {
       const auto& set = s.sets[a];
-      const std::uint64_t analysed = set.all ? (std::uint64_t{1} << w.world_size) - 1 : set.ids;
+      const std::uint64_t analysed = set.at(w.world_size);
       const std::uint64_t truth = w.covered[a];
       const std::string what = s.names[a] + " in a world of " + std::to_string(w.world_size) +
                                ": analysed " + summary::show(set) + ", executions " +
@@ -319,6 +347,32 @@ std::optional<std::string> unexplained(const gt::rendered& r, const gt::truth& t
   return std::nullopt;
 }
 
+/// Why the accepted plan `planned` of `p`, written back, is wrong: the materialized program
+/// must verify (a symbolic set canonical for the W the verifier takes from the
+/// dispatches) and read back to the same plan. Nothing for a rejected program.
+template <class Program>
+std::optional<std::string> written_back(const Program& p, const summary& planned) {
+  if (!planned.diagnostics.empty())
+    return std::nullopt;
+  Program written = p;
+  const auto plan = commscope::analyze(written);
+  if (commscope::materialize(written, plan) == commscope::materialized::rejected)
+    return "materialize rejected an accepted plan";
+  if (const auto found = commscope::verify(written); !found.empty())
+    return "verify: " + std::string(found[0].message()) + " at line " +
+           std::to_string(found[0].where.line);
+  // Read back in scope order: compared by allocation name.
+  const auto by_name = [](const summary& s) {
+    std::map<std::string, std::string> m;
+    for (std::size_t a = 0; a < s.names.size(); ++a)
+      m[s.names[a]] = summary::show(s.sets[a]);
+    return m;
+  };
+  if (const auto again = summarize(commscope::analyze(written)); by_name(again) != by_name(planned))
+    return "read back: " + again.text() + "\nplanned:   " + planned.text();
+  return std::nullopt;
+}
+
 /// Renders, parses and analyses a completed program through both IRs, and judges each
 /// plan (and the index IR's evidence), then whether they agree.
 verdict check(const gt::program& p, bool front_end = true) {
@@ -333,24 +387,39 @@ verdict check(const gt::program& p, bool front_end = true) {
   const auto index = gt::to_index(p, r);
   const auto plan = commscope::analyze(index->m, index->adapter(), commscope::with_evidence);
   const auto built = summarize(plan);
-  auto v = judge(p, r, t, built);
-  if (v.what == verdict_kind::failure) {
-    // Apart: the failures of programs with a pointer that may name two allocations.
-    v.category = "index IR: " + v.category + (classes(p).ambiguous_pointer ? " (pointer)" : "");
-    return v;
+  // A dispatch in a loop over part of the world: the index IR, without symbolic device
+  // sets, rejects the program; the front end's reference IR, with them, is judged alone.
+  bool symbolic = false;
+  if (gt::has_partial_world(p))
+    for (const auto& d : plan.diagnostics)
+      symbolic = symbolic || d.code == commscope::error_code::partial_world_range ||
+                 d.code == commscope::error_code::unsupported_device;
+  verdict v;
+  if (!symbolic) {
+    v = judge(p, r, t, built);
+    if (v.what == verdict_kind::failure) {
+      // Apart: the failures of programs with a pointer that may name two allocations.
+      v.category = "index IR: " + v.category + (classes(p).ambiguous_pointer ? " (pointer)" : "");
+      return v;
+    }
+    if (v.what != verdict_kind::rejected)
+      if (auto why = unexplained(r, t, plan.functions.at(0)))
+        return fail("index IR: explain", *why);
   }
-  if (v.what != verdict_kind::rejected)
-    if (auto why = unexplained(r, t, plan.functions.at(0)))
-      return fail("index IR: explain", *why);
   // COMMSCOPE_GT_IR=index judges the library alone (the front end's plan not at all).
   const char* only = std::getenv("COMMSCOPE_GT_IR");
   if (!front_end || (only && std::string_view(only) == "index"))
     return v;
   const auto from_text = summarize(commscope::analyze(parsed.program));
-  if (auto u = judge(p, r, t, from_text); u.what == verdict_kind::failure) {
+  auto u = judge(p, r, t, from_text);
+  if (u.what == verdict_kind::failure) {
     u.category = "front end: " + u.category;
     return u;
   }
+  if (auto why = written_back(parsed.program, from_text))
+    return fail("front end: written back", *why);
+  if (symbolic)
+    return u;
   if (!(from_text == built))
     return fail("plans differ", "front end: " + from_text.text() + "\nindex IR:  " + built.text());
   return v;
@@ -601,7 +670,7 @@ TEST_CASE("the judge: a missing device is unsound, an extra one inexact without 
   const auto t = gt::execute(p, worlds);
   summary s;
   s.names = {"b1", "b2"};
-  s.sets = {{false, 0b100, false}, {false, 0b100, false}};
+  s.sets = {{false, 0b100, false, {}}, {false, 0b100, false, {}}};
   CHECK(judge(p, r, t, s).what == verdict_kind::exact);
   s.sets[1].ids = 0b110;
   CHECK(judge(p, r, t, s).what == verdict_kind::wider); // a binding under an if: allowed
@@ -616,7 +685,7 @@ TEST_CASE("the judge: a missing device is unsound, an extra one inexact without 
   const auto& q = straight.with({straight.dispatch("v", 0), straight.dispatch("w", 1)});
   s = {};
   s.names = {"b1", "b2"};
-  s.sets = {{false, 0b1, false}, {false, 0b11, false}};
+  s.sets = {{false, 0b1, false, {}}, {false, 0b11, false, {}}};
   CHECK(judge(q, gt::render(q), gt::execute(q, worlds), s).category == "not exact");
 }
 

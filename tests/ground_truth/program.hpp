@@ -86,6 +86,9 @@ struct statement {
   bool through_copy = false;
   collective op{};
   std::int64_t start = 0, stop = 0, step = 1;
+  /// for_world: range(start, world_size() - world_offset, step), a loop over part of the
+  /// world (pass.md, "Symbolic device sets") unless it is range(world_size()).
+  std::int64_t world_offset = 0;
   bool builtin_range = false; ///< range(...) rather than pl.range(...)
   bool else_ = false;
   std::vector<int> conditions; ///< if: one per branch but an else; while: one
@@ -113,6 +116,19 @@ inline std::vector<std::int64_t> range_values(const statement& s) {
   return r;
 }
 
+/// Whether a for_world loop runs over part of the world only.
+inline bool partial_world(const statement& s) {
+  return s.kind == statement_kind::for_world &&
+         (s.start != 0 || s.step != 1 || s.world_offset != 0);
+}
+/// The values of a for_world loop in a world of `world_size` devices, in order.
+inline std::vector<std::int64_t> world_values(const statement& s, std::int64_t world_size) {
+  std::vector<std::int64_t> r;
+  for (auto i = s.start; i < world_size - s.world_offset; i += s.step)
+    r.push_back(i);
+  return r;
+}
+
 /// Calls f(statement&, depth) on every statement in pre-order.
 template <class Block, class F> void each_statement(Block& b, F&& f, int depth = 0) {
   for (auto& s : b) {
@@ -122,6 +138,12 @@ template <class Block, class F> void each_statement(Block& b, F&& f, int depth =
   }
 }
 
+/// Whether some loop of the program runs over part of the world.
+template <class Program> bool has_partial_world(const Program& p) {
+  bool any = false;
+  each_statement(p.body, [&](const statement& s, int) { any = any || partial_world(s); });
+  return any;
+}
 /// Numbers the statements in pre-order.
 inline void number(program& p) {
   int n = 0;

@@ -134,7 +134,12 @@ private:
       }
       return;
     case statement_kind::for_world: {
-      const std::string world = s.id % 2 ? "pld.world_size()" : "pld.system.world_size()";
+      std::string world = s.id % 2 ? "pld.world_size()" : "pld.system.world_size()";
+      if (s.world_offset != 0)
+        world += " - " + std::to_string(s.world_offset);
+      if (partial_world(s))
+        world = std::to_string(s.start) + ", " + world +
+                (s.step != 1 ? ", " + std::to_string(s.step) : std::string());
       put(indent, "for " + name(s.target) + " in " + (s.builtin_range ? "range(" : "pl.range(") +
                       world + "):");
       put_block(s.blocks[0], indent + 1);

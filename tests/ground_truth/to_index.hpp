@@ -111,9 +111,11 @@ private:
       return;
     }
     case statement_kind::for_world:
-      out.push_back(b_.for_loop(name(s.target), b_.integer(0, at),
-                                b_.call(operation::world_size, {}, at), b_.integer(1, at),
-                                write(s.blocks[0]), at));
+      // The index IR has no symbolic sets: `world_size() - C` is opaque to it.
+      out.push_back(
+          b_.for_loop(name(s.target), b_.integer(s.start, at),
+                      s.world_offset != 0 ? b_.opaque(at) : b_.call(operation::world_size, {}, at),
+                      b_.integer(s.step, at), write(s.blocks[0]), at));
       return;
     case statement_kind::for_range:
       out.push_back(b_.for_loop(name(s.target), b_.integer(s.start, at), b_.integer(s.stop, at),

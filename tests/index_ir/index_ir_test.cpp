@@ -46,6 +46,10 @@ TEST_CASE("every case of the compile-time table holds in the index IR") {
   check_table<ct_cases::all>("table");
 }
 
+TEST_CASE("loops over part of the world: partial-world-range, as without symbolic sets") {
+  check_table<ct_cases::partial_world>("partial world");
+}
+
 TEST_CASE("the rebinding cases hold with one variable rebound, not renamed") {
   check_table<ct_cases::rebinding>("rebinding");
   check_table<ct_cases::rebinding_without_renaming>("without renaming");
@@ -256,6 +260,16 @@ TEST_CASE("control flow: a loop that rebinds a view at its end covers both at it
   });
   CHECK(codes(plan) == "");
   CHECK(devices(plan) == "b1={3} b2={3} b3={0}");
+}
+
+TEST_CASE("without symbolic_device_sets a loop over part of the world stays partial-world-range") {
+  static_assert(!commscope::contract::symbolic_device_sets::of<index_ir::traits>());
+  const auto [p, plan] = analysed([](builder& b) {
+    return stmts{b.for_loop("r", b.integer(1), world(b), b.integer(1), {dispatch(b, "v", "r")}),
+                 b.for_loop("r", b.integer(0), world(b), b.integer(2), {dispatch(b, "w", "r")}),
+                 dispatch(b, "u", 0)};
+  });
+  CHECK(codes(plan) == "partial-world-range partial-world-range");
 }
 
 TEST_CASE("control flow: break and continue carry the view bound before them out") {

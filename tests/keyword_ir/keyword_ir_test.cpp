@@ -332,6 +332,34 @@ TEST_CASE("a loop whose implicit bounds are integers: range(4) gives {0, 1, 2, 3
   CHECK(ids == std::vector<commscope::device_id>{0, 1, 2, 3}); // and 3 from line 13
 }
 
+TEST_CASE("without symbolic_device_sets, range(world_size()) is all and nothing symbolic") {
+  // Its loops are `range(stop)`: a loop over part of the world cannot be written, and the
+  // adapter does not take symbolic sets (partial-world-range for the others: index_ir).
+  static_assert(!commscope::contract::symbolic_device_sets::of<kw::traits>());
+  kw::program p = make_program(true);
+  auto& f = p.functions["z_early"];
+  auto loop = std::make_shared<kw::stmt>();
+  loop->kind = commscope::statement_kind::for_loop;
+  loop->loop_variable = std::string(1, 'r'); // not = "r": GCC 105329, a false -Wrestrict
+  loop->stop = kw::call(commscope::call_target::of(commscope::operation::world_size), {}, {}, 14);
+  loop->line = 14;
+  const commscope::function_info chip{"chip", commscope::level::chip, true, false};
+  loop->body.push_back(kw::evaluate(kw::call(commscope::call_target::of(chip), {kw::use("first_v")},
+                                             {{"device", kw::use("r")}}, 15),
+                                    15));
+  f.body.push_back(loop);
+  const auto pl = commscope::analyze(p, kw::traits{});
+  REQUIRE(pl.ok());
+  const auto& fp = pl.functions[1];
+  REQUIRE(fp.name == "z_early");
+  bool any_all = false;
+  for (const auto& d : fp.domains) {
+    CHECK(!d.devices.has_progressions());
+    any_all = any_all || d.devices.is_all();
+  }
+  CHECK(any_all);
+}
+
 TEST_CASE("diagnostics are reported in the order of functions()") {
   kw::program p = make_program(false);
   const auto pl = commscope::analyze(p, kw::traits{});

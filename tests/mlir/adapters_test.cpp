@@ -25,6 +25,8 @@ using reference_traits = commscope::ir_traits<commscope::reference::program_ptr>
 static_assert(commscope::materializable_ir<mlir_traits>);
 static_assert(commscope::signal_synthesizable_ir<mlir_traits>);
 static_assert(commscope::provides<mlir_traits, commscope::contract::core_num_of>);
+static_assert(commscope::contract::symbolic_device_sets::of<mlir_traits>());
+static_assert(commscope::provides<mlir_traits, commscope::contract::symbolic_device_sets>);
 
 // mlir::Location has no empty state, so it cannot be a handle: the contract says so.
 struct location_without_empty_state : mlir_traits {
@@ -33,7 +35,8 @@ struct location_without_empty_state : mlir_traits {
 static_assert(!commscope::provides<location_without_empty_state, commscope::contract::location>);
 static_assert(!commscope::analysable_ir<location_without_empty_state>);
 
-/// "host: [all]{buf,signal} [0,1]{staging}" per host orchestrator, then the error codes.
+/// "host: [all]{buf,signal} [0,1]{staging} [0,range(1,ws-1,2)]{x}" per host orchestrator,
+/// then the error codes.
 template <class Traits>
 std::string summary(const commscope::plan<Traits>& pl) {
   std::string s;
@@ -44,6 +47,11 @@ std::string summary(const commscope::plan<Traits>& pl) {
       if (dom.devices.is_all())
         s += "all";
       dom.devices.for_each([&](commscope::device_id id) { s += std::to_string(id) + ","; });
+      if (dom.devices.has_progressions())
+        for (const commscope::device_progression p : dom.devices.progressions())
+          s += "range(" + std::to_string(p.start) + ",ws" +
+               (p.stop_offset ? "-" + std::to_string(p.stop_offset) : "") + "," +
+               std::to_string(p.step) + "),";
       s += "]{";
       for (auto a : dom.slots)
         s += std::string(fp.allocations[a].name) + ",";
@@ -192,7 +200,7 @@ constexpr pair programs[] = {
         va = pld.window(a, [16], dtype=pl.FP32)
         self.chip(va, device=-1)
         pld.tensor.allreduce(va, t)
-        for r in pl.range(1, pld.world_size()):
+        for r in pl.range(-1, pld.world_size()):
             self.chip(va, device=r)
         return 0
 )",
@@ -206,12 +214,75 @@ constexpr pair programs[] = {
   "pld.dispatch"(%cm1, %va) {callee = @chip} : (index, tensor<64xf32>) -> ()
   "pld.allreduce"(%va, %t) : (tensor<64xf32>, tensor<64xf32>) -> ()
   %n = "pld.world_size"() : () -> index
-  scf.for %r = %c1 to %n step %c1 {
+  scf.for %r = %cm1 to %n step %c1 {
     "pld.dispatch"(%r, %va) {callee = @chip} : (index, tensor<64xf32>) -> ()
   }
   return
 })",
      "host:\ndead-alloc negative-device collective-arg-not-window partial-world-range "},
+    // Symbolic device sets: {0} and range(1, world_size) are all devices; the stop
+    // world_size - 1 through a temporary.
+    {R"(    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
+    def host(self):
+        x = pld.alloc_window_buffer(64)
+        y = pld.alloc_window_buffer(64)
+        vx = pld.window(x, [16], dtype=pl.FP32)
+        vy = pld.window(y, [16], dtype=pl.FP32)
+        n = pld.world_size()
+        m = n - 1
+        self.chip(vx, device=0)
+        for r in pl.range(1, pld.world_size()):
+            self.chip(vx, device=r)
+        for r in pl.range(1, m, 2):
+            self.chip(vy, device=r)
+        self.chip(vy, device=0)
+        return 0
+)",
+     R"(func.func @host() attributes {pld.level = "host", pld.role = "orchestrator"} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c64 = arith.constant 64 : index
+  %x = pld.alloc_window_buffer(%c64) {name = "x"} : (index) -> i64
+  %y = pld.alloc_window_buffer(%c64) {name = "y"} : (index) -> i64
+  %vx = pld.window(%x, %c64) : (i64, index) -> tensor<64xf32>
+  %vy = pld.window(%y, %c64) : (i64, index) -> tensor<64xf32>
+  %n = pld.world_size() : () -> index
+  %m = arith.subi %n, %c1 : index
+  pld.dispatch @chip(%c0, %vx) : (index, tensor<64xf32>) -> ()
+  scf.for %r = %c1 to %n step %c1 {
+    pld.dispatch @chip(%r, %vx) : (index, tensor<64xf32>) -> ()
+  }
+  scf.for %r = %c1 to %m step %c2 {
+    pld.dispatch @chip(%r, %vy) : (index, tensor<64xf32>) -> ()
+  }
+  pld.dispatch @chip(%c0, %vy) : (index, tensor<64xf32>) -> ()
+  return
+})",
+     "host: [all]{x,} [0,range(1,ws-1,2),]{y,}\n"},
+    // A stop of a parameter minus a constant is no world-relative one.
+    {R"(    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
+    def host(self, k):
+        x = pld.alloc_window_buffer(64)
+        vx = pld.window(x, [16], dtype=pl.FP32)
+        j = k - 1
+        for r in pl.range(0, j):
+            self.chip(vx, device=r)
+        return 0
+)",
+     R"(func.func @host(%k: index) attributes {pld.level = "host", pld.role = "orchestrator"} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %x = pld.alloc_window_buffer(%c64) {name = "x"} : (index) -> i64
+  %vx = pld.window(%x, %c64) : (i64, index) -> tensor<64xf32>
+  %j = arith.subi %k, %c1 : index
+  scf.for %r = %c0 to %j step %c1 {
+    pld.dispatch @chip(%r, %vx) : (index, tensor<64xf32>) -> ()
+  }
+  return
+})",
+     "host:\nunsupported-device "},
 };
 
 } // namespace
@@ -247,6 +318,64 @@ TEST_CASE("the MLIR rewrite is valid MLIR, verifies, and reads back as the same 
   }
 }
 
+TEST_CASE("the MLIR rewrite writes a symbolic set's progressions beside its ids") {
+  mlir_program m(std::string(mlir_chip) + R"(
+func.func @host() attributes {pld.level = "host", pld.role = "orchestrator"} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c64 = arith.constant 64 : index
+  %x = pld.alloc_window_buffer(%c64) {name = "x"} : (index) -> i64
+  %vx = pld.window(%x, %c64) : (i64, index) -> tensor<64xf32>
+  %n = pld.world_size() : () -> index
+  pld.dispatch @chip(%c0, %vx) : (index, tensor<64xf32>) -> ()
+  scf.for %r = %c2 to %n step %c2 {
+    pld.dispatch @chip(%r, %vx) : (index, tensor<64xf32>) -> ()
+  }
+  scf.for %r = %c1 to %n step %c2 {
+    pld.dispatch @chip(%r, %vx) : (index, tensor<64xf32>) -> ()
+  }
+  return
+})");
+  auto module = m.get();
+  REQUIRE(commscope::run(module).empty());
+  CHECK(mlir::succeeded(mlir::verify(module)));
+  CHECK(commscope::verify(module).empty());
+  // {0}, range(2, ws, 2) and range(1, ws, 2): all devices, no progression left.
+  std::string text;
+  llvm::raw_string_ostream(text) << module;
+  CHECK(text.find("devices [] slots [0]") != std::string::npos);
+
+  // Through a temporary: range(1, world_size - 1, 3) beside {0}, read back as written.
+  mlir_program offset(std::string(mlir_chip) + R"(
+func.func @host() attributes {pld.level = "host", pld.role = "orchestrator"} {
+  %c0 = arith.constant 0 : index
+  %c3 = arith.constant 3 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %x = pld.alloc_window_buffer(%c64) {name = "x"} : (index) -> i64
+  %vx = pld.window(%x, %c64) : (i64, index) -> tensor<64xf32>
+  %n = pld.world_size() : () -> index
+  %m = arith.subi %n, %c1 : index
+  pld.dispatch @chip(%c0, %vx) : (index, tensor<64xf32>) -> ()
+  scf.for %r = %c1 to %m step %c3 {
+    pld.dispatch @chip(%r, %vx) : (index, tensor<64xf32>) -> ()
+  }
+  return
+})");
+  auto rewritten = offset.get();
+  REQUIRE(commscope::run(rewritten).empty());
+  auto scopes = llvm::to_vector(rewritten.getOps<mlir::func::FuncOp>());
+  REQUIRE(scopes.size() == 2);
+  auto scope = *scopes[1].getBody().front().getOps<commscope::pld::comm_domain_scope>().begin();
+  CHECK(scope.getDevices() == llvm::ArrayRef<std::int64_t>{0});
+  REQUIRE(scope.getProgressionsAttr());
+  const auto progressions = mlir_traits::scope_progressions(scope.getOperation());
+  REQUIRE(progressions.size() == 1);
+  CHECK(progressions[0] == commscope::device_progression{1, 3, 1});
+  CHECK(commscope::verify(rewritten).empty());
+}
+
 TEST_CASE("a module with an error is left exactly as it was") {
   mlir_program m(std::string(mlir_chip) + std::string(programs[2].mlir));
   std::string before, after;
@@ -270,6 +399,11 @@ template <class Traits> std::string devices(const commscope::plan<Traits>& pl) {
       if (dom.devices.is_all())
         s += "all";
       dom.devices.for_each([&](commscope::device_id id) { s += std::to_string(id) + ","; });
+      if (dom.devices.has_progressions())
+        for (const commscope::device_progression p : dom.devices.progressions())
+          s += "range(" + std::to_string(p.start) + ",ws" +
+               (p.stop_offset ? "-" + std::to_string(p.stop_offset) : "") + "," +
+               std::to_string(p.step) + "),";
       s += "] ";
     }
   return s;

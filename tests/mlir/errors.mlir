@@ -125,7 +125,7 @@ func.func @host(%dev: index, %stop: index) attributes {pld.level = "host", pld.r
   %x = "pld.alloc_window_buffer"(%c64) {name = "x"} : (index) -> i64
   %v = "pld.window"(%x, %c64) : (i64, index) -> tensor<64xf32>
   // A parameter, an arithmetic result, a loop with an unknown bound.
-  // expected-error @+1 {{cannot infer the devices of the pld.dispatch of 'chip' from its device operand (expected a constant or the induction variable of an enclosing scf.for with constant bounds or 0 to pld.world_size step 1) [unsupported-device]}}
+  // expected-error @+1 {{cannot infer the devices of the pld.dispatch of 'chip' from its device operand (expected a constant or the induction variable of an enclosing scf.for with constant bounds, or from a constant to pld.world_size minus a constant with a constant step) [unsupported-device]}}
   "pld.dispatch"(%dev, %v) {callee = @chip} : (index, tensor<64xf32>) -> ()
   %sum = arith.addi %c1, %c1 : index
   // expected-note @-1 {{the device operand is defined here}}
@@ -191,16 +191,20 @@ func.func @host() attributes {pld.level = "host", pld.role = "orchestrator"} {
   %c1 = arith.constant 1 : index
   %c0 = arith.constant 0 : index
   %c2 = arith.constant 2 : index
+  %cm1 = arith.constant -1 : index
   %c64 = arith.constant 64 : index
   %n = "pld.world_size"() : () -> index
+  %past = arith.addi %n, %c1 : index
   %x = "pld.alloc_window_buffer"(%c64) {name = "x"} : (index) -> i64
   %v = "pld.window"(%x, %c64) : (i64, index) -> tensor<64xf32>
-  scf.for %r = %c1 to %n step %c1 {
+  // Over the world from below device 0, and to beyond it (world-relative progressions
+  // start at 0 or above and stop at pld.world_size minus a non-negative constant).
+  scf.for %r = %cm1 to %n step %c1 {
     // expected-note @-1 {{the devices come from this loop}}
-    // expected-error @+1 {{runs in an scf.for over part of the world: only 0 to pld.world_size step 1 covers all devices [partial-world-range]}}
+    // expected-error @+1 {{runs in an scf.for over the world that starts below device 0 or stops beyond pld.world_size [partial-world-range]}}
     "pld.dispatch"(%r, %v) {callee = @chip} : (index, tensor<64xf32>) -> ()
   }
-  scf.for %r = %c0 to %n step %c2 {
+  scf.for %r = %c0 to %past step %c2 {
     // expected-note @-1 {{the devices come from this loop}}
     // expected-error @+1 {{[partial-world-range]}}
     "pld.dispatch"(%r, %v) {callee = @chip} : (index, tensor<64xf32>) -> ()

@@ -53,7 +53,7 @@ func.func @device_loops() attributes {pld.level = "host", pld.role = "orchestrat
   %x = pld.alloc_window_buffer(%c64) {name = "x"} : (index) -> i64
   %v = pld.window(%x, %c64) : (i64, index) -> tensor<64xf32>
   // expected-note @+1 {{the devices come from this loop}}
-  scf.for %r = %c1 to %n step %c1 {
+  scf.for %r = %cm2 to %n step %c1 {
     // expected-error @+1 {{[partial-world-range]}}
     pld.dispatch @chip(%r, %v) : (index, tensor<64xf32>) -> ()
   }

@@ -377,7 +377,7 @@ def host():
         ve = pld.window(e, [16], dtype=pl.FP32)
         for r in pl.range(-1, 2):
             self.chip(ve, device=r)
-        for q in pl.range(1, pld.world_size()):
+        for q in pl.range(1, pld.world_size(), -1):
             self.chip(ve, device=q)
 )");
     CHECK(render(commscope::analyze(p, traits{}).diagnostics) ==

@@ -256,7 +256,8 @@ using commscope::opt::json_writer;
 /// the JSON is held back until the diagnostics are written, as they always come first.
 bool same_output_streams() {
 #ifdef COMMSCOPE_OPT_POSIX
-  struct stat out {}, err {};
+  struct stat out {
+  }, err{};
   if (fstat(1, &out) != 0 || fstat(2, &err) != 0)
     return true;
   return out.st_dev == err.st_dev && out.st_ino == err.st_ino;
@@ -306,12 +307,20 @@ void location_members(json_writer& out, ref::source_location at) {
   out.member("column", at.column);
 }
 
-void devices_value(json_writer& out,
-                   const commscope::device_set& devices) {
+void devices_value(json_writer& out, const commscope::device_set& devices) {
   if (devices.is_all())
     return out.value(std::string_view("all"));
   out.begin_array();
   devices.for_each([&](commscope::device_id id) { out.value(std::int64_t{id}); });
+  if (devices.has_progressions()) // pass.md, "Symbolic device sets": the JSON form
+    for (const commscope::device_progression p : devices.progressions()) {
+      out.begin_object();
+      out.member("start", std::int64_t{p.start});
+      out.member("step", std::int64_t{p.step});
+      out.member("stop", p.stop_offset == 0 ? std::string("world_size")
+                                            : "world_size - " + std::to_string(p.stop_offset));
+      out.end_object();
+    }
   out.end_array();
 }
 
@@ -337,8 +346,9 @@ void evidence_value(json_writer& out, const function_plan_type& fp, std::uint32_
       }
     } else {
       out.member("kind", std::string_view("inherited"));
-      out.member("from", c.from < fp.allocations.size() ? std::string_view(fp.allocations[c.from].name)
-                                                        : std::string_view());
+      out.member("from", c.from < fp.allocations.size()
+                             ? std::string_view(fp.allocations[c.from].name)
+                             : std::string_view());
       out.member("collective", std::string_view(c.callee));
       location_members(out, c.where);
     }

@@ -77,6 +77,17 @@ inline std::string devices_text(const device_set& devices) {
     out += (k ? ", " : "") + std::to_string(ids[k]);
   if (count > ids.size())
     out += ", ... (" + std::to_string(count) + " devices)";
+  // World-relative progressions as the printed form writes them (pass.md, "Symbolic
+  // device sets").
+  for (const device_progression p : devices.progressions()) {
+    out += out.size() > 1 ? ", range(" : "range(";
+    out += std::to_string(p.start) + ", world_size()";
+    if (p.stop_offset != 0)
+      out += " - " + std::to_string(p.stop_offset);
+    if (p.step != 1)
+      out += ", " + std::to_string(p.step);
+    out += ')';
+  }
   return out + "]";
 }
 

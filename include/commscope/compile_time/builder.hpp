@@ -134,11 +134,17 @@ struct writer {
 };
 
 template <class T>
-concept expression_form = requires { T::is_expression; };
+concept expression_form = requires {
+  T::is_expression;
+};
 template <class T>
-concept statement_form = requires { T::is_statement; };
+concept statement_form = requires {
+  T::is_statement;
+};
 template <class T>
-concept function_form = requires { T::is_function; };
+concept function_form = requires {
+  T::is_function;
+};
 template <class T>
 concept expression_like = expression_form<T> || std::integral<T>;
 
@@ -262,6 +268,19 @@ template <class... A> struct opaque_t {
                    none,
                    {},
                    w.here});
+  }
+};
+
+/// `x - C` with a constant C: opaque, but readable as `world_size() - C` by an adapter
+/// with symbolic device sets (symbolic_traits).
+template <class A> struct minus_t {
+  static constexpr bool is_expression = true;
+  A operand{};
+  std::int64_t constant = 0;
+  constexpr std::uint32_t emit(writer& w) const {
+    const auto a = emit_all(w, boost::hana::make_tuple(operand));
+    const auto first = writer::append(w.expression_lists, a);
+    return w.push({expression_kind::other, {}, constant, none, first, 1, none, "-", w.here});
   }
 };
 
@@ -594,6 +613,11 @@ template <class Call, class Device> constexpr auto on(const Call& c, const Devic
 /// Any other expression, whose operands the pass still visits.
 template <class... A> constexpr auto opaque(const A&... a) {
   return detail::opaque_t<detail::expression_t<A>...>{{detail::as_expression(a)...}};
+}
+
+/// `x - c`.
+template <class A> constexpr auto minus(const A& x, std::int64_t c) {
+  return detail::minus_t<detail::expression_t<A>>{detail::as_expression(x), c};
 }
 
 template <name N, class E> constexpr auto let(const E& value) {

@@ -157,7 +157,66 @@ constexpr bool parse_devices(std::string_view s, std::vector<device_id>& out) {
   return !out.empty();
 }
 
+/// Walks an expectation's text while a set is compared with it; no string is built, so the
+/// comparison runs in constant evaluation with any standard library.
+struct text_cursor {
+  std::string_view text;
+  std::size_t at = 0;
+  bool ok = true;
+
+  constexpr void literal(std::string_view want) {
+    if (ok && text.substr(at, want.size()) == want)
+      at += want.size();
+    else
+      ok = false;
+  }
+  constexpr void number(device_id want) {
+    device_id got = 0;
+    const std::size_t from = at;
+    while (ok && at < text.size() && text[at] >= '0' && text[at] <= '9') {
+      if (got > want) // also keeps an overlong number from overflowing
+        break;
+      got = got * 10 + static_cast<device_id>(text[at++] - '0');
+    }
+    ok = ok && at != from && got == want;
+  }
+  constexpr void separator() {
+    if (at != 0)
+      literal(",");
+  }
+};
+
+/// Whether a set with progressions is written `text`: its ids, then each progression as
+/// `range(S,ws)`, `range(S,ws-C)` or `range(S,ws-C,K)`, comma-separated.
+template <class Set> constexpr bool matches_symbolic_text(const Set& s, std::string_view text) {
+  text_cursor c{text};
+  s.for_each([&](device_id d) {
+    c.separator();
+    c.number(d);
+  });
+  for (const device_progression p : s.progressions()) {
+    c.separator();
+    c.literal("range(");
+    c.number(p.start);
+    c.literal(",ws");
+    if (p.stop_offset != 0) {
+      c.literal("-");
+      c.number(p.stop_offset);
+    }
+    if (p.step != 1) {
+      c.literal(",");
+      c.number(p.step);
+    }
+    c.literal(")");
+  }
+  return c.ok && c.at == text.size();
+}
+
 template <class Set> constexpr mismatch compare_devices(const Set& actual, std::string_view text) {
+  if (actual.has_progressions() || text.find("range(") != std::string_view::npos)
+    return actual.has_progressions() && matches_symbolic_text(actual, text)
+               ? mismatch::none
+               : mismatch::domain_devices;
   if (text == "all")
     return actual.is_all() ? mismatch::none : mismatch::domain_devices;
   std::vector<device_id> want;

@@ -58,7 +58,7 @@ struct expression_node {
   std::uint32_t first = 0;
   std::uint32_t count = 0;
   std::uint32_t device = none;
-  std::string_view name; ///< an allocation's name
+  std::string_view name; ///< an allocation's name; "-" for `operand - value` (builder's minus)
   compile_time::location where{};
 };
 

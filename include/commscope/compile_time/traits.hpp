@@ -15,6 +15,7 @@
 #include <optional>
 #include <ranges>
 #include <string_view>
+#include <utility>
 
 template <std::size_t N> struct commscope::ir_traits<commscope::compile_time::basic_program<N>> {
   using program = compile_time::basic_program<N>;
@@ -115,3 +116,22 @@ private:
   static constexpr const auto& node(statement s) { return s.program->statements[s.index]; }
   static constexpr const auto& node(expression e) { return e.program->expressions[e.index]; }
 };
+
+namespace commscope::compile_time {
+
+/// The compile-time traits with symbolic device sets (contract/core.hpp,
+/// symbolic_device_sets): a loop over part of the world gives a progression rather than
+/// `partial-world-range`. The plain traits keep the error, as an adapter without the
+/// capability does.
+template <std::size_t N> struct symbolic_traits : commscope::ir_traits<basic_program<N>> {
+  using expression = typename commscope::ir_traits<basic_program<N>>::expression;
+  static constexpr bool symbolic_device_sets = true;
+  static constexpr std::optional<std::pair<expression, std::int64_t>> minus_constant(expression e) {
+    const auto& n = e.program->expressions[e.index];
+    if (n.kind != expression_kind::other || n.name != "-" || n.count != 1)
+      return std::nullopt;
+    return std::pair{expression{e.program, e.program->expression_lists[n.first]}, n.value};
+  }
+};
+
+} // namespace commscope::compile_time

@@ -6,6 +6,7 @@
 
 #include <commscope/contract/record.hpp>
 #include <commscope/contract/vocabulary.hpp>
+#include <commscope/device_set.hpp>
 #include <commscope/storage.hpp>
 
 #include <concepts>
@@ -655,6 +656,67 @@ struct device_limit {
   }
 };
 
+/// Optional: `static constexpr bool symbolic_device_sets = true`: the adapter's scopes can
+/// hold world-relative progressions (pass.md, "Symbolic device sets"), so the loop
+/// variable of `range(START, world_size() - C, STEP)` gives one instead of
+/// `partial-world-range`. wrap_body then receives them in scope_spec::progressions. With
+/// it the adapter gives
+///   - `std::optional<std::pair<expression, std::int64_t>> minus_constant(expression)`:
+///     for `x - C` with a constant C, x and C (none for any other expression), so that
+///     `world_size() - C` is seen, directly or through a temporary;
+///   - with the scope readers, `R scope_progressions(statement)`, a range of
+///     device_progression: the progressions of a scope (empty for a plain list).
+/// Default: no symbolic sets.
+struct symbolic_device_sets {
+  template <class T> static constexpr bool given = requires {
+    requires bool{T::symbolic_device_sets};
+  };
+  template <class T>
+  static constexpr bool subtraction = requires(const T& t, typename T::expression e) {
+    {
+      t.minus_constant(e)
+      } -> std::convertible_to<std::optional<std::pair<typename T::expression, std::int64_t>>>;
+  };
+  template <class T>
+  static constexpr bool readable = requires(const T& t, typename T::statement s) {
+    requires detail::range_of<decltype(t.scope_progressions(s)), device_progression>;
+  };
+  template <class T>
+  static constexpr bool holds =
+      !given<T> ||
+      (subtraction<T> &&
+       (readable<T> || !requires(const T& t, typename T::statement s) { t.scope_devices(s); }));
+  template <class T> static constexpr void diagnose() {
+    if constexpr (!subtraction<T>)
+      static_assert(detail::always_false<T>,
+                    "commscope: `symbolic_device_sets` needs `std::optional<std::pair<expression, "
+                    "std::int64_t>> minus_constant(expression)`");
+    else
+      static_assert(detail::always_false<T>,
+                    "commscope: `symbolic_device_sets` with the scope readers needs `R "
+                    "scope_progressions(statement)` returning a range of device_progression");
+  }
+  template <class T> static constexpr bool of() { return given<T>; }
+  /// x and C where e is `x - C`; none without the capability.
+  template <class T>
+  static constexpr std::optional<std::pair<typename T::expression, std::int64_t>>
+  minus_constant([[maybe_unused]] const T& t, [[maybe_unused]] typename T::expression e) {
+    if constexpr (given<T>)
+      return t.minus_constant(e);
+    else
+      return std::nullopt;
+  }
+  /// f(p) for each progression of scope s.
+  template <class T, class F>
+  static constexpr void for_each_progression([[maybe_unused]] const T& t,
+                                             [[maybe_unused]] typename T::statement s,
+                                             [[maybe_unused]] F&& f) {
+    if constexpr (given<T>)
+      for (auto&& p : t.scope_progressions(s))
+        f(device_progression(p));
+  }
+};
+
 /// Optional: `static constexpr std::size_t scope_nesting_limit`: a function that needs
 /// more domains (nested scopes) than this is `scope-nesting-limit`, reported at the first
 /// allocation beyond it. Default: no limit. For hosts whose nested regions are handled
@@ -713,7 +775,7 @@ using analysis_core =
             describe, body, statement_kind_of, location_of, children, targets, value, loop_variable,
             loop_bounds, expression_kind_of, integer_value, variable_of, call_target_of, arguments,
             device_of, allocation_name, variable_identity, control_of, branches, values,
-            expressions, subexpressions, can_wrap_body, storage>;
+            expressions, subexpressions, can_wrap_body, symbolic_device_sets, storage>;
 
 } // namespace contract
 

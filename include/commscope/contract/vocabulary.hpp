@@ -3,6 +3,8 @@
 // that use them are in the layer files (core.hpp, readers.hpp, rewrite.hpp, signals.hpp).
 #pragma once
 
+#include <commscope/device_set.hpp>
+
 #include <cstdint>
 #include <span>
 #include <string_view>
@@ -130,6 +132,9 @@ template <class Traits> struct scope_spec {
   std::string_view name;                                 ///< comm_d0, comm_d1, ...
   std::span<const std::int64_t> devices;                 ///< ascending; empty = all
   std::span<const typename Traits::window_buffer> slots; ///< allocation order
+  /// With devices, the world-relative progressions of a symbolic set, in the printed
+  /// order; always empty for an adapter without `symbolic_device_sets`.
+  std::span<const device_progression> progressions = {};
 };
 
 } // namespace commscope

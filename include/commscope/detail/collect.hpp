@@ -144,6 +144,7 @@ template <class Adapter> class collector {
   using statement = typename Adapter::statement;
   using expression = typename Adapter::expression;
   using variable = typename Adapter::variable;
+  static constexpr bool symbolic = Adapter::symbolic;
 
 public:
   constexpr collector(const Adapter& a, variable_table<Adapter>& vars, function_facts<Adapter>& out,
@@ -310,12 +311,44 @@ private:
     return vars_.use(vars_.id(a_.variable_of(e)));
   }
 
-  /// A loop bound as seen here: its calls are visited, its variable read.
+  /// A loop bound as seen here: its calls are visited, its variable read (for `y - C`,
+  /// with symbolic sets: y's).
   constexpr operand_site<Adapter> operand(const bound_operand<expression>& b) {
     if (b.is_integer)
       return {b, no_index};
     walk(b.expression);
+    if constexpr (symbolic)
+      if (a_.expression_kind_of(b.expression) == expression_kind::other)
+        if (const auto d = a_.minus_constant(b.expression))
+          return {b, read(d->first)};
     return {b, read(b.expression)};
+  }
+
+  /// `x = y - C` with y world_size() or a variable: a candidate stop of a partial-world
+  /// loop (devices.hpp judges it); anything else is opaque.
+  constexpr binding world_offset(expression e) {
+    const auto d = a_.minus_constant(e);
+    if (!d)
+      return {binding::kind::opaque};
+    switch (a_.expression_kind_of(d->first)) {
+    case expression_kind::variable: {
+      // ref no_index stands for world_size() itself: a y that nothing binds here (a
+      // parameter) is no world size.
+      const std::uint32_t y = read(d->first);
+      if (y == no_index)
+        return {binding::kind::opaque};
+      return {binding::kind::world_offset, y, d->second};
+    }
+    case expression_kind::call: {
+      const call_target t = a_.target(d->first);
+      if (t.what == call_target::kind::operation && t.op == operation::world_size &&
+          count_of(a_.arguments(d->first)) == 0)
+        return {binding::kind::world_offset, no_index, d->second};
+      return {binding::kind::opaque};
+    }
+    default:
+      return {binding::kind::opaque};
+    }
   }
 
   constexpr void assign(statement s, std::uint64_t at) {
@@ -352,6 +385,8 @@ private:
         break;
       case expression_kind::other:
         walk(e);
+        if constexpr (symbolic)
+          b = world_offset(e);
         break;
       }
     } else {

@@ -26,7 +26,7 @@ template <class Storage> struct descriptor {
 struct bound {
   enum class kind : std::uint8_t { unknown, integer, world_size };
   kind what = kind::unknown;
-  std::int64_t value = 0;
+  std::int64_t value = 0; ///< world_size: the C of `world_size() - C`
 };
 
 template <class Adapter> class device_inference {
@@ -118,8 +118,17 @@ public:
     if (stop.what == K::world_size) {
       if (start.what != K::integer || step.what != K::integer)
         return error(error_code::unsupported_device);
-      if (start.value == 0 && step.value == 1)
+      if (start.value == 0 && step.value == 1 && stop.value == 0)
         return {descriptor<storage>::status::devices, device_set::all(), {}, 0};
+      if constexpr (Adapter::symbolic)
+        if (start.value >= 0 && step.value >= 1 && stop.value >= 0) {
+          if (start.value >= limit)
+            return error(error_code::device_out_of_range, start.value);
+          return {descriptor<storage>::status::devices,
+                  device_set::progression({start.value, step.value, stop.value}),
+                  {},
+                  0};
+        }
       return error(error_code::partial_world_range);
     }
     if (start.what != K::integer || stop.what != K::integer || step.what != K::integer)
@@ -127,7 +136,8 @@ public:
     return progression(start.value, stop.value, step.value);
   }
 
-  /// Follows a bound through copies to a constant or world_size().
+  /// Follows a bound through copies to a constant, world_size() or (symbolic only)
+  /// `world_size() - C`.
   [[nodiscard]] constexpr bound resolve(const operand_site<Adapter>& o) {
     if (o.operand.is_integer)
       return {bound::kind::integer, o.operand.value};
@@ -135,25 +145,37 @@ public:
     switch (a_.expression_kind_of(e)) {
     case expression_kind::integer:
       return {bound::kind::integer, a_.integer_value(e)};
-    case expression_kind::call: {
-      const call_target t = a_.target(e);
-      if (t.what == call_target::kind::operation && t.op == operation::world_size &&
-          count_of(a_.arguments(e)) == 0)
-        return {bound::kind::world_size, 0};
-      return {};
-    }
+    case expression_kind::call:
+      return is_world_size(e) ? bound{bound::kind::world_size, 0} : bound{};
     case expression_kind::variable: {
       const binding& b = vars_.at(vars_.root(o.def));
       if (b.what == binding::kind::integer)
         return {bound::kind::integer, b.value};
       if (b.what == binding::kind::world_size)
         return {bound::kind::world_size, 0};
+      if (b.what == binding::kind::world_offset &&
+          (b.ref == no_index || vars_.at(vars_.root(b.ref)).what == binding::kind::world_size))
+        return {bound::kind::world_size, b.value};
       return {};
     }
     case expression_kind::other:
+      if constexpr (Adapter::symbolic) // `y - C`: o.def is y's definition
+        if (const auto d = a_.minus_constant(e)) {
+          const auto k = a_.expression_kind_of(d->first);
+          if ((k == expression_kind::call && is_world_size(d->first)) ||
+              (k == expression_kind::variable &&
+               vars_.at(vars_.root(o.def)).what == binding::kind::world_size))
+            return {bound::kind::world_size, d->second};
+        }
       return {};
     }
     return {};
+  }
+
+  [[nodiscard]] constexpr bool is_world_size(expression e) const {
+    const call_target t = a_.target(e);
+    return t.what == call_target::kind::operation && t.op == operation::world_size &&
+           count_of(a_.arguments(e)) == 0;
   }
 
   /// range(start, stop, step) over constants: the exact set, judged before enumeration.
@@ -224,5 +246,31 @@ private:
   descriptor<storage> scratch_;
   descriptor<storage> merged_; ///< merged()'s
 };
+
+/// W of pass.md, "Symbolic device sets": the smallest world that can run a host
+/// orchestrator, one more than the largest constant device a dispatch names. The analysis
+/// and the verifier both take it from the dispatches, so they judge canonical forms alike.
+struct smallest_world {
+  device_id value = 1;
+  template <class Storage> constexpr void widen(const descriptor<Storage>& d) {
+    if (d.what != descriptor<Storage>::status::devices)
+      return;
+    const auto ids = d.devices.intervals();
+    if (!ids.empty() && ids.back().last >= value)
+      value = ids.back().last + 1;
+  }
+};
+
+/// W for the function whose facts are `facts` (collected into `vars`).
+template <class Adapter>
+constexpr device_id smallest_world_of(const Adapter& a, variable_table<Adapter>& vars,
+                                      const function_facts<Adapter>& facts) {
+  device_inference<Adapter> infer(a, vars, facts);
+  smallest_world w;
+  for (const auto& d : facts.dispatches)
+    if (d.form != device_form::reported)
+      w.widen(infer.infer(d));
+  return w.value;
+}
 
 } // namespace commscope::detail

@@ -36,6 +36,7 @@ public:
                      vec<diagnostic<location>>& diagnostics) {
     vars_.reset();
     facts_.clear();
+    min_world_ = {};
     // A materialized body is walked too: an allocation inside its scopes that no scope
     // lists (one added since, such as a synthesized signal) is an error, never skipped.
     collector<A>(a_, vars_, facts_, order_).run(f);
@@ -78,6 +79,10 @@ public:
     link_views(fp);
     collectives_structure(fp);
     inherit(fp);
+    if constexpr (A::symbolic) // clustering compares canonical forms
+      for (auto& a : fp.allocations)
+        if (a.devices.has_progressions())
+          a.devices.canonicalize(min_world_.value);
     collectives_coverage(fp);
     check_allocations(fp);
     cluster(fp, table_);
@@ -208,9 +213,14 @@ private:
       }
       const auto& desc = infer.infer(d);
       const bool failed = desc.what == descriptor<storage>::status::error;
+      if constexpr (A::symbolic)
+        min_world_.widen(desc);
       if (failed) {
         auto& diag = report(desc.code, a_.target(d.call).callee.name, a_.where_expression(d.call),
                             d.order, desc.number, contract::device_limit::of<Traits>());
+        if constexpr (A::symbolic) // what is left: a bound out of that form
+          if (desc.code == error_code::partial_world_range)
+            diag.why = reason::world_loop_beyond_form;
         if (desc.loop != no_index && desc.code != error_code::unsupported_device)
           diag.notes.push_back({note_kind::device_loop, {}, facts_.loops[desc.loop].where});
       }
@@ -584,6 +594,7 @@ private:
   vec<std::uint8_t> touched_, suppressed_, queued_;
   vec<std::uint32_t> unsure_; ///< the views of windows reported as ambiguous, ascending
   vec<device_set> devices_;   ///< per allocation, until its plan record is made
+  smallest_world min_world_;  ///< symbolic sets are compared for such worlds
   vec<std::uint64_t> hashes_; ///< per allocation: its name's
   vec<std::uint32_t> seeds_, first_, next_, work_;
   vec<std::uint8_t> inherits_; ///< per allocation: some collective passes coverage to it

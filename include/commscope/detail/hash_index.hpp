@@ -50,6 +50,11 @@ constexpr std::uint64_t hash_of(const device_set& d) {
   for (const auto& r : d.intervals())
     h = hash_mix(hash_mix(h, static_cast<std::uint64_t>(r.first)),
                  static_cast<std::uint64_t>(r.last));
+  if (d.has_progressions()) [[unlikely]] // sets that differ only there must not collide
+    for (const device_progression p : d.progressions())
+      h = hash_mix(hash_mix(hash_mix(h, static_cast<std::uint64_t>(p.start)),
+                            static_cast<std::uint64_t>(p.step)),
+                   static_cast<std::uint64_t>(p.stop_offset));
   return h;
 }
 

@@ -31,6 +31,7 @@ template <class Adapter> struct scope_records {
     std::uint64_t begin = 0, end = 0; ///< positions strictly inside: (begin, end)
     std::uint32_t first_slot = 0, slot_count = 0;
     std::uint32_t first_device = 0, device_count = 0;
+    std::uint32_t first_progression = 0, progression_count = 0; ///< symbolic sets only
   };
   struct view {
     typename Adapter::statement statement{};
@@ -48,6 +49,7 @@ template <class Adapter> struct scope_records {
   vec<scope> scopes;
   vec<std::optional<window_buffer>> slots; ///< std::nullopt: a null slot
   vec<std::int64_t> devices;
+  vec<device_progression> progressions;
   vec<view> views;
   vec<allocation> allocations;
   std::uint64_t order = 0;
@@ -56,6 +58,7 @@ template <class Adapter> struct scope_records {
     scopes.clear();
     slots.clear();
     devices.clear();
+    progressions.clear();
     views.clear();
     allocations.clear();
   }
@@ -89,6 +92,12 @@ public:
       for (auto d : a_.scope_devices(s))
         out_.devices.push_back(static_cast<std::int64_t>(d));
       sc.device_count = static_cast<std::uint32_t>(out_.devices.size()) - sc.first_device;
+      if constexpr (Adapter::symbolic) {
+        sc.first_progression = static_cast<std::uint32_t>(out_.progressions.size());
+        a_.for_each_progression(s, [&](device_progression p) { out_.progressions.push_back(p); });
+        sc.progression_count =
+            static_cast<std::uint32_t>(out_.progressions.size()) - sc.first_progression;
+      }
       open_.push_back(static_cast<std::uint32_t>(out_.scopes.size()));
       out_.scopes.push_back(sc);
       return true;
@@ -155,9 +164,13 @@ constexpr void read_back(const Adapter& a, typename Adapter::function f,
       const auto id = found.devices[sc.first_device + i];
       devices.add(device_interval{id, id});
     }
-    if (sc.device_count == 0)
+    if (sc.device_count == 0 && sc.progression_count == 0)
       devices.add_all();
     fp.domains[d].devices = devices.finish();
+    for (std::uint32_t i = 0; i < sc.progression_count; ++i)
+      if (const auto p = found.progressions[sc.first_progression + i];
+          p.start >= 0 && p.step >= 1 && p.stop_offset >= 0) // else the verifier's finding
+        fp.domains[d].devices.join(device_set::progression(p));
     for (std::uint32_t i = 0; i < sc.slot_count; ++i) {
       const auto& w = found.slots[sc.first_slot + i];
       if (!w)

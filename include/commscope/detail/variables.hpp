@@ -42,6 +42,7 @@ struct binding {
     copy,              ///< x = y: ref = the definition of y that reached
     integer,           ///< x = N: value
     world_size,        ///< x = world_size()
+    world_offset,      ///< x = y - value, y world_size() (ref = no_index) or the definition of y
     loop,              ///< the variable of for loop `ref`
     allocation,        ///< x = alloc_window_buffer(...): ref = allocation index
     window,            ///< x = window(ptr, ...): ref = ptr's definition; value = its view,

@@ -18,7 +18,10 @@
 // tensor.cast of a view) are not followed. The
 // rewrite is in place: an allocation gets `window_buffer = <id>` (unique in its
 // function), each view's pld.window the same id, and the host body moves into nested
-// pld.comm_domain_scope ops listing ids as `slots`. Signal synthesis (layer 4) is in
+// pld.comm_domain_scope ops listing ids as `slots`. Scopes hold symbolic device sets: the
+// induction variable of `scf.for %r = %start to %ws step %step` over `%ws =
+// pld.world_size()` (or `arith.subi %ws, %c`) gives a world-relative progression, kept
+// in the scope's `progressions` attribute beside its ids. Signal synthesis (layer 4) is in
 // place too: a signal-less pld.allreduce gets its window built from arith and pld ops
 // just before it.
 #pragma once
@@ -49,6 +52,7 @@
 #include <optional>
 #include <span>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace commscope::pld {
@@ -370,6 +374,15 @@ inline bool positive_step(mlir::scf::ForOp f) {
   return !mlir::matchPattern(f.getStep(), mlir::m_ConstantInt(&step)) || step.isStrictlyPositive();
 }
 
+/// The value of an integer arith.constant (not i1) that fits an int64.
+inline std::optional<std::int64_t> constant_of(mlir::Value v) {
+  auto c = v.getDefiningOp<mlir::arith::ConstantOp>();
+  auto i = c ? mlir::dyn_cast<mlir::IntegerAttr>(c.getValue()) : nullptr;
+  if (!i || i.getType().isInteger(1) || i.getValue().getSignificantBits() > 64)
+    return std::nullopt;
+  return i.getValue().getSExtValue();
+}
+
 /// The window_buffer id of an allocation or a view.
 inline std::optional<std::int64_t> window_buffer_id(mlir::Operation* o) {
   mlir::IntegerAttr id;
@@ -570,6 +583,26 @@ template <> struct commscope::ir_traits<mlir::ModuleOp> {
     return std::nullopt;
   }
   static std::string_view allocation_name(expression e) { return pld::string_attr(e.op, "name"); }
+
+  // ---- symbolic device sets: scopes hold world-relative progressions
+  static constexpr bool symbolic_device_sets = true;
+  /// `arith.subi %x, %c`, `arith.addi %x, %c` or `arith.addi %c, %x` with %c an integer
+  /// arith.constant: %x and C (the negated constant of an addition).
+  static std::optional<std::pair<expression, std::int64_t>> minus_constant(expression e) {
+    if (e.value || !mlir::isa<mlir::arith::SubIOp, mlir::arith::AddIOp>(e.op))
+      return std::nullopt;
+    const mlir::Value l = e.op->getOperand(0), r = e.op->getOperand(1);
+    if (mlir::isa<mlir::arith::SubIOp>(e.op)) {
+      if (const auto c = pld::constant_of(r))
+        return std::pair{expression{e.op, l}, *c};
+      return std::nullopt;
+    }
+    if (const auto c = pld::constant_of(r); c && *c > INT64_MIN)
+      return std::pair{expression{e.op, l}, -*c};
+    if (const auto c = pld::constant_of(l); c && *c > INT64_MIN)
+      return std::pair{expression{e.op, r}, -*c};
+    return std::nullopt;
+  }
   static llvm::SmallVector<expression, 6> subexpressions(expression e) {
     return e.value ? llvm::SmallVector<expression, 6>{} : pld::operands_of(e.op);
   }
@@ -582,6 +615,11 @@ template <> struct commscope::ir_traits<mlir::ModuleOp> {
   static llvm::ArrayRef<std::int64_t> scope_devices(statement s) {
     auto a = llvm::cast<mlir::Operation*>(s)->getAttrOfType<mlir::DenseI64ArrayAttr>("devices");
     return a ? a.asArrayRef() : llvm::ArrayRef<std::int64_t>();
+  }
+  /// A symbolic set's progressions; none for a plain list.
+  static llvm::ArrayRef<device_progression> scope_progressions(statement s) {
+    auto a = llvm::cast<mlir::Operation*>(s)->getAttrOfType<pld::progressions_attr>("progressions");
+    return a ? a.getProgressions() : llvm::ArrayRef<device_progression>();
   }
   /// The allocations inside the scope that `slots` names; an id none carries is null
   /// (as is a hand-written allocation without its one operand and result).
@@ -648,8 +686,11 @@ template <> struct commscope::ir_traits<mlir::ModuleOp> {
       auto scope = b.create<pld::comm_domain_scope>(
           at, ret->getOperandTypes(),
           b.getStringAttr(llvm::StringRef(s.name.data(), s.name.size())),
-          b.getDenseI64ArrayAttr({s.devices.data(), s.devices.size()}),
-          b.getDenseI64ArrayAttr(ids));
+          b.getDenseI64ArrayAttr({s.devices.data(), s.devices.size()}), b.getDenseI64ArrayAttr(ids),
+          s.progressions.empty()
+              ? pld::progressions_attr()
+              : pld::progressions_attr::get(b.getContext(),
+                                            {s.progressions.data(), s.progressions.size()}));
       scope.getBody().emplaceBlock();
       if (outer) // appended to the enclosing scope's block: forward the results outwards
         b.create<pld::yield>(at, scope->getResults());
@@ -711,7 +752,8 @@ template <> struct commscope::ir_traits<mlir::ModuleOp> {
   ///   %c4 = arith.constant 4 : index            (the bytes of i32)
   ///   %size = arith.muli %0, %c4 : index
   ///   %buf = pld.alloc_window_buffer(%size) {name = "__allreduce_signal_buf_N"} : (index) -> i64
-  ///   %sig = pld.window(%buf, %ws, %cores) {dtype = i32} : (i64, index, index) -> tensor<?xCORESxi32>
+  ///   %sig = pld.window(%buf, %ws, %cores) {dtype = i32} : (i64, index, index) ->
+  ///   tensor<?xCORESxi32>
   /// then %sig becomes the allreduce's second operand. SSA values have no names: the ops
   /// carry the spec's names as named locations around the call's (so that no new op
   /// shares the call's location, which diagnostics find ops by).

@@ -55,7 +55,7 @@ public:
   constexpr node_ptr(std::nullptr_t) noexcept {}
   constexpr node_ptr(T* p) noexcept : p_(p) {}
   template <class U>
-    requires std::is_convertible_v<U*, T*>
+  requires std::is_convertible_v<U*, T*>
   constexpr node_ptr(const node_ptr<U>& o) noexcept : p_(o.get()) {}
   [[nodiscard]] constexpr T* get() const noexcept { return p_; }
   constexpr T& operator*() const noexcept { return *p_; }
@@ -165,9 +165,7 @@ public:
   using iterator = const T*;
   using const_iterator = const T*;
   constexpr node_list() noexcept = default;
-  [[nodiscard]] std::size_t size() const noexcept {
-    return p_ ? static_cast<std::size_t>(*p_) : 0;
-  }
+  [[nodiscard]] std::size_t size() const noexcept { return p_ ? static_cast<std::size_t>(*p_) : 0; }
   [[nodiscard]] bool empty() const noexcept { return size() == 0; }
   [[nodiscard]] const T* data() const noexcept {
     return p_ ? reinterpret_cast<const T*>(p_ + 1) : nullptr;
@@ -257,9 +255,9 @@ struct keyword_argument {
 struct signature {
   str name;
   commscope::level level = commscope::level::other;
-  bool orchestrator = false;                  ///< role Orchestrator or type Orchestration
-  bool graph = false;                         ///< type Graph
-  node_list<keyword_argument> decorator;      ///< @pl.function(...) as written
+  bool orchestrator = false;             ///< role Orchestrator or type Orchestration
+  bool graph = false;                    ///< type Graph
+  node_list<keyword_argument> decorator; ///< @pl.function(...) as written
 
   [[nodiscard]] function_info info() const { return {name.view(), level, orchestrator, graph}; }
 };
@@ -410,8 +408,7 @@ public:
            k == kind::name || k == kind::function_call;
   }
   static constexpr bool has_base(kind k) noexcept {
-    return k == kind::attribute || k == kind::call || k == kind::subscript ||
-           k == kind::operation;
+    return k == kind::attribute || k == kind::call || k == kind::subscript || k == kind::operation;
   }
 
 private:
@@ -579,6 +576,12 @@ public:
   [[nodiscard]] node_span<window_buffer_ptr> slots() const noexcept {
     return list_at<window_buffer_ptr>(what == kind::scope ? 2 : -1);
   }
+  /// A symbolic device set's world-relative progressions, as triples (start, step, stop
+  /// offset), in the printed order; empty for a plain list.
+  [[nodiscard]] node_span<std::int64_t> progressions() const noexcept {
+    return what == kind::scope ? slot<node_list<std::int64_t>>(4)->span()
+                               : node_span<std::int64_t>();
+  }
   [[nodiscard]] std::size_t size_bytes() const noexcept {
     return sizeof(statement) + 8 * static_cast<std::size_t>(slot_count(what)) +
            (what == kind::assign
@@ -604,7 +607,7 @@ public:
     case kind::pass:
       return 0;
     case kind::scope:
-      return 4;
+      return 5;
     case kind::block:
       return 5;
     case kind::verbatim:
@@ -672,18 +675,19 @@ public:
       *mutable_slot<statement_ptr>(3) = b;
   }
   void set_scope(str name, node_list<std::int64_t> devices, bool all_devices,
-                 node_list<window_buffer_ptr> slots) noexcept {
+                 node_list<window_buffer_ptr> slots,
+                 node_list<std::int64_t> progressions = {}) noexcept {
     if (what != kind::scope)
       return;
     *mutable_slot<str>(0) = name;
     *mutable_slot<node_list<std::int64_t>>(1) = devices;
     *mutable_slot<node_list<window_buffer_ptr>>(2) = slots;
+    *mutable_slot<node_list<std::int64_t>>(4) = progressions;
     set_flag(f_device_list, !all_devices);
   }
 
   static constexpr int slot_of_value(kind k) noexcept {
-    return (k == kind::assign || k == kind::evaluate || k == kind::while_loop ||
-            k == kind::if_else)
+    return (k == kind::assign || k == kind::evaluate || k == kind::while_loop || k == kind::if_else)
                ? 0
                : -1;
   }
@@ -732,7 +736,8 @@ private:
   }
   static constexpr std::uint8_t many_targets = 255;
   [[nodiscard]] std::size_t assigned_count() const noexcept {
-    return target_count_ == many_targets ? static_cast<std::size_t>(*slot<std::uint64_t>(1)) : target_count_;
+    return target_count_ == many_targets ? static_cast<std::size_t>(*slot<std::uint64_t>(1))
+                                         : target_count_;
   }
   [[nodiscard]] int first_target() const noexcept { return target_count_ == many_targets ? 2 : 1; }
   template <class T> const T* slot(int i) const noexcept {
@@ -928,6 +933,7 @@ struct statement_spec {
   bool all_devices = true;
   std::span<const std::int64_t> devices;
   std::span<const window_buffer_ptr> slots;
+  std::span<const std::int64_t> progressions; ///< triples, as statement::progressions()
 };
 
 /// Writes nodes, strings and lists into one arena. Nodes it returns are writable until
@@ -1113,7 +1119,8 @@ public:
       st->set_range(s.range_arity, s.builtin_range);
       break;
     case k::scope:
-      st->set_scope(s.scope_name, list(s.devices), s.all_devices, list(s.slots));
+      st->set_scope(s.scope_name, list(s.devices), s.all_devices, list(s.slots),
+                    list(s.progressions));
       break;
     default:
       break;

@@ -6,6 +6,7 @@
 // stack.
 #pragma once
 
+#include <commscope/device_set.hpp>
 #include <commscope/reference/ir.hpp>
 
 #include <algorithm>
@@ -53,11 +54,19 @@ public:
     scopes_.clear();
   }
   void add_scope(std::string_view name, std::span<const std::int64_t> devices,
-                 std::span<const window_buffer* const> slots) {
+                 std::span<const window_buffer* const> slots,
+                 std::span<const device_progression> progressions = {}) {
     pending_scope s;
     s.name = w_.string(name);
     s.devices = w_.list(devices);
-    s.all_devices = devices.empty();
+    s.all_devices = devices.empty() && progressions.empty();
+    if (!progressions.empty()) { // the common scope has none: no buffer for it
+      std::vector<std::int64_t> triples;
+      triples.reserve(3 * progressions.size());
+      for (const auto& p : progressions)
+        triples.insert(triples.end(), {p.start, p.step, p.stop_offset});
+      s.progressions = w_.list(triples);
+    }
     std::vector<window_buffer_ptr> ws(slots.begin(), slots.end());
     s.slots = w_.list(ws);
     scopes_.push_back(s);
@@ -76,7 +85,7 @@ public:
       s.body = body;
       auto* scope = w_.make(s);
       scope->set_scope(scopes_[i].name, scopes_[i].devices, scopes_[i].all_devices,
-                       scopes_[i].slots);
+                       scopes_[i].slots, scopes_[i].progressions);
       body.assign(1, scope);
     }
     f->body = w_.list(body);
@@ -336,6 +345,7 @@ private:
     node_list<std::int64_t> devices;
     bool all_devices = true;
     node_list<window_buffer_ptr> slots;
+    node_list<std::int64_t> progressions;
   };
 
   /// The position of `f` among the program's functions (their count when it is none of

@@ -9,10 +9,12 @@
 #include <algorithm>
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <iterator>
 #include <optional>
 #include <span>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace commscope::reference {
@@ -74,8 +76,7 @@ public:
     using difference_type = std::ptrdiff_t;
     iterator() = default;
     iterator(const operand_range& r, std::size_t i)
-        : base_(r.base_), args_(r.args_), keywords_(r.keywords_), arg_count_(r.arg_count_),
-          i_(i) {}
+        : base_(r.base_), args_(r.args_), keywords_(r.keywords_), arg_count_(r.arg_count_), i_(i) {}
     const expression* operator*() const {
       std::size_t i = i_;
       if (base_) {
@@ -258,6 +259,26 @@ template <> struct commscope::ir_traits<commscope::reference::program_ptr> {
     return std::nullopt;
   }
   static std::string_view allocation_name(expression e) { return e->name().view(); }
+
+  // ---- symbolic device sets: scopes hold world-relative progressions
+  static constexpr bool symbolic_device_sets = true;
+  /// `x - C`, `x + -C` or `-C + x`: x and C.
+  static std::optional<std::pair<expression, std::int64_t>> minus_constant(expression e) {
+    if (e->what != expr_kind::binary || e->args().size() != 2)
+      return std::nullopt;
+    const expression l = e->args()[0].get(), r = e->args()[1].get();
+    const auto op = e->text().view();
+    if (op == "-")
+      if (const auto c = constant_of(r))
+        return std::pair{l, *c};
+    if (op == "+") {
+      if (const auto c = constant_of(r); c && *c > INT64_MIN)
+        return std::pair{l, -*c};
+      if (const auto c = constant_of(l); c && *c > INT64_MIN)
+        return std::pair{r, -*c};
+    }
+    return std::nullopt;
+  }
   static reference::operand_range subexpressions(expression e) {
     return reference::operand_range(e);
   }
@@ -269,13 +290,28 @@ template <> struct commscope::ir_traits<commscope::reference::program_ptr> {
   // no statement binds, so that nothing reads through it. (All null bases are that one
   // variable: to the verifier, a slot without a base holds an allocation without one.)
   static std::size_t variable_index(variable v) { return v ? std::size_t{v->name_id} + 1 : 0; }
-  static std::size_t variable_bound(const program& p) {
-    return std::size_t{p->variable_bound} + 1;
+  static std::size_t variable_bound(const program& p) { return std::size_t{p->variable_bound} + 1; }
+
+  /// An integer literal, possibly negated.
+  static std::optional<std::int64_t> constant_of(expression e) {
+    if (e->what == expr_kind::integer)
+      return e->value();
+    if (e->what == expr_kind::unary && e->text().view() == "-" && e->args().size() == 1 &&
+        e->args()[0]->what == expr_kind::integer && e->args()[0]->value() > INT64_MIN)
+      return -e->args()[0]->value();
+    return std::nullopt;
   }
 
   // ---- reading materialized scopes
   static std::string_view scope_name(statement s) { return s->scope_name().view(); }
   static std::span<const std::int64_t> scope_devices(statement s) { return s->devices(); }
+  static std::vector<device_progression> scope_progressions(statement s) {
+    const auto t = s->progressions();
+    std::vector<device_progression> out;
+    for (std::size_t i = 0; i + 2 < t.size(); i += 3)
+      out.push_back({t[i], t[i + 1], t[i + 2]});
+    return out;
+  }
   static reference::pointer_range<reference::window_buffer> scope_slots(statement s) {
     return reference::pointer_range<reference::window_buffer>(s->slots());
   }
@@ -298,7 +334,7 @@ template <> struct commscope::ir_traits<commscope::reference::program_ptr> {
   static void wrap_body(rewriter& rw, function f, std::span<const scope_spec<ir_traits>> scopes) {
     rw.begin_function(f);
     for (const auto& s : scopes)
-      rw.add_scope(s.name, s.devices, s.slots);
+      rw.add_scope(s.name, s.devices, s.slots, s.progressions);
     rw.end_function();
   }
   static void commit(rewriter& rw, program& p) { p = rw.finish(); }

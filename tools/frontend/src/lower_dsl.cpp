@@ -116,6 +116,33 @@ void dsl_parser::yield_as_assignment(const node_list<statement_ptr>& body,
   body.mutable_data()[body.size() - 1] = w_.make(y);
 }
 
+std::optional<commscope::device_progression> dsl_parser::device_range(const expression& e) const {
+  const auto constant = [](const expression_ptr& x) -> std::optional<std::int64_t> {
+    if (x->what == expression::kind::integer && !x->overflow())
+      return x->value();
+    return std::nullopt;
+  };
+  const auto world = [](const expression_ptr& x) {
+    return x->what == expression::kind::operation && x->op == commscope::operation::world_size &&
+           x->args().empty() && x->keywords().empty();
+  };
+  if (e.what != expression::kind::call || !e.base() || spelling(*e.base()) != "range" ||
+      !e.keywords().empty() || e.args().size() < 2 || e.args().size() > 3)
+    return std::nullopt;
+  const auto start = constant(e.args()[0]);
+  const auto step = e.args().size() == 3 ? constant(e.args()[2]) : std::optional<std::int64_t>(1);
+  const expression_ptr& stop = e.args()[1];
+  std::optional<std::int64_t> offset;
+  if (world(stop))
+    offset = 0;
+  else if (stop->what == expression::kind::binary && stop->text() == "-" &&
+           stop->args().size() == 2 && world(stop->args()[0]))
+    offset = constant(stop->args()[1]);
+  if (!start || !step || !offset || *start < 0 || *step < 1 || *offset < 0)
+    return std::nullopt;
+  return commscope::device_progression{*start, *step, *offset};
+}
+
 std::optional<dsl_parser::open_scope> dsl_parser::comm_domain(const expression& e,
                                                               source_location at) {
   if (e.args().size() != 1 || e.args()[0]->what != expression::kind::string) {
@@ -133,8 +160,9 @@ std::optional<dsl_parser::open_scope> dsl_parser::comm_domain(const expression& 
         return std::nullopt;
       }
       for (const auto& d : v.args())
-        if (d->what != expression::kind::integer || d->overflow()) {
-          front_end_error(at, "a device of pld.comm_domain must be an integer");
+        if ((d->what != expression::kind::integer || d->overflow()) && !device_range(*d)) {
+          front_end_error(at, "a device of pld.comm_domain must be an integer or "
+                              "range(START, pld.world_size() [- C] [, STEP])");
           return std::nullopt;
         }
     } else if (k.name == "slots") {

@@ -204,17 +204,22 @@ statement_ptr dsl_parser::parse_with() {
       const auto& e = *first;
       bool all = true;
       std::vector<std::int64_t> devices;
+      std::vector<std::int64_t> progressions; // triples, as statement::progressions()
       for (const auto& k : e.keywords())
         if (k.name == "devices" && k.value->what == expression::kind::list) {
           all = false;
           for (const auto& d : k.value->args())
-            devices.push_back(d->value());
+            if (const auto p = device_range(*d))
+              progressions.insert(progressions.end(), {p->start, p->step, p->stop_offset});
+            else
+              devices.push_back(d->value());
         }
       statement_spec s;
       s.what = statement::kind::scope;
       s.where = at;
       auto* st = w_.make(s);
-      st->set_scope(e.args()[0]->text(), w_.list(devices), all, w_.list(slots));
+      st->set_scope(e.args()[0]->text(), w_.list(devices), all, w_.list(slots),
+                    w_.list(progressions));
       st->set_body(body);
       return st;
     }

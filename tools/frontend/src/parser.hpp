@@ -377,6 +377,8 @@ private:
   /// The slots of a well-formed `pld.comm_domain("NAME", devices=..., slots=[...])`;
   /// nullopt (after a diagnostic) for a malformed one, which is then an ordinary block.
   std::optional<open_scope> comm_domain(const expression& e, source_location at);
+  /// A device of a symbolic set, `range(START, pld.world_size() [- C] [, STEP])`.
+  std::optional<commscope::device_progression> device_range(const expression& e) const;
 
   // ---- expressions
   mutable_expr leaf(expression::kind k, source_location at) {

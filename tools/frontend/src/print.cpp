@@ -491,7 +491,8 @@ void append_header(std::string& out, const statement& s, bool elif_as_if) {
     append_string_literal(out, s.scope_name());
     out += ", devices=";
     const auto devices = s.devices();
-    if (devices.empty()) {
+    const auto progressions = s.progressions(); // triples: start, step, stop offset
+    if (devices.empty() && progressions.empty()) {
       out += "\"all\"";
     } else {
       out += '[';
@@ -499,6 +500,22 @@ void append_header(std::string& out, const statement& s, bool elif_as_if) {
         if (i)
           out += ", ";
         out += std::to_string(devices[i]);
+      }
+      for (std::size_t i = 0; i + 2 < progressions.size(); i += 3) {
+        if (i || !devices.empty())
+          out += ", ";
+        out += "range(";
+        out += std::to_string(progressions[i]);
+        out += ", pld.world_size()";
+        if (progressions[i + 2] != 0) {
+          out += " - ";
+          out += std::to_string(progressions[i + 2]);
+        }
+        if (progressions[i + 1] != 1) {
+          out += ", ";
+          out += std::to_string(progressions[i + 1]);
+        }
+        out += ')';
       }
       out += ']';
     }

@@ -44,11 +44,12 @@ template <class Diagnostic> std::string message_of(const Diagnostic& d) {
   case error_code::unsupported_device:
     return "cannot infer the devices of the pld.dispatch of " + who +
            " from its device operand (expected a constant or the induction variable of an "
-           "enclosing scf.for with constant bounds or 0 to pld.world_size step 1)";
+           "enclosing scf.for with constant bounds, or from a constant to pld.world_size "
+           "minus a constant with a constant step)";
   case error_code::partial_world_range:
     return "the pld.dispatch of " + who +
-           " runs in an scf.for over part of the world: only 0 to pld.world_size step 1 "
-           "covers all devices";
+           " runs in an scf.for over the world that starts below device 0 or stops beyond "
+           "pld.world_size";
   case error_code::collective_in_loop:
     if (d.why == commscope::reason::synthesized_in_loop)
       return "a pld.allreduce without a signal cannot run inside a loop: its synthesized "
@@ -243,11 +244,22 @@ bool check_limits(const Plan& pl, const pld::traits& t, const pld::limits& lim, 
       reported = true;
     });
     for (const auto& a : fp.allocations) {
+      if (lim.devices <= 0 || reported)
+        continue;
+      // Its highest id, or else the lowest start of a progression (as the adapter's own
+      // limit judges one: by its first device) at or above the limit.
       const auto runs = a.devices.intervals();
-      if (lim.devices <= 0 || reported || runs.empty() || runs.back().last < lim.devices)
+      std::optional<std::int64_t> over;
+      if (!runs.empty() && runs.back().last >= lim.devices)
+        over = runs.back().last;
+      else if (a.devices.has_progressions())
+        for (const device_progression p : a.devices.progressions())
+          if (p.start >= lim.devices && (!over || p.start < *over))
+            over = p.start;
+      if (!over)
         continue;
       ::mlir::emitError(::mlir::Location(a.where))
-          << "allocation '" << a.name << "' is used on device " << runs.back().last
+          << "allocation '" << a.name << "' is used on device " << *over
           << ", at or above the device-limit option " << lim.devices << " [device-out-of-range]";
       ok = false;
     }

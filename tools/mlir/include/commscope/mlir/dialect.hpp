@@ -5,6 +5,7 @@
 // library operation as `kind`.
 #pragma once
 
+#include <commscope/device_set.hpp>
 #include <commscope/traits.hpp>
 
 #include <mlir/Bytecode/BytecodeOpInterface.h>
@@ -15,8 +16,19 @@
 #include <mlir/IR/OpImplementation.h>
 #include <mlir/Interfaces/SideEffectInterfaces.h>
 
+#include <llvm/ADT/Hashing.h>
+
+namespace commscope {
+/// A progression as a parameter of an MLIR attribute (pld.progressions), which hashes it.
+inline llvm::hash_code hash_value(const device_progression& p) {
+  return llvm::hash_combine(p.start, p.step, p.stop_offset);
+}
+} // namespace commscope
+
 // clang-format off
 #include <commscope/mlir/pld_dialect.h.inc>
+#define GET_ATTRDEF_CLASSES
+#include <commscope/mlir/pld_attrs.h.inc>
 #define GET_OP_CLASSES
 #include <commscope/mlir/pld_ops.h.inc>
 // clang-format on
@@ -39,9 +51,12 @@ using all_to_all = AllToAllOp;
 using all_to_all_v = AllToAllVOp;
 /// `pld.dispatch @chip(%device, %args...)`: a call of a chip orchestrator.
 using dispatch = DispatchOp;
-/// One materialized domain: name, devices (empty = all) and slots (the window_buffer
-/// ids of its allocations). Its results forward the function's returned values.
+/// One materialized domain: name, devices (empty = all; with progressions, a symbolic
+/// set's ids) and slots (the window_buffer ids of its allocations). Its results forward
+/// the function's returned values.
 using comm_domain_scope = CommDomainScopeOp;
+/// `#pld.progressions<[range(1, world_size, 2)]>`: a scope's world-relative progressions.
+using progressions_attr = ProgressionsAttr;
 using yield = YieldOp;
 
 /// A list of ops to classify an op by.

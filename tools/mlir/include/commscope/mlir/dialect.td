@@ -12,6 +12,7 @@
 #ifndef COMMSCOPE_PLD_DIALECT_TD
 #define COMMSCOPE_PLD_DIALECT_TD
 
+include "mlir/IR/AttrTypeBase.td"
 include "mlir/IR/OpBase.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
@@ -21,6 +22,26 @@ def Pld_Dialect : Dialect {
   let summary = "Host programs of distributed accelerators: window buffers, dispatches, "
                 "collectives and communication-domain scopes";
   let hasOperationAttrVerify = 1;
+  let useDefaultAttributePrinterParser = 1;
+}
+
+/// The world-relative progressions of a symbolic device set (pass.md, "Symbolic device
+/// sets"): `range(START, world_size - C, STEP)` is {START + k*STEP < world_size - C}.
+def Pld_ProgressionsAttr : AttrDef<Pld_Dialect, "Progressions"> {
+  let mnemonic = "progressions";
+  let summary = "world-relative device progressions of a comm-domain scope";
+  let description = [{
+    `#pld.progressions<[range(1, world_size, 2), range(0, world_size - 1)]>`: each is
+    `range(START, world_size - C, STEP)` with START >= 0, STEP >= 1 and C >= 0; a step of
+    1 and a C of 0 are not written. They are listed once each in the printed order of a
+    device set (by step, residue START mod STEP, C, then START), and there is at least
+    one: a set without progressions is a plain `devices` list. Whether the set is in
+    canonical form (no progression or id the others already cover) is the commscope
+    verifier's question, which knows the smallest world that can run the program.
+  }];
+  let parameters = (ins ArrayRefParameter<"::commscope::device_progression">:$progressions);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
 }
 
 class Pld_Op<string mnemonic, list<Trait> traits = []> : Op<Pld_Dialect, mnemonic, traits>;
@@ -92,15 +113,26 @@ def Pld_CommDomainScopeOp : Pld_Op<"comm_domain_scope", [SingleBlock, NoRegionAr
   let summary = "one communication domain: its devices and its window buffers";
   let description = [{
     The materialized form of one domain (pass.md, step 10). `devices` is ascending, empty
-    for all devices; `slots` lists the `window_buffer` ids of its allocations, in order.
+    for all devices; with `progressions` (a symbolic device set) it holds the set's ids
+    (ascending, unique, non-negative; possibly none) and the progressions the rest. The
+    custom form writes both as one list, `devices [0, range(1, world_size, 2)]`. `slots`
+    lists the `window_buffer` ids of its allocations, in order.
     The body ends in `pld.yield`, whose operands are the scope's results: the values the
     function returns from inside the body. Scopes nest, outermost first.
   }];
-  let arguments = (ins StrAttr:$name, DenseI64ArrayAttr:$devices, DenseI64ArrayAttr:$slots);
+  let arguments = (ins StrAttr:$name, DenseI64ArrayAttr:$devices, DenseI64ArrayAttr:$slots,
+                       OptionalAttr<Pld_ProgressionsAttr>:$progressions);
   let results = (outs Variadic<AnyType>:$outs);
   let regions = (region SizedRegion<1>:$body);
+  // A plain device list: the builder of the op before it could hold progressions.
+  let builders = [
+    OpBuilder<(ins "::mlir::TypeRange":$outs, "::mlir::StringAttr":$name,
+                   "::mlir::DenseI64ArrayAttr":$devices, "::mlir::DenseI64ArrayAttr":$slots),
+      [{ build($_builder, $_state, outs, name, devices, slots, ProgressionsAttr()); }]>
+  ];
   let assemblyFormat =
-      "$name `devices` $devices `slots` $slots attr-dict-with-keyword (`:` type($outs)^)? $body";
+      "$name `devices` custom<DeviceSet>($devices, $progressions) `slots` $slots "
+      "attr-dict-with-keyword (`:` type($outs)^)? $body";
   let hasVerifier = 1;
 }
 
