@@ -752,8 +752,8 @@ template <> struct commscope::ir_traits<mlir::ModuleOp> {
   ///   %c4 = arith.constant 4 : index            (the bytes of i32)
   ///   %size = arith.muli %0, %c4 : index
   ///   %buf = pld.alloc_window_buffer(%size) {name = "__allreduce_signal_buf_N"} : (index) -> i64
-  ///   %sig = pld.window(%buf, %ws, %cores) {dtype = i32} : (i64, index, index) ->
-  ///   tensor<?xCORESxi32>
+  ///   %sig = pld.window(%buf, %ws, %cores) {dtype = i32}
+  ///            : (i64, index, index) -> tensor<?xCORESxi32>
   /// then %sig becomes the allreduce's second operand. SSA values have no names: the ops
   /// carry the spec's names as named locations around the call's (so that no new op
   /// shares the call's location, which diagnostics find ops by).
