@@ -199,9 +199,10 @@ public:
 
   /// Brings a set with progressions into the canonical form for the world sizes of at least
   /// `min_world` (pass.md, "Symbolic device sets"): two sets with the same devices in every
-  /// such world become equal (==). `min_world` is one more than the largest constant id of
-  /// the host orchestrator, so no id may reach it. Sets without progressions are canonical
-  /// already. Beyond the bounds of an explicit construction (constants or a period in the
+  /// such world become equal (==) when no id reaches `min_world`. An id that does (its
+  /// dispatch might not run, devices.hpp, smallest_world) keeps the form sound, compared
+  /// where the device exists, but equal sets may then differ. Sets without progressions are
+  /// canonical already. Beyond the bounds of an explicit construction (constants or a period in the
   /// thousands) only join's merging is applied. Returns whether *this changed.
   constexpr bool canonicalize(device_id min_world);
   [[nodiscard]] constexpr device_set canonical(device_id min_world) const {

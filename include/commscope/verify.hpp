@@ -96,16 +96,13 @@ struct without_worlds {
 };
 
 /// Whether a scope's ids and progressions are in the canonical form (device_set.hpp) for
-/// the worlds that can run its function: at least `world`, and larger than its ids.
+/// the worlds that can run its function, those of at least `world` devices (the W the
+/// analysis canonicalized for; an id may reach it when its dispatch might not run).
 template <class Records, class Scope>
 constexpr bool canonical_scope(const Records& found, const Scope& sc, device_id world) {
   device_set set;
-  device_id min_world = world;
-  for (std::uint32_t k = 0; k < sc.device_count; ++k) {
-    const auto d = found.devices[sc.first_device + k];
-    set.join(device_set::single(d));
-    min_world = std::max(min_world, d + 1);
-  }
+  for (std::uint32_t k = 0; k < sc.device_count; ++k)
+    set.join(device_set::single(found.devices[sc.first_device + k]));
   std::vector<device_progression> listed;
   for (std::uint32_t k = 0; k < sc.progression_count; ++k) {
     const auto p = found.progressions[sc.first_progression + k];
@@ -116,7 +113,7 @@ constexpr bool canonical_scope(const Records& found, const Scope& sc, device_id 
   }
   if (!std::is_sorted(listed.begin(), listed.end()))
     return false;
-  const device_set canonical = set.canonical(min_world);
+  const device_set canonical = set.canonical(world);
   if (!canonical.has_progressions())
     return false;
   std::size_t n = 0;

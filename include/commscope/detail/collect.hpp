@@ -69,6 +69,9 @@ template <class Adapter> struct dispatch_site {
   std::uint32_t argument_count = 0;
   /// In what was padding: the site stays its size.
   device_form form = device_form::other;
+  /// Runs whenever the function does: no branch, loop or earlier jump or return may
+  /// skip it (the smallest world, devices.hpp, counts only such dispatches).
+  bool surely_runs = false;
   /// The callee's name and location are read again on error.
   std::uint64_t order = 0;
 };
@@ -123,9 +126,12 @@ template <class Adapter> struct function_facts {
   /// A scope statement was met: the function was materialized before (pass.md: the
   /// pass does not wrap a body twice), so its plan is read back instead.
   bool saw_scope = false;
+  /// The position of the first jump or return: no dispatch after it surely runs.
+  std::uint64_t first_jump = UINT64_MAX;
 
   constexpr void clear() {
     saw_scope = false;
+    first_jump = UINT64_MAX;
     allocations.clear();
     windows.clear();
     dispatches.clear();
@@ -176,6 +182,7 @@ public:
       walk(a_.value(s));
       return false;
     case statement_kind::jump:
+      out_.first_jump = std::min(out_.first_jump, at);
       vars_.jump();
       return false;
     case statement_kind::for_loop: {
@@ -197,12 +204,14 @@ public:
       a_.for_each_expression(s, [&](expression e) { walk(e); });
       return true;
     }
+    case statement_kind::return_:
+      out_.first_jump = std::min(out_.first_jump, at);
+      break;
     case statement_kind::scope:
       if constexpr (Adapter::has_readers)
         out_.saw_scope = true;
-      [[fallthrough]];
+      break;
     case statement_kind::other:
-    case statement_kind::return_:
       break;
     }
     a_.for_each_expression(s, [&](expression e) { walk(e); });
@@ -230,6 +239,8 @@ public:
   constexpr void leave(statement) {
     const auto loop = open_.back();
     open_.pop_back();
+    guarded_ -= open_guarded_.back();
+    open_guarded_.pop_back();
     if (loop != no_index) {
       out_.loops[loop].end = ++order_;
       open_loops_.pop_back();
@@ -240,6 +251,8 @@ public:
 private:
   constexpr void open(control_flow how, std::uint32_t idx) {
     open_.emplace_back(idx);
+    open_guarded_.emplace_back(how != control_flow::block);
+    guarded_ += open_guarded_.back();
     if (idx != no_index)
       open_loops_.emplace_back(idx);
     vars_.open(how);
@@ -477,7 +490,7 @@ private:
     case call_target::kind::unresolved_function:
       report(error_code::malformed_op, reason::unknown_callee, t.callee.name, e, at);
       if (auto d = a_.device_of(e)) { // meant as a dispatch: its views are not reported again
-        dispatch_site<Adapter> site{e, *d, no_index, 0, 0, device_form::reported, at};
+        dispatch_site<Adapter> site{e, *d, no_index, 0, 0, device_form::reported, false, at};
         site.first_argument = record_arguments(e, site.argument_count);
         out_.dispatches.emplace_back(site);
       }
@@ -485,7 +498,7 @@ private:
     case call_target::kind::function:
       if (t.callee.is_chip_orchestrator())
         if (auto d = a_.device_of(e)) {
-          dispatch_site<Adapter> site{e, *d, no_index, 0, 0, device_form::other, at};
+          dispatch_site<Adapter> site{e, *d, no_index, 0, 0, device_form::other, false, at};
           switch (a_.expression_kind_of(*d)) {
           case expression_kind::integer:
             if (const std::int64_t v = a_.integer_value(*d); v >= 0 && v < no_index) {
@@ -502,6 +515,7 @@ private:
           default:
             break;
           }
+          site.surely_runs = guarded_ == 0 && out_.first_jump == UINT64_MAX;
           site.first_argument = record_arguments(e, site.argument_count);
           out_.dispatches.emplace_back(site);
         }
@@ -543,10 +557,12 @@ private:
   std::uint64_t& order_;
   statement_walker<Adapter> walker_;
   vec<expression> exprs_;
-  vec<std::uint32_t> open_;       ///< per open statement: its loop index, or no_index
-  vec<std::uint32_t> open_loops_; ///< the loops open here, innermost last
-  vec<binding> pending_;          ///< a parallel assignment's values, read before binding
-  bool alternatives_ = false;     ///< the statement entered last has alternatives
+  vec<std::uint32_t> open_;        ///< per open statement: its loop index, or no_index
+  vec<std::uint32_t> open_loops_;  ///< the loops open here, innermost last
+  vec<std::uint8_t> open_guarded_; ///< per open statement: whether it may skip or repeat
+  std::uint32_t guarded_ = 0;      ///< the open statements that may skip or repeat
+  vec<binding> pending_;           ///< a parallel assignment's values, read before binding
+  bool alternatives_ = false;      ///< the statement entered last has alternatives
 };
 
 } // namespace commscope::detail

@@ -248,16 +248,19 @@ private:
 };
 
 /// W of pass.md, "Symbolic device sets": the smallest world that can run a host
-/// orchestrator, one more than the largest constant device a dispatch names. The analysis
+/// orchestrator. A dispatch bounds it only when it runs whenever the function does (a
+/// guarded `if world_size() > 10: f(device=10)` says nothing of smaller worlds), and
+/// then by the least device it may use (its device may be one of several). The analysis
 /// and the verifier both take it from the dispatches, so they judge canonical forms alike.
 struct smallest_world {
   device_id value = 1;
-  template <class Storage> constexpr void widen(const descriptor<Storage>& d) {
-    if (d.what != descriptor<Storage>::status::devices)
+  template <class Site, class Storage>
+  constexpr void widen(const Site& dispatch, const descriptor<Storage>& d) {
+    if (!dispatch.surely_runs || d.what != descriptor<Storage>::status::devices)
       return;
     const auto ids = d.devices.intervals();
-    if (!ids.empty() && ids.back().last >= value)
-      value = ids.back().last + 1;
+    if (!ids.empty() && !d.devices.has_progressions() && ids.front().first >= value)
+      value = ids.front().first + 1;
   }
 };
 
@@ -268,8 +271,8 @@ constexpr device_id smallest_world_of(const Adapter& a, variable_table<Adapter>&
   device_inference<Adapter> infer(a, vars, facts);
   smallest_world w;
   for (const auto& d : facts.dispatches)
-    if (d.form != device_form::reported)
-      w.widen(infer.infer(d));
+    if (d.form != device_form::reported && d.surely_runs)
+      w.widen(d, infer.infer(d));
   return w.value;
 }
 

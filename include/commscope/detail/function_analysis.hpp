@@ -214,7 +214,7 @@ private:
       const auto& desc = infer.infer(d);
       const bool failed = desc.what == descriptor<storage>::status::error;
       if constexpr (A::symbolic)
-        min_world_.widen(desc);
+        min_world_.widen(d, desc);
       if (failed) {
         auto& diag = report(desc.code, a_.target(d.call).callee.name, a_.where_expression(d.call),
                             d.order, desc.number, contract::device_limit::of<Traits>());
