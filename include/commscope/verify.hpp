@@ -25,26 +25,31 @@
 namespace commscope {
 
 namespace detail {
-/// Which allocation each window of a host orchestrator reads, resolved as the analysis
-/// resolves it (collect.hpp, variables.hpp): a view typed with the window buffer of
-/// another allocation than the one its window call reads is a finding.
-template <class A> class window_pointers {
+/// A function walked as the analysis walks it (collect.hpp, variables.hpp), once for
+/// the questions the verifier asks of its materialized body: which allocation each
+/// window reads, and the smallest world that can run it.
+template <class A> class function_walk {
 public:
-  constexpr window_pointers(const A& a, const typename A::program& p) : a_(a), vars_(a, p) {}
+  constexpr function_walk(const A& a, const typename A::program& p) : a_(a), vars_(a, p) {}
 
-  /// Calls bad(view) for each of `views` (function f's, in walk order) whose window
-  /// buffer's base is not the base of the allocation its window reads. Views whose
-  /// assignment is no window of an allocation (a copy the IR types too) are not judged;
-  /// nor are any where statements cannot be compared.
-  template <class Views, class Bad>
-  constexpr void check(typename A::function f, Views views, Bad&& bad) {
+  /// Whether check_pointers can judge anything among `views`: statements must compare.
+  template <class Views> static constexpr bool judges(const Views& views) {
+    return std::equality_comparable<typename A::statement> && !views.empty();
+  }
+
+  constexpr void collect(typename A::function f) {
+    vars_.reset();
+    facts_.clear();
+    std::uint64_t order = 0;
+    collector<A>(a_, vars_, facts_, order).run(f);
+  }
+
+  /// Calls bad(view) for each of `views` (the collected function's, in walk order) whose
+  /// window buffer's base is not the base of the allocation its window reads. Views
+  /// whose assignment is no window of an allocation (a copy the IR types too) are not
+  /// judged; nor are any where statements cannot be compared.
+  template <class Views, class Bad> constexpr void check_pointers(Views views, Bad&& bad) {
     if constexpr (std::equality_comparable<typename A::statement>) {
-      if (views.empty())
-        return;
-      vars_.reset();
-      facts_.clear();
-      std::uint64_t order = 0;
-      collector<A>(a_, vars_, facts_, order).run(f);
       std::size_t k = 0;
       for (const auto& w : facts_.windows) {
         while (k < views.size() && !(views[k].statement == w.statement))
@@ -61,38 +66,18 @@ public:
           ++k;
       }
     } else {
-      (void)f, (void)views, (void)bad;
+      (void)views, (void)bad;
     }
   }
 
-private:
-  const A& a_;
-  variable_table<A> vars_;
-  function_facts<A> facts_;
-};
-
-/// W of a host orchestrator as the analysis takes it (devices.hpp, smallest_world): from
-/// the dispatches, which a materialized body still holds.
-template <class A> class function_worlds {
-public:
-  constexpr function_worlds(const A& a, const typename A::program& p) : a_(a), vars_(a, p) {}
-  constexpr device_id of(typename A::function f) {
-    vars_.reset();
-    facts_.clear();
-    std::uint64_t order = 0;
-    collector<A>(a_, vars_, facts_, order).run(f);
-    return smallest_world_of(a_, vars_, facts_);
-  }
+  /// W of the collected function as the analysis takes it (devices.hpp, smallest_world):
+  /// from the dispatches, which a materialized body still holds.
+  constexpr device_id smallest_world() { return smallest_world_of(a_, vars_, facts_); }
 
 private:
   const A& a_;
   variable_table<A> vars_;
   function_facts<A> facts_;
-};
-
-/// Stands in for function_worlds where scopes hold no progressions: nothing to build.
-struct without_worlds {
-  template <class A, class P> constexpr without_worlds(const A&, const P&) {}
 };
 
 /// Whether a scope's ids and progressions are in the canonical form (device_set.hpp) for
@@ -146,31 +131,34 @@ template <class Program, class Traits>
                             std::uint64_t at) {
       out.push_back({error_code::verify, why, subject, 0, 0, where, at, {}, {}});
     };
-    detail::window_pointers<A> pointers(a, p);
-    std::conditional_t<A::symbolic, detail::function_worlds<A>, detail::without_worlds> worlds_of(
-        a, p);
+    detail::function_walk<A> walk(a, p);
     typename storage::template vector<device_id> worlds; ///< per scope: its function's W
     for (auto&& f : a.functions(p)) {
       const auto first_scope = found.scopes.size();
       const auto first_allocation = found.allocations.size();
       const auto first_view = found.views.size();
       detail::read_scopes(a, f, found);
-      if (!a.describe(f).is_host_orchestrator())
+      const bool host = a.describe(f).is_host_orchestrator();
+      const auto views = std::span(found.views).subspan(first_view);
+      bool symbolic = false;
+      if constexpr (A::symbolic)
+        symbolic = std::any_of(found.scopes.begin() + static_cast<std::ptrdiff_t>(first_scope),
+                               found.scopes.end(),
+                               [](const auto& sc) { return sc.progression_count > 0; });
+      const bool pointers = host && walk.judges(views);
+      if (pointers || symbolic)
+        walk.collect(f);
+      if (!host)
         found.allocations.resize(first_allocation);
-      else
-        pointers.check(f, std::span(found.views).subspan(first_view), [&](const auto& v) {
+      else if (pointers)
+        walk.check_pointers(views, [&](const auto& v) {
           report(reason::view_of_other_buffer, a.window_buffer_name(v.buffer), v.where, v.at);
         });
       // Only a host orchestrator with scopes must hold every allocation in them.
       if (found.scopes.size() == first_scope)
         found.allocations.resize(first_allocation);
-      if constexpr (A::symbolic) {
-        const auto symbolic_scope = [&](const auto& sc) { return sc.progression_count > 0; };
-        const bool any =
-            std::any_of(found.scopes.begin() + static_cast<std::ptrdiff_t>(first_scope),
-                        found.scopes.end(), symbolic_scope);
-        worlds.resize(found.scopes.size(), any ? worlds_of.of(f) : device_id{1});
-      }
+      if constexpr (A::symbolic)
+        worlds.resize(found.scopes.size(), symbolic ? walk.smallest_world() : device_id{1});
     }
     // (window buffer, scope), as read_back's index: sorted by the same instantiation.
     using slot_entry = std::pair<window_buffer, std::uint32_t>;

@@ -15,6 +15,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -267,6 +268,20 @@ kw::program make_program(bool valid) {
   return p;
 }
 
+/// Appends `for r in range(stop)` (line 14) dispatching chip(first_v, device=r) (line 15).
+void add_dispatch_loop(kw::function& f, kw::expr_ptr stop) {
+  auto loop = std::make_shared<kw::stmt>();
+  loop->kind = commscope::statement_kind::for_loop;
+  loop->loop_variable = std::string(1, 'r'); // not = "r": GCC 105329, a false -Wrestrict
+  loop->stop = std::move(stop);
+  loop->line = 14;
+  const commscope::function_info chip{"chip", commscope::level::chip, true, false};
+  loop->body.push_back(kw::evaluate(kw::call(commscope::call_target::of(chip), {kw::use("first_v")},
+                                             {{"device", kw::use("r")}}, 15),
+                                    15));
+  f.body.push_back(loop);
+}
+
 } // namespace
 
 static_assert(commscope::materializable_ir<kw::traits>);
@@ -312,16 +327,7 @@ TEST_CASE("each function numbers its own scopes, whatever the order of functions
 TEST_CASE("a loop whose implicit bounds are integers: range(4) gives {0, 1, 2, 3}") {
   kw::program p = make_program(true);
   auto& f = p.functions["z_early"];
-  auto loop = std::make_shared<kw::stmt>();
-  loop->kind = commscope::statement_kind::for_loop;
-  loop->loop_variable = std::string(1, 'r'); // not = "r": GCC 105329, a false -Wrestrict
-  loop->stop = kw::integer(4);
-  loop->line = 14;
-  const commscope::function_info chip{"chip", commscope::level::chip, true, false};
-  loop->body.push_back(kw::evaluate(kw::call(commscope::call_target::of(chip), {kw::use("first_v")},
-                                             {{"device", kw::use("r")}}, 15),
-                                    15));
-  f.body.push_back(loop);
+  add_dispatch_loop(f, kw::integer(4));
   const auto pl = commscope::analyze(p, kw::traits{});
   REQUIRE(pl.ok());
   const auto& fp = pl.functions[1];
@@ -338,16 +344,8 @@ TEST_CASE("without symbolic_device_sets, range(world_size()) is all and nothing 
   static_assert(!commscope::contract::symbolic_device_sets::of<kw::traits>());
   kw::program p = make_program(true);
   auto& f = p.functions["z_early"];
-  auto loop = std::make_shared<kw::stmt>();
-  loop->kind = commscope::statement_kind::for_loop;
-  loop->loop_variable = std::string(1, 'r'); // not = "r": GCC 105329, a false -Wrestrict
-  loop->stop = kw::call(commscope::call_target::of(commscope::operation::world_size), {}, {}, 14);
-  loop->line = 14;
-  const commscope::function_info chip{"chip", commscope::level::chip, true, false};
-  loop->body.push_back(kw::evaluate(kw::call(commscope::call_target::of(chip), {kw::use("first_v")},
-                                             {{"device", kw::use("r")}}, 15),
-                                    15));
-  f.body.push_back(loop);
+  add_dispatch_loop(
+      f, kw::call(commscope::call_target::of(commscope::operation::world_size), {}, {}, 14));
   const auto pl = commscope::analyze(p, kw::traits{});
   REQUIRE(pl.ok());
   const auto& fp = pl.functions[1];
