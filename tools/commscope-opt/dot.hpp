@@ -9,6 +9,7 @@
 #include "finding.hpp"
 
 #include <commscope/device_set.hpp>
+#include <commscope/frontend/print.hpp>
 #include <commscope/plan.hpp>
 
 #include <cstddef>
@@ -80,13 +81,9 @@ inline std::string devices_text(const device_set& devices) {
   // World-relative progressions as the printed form writes them (pass.md, "Symbolic
   // device sets").
   for (const device_progression p : devices.progressions()) {
-    out += out.size() > 1 ? ", range(" : "range(";
-    out += std::to_string(p.start) + ", world_size()";
-    if (p.stop_offset != 0)
-      out += " - " + std::to_string(p.stop_offset);
-    if (p.step != 1)
-      out += ", " + std::to_string(p.step);
-    out += ')';
+    if (out.size() > 1)
+      out += ", ";
+    frontend::append_progression(out, p, "world_size()");
   }
   return out + "]";
 }

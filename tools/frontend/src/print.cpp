@@ -25,6 +25,22 @@ using namespace commscope::reference;
 using detail::source_text;
 using detail::statement_text;
 
+void append_progression(std::string& out, device_progression p, std::string_view world_size) {
+  out += "range(";
+  out += std::to_string(p.start);
+  out += ", ";
+  out += world_size;
+  if (p.stop_offset != 0) {
+    out += " - ";
+    out += std::to_string(p.stop_offset);
+  }
+  if (p.step != 1) {
+    out += ", ";
+    out += std::to_string(p.step);
+  }
+  out += ')';
+}
+
 namespace {
 
 constexpr int primary = 9; ///< atoms, calls, attributes, subscripts
@@ -504,18 +520,7 @@ void append_header(std::string& out, const statement& s, bool elif_as_if) {
       for (std::size_t i = 0; i + 2 < progressions.size(); i += 3) {
         if (i || !devices.empty())
           out += ", ";
-        out += "range(";
-        out += std::to_string(progressions[i]);
-        out += ", pld.world_size()";
-        if (progressions[i + 2] != 0) {
-          out += " - ";
-          out += std::to_string(progressions[i + 2]);
-        }
-        if (progressions[i + 1] != 1) {
-          out += ", ";
-          out += std::to_string(progressions[i + 1]);
-        }
-        out += ')';
+        append_progression(out, {progressions[i], progressions[i + 1], progressions[i + 2]});
       }
       out += ']';
     }

@@ -3,6 +3,7 @@
 // orchestrator bodies replaced by their printed form, every other byte kept.
 #pragma once
 
+#include <commscope/device_set.hpp>
 #include <commscope/frontend/frontend.hpp>
 #include <commscope/reference/ir.hpp>
 
@@ -19,6 +20,11 @@ namespace commscope::frontend {
 /// operators, parentheses only where precedence needs them, calls as written).
 void append_expression(std::string& out, const reference::expression& e);
 [[nodiscard]] std::string print_expression(const reference::expression& e);
+
+/// Appends a world-relative progression as a scope's devices are written:
+/// `range(S, W - C, K)` with W spelled `world_size`, a C of 0 and a step of 1 left out.
+void append_progression(std::string& out, device_progression p,
+                        std::string_view world_size = "pld.world_size()");
 
 /// Appends `body`, statements of `in`, each line indented by `indent` and one `unit`
 /// more per nested block, lines ended by `newline`; an empty body prints `pass`. A
