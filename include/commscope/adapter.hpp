@@ -94,6 +94,11 @@ public:
     contract::subexpressions::for_each(t_, e, f);
   }
   constexpr bool has_operands(expression e) const { return contract::subexpressions::any(t_, e); }
+  /// What e (no recognised operation or dispatch; `t` its call target when it is a call)
+  /// does with the views among its operands.
+  constexpr expression_flow flow(expression e, const call_target& t) const {
+    return contract::flow_of::of(t_, e, t);
+  }
   constexpr bool can_wrap_body(function f) const { return contract::can_wrap_body::of(t_, f); }
   /// x and C where e is `x - C` (symbolic only).
   constexpr std::optional<std::pair<expression, std::int64_t>> minus_constant(expression e) const {

@@ -644,6 +644,34 @@ struct subexpressions : member_function<subexpressions> {
   }
 };
 
+/// Optional: `expression_flow flow_of(expression)`: what an expression that is neither a
+/// recognised operation, a dispatch nor a call of an unknown name does with the views
+/// among its operands (vocabulary.hpp, operand_flow). Asked of every such expression the
+/// walk meets. Default, the sound one: a call (expression_kind::call) may do anything with
+/// its operands, so a view among them escapes (named by its callee when it calls a
+/// function); any other expression is derived from its operands.
+struct flow_of : member_function<flow_of> {
+  template <class T>
+  using call = decltype(std::declval<const T&>().flow_of(std::declval<typename T::expression>()));
+  template <class R, class T> static constexpr bool returns = std::convertible_to<R, expression_flow>;
+  template <class T> static constexpr bool holds = absent_or_given<T>;
+  template <class T> static constexpr void diagnose() {
+    static_assert(returns<call<T>, T>,
+                  "commscope: `flow_of(expression)` must return expression_flow");
+  }
+  template <class T>
+  static constexpr expression_flow of(const T& t, typename T::expression e, const call_target& c) {
+    if constexpr (given<T>)
+      return t.flow_of(e);
+    else if (t.expression_kind_of(e) != expression_kind::call)
+      return {operand_flow::derived, {}, false};
+    else if (c.what == call_target::kind::operation)
+      return {operand_flow::escapes, {}, false};
+    else
+      return {operand_flow::escapes, c.callee.name, true};
+  }
+};
+
 /// Optional: `static constexpr std::int64_t device_limit`: device ids at or above it are
 /// `device-out-of-range`. Default 1,048,576.
 struct device_limit {
@@ -775,7 +803,7 @@ using analysis_core =
             describe, body, statement_kind_of, location_of, children, targets, value, loop_variable,
             loop_bounds, expression_kind_of, integer_value, variable_of, call_target_of, arguments,
             device_of, allocation_name, variable_identity, control_of, branches, values,
-            expressions, subexpressions, can_wrap_body, symbolic_device_sets, storage>;
+            expressions, subexpressions, flow_of, can_wrap_body, symbolic_device_sets, storage>;
 
 } // namespace contract
 

@@ -70,6 +70,28 @@ enum class operation : std::uint8_t {
   all_to_all_v,
 };
 
+/// What an expression that the pass does not recognise does with the views among its
+/// operands (core.hpp, `flow_of`; the rule is docs/semantics.md, "Every use of a view is
+/// followed or refused").
+enum class operand_flow : std::uint8_t {
+  /// No side effects: its value may be (part of) any view among its operands (a slice, a
+  /// tuple, a cast, a method call on a value).
+  derived,
+  /// Derived, and some operands may not be evaluated (`a if c else b`, `and`/`or`, a
+  /// lambda, a comprehension): a dispatch among them does not surely run.
+  conditional,
+  /// May do anything with its operands (a helper's call, an op of an unknown dialect, a
+  /// store): a view or window pointer among them is `view-escapes`.
+  escapes,
+};
+
+/// `flow_of`'s answer: the flow, and for an escape what the message names.
+struct expression_flow {
+  operand_flow what = operand_flow::escapes;
+  std::string_view name;  ///< the callee or operation, as the message names it
+  bool call = false;      ///< a call of a function (the fix: inline it first)
+};
+
 /// What a call calls.
 struct call_target {
   enum class kind : std::uint8_t { operation, function, unresolved_function };
