@@ -32,6 +32,7 @@ enum class error_code : std::uint8_t {
   barrier_no_coverage,
   collective_in_loop,
   collective_aliased_windows,
+  view_escapes,        ///< a view or window pointer reaches a use the pass cannot follow
   scope_nesting_limit, ///< more domains than the adapter's scope_nesting_limit (traits.hpp)
   verify,              ///< a finding of the verifier (verify.hpp)
 };
@@ -45,7 +46,7 @@ struct error_code_info {
 };
 
 /// Every code, in the order of `error_code`: the one table of their names and texts.
-inline constexpr std::array<error_code_info, 16> error_codes{{
+inline constexpr std::array<error_code_info, 17> error_codes{{
     {"dead-alloc", "An allocation has no window view.",
      "A window buffer is allocated but never viewed through pld.window: no dispatch can use "
      "it, so it has no place in any comm domain."},
@@ -87,6 +88,11 @@ inline constexpr std::array<error_code_info, 16> error_codes{{
     {"collective-aliased-windows", "Two windows of one collective view the same allocation.",
      "Two window arguments of one host collective are views of the same allocation: the "
      "ranks would read and write one window concurrently."},
+    {"view-escapes", "A view or window pointer reaches a use the pass cannot follow.",
+     "A view of an allocation (or its window pointer) is passed to a function that is not a "
+     "chip orchestrator, or is an operand of an operation that may have side effects, so "
+     "the devices that use it there are unknown. Dispatch the view directly, or inline the "
+     "helper first."},
     {"scope-nesting-limit", "More comm domains than the IR can nest.",
      "The function needs more nested comm domains than the adapter's scope nesting limit."},
     {"verify", "A finding of the verifier.",
@@ -128,6 +134,10 @@ enum class reason : std::uint8_t {
   ambiguous_window,       ///< a window whose pointer may name two allocations (subject, object)
   noncanonical_devices,   ///< verify: a symbolic device set not in canonical form
   world_loop_beyond_form, ///< partial-world-range where scopes hold progressions
+  view_into_call,         ///< view-escapes: a view passed to a function (object: its name)
+  view_into_operation,    ///< view-escapes: a view an operand of an operation (object)
+  pointer_into_call,      ///< view-escapes: a window pointer passed to a function
+  pointer_into_operation, ///< view-escapes: a window pointer an operand of an operation
 };
 
 /// What a note of a diagnostic points at (cli.md lists them); selects its message.
@@ -225,8 +235,9 @@ template <class Vec> constexpr void sort_diagnostics(Vec& diagnostics) {
     case reason::unwrappable_body:
       return "allocation %w is in a body that cannot be wrapped in comm-domain scopes";
     case reason::nested_allreduce:
-      return "an allreduce without a signal must be the whole value of an assignment, an "
-             "expression statement or a return: its signal is bound before the statement";
+      return "an allreduce must be the whole value of an assignment, an expression statement "
+             "or a return, never nested in an expression: a signal is bound before its "
+             "statement";
     case reason::bad_core_num:
       return "the core_num= of an allreduce without a signal must be a positive integer "
              "constant";
@@ -249,6 +260,22 @@ template <class Vec> constexpr void sort_diagnostics(Vec& diagnostics) {
     return "collective %w cannot run inside a loop: its signal is single-use";
   case error_code::collective_aliased_windows:
     return "the %r and the %R of collective %w are views of the same allocation %o";
+  case error_code::view_escapes:
+    switch (why) {
+    case reason::view_into_call:
+      return "a view of allocation %w is passed to %o, a function the pass does not follow: "
+             "dispatch the view directly, or inline %o first";
+    case reason::pointer_into_call:
+      return "the window pointer of allocation %w is passed to %o, a function the pass does "
+             "not follow: take the window here and dispatch it, or inline %o first";
+    case reason::pointer_into_operation:
+      return "the window pointer of allocation %w is an operand of %o, which may have side "
+             "effects the pass cannot follow: take the window from the pointer directly";
+    default:
+      return "a view of allocation %w is an operand of %o, which may have side effects the "
+             "pass cannot follow: dispatch the view directly, or derive it through an "
+             "operation without side effects";
+    }
   case error_code::scope_nesting_limit:
     return "allocation %w would open nested scope %n, beyond the limit of %x nested "
            "comm-domain scopes";

@@ -305,6 +305,25 @@ def host():
     CHECK(p == before); // the valid allreduce of line 16 got no signal either
   }
 
+  TEST_CASE("an allreduce with its signal nested in an expression is malformed-op too") {
+    auto p = parse(R"(        buf = pld.alloc_window_buffer(64)
+        d = pld.window(buf, [16], dtype=pl.FP32)
+        sbuf = pld.alloc_window_buffer(64)
+        s = pld.window(sbuf, [16], dtype=pl.INT32)
+        self.chip(d, device=0)
+        wrapped = (pld.tensor.allreduce(d, s, op=pld.ReduceOp.SUM),)
+        total = 1
+        total += pld.tensor.allreduce(d, s)
+        d = pld.tensor.allreduce(d, s)
+)");
+    const auto before = p;
+    const auto ds = commscope::synthesize_signals(p, traits{});
+    CHECK(render(ds) == "malformed-op 18:20\n"
+                        "malformed-op 20:18");
+    CHECK(ds[0].message().find("never nested in an expression") != std::string::npos);
+    CHECK(p == before);
+  }
+
   TEST_CASE(
       "collective-aliased-windows for every collective, both roles and the allocation named") {
     struct scenario {

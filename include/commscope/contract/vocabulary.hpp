@@ -71,7 +71,7 @@ enum class operation : std::uint8_t {
 };
 
 /// What an expression that the pass does not recognise does with the views among its
-/// operands (core.hpp, `flow_of`; the rule is docs/semantics.md, "Every use of a view is
+/// operands (core.hpp, `flow_of`; the rule is the README's "Every use of a view is
 /// followed or refused").
 enum class operand_flow : std::uint8_t {
   /// No side effects: its value may be (part of) any view among its operands (a slice, a
@@ -90,6 +90,10 @@ struct expression_flow {
   operand_flow what = operand_flow::escapes;
   std::string_view name;  ///< the callee or operation, as the message names it
   bool call = false;      ///< a call of a function (the fix: inline it first)
+  /// For escapes: the first `receivers` operands are what the call is made on (`lst` of
+  /// `lst.append(v)`, `v` of `v.reshape(n)`): they do not escape, and its value may be
+  /// (part of) them.
+  std::uint32_t receivers = 0;
 };
 
 /// What a call calls.

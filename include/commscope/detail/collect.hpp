@@ -14,6 +14,9 @@
 #include <algorithm>
 #include <cstdint>
 #include <ranges>
+#include <span>
+#include <string_view>
+#include <utility>
 
 namespace commscope::detail {
 
@@ -94,6 +97,18 @@ template <class Adapter> struct loop_site {
   typename Adapter::location where{}; ///< for notes and evidence
 };
 
+/// A use the pass cannot follow (pass.md, "Every use of a view is followed or refused"):
+/// an expression that may do anything with its operands. Judged once the views are known:
+/// it is `view-escapes` when its operands may hold a view or a window pointer.
+template <class Adapter> struct escape_site {
+  typename Adapter::expression use{};
+  std::string_view name; ///< the callee or operation
+  std::uint64_t order = 0;
+  /// A definition derived from every variable among its operands (variables.hpp).
+  std::uint32_t def = no_index;
+  bool call = false; ///< a call of a function: the fix is to inline it
+};
+
 /// What the walk records of an allocation: the least that finds it again. The plan's
 /// (larger) records are built once the count is known, reading the rest (name, size,
 /// location) from the statement then, not moved on every growth.
@@ -118,6 +133,7 @@ template <class Adapter> struct function_facts {
   vec<dispatch_site<Adapter>> dispatches;
   vec<collective_site<Adapter>> collectives;
   vec<loop_site<Adapter>> loops;
+  vec<escape_site<Adapter>> escapes;
   /// The definitions of the positional arguments of dispatches and collectives
   /// (no_index for an argument that is no variable); once resolved, the may-sets of views
   /// they hold (variables.hpp, view_of).
@@ -137,6 +153,7 @@ template <class Adapter> struct function_facts {
     dispatches.clear();
     collectives.clear();
     loops.clear();
+    escapes.clear();
     arguments.clear();
     diagnostics.clear();
   }
@@ -215,10 +232,17 @@ public:
       break;
     }
     a_.for_each_expression(s, [&](expression e) { walk(e); });
-    // What such a statement binds (`with ... as x`, `for x in items`, an op's results) is
-    // a value the pass does not follow, unless its children bind it (a yield).
-    for (auto&& t : a_.targets(s))
-      vars_.bind(vars_.id(variable(t)), {binding::kind::opaque});
+    // What such a statement binds (`with ... as x`, `for x in items`, an op's results)
+    // may be (part of) any view its expressions hold, unless its children bind it again
+    // (a yield).
+    if (has_targets(s)) {
+      const auto mark = leaves_.size();
+      a_.for_each_expression(s, [&](expression e) { leaves_.emplace_back(derived_of(e)); });
+      const auto from = vars_.derive(std::span(leaves_).subspan(mark));
+      leaves_.resize(mark);
+      for (auto&& t : a_.targets(s))
+        vars_.bind(vars_.id(variable(t)), derived_binding(from));
+    }
     const control_flow how = a_.control(s, k);
     if (how == control_flow::repeat) { // a loop of another kind (`for x in items`)
       const auto idx = static_cast<std::uint32_t>(out_.loops.size());
@@ -292,11 +316,10 @@ private:
     case expression_kind::integer:
       return {binding::kind::integer, no_index, a_.integer_value(e)};
     case expression_kind::call: {
-      visit(e);
-      walk_operands(e);
+      walk_operands(e, visit(e));
       const call_target t = a_.target(e);
       if (t.what != call_target::kind::operation || t.op == operation::none)
-        return {binding::kind::opaque};
+        return derived_result(e, t);
       const auto& r = row(t.op);
       const std::size_t n = count_of(a_.arguments(e));
       if (n < r.min_arity || n > r.max_arity)
@@ -312,9 +335,111 @@ private:
     }
     case expression_kind::other:
       walk(e);
-      return {binding::kind::opaque};
+      return derived_result(e, call_target{});
     }
     return {binding::kind::opaque};
+  }
+
+  /// A binding to def, derived (opaque for none).
+  static constexpr binding derived_binding(std::uint32_t def) {
+    if (def == no_index)
+      return {binding::kind::opaque};
+    return {binding::kind::derived, def, static_cast<std::int64_t>(no_index)};
+  }
+
+  /// The binding of a variable to e, which is no recognised operation (t: its target when
+  /// it is a call): derived from its operands when e has no effects on them, else opaque.
+  constexpr binding derived_result(expression e, const call_target& t) {
+    if (derived_operands(e, t) == 0) // a dispatch's result, a reported call's, an escape's
+      return {binding::kind::opaque};
+    return derived_binding(derived_of(e));
+  }
+
+  /// Whether s binds anything.
+  constexpr bool has_targets(statement s) const {
+    auto&& targets = a_.targets(s);
+    return std::ranges::begin(targets) != std::ranges::end(targets);
+  }
+
+  /// The definition of what e may hold of the views and window pointers among the
+  /// variables it reads, through derived expressions (no_index: none): a variable's own
+  /// definition, or one derived from several. Reads each variable as a use here.
+  constexpr std::uint32_t derived_of(expression e) {
+    switch (a_.expression_kind_of(e)) {
+    case expression_kind::variable:
+      return read(e);
+    case expression_kind::integer:
+      return no_index;
+    default:
+      break;
+    }
+    const auto mark = leaves_.size();
+    gather(e);
+    std::uint32_t d = no_index;
+    if (leaves_.size() - mark == 1)
+      d = leaves_[mark];
+    else if (leaves_.size() > mark)
+      d = vars_.derive(std::span(leaves_).subspan(mark));
+    leaves_.resize(mark);
+    return d;
+  }
+
+  /// Appends to leaves_ the definitions of the variables whose views e may hold: its own
+  /// when it is a variable, its operands' when it is derived (an expression without
+  /// effects, a collective's result through its argument), none for any other call (a
+  /// dispatch, an escape: their results are no view). On an explicit stack.
+  constexpr void gather(expression root) {
+    const auto base = gather_stack_.size();
+    gather_stack_.emplace_back(root);
+    while (gather_stack_.size() > base) {
+      const expression e = gather_stack_.back();
+      gather_stack_.pop_back();
+      switch (a_.expression_kind_of(e)) {
+      case expression_kind::variable:
+        if (const auto d = read(e); d != no_index)
+          leaves_.emplace_back(d);
+        continue;
+      case expression_kind::integer:
+        continue;
+      case expression_kind::call: {
+        const call_target t = a_.target(e);
+        if (t.what == call_target::kind::operation && t.op != operation::none) {
+          const auto& r = row(t.op);
+          const std::size_t n = count_of(a_.arguments(e));
+          if (r.result_through != none_arg && n >= r.min_arity && n <= r.max_arity)
+            gather_stack_.emplace_back(nth_argument(a_, e, r.result_through));
+          continue;
+        }
+        push_derived(e, derived_operands(e, t));
+        continue;
+      }
+      case expression_kind::other:
+        push_derived(e, derived_operands(e, call_target{}));
+        continue;
+      }
+    }
+  }
+
+  /// Stacks e's first n operands (gather).
+  constexpr void push_derived(expression e, std::uint32_t n) {
+    a_.for_each_operand(e, [&](expression sub) {
+      if (n > 0) {
+        --n;
+        gather_stack_.emplace_back(sub);
+      }
+    });
+  }
+
+  /// How many of the first operands of e (no recognised operation) its value may hold
+  /// views of: all for a derived expression, the receivers of an escaping call, none for
+  /// a dispatch or a reported call.
+  constexpr std::uint32_t derived_operands(expression e, const call_target& t) const {
+    if (a_.expression_kind_of(e) == expression_kind::call &&
+        (t.what == call_target::kind::unresolved_function ||
+         (t.what == call_target::kind::function && t.callee.is_chip_orchestrator())))
+      return 0;
+    const auto f = a_.flow(e, t);
+    return f.what == operand_flow::escapes ? f.receivers : UINT32_MAX;
   }
 
   /// The definition reaching a variable expression here, or no_index.
@@ -390,27 +515,38 @@ private:
       case expression_kind::integer:
         b = {binding::kind::integer, no_index, a_.integer_value(e)};
         break;
-      case expression_kind::call:
-        call(e, &b, s, first, at, ++order_);
+      case expression_kind::call: {
+        const bool conditional = call(e, &b, s, first, at, ++order_);
         window = b.what == binding::kind::window;
         window_pointer = b.ref;
-        walk_operands(e);
+        walk_operands(e, conditional);
+        if (b.what == binding::kind::opaque) {
+          const call_target t = a_.target(e);
+          if (t.what != call_target::kind::operation || t.op == operation::none)
+            b = derived_result(e, t);
+        }
         break;
+      }
       case expression_kind::other:
         walk(e);
         if constexpr (symbolic)
           b = world_offset(e);
+        if (b.what == binding::kind::opaque)
+          b = derived_result(e, call_target{});
         break;
       }
     } else {
       walk(e);
+      // `a, b = pair`: each target may be (part of) any view the value holds.
+      const auto from = derived_binding(derived_of(e));
+      vars_.bind(vars_.id(first), from);
+      for (; it != end; ++it)
+        vars_.bind(vars_.id(*it), from);
+      return;
     }
     const auto def = vars_.bind(vars_.id(first), b);
     if (window)
       out_.windows.emplace_back(window_site<Adapter>{s, first, window_pointer, def});
-    if (!single) // `a, b = ...`: each target bound to something the pass does not follow
-      for (; it != end; ++it)
-        vars_.bind(vars_.id(*it), {binding::kind::opaque});
   }
 
   /// The binding of `x = op(...)`, op recognised with a valid arity; records
@@ -453,28 +589,100 @@ private:
   constexpr void walk(expression root) {
     if (is_leaf(root))
       return;
-    visit(root);
-    walk_operands(root);
+    walk_operands(root, visit(root));
   }
 
-  /// An expression of a walk: only calls have anything to check.
-  constexpr void visit(expression e) {
+  /// An expression of a walk: calls have their checks; an expression that may do anything
+  /// with its operands is an escape site. Returns whether its operands may not all be
+  /// evaluated (a dispatch among them is guarded).
+  constexpr bool visit(expression e) {
     if (a_.expression_kind_of(e) == expression_kind::call)
-      call(e, nullptr, statement{}, variable{}, 0, ++order_);
+      return call(e, nullptr, statement{}, variable{}, 0, ++order_);
+    const auto f = a_.flow(e, call_target{});
+    if (f.what == operand_flow::escapes)
+      escape(e, f, ++order_);
+    return f.what == operand_flow::conditional;
   }
 
-  /// Visits the trees of e's operands, in pre-order, on an explicit stack.
-  constexpr void walk_operands(expression e) {
-    for_each_operand_preorder(
-        a_, e, exprs_, [&](expression sub) { return !is_leaf(sub); },
-        [&](expression sub) { visit(sub); });
+  /// Visits the trees of e's operands, in pre-order, on an explicit stack; `guarded`:
+  /// e's operands may not all be evaluated. A marker below a conditional expression's
+  /// operands ends its guard when they are done.
+  constexpr void walk_operands(expression e, bool guarded) {
+    const auto base = exprs_.size();
+    if (guarded) {
+      ++guarded_;
+      exprs_.emplace_back(e, true);
+    }
+    push_operands(e);
+    while (exprs_.size() > base) {
+      const auto [x, leaving] = exprs_.back();
+      exprs_.pop_back();
+      if (leaving) {
+        --guarded_;
+        continue;
+      }
+      if (visit(x)) {
+        ++guarded_;
+        exprs_.emplace_back(x, true);
+      }
+      push_operands(x);
+    }
+  }
+
+  /// Stacks e's operands that are no leaves, the first on top.
+  constexpr void push_operands(expression e) {
+    const auto mark = exprs_.size();
+    a_.for_each_operand(e, [&](expression sub) {
+      if (!is_leaf(sub))
+        exprs_.emplace_back(sub, false);
+    });
+    if (exprs_.size() - mark > 1)
+      std::reverse(exprs_.begin() + static_cast<std::ptrdiff_t>(mark), exprs_.end());
+  }
+
+  /// Records e, which may do anything with its operands, when they read any variable.
+  constexpr void escape(expression e, const expression_flow& f, std::uint64_t at) {
+    const auto mark = leaves_.size();
+    std::uint32_t receivers = f.receivers;
+    a_.for_each_operand(e, [&](expression sub) {
+      if (receivers > 0)
+        --receivers; // what the call is made on: its result, not an escape
+      else
+        leaves_.emplace_back(derived_of(sub));
+    });
+    const auto d = vars_.derive(std::span(leaves_).subspan(mark));
+    leaves_.resize(mark);
+    if (d != no_index)
+      out_.escapes.emplace_back(escape_site<Adapter>{e, f.name, at, d, f.call});
   }
 
   /// Records the definitions of a call's variable arguments; returns the first index.
-  constexpr std::uint32_t record_arguments(expression e, std::uint32_t& count) {
+  /// An argument that is no variable gives what it is derived from (a slice of a view, a
+  /// tuple of views). `keywords`: a dispatch's other operands (keyword arguments) count
+  /// too, as one more argument.
+  constexpr std::uint32_t record_arguments(expression e, std::uint32_t& count,
+                                           bool keywords = false) {
     const auto first = static_cast<std::uint32_t>(out_.arguments.size());
-    for (auto&& arg : a_.arguments(e))
-      out_.arguments.emplace_back(read(expression(arg)));
+    std::size_t positional = 0;
+    for (auto&& arg : a_.arguments(e)) {
+      const expression x(arg);
+      out_.arguments.emplace_back(a_.expression_kind_of(x) == expression_kind::variable
+                                      ? read(x)
+                                      : derived_of(x));
+      ++positional;
+    }
+    if (keywords) {
+      std::size_t operands = 0;
+      a_.for_each_operand(e, [&](expression) { ++operands; });
+      if (operands > positional + 1) { // more than the arguments and device=
+        const auto mark = leaves_.size();
+        a_.for_each_operand(e, [&](expression sub) { leaves_.emplace_back(derived_of(sub)); });
+        const auto d = vars_.derive(std::span(leaves_).subspan(mark));
+        leaves_.resize(mark);
+        if (d != no_index)
+          out_.arguments.emplace_back(d);
+      }
+    }
     count = static_cast<std::uint32_t>(out_.arguments.size()) - first;
     return first;
   }
@@ -482,8 +690,9 @@ private:
   /// A call's own checks and records. `bound`: set when e is the whole value of a
   /// single-target assignment `s` at position `at_assignment` (where an allocation
   /// belongs): receives the target's binding (left opaque unless e is a recognised
-  /// operation with a valid arity). `at`: the call's own position.
-  constexpr void call(expression e, binding* bound, statement s, variable target,
+  /// operation with a valid arity). `at`: the call's own position. Returns whether its
+  /// operands may not all be evaluated (operand_flow::conditional).
+  constexpr bool call(expression e, binding* bound, statement s, variable target,
                       std::uint64_t at_assignment, std::uint64_t at) {
     const call_target t = a_.target(e);
     switch (t.what) {
@@ -491,13 +700,14 @@ private:
       report(error_code::malformed_op, reason::unknown_callee, t.callee.name, e, at);
       if (auto d = a_.device_of(e)) { // meant as a dispatch: its views are not reported again
         dispatch_site<Adapter> site{e, *d, no_index, 0, 0, device_form::reported, false, at};
-        site.first_argument = record_arguments(e, site.argument_count);
+        site.first_argument = record_arguments(e, site.argument_count, true);
         out_.dispatches.emplace_back(site);
       }
-      return;
+      return false;
     case call_target::kind::function:
-      if (t.callee.is_chip_orchestrator())
-        if (auto d = a_.device_of(e)) {
+      if (!t.callee.is_chip_orchestrator()) // a helper: the pass does not follow calls
+        return flow_of_call(e, t, at);
+      if (auto d = a_.device_of(e)) {
           dispatch_site<Adapter> site{e, *d, no_index, 0, 0, device_form::other, false, at};
           switch (a_.expression_kind_of(*d)) {
           case expression_kind::integer:
@@ -516,15 +726,15 @@ private:
             break;
           }
           site.surely_runs = guarded_ == 0 && out_.first_jump == UINT64_MAX;
-          site.first_argument = record_arguments(e, site.argument_count);
+          site.first_argument = record_arguments(e, site.argument_count, true);
           out_.dispatches.emplace_back(site);
         }
-      return;
+      return false;
     case call_target::kind::operation:
       break;
     }
     if (t.op == operation::none)
-      return;
+      return flow_of_call(e, t, at);
     const auto& r = row(t.op);
     const std::size_t n = count_of(a_.arguments(e));
     const bool arity_ok = n >= r.min_arity && n <= r.max_arity;
@@ -543,6 +753,16 @@ private:
     }
     if (bound && arity_ok)
       *bound = bind_operation(s, target, e, t.op, r, at_assignment);
+    return false;
+  }
+
+  /// A call the pass does not recognise: an escape site unless the adapter says it is
+  /// derived; whether it is conditional.
+  constexpr bool flow_of_call(expression e, const call_target& t, std::uint64_t at) {
+    const auto f = a_.flow(e, t);
+    if (f.what == operand_flow::escapes)
+      escape(e, f, at);
+    return f.what == operand_flow::conditional;
   }
 
   constexpr diagnostic<typename Adapter::location>&
@@ -556,7 +776,9 @@ private:
   function_facts<Adapter>& out_;
   std::uint64_t& order_;
   statement_walker<Adapter> walker_;
-  vec<expression> exprs_;
+  vec<std::pair<expression, bool>> exprs_; ///< the walk's stack; true: a guard's end
+  vec<expression> gather_stack_;
+  vec<std::uint32_t> leaves_; ///< derived_of's definitions, stacked
   vec<std::uint32_t> open_;        ///< per open statement: its loop index, or no_index
   vec<std::uint32_t> open_loops_;  ///< the loops open here, innermost last
   vec<std::uint8_t> open_guarded_; ///< per open statement: whether it may skip or repeat

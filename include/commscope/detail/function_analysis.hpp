@@ -56,10 +56,12 @@ public:
                        : function_plan<Traits>::state::analysed;
     touched_.assign(n, 0);
     suppressed_.assign(n, 0);
+    escaped_.assign(n, 0);
     bind_views(fp);
     devices_.assign(n, device_set{});
     for (auto& arg : facts_.arguments) // a definition becomes the view it resolves to
       arg = vars_.view_of(arg);
+    escapes(fp);
     dispatches(fp);
     vars_.release_definitions();
     fp.allocations.reserve(n);
@@ -137,16 +139,19 @@ private:
   constexpr std::uint32_t several_allocations(const window_site<A>& w, bool& reported) {
     std::uint32_t first = no_index, second = no_index;
     const auto mark = seeds_.size();
-    vars_.sources(w.allocation, [&](std::uint32_t d) {
-      const auto& b = vars_.at(d);
-      if (b.what != binding::kind::allocation)
-        return;
+    vars_.sources(
+        w.allocation,
+        [&](std::uint32_t d) {
+          const auto& b = vars_.at(d);
+          if (b.what != binding::kind::allocation)
+            return;
       seeds_.emplace_back(b.ref);
       if (first == no_index)
         first = b.ref;
       else if (b.ref != first && (second == no_index || b.ref < second))
         second = b.ref;
-    });
+        },
+        true); // a pure cast or select of a pointer is a copy of it
     if (second == no_index) {
       seeds_.resize(mark);
       return first;
@@ -197,6 +202,58 @@ private:
                                          std::int64_t extra = 0, reason why = reason::none) {
     facts_.diagnostics.push_back({c, why, subject, number, extra, where, at, {}, {}});
     return facts_.diagnostics.back();
+  }
+
+  /// Every use the walk could not follow (collect.hpp, escape_site) whose operands may
+  /// hold a view or a window pointer is `view-escapes`, once per use, naming the first
+  /// allocation concerned; those allocations are not reported again (no unconsumed-alloc
+  /// nor dead-alloc: one cause, one diagnostic).
+  constexpr void escapes(const function_plan<Traits>& fp) {
+    for (const auto& e : facts_.escapes) {
+      std::uint32_t alloc = no_index, view = no_index;
+      for (const auto v : vars_.sets().of(vars_.view_of(e.def))) {
+        const auto a = fp.views[v].allocation;
+        escaped(a);
+        if (alloc == no_index || a < alloc) {
+          alloc = a;
+          view = v;
+        }
+      }
+      std::uint32_t pointer = no_index;
+      vars_.sources(
+          e.def,
+          [&](std::uint32_t d) {
+            const auto& b = vars_.at(d);
+            if (d == no_index || b.what != binding::kind::allocation)
+              return;
+            escaped(b.ref);
+            if (pointer == no_index || b.ref < pointer)
+              pointer = b.ref;
+          },
+          true);
+      if (alloc == no_index && pointer == no_index)
+        continue;
+      const bool is_view = alloc != no_index;
+      const auto a = is_view ? alloc : pointer;
+      const auto& site = facts_.allocations[a];
+      const reason why = is_view ? (e.call ? reason::view_into_call : reason::view_into_operation)
+                                 : (e.call ? reason::pointer_into_call
+                                           : reason::pointer_into_operation);
+      auto& d = report(error_code::view_escapes, a_.allocation_name(a_.value(site.statement)),
+                       a_.where_expression(e.use), e.order, 0, 0, why);
+      d.object = e.name;
+      if (is_view)
+        d.notes.push_back({note_kind::view, {}, a_.where(fp.views[view].statement)});
+      else
+        d.notes.push_back({note_kind::shared_allocation, d.subject, a_.where(site.statement)});
+    }
+  }
+
+  constexpr void escaped(std::uint32_t a) {
+    if (!escaped_[a]) {
+      escaped_[a] = 1;
+      seeds_.emplace_back(a);
+    }
   }
 
   /// Step 3: every dispatch's descriptor goes to the allocations of its view arguments
@@ -506,7 +563,7 @@ private:
     for (std::size_t i = 0; i < fp.allocations.size(); ++i) {
       const auto& a = fp.allocations[i];
       const auto at = facts_.allocations[i].order;
-      if (a.view_count == 0)
+      if (a.view_count == 0 && !escaped_[i])
         report(error_code::dead_alloc, a.name, a.where, at);
       else if (suppressed_[i])
         continue;
@@ -591,7 +648,7 @@ private:
   variable_table<A> vars_;
   std::uint64_t& order_;
   function_facts<A> facts_;
-  vec<std::uint8_t> touched_, suppressed_, queued_;
+  vec<std::uint8_t> touched_, suppressed_, queued_, escaped_;
   vec<std::uint32_t> unsure_; ///< the views of windows reported as ambiguous, ascending
   vec<device_set> devices_;   ///< per allocation, until its plan record is made
   smallest_world min_world_;  ///< symbolic sets are compared for such worlds

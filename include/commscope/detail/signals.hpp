@@ -198,9 +198,9 @@ private:
       return;
     const std::uint64_t at = ++order_;
     const std::size_t n = count_of(a_.arguments(e));
-    if (n == 1)
+    if (n == 1 || n == 2) // with its signal too, as the DSL's compiler requires
       report(error_code::malformed_op, reason::nested_allreduce, e, at);
-    else if (n != 2)
+    else
       wrong_arity(e, n, at);
   }
   /// e's operand trees in pre-order, on an explicit stack.

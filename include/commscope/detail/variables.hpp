@@ -50,6 +50,11 @@ struct binding {
     collective_result, ///< x = allreduce(a, ...) etc.: ref = the definition of a
     opaque,            ///< bound to something the pass does not follow
     merge,             ///< ref and value: the two definitions merged
+    /// x = an expression derived from variables (a slice, a tuple, a pure op's result):
+    /// ref and value (no_index: none) the definitions of two of them, the others chained
+    /// through value. It may be (part of) any of their views, or a copy of any of their
+    /// window pointers; it is no copy of their values (no device, no size).
+    derived,
   };
   kind what = kind::unbound;
   std::uint32_t ref = no_index;
@@ -126,6 +131,16 @@ public:
     const auto def = make(b);
     vars_[x] = {def, generation_};
     return def;
+  }
+
+  /// A definition derived from the definitions `defs` (no_index among them is skipped):
+  /// no_index for none, else one definition that leads to each of them.
+  template <class Defs> constexpr std::uint32_t derive(const Defs& defs) {
+    std::uint32_t r = no_index;
+    for (const auto d : defs)
+      if (d != no_index)
+        r = make({binding::kind::derived, d, static_cast<std::int64_t>(r)});
+    return r;
   }
 
   /// A statement with children begins; `how` its children run.
@@ -220,9 +235,10 @@ public:
   }
 
   /// Calls f(definition) for every definition copies and merges lead d to that is
-  /// neither (no_index for "not bound"), each once. For the rare use that several may
+  /// neither (no_index for "not bound"), each once; `pointers`: derived definitions are
+  /// followed too (what a window pointer may name). For the rare use that several may
   /// reach where one was needed (root() gave none): not memoized, linear in what it visits.
-  template <class F> constexpr void sources(std::uint32_t d, F&& f) {
+  template <class F> constexpr void sources(std::uint32_t d, F&& f, bool pointers = false) {
     if (seen_.size() < defs_.size())
       seen_.resize(defs_.size(), 0);
     if (++stamp_ == 0) { // wrapped: start the stamps again
@@ -248,6 +264,10 @@ public:
       } else if (b.what == binding::kind::merge) {
         stack_.emplace_back(b.ref);
         stack_.emplace_back(static_cast<std::uint32_t>(b.value));
+      } else if (b.what == binding::kind::derived && pointers) {
+        stack_.emplace_back(b.ref);
+        if (b.value != no_index)
+          stack_.emplace_back(static_cast<std::uint32_t>(b.value));
       } else {
         f(x);
       }
@@ -366,7 +386,8 @@ private:
 
   static constexpr bool followed(const binding& b, mode m) {
     return b.what == binding::kind::copy || b.what == binding::kind::merge ||
-           (m == view_mode && b.what == binding::kind::collective_result);
+           (m == view_mode && (b.what == binding::kind::collective_result ||
+                               b.what == binding::kind::derived));
   }
   /// What a definition that is not followed contributes: itself (root), or its view.
   constexpr std::uint32_t source(std::uint32_t d, mode m) const {
@@ -393,6 +414,10 @@ private:
       return true;
     }
     if (i == 1 && b.what == binding::kind::merge) {
+      to = static_cast<std::uint32_t>(b.value);
+      return true;
+    }
+    if (i == 1 && b.what == binding::kind::derived && b.value != no_index) {
       to = static_cast<std::uint32_t>(b.value);
       return true;
     }

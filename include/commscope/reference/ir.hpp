@@ -302,6 +302,9 @@ public:
   }
   /// An integer literal outside int64 (value saturated, text as written).
   [[nodiscard]] bool overflow() const noexcept { return flags_ & f_overflow; }
+  /// An opaque form whose operands may not all be evaluated: a conditional expression, a
+  /// lambda, a comprehension (a dispatch among them is guarded).
+  [[nodiscard]] bool conditional() const noexcept { return flags_ & f_conditional; }
   /// The variable a bound name refers to.
   [[nodiscard]] variable_ptr var() const noexcept {
     return (what == kind::name && (flags_ & f_bound)) ? payload_.var : nullptr;
@@ -365,6 +368,7 @@ public:
     flags_ |= f_resolved;
   }
   void set_base(expression_ptr b) noexcept { payload_.base = b.get(); }
+  void set_conditional() noexcept { flags_ |= f_conditional; }
   /// False when the node has no room for a text (made without one, of a tail kind).
   bool set_text(str t) noexcept {
     switch (what) {
@@ -419,6 +423,7 @@ private:
     f_name = 4,      ///< a name slot in the tail
     f_bound = 8,     ///< name: the payload is the variable
     f_resolved = 16, ///< function_call: the payload is the callee
+    f_conditional = 32, ///< opaque: its operands may not all be evaluated
   };
 
   template <class T> const T* tail(std::size_t offset) const noexcept {

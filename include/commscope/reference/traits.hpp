@@ -282,6 +282,49 @@ template <> struct commscope::ir_traits<commscope::reference::program_ptr> {
   static reference::operand_range subexpressions(expression e) {
     return reference::operand_range(e);
   }
+  /// What an expression that is no recognised operation or dispatch does with its
+  /// operands. A method call on a value (`v.reshape(...)`, `v[0].view(...)`): derived from
+  /// the value, its arguments escape. A subscript, an attribute, a tuple, arithmetic:
+  /// derived. A conditional expression, a lambda, a
+  /// comprehension, `and`/`or`: derived, conditionally evaluated. Any other call (a
+  /// helper `self.stage(v)`, a module's function `pl.f(v)`, a builtin): may do anything.
+  static expression_flow flow_of(expression e) {
+    switch (e->what) {
+    case expr_kind::function_call:
+      return {operand_flow::escapes, e->text().view(), true};
+    case expr_kind::operation:
+      return {operand_flow::escapes, e->text().view(), false};
+    case expr_kind::call: {
+      const reference::expression* callee = e->base().get();
+      if (callee && callee->what == expr_kind::attribute) {
+        const reference::expression* owner = callee->base().get();
+        while (owner && (owner->what == expr_kind::attribute || owner->what == expr_kind::subscript ||
+                         owner->what == expr_kind::call))
+          owner = owner->base().get();
+        // A method of a value the host holds (`self`'s members may do anything): its
+        // value may be (part of) the value, its arguments escape (`lst.append(v)`).
+        if (owner && owner->what == expr_kind::name && owner->var() &&
+            owner->var()->name.view() != "self")
+          return {operand_flow::escapes, callee->text().view(), true, 1};
+      }
+      std::string_view name;
+      if (callee && callee->what == expr_kind::name && callee->var())
+        name = callee->var()->name.view();
+      else if (callee)
+        name = callee->text().view();
+      return {operand_flow::escapes, name, true};
+    }
+    case expr_kind::binary: {
+      const auto op = e->text().view();
+      return {op == "and" || op == "or" ? operand_flow::conditional : operand_flow::derived, {},
+              false};
+    }
+    case expr_kind::opaque:
+      return {e->conditional() ? operand_flow::conditional : operand_flow::derived, {}, false};
+    default:
+      return {operand_flow::derived, {}, false};
+    }
+  }
 
   // ---- variables: dense ids, no hashing
   // The bindings of one name in one function are one variable (their name_id): the

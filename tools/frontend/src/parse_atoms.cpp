@@ -43,7 +43,9 @@ mutable_expr dsl_parser::comprehension(std::uint32_t b, const expression_ptr& el
     no_conditional_ = saved;
   }
   shadow_.resize(shadowed);
-  return opaque(b, ops.items());
+  auto r = opaque(b, ops.items());
+  r->set_conditional(); // its element runs once per item, if any
+  return r;
 }
 
 mutable_expr dsl_parser::parse_atom() {

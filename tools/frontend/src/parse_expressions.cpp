@@ -110,7 +110,9 @@ mutable_expr dsl_parser::parse_test() {
       unexpected("'else'");
     next();
     auto other = parse_test();
-    return opaque(b, {x, cond, other});
+    auto r = opaque(b, {x, cond, other});
+    r->set_conditional();
+    return r;
   }
   return x;
 }
@@ -142,7 +144,9 @@ mutable_expr dsl_parser::parse_lambda() {
   const expression_ptr body = parse_test();
   ops.push(body);
   shadow_.resize(shadowed);
-  return opaque(b, ops.items());
+  auto r = opaque(b, ops.items());
+  r->set_conditional(); // a lambda's body runs when it is called, if ever
+  return r;
 }
 
 int dsl_parser::binary_level(std::size_t k) const {

@@ -1,0 +1,118 @@
+// "Every use of a view is followed or refused", through an IR that gives no flow_of
+// (flow_ir.hpp): the contract's defaults must be the sound ones. A call of an operation
+// the pass does not know, or of a function that is not a chip orchestrator, may do
+// anything with its operands: a view or a window pointer among them is view-escapes.
+#include "flow_ir.hpp"
+
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+namespace {
+
+using commscope::operation;
+using flow::block;
+using traits = commscope::ir_traits<flow::program>;
+
+static_assert(!commscope::provides<traits, commscope::contract::flow_of>);
+
+/// "code subject object line", one diagnostic per line.
+template <class Plan> std::string diags(const Plan& pl) {
+  std::string out;
+  for (const auto& d : pl.diagnostics) {
+    out += out.empty() ? "" : "\n";
+    out += std::string(commscope::code_name(d.code)) + " " + std::string(d.subject) + " " +
+           std::string(d.object) + " " + std::to_string(d.where);
+  }
+  return out;
+}
+
+auto analyze(const flow::program& p) { return commscope::analyze(p, traits{}); }
+
+/// `f(args...)` as a statement, f a call of `target`.
+const flow::stmt* call(flow::program& p, commscope::call_target target,
+                       std::vector<std::string_view> args, std::string_view name) {
+  std::vector<const flow::expr*> a;
+  for (auto x : args)
+    a.push_back(p.use(x));
+  auto* e = const_cast<flow::expr*>(p.op(operation::none, std::move(a), name));
+  e->target = target;
+  flow::stmt s;
+  s.kind = commscope::statement_kind::evaluation;
+  s.value = e;
+  s.line = ++p.lines;
+  return &p.statements.emplace_back(s);
+}
+
+const commscope::function_info helper{"helper", commscope::level::host, true, false};
+
+} // namespace
+
+TEST_SUITE_BEGIN("escapes");
+
+TEST_CASE("a view passed to an unknown operation escapes, once, and its allocation is not "
+          "reported again") {
+  flow::program p;
+  p.host({p.alloc("a"), p.window("v", "a"),
+          call(p, commscope::call_target::of(operation::none), {"v"}, "x.store")});
+  const auto pl = analyze(p);
+  CHECK(diags(pl) == "view-escapes a  3"); // no unconsumed-alloc: one cause
+  REQUIRE(pl.diagnostics.size() == 1);
+  CHECK(pl.diagnostics[0].why == commscope::reason::view_into_operation);
+  REQUIRE(pl.diagnostics[0].notes.size() == 1);
+  CHECK(pl.diagnostics[0].notes[0].where == 2); // the view
+  CHECK(pl.diagnostics[0].message().find("dispatch the view directly") != std::string::npos);
+}
+
+TEST_CASE("a view passed to a host function escapes into the call, named by the callee") {
+  flow::program p;
+  p.host({p.alloc("a"), p.window("v", "a"), p.on({"v"}, 0),
+          call(p, commscope::call_target::of(helper), {"v"}, "helper")});
+  const auto pl = analyze(p);
+  CHECK(diags(pl) == "view-escapes a helper 4");
+  REQUIRE(pl.diagnostics.size() == 1);
+  CHECK(pl.diagnostics[0].message() ==
+        "a view of allocation 'a' is passed to 'helper', a function the pass does not follow: "
+        "dispatch the view directly, or inline 'helper' first");
+}
+
+TEST_CASE("a copy of a view, and one a branch may bind, escape alike") {
+  flow::program p;
+  p.host({p.alloc("a"), p.alloc("b"), p.window("v", "a"), p.window("w", "b"), p.copy("c", "v"),
+          p.if_({{p.copy("c", "w")}, {}}), p.on({"v", "w"}, 1),
+          call(p, commscope::call_target::of(helper), {"c"}, "helper")});
+  const auto pl = analyze(p);
+  // c may be v or w: one diagnostic, naming the first allocation; both are spared.
+  CHECK(diags(pl) == "view-escapes a helper 8");
+}
+
+TEST_CASE("a window pointer passed on escapes, and its allocation is no dead-alloc") {
+  flow::program p;
+  p.host({p.alloc("a"), p.copy("q", "a"),
+          call(p, commscope::call_target::of(operation::none), {"q"}, "x.keep")});
+  const auto pl = analyze(p);
+  CHECK(diags(pl) == "view-escapes a  3");
+  REQUIRE(pl.diagnostics.size() == 1);
+  CHECK(pl.diagnostics[0].why == commscope::reason::pointer_into_operation);
+}
+
+TEST_CASE("what holds no view or pointer passes anything anywhere") {
+  flow::program p;
+  p.host({p.alloc("a"), p.window("v", "a"), p.on({"v"}, 2), p.assign("n", p.integer(3)),
+          call(p, commscope::call_target::of(operation::none), {"n"}, "x.print"),
+          call(p, commscope::call_target::of(helper), {"n", "m"}, "helper")});
+  const auto pl = analyze(p);
+  CHECK(diags(pl) == "");
+}
+
+TEST_CASE("the result of an escaping call is no view, and an escape before the view's "
+          "binding does not count") {
+  flow::program p;
+  p.host({p.alloc("a"), call(p, commscope::call_target::of(helper), {"v"}, "helper"),
+          p.window("v", "a"), p.on({"v"}, 2)});
+  const auto pl = analyze(p);
+  CHECK(diags(pl) == "");
+}
+
+TEST_SUITE_END();
