@@ -138,6 +138,8 @@ enum class reason : std::uint8_t {
   view_into_operation,    ///< view-escapes: a view an operand of an operation (object)
   pointer_into_call,      ///< view-escapes: a window pointer passed to a function
   pointer_into_operation, ///< view-escapes: a window pointer an operand of an operation
+  view_by_keyword,        ///< view-escapes: a view a keyword argument of a dispatch
+  pointer_by_keyword,     ///< view-escapes: a window pointer a keyword argument of a dispatch
 };
 
 /// What a note of a diagnostic points at (cli.md lists them); selects its message.
@@ -268,6 +270,12 @@ template <class Vec> constexpr void sort_diagnostics(Vec& diagnostics) {
     case reason::pointer_into_call:
       return "the window pointer of allocation %w is passed to %o, a function the pass does "
              "not follow: take the window here and dispatch it, or inline %o first";
+    case reason::view_by_keyword:
+      return "a view of allocation %w is passed to %o by keyword: a dispatch gives its devices "
+             "to its positional arguments only; pass the view positionally";
+    case reason::pointer_by_keyword:
+      return "the window pointer of allocation %w is passed to %o by keyword: take a window of "
+             "it and pass that positionally";
     case reason::pointer_into_operation:
       return "the window pointer of allocation %w is an operand of %o, which may have side "
              "effects the pass cannot follow: take the window from the pointer directly";

@@ -29,8 +29,8 @@ class GuardedExpressions:
 # lambda may not run: it does not count towards W, the smallest world that runs the host
 # (here 6, from device 5). In a world of 6, range(6, ws - 2) is empty and device 7 is
 # used only when flag holds, so 7 must stay an id (W = 8 would have absorbed it into
-# range(5, ws - 2), empty in that world). Likewise 9 and 20 stay ids beside range(1, ws)
-# (1 is absorbed: it runs whenever the host does).
+# range(5, ws - 2), empty in that world). 1, 9 and 20 join range(2, ws) exactly: a device
+# it uses exists only in worlds that hold it.
 # The comprehension's loop variable is no enclosing for loop of the host: its dispatch is
 # unsupported-device, so that program is checked without it first.
 # RUN: head -n 25 %s > %t.py
@@ -41,5 +41,5 @@ class GuardedExpressions:
 # RUN: %FileCheck --check-prefix=ERR %s < %t.err
 
 # IR: with pld.comm_domain("comm_d0", devices=[5, 7, range(6, pld.world_size() - 2)], slots=[a]):
-# IR: with pld.comm_domain("comm_d1", devices=[9, 20, range(1, pld.world_size())], slots=[b]):
+# IR: with pld.comm_domain("comm_d1", devices=[range(1, pld.world_size())], slots=[b]):
 # ERR: {{.*}}guarded_expressions.py:26:20: error: cannot infer the devices of the dispatch of 'chip' from its device= expression [unsupported-device]

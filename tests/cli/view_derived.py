@@ -32,14 +32,13 @@ class DerivedViews:
         self.chip(second, device=4)
         v = ve if flag else vf
         self.chip(v, device=5)
-        self.chip(x=vf, device=6)
         views = [ve, vf]
         for r in pl.range(pld.world_size()):
             self.chip(views[r % 2], device=r)
         return data
 
 # A view reaches a dispatch through a slice, a tuple and an element read back from it, a
-# method call, an unpacking, a conditional expression, a keyword argument and a list
+# method call, an unpacking, a conditional expression and a list
 # indexed in a world loop: each gives the dispatch's devices to every allocation it may
 # view. Reading a view's attribute (n = data.shape[0]) uses no device.
 # RUN: %commscope-opt %s > %t.plan

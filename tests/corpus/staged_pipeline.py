@@ -57,7 +57,7 @@ class StagedPipeline:
             self.stage(ev, x, device=r)
         for p in pl.range(FIRST_PEER, PEER_END):
             self.stage(dv, device=p)
-        self.graph(av)
+        self.graph(x)  # a graph is no dispatch target (a view passed to it would escape)
 
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
     def middle(self, x):

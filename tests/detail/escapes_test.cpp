@@ -84,7 +84,7 @@ TEST_CASE("a copy of a view, and one a branch may bind, escape alike") {
           call(p, commscope::call_target::of(helper), {"c"}, "helper")});
   const auto pl = analyze(p);
   // c may be v or w: one diagnostic, naming the first allocation; both are spared.
-  CHECK(diags(pl) == "view-escapes a helper 8");
+  CHECK(diags(pl) == "view-escapes a helper 9");
 }
 
 TEST_CASE("a window pointer passed on escapes, and its allocation is no dead-alloc") {

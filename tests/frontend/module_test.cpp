@@ -363,7 +363,8 @@ def host():
   CHECK(twice.find("# window_buffer=buf  # window_buffer") == std::string::npos);
 }
 
-TEST_CASE("a call of another method is no dispatch, with device= it is malformed-op") {
+TEST_CASE("a call of another method is no dispatch (its view escapes), with device= it is "
+          "malformed-op") {
   const std::string src = std::string(header) + R"(
 @pl.program
 class P:
@@ -384,7 +385,7 @@ class P:
 )";
   const auto m = read(src);
   REQUIRE(m.programs.size() == 1);
-  CHECK(plan_of(m.programs[0]).starts_with("malformed-op@19:9 "));
+  CHECK(plan_of(m.programs[0]).starts_with("view-escapes@17:9 malformed-op@19:9 "));
   CHECK(plan_of(m.programs[0]).find("malformed-op@17") == std::string::npos);
 }
 

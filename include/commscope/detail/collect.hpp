@@ -107,6 +107,9 @@ template <class Adapter> struct escape_site {
   /// A definition derived from every variable among its operands (variables.hpp).
   std::uint32_t def = no_index;
   bool call = false; ///< a call of a function: the fix is to inline it
+  /// A dispatch's keyword arguments: a dispatch gives its devices to its positional
+  /// arguments only.
+  bool keyword = false;
 };
 
 /// What the walk records of an allocation: the least that finds it again. The plan's
@@ -658,8 +661,8 @@ private:
 
   /// Records the definitions of a call's variable arguments; returns the first index.
   /// An argument that is no variable gives what it is derived from (a slice of a view, a
-  /// tuple of views). `keywords`: a dispatch's other operands (keyword arguments) count
-  /// too, as one more argument.
+  /// tuple of views). `keywords`: the call is a dispatch, whose other operands (keyword
+  /// arguments, after the positional ones) may pass nothing the pass follows.
   constexpr std::uint32_t record_arguments(expression e, std::uint32_t& count,
                                            bool keywords = false) {
     const auto first = static_cast<std::uint32_t>(out_.arguments.size());
@@ -672,16 +675,17 @@ private:
       ++positional;
     }
     if (keywords) {
-      std::size_t operands = 0;
-      a_.for_each_operand(e, [&](expression) { ++operands; });
-      if (operands > positional + 1) { // more than the arguments and device=
-        const auto mark = leaves_.size();
-        a_.for_each_operand(e, [&](expression sub) { leaves_.emplace_back(derived_of(sub)); });
-        const auto d = vars_.derive(std::span(leaves_).subspan(mark));
-        leaves_.resize(mark);
-        if (d != no_index)
-          out_.arguments.emplace_back(d);
-      }
+      const auto mark = leaves_.size();
+      std::size_t k = 0;
+      a_.for_each_operand(e, [&](expression sub) {
+        if (k++ >= positional) // device= among them holds no view
+          leaves_.emplace_back(derived_of(sub));
+      });
+      const auto d = vars_.derive(std::span(leaves_).subspan(mark));
+      leaves_.resize(mark);
+      if (d != no_index)
+        out_.escapes.emplace_back(
+            escape_site<Adapter>{e, a_.target(e).callee.name, order_, d, true, true});
     }
     count = static_cast<std::uint32_t>(out_.arguments.size()) - first;
     return first;
@@ -700,7 +704,7 @@ private:
       report(error_code::malformed_op, reason::unknown_callee, t.callee.name, e, at);
       if (auto d = a_.device_of(e)) { // meant as a dispatch: its views are not reported again
         dispatch_site<Adapter> site{e, *d, no_index, 0, 0, device_form::reported, false, at};
-        site.first_argument = record_arguments(e, site.argument_count, true);
+        site.first_argument = record_arguments(e, site.argument_count);
         out_.dispatches.emplace_back(site);
       }
       return false;

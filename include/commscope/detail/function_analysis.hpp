@@ -236,12 +236,13 @@ private:
       const bool is_view = alloc != no_index;
       const auto a = is_view ? alloc : pointer;
       const auto& site = facts_.allocations[a];
-      const reason why = is_view ? (e.call ? reason::view_into_call : reason::view_into_operation)
-                                 : (e.call ? reason::pointer_into_call
-                                           : reason::pointer_into_operation);
+      const reason why = e.keyword ? (is_view ? reason::view_by_keyword : reason::pointer_by_keyword)
+                         : is_view ? (e.call ? reason::view_into_call : reason::view_into_operation)
+                                   : (e.call ? reason::pointer_into_call
+                                             : reason::pointer_into_operation);
       auto& d = report(error_code::view_escapes, a_.allocation_name(a_.value(site.statement)),
                        a_.where_expression(e.use), e.order, 0, 0, why);
-      d.object = e.name;
+      d.object = e.name.empty() ? std::string_view("?") : e.name;
       if (is_view)
         d.notes.push_back({note_kind::view, {}, a_.where(fp.views[view].statement)});
       else
