@@ -427,3 +427,91 @@ TEST_CASE("canonicalize: sets without progressions are canonical and large const
     CHECK(past.canonical(3).at_world(ws) == past.at_world(ws));
   CHECK(join(set::single(10), range(0, 0, 2)).canonical(3) == range(0, 0, 2));
 }
+
+namespace {
+/// Whether `part` has each of its devices in `whole` in every world from W to W + 64.
+bool included_by_enumeration(const set& whole, const set& part, device_id W) {
+  for (device_id ws = W; ws <= W + 64; ++ws) {
+    const auto w = whole.at_world(ws), p = part.at_world(ws);
+    if (!std::includes(w.begin(), w.end(), p.begin(), p.end()))
+      return false;
+  }
+  return true;
+}
+} // namespace
+
+TEST_CASE("includes: as enumeration says for every world of at least W") {
+  generator g{std::mt19937_64{20261204}};
+  int yes = 0, no = 0;
+  const auto check = [&](const set& whole, const set& part, device_id W) {
+    const bool expected = included_by_enumeration(whole, part, W);
+    CAPTURE(W);
+    CHECK(whole.includes(part, W) == expected);
+    (expected ? yes : no) += 1;
+  };
+  for (device_id W = 1; W <= 8; ++W)
+    for (int i = 0; i < 300; ++i) {
+      written a = g.any(W), b = g.any(W);
+      for (auto n = g.pick(0, 2); n > 0; --n) // ids at or past W: a dispatch that may not run
+        (g.pick(0, 1) ? a : b).ids.push_back(g.pick(W, W + 8));
+      const set x = a.lattice(), y = b.lattice();
+      check(x, y, W);
+      check(y, x, W);
+      check(join(x, y), y, W);     // wider: always
+      check(x.canonical(W), x, W); // the same devices, another form
+      check(x, x.canonical(W), W);
+      check(g.rewritten(a, W).lattice(), x, W);
+      check(x, g.rewritten(a, W).lattice(), W);
+      check(x, set::all(), W);
+      check(set::all(), x, W);
+      check(x, set::bottom(), W);
+      check(set::bottom(), x, W);
+      // A part of one line missing: range(s, ws - c, 2k) of range(s, ws - c, k).
+      for (const auto& p : a.progressions) {
+        check(x, set::progression({p.start, p.step * 2, p.stop_offset}), W);
+        check(x, set::progression({p.start + p.step, p.step, p.stop_offset}), W);
+        check(x, set::progression({p.start, p.step, p.stop_offset > 0 ? p.stop_offset - 1 : 0}), W);
+      }
+    }
+  MESSAGE(yes << " inclusions, " << no << " not");
+  CHECK(yes > 3000);
+  CHECK(no > 1000);
+}
+
+TEST_CASE("includes: large constants, steps and worlds without enumeration or overflow") {
+  constexpr device_id big = INT64_MAX;
+  set million;
+  million.assign({0, 999'999});
+  set odd;
+  odd.assign({1, 1});
+  CHECK(million.includes(million, 1));
+  CHECK(!million.includes(range(0, 0), 1)); // all devices of every world: no finite set
+  CHECK(join(range(0, 0, 2), range(1, 0, 2)).includes(million, 1));
+  CHECK(range(0, 0, 2).includes(join(set::single(4), range(2, 0, 4)), 1));
+  CHECK(!range(0, 0, 2).includes(million, 1));
+  CHECK(!range(0, 0, 2).includes(odd, 1));
+  // An id of the smallest world is there from W on: range(0, ws - 5) holds 2 when W >= 8.
+  CHECK(range(0, 5).includes(set::single(2), 8));
+  CHECK(!range(0, 5).includes(set::single(2), 7));
+  // Ids near the end of the device ids, steps and offsets near the largest values.
+  set top;
+  top.assign({big - 3, big});
+  CHECK(top.includes(top, 1));
+  CHECK(!top.includes(join(top, set::single(big - 5)), 1));
+  CHECK(set::progression({0, big, 0}).includes(set::single(0), 1));
+  CHECK(!set::progression({0, big, 0}).includes(set::single(1), 1));
+  CHECK(set::progression({big - 1, 1, 0}).includes(set::progression({big - 1, 2, 0}), big));
+  CHECK(range(0, 0).includes(set::progression({big, 1, big}), big)); // all
+  CHECK(join(range(0, big - 1), set::single(3)).includes(range(0, big), big));
+  CHECK(!range(0, big).includes(range(0, big - 1), big));
+  // A covering of large period: judged once a period of the part's points, or not proven.
+  const set halves = join(range(0, 0, 1021 * 2), range(1021, 0, 1021 * 2));
+  CHECK(halves.includes(range(0, 0, 1021), 1));
+  CHECK(!halves.includes(range(0, 0, 1), 1));
+  static_assert(
+      join(range(0, 0, 3), join(range(1, 0, 3), range(2, 0, 3))).includes(range(0, 0), 1));
+  static_assert(!range(1, 1).includes(range(1, 0), 1));
+  // Id 1 is in every world of two devices on; range(1, ws - 1) has it from three on.
+  static_assert(range(1, 1).includes(join(set::single(1), range(2, 1)), 3));
+  static_assert(!range(1, 1).includes(join(set::single(1), range(2, 1)), 2));
+}

@@ -2,6 +2,8 @@
 // property once, and the finding names its detail, subject and location.
 #include "pass_support.hpp"
 
+#include <commscope/frontend/frontend.hpp>
+
 #include <memory>
 #include <string>
 #include <vector>
@@ -31,14 +33,19 @@ std::string reason_name(reason d) {
     return "alloc_not_slot";
   case reason::view_of_other_buffer:
     return "view_of_other_buffer";
+  case reason::noncanonical_devices:
+    return "noncanonical_devices";
+  case reason::missing_devices:
+    return "missing_devices";
+  case reason::uncovered_devices:
+    return "uncovered_devices";
   default:
     return "other";
   }
 }
 
 /// "reason subject line:column" per finding; every finding has code `verify`.
-template <class Findings>
-std::string findings(const Findings& out) {
+template <class Findings> std::string findings(const Findings& out) {
   std::string s;
   for (const auto& d : out) {
     CHECK(d.code == error_code::verify);
@@ -159,6 +166,57 @@ program_ptr program_with(std::vector<statement_ptr> body) {
   return p;
 }
 
+/// The scope called `name` in the last function of `p`, found through nested scopes.
+statement& scope_named(const program_ptr& p, std::string_view name) {
+  std::vector<statement_ptr> work(p->functions.back()->body.begin(),
+                                  p->functions.back()->body.end());
+  while (!work.empty()) {
+    const statement_ptr s = work.back();
+    work.pop_back();
+    if (s->what != statement::kind::scope)
+      continue;
+    if (s->scope_name().view() == name)
+      return const_cast<statement&>(*s); // edited by hand, as a user would
+    for (const auto& c : s->body())
+      work.push_back(c);
+  }
+  FAIL("no scope " << name);
+  throw;
+}
+
+/// Edits the devices of scope `name`: ids (none and no progressions: all) and
+/// progressions as (start, step, stop offset) triples.
+void set_devices(const program_ptr& p, std::string_view name, std::vector<std::int64_t> ids,
+                 std::vector<std::int64_t> progressions = {}) {
+  statement& s = scope_named(p, name);
+  const auto slots = s.slots();
+  const std::vector<window_buffer_ptr> kept(slots.begin(), slots.end());
+  s.set_scope(s.scope_name(), nodes().list(ids), ids.empty() && progressions.empty(),
+              nodes().list(kept), nodes().list(progressions));
+}
+
+/// The reference IR of `body`, the host orchestrator's body (its first line is 13) in the
+/// text form, after a chip orchestrator `chip`.
+program_ptr parsed(const std::string& body) {
+  const std::string text = R"(import pypto.language as pl
+import pypto.language.distributed as pld
+
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def chip(self, x):
+        return x
+
+    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
+    def host(self):
+)" + body;
+  auto m = commscope::frontend::parse_module(text, {});
+  REQUIRE_MESSAGE(!m.error, (m.error ? m.error->message : std::string()));
+  REQUIRE(m.programs.size() == 1);
+  return m.programs[0].program;
+}
+
 } // namespace
 
 TEST_SUITE_BEGIN("verify");
@@ -196,8 +254,8 @@ TEST_CASE("a scope without slots") {
 
 TEST_CASE("a null slot, reported once per scope") {
   auto w = buffer("w");
-  const auto p = program_with(
-      {scope("comm_d0", {}, {w, nullptr, nullptr}, {view("v", w, {5, 13})}, {4, 9})});
+  const auto p =
+      program_with({scope("comm_d0", {}, {w, nullptr, nullptr}, {view("v", w, {5, 13})}, {4, 9})});
   const auto out = commscope::verify(p);
   CHECK(findings(out) == "null_slot comm_d0 4:9");
   CHECK(out[0].message() == "scope 'comm_d0' has a null slot");
@@ -216,13 +274,14 @@ TEST_CASE("a window buffer in scopes of two functions") {
   auto w = buffer("w");
   auto p = std::const_pointer_cast<ref::program>(
       program_with({scope("comm_d0", {}, {w}, {view("v", w, {4, 13})}, {4, 9})}));
-  p->functions.push_back(
-      with_body(*p->functions.back(), {scope("comm_d0", {}, {w}, {view("u", w, {9, 13})}, {9, 9})}));
+  p->functions.push_back(with_body(*p->functions.back(),
+                                   {scope("comm_d0", {}, {w}, {view("u", w, {9, 13})}, {9, 9})}));
   CHECK(findings(commscope::verify(program_ptr(p))) == "slot_in_two_scopes w 9:9");
 }
 
 TEST_CASE("device lists must be ascending, unique and non-negative") {
-  for (const auto& devices : std::vector<std::vector<std::int64_t>>{{3, 1}, {1, 1}, {-1}, {0, 2, 2, 5}}) {
+  for (const auto& devices :
+       std::vector<std::vector<std::int64_t>>{{3, 1}, {1, 1}, {-1}, {0, 2, 2, 5}}) {
     CAPTURE(devices.size());
     auto w = buffer("w");
     const auto p = program_with({scope("comm_d0", devices, {w}, {view("v", w, {5, 13})}, {4, 9})});
@@ -254,8 +313,8 @@ TEST_CASE("a view whose window buffer is in no enclosing scope") {
   SUBCASE("its buffer is in no scope at all") {
     auto w = buffer("lost");
     auto other = buffer("other");
-    const auto p = program_with(
-        {scope("comm_d0", {}, {other}, {view("v", other, {5, 13}), view("x", w, {6, 13})}, {4, 9})});
+    const auto p = program_with({scope(
+        "comm_d0", {}, {other}, {view("v", other, {5, 13}), view("x", w, {6, 13})}, {4, 9})});
     CHECK(findings(commscope::verify(p)) == "view_outside_scope lost 6:13");
   }
 }
@@ -266,9 +325,9 @@ TEST_CASE("a partly materialized body: an allocation no enclosing scope holds") 
   auto* w = nodes().make_node(ref::window_buffer{});
   w->name = nodes().string("a");
   w->base = a;
-  const auto p = program_with(
-      {scope("comm_d0", {}, {window_buffer_ptr(w)}, {allocation(a, {5, 13})}, {4, 9}),
-       allocation(late, {6, 9})});
+  const auto p =
+      program_with({scope("comm_d0", {}, {window_buffer_ptr(w)}, {allocation(a, {5, 13})}, {4, 9}),
+                    allocation(late, {6, 9})});
   const auto out = commscope::verify(p);
   CHECK(findings(out) == "alloc_not_slot late 6:9");
   CHECK(out[0].message() == "allocation 'late' is no slot of a scope that encloses it");
@@ -307,8 +366,8 @@ TEST_CASE("a slot whose window buffer has no base variable holds no allocation")
   // A hand-built window buffer without a base (the reference IR's null variable): the
   // verifier and the analysis must not take it for any variable, nor read through it.
   auto a = variable("a", 7);
-  const auto p = program_with(
-      {scope("comm_d0", {}, {buffer("a")}, {allocation(a, {5, 13})}, {4, 9})});
+  const auto p =
+      program_with({scope("comm_d0", {}, {buffer("a")}, {allocation(a, {5, 13})}, {4, 9})});
   CHECK(findings(commscope::verify(p)) == "alloc_not_slot a 5:13");
   // The analysis reads the function back: the slot's allocation has no base either, so
   // `a` is an allocation no scope lists.
@@ -344,13 +403,197 @@ TEST_CASE("a view typed with the window buffer of another allocation than its wi
 TEST_CASE("several findings come out in walk order") {
   auto w = buffer("w");
   auto inner = scope("comm_d1", {2, 1}, {}, {view("late", buffer("stray"), {7, 17})}, {6, 13});
-  const auto p = program_with({view("early", w, {4, 9}),
-                               scope("comm_d0", {}, {w, nullptr}, {inner}, {5, 9})});
+  const auto p =
+      program_with({view("early", w, {4, 9}), scope("comm_d0", {}, {w, nullptr}, {inner}, {5, 9})});
   CHECK(findings(commscope::verify(p)) == "view_outside_scope w 4:9\n"
                                           "null_slot comm_d0 5:9\n"
                                           "empty_scope comm_d1 6:13\n"
                                           "unsorted_devices comm_d1 6:13\n"
                                           "view_outside_scope stray 7:17");
+}
+
+TEST_CASE("a scope that lacks a constant device the program dispatches to") {
+  fixture f;
+  auto a = f.view("a"); // lines 4-5
+  f.h.dispatch(f.chip, {a}, 0);
+  f.h.dispatch(f.chip, {a}, 2);
+  f.h.dispatch(f.chip, {a}, 5);
+  program_ptr p = f.finish();
+  REQUIRE(commscope::run(p).empty());
+  CHECK(findings(commscope::verify(p)) == "");
+  set_devices(p, "comm_d0", {0, 5});
+  auto out = commscope::verify(p);
+  CHECK(findings(out) == "missing_devices a 4:9");
+  CHECK(out[0].object == "comm_d0");
+  CHECK(out[0].message() == "scope 'comm_d0' lacks devices the program uses for allocation 'a': 2");
+  set_devices(p, "comm_d0", {1});
+  out = commscope::verify(p);
+  CHECK(out[0].message() ==
+        "scope 'comm_d0' lacks devices the program uses for allocation 'a': 0 and 2 more");
+}
+
+TEST_CASE("a dispatch added to a materialized body after the pass") {
+  const auto p = parsed(R"(        with pld.comm_domain("comm_d0", devices=[0, 1], slots=[buf]):
+            buf = pld.alloc_window_buffer(64)
+            v = pld.window(buf, [8], dtype=pl.FP32) # window_buffer=buf
+            self.chip(v, device=0)
+            self.chip(v, device=1)
+            self.chip(v, device=2)
+)");
+  const auto out = commscope::verify(p);
+  CHECK(findings(out) == "missing_devices buf 14:13");
+  CHECK(out[0].message() ==
+        "scope 'comm_d0' lacks devices the program uses for allocation 'buf': 2");
+}
+
+TEST_CASE("a scope that lacks part of a loop's range") {
+  SUBCASE("a constant range") {
+    fixture f;
+    auto a = f.view("a");
+    auto r = f.h.for_range("r", 4);
+    f.h.dispatch(f.chip, {a}, r);
+    f.h.end();
+    program_ptr p = f.finish();
+    REQUIRE(commscope::run(p).empty());
+    CHECK(findings(commscope::verify(p)) == "");
+    set_devices(p, "comm_d0", {0, 1, 2});
+    auto out = commscope::verify(p);
+    CHECK(findings(out) == "missing_devices a 4:9");
+    CHECK(out[0].number == 3);
+    CHECK(out[0].extra == 0);
+  }
+  SUBCASE("the whole world") {
+    fixture f;
+    auto a = f.view("a");
+    auto r = f.h.for_world("r");
+    f.h.dispatch(f.chip, {a}, r);
+    f.h.end();
+    program_ptr p = f.finish();
+    REQUIRE(commscope::run(p).empty());
+    CHECK(findings(commscope::verify(p)) == "");
+    set_devices(p, "comm_d0", {0, 1, 2, 3});
+    const auto out = commscope::verify(p);
+    CHECK(findings(out) == "uncovered_devices a 4:9");
+    CHECK(out[0].message() ==
+          "scope 'comm_d0' does not cover the devices the program uses for allocation 'a'");
+  }
+}
+
+TEST_CASE("all covers every device; a wider scope is no finding") {
+  fixture f;
+  auto a = f.view("a");
+  auto b = f.view("b");
+  f.h.dispatch(f.chip, {a}, 1);
+  f.h.dispatch(f.chip, {a}, 3);
+  auto r = f.h.for_world("r");
+  f.h.dispatch(f.chip, {b}, r);
+  f.h.end();
+  program_ptr p = f.finish();
+  REQUIRE(commscope::run(p).empty());
+  CHECK(findings(commscope::verify(p)) == "");
+  set_devices(p, "comm_d0", {}); // `a` in an `all` scope
+  CHECK(findings(commscope::verify(p)) == "");
+  set_devices(p, "comm_d0", {0, 1, 2, 3, 9});
+  CHECK(findings(commscope::verify(p)) == "");
+  set_devices(p, "comm_d0", {0}, {1, 2, 0}); // {0} and range(1, ws, 2)
+  CHECK(findings(commscope::verify(p)) == "");
+}
+
+TEST_CASE("a symbolic scope that lacks part of a progression") {
+  fixture f;
+  auto a = f.view("a"); // lines 4-5
+  f.h.dispatch(f.chip, {a}, 0);
+  auto r = f.h.for_range("r", 1, f.h.world_size(), 2);
+  f.h.dispatch(f.chip, {a}, r);
+  f.h.end();
+  program_ptr p = f.finish();
+  REQUIRE(commscope::run(p).empty());
+  CHECK(findings(commscope::verify(p)) == "");
+  set_devices(p, "comm_d0", {0}, {1, 2, 0}); // as the pass wrote it
+  CHECK(findings(commscope::verify(p)) == "");
+  set_devices(p, "comm_d0", {0});
+  CHECK(findings(commscope::verify(p)) == "uncovered_devices a 4:9");
+  set_devices(p, "comm_d0", {0}, {1, 4, 0}); // every other device of the loop
+  CHECK(findings(commscope::verify(p)) == "uncovered_devices a 4:9");
+  set_devices(p, "comm_d0", {0}, {1, 2, 1}); // the loop's last device in odd worlds
+  CHECK(findings(commscope::verify(p)) == "uncovered_devices a 4:9");
+  set_devices(p, "comm_d0", {}, {1, 2, 0}); // device 0
+  CHECK(findings(commscope::verify(p)) == "uncovered_devices a 4:9");
+}
+
+TEST_CASE("symbolic scopes are judged in the worlds that can run the function") {
+  // b's dispatch to device 3 always runs: W is 4, and range(0, ws - 1) holds device 2 in
+  // every such world; range(0, ws - 2) not in a world of 4.
+  fixture f;
+  auto a = f.view("a"); // lines 4-5
+  auto b = f.view("b");
+  f.h.dispatch(f.chip, {a}, 2);
+  f.h.dispatch(f.chip, {b}, 3);
+  program_ptr p = f.finish();
+  REQUIRE(commscope::run(p).empty());
+  CHECK(findings(commscope::verify(p)) == "");
+  set_devices(p, "comm_d0", {}, {0, 1, 1});
+  CHECK(findings(commscope::verify(p)) == "");
+  set_devices(p, "comm_d0", {}, {0, 1, 2});
+  CHECK(findings(commscope::verify(p)) == "uncovered_devices a 4:9");
+}
+
+TEST_CASE("a signal whose scope lacks the devices its allreduce passes on from the data") {
+  fixture f;
+  auto a = f.view("a"); // lines 4-5
+  auto s = f.view("s"); // lines 6-7
+  f.h.dispatch(f.chip, {a}, 0);
+  f.h.dispatch(f.chip, {a}, 1);
+  f.h.dispatch(f.chip, {s}, 3);
+  f.h.collective(operation::allreduce, {a, s});
+  program_ptr p = f.finish();
+  REQUIRE(commscope::run(p).empty());
+  CHECK(findings(commscope::verify(p)) == "");
+  set_devices(p, "comm_d1", {3}); // s's scope, [0, 1, 3] as the pass wrote it
+  const auto out = commscope::verify(p);
+  CHECK(findings(out) == "missing_devices s 6:9");
+  CHECK(out[0].message() ==
+        "scope 'comm_d1' lacks devices the program uses for allocation 's': 0 and 1 more");
+}
+
+TEST_CASE("where the analysis reports an error, the verifier adds no finding of its own") {
+  // `n` is no device the analysis can infer: `bad` lost evidence, `good` did not.
+  const auto p = parsed(R"(        with pld.comm_domain("comm_d0", devices=[0], slots=[bad, good]):
+            bad = pld.alloc_window_buffer(64)
+            v = pld.window(bad, [8], dtype=pl.FP32) # window_buffer=bad
+            self.chip(v, device=n)
+            self.chip(v, device=5)
+            good = pld.alloc_window_buffer(64)
+            w = pld.window(good, [8], dtype=pl.FP32) # window_buffer=good
+            self.chip(w, device=6)
+)");
+  CHECK(findings(commscope::verify(p)) == "missing_devices good 18:13");
+}
+
+TEST_CASE("the pass's output verifies clean: loops, progressions, collectives, synthesis") {
+  program_ptr p = parsed(R"(        a = pld.alloc_window_buffer(64)
+        v = pld.window(a, [8], dtype=pl.FP32)
+        s = pld.alloc_window_buffer(64)
+        w = pld.window(s, [8], dtype=pl.INT32)
+        b = pld.alloc_window_buffer(64)
+        x = pld.window(b, [8], dtype=pl.FP32)
+        c = pld.alloc_window_buffer(64)
+        y = pld.window(c, [8], dtype=pl.FP32)
+        self.chip(v, device=4)
+        for r in pl.range(1, pld.world_size() - 2, 3):
+            self.chip(x, device=r)
+        for k in pl.range(2, 40, 7):
+            self.chip(y, device=k)
+        pld.tensor.allreduce(v, w)
+        pld.tensor.allreduce(x)
+        if n > 0:
+            self.chip(y, device=100)
+)");
+  const traits t;
+  REQUIRE(commscope::run(p, t, commscope::with_signal_synthesis).empty());
+  CHECK(findings(commscope::verify(p)) == "");
+  REQUIRE(commscope::run(p, t, commscope::with_signal_synthesis).empty());
+  CHECK(findings(commscope::verify(p)) == "");
 }
 
 TEST_SUITE_END();

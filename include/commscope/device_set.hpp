@@ -211,6 +211,17 @@ public:
     return s;
   }
 
+  /// Whether *this holds every device of `other` in every world of at least `min_world`
+  /// devices where `other` holds it (pass.md, "Symbolic device sets"): device x of a part
+  /// with stop offset c (0 for an id) is in a world of ws devices when ws > x + c, so
+  /// *this must hold x through a part of stop offset at most max(c, min_world - 1 - x).
+  /// `all` includes everything; bottom is included in everything. Judged arithmetically,
+  /// stretch by stretch between the parts' ends, never enumerating a progression: where
+  /// only progressions cover a stretch, one period of their steps is checked (of at most
+  /// 2^16 elements of `other`'s part). Beyond that bound, and for a progression of
+  /// `other` with a negative start or a step below 1, it answers false: not proven.
+  [[nodiscard]] constexpr bool includes(const device_set& other, device_id min_world) const;
+
   /// Equal representations. For sets with progressions, compare canonical forms.
   friend constexpr bool operator==(const device_set& a, const device_set& b) {
     if (a.many_ || b.many_) {
@@ -283,6 +294,7 @@ public:
 private:
   struct parts;
   struct canonical_form;
+  struct inclusion;
 
   // Without a heap array, `one_[0]` is the set's one interval, or a state no interval can be
   // (first > last). With an array of intervals, `one_[0]` holds its count (>= 2) and
@@ -725,6 +737,155 @@ constexpr bool device_set::canonicalize(device_id min_world) {
   if (!c || *c == *this)
     return false;
   swap(*c);
+  return true;
+}
+
+/// includes(): the parts of `other`, each a piece {a + k*t <= hi} with a stop offset,
+/// judged against the parts of the including set that may hold its devices.
+struct device_set::inclusion {
+  static constexpr device_id unbounded = INT64_MAX;
+  static constexpr std::uint64_t period_bound = std::uint64_t{1} << 16;
+  /// A progression of the including set as far as it may hold a piece's devices:
+  /// start + k*step <= last.
+  struct line {
+    device_id start, step, last;
+  };
+
+  std::span<const device_interval> ids; ///< the including set's ids
+  std::span<const device_progression> progressions;
+  device_id W;
+  std::vector<line> lines; ///< for the piece being judged
+
+  /// The progressions that may hold devices of a part of stop offset c: one of stop
+  /// offset at most c holds them in every world that has them; a larger one only
+  /// devices x with x + its offset below W, present from the smallest world on.
+  constexpr void prepare(device_id c) {
+    lines.clear();
+    for (const auto& p : progressions) {
+      if (p.start < 0 || p.step < 1 || p.stop_offset < 0)
+        continue; // no progression: holds nothing
+      const device_id last = p.stop_offset <= c ? unbounded : W - 1 - p.stop_offset;
+      if (last >= p.start)
+        lines.push_back({p.start, p.step, last});
+    }
+  }
+
+  /// The first point x + k*t past `after` (>= x), or none if it is past hi.
+  static constexpr std::optional<device_id> next(device_id x, device_id t, device_id after,
+                                                 device_id hi) {
+    const auto k = (static_cast<std::uint64_t>(after) - static_cast<std::uint64_t>(x)) /
+                       static_cast<std::uint64_t>(t) +
+                   1;
+    const auto room = (static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(x)) /
+                      static_cast<std::uint64_t>(t);
+    if (k > room)
+      return std::nullopt;
+    return static_cast<device_id>(static_cast<std::uint64_t>(x) +
+                                  k * static_cast<std::uint64_t>(t));
+  }
+
+  /// Whether every point of {a + k*t <= hi} (a >= 0, t >= 1) is an id or on a line.
+  [[nodiscard]] constexpr bool covers(device_id a, device_id t, device_id hi) const {
+    device_id x = a;
+    while (x <= hi) {
+      const auto it =
+          std::lower_bound(ids.begin(), ids.end(), x,
+                           [](const device_interval& r, device_id y) { return r.last < y; });
+      if (it != ids.end() && it->first <= x) { // ids hold a stretch: skip past it
+        if (it->last >= hi)
+          return true;
+        const auto n = next(x, t, it->last, hi);
+        if (!n)
+          return true;
+        x = *n;
+        continue;
+      }
+      // The stretch [x, e]: no id, no line starts or ends inside it.
+      device_id e = hi;
+      if (it != ids.end())
+        e = std::min(e, it->first - 1);
+      std::uint64_t period = 1; // of the points, in steps of t: lcm of step / gcd(step, t)
+      bool any = false, whole = false;
+      for (const auto& l : lines) {
+        if (l.start > x) {
+          e = std::min(e, l.start - 1);
+          continue;
+        }
+        if (l.last < x)
+          continue;
+        e = std::min(e, l.last);
+        const device_id g = std::gcd(l.step, t);
+        if ((x - l.start) % g != 0)
+          continue; // meets none of the points
+        any = true;
+        const auto m = static_cast<std::uint64_t>(l.step / g);
+        if (m == 1)
+          whole = true; // holds every point
+        else if (m > period_bound)
+          period = period_bound + 1;
+        else if (period <= period_bound)
+          period = period / std::gcd(period, m) * m;
+      }
+      if (!any)
+        return false; // x itself is held by nothing
+      if (!whole) {
+        // The lines repeat every `period` points: check one period, or all if fewer.
+        const std::uint64_t count =
+            (static_cast<std::uint64_t>(e) - static_cast<std::uint64_t>(x)) /
+                static_cast<std::uint64_t>(t) +
+            1;
+        const std::uint64_t checked = std::min(count, period);
+        if (checked > period_bound)
+          return false; // not proven
+        device_id y = x;
+        for (std::uint64_t k = 1;; ++k, y += t) { // y + t <= e while k < count
+          if (!on_line(y, x))
+            return false;
+          if (k == checked)
+            break;
+        }
+      }
+      if (e >= hi)
+        return true;
+      const auto n = next(x, t, e, hi);
+      if (!n)
+        return true;
+      x = *n;
+    }
+    return true;
+  }
+
+  /// Whether y is on a line that spans the stretch starting at x.
+  [[nodiscard]] constexpr bool on_line(device_id y, device_id x) const {
+    for (const auto& l : lines)
+      if (l.start <= x && x <= l.last && (y - l.start) % l.step == 0)
+        return true;
+    return false;
+  }
+};
+
+constexpr bool device_set::includes(const device_set& other, device_id min_world) const {
+  if (is_all() || other.is_bottom())
+    return true;
+  if (is_bottom())
+    return false;
+  const parts mine = split();
+  inclusion in{mine.ids.intervals(), mine.progressions, std::max<device_id>(min_world, 1), {}};
+  if (other.is_all()) {
+    in.prepare(0);
+    return in.covers(0, 1, inclusion::unbounded);
+  }
+  in.prepare(0);
+  for (const auto& r : other.intervals())
+    if (r.last >= 0 && !in.covers(std::max<device_id>(r.first, 0), 1, r.last))
+      return false;
+  for (const auto p : other.progressions()) {
+    if (p.start < 0 || p.step < 1 || p.stop_offset < 0)
+      return false;
+    in.prepare(p.stop_offset);
+    if (!in.covers(p.start, p.step, inclusion::unbounded))
+      return false;
+  }
   return true;
 }
 

@@ -97,7 +97,7 @@ inline constexpr std::array<error_code_info, 17> error_codes{{
      "The function needs more nested comm domains than the adapter's scope nesting limit."},
     {"verify", "A finding of the verifier.",
      "The rewritten program breaks an invariant of the pass's output (scopes, slots, view "
-     "types, device lists)."},
+     "types, device lists), or a scope lacks devices the program uses for its allocations."},
 }};
 
 /// The stable spellings alone, in the order of `error_code`.
@@ -140,6 +140,12 @@ enum class reason : std::uint8_t {
   pointer_into_operation, ///< view-escapes: a window pointer an operand of an operation
   view_by_keyword,        ///< view-escapes: a view a keyword argument of a dispatch
   pointer_by_keyword,     ///< view-escapes: a window pointer a keyword argument of a dispatch
+  /// verify: a scope (object) lacks ids the program uses for an allocation (subject):
+  /// number = the first, extra = how many more
+  missing_devices,
+  /// verify: a scope (object) lacks devices the program uses for an allocation (subject)
+  /// in some world, where the sets are symbolic or infinite
+  uncovered_devices,
 };
 
 /// What a note of a diagnostic points at (cli.md lists them); selects its message.
@@ -198,8 +204,9 @@ template <class Vec> constexpr void sort_diagnostics(Vec& diagnostics) {
 
 /// The message of a diagnostic as a pattern: `%w` is the subject in quotes, `%o` the
 /// object in quotes, `%n` and `%x` the number and the extra number, `%s` an "s" unless
-/// the extra number is 1, `%r` and `%R` the names of the roles at positions number and
-/// extra of the operation named by the subject. Patterns and one small formatter, rather
+/// the extra number is 1, `%m` " and <extra> more" unless the extra number is 0, `%r` and
+/// `%R` the names of the roles at positions number and extra of the operation named by
+/// the subject. Patterns and one small formatter, rather
 /// than a chain of string concatenations per message, keep the code the compiler
 /// generates for messages small.
 [[nodiscard]] constexpr std::string_view message_pattern(error_code code, reason why) {
@@ -305,6 +312,10 @@ template <class Vec> constexpr void sort_diagnostics(Vec& diagnostics) {
       return "allocation %w is no slot of a scope that encloses it";
     case reason::view_of_other_buffer:
       return "a view typed with window buffer %w reads another allocation";
+    case reason::missing_devices:
+      return "scope %o lacks devices the program uses for allocation %w: %n%m";
+    case reason::uncovered_devices:
+      return "scope %o does not cover the devices the program uses for allocation %w";
     default:
       return "verification failed for %w";
     }
@@ -355,6 +366,11 @@ inline std::string format_message(std::string_view pattern, std::string_view sub
     case 'S':
       r.append(subject);
       break;
+    case 'm':
+      if (extra == 0)
+        break;
+      r.append(" and ");
+      [[fallthrough]];
     case 'n':
     case 'x': { // decimal, as std::to_string, whose inlined code is larger than this
       const std::int64_t v = field == 'n' ? number : extra;
@@ -368,6 +384,8 @@ inline std::string format_message(std::string_view pattern, std::string_view sub
       if (v < 0)
         r += '-';
       r.append(digits + k, sizeof digits - k);
+      if (field == 'm')
+        r.append(" more");
       break;
     }
     case 's':

@@ -1,11 +1,15 @@
 // The verifier of the property "comm-domain scopes materialized" (pass.md, "Verifier"),
 // usable on any program through the scope readers of traits.hpp (layer 2). It returns
-// findings (code `verify`) in walk order; it never throws.
+// findings (code `verify`) in walk order; it never throws. Beyond the structure of the
+// scopes it checks their soundness: each scope holds every device that the program's
+// dispatches and collectives use for the allocations it holds, as the analysis finds
+// them in the body taken as if it were not materialized.
 #pragma once
 
 #include <commscope/adapter.hpp>
 #include <commscope/detail/collect.hpp>
 #include <commscope/detail/devices.hpp>
+#include <commscope/detail/function_analysis.hpp>
 #include <commscope/detail/read_back.hpp>
 #include <commscope/detail/variables.hpp>
 #include <commscope/diagnostics.hpp>
@@ -80,6 +84,92 @@ private:
   function_facts<A> facts_;
 };
 
+/// The devices each allocation of a materialized host orchestrator is used on: the
+/// analysis of its body as if it were not materialized (scopes are plain blocks that run
+/// once), so the same inference as the pass's (descriptors, loops, collective
+/// inheritance, world-relative progressions), taken from the program as it is now.
+template <class Traits> class used_devices {
+  using A = adapter<Traits>;
+  template <class T> using vec = typename storage_t<Traits>::template vector<T>;
+
+public:
+  constexpr used_devices(const A& a, const typename Traits::program& p) : analysis_(a, p, order_) {
+    analysis_.analyse_as_if_unmaterialized();
+  }
+
+  /// Appends the devices of the `count` allocations that read_scopes found in f, in walk
+  /// order. Bottom where there is nothing to judge: an allocation whose coverage lost
+  /// evidence to a call the analysis reports (its error: the verifier adds no cascade),
+  /// and every allocation of a function whose allocations the analysis does not find as
+  /// read_scopes does (each one it does not find is an error it reports).
+  constexpr void add(typename Traits::function f, std::size_t count) {
+    plan_ = {};
+    diagnostics_.clear();
+    analysis_.run(f, plan_, diagnostics_);
+    const bool same = plan_.allocations.size() == count;
+    for (std::uint32_t i = 0; i < count; ++i)
+      devices_.push_back(same && !analysis_.suppressed(i) ? std::move(plan_.allocations[i].devices)
+                                                          : device_set{});
+  }
+  [[nodiscard]] constexpr const device_set& operator[](std::size_t i) const { return devices_[i]; }
+
+private:
+  std::uint64_t order_ = 0;
+  function_analysis<Traits> analysis_;
+  function_plan<Traits> plan_;
+  vec<diagnostic<typename Traits::location>> diagnostics_;
+  vec<device_set> devices_; ///< parallel to scope_records::allocations
+};
+
+/// The ids of `need` that `have` lacks (both finite): the first, and how many.
+struct missing_ids {
+  device_id first = 0;
+  std::uint64_t count = 0;
+
+  constexpr missing_ids(const device_set& need, const device_set& have) {
+    const auto h = have.intervals();
+    std::size_t j = 0;
+    const auto lack = [&](device_id lo, device_id hi) {
+      if (count == 0)
+        first = lo;
+      count += static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo) + 1;
+    };
+    for (const auto& r : need.intervals())
+      for (device_id lo = r.first;;) {
+        while (j < h.size() && h[j].last < lo)
+          ++j;
+        if (j == h.size() || h[j].first > r.last) {
+          lack(lo, r.last);
+          break;
+        }
+        if (h[j].first > lo)
+          lack(lo, h[j].first - 1);
+        if (h[j].last >= r.last)
+          break;
+        lo = h[j].last + 1;
+      }
+  }
+};
+
+/// The devices of a scope as read_back takes them: its ids, its well-formed progressions;
+/// `all` when it lists neither.
+template <class Records, class Scope>
+constexpr device_set scope_devices(const Records& found, const Scope& sc) {
+  device_set::builder ids;
+  for (std::uint32_t k = 0; k < sc.device_count; ++k) {
+    const auto d = found.devices[sc.first_device + k];
+    ids.add(device_interval{d, d});
+  }
+  if (sc.device_count == 0 && sc.progression_count == 0)
+    ids.add_all();
+  device_set s = ids.finish();
+  for (std::uint32_t k = 0; k < sc.progression_count; ++k)
+    if (const auto p = found.progressions[sc.first_progression + k];
+        p.start >= 0 && p.step >= 1 && p.stop_offset >= 0)
+      s.join(device_set::progression(p));
+  return s;
+}
+
 /// Whether a scope's ids and progressions are in the canonical form (device_set.hpp) for
 /// the worlds that can run its function, those of at least `world` devices (the W the
 /// analysis canonicalized for; an id may reach it when its dispatch might not run).
@@ -132,6 +222,7 @@ template <class Program, class Traits>
       out.push_back({error_code::verify, why, subject, 0, 0, where, at, {}, {}});
     };
     detail::function_walk<A> walk(a, p);
+    detail::used_devices<Traits> used(a, p);
     typename storage::template vector<device_id> worlds; ///< per scope: its function's W
     for (auto&& f : a.functions(p)) {
       const auto first_scope = found.scopes.size();
@@ -159,6 +250,8 @@ template <class Program, class Traits>
         found.allocations.resize(first_allocation);
       if constexpr (A::symbolic)
         worlds.resize(found.scopes.size(), symbolic ? walk.smallest_world() : device_id{1});
+      if (found.allocations.size() > first_allocation) // a host orchestrator with scopes
+        used.add(f, found.allocations.size() - first_allocation);
     }
     // (window buffer, scope), as read_back's index: sorted by the same instantiation.
     using slot_entry = std::pair<window_buffer, std::uint32_t>;
@@ -217,6 +310,48 @@ template <class Program, class Traits>
       const auto& sc = found.scopes[scope];
       return sc.begin < at && at < sc.end;
     };
+    // ... and that scope holds every device the program uses for it, for every world of
+    // at least the function's W. Reported at the allocation, right after its position.
+    typename storage::template vector<device_set> scope_sets;
+    typename storage::template vector<std::uint8_t> scope_read;
+    const auto holds_devices = [&](std::size_t i, std::uint32_t scope) {
+      const device_set& need = used[i];
+      if (need.is_bottom())
+        return;
+      if (scope_sets.empty()) {
+        scope_sets.resize(found.scopes.size(), device_set{});
+        scope_read.resize(found.scopes.size(), 0);
+      }
+      const auto& sc = found.scopes[scope];
+      if (!scope_read[scope]) {
+        scope_read[scope] = 1;
+        scope_sets[scope] = detail::scope_devices(found, sc);
+      }
+      const device_set& have = scope_sets[scope];
+      device_id world = 1; // finite sets: no world decides more than another
+      if constexpr (A::symbolic)
+        world = worlds[scope];
+      if (have.includes(need, world))
+        return;
+      const auto& al = found.allocations[i];
+      diagnostic<location> d{error_code::verify,
+                             reason::uncovered_devices,
+                             al.name,
+                             0,
+                             0,
+                             al.where,
+                             al.at + 1,
+                             sc.name,
+                             {}};
+      if (!need.is_all() && !need.has_progressions() && !have.has_progressions()) {
+        const detail::missing_ids lacks(need, have);
+        d.why = reason::missing_devices;
+        d.number = lacks.first;
+        d.extra = static_cast<std::int64_t>(
+            std::min<std::uint64_t>(lacks.count - 1, static_cast<std::uint64_t>(INT64_MAX)));
+      }
+      out.push_back(std::move(d));
+    };
     if constexpr (A::dense_variables) {
       // The slots of each base variable chained from its index: no sort, whose
       // instantiation per element type g++ compiles at -O2 in every TU.
@@ -242,14 +377,19 @@ template <class Program, class Traits>
         else
           return true;
       };
-      for (const auto& al : found.allocations) {
+      for (std::size_t i = 0; i < found.allocations.size(); ++i) {
+        const auto& al = found.allocations[i];
         const std::size_t b = a.variable_index(al.base);
-        bool held = false;
-        for (auto k = b < first.size() ? first[b] : no_index; k != no_index && !held; k = next[k])
-          held = own(a.window_buffer_base(slots[k].first), al.base) &&
-                 enclosed_by(slots[k].second, al.at);
-        if (!held)
+        std::uint32_t holder = no_index;
+        for (auto k = b < first.size() ? first[b] : no_index; k != no_index && holder == no_index;
+             k = next[k])
+          if (own(a.window_buffer_base(slots[k].first), al.base) &&
+              enclosed_by(slots[k].second, al.at))
+            holder = slots[k].second;
+        if (holder == no_index)
           report(reason::alloc_not_slot, al.name, al.where, al.at);
+        else
+          holds_devices(i, holder);
       }
     } else {
       const auto identity = [&](typename Traits::variable v) { return a.variable_key(v); };
@@ -270,14 +410,18 @@ template <class Program, class Traits>
         }
         std::sort(bases.begin(), bases.end(), by_hash);
       }
-      for (const auto& al : found.allocations) {
+      for (std::size_t i = 0; i < found.allocations.size(); ++i) {
+        const auto& al = found.allocations[i];
         const base_entry key{hash(al.base), identity(al.base), 0};
         auto it = std::lower_bound(bases.begin(), bases.end(), key, by_hash);
-        bool held = false;
-        for (; it != bases.end() && it->hash == key.hash && !held; ++it)
-          held = it->id == key.id && enclosed_by(it->scope, al.at);
-        if (!held)
+        std::uint32_t holder = no_index;
+        for (; it != bases.end() && it->hash == key.hash && holder == no_index; ++it)
+          if (it->id == key.id && enclosed_by(it->scope, al.at))
+            holder = it->scope;
+        if (holder == no_index)
           report(reason::alloc_not_slot, al.name, al.where, al.at);
+        else
+          holds_devices(i, holder);
       }
     }
     detail::sort_diagnostics(out);

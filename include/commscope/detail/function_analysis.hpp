@@ -41,7 +41,7 @@ public:
     // lists (one added since, such as a synthesized signal) is an error, never skipped.
     collector<A>(a_, vars_, facts_, order_).run(f);
     if constexpr (A::has_readers) {
-      if (facts_.saw_scope) { // materialized before
+      if (facts_.saw_scope && !as_if_unmaterialized_) { // materialized before
         read_back<Traits>(a_, f, fp);
         fp.status = function_plan<Traits>::state::already_materialized;
         unscoped_allocations(fp, diagnostics);
@@ -104,6 +104,12 @@ public:
     for (auto& d : facts_.diagnostics)
       diagnostics.push_back(std::move(d));
   }
+
+  /// For the verifier (verify.hpp): scopes are walked as the blocks they are, never read
+  /// back, so that the plan says what the program uses; and which allocations' coverage
+  /// lost evidence to a reported call (what such a call's diagnostics stand for).
+  constexpr void analyse_as_if_unmaterialized() { as_if_unmaterialized_ = true; }
+  [[nodiscard]] constexpr bool suppressed(std::uint32_t a) const { return suppressed_[a] != 0; }
 
 private:
   /// Step 2: a window whose pointer names an allocation (through copies) is a view. The
@@ -660,6 +666,7 @@ private:
   index_table<storage> table_; ///< domain leaders, then names within a domain
   vec<collective_state> states_;
   vec<edge> edges_;
+  bool as_if_unmaterialized_ = false;
 };
 
 } // namespace detail
