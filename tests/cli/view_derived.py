@@ -23,6 +23,8 @@ class DerivedViews:
         f = pld.alloc_window_buffer(64)
         vf = pld.window(f, [8], dtype=pl.FP32)
         n = data.shape[0]
+        scratch = pl.tensor.create([n, data.shape[1]], dtype=data.dtype)
+        print(len(data), vf.shape)
         self.chip(data, device=0)
         self.chip(data[0:32], device=1)
         pair = (va, vb)
@@ -40,7 +42,8 @@ class DerivedViews:
 # A view reaches a dispatch through a slice, a tuple and an element read back from it, a
 # method call, an unpacking, a conditional expression and a list
 # indexed in a world loop: each gives the dispatch's devices to every allocation it may
-# view. Reading a view's attribute (n = data.shape[0]) uses no device.
+# view. A view's metadata (data.shape, data.dtype) and builtins that only read it (len,
+# print) use no device: passing them on is no escape.
 # RUN: %commscope-opt %s > %t.plan
 # RUN: %FileCheck --check-prefix=PLAN %s < %t.plan
 # RUN: %commscope-opt --emit=ir %s > %t.ir.py

@@ -83,6 +83,9 @@ enum class operand_flow : std::uint8_t {
   /// May do anything with its operands (a helper's call, an op of an unknown dialect, a
   /// store): a view or window pointer among them is `view-escapes`.
   escapes,
+  /// Its value holds nothing of its operands and it does nothing with them that uses a
+  /// device: a view's metadata (`v.shape`, `v.dtype`), `len(v)`.
+  independent,
 };
 
 /// `flow_of`'s answer: the flow, and for an escape what the message names.

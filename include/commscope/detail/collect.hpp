@@ -442,7 +442,14 @@ private:
          (t.what == call_target::kind::function && t.callee.is_chip_orchestrator())))
       return 0;
     const auto f = a_.flow(e, t);
-    return f.what == operand_flow::escapes ? f.receivers : UINT32_MAX;
+    switch (f.what) {
+    case operand_flow::escapes:
+      return f.receivers;
+    case operand_flow::independent:
+      return 0;
+    default:
+      return UINT32_MAX;
+    }
   }
 
   /// The definition reaching a variable expression here, or no_index.

@@ -286,10 +286,20 @@ template <> struct commscope::ir_traits<commscope::reference::program_ptr> {
   /// operands. A method call on a value (`v.reshape(...)`, `v[0].view(...)`): derived from
   /// the value, its arguments escape. A subscript, an attribute, a tuple, arithmetic:
   /// derived. A conditional expression, a lambda, a
-  /// comprehension, `and`/`or`: derived, conditionally evaluated. Any other call (a
-  /// helper `self.stage(v)`, a module's function `pl.f(v)`, a builtin): may do anything.
+  /// comprehension, `and`/`or`: derived, conditionally evaluated. A tensor's shape, dtype
+  /// or ndim, and builtins that only read (`len`, `isinstance`, `print`, ...): independent.
+  /// Any other call (a helper `self.stage(v)`, a module's function `pl.f(v)`): may do
+  /// anything.
   static expression_flow flow_of(expression e) {
+    using namespace std::string_view_literals;
     switch (e->what) {
+    case expr_kind::attribute: {
+      // A tensor's metadata is no part of it.
+      const auto a = e->text().view();
+      if (a == "shape"sv || a == "dtype"sv || a == "ndim"sv)
+        return {operand_flow::independent, {}, false};
+      return {operand_flow::derived, {}, false};
+    }
     case expr_kind::function_call:
       return {operand_flow::escapes, e->text().view(), true};
     case expr_kind::operation:
@@ -312,6 +322,12 @@ template <> struct commscope::ir_traits<commscope::reference::program_ptr> {
         name = callee->var()->name.view();
       else if (callee)
         name = callee->text().view();
+      // Python's builtins that only read what they are given.
+      if (callee && callee->what == expr_kind::name && !callee->var())
+        for (const auto b : {"len"sv, "isinstance"sv, "print"sv, "int"sv, "bool"sv, "str"sv,
+                             "type"sv, "id"sv, "hasattr"sv})
+          if (name == b)
+            return {operand_flow::independent, {}, false};
       return {operand_flow::escapes, name, true};
     }
     case expr_kind::binary: {
