@@ -637,6 +637,66 @@ public:
     s.blocks.push_back(std::move(body));
     return s;
   }
+  /// `t = (views...)`, t a tuple of as many elements.
+  gt::statement pack(const std::string& t, std::vector<std::string> views) {
+    const int tuple = var(t, gt::variable_kind::tuple);
+    auto& elements = p.variables[static_cast<std::size_t>(tuple)].elements;
+    gt::statement s;
+    s.kind = gt::statement_kind::pack;
+    s.target = tuple;
+    for (std::size_t k = 0; k < views.size(); ++k) {
+      if (elements.size() <= k) {
+        const int e = var(t + "." + std::to_string(k));
+        p.variables[static_cast<std::size_t>(tuple)].elements.push_back(e);
+      }
+      s.sources.push_back(var(views[k]));
+    }
+    return s;
+  }
+  /// `to = from` read as `how` (`from[0:32]`, `from[k]`, ...).
+  gt::statement derive(const std::string& to, const std::string& from, gt::operand how) {
+    auto s = copy(to, from);
+    s.kind = gt::statement_kind::derive;
+    s.from = how;
+    return s;
+  }
+  gt::statement unpack(std::vector<std::string> targets, const std::string& t) {
+    gt::statement s;
+    s.kind = gt::statement_kind::unpack;
+    s.source = var(t);
+    for (const auto& v : targets)
+      s.arguments.push_back(var(v));
+    return s;
+  }
+  /// `to = a if cN() else b`.
+  gt::statement choose(const std::string& to, const std::string& a, const std::string& b) {
+    gt::statement s;
+    s.kind = gt::statement_kind::choose;
+    s.target = var(to);
+    s.sources = {var(a), var(b)};
+    s.conditions.push_back(p.conditions++);
+    return s;
+  }
+  /// `stage(v)`, v passed as `how`.
+  gt::statement escape(const std::string& v, gt::operand how = {}) {
+    gt::statement s;
+    s.kind = gt::statement_kind::escape;
+    s.arguments = {var(v)};
+    s.forms = {how};
+    return s;
+  }
+  /// `chip(...) if cN() else None`.
+  gt::statement guarded(gt::statement dispatch) {
+    dispatch.guarded = true;
+    dispatch.conditions.push_back(p.conditions++);
+    return dispatch;
+  }
+  /// A dispatch passing its view as `how`.
+  gt::statement passing(gt::statement dispatch, gt::operand how) {
+    dispatch.forms = {how};
+    return dispatch;
+  }
+
   /// The program: b1, b2 with views v, w, then `body`; numbered.
   gt::program& with(gt::block body) {
     gt::block top{alloc("b1"), alloc("b2"), window("v", "b1"), window("w", "b2")};
@@ -700,6 +760,81 @@ TEST_CASE("the executor: branches are alternatives, loops run zero or more times
          w.dispatch("v", 2)});
     CHECK(covered(p) == "b1={2} b2={2}");
   }
+}
+
+TEST_CASE("the executor: views through expressions, exactly where the analysis may be wider") {
+  using f = gt::form;
+  {
+    writer w; // t = (v, w); chip1(t[1], device=1): w's alone
+    const auto& p = w.with({w.pack("t", {"v", "w"}), w.passing(w.dispatch("t", 1), {f::element, 1}),
+                            w.dispatch("v", 0)});
+    CHECK(covered(p) == "b1={0} b2={1}");
+    CHECK(check(p).what != verdict_kind::failure);
+    CHECK(gt::render(p).text.find("    t = (v, w)\n    chip1(t[1], device=1)\n") !=
+          std::string::npos);
+    CHECK_FALSE(gt::exact_class(p)); // the analysis may give 1 to both
+    CHECK(gt::has_expressions(p));
+  }
+  {
+    writer w; // a whole tuple: both; a slice, a method call: the view's
+    const auto& p = w.with({w.pack("t", {"v", "w"}), w.passing(w.dispatch("t", 1), {f::whole, 0}),
+                            w.passing(w.dispatch("v", 2), {f::slice, 0}),
+                            w.derive("x", "w", {f::method, 0}), w.dispatch("x", 3)});
+    CHECK(covered(p) == "b1={1,2} b2={1,3}");
+    CHECK(check(p).what != verdict_kind::failure);
+    CHECK(gt::render(p).text.find("chip1(v[0:32], device=2)\n    x = w.reshape([8, 8])\n") !=
+          std::string::npos);
+    CHECK(gt::exact_class(p));
+  }
+  {
+    writer w; // a, b = t after t's element was rebound: the old view stays in t
+    const auto& p = w.with({w.pack("t", {"v", "w"}), w.copy("v", "w"), w.unpack({"a", "b"}, "t"),
+                            w.dispatch("a", 4), w.dispatch("v", 5)});
+    CHECK(covered(p) == "b1={4} b2={5}");
+    CHECK(check(p).what != verdict_kind::failure);
+    CHECK(gt::render(p).text.find("    a, b = t\n") != std::string::npos);
+  }
+  {
+    writer w; // x = v if c0() else w: both; a guarded dispatch runs in some executions
+    const auto& p =
+        w.with({w.choose("x", "v", "w"), w.dispatch("x", 2), w.guarded(w.dispatch("v", 6))});
+    CHECK(covered(p) == "b1={2,6} b2={2}");
+    CHECK(check(p).what != verdict_kind::failure);
+    const auto text = gt::render(p).text;
+    CHECK(text.find("x = v if c0() else w\n") != std::string::npos);
+    CHECK(text.find("chip1(v, device=6) if c1() else None\n") != std::string::npos);
+    CHECK_FALSE(gt::exact_class(p)); // a branch in disguise
+  }
+  {
+    writer w; // stage(t[0]): the tuple's first view escapes; `def stage` heads the module
+    const auto& p = w.with({w.pack("t", {"w", "v"}), w.escape("t", {f::element, 0})});
+    const auto t = gt::execute(p, 1);
+    CHECK(show_mask(t.escaped[static_cast<std::size_t>(p.body.back().id)]) == "{1}");
+    const auto text = gt::render(p).text;
+    CHECK(text.find("\n\ndef stage(x):\n    return x\n") != std::string::npos);
+    CHECK(text.find("    stage(t[0])\n") != std::string::npos);
+  }
+}
+
+TEST_CASE("the judge: a helper call is view-escapes there and nothing else") {
+  writer w; // stage(w): b2 has no other use and no coverage
+  const auto& p = w.with({w.dispatch("v", 0), w.escape("w", {gt::form::slice, 0})});
+  const auto r = gt::render(p);
+  const auto t = gt::execute(p, worlds);
+  const auto line = static_cast<std::uint32_t>(r.line[static_cast<std::size_t>(p.body.back().id)]);
+  const auto v = check(p);
+  CHECK_MESSAGE(v.what == verdict_kind::rejected, v.detail, "\n", r.text);
+  CHECK(v.category == "view-escapes");
+  summary s;
+  s.names = {"b1", "b2"};
+  s.sets = {{false, 0b1, false, {}}, {false, 0, false, {}}};
+  CHECK(judge(p, r, t, s).category == "escape missed"); // accepted: unsound
+  s.diagnostics = {{"view-escapes", line}};
+  CHECK(judge(p, r, t, s).what == verdict_kind::rejected);
+  s.diagnostics.emplace_back("unconsumed-alloc", line - 3); // b2 again: a false error
+  CHECK(judge(p, r, t, s).category == "unconsumed-alloc");
+  s.diagnostics = {{"view-escapes", line - 1}}; // at the dispatch: a false error
+  CHECK(judge(p, r, t, s).category == "view-escapes");
 }
 
 TEST_CASE("the judge: a missing device is unsound, an extra one inexact without nesting") {
