@@ -183,6 +183,10 @@ private:
           t_.invalid = true;
           continue;
         }
+        // A guarded dispatch to a device the world lacks: the executions in which it runs
+        // fault there; those in which it does not go on (smallest_world counts it not).
+        if (s.guarded && device >= world_size_)
+          continue;
         if (s.through_copy)
           st[static_cast<std::size_t>(p_.device_copy)] = static_cast<std::int8_t>(device);
         // A guarded dispatch runs in the executions where its condition holds: every
@@ -358,11 +362,14 @@ private:
 /// The smallest world that can run the program: one more than the largest constant
 /// device it may dispatch to (a constant, one bound to a device variable, or an element
 /// of a constant range). pass.md
-/// compares device sets for worlds of at least this size.
+/// compares device sets for worlds of at least this size. A dispatch guarded by a
+/// conditional expression counts not: the host runs in a world without its device, in the
+/// executions where it does not run (pass.md: it does not count towards W), so the
+/// worlds run may lack it.
 inline std::int64_t smallest_world(const program& p) {
   std::int64_t w = 1;
   each_statement(p.body, [&](const statement& s, int) {
-    if ((s.kind == statement_kind::dispatch && s.device_variable < 0) ||
+    if ((s.kind == statement_kind::dispatch && s.device_variable < 0 && !s.guarded) ||
         s.kind == statement_kind::constant)
       w = std::max(w, s.constant + 1);
     if (s.kind == statement_kind::for_range)

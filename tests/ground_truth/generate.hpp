@@ -248,8 +248,8 @@ private:
       s.builtin_range = chance(0.3);
       if (!world)
         constant_range(s);
-      else if (chance(0.35)) { // over part of the world
-        s.start = pick(0, 3);
+      else if (chance(0.35)) {                           // over part of the world
+        s.start = chance(0.3) ? pick(4, 6) : pick(0, 3); // past W now and then
         s.step = pick(1, 3);
         s.world_offset = pick(0, 2);
       }
@@ -367,9 +367,11 @@ private:
     }
     if (expressions_) {
       s.keywords = chance(0.1);
-      if (chance(0.12)) { // chipN(...) if cN() else None
+      if (chance(0.12)) { // chipN(...) if cN() else None, maybe on a device beyond W
         s.guarded = true;
         s.conditions.push_back(p_.conditions++);
+        if (s.device_variable < 0 && chance(0.5))
+          s.constant = pick(4, 12);
       }
     }
     if (device_ >= 0 && chance(0.35)) {
