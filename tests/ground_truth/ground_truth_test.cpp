@@ -5,20 +5,26 @@
 //   - each allocation's analysed device set holds every device the executions touch it
 //     from, inheritance through collectives included (sound; `all` is every device of
 //     every world);
-//   - it equals that set when no binding is nested in a branch or a loop body and every
+//   - it equals that set when no binding is nested in a branch or a loop body, none is a
+//     conditional expression or reads a tuple back (gt::exact_class), and every
 //     dispatch runs for every value of its device and every collective runs (exact: a
 //     break can cut a loop short, which the analysis does not try to see);
 //   - the program is accepted, unless it falls into a class the pass rejects by design:
 //     two window arguments of a collective that are views of one allocation in every
 //     execution, a pointer rebound in a branch or loop (a window that may name two
 //     allocations), a device variable read outside the loop whose variable it copied;
-//     then those are its only diagnostics;
+//     then those are its only diagnostics; a helper call that receives a view or a window
+//     pointer in some execution (`stage(v)`) is view-escapes there: the program is
+//     rejected, view-escapes appearing at helper calls only (its allocation, uncovered,
+//     is neither unconsumed-alloc nor dead-alloc);
 //   - the index IR's evidence (`--explain`) names every dispatch and collective that
 //     touches each allocation, and adds up to its devices;
 //   - the two plans agree; but a program with a loop over part of the world
 //     (`range(START, world_size() - C, STEP)`), which the index IR rejects (it has no
 //     symbolic device sets), is judged on the front end's plan alone, its progressions
-//     taken at each world size the executor runs.
+//     taken at each world size the executor runs; and a program whose views flow through
+//     expressions (slices, tuples, conditional expressions: gt::has_expressions), which
+//     the index IR cannot write, is judged on the front end's plan alone.
 //
 // COMMSCOPE_GT_SEED and COMMSCOPE_GT_COUNT choose the programs (by default 5,000, or
 // 1,000 in a build with assertions; program k is generated from seed + k, so one program
