@@ -38,6 +38,7 @@ struct truth {
                                       ///< its window arguments on one allocation
   std::vector<bool> not_aliased;      ///< ... and some execution has none
   std::vector<std::uint64_t> touched; ///< per dispatch: the allocations its arguments view
+  std::vector<std::uint64_t> escaped; ///< per escape: the allocations its argument holds
   struct pass {
     int statement;
     std::size_t to;
@@ -115,6 +116,37 @@ private:
     }
     return s[static_cast<std::size_t>(v)];
   }
+  const std::vector<int>& elements(int tuple) const {
+    return p_.variables[static_cast<std::size_t>(tuple)].elements;
+  }
+  /// The value of `v` read as `o`: t[k] reads the tuple's k-th element (-1, and the
+  /// program invalid, when it has none).
+  std::int8_t read(const state& s, int v, operand o) {
+    if (o.how != form::element)
+      return read(s, v);
+    if (read(s, v) < 0 || o.index < 0 || o.index >= static_cast<int>(elements(v).size())) {
+      t_.invalid = true;
+      return -1;
+    }
+    return read(s, elements(v)[static_cast<std::size_t>(o.index)]);
+  }
+  /// The allocations an operand holds: every element of a whole tuple.
+  std::uint64_t holds(const state& s, int v, operand o) {
+    std::uint64_t m = 0;
+    if (o.how == form::whole) {
+      if (read(s, v) >= 0)
+        for (int e : elements(v))
+          if (const auto on = read(s, e); on >= 0)
+            m |= std::uint64_t{1} << on;
+      return m;
+    }
+    if (const auto on = read(s, v, o); on >= 0)
+      m |= std::uint64_t{1} << on;
+    return m;
+  }
+  static operand form_of(const statement& s, std::size_t k) {
+    return k < s.forms.size() ? s.forms[k] : operand{};
+  }
 
   outcome step(const statement& s, states in) {
     t_.executed[static_cast<std::size_t>(s.id)] = true;
@@ -151,15 +183,67 @@ private:
           t_.invalid = true;
           continue;
         }
+        // A guarded dispatch to a device the world lacks: the executions in which it runs
+        // fault there; those in which it does not go on (smallest_world counts it not).
+        if (s.guarded && device >= world_size_)
+          continue;
         if (s.through_copy)
           st[static_cast<std::size_t>(p_.device_copy)] = static_cast<std::int8_t>(device);
+        // A guarded dispatch runs in the executions where its condition holds: every
+        // state here has one of each.
         world_->ran_on[static_cast<std::size_t>(s.id)] |= std::uint64_t{1} << device;
-        for (int a : s.arguments)
-          if (const auto on = read(st, a); on >= 0) {
-            world_->dispatched[static_cast<std::size_t>(on)] |= std::uint64_t{1} << device;
-            t_.touched[static_cast<std::size_t>(s.id)] |= std::uint64_t{1} << on;
-          }
+        for (std::size_t k = 0; k < s.arguments.size(); ++k) {
+          const auto held = holds(st, s.arguments[k], form_of(s, k));
+          for (std::size_t on = 0; on < 64; ++on)
+            if (held >> on & 1)
+              world_->dispatched[on] |= std::uint64_t{1} << device;
+          t_.touched[static_cast<std::size_t>(s.id)] |= held;
+        }
       }
+      break;
+    case statement_kind::derive: // a slice, a method call, an element: the same allocation
+      for (auto& st : in)
+        st[target] = read(st, s.source, s.from);
+      break;
+    case statement_kind::pack:
+      for (auto& st : in) {
+        const auto& e = elements(s.target);
+        if (e.size() != s.sources.size()) {
+          t_.invalid = true;
+          continue;
+        }
+        for (std::size_t k = 0; k < e.size(); ++k)
+          st[static_cast<std::size_t>(e[k])] = read(st, s.sources[k]);
+        st[target] = 0; // bound
+      }
+      break;
+    case statement_kind::unpack:
+      for (auto& st : in) {
+        if (read(st, s.source) < 0 || elements(s.source).size() != s.arguments.size()) {
+          t_.invalid = true;
+          continue;
+        }
+        std::vector<std::int8_t> values;
+        for (int e : elements(s.source))
+          values.push_back(read(st, e));
+        for (std::size_t k = 0; k < values.size(); ++k)
+          st[static_cast<std::size_t>(s.arguments[k])] = values[k];
+      }
+      break;
+    case statement_kind::choose: { // both outcomes, in every state
+      states both;
+      for (const auto& st : in)
+        for (int v : s.sources) {
+          both.push_back(st);
+          both.back()[target] = read(st, v);
+        }
+      in = std::move(both);
+      break;
+    }
+    case statement_kind::escape:
+      for (auto& st : in)
+        for (std::size_t k = 0; k < s.arguments.size(); ++k)
+          t_.escaped[static_cast<std::size_t>(s.id)] |= holds(st, s.arguments[k], form_of(s, k));
       break;
     case statement_kind::collective: {
       const auto& sh = shape(s.op);
@@ -278,11 +362,14 @@ private:
 /// The smallest world that can run the program: one more than the largest constant
 /// device it may dispatch to (a constant, one bound to a device variable, or an element
 /// of a constant range). pass.md
-/// compares device sets for worlds of at least this size.
+/// compares device sets for worlds of at least this size. A dispatch guarded by a
+/// conditional expression counts not: the host runs in a world without its device, in the
+/// executions where it does not run (pass.md: it does not count towards W), so the
+/// worlds run may lack it.
 inline std::int64_t smallest_world(const program& p) {
   std::int64_t w = 1;
   each_statement(p.body, [&](const statement& s, int) {
-    if ((s.kind == statement_kind::dispatch && s.device_variable < 0) ||
+    if ((s.kind == statement_kind::dispatch && s.device_variable < 0 && !s.guarded) ||
         s.kind == statement_kind::constant)
       w = std::max(w, s.constant + 1);
     if (s.kind == statement_kind::for_range)
@@ -298,6 +385,7 @@ inline truth execute(const program& p, int worlds) {
   t.executed.assign(static_cast<std::size_t>(p.statements), false);
   t.aliased = t.not_aliased = t.executed;
   t.touched.assign(t.executed.size(), 0);
+  t.escaped.assign(t.executed.size(), 0);
   t.allocation_of.assign(p.variables.size(), -1);
   each_statement(p.body, [&](const statement& s, int) {
     if (s.kind == statement_kind::allocate)

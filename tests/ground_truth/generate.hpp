@@ -5,6 +5,12 @@
 // design, but one: two window arguments of a collective may turn out to be views of one
 // allocation (a copy, a swap, a rebinding can make them so), which the checker judges
 // against the executions.
+//
+// About a third of the programs pass views through expressions too: slices and method
+// calls of views, tuples packed, read back and unpacked, a view chosen by a conditional
+// expression, a dispatch guarded by one, arguments by keyword. About one in ten calls a
+// helper with a view, a tuple or a window pointer (`stage(v)`, `helper(b)`): the pass must
+// refuse it with view-escapes there; such an allocation is left without coverage.
 #pragma once
 
 #include "execute.hpp"
@@ -27,10 +33,13 @@ public:
   program make() {
     p_ = program{};
     views_.clear();
+    tuples_.clear();
     current_.clear();
     loop_names_.clear();
     // A quarter of the programs bind only at the top level: there the analysis is exact.
     nested_bindings_ = chance(0.75);
+    expressions_ = chance(0.3);
+    escapes_ = chance(0.1);
     // One program in ten is big: more allocations, views and statements, deeper nesting.
     const bool big = chance(0.1);
     depth_limit_ = big ? 4 : 3;
@@ -64,6 +73,32 @@ public:
       current_[static_cast<std::size_t>(s.target)] = current_[static_cast<std::size_t>(s.source)];
       p_.body.push_back(s);
     }
+    // Tuples of views, packed before any control flow (so that every read finds one).
+    if (expressions_ && chance(0.6))
+      for (int n = pick(1, 2), k = 0; k < n; ++k) {
+        const int t = add_variable("t" + std::to_string(k), variable_kind::tuple);
+        for (int e = pick(2, 3), i = 0; i < e; ++i) {
+          const int element =
+              add_variable("t" + std::to_string(k) + "." + std::to_string(i), variable_kind::view);
+          p_.variables[static_cast<std::size_t>(t)].elements.push_back(element);
+        }
+        tuples_.push_back(t);
+        p_.body.push_back(pack(t));
+      }
+    // An allocation whose window pointer only escapes: view-escapes, and neither
+    // unconsumed-alloc nor dead-alloc.
+    if (escapes_ && chance(0.3)) {
+      const int lone = add_variable("b" + std::to_string(buffers), variable_kind::buffer);
+      statement s;
+      s.kind = statement_kind::allocate;
+      s.target = lone;
+      p_.body.push_back(s);
+      statement e;
+      e.kind = statement_kind::escape;
+      e.arguments = {lone};
+      e.else_ = chance(0.3);
+      p_.body.push_back(e);
+    }
     // A device variable bound anywhere, to a constant or to an enclosing loop's variable.
     device_ = -1;
     if (chance(0.3)) {
@@ -75,9 +110,18 @@ public:
     }
     buffers_ = std::move(buffer_vars);
     budget_ = big ? pick(25, 45) : pick(3, 22);
+    const auto prelude = static_cast<int>(p_.body.size()); // every view bound by then
     context top;
     while (budget_ > 0)
       p_.body.push_back(make_statement(top));
+    if (escapes_ && !has_escapes(p_, false) && !has_escapes(p_, true)) { // at least one
+      statement e;
+      e.kind = statement_kind::escape;
+      e.else_ = chance(0.3);
+      e.arguments = {any_view()};
+      e.forms = {some_form(e.arguments[0])};
+      p_.body.insert(p_.body.begin() + pick(prelude, static_cast<int>(p_.body.size())), e);
+    }
     number(p_);
     return std::move(p_);
   }
@@ -105,7 +149,7 @@ private:
   }
 
   int add_variable(std::string name, variable_kind k) {
-    p_.variables.push_back({std::move(name), k});
+    p_.variables.push_back({std::move(name), k, {}});
     current_.resize(p_.variables.size(), -1);
     return static_cast<int>(p_.variables.size() - 1);
   }
@@ -143,6 +187,11 @@ private:
         nest ? 0.5 : 0.0,                        // with
         device_ >= 0 && bind ? 1.0 : 0.0,        // a device variable
         !pointers_.empty() && bind ? 0.25 : 0.0, // a pointer rebound
+        expressions_ && bind ? 1.0 : 0.0,        // a derived view: a slice, a method, t[k]
+        !tuples_.empty() && bind ? 0.5 : 0.0,    // a tuple packed again
+        !tuples_.empty() && bind ? 0.4 : 0.0,    // a tuple unpacked
+        expressions_ && bind ? 0.6 : 0.0,        // a view chosen by a conditional expression
+        escapes_ ? 0.6 : 0.0,                    // a helper called with a view
     });
     statement s;
     const int choice = what(rng_);
@@ -199,8 +248,8 @@ private:
       s.builtin_range = chance(0.3);
       if (!world)
         constant_range(s);
-      else if (chance(0.35)) { // over part of the world
-        s.start = pick(0, 3);
+      else if (chance(0.35)) {                           // over part of the world
+        s.start = chance(0.3) ? pick(4, 6) : pick(0, 3); // past W now and then
         s.step = pick(1, 3);
         s.world_offset = pick(0, 2);
       }
@@ -227,6 +276,55 @@ private:
       return s;
     case 11:
       return copy(any_of(pointers_), any_of(buffers_));
+    case 12: {
+      s.kind = statement_kind::derive;
+      s.target = any_view();
+      if (!tuples_.empty() && chance(0.4)) {
+        s.source = any_of(tuples_);
+        s.from = {form::element, pick(0, arity(s.source) - 1)};
+        bound(s.target, element(s.source, s.from.index));
+      } else {
+        s.source = any_view();
+        s.from = {chance(0.6) ? form::slice : form::method, 0};
+        bound(s.target, s.source);
+      }
+      return s;
+    }
+    case 13:
+      return pack(any_of(tuples_));
+    case 14: {
+      s.kind = statement_kind::unpack;
+      s.source = any_of(tuples_);
+      if (arity(s.source) > static_cast<int>(views_.size()))
+        return pack(s.source);
+      while (static_cast<int>(s.arguments.size()) < arity(s.source)) {
+        const int v = any_view();
+        if (std::find(s.arguments.begin(), s.arguments.end(), v) == s.arguments.end())
+          s.arguments.push_back(v);
+      }
+      for (int k = 0; k < arity(s.source); ++k)
+        bound(s.arguments[static_cast<std::size_t>(k)], element(s.source, k));
+      return s;
+    }
+    case 15:
+      s.kind = statement_kind::choose;
+      s.target = any_view();
+      s.sources = {any_view(), any_view()};
+      for (int tries = 0; tries < 4 && s.sources[0] == s.sources[1]; ++tries)
+        s.sources[1] = any_view();
+      s.conditions.push_back(p_.conditions++);
+      bound(s.target, s.sources[static_cast<std::size_t>(pick(0, 1))]);
+      return s;
+    case 16:
+      s.kind = statement_kind::escape;
+      s.else_ = chance(0.3);
+      if (chance(0.2)) { // a window pointer
+        s.arguments = {any_of(sources_)};
+      } else {
+        s.arguments = {any_view()};
+        s.forms = {some_form(s.arguments[0])};
+      }
+      return s;
     default: {
       s.kind = statement_kind::while_loop;
       s.conditions.push_back(p_.conditions++);
@@ -262,8 +360,20 @@ private:
     statement s;
     s.kind = statement_kind::dispatch;
     std::discrete_distribution<int> arity({3.0, 2.0, 1.0});
-    for (int n = arity(rng_) + 1; n > 0; --n)
+    for (int n = arity(rng_) + 1; n > 0; --n) {
       s.arguments.push_back(any_view());
+      if (expressions_)
+        s.forms.push_back(chance(0.3) ? some_form(s.arguments.back()) : operand{});
+    }
+    if (expressions_) {
+      s.keywords = chance(0.1);
+      if (chance(0.12)) { // chipN(...) if cN() else None, maybe on a device beyond W
+        s.guarded = true;
+        s.conditions.push_back(p_.conditions++);
+        if (s.device_variable < 0 && chance(0.5))
+          s.constant = pick(4, 12);
+      }
+    }
     if (device_ >= 0 && chance(0.35)) {
       s.device_variable = device_;
     } else if (!c.variables.empty() && chance(0.65)) {
@@ -319,6 +429,33 @@ private:
     return s;
   }
 
+  int arity(int tuple) const {
+    return static_cast<int>(p_.variables[static_cast<std::size_t>(tuple)].elements.size());
+  }
+  int element(int tuple, int k) const {
+    return p_.variables[static_cast<std::size_t>(tuple)].elements[static_cast<std::size_t>(k)];
+  }
+  /// `t = (views...)`: binds the tuple's elements.
+  statement pack(int tuple) {
+    statement s;
+    s.kind = statement_kind::pack;
+    s.target = tuple;
+    for (int k = 0; k < arity(tuple); ++k) {
+      s.sources.push_back(any_view());
+      bound(element(tuple, k), s.sources.back());
+    }
+    return s;
+  }
+  /// A form for passing `v` (which may be replaced by a tuple): a slice, a method call, a
+  /// tuple's element or the whole tuple.
+  operand some_form(int& v) {
+    if (!tuples_.empty() && chance(0.5)) {
+      v = any_of(tuples_);
+      return chance(0.6) ? operand{form::element, pick(0, arity(v) - 1)} : operand{form::whole, 0};
+    }
+    return {chance(0.6) ? form::slice : form::method, 0};
+  }
+
   /// `a, b = b, a`, or two or three distinct targets bound to any views.
   statement parallel() {
     statement s;
@@ -352,27 +489,34 @@ private:
   std::mt19937_64 rng_;
   program p_;
   bool nested_bindings_ = true;
+  bool expressions_ = false; ///< derived views, tuples, conditional expressions
+  bool escapes_ = false;     ///< helper calls
   int budget_ = 0;
   int depth_limit_ = 3;
-  std::vector<int> views_, buffers_, pointers_, sources_;
+  std::vector<int> views_, buffers_, pointers_, sources_, tuples_;
   int device_ = -1;          ///< the device variable dv, if this program has one
   std::vector<int> current_; ///< per view variable: the buffer it views, as far as known
   std::vector<std::pair<std::string, int>> loop_names_;
 };
 
 /// Gives every allocation the executions leave without coverage a view of its own and a
-/// dispatch on device 0 at the end, so that the pass must accept the program; numbers it.
+/// dispatch on device 0 at the end, so that the pass must accept the program (unless it
+/// escapes: an allocation a helper call may receive is left as it is, for the judge to see
+/// that view-escapes is its only diagnostic); numbers it.
 inline void complete(program& p) {
   number(p);
   const auto t = execute(p, 1);
+  std::uint64_t escaped = 0;
+  for (auto e : t.escaped)
+    escaped |= e;
   std::vector<int> buffer_of(static_cast<std::size_t>(t.allocations), -1);
   for (std::size_t v = 0; v < t.allocation_of.size(); ++v)
     if (t.allocation_of[v] >= 0)
       buffer_of[static_cast<std::size_t>(t.allocation_of[v])] = static_cast<int>(v);
   for (int a = 0; a < t.allocations; ++a) {
-    if (t.worlds[0].covered[static_cast<std::size_t>(a)] != 0)
+    if (t.worlds[0].covered[static_cast<std::size_t>(a)] != 0 || (escaped >> a & 1))
       continue;
-    p.variables.push_back({"u" + std::to_string(a), variable_kind::view});
+    p.variables.push_back({"u" + std::to_string(a), variable_kind::view, {}});
     const int u = static_cast<int>(p.variables.size() - 1);
     statement w;
     w.kind = statement_kind::window;

@@ -5,7 +5,10 @@
 // world or over constant ranges, or while an opaque condition holds; `if`/`elif`/`else`
 // take opaque conditions; `with` blocks run once; dispatches run on a constant device, on
 // an enclosing loop's variable or on a device variable bound anywhere; host collectives
-// pass coverage.
+// pass coverage. Views also flow through expressions (pass.md, "Every use of a view is
+// followed or refused"): slices and method calls of views, tuples packed, read back and
+// unpacked, conditional expressions choosing a view or guarding a dispatch; and they
+// escape into helpers the pass does not follow (`stage(v)`), which it must refuse.
 #pragma once
 
 #include <cstdint>
@@ -14,11 +17,30 @@
 
 namespace ground_truth {
 
-enum class variable_kind : std::uint8_t { buffer, view, integer };
+/// A tuple holds views: its elements are hidden view variables of their own (`elements`),
+/// which only the tuple's own statements bind and read.
+enum class variable_kind : std::uint8_t { buffer, view, integer, tuple };
 
 struct variable {
   std::string name;
   variable_kind kind = variable_kind::view;
+  std::vector<int> elements; ///< a tuple's: one hidden view variable per element
+};
+
+/// How a dispatch or a helper call passes a variable, or how a derived binding reads it.
+enum class form : std::uint8_t {
+  plain,   ///< v
+  slice,   ///< v[0:32]
+  method,  ///< v.reshape([8, 8])
+  element, ///< t[k], a tuple's k-th element
+  whole,   ///< t, a whole tuple: every view it holds
+};
+
+/// A variable as an operand: its form, and the element read (form::element).
+struct operand {
+  form how = form::plain;
+  int index = 0;
+  friend bool operator==(const operand&, const operand&) = default;
 };
 
 enum class collective : std::uint8_t {
@@ -66,6 +88,11 @@ enum class statement_kind : std::uint8_t {
   with_block, ///< with pl.at(...): blocks[0], run once
   jump,       ///< break (else_ false) or continue (else_ true)
   return_,    ///< return x
+  derive,     ///< target = source[0:32] / source.reshape(...) / source[k] (from: the form)
+  pack,       ///< target = (sources...) or [sources...]: a tuple's elements bound
+  unpack,     ///< arguments... = source: each bound to the tuple's element
+  choose,     ///< target = sources[0] if cN() else sources[1]: both outcomes happen
+  escape,     ///< stage(argument) or helper(argument): view-escapes (else_: helper)
 };
 
 struct statement;
@@ -77,7 +104,15 @@ struct statement {
   int target = -1;            ///< variable
   int source = -1;            ///< variable (a window's buffer, a copy's source)
   std::vector<int> arguments; ///< variables; -1 is the host tensor x (no window)
-  std::vector<int> sources;   ///< a parallel assignment's values (variables)
+  /// A dispatch's or an escape's: per argument, how it is passed (empty: all plain).
+  std::vector<operand> forms;
+  operand from; ///< derive: how the source is read
+  /// A dispatch inside a conditional expression, `chipN(...) if cN() else None`: it runs
+  /// in some executions only (conditions[0] is its condition).
+  bool guarded = false;
+  /// A dispatch: its arguments passed by keyword (x0=..., ...), for breadth.
+  bool keywords = false;
+  std::vector<int> sources; ///< a parallel assignment's values (variables)
   std::int64_t size = 64;
   // dispatch: the device is `constant` when device_variable < 0; through_copy renders
   // `d = VARIABLE` before the call and passes d.
@@ -91,7 +126,8 @@ struct statement {
   std::int64_t world_offset = 0;
   bool builtin_range = false; ///< range(...) rather than pl.range(...)
   bool else_ = false;
-  std::vector<int> conditions; ///< if: one per branch but an else; while: one
+  std::vector<int> conditions; ///< if: one per branch but an else; while, choose, a
+                               ///< guarded dispatch: one
   std::vector<block> blocks;
 };
 
@@ -159,6 +195,10 @@ inline bool binds(const statement& s) {
   case statement_kind::copy:
   case statement_kind::constant:
   case statement_kind::parallel:
+  case statement_kind::derive:
+  case statement_kind::pack:
+  case statement_kind::unpack:
+  case statement_kind::choose:
     return true;
   case statement_kind::dispatch:
     return s.through_copy;
@@ -186,6 +226,50 @@ inline bool straight_line_bindings(const program& p) {
   each_statement_under(p.body,
                        [&](const statement& s, bool under) { nested |= under && binds(s); });
   return !nested;
+}
+
+/// Straight-line bindings, none of which is a branch in disguise or a may-set:
+///   - `v = va if cN() else vb` is `if cN(): v = va / else: v = vb`, a binding under a
+///     branch: the analysis joins the outcomes into one may-set per variable and loses
+///     their correlation (after `w = v`, `allreduce(v, w)` passes b to b and c to c in
+///     every execution, but {b, c} to {b, c} to the analysis);
+///   - `x = t[k]` and `a, b = t` read back a tuple: the analysis binds them to any view the
+///     tuple holds (pass.md: soundly wider), while an execution knows which one.
+/// Slices, method calls, a whole tuple passed to a dispatch, a guarded dispatch (it runs
+/// in some execution, and coverage is the union over executions) stay exact.
+inline bool exact_class(const program& p) {
+  bool inexact = !straight_line_bindings(p);
+  each_statement(p.body, [&](const statement& s, int) {
+    inexact |= s.kind == statement_kind::choose || s.kind == statement_kind::unpack ||
+               (s.kind == statement_kind::derive && s.from.how == form::element);
+    for (const auto& f : s.forms)
+      inexact |= f.how == form::element;
+  });
+  return !inexact;
+}
+
+/// Whether the program uses a form of expression beyond plain variables (derived values,
+/// tuples, conditional expressions, keyword arguments): the index IR (tests/index_ir), whose
+/// expressions other than calls have no operands, cannot write them.
+inline bool has_expressions(const program& p) {
+  bool any = false;
+  each_statement(p.body, [&](const statement& s, int) {
+    any |= s.kind == statement_kind::derive || s.kind == statement_kind::pack ||
+           s.kind == statement_kind::unpack || s.kind == statement_kind::choose || s.guarded ||
+           s.keywords;
+    for (const auto& f : s.forms)
+      any |= f.how != form::plain;
+  });
+  return any;
+}
+
+/// Whether the program calls a helper (module-level `stage` or host-level `helper`).
+inline bool has_escapes(const program& p, bool host_helper) {
+  bool any = false;
+  each_statement(p.body, [&](const statement& s, int) {
+    any |= s.kind == statement_kind::escape && s.else_ == host_helper;
+  });
+  return any;
 }
 
 } // namespace ground_truth

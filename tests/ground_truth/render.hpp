@@ -2,7 +2,9 @@
 // of tests/corpus): a module-level group of `@pl.jit` chip orchestrators and one
 // `@pl.jit.host` host orchestrator whose conditions are calls of its parameters (each
 // evaluation may differ, as the executor assumes). Spellings vary with the statement's
-// number (`pld.` or `pld.tensor.`, `range` or `pl.range`), for breadth.
+// number (`pld.` or `pld.tensor.`, `range` or `pl.range`, a tuple or a list), for breadth.
+// A program that calls helpers has them too: `def stage(x)` at the top of the module, a
+// `@pl.jit.host def helper(x)` after the chips: functions the pass does not follow.
 #pragma once
 
 #include "program.hpp"
@@ -29,6 +31,12 @@ public:
     out_.line.assign(static_cast<std::size_t>(p_.statements), 0);
     put("import pypto.language as pl");
     put("import pypto.language.distributed as pld");
+    if (has_escapes(p_, false)) {
+      put("");
+      put("");
+      put("def stage(x):");
+      put("    return x");
+    }
     for (int n = 1; n <= max_arity; ++n) {
       put("");
       put("");
@@ -38,6 +46,13 @@ public:
         params += (k ? ", x" : "x") + std::to_string(k);
       put("def chip" + std::to_string(n) + "(" + params + "):");
       put("    return x0");
+    }
+    if (has_escapes(p_, true)) {
+      put("");
+      put("");
+      put("@pl.jit.host");
+      put("def helper(x):");
+      put("    return x");
     }
     put("");
     put("");
@@ -63,6 +78,22 @@ private:
   const std::string& name(int v) const { return p_.variables[static_cast<std::size_t>(v)].name; }
   static std::string prefix(const statement& s) { return s.id % 3 == 0 ? "pld." : "pld.tensor."; }
   static std::string condition(int c) { return "c" + std::to_string(c) + "()"; }
+  std::string use(int v, operand o) const {
+    switch (o.how) {
+    case form::slice:
+      return name(v) + "[0:32]";
+    case form::method:
+      return name(v) + ".reshape([8, 8])";
+    case form::element:
+      return name(v) + "[" + std::to_string(o.index) + "]";
+    default:
+      return name(v);
+    }
+  }
+  /// A dispatch's or an escape's k-th argument.
+  std::string argument(const statement& s, std::size_t k) const {
+    return use(s.arguments[k], k < s.forms.size() ? s.forms[k] : operand{});
+  }
 
   void put_block(const block& b, int indent) {
     if (b.empty())
@@ -111,9 +142,41 @@ private:
         ++at;
       }
       std::string call = "chip" + std::to_string(s.arguments.size()) + "(";
-      for (int a : s.arguments)
-        call += name(a) + ", ";
-      put(indent, call + "device=" + device + ")");
+      for (std::size_t k = 0; k < s.arguments.size(); ++k)
+        call +=
+            (s.keywords ? "x" + std::to_string(k) + "=" : std::string()) + argument(s, k) + ", ";
+      call += "device=" + device + ")";
+      if (s.guarded)
+        call += " if " + condition(s.conditions[0]) + " else None";
+      put(indent, call);
+      return;
+    }
+    case statement_kind::derive:
+      put(indent, name(s.target) + " = " + use(s.source, s.from));
+      return;
+    case statement_kind::pack: {
+      std::string values;
+      for (std::size_t k = 0; k < s.sources.size(); ++k)
+        values += (k ? ", " : "") + name(s.sources[k]);
+      put(indent, name(s.target) + " = " + (s.id % 2 ? "[" + values + "]" : "(" + values + ")"));
+      return;
+    }
+    case statement_kind::unpack: {
+      std::string targets;
+      for (std::size_t k = 0; k < s.arguments.size(); ++k)
+        targets += (k ? ", " : "") + name(s.arguments[k]);
+      put(indent, targets + " = " + name(s.source));
+      return;
+    }
+    case statement_kind::choose:
+      put(indent, name(s.target) + " = " + name(s.sources[0]) + " if " +
+                      condition(s.conditions[0]) + " else " + name(s.sources[1]));
+      return;
+    case statement_kind::escape: {
+      std::string call = s.else_ ? "helper(" : "stage(";
+      for (std::size_t k = 0; k < s.arguments.size(); ++k)
+        call += (k ? ", " : "") + argument(s, k);
+      put(indent, call + ")");
       return;
     }
     case statement_kind::collective: {

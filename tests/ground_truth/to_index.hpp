@@ -1,8 +1,11 @@
 // A model program (program.hpp) built directly in the index IR (tests/index_ir), the way
 // a compiler that rebinds variables would hand it to the library: one variable per name,
 // an if as one statement of alternatives, a `with` as a block that runs once,
-// break/continue as jumps, `a, b = b, a` as a parallel assignment. Lines are those of the rendered
-// text, so that the two plans' diagnostics compare.
+// break/continue as jumps, `a, b = b, a` as a parallel assignment, `stage(v)` as a call of a
+// function that is no chip orchestrator. Lines are those of the rendered text, so that the
+// two plans' diagnostics compare. The index IR's expressions other than calls have no
+// operands: a program with derived values, tuples or conditional expressions
+// (has_expressions) is not written here, but judged on the front end's plan alone.
 #pragma once
 
 #include "../index_ir/builder.hpp"
@@ -129,6 +132,22 @@ private:
       return;
     case statement_kind::return_:
       out.push_back(b_.returns(b_.use("x", at), at));
+      return;
+    case statement_kind::escape: {
+      std::vector<index_ir::ex> args;
+      for (int a : s.arguments)
+        args.push_back(use(a, at));
+      const commscope::function_info helper =
+          s.else_ ? commscope::function_info{"helper", commscope::level::host, true, false}
+                  : commscope::function_info{"stage", commscope::level::other, false, false};
+      out.push_back(
+          b_.evaluate(b_.call(commscope::call_target::of(helper), args, std::nullopt, at), at));
+      return;
+    }
+    case statement_kind::derive: // has_expressions: not written (see above)
+    case statement_kind::pack:
+    case statement_kind::unpack:
+    case statement_kind::choose:
       return;
     }
   }
