@@ -601,8 +601,9 @@ struct expressions : member_function<expressions> {
 };
 
 /// Optional: `R subexpressions(expression)`, a range of expression: every direct operand,
-/// so that calls nested anywhere are found; a call's positional arguments first, in order
-/// (what follows them in a dispatch, keyword arguments, is judged apart). Default: a
+/// so that calls nested anywhere are found. A dispatch with more operands than its
+/// arguments and device= has keyword arguments: its positional arguments come first
+/// then, and what follows them is judged apart. Default: a
 /// call's arguments, then its device_of (asked only of calls). Give it when other operands (keyword values, operands
 /// of arithmetic) may hold calls.
 struct subexpressions : member_function<subexpressions> {

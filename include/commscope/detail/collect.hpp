@@ -681,7 +681,10 @@ private:
                                       : derived_of(x));
       ++positional;
     }
-    if (keywords) {
+    std::size_t operands = 0;
+    if (keywords)
+      a_.for_each_operand(e, [&](expression) { ++operands; });
+    if (operands > positional + 1) { // more than the arguments and device=
       const auto mark = leaves_.size();
       std::size_t k = 0;
       a_.for_each_operand(e, [&](expression sub) {
