@@ -3,8 +3,8 @@
 // both the same signal windows; and the MLIR rewrite, read back, gives the plan it was
 // made from.
 #include <commscope/commscope.hpp>
-#include <commscope/mlir/traits.hpp>
 #include <commscope/frontend/frontend.hpp>
+#include <commscope/mlir/traits.hpp>
 #include <commscope/reference/traits.hpp>
 
 #include <mlir/Dialect/ControlFlow/IR/ControlFlowOps.h>
@@ -37,8 +37,7 @@ static_assert(!commscope::analysable_ir<location_without_empty_state>);
 
 /// "host: [all]{buf,signal} [0,1]{staging} [0,range(1,ws-1,2)]{x}" per host orchestrator,
 /// then the error codes.
-template <class Traits>
-std::string summary(const commscope::plan<Traits>& pl) {
+template <class Traits> std::string summary(const commscope::plan<Traits>& pl) {
   std::string s;
   for (const auto& fp : pl.functions) {
     s += std::string(fp.name) + ":";
@@ -453,7 +452,8 @@ constexpr pair without_signals = {
 } // namespace
 
 TEST_CASE("signal-less allreduces give the domains of hand-written signals, in both adapters") {
-  auto parsed = commscope::frontend::parse(std::string(header) + std::string(without_signals.reference));
+  auto parsed =
+      commscope::frontend::parse(std::string(header) + std::string(without_signals.reference));
   REQUIRE(parsed);
   const reference_traits rt{};
   CHECK(commscope::synthesize_signals(parsed.program, rt).empty());
@@ -725,7 +725,7 @@ template <class Op> std::vector<mlir::Operation*> ops_of(mlir::ModuleOp m) {
   return r;
 }
 
-std::vector<mlir::Value> as_vector(const llvm::SmallVector<mlir::Value, 2>& vs) {
+std::vector<mlir::Value> as_vector(const llvm::SmallVector<mlir::Value, 4>& vs) {
   return {vs.begin(), vs.end()};
 }
 
@@ -807,13 +807,14 @@ TEST_CASE("the MLIR adapter: scf.if and scf.index_switch are alternatives") {
   CHECK(listed(without_else[0]).size() == 1); // the dispatch: a yield without values is none
   CHECK(listed(without_else[1]).empty());
 
-  // The cases in order, then default.
+  // The regions RegionBranchOpInterface says it may enter, in its order: default (the
+  // op's region 0), then the cases.
   auto sw = mlir::cast<mlir::scf::IndexSwitchOp>(ops_of<mlir::scf::IndexSwitchOp>(m.get())[0]);
   CHECK(mlir_traits::control_of(sw.getOperation()) == commscope::control_flow::alternatives);
   const auto cases = mlir_traits::branches(sw.getOperation());
   REQUIRE(cases.size() == 2);
-  CHECK(listed(cases[0]) == statement_list{sw.getCaseBlock(0).getTerminator()});
-  CHECK(listed(cases[1]) == statement_list{sw.getDefaultBlock().getTerminator()});
+  CHECK(listed(cases[0]) == statement_list{sw.getDefaultBlock().getTerminator()});
+  CHECK(listed(cases[1]) == statement_list{sw.getCaseBlock(0).getTerminator()});
 
   auto region = ops_of<mlir::scf::ExecuteRegionOp>(m.get())[0];
   CHECK(mlir_traits::control_of(region) == commscope::control_flow::block);
@@ -867,7 +868,7 @@ TEST_CASE("the MLIR adapter: a yield is the parallel assignment of what it defin
   mlir::Operation* condition = w.getConditionOp();
   CHECK(mlir_traits::statement_kind_of(condition) == commscope::statement_kind::assignment);
   CHECK(as_vector(mlir_traits::targets(condition)) ==
-        std::vector<mlir::Value>{after, w.getResult(0)});
+        std::vector<mlir::Value>{w.getResult(0), after});
   CHECK(values_of(condition) == std::vector<mlir::Value>{before, before});
   mlir::Operation* back = w.getAfter().front().getTerminator();
   CHECK(as_vector(mlir_traits::targets(back)) == std::vector<mlir::Value>{before});
@@ -896,7 +897,8 @@ func.func @host(%flag: i1, %va: tensor<64xf32>, %vb: tensor<64xf32>) attributes 
 }
 )";
 
-TEST_CASE("the MLIR adapter: a CFG's edges are alternatives after their block's ops") {
+TEST_CASE(
+    "the MLIR adapter: a CFG's blocks in reverse post-order, those that may not run guarded") {
   mlir_program m(std::string(mlir_chip) + std::string(cfg_program));
   auto f = m.get().lookupSymbol<mlir::func::FuncOp>("host");
   auto region_op = ops_of<mlir::scf::ExecuteRegionOp>(m.get())[0];
@@ -907,26 +909,32 @@ TEST_CASE("the MLIR adapter: a CFG's edges are alternatives after their block's 
   mlir::Block& entry_block = *blocks;
   mlir::Block& a = *++blocks;
   mlir::Block& b = *++blocks;
-  // Each block's ops, then the block when its terminator passes values.
-  mlir::Operation* dispatch = &b.front();
-  CHECK(listed(mlir_traits::children(region_op)) == statement_list{&entry_block, &a, dispatch, &b});
-  for (statement block : {statement(&entry_block), statement(&a), statement(&b)}) {
-    CHECK(mlir_traits::statement_kind_of(block) == commscope::statement_kind::other);
-    CHECK(mlir_traits::control_of(block) == commscope::control_flow::alternatives);
-    CHECK(listed(mlir_traits::children(block)).empty());
-  }
-  // The edges that pass values, then none (the block did not run, or left another way):
-  // cond_br's edge into ^b (^a takes nothing), ^a's yield, ^b's edge back.
+  // The entry's ops (its branch, which passes values: the alternatives of its edges),
+  // then ^b and ^a, in reverse post-order; neither post-dominates the entry, so each is a
+  // statement that may not run, holding its ops.
   mlir::Operation* cond_br = entry_block.getTerminator();
+  mlir::Operation* dispatch = &b.front();
   mlir::Operation* back = b.getTerminator();
-  const auto first = mlir_traits::branches(&entry_block);
+  CHECK(listed(mlir_traits::children(region_op)) == statement_list{cond_br, &b, &a});
+  for (statement block : {statement(&a), statement(&b)}) {
+    CHECK(mlir_traits::statement_kind_of(block) == commscope::statement_kind::other);
+    CHECK(mlir_traits::control_of(block) == commscope::control_flow::may_skip);
+    CHECK(mlir_traits::targets(block).empty());
+  }
+  CHECK(listed(mlir_traits::children(&b)) == statement_list{dispatch, back});
+  CHECK(listed(mlir_traits::children(&a)) == statement_list{a.getTerminator()});
+  for (statement branch : {statement(cond_br), statement(back)}) {
+    CHECK(mlir_traits::statement_kind_of(branch) == commscope::statement_kind::other);
+    CHECK(mlir_traits::control_of(branch) == commscope::control_flow::alternatives);
+    CHECK(listed(mlir_traits::children(branch)).empty());
+  }
+  // The edges that pass values, then none (an edge that passes nothing): cond_br's edge
+  // into ^b (^a takes nothing), ^b's edge back.
+  const auto first = mlir_traits::branches(cond_br);
   REQUIRE(first.size() == 2);
   CHECK(listed(first[0]) == statement_list{&cond_br->getBlockOperands()[1]});
   CHECK(listed(first[1]).empty());
-  const auto yields = mlir_traits::branches(&a);
-  REQUIRE(yields.size() == 2);
-  CHECK(listed(yields[0]) == statement_list{a.getTerminator()});
-  const auto again = mlir_traits::branches(&b);
+  const auto again = mlir_traits::branches(back);
   REQUIRE(again.size() == 2);
   CHECK(listed(again[0]) == statement_list{&back->getBlockOperands()[0]});
 
@@ -941,8 +949,50 @@ TEST_CASE("the MLIR adapter: a CFG's edges are alternatives after their block's 
   CHECK(values_of(loop) == std::vector<mlir::Value>{args[1], args[0]});
   CHECK(mlir_traits::location_of(loop) == mlir_traits::location(back->getLoc()));
   // The yield binds the results, as in a region of one block.
+  CHECK(mlir_traits::statement_kind_of(a.getTerminator()) == commscope::statement_kind::assignment);
   CHECK(as_vector(mlir_traits::targets(a.getTerminator())) ==
         std::vector<mlir::Value>{region_op->getResult(0)});
+}
+
+TEST_CASE("the MLIR adapter: a CFG's loops are its cycles, not its text order") {
+  mlir_program m(std::string(mlir_chip) + R"(
+func.func @host(%flag: i1, %va: tensor<64xf32>) attributes {pld.level = "host", pld.role = "orchestrator"} {
+  scf.execute_region {
+    %c0 = arith.constant 0 : index
+    cf.br ^a
+  ^b:
+    %c2 = arith.constant 2 : index
+    scf.yield
+  ^a:
+    %c1 = arith.constant 1 : index
+    cf.br ^b
+  }
+  return
+}
+func.func @loop(%flag: i1) attributes {pld.level = "host", pld.role = "orchestrator"} {
+  cf.br ^a
+^a:
+  cf.cond_br %flag, ^a, ^b
+^b:
+  return
+})");
+  auto region_op = ops_of<mlir::scf::ExecuteRegionOp>(m.get())[0];
+  CHECK(mlir_traits::control_of(region_op) == commscope::control_flow::block);
+  // ^b after ^a, which reaches it; both post-dominate the entry: no block is guarded.
+  mlir::Region& cfg = region_op->getRegion(0);
+  auto blocks = cfg.getBlocks().begin();
+  mlir::Block& entry_block = *blocks;
+  mlir::Block& b = *++blocks;
+  mlir::Block& a = *++blocks;
+  CHECK(listed(mlir_traits::children(region_op)) ==
+        statement_list{&entry_block.front(), &a.front(), &b.front()});
+  // A function whose body is a loop: the function op itself, a statement that repeats it.
+  auto loop = m.get().lookupSymbol<mlir::func::FuncOp>("loop");
+  const auto body = listed(mlir_traits::body(loop));
+  REQUIRE(body.size() == 1);
+  CHECK(body[0] == statement(loop.getOperation()));
+  CHECK(mlir_traits::control_of(body[0]) == commscope::control_flow::repeat);
+  CHECK(mlir_traits::expressions(body[0]).empty());
 }
 
 TEST_CASE("the MLIR adapter: a CFG whose edges all lead forward runs once") {
