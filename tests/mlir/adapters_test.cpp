@@ -7,7 +7,10 @@
 #include <commscope/mlir/traits.hpp>
 #include <commscope/reference/traits.hpp>
 
+#include <mlir/Dialect/Affine/IR/AffineOps.h>
 #include <mlir/Dialect/ControlFlow/IR/ControlFlowOps.h>
+#include <mlir/Dialect/MemRef/IR/MemRef.h>
+#include <mlir/Dialect/Tensor/IR/Tensor.h>
 #include <mlir/IR/Verifier.h>
 #include <mlir/Parser/Parser.h>
 
@@ -74,7 +77,10 @@ struct mlir_program {
   mlir::OwningOpRef<mlir::ModuleOp> module;
   explicit mlir_program(std::string_view text) {
     context.loadDialect<mlir::func::FuncDialect, mlir::arith::ArithDialect, mlir::scf::SCFDialect,
-                        mlir::cf::ControlFlowDialect, commscope::pld::dialect>();
+                        mlir::cf::ControlFlowDialect, mlir::affine::AffineDialect,
+                        mlir::tensor::TensorDialect, mlir::memref::MemRefDialect,
+                        commscope::pld::dialect>();
+    context.allowUnregisteredDialects(); // ops of no dialect: what may have side effects
     module = mlir::parseSourceString<mlir::ModuleOp>(llvm::StringRef(text.data(), text.size()),
                                                      &context);
     REQUIRE(module);
@@ -1212,4 +1218,105 @@ TEST_CASE("region results: the MLIR rewrite verifies and reads back as the same 
           commscope::function_plan<mlir_traits>::state::already_materialized);
     CHECK(summary(after) == summary(before));
   }
+}
+
+// ---- every use of a view is followed or refused: flow_of
+
+TEST_CASE("the MLIR adapter: flow_of, what an op does with the views among its operands") {
+  mlir_program m(std::string(mlir_chip) + R"(
+func.func private @helper(tensor<64xf32>)
+func.func @host(%va: tensor<64xf32>, %vb: tensor<64xf32>, %p: i64, %m: memref<4xi64>, %flag: i1) attributes {pld.level = "host", pld.role = "orchestrator"} {
+  %c0 = arith.constant 0 : index
+  %cast = tensor.cast %va {n = "derived"} : tensor<64xf32> to tensor<?xf32>
+  %slice = "tensor.extract_slice"(%va) <{operandSegmentSizes = array<i32: 1, 0, 0, 0>, static_offsets = array<i64: 0>, static_sizes = array<i64: 32>, static_strides = array<i64: 1>}> {n = "derived"} : (tensor<64xf32>) -> tensor<32xf32>
+  %u = "builtin.unrealized_conversion_cast"(%p) {n = "derived"} : (i64) -> index
+  %eq = arith.cmpi eq, %p, %p {n = "derived"} : i64
+  %r = scf.if %flag -> tensor<64xf32> {
+    scf.yield %va : tensor<64xf32>
+  } else {
+    scf.yield %vb : tensor<64xf32>
+  } {n = "derived"}
+  func.call @helper(%va) {n = "helper", call} : (tensor<64xf32>) -> ()
+  "pld.dispatch"(%c0, %va) {callee = @helper, n = "helper", call} : (index, tensor<64xf32>) -> ()
+  %f = func.constant @helper : (tensor<64xf32>) -> ()
+  func.call_indirect %f(%va) {n = "func.call_indirect"} : (tensor<64xf32>) -> ()
+  memref.store %p, %m[%c0] {n = "memref.store"} : memref<4xi64>
+  "test.sink"(%va) {n = "test.sink"} : (tensor<64xf32>) -> ()
+  "test.region"(%va) ({
+  ^bb0(%a: tensor<64xf32>):
+    "test.end"() : () -> ()
+  }) {n = "test.region"} : (tensor<64xf32>) -> ()
+  %w = "test.wrap"() ({
+    "test.yield"(%va) {n = "test.yield"} : (tensor<64xf32>) -> ()
+  }) : () -> tensor<64xf32>
+  return
+})");
+  int judged = 0;
+  m.get().walk([&](mlir::Operation* op) {
+    const auto n = commscope::pld::string_attr(op, "n");
+    if (n.empty())
+      return;
+    CAPTURE(op->getName().getStringRef().str());
+    const auto flow = mlir_traits::flow_of({op, {}});
+    ++judged;
+    if (n == "derived") {
+      CHECK(flow.what == commscope::operand_flow::derived);
+      return;
+    }
+    CHECK(flow.what == commscope::operand_flow::escapes);
+    CHECK(flow.name == n);
+    CHECK(flow.call == op->hasAttr("call"));
+  });
+  CHECK(judged == 12);
+
+  auto host = m.get().lookupSymbol<mlir::func::FuncOp>("host");
+  mlir::Operation* region_op = nullptr;
+  mlir::Operation* wrap = nullptr;
+  host.walk([&](mlir::Operation* op) {
+    if (op->getName().getStringRef() == "test.region")
+      region_op = op;
+    if (op->getName().getStringRef() == "test.wrap")
+      wrap = op;
+  });
+  REQUIRE(region_op);
+  REQUIRE(wrap);
+  // An op with regions the pass does not follow is its own expression, which flow_of
+  // judges: its operands (here the view its region's argument receives) reach an escape.
+  const auto exprs = mlir_traits::expressions(region_op);
+  REQUIRE(exprs.size() == 1);
+  CHECK(exprs[0].op == region_op);
+  CHECK(!exprs[0].value);
+  // A terminator that passes a view where no interface says is a statement (an
+  // evaluation of itself), so that flow_of is asked.
+  mlir::Operation* yield = &wrap->getRegion(0).front().back();
+  CHECK(listed(mlir_traits::children(wrap)) == statement_list{yield});
+  CHECK(mlir_traits::statement_kind_of(yield) == commscope::statement_kind::evaluation);
+  CHECK(mlir_traits::value(yield).op == yield);
+  // Operands and constants are derived.
+  CHECK(mlir_traits::flow_of({region_op, region_op->getOperand(0)}).what ==
+        commscope::operand_flow::derived);
+}
+
+TEST_CASE("the MLIR adapter: affine.for with constant bounds is a counted loop") {
+  mlir_program m(std::string(mlir_chip) + R"(
+func.func @host(%n: index) attributes {pld.level = "host", pld.role = "orchestrator"} {
+  affine.for %i = 2 to 9 step 3 {
+  }
+  affine.for %i = 0 to %n {
+  }
+  return
+})");
+  const auto loops = ops_of<mlir::affine::AffineForOp>(m.get());
+  REQUIRE(loops.size() == 2);
+  CHECK(mlir_traits::statement_kind_of(loops[0]) == commscope::statement_kind::for_loop);
+  CHECK(mlir_traits::loop_variable(loops[0]) ==
+        mlir::cast<mlir::affine::AffineForOp>(loops[0]).getInductionVar());
+  const auto b = mlir_traits::loop_bounds(loops[0]);
+  for (const auto& [e, v] : {std::pair{b.start, 2}, std::pair{b.stop, 9}, std::pair{b.step, 3}}) {
+    CHECK(mlir_traits::expression_kind_of(e) == commscope::expression_kind::integer);
+    CHECK(mlir_traits::integer_value(e) == v);
+    CHECK(mlir_traits::subexpressions(e).empty());
+  }
+  // A bound that is no constant: a loop of unknown devices.
+  CHECK(mlir_traits::statement_kind_of(loops[1]) == commscope::statement_kind::while_loop);
 }
