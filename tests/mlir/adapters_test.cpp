@@ -1320,3 +1320,22 @@ func.func @host(%n: index) attributes {pld.level = "host", pld.role = "orchestra
   // A bound that is no constant: a loop of unknown devices.
   CHECK(mlir_traits::statement_kind_of(loops[1]) == commscope::statement_kind::while_loop);
 }
+
+TEST_CASE("the MLIR adapter: a materialized view's allocation is found through casts of its "
+          "pointer") {
+  mlir_program m(std::string(mlir_chip) + R"(
+func.func @host() attributes {pld.level = "host", pld.role = "orchestrator"} {
+  %c64 = arith.constant 64 : index
+  %x = pld.alloc_window_buffer(%c64) {name = "x", window_buffer = 0 : i64} : (index) -> i64
+  %p = builtin.unrealized_conversion_cast %x : i64 to i64
+  %v = pld.window(%p, %c64) {window_buffer = 0 : i64} : (i64, index) -> tensor<64xf32>
+  %w = pld.window(%p, %c64) {window_buffer = 1 : i64} : (i64, index) -> tensor<64xf32>
+  return
+})");
+  const auto windows = ops_of<commscope::pld::window>(m.get());
+  const auto allocs = ops_of<commscope::pld::alloc_window_buffer>(m.get());
+  REQUIRE(windows.size() == 2);
+  REQUIRE(allocs.size() == 1);
+  CHECK(mlir_traits::view_window_buffer({}, windows[0]->getResult(0)) == allocs[0]);
+  CHECK(mlir_traits::view_window_buffer({}, windows[1]->getResult(0)) == nullptr);
+}

@@ -2,21 +2,45 @@
 // ../traits.hpp. The MLIR form of a host program is in tests/mlir/*.mlir.
 // Levels and roles are attributes of func.func: pld.level ("host", "chip", ...), pld.role
 // ("orchestrator", ...), pld.type ("orchestration", "graph", ...), their values checked by
-// the dialect (dialect.td). Statements are ops, a block's
-// terminator excepted; an op is the value of its assignment (its results the targets),
-// its operands are variables. Control flow: scf.if and scf.index_switch are
-// alternatives; scf.for, scf.while, scf.parallel and scf.forall are loops. Region
-// results are SSA's rebinding: an scf.yield or scf.condition that forwards values is a
-// statement, the parallel assignment of what it defines (the op's results, a loop's
-// next iteration's block arguments), and a loop binds its carried block arguments (an
-// scf.for or scf.forall its results too: it may run zero times) to its operands on
-// entry. In a region of several blocks (a CFG), the edges out of a block (a branch's
-// operands to a block's arguments, a yield) are alternatives after its ops, and a
-// region with an edge back is a loop. arith.select (what canonicalize makes of an
-// scf.if that yields values from outside) is the alternatives of binding its result to
-// either choice. Other ops' results and block arguments (scf.parallel's reductions, a
-// tensor.cast of a view) are not followed. The
-// rewrite is in place: an allocation gets `window_buffer = <id>` (unique in its
+// the dialect (dialect.td). Statements are ops; an op is the value of its assignment (its
+// results the targets), its operands are variables.
+//
+// Every use of a view is followed or refused. Followed, whatever dialect holds it:
+//   - transfers the IR describes through interfaces, never a list of ops: a region
+//     branch op (RegionBranchOpInterface: scf.if, scf.index_switch, scf.execute_region,
+//     affine.if, ...) runs the regions it may enter as alternatives (or once: one region,
+//     the only entry); what a terminator passes on (RegionBranchTerminatorOpInterface:
+//     scf.yield, scf.condition, affine.yield) is a statement, the parallel assignment of
+//     the successors' inputs (the op's results, a loop's next iteration's block
+//     arguments); a loop (LoopLikeOpInterface, or a region branch op whose regions
+//     cycle: scf.while) repeats, binding on entry what its interface says it passes
+//     (an scf.for's iter_args, and its results when it may run zero times; else its
+//     loop-carried values: scf.forall's shared_outs); a counted loop (one induction
+//     variable, bounds that are values or constants: scf.for, affine.for) has exact
+//     devices; a branch (BranchOpInterface: cf.br, cf.cond_br, cf.switch, any dialect's)
+//     passes its successor operands to block arguments, the edges that pass values being
+//     alternatives after its block's ops;
+//   - a region of several blocks (a CFG) by its edges: its blocks in reverse post-order,
+//     a cycle (a strongly connected component, whatever the text order) makes its op
+//     repeat (a function body that cycles is the function op, a statement that
+//     repeats), and a block that does not post-dominate the entry (PostDominanceInfo)
+//     may not run: its dispatches are guarded;
+//   - arith.select (what canonicalize makes of an scf.if that yields values from outside)
+//     is the alternatives of binding its result to either choice;
+//   - the results of an op that cannot dispatch anything (isMemoryEffectFree,
+//     CastOpInterface, ViewLikeOpInterface: tensor.cast, tensor.extract_slice,
+//     builtin.unrealized_conversion_cast, ...) may be views of its operands (flow_of:
+//     derived); a view returned by func.return and a comparison whose result goes
+//     nowhere are no escape.
+// Refused, `view-escapes` at the use (flow_of: escapes): an operand of a call
+// (CallOpInterface: func.call of a function that is no chip orchestrator, named by its
+// callee: inline it first; func.call_indirect), of an op that may have side effects (an
+// op of an unregistered dialect, memref.store), of an op with regions no interface
+// describes (its region arguments are not followed), of a region branch op that passes
+// entry operands into a region without being a loop, and of a terminator that passes
+// values where no interface says.
+//
+// The rewrite is in place: an allocation gets `window_buffer = <id>` (unique in its
 // function), each view's pld.window the same id, and the host body moves into nested
 // pld.comm_domain_scope ops listing ids as `slots`. Scopes hold symbolic device sets: the
 // induction variable of `scf.for %r = %start to %ws step %step` over `%ws =
@@ -217,11 +241,21 @@ inline terminator_role role_of(mlir::Operation* t) {
 }
 
 /// Whether the pass follows what flows into and out of an op's regions: a region branch
-/// op or a loop (what the interfaces describe), a function, a scope, a terminator.
+/// op or a loop (what the interfaces describe; a region branch op that is no loop but
+/// passes operands into a region excepted: its statement cannot bind them), a
+/// function, a scope, a terminator.
 inline bool follows_regions(mlir::Operation* op) {
-  return mlir::isa<pld::comm_domain_scope, mlir::RegionBranchOpInterface, mlir::LoopLikeOpInterface,
-                   mlir::FunctionOpInterface>(op) ||
-         is_terminator(op);
+  if (mlir::isa<pld::comm_domain_scope, mlir::LoopLikeOpInterface, mlir::FunctionOpInterface>(op) ||
+      is_terminator(op))
+    return true;
+  auto b = mlir::dyn_cast<mlir::RegionBranchOpInterface>(op);
+  if (!b)
+    return false;
+  if (b.hasLoop() || b->getNumOperands() == 0)
+    return true;
+  return llvm::all_of(entry_successors(b), [&](const mlir::RegionSuccessor& s) {
+    return s.isParent() || b.getEntrySuccessorOperands(s).empty();
+  });
 }
 
 /// Whether a region's blocks may run in a cycle (found by the CFG's edges, whatever the
@@ -837,12 +871,18 @@ template <> struct commscope::ir_traits<mlir::ModuleOp> {
         r.push_back(inside.lookup(id));
     return r;
   }
-  /// A view's window buffer is its pointer's allocation, when both carry the same id.
+  /// A view's window buffer is its pointer's allocation (through casts of it: an op of
+  /// one operand and one result that is a cast or has no side effects), when both carry
+  /// the same id.
   static window_buffer view_window_buffer(statement, variable v) {
     auto w = mlir::dyn_cast_or_null<pld::window>(v.getDefiningOp());
     if (!w || w->getNumOperands() == 0 || !pld::window_buffer_id(w))
       return nullptr;
     auto* a = w->getOperand(0).getDefiningOp();
+    while (a && !mlir::isa<pld::alloc_window_buffer>(a) && a->getNumOperands() == 1 &&
+           a->getNumResults() == 1 && a->getNumRegions() == 0 &&
+           (mlir::isa<mlir::CastOpInterface>(a) || mlir::isMemoryEffectFree(a)))
+      a = a->getOperand(0).getDefiningOp();
     const bool same = mlir::isa_and_present<pld::alloc_window_buffer>(a) &&
                       pld::window_buffer_id(a) == pld::window_buffer_id(w);
     return same ? a : nullptr;
