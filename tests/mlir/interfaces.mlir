@@ -3,6 +3,8 @@
 // are their cycles, a block that some path from the entry avoids may not run.
 // RUN: %opt %s --commscope-materialize --commscope-verify | %FileCheck %s
 // Idempotent: a second run (on the printed output) changes nothing.
+// The device-limit option reads an affine.for's constant bounds too:
+// RUN: %not %opt %s --pass-pipeline='builtin.module(commscope-materialize{device-limit=8})' 2>&1 >/dev/null | %FileCheck %s --check-prefix=LIMIT
 // RUN: %opt %s --commscope-materialize > %t.once && %opt %t.once --commscope-materialize > %t.twice && cmp %t.once %t.twice
 
 func.func private @chip(tensor<64xf32>) attributes {pld.level = "chip", pld.role = "orchestrator"}
@@ -10,6 +12,9 @@ func.func private @chip(tensor<64xf32>) attributes {pld.level = "chip", pld.role
 // affine.for with constant bounds: its exact devices, as an scf.for's. a: {1, 2, 3},
 // b: {2, 5, 8}.
 // CHECK-LABEL: func.func @affine_for
+// LIMIT:      interfaces.mlir:[[# @LINE + 15]]:5: error: the pld.dispatch of 'chip' uses device 8, at or above the device-limit option 8 [device-out-of-range]
+// LIMIT:      interfaces.mlir:[[# @LINE + 13]]:3: note: the device operand is the induction variable of this affine.for
+// LIMIT-NOT:  error:
 // CHECK-NEXT:    pld.comm_domain_scope "comm_d0" devices [1, 2, 3] slots [0] {
 // CHECK-NEXT:      pld.comm_domain_scope "comm_d1" devices [2, 5, 8] slots [1] {
 func.func @affine_for() attributes {pld.level = "host", pld.role = "orchestrator"} {
