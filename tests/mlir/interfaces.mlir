@@ -179,3 +179,37 @@ func.func @out_of_order(%flag: i1) attributes {pld.level = "host", pld.role = "o
   }
   return
 }
+
+// cf.switch (any BranchOpInterface) passes its successor operands to block arguments:
+// each edge that passes a view is one alternative. The dispatch in ^merge, which every
+// path reaches, covers all three. a, b, c: {1}; d: {2} (a guarded block's dispatch).
+// CHECK-LABEL: func.func @switch_edges
+// CHECK-NEXT:    pld.comm_domain_scope "comm_d0" devices [1] slots [0, 1, 2] {
+// CHECK-NEXT:      pld.comm_domain_scope "comm_d1" devices [2] slots [3] {
+func.func @switch_edges(%i: i32) attributes {pld.level = "host", pld.role = "orchestrator"} {
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c64 = arith.constant 64 : index
+  %a = pld.alloc_window_buffer(%c64) {name = "a"} : (index) -> i64
+  %b = pld.alloc_window_buffer(%c64) {name = "b"} : (index) -> i64
+  %c = pld.alloc_window_buffer(%c64) {name = "c"} : (index) -> i64
+  %d = pld.alloc_window_buffer(%c64) {name = "d"} : (index) -> i64
+  %va = pld.window(%a, %c64) : (i64, index) -> tensor<64xf32>
+  %vb = pld.window(%b, %c64) : (i64, index) -> tensor<64xf32>
+  %vc = pld.window(%c, %c64) : (i64, index) -> tensor<64xf32>
+  %vd = pld.window(%d, %c64) : (i64, index) -> tensor<64xf32>
+  scf.execute_region {
+    cf.switch %i : i32, [
+      default: ^merge(%va : tensor<64xf32>),
+      0: ^merge(%vb : tensor<64xf32>),
+      1: ^other
+    ]
+  ^other:
+    pld.dispatch @chip(%c2, %vd) : (index, tensor<64xf32>) -> ()
+    cf.br ^merge(%vc : tensor<64xf32>)
+  ^merge(%v: tensor<64xf32>):
+    pld.dispatch @chip(%c1, %v) : (index, tensor<64xf32>) -> ()
+    scf.yield
+  }
+  return
+}
