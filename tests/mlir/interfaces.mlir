@@ -213,3 +213,28 @@ func.func @switch_edges(%i: i32) attributes {pld.level = "host", pld.role = "orc
   }
   return
 }
+
+// A one-dimensional scf.parallel or scf.forall is a counted loop too
+// (LoopLikeOpInterface: one induction variable, its bounds values or constants): its
+// exact devices (it was unsupported-device). a: {0, 1, 2}, b: {1, 3, 5}.
+// CHECK-LABEL: func.func @parallel_counted
+// CHECK-NEXT:    pld.comm_domain_scope "comm_d0" devices [0, 1, 2] slots [0] {
+// CHECK-NEXT:      pld.comm_domain_scope "comm_d1" devices [1, 3, 5] slots [1] {
+func.func @parallel_counted() attributes {pld.level = "host", pld.role = "orchestrator"} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c64 = arith.constant 64 : index
+  %a = pld.alloc_window_buffer(%c64) {name = "a"} : (index) -> i64
+  %b = pld.alloc_window_buffer(%c64) {name = "b"} : (index) -> i64
+  %va = pld.window(%a, %c64) : (i64, index) -> tensor<64xf32>
+  %vb = pld.window(%b, %c64) : (i64, index) -> tensor<64xf32>
+  scf.parallel (%i) = (%c0) to (%c3) step (%c1) {
+    pld.dispatch @chip(%i, %va) : (index, tensor<64xf32>) -> ()
+    scf.reduce
+  }
+  scf.forall (%i) = (1) to (7) step (2) {
+    pld.dispatch @chip(%i, %vb) : (index, tensor<64xf32>) -> ()
+  }
+  return
+}
