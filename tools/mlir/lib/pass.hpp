@@ -44,8 +44,9 @@ template <class Diagnostic> std::string message_of(const Diagnostic& d) {
   case error_code::unsupported_device:
     return "cannot infer the devices of the pld.dispatch of " + who +
            " from its device operand (expected a constant or the induction variable of an "
-           "enclosing scf.for or affine.for with constant bounds, or from a constant to "
-           "pld.world_size minus a constant with a constant step)";
+           "enclosing counted loop (scf.for, affine.for, a one-dimensional scf.parallel or "
+           "scf.forall) with constant bounds, or from a constant to pld.world_size minus a "
+           "constant with a constant step)";
   case error_code::partial_world_range:
     return "the pld.dispatch of " + who +
            " runs in an scf.for over the world that starts below device 0 or stops beyond "
