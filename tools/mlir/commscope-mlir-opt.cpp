@@ -1,6 +1,6 @@
 // commscope-mlir-opt: mlir-opt with the dialects and upstream passes a commscope
-// pipeline needs (func, arith, scf, affine, cf, ub, tensor, memref; canonicalize, cse and the other
-// generic transforms) and the commscope passes, so that
+// pipeline needs (func, arith, scf, affine, cf, ub, tensor, memref; canonicalize, cse
+// and the other generic transforms) and the commscope passes, so that
 //   --pass-pipeline='builtin.module(canonicalize, cse, commscope-materialize)'
 //   --pass-pipeline='builtin.module(commscope-synthesize-signals, commscope-materialize)'
 // works. Everything else (-verify-diagnostics, -split-input-file, ...) is MlirOptMain's.
