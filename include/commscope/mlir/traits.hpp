@@ -670,7 +670,8 @@ template <> struct commscope::ir_traits<mlir::ModuleOp> {
   }
   static llvm::SmallVector<variable, 4> targets(statement s) {
     auto* op = llvm::dyn_cast<mlir::Operation*>(s);
-    if (op && op->getNumRegions() == 0 && op->getNumResults() > 0 && !pld::is_select(op))
+    if (op && op->getNumRegions() == 0 &&
+        (op->getNumResults() > 0 ? !pld::is_select(op) : !pld::is_terminator(op)))
       return llvm::SmallVector<variable, 4>(op->getResults().begin(), op->getResults().end());
     return pld::transfer_of(s).targets;
   }
@@ -678,7 +679,7 @@ template <> struct commscope::ir_traits<mlir::ModuleOp> {
   /// other statement is the op itself (and what it binds is in values()).
   static expression value(statement s) {
     auto* op = llvm::dyn_cast<mlir::Operation*>(s);
-    if (op && (op->getNumResults() > 0 || op->getNumRegions() > 0))
+    if (op && (op->getNumResults() > 0 || op->getNumRegions() > 0 || !pld::is_terminator(op)))
       return {op, {}};
     if (const auto t = pld::transfer_of(s); t.sources.size() == 1)
       return {pld::op_of(s), t.sources.front()};
