@@ -1237,6 +1237,7 @@ func.func @host(%va: tensor<64xf32>, %vb: tensor<64xf32>, %p: i64, %m: memref<4x
     scf.yield %vb : tensor<64xf32>
   } {n = "derived"}
   func.call @helper(%va) {n = "helper", call} : (tensor<64xf32>) -> ()
+  func.call @chip(%va) {n = "derived"} : (tensor<64xf32>) -> ()
   "pld.dispatch"(%c0, %va) {callee = @helper, n = "helper", call} : (index, tensor<64xf32>) -> ()
   %f = func.constant @helper : (tensor<64xf32>) -> ()
   func.call_indirect %f(%va) {n = "func.call_indirect"} : (tensor<64xf32>) -> ()
@@ -1257,7 +1258,7 @@ func.func @host(%va: tensor<64xf32>, %vb: tensor<64xf32>, %p: i64, %m: memref<4x
     if (n.empty())
       return;
     CAPTURE(op->getName().getStringRef().str());
-    const auto flow = mlir_traits::flow_of({op, {}});
+    const auto flow = mlir_traits{}.flow_of({op, {}});
     ++judged;
     if (n == "derived") {
       CHECK(flow.what == commscope::operand_flow::derived);
@@ -1267,7 +1268,7 @@ func.func @host(%va: tensor<64xf32>, %vb: tensor<64xf32>, %p: i64, %m: memref<4x
     CHECK(flow.name == n);
     CHECK(flow.call == op->hasAttr("call"));
   });
-  CHECK(judged == 12);
+  CHECK(judged == 13);
 
   auto host = m.get().lookupSymbol<mlir::func::FuncOp>("host");
   mlir::Operation* region_op = nullptr;
@@ -1293,7 +1294,7 @@ func.func @host(%va: tensor<64xf32>, %vb: tensor<64xf32>, %p: i64, %m: memref<4x
   CHECK(mlir_traits::statement_kind_of(yield) == commscope::statement_kind::evaluation);
   CHECK(mlir_traits::value(yield).op == yield);
   // Operands and constants are derived.
-  CHECK(mlir_traits::flow_of({region_op, region_op->getOperand(0)}).what ==
+  CHECK(mlir_traits{}.flow_of({region_op, region_op->getOperand(0)}).what ==
         commscope::operand_flow::derived);
 }
 

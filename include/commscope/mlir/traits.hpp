@@ -30,8 +30,9 @@
 //   - the results of an op that cannot dispatch anything (isMemoryEffectFree,
 //     CastOpInterface, ViewLikeOpInterface: tensor.cast, tensor.extract_slice,
 //     builtin.unrealized_conversion_cast, ...) may be views of its operands (flow_of:
-//     derived); a view returned by func.return and a comparison whose result goes
-//     nowhere are no escape.
+//     derived); a view returned by func.return, a comparison whose result goes nowhere
+//     and a func.call of a chip orchestrator (no device: it runs nowhere the pass
+//     counts) are no escape.
 // Refused, `view-escapes` at the use (flow_of: escapes): an operand of a call
 // (CallOpInterface: func.call of a function that is no chip orchestrator, named by its
 // callee: inline it first; func.call_indirect), of an op that may have side effects (an
@@ -810,12 +811,13 @@ template <> struct commscope::ir_traits<mlir::ModuleOp> {
   /// Derived: an op without side effects (isMemoryEffectFree: pure ops, casts, view-like
   /// ops, tensor.extract_slice, builtin.unrealized_conversion_cast, ...), a transfer the
   /// IR describes (a region branch op or loop, a region terminator that passes values
-  /// on, a branch, func.return, pld.yield), an op without operands. Escapes: a call
-  /// (CallOpInterface) named by its callee (inline it first), any other op that may have
+  /// on, a branch, func.return, pld.yield), an op without operands, a call of a chip
+  /// orchestrator without a device. Escapes: a call (CallOpInterface) of another
+  /// function, named by its callee (inline it first), any other op that may have
   /// side effects (an op of an unregistered dialect, memref.store, func.call_indirect),
   /// an op with regions the pass does not follow, a terminator that passes values where
   /// no interface says.
-  static expression_flow flow_of(expression e) {
+  expression_flow flow_of(expression e) const {
     constexpr expression_flow derived{operand_flow::derived, {}, false};
     if (e.value || e.part != pld::bound_part::none || e.op->getNumOperands() == 0)
       return derived;
@@ -824,9 +826,19 @@ template <> struct commscope::ir_traits<mlir::ModuleOp> {
       return expression_flow{operand_flow::escapes, std::string_view(n.data(), n.size()), call};
     };
     if (auto call = mlir::dyn_cast<mlir::CallOpInterface>(op)) {
-      if (auto callee = llvm::dyn_cast<mlir::SymbolRefAttr>(call.getCallableForCallee()))
-        return named(callee.getLeafReference().getValue(), true);
-      return named(op->getName().getStringRef(), false);
+      auto callee = llvm::dyn_cast<mlir::SymbolRefAttr>(call.getCallableForCallee());
+      if (!callee)
+        return named(op->getName().getStringRef(), false);
+      // A chip orchestrator called without a device runs nowhere the pass counts: its
+      // operands are no escape.
+      auto flat = mlir::dyn_cast<mlir::FlatSymbolRefAttr>(callee);
+      const function f =
+          !flat     ? function()
+          : symbols ? symbols->lookup<function>(flat.getAttr())
+                    : mlir::SymbolTable::lookupNearestSymbolFrom<function>(op, flat.getAttr());
+      if (f && describe(f).is_chip_orchestrator())
+        return derived;
+      return named(callee.getLeafReference().getValue(), true);
     }
     if (auto d = mlir::dyn_cast<pld::dispatch>(op)) // of a function that is no chip orchestrator
       return named(d.getCallee(), true);
