@@ -813,14 +813,14 @@ TEST_CASE("the MLIR adapter: scf.if and scf.index_switch are alternatives") {
   CHECK(listed(without_else[0]).size() == 1); // the dispatch: a yield without values is none
   CHECK(listed(without_else[1]).empty());
 
-  // The regions RegionBranchOpInterface says it may enter, in its order: default (the
-  // op's region 0), then the cases.
+  // The regions RegionBranchOpInterface says it may enter, in source order: the cases,
+  // then default (the op's region 0, written last).
   auto sw = mlir::cast<mlir::scf::IndexSwitchOp>(ops_of<mlir::scf::IndexSwitchOp>(m.get())[0]);
   CHECK(mlir_traits::control_of(sw.getOperation()) == commscope::control_flow::alternatives);
   const auto cases = mlir_traits::branches(sw.getOperation());
   REQUIRE(cases.size() == 2);
-  CHECK(listed(cases[0]) == statement_list{sw.getDefaultBlock().getTerminator()});
-  CHECK(listed(cases[1]) == statement_list{sw.getCaseBlock(0).getTerminator()});
+  CHECK(listed(cases[0]) == statement_list{sw.getCaseBlock(0).getTerminator()});
+  CHECK(listed(cases[1]) == statement_list{sw.getDefaultBlock().getTerminator()});
 
   auto region = ops_of<mlir::scf::ExecuteRegionOp>(m.get())[0];
   CHECK(mlir_traits::control_of(region) == commscope::control_flow::block);

@@ -79,6 +79,7 @@
 #include <llvm/ADT/SCCIterator.h>
 #include <llvm/ADT/SmallVector.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
@@ -494,6 +495,37 @@ inline control_flow region_control(mlir::RegionBranchOpInterface b) {
   return control_flow::alternatives;
 }
 
+/// The regions of successors (null for the op's results), in the order they are written
+/// when each begins with an op at a file position (scf.index_switch writes its default
+/// region, its region 0, last), else as given: the walk's order is the source order.
+inline llvm::SmallVector<mlir::Region*, 4>
+in_source_order(llvm::ArrayRef<mlir::RegionSuccessor> successors) {
+  llvm::SmallVector<mlir::Region*, 4> regions;
+  llvm::SmallVector<std::pair<unsigned, unsigned>, 4> at;
+  bool placed = true;
+  for (const mlir::RegionSuccessor& s : successors) {
+    mlir::Region* r = s.getSuccessor();
+    regions.push_back(r);
+    auto loc = r && !r->empty() && !r->front().empty()
+                   ? mlir::dyn_cast<mlir::FileLineColLoc>(r->front().front().getLoc())
+                   : mlir::FileLineColLoc();
+    placed = placed && (!r || loc);
+    at.emplace_back(loc ? loc.getLine() : ~0u, loc ? loc.getColumn() : ~0u);
+  }
+  if (!placed)
+    return regions;
+  llvm::SmallVector<unsigned, 4> order(regions.size());
+  for (unsigned i = 0; i < order.size(); ++i)
+    order[i] = i;
+  std::sort(order.begin(), order.end(), [&](unsigned a, unsigned b) {
+    return std::pair(at[a], a) < std::pair(at[b], b); // stable: equal places keep their order
+  });
+  llvm::SmallVector<mlir::Region*, 4> sorted;
+  for (unsigned i : order)
+    sorted.push_back(regions[i]);
+  return sorted;
+}
+
 inline llvm::SmallVector<expression, 6> operands_of(mlir::Operation* o, unsigned skip = 0) {
   llvm::SmallVector<expression, 6> r;
   for (auto v : o->getOperands().drop_front(std::min(skip, o->getNumOperands())))
@@ -650,8 +682,8 @@ template <> struct commscope::ir_traits<mlir::ModuleOp> {
       return pld::region_control(b);
     return control_flow::may_skip;
   }
-  /// A region branch op: the regions it may enter, in the order its interface gives them
-  /// (none when it may enter none: scf.if without else); a branch: its edges;
+  /// A region branch op: the regions it may enter, in source order (none when it may
+  /// enter none: scf.if without else, last); a branch: its edges;
   /// arith.select: its two choices.
   static llvm::SmallVector<pld::statements, 2> branches(statement st) {
     auto* s = llvm::cast<mlir::Operation*>(st);
@@ -662,10 +694,9 @@ template <> struct commscope::ir_traits<mlir::ModuleOp> {
     } else if (s->getNumRegions() == 0) {
       return pld::edges_of(s);
     } else {
-      for (const mlir::RegionSuccessor& e :
-           pld::entry_successors(mlir::cast<mlir::RegionBranchOpInterface>(s)))
-        r.push_back(e.isParent() ? pld::statements::only(nullptr)
-                                 : pld::statements(*e.getSuccessor()));
+      for (mlir::Region* region : pld::in_source_order(
+               pld::entry_successors(mlir::cast<mlir::RegionBranchOpInterface>(s))))
+        r.push_back(region ? pld::statements(*region) : pld::statements::only(nullptr));
     }
     return r;
   }
