@@ -3,11 +3,14 @@
 // both the same signal windows; and the MLIR rewrite, read back, gives the plan it was
 // made from.
 #include <commscope/commscope.hpp>
-#include <commscope/mlir/traits.hpp>
 #include <commscope/frontend/frontend.hpp>
+#include <commscope/mlir/traits.hpp>
 #include <commscope/reference/traits.hpp>
 
+#include <mlir/Dialect/Affine/IR/AffineOps.h>
 #include <mlir/Dialect/ControlFlow/IR/ControlFlowOps.h>
+#include <mlir/Dialect/MemRef/IR/MemRef.h>
+#include <mlir/Dialect/Tensor/IR/Tensor.h>
 #include <mlir/IR/Verifier.h>
 #include <mlir/Parser/Parser.h>
 
@@ -37,8 +40,7 @@ static_assert(!commscope::analysable_ir<location_without_empty_state>);
 
 /// "host: [all]{buf,signal} [0,1]{staging} [0,range(1,ws-1,2)]{x}" per host orchestrator,
 /// then the error codes.
-template <class Traits>
-std::string summary(const commscope::plan<Traits>& pl) {
+template <class Traits> std::string summary(const commscope::plan<Traits>& pl) {
   std::string s;
   for (const auto& fp : pl.functions) {
     s += std::string(fp.name) + ":";
@@ -75,7 +77,10 @@ struct mlir_program {
   mlir::OwningOpRef<mlir::ModuleOp> module;
   explicit mlir_program(std::string_view text) {
     context.loadDialect<mlir::func::FuncDialect, mlir::arith::ArithDialect, mlir::scf::SCFDialect,
-                        mlir::cf::ControlFlowDialect, commscope::pld::dialect>();
+                        mlir::cf::ControlFlowDialect, mlir::affine::AffineDialect,
+                        mlir::tensor::TensorDialect, mlir::memref::MemRefDialect,
+                        commscope::pld::dialect>();
+    context.allowUnregisteredDialects(); // ops of no dialect: what may have side effects
     module = mlir::parseSourceString<mlir::ModuleOp>(llvm::StringRef(text.data(), text.size()),
                                                      &context);
     REQUIRE(module);
@@ -453,7 +458,8 @@ constexpr pair without_signals = {
 } // namespace
 
 TEST_CASE("signal-less allreduces give the domains of hand-written signals, in both adapters") {
-  auto parsed = commscope::frontend::parse(std::string(header) + std::string(without_signals.reference));
+  auto parsed =
+      commscope::frontend::parse(std::string(header) + std::string(without_signals.reference));
   REQUIRE(parsed);
   const reference_traits rt{};
   CHECK(commscope::synthesize_signals(parsed.program, rt).empty());
@@ -725,7 +731,7 @@ template <class Op> std::vector<mlir::Operation*> ops_of(mlir::ModuleOp m) {
   return r;
 }
 
-std::vector<mlir::Value> as_vector(const llvm::SmallVector<mlir::Value, 2>& vs) {
+std::vector<mlir::Value> as_vector(const llvm::SmallVector<mlir::Value, 4>& vs) {
   return {vs.begin(), vs.end()};
 }
 
@@ -807,7 +813,8 @@ TEST_CASE("the MLIR adapter: scf.if and scf.index_switch are alternatives") {
   CHECK(listed(without_else[0]).size() == 1); // the dispatch: a yield without values is none
   CHECK(listed(without_else[1]).empty());
 
-  // The cases in order, then default.
+  // The regions RegionBranchOpInterface says it may enter, in source order: the cases,
+  // then default (the op's region 0, written last).
   auto sw = mlir::cast<mlir::scf::IndexSwitchOp>(ops_of<mlir::scf::IndexSwitchOp>(m.get())[0]);
   CHECK(mlir_traits::control_of(sw.getOperation()) == commscope::control_flow::alternatives);
   const auto cases = mlir_traits::branches(sw.getOperation());
@@ -867,7 +874,7 @@ TEST_CASE("the MLIR adapter: a yield is the parallel assignment of what it defin
   mlir::Operation* condition = w.getConditionOp();
   CHECK(mlir_traits::statement_kind_of(condition) == commscope::statement_kind::assignment);
   CHECK(as_vector(mlir_traits::targets(condition)) ==
-        std::vector<mlir::Value>{after, w.getResult(0)});
+        std::vector<mlir::Value>{w.getResult(0), after});
   CHECK(values_of(condition) == std::vector<mlir::Value>{before, before});
   mlir::Operation* back = w.getAfter().front().getTerminator();
   CHECK(as_vector(mlir_traits::targets(back)) == std::vector<mlir::Value>{before});
@@ -896,7 +903,8 @@ func.func @host(%flag: i1, %va: tensor<64xf32>, %vb: tensor<64xf32>) attributes 
 }
 )";
 
-TEST_CASE("the MLIR adapter: a CFG's edges are alternatives after their block's ops") {
+TEST_CASE(
+    "the MLIR adapter: a CFG's blocks in reverse post-order, those that may not run guarded") {
   mlir_program m(std::string(mlir_chip) + std::string(cfg_program));
   auto f = m.get().lookupSymbol<mlir::func::FuncOp>("host");
   auto region_op = ops_of<mlir::scf::ExecuteRegionOp>(m.get())[0];
@@ -907,26 +915,32 @@ TEST_CASE("the MLIR adapter: a CFG's edges are alternatives after their block's 
   mlir::Block& entry_block = *blocks;
   mlir::Block& a = *++blocks;
   mlir::Block& b = *++blocks;
-  // Each block's ops, then the block when its terminator passes values.
-  mlir::Operation* dispatch = &b.front();
-  CHECK(listed(mlir_traits::children(region_op)) == statement_list{&entry_block, &a, dispatch, &b});
-  for (statement block : {statement(&entry_block), statement(&a), statement(&b)}) {
-    CHECK(mlir_traits::statement_kind_of(block) == commscope::statement_kind::other);
-    CHECK(mlir_traits::control_of(block) == commscope::control_flow::alternatives);
-    CHECK(listed(mlir_traits::children(block)).empty());
-  }
-  // The edges that pass values, then none (the block did not run, or left another way):
-  // cond_br's edge into ^b (^a takes nothing), ^a's yield, ^b's edge back.
+  // The entry's ops (its branch, which passes values: the alternatives of its edges),
+  // then ^b and ^a, in reverse post-order; neither post-dominates the entry, so each is a
+  // statement that may not run, holding its ops.
   mlir::Operation* cond_br = entry_block.getTerminator();
+  mlir::Operation* dispatch = &b.front();
   mlir::Operation* back = b.getTerminator();
-  const auto first = mlir_traits::branches(&entry_block);
+  CHECK(listed(mlir_traits::children(region_op)) == statement_list{cond_br, &b, &a});
+  for (statement block : {statement(&a), statement(&b)}) {
+    CHECK(mlir_traits::statement_kind_of(block) == commscope::statement_kind::other);
+    CHECK(mlir_traits::control_of(block) == commscope::control_flow::may_skip);
+    CHECK(mlir_traits::targets(block).empty());
+  }
+  CHECK(listed(mlir_traits::children(&b)) == statement_list{dispatch, back});
+  CHECK(listed(mlir_traits::children(&a)) == statement_list{a.getTerminator()});
+  for (statement branch : {statement(cond_br), statement(back)}) {
+    CHECK(mlir_traits::statement_kind_of(branch) == commscope::statement_kind::other);
+    CHECK(mlir_traits::control_of(branch) == commscope::control_flow::alternatives);
+    CHECK(listed(mlir_traits::children(branch)).empty());
+  }
+  // The edges that pass values, then none (an edge that passes nothing): cond_br's edge
+  // into ^b (^a takes nothing), ^b's edge back.
+  const auto first = mlir_traits::branches(cond_br);
   REQUIRE(first.size() == 2);
   CHECK(listed(first[0]) == statement_list{&cond_br->getBlockOperands()[1]});
   CHECK(listed(first[1]).empty());
-  const auto yields = mlir_traits::branches(&a);
-  REQUIRE(yields.size() == 2);
-  CHECK(listed(yields[0]) == statement_list{a.getTerminator()});
-  const auto again = mlir_traits::branches(&b);
+  const auto again = mlir_traits::branches(back);
   REQUIRE(again.size() == 2);
   CHECK(listed(again[0]) == statement_list{&back->getBlockOperands()[0]});
 
@@ -941,8 +955,50 @@ TEST_CASE("the MLIR adapter: a CFG's edges are alternatives after their block's 
   CHECK(values_of(loop) == std::vector<mlir::Value>{args[1], args[0]});
   CHECK(mlir_traits::location_of(loop) == mlir_traits::location(back->getLoc()));
   // The yield binds the results, as in a region of one block.
+  CHECK(mlir_traits::statement_kind_of(a.getTerminator()) == commscope::statement_kind::assignment);
   CHECK(as_vector(mlir_traits::targets(a.getTerminator())) ==
         std::vector<mlir::Value>{region_op->getResult(0)});
+}
+
+TEST_CASE("the MLIR adapter: a CFG's loops are its cycles, not its text order") {
+  mlir_program m(std::string(mlir_chip) + R"(
+func.func @host(%flag: i1, %va: tensor<64xf32>) attributes {pld.level = "host", pld.role = "orchestrator"} {
+  scf.execute_region {
+    %c0 = arith.constant 0 : index
+    cf.br ^a
+  ^b:
+    %c2 = arith.constant 2 : index
+    scf.yield
+  ^a:
+    %c1 = arith.constant 1 : index
+    cf.br ^b
+  }
+  return
+}
+func.func @loop(%flag: i1) attributes {pld.level = "host", pld.role = "orchestrator"} {
+  cf.br ^a
+^a:
+  cf.cond_br %flag, ^a, ^b
+^b:
+  return
+})");
+  auto region_op = ops_of<mlir::scf::ExecuteRegionOp>(m.get())[0];
+  CHECK(mlir_traits::control_of(region_op) == commscope::control_flow::block);
+  // ^b after ^a, which reaches it; both post-dominate the entry: no block is guarded.
+  mlir::Region& cfg = region_op->getRegion(0);
+  auto blocks = cfg.getBlocks().begin();
+  mlir::Block& entry_block = *blocks;
+  mlir::Block& b = *++blocks;
+  mlir::Block& a = *++blocks;
+  CHECK(listed(mlir_traits::children(region_op)) ==
+        statement_list{&entry_block.front(), &a.front(), &b.front()});
+  // A function whose body is a loop: the function op itself, a statement that repeats it.
+  auto loop = m.get().lookupSymbol<mlir::func::FuncOp>("loop");
+  const auto body = listed(mlir_traits::body(loop));
+  REQUIRE(body.size() == 1);
+  CHECK(body[0] == statement(loop.getOperation()));
+  CHECK(mlir_traits::control_of(body[0]) == commscope::control_flow::repeat);
+  CHECK(mlir_traits::expressions(body[0]).empty());
 }
 
 TEST_CASE("the MLIR adapter: a CFG whose edges all lead forward runs once") {
@@ -1162,4 +1218,125 @@ TEST_CASE("region results: the MLIR rewrite verifies and reads back as the same 
           commscope::function_plan<mlir_traits>::state::already_materialized);
     CHECK(summary(after) == summary(before));
   }
+}
+
+// ---- every use of a view is followed or refused: flow_of
+
+TEST_CASE("the MLIR adapter: flow_of, what an op does with the views among its operands") {
+  mlir_program m(std::string(mlir_chip) + R"(
+func.func private @helper(tensor<64xf32>)
+func.func @host(%va: tensor<64xf32>, %vb: tensor<64xf32>, %p: i64, %m: memref<4xi64>, %flag: i1) attributes {pld.level = "host", pld.role = "orchestrator"} {
+  %c0 = arith.constant 0 : index
+  %cast = tensor.cast %va {n = "derived"} : tensor<64xf32> to tensor<?xf32>
+  %slice = "tensor.extract_slice"(%va) <{operandSegmentSizes = array<i32: 1, 0, 0, 0>, static_offsets = array<i64: 0>, static_sizes = array<i64: 32>, static_strides = array<i64: 1>}> {n = "derived"} : (tensor<64xf32>) -> tensor<32xf32>
+  %u = "builtin.unrealized_conversion_cast"(%p) {n = "derived"} : (i64) -> index
+  %eq = arith.cmpi eq, %p, %p {n = "derived"} : i64
+  %r = scf.if %flag -> tensor<64xf32> {
+    scf.yield %va : tensor<64xf32>
+  } else {
+    scf.yield %vb : tensor<64xf32>
+  } {n = "derived"}
+  func.call @helper(%va) {n = "helper", call} : (tensor<64xf32>) -> ()
+  func.call @chip(%va) {n = "derived"} : (tensor<64xf32>) -> ()
+  "pld.dispatch"(%c0, %va) {callee = @helper, n = "helper", call} : (index, tensor<64xf32>) -> ()
+  %f = func.constant @helper : (tensor<64xf32>) -> ()
+  func.call_indirect %f(%va) {n = "func.call_indirect"} : (tensor<64xf32>) -> ()
+  memref.store %p, %m[%c0] {n = "memref.store"} : memref<4xi64>
+  "test.sink"(%va) {n = "test.sink"} : (tensor<64xf32>) -> ()
+  "test.region"(%va) ({
+  ^bb0(%a: tensor<64xf32>):
+    "test.end"() : () -> ()
+  }) {n = "test.region"} : (tensor<64xf32>) -> ()
+  %w = "test.wrap"() ({
+    "test.yield"(%va) {n = "test.yield"} : (tensor<64xf32>) -> ()
+  }) : () -> tensor<64xf32>
+  return
+})");
+  int judged = 0;
+  m.get().walk([&](mlir::Operation* op) {
+    const auto n = commscope::pld::string_attr(op, "n");
+    if (n.empty())
+      return;
+    CAPTURE(op->getName().getStringRef().str());
+    const auto flow = mlir_traits{}.flow_of({op, {}});
+    ++judged;
+    if (n == "derived") {
+      CHECK(flow.what == commscope::operand_flow::derived);
+      return;
+    }
+    CHECK(flow.what == commscope::operand_flow::escapes);
+    CHECK(flow.name == n);
+    CHECK(flow.call == op->hasAttr("call"));
+  });
+  CHECK(judged == 13);
+
+  auto host = m.get().lookupSymbol<mlir::func::FuncOp>("host");
+  mlir::Operation* region_op = nullptr;
+  mlir::Operation* wrap = nullptr;
+  host.walk([&](mlir::Operation* op) {
+    if (op->getName().getStringRef() == "test.region")
+      region_op = op;
+    if (op->getName().getStringRef() == "test.wrap")
+      wrap = op;
+  });
+  REQUIRE(region_op);
+  REQUIRE(wrap);
+  // An op with regions the pass does not follow is its own expression, which flow_of
+  // judges: its operands (here the view its region's argument receives) reach an escape.
+  const auto exprs = mlir_traits::expressions(region_op);
+  REQUIRE(exprs.size() == 1);
+  CHECK(exprs[0].op == region_op);
+  CHECK(!exprs[0].value);
+  // A terminator that passes a view where no interface says is a statement (an
+  // evaluation of itself), so that flow_of is asked.
+  mlir::Operation* yield = &wrap->getRegion(0).front().back();
+  CHECK(listed(mlir_traits::children(wrap)) == statement_list{yield});
+  CHECK(mlir_traits::statement_kind_of(yield) == commscope::statement_kind::evaluation);
+  CHECK(mlir_traits::value(yield).op == yield);
+  // Operands and constants are derived.
+  CHECK(mlir_traits{}.flow_of({region_op, region_op->getOperand(0)}).what ==
+        commscope::operand_flow::derived);
+}
+
+TEST_CASE("the MLIR adapter: affine.for with constant bounds is a counted loop") {
+  mlir_program m(std::string(mlir_chip) + R"(
+func.func @host(%n: index) attributes {pld.level = "host", pld.role = "orchestrator"} {
+  affine.for %i = 2 to 9 step 3 {
+  }
+  affine.for %i = 0 to %n {
+  }
+  return
+})");
+  const auto loops = ops_of<mlir::affine::AffineForOp>(m.get());
+  REQUIRE(loops.size() == 2);
+  CHECK(mlir_traits::statement_kind_of(loops[0]) == commscope::statement_kind::for_loop);
+  CHECK(mlir_traits::loop_variable(loops[0]) ==
+        mlir::cast<mlir::affine::AffineForOp>(loops[0]).getInductionVar());
+  const auto b = mlir_traits::loop_bounds(loops[0]);
+  for (const auto& [e, v] : {std::pair{b.start, 2}, std::pair{b.stop, 9}, std::pair{b.step, 3}}) {
+    CHECK(mlir_traits::expression_kind_of(e) == commscope::expression_kind::integer);
+    CHECK(mlir_traits::integer_value(e) == v);
+    CHECK(mlir_traits::subexpressions(e).empty());
+  }
+  // A bound that is no constant: a loop of unknown devices.
+  CHECK(mlir_traits::statement_kind_of(loops[1]) == commscope::statement_kind::while_loop);
+}
+
+TEST_CASE("the MLIR adapter: a materialized view's allocation is found through casts of its "
+          "pointer") {
+  mlir_program m(std::string(mlir_chip) + R"(
+func.func @host() attributes {pld.level = "host", pld.role = "orchestrator"} {
+  %c64 = arith.constant 64 : index
+  %x = pld.alloc_window_buffer(%c64) {name = "x", window_buffer = 0 : i64} : (index) -> i64
+  %p = builtin.unrealized_conversion_cast %x : i64 to i64
+  %v = pld.window(%p, %c64) {window_buffer = 0 : i64} : (i64, index) -> tensor<64xf32>
+  %w = pld.window(%p, %c64) {window_buffer = 1 : i64} : (i64, index) -> tensor<64xf32>
+  return
+})");
+  const auto windows = ops_of<commscope::pld::window>(m.get());
+  const auto allocs = ops_of<commscope::pld::alloc_window_buffer>(m.get());
+  REQUIRE(windows.size() == 2);
+  REQUIRE(allocs.size() == 1);
+  CHECK(mlir_traits::view_window_buffer({}, windows[0]->getResult(0)) == allocs[0]);
+  CHECK(mlir_traits::view_window_buffer({}, windows[1]->getResult(0)) == nullptr);
 }

@@ -125,7 +125,7 @@ func.func @host(%dev: index, %stop: index) attributes {pld.level = "host", pld.r
   %x = "pld.alloc_window_buffer"(%c64) {name = "x"} : (index) -> i64
   %v = "pld.window"(%x, %c64) : (i64, index) -> tensor<64xf32>
   // A parameter, an arithmetic result, a loop with an unknown bound.
-  // expected-error @+1 {{cannot infer the devices of the pld.dispatch of 'chip' from its device operand (expected a constant or the induction variable of an enclosing scf.for with constant bounds, or from a constant to pld.world_size minus a constant with a constant step) [unsupported-device]}}
+  // expected-error @+1 {{cannot infer the devices of the pld.dispatch of 'chip' from its device operand (expected a constant or the induction variable of an enclosing counted loop (scf.for, affine.for, a one-dimensional scf.parallel or scf.forall) with constant bounds, or from a constant to pld.world_size minus a constant with a constant step) [unsupported-device]}}
   "pld.dispatch"(%dev, %v) {callee = @chip} : (index, tensor<64xf32>) -> ()
   %sum = arith.addi %c1, %c1 : index
   // expected-note @-1 {{the device operand is defined here}}

@@ -44,3 +44,45 @@ func.func @other() attributes {pld.level = "host", pld.role = "orchestrator"} {
   %y = "pld.alloc_window_buffer"(%c64) {name = "y"} : (index) -> i64
   return
 }
+
+// -----
+
+// A body whose blocks form a loop (a cycle of the CFG, whatever their text order): its one
+// honest error, and no unconsumed-alloc beside it (the view reaches the dispatch in the
+// block written before the allocation, on the loop's next trip).
+func.func private @chip(tensor<64xf32>) attributes {pld.level = "chip", pld.role = "orchestrator"}
+func.func @body_loop(%flag: i1) attributes {pld.level = "host", pld.role = "orchestrator"} {
+  // expected-note @-1 {{'body_loop' has 4 blocks}}
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  cf.br ^head
+^body:
+  "pld.dispatch"(%c0, %v) {callee = @chip} : (index, tensor<64xf32>) -> ()
+  cf.br ^head
+^head:
+  // expected-error @+1 {{allocation 'x' is in a function with more than one block: pld.comm_domain_scope wraps a single block (use scf control flow) [malformed-op]}}
+  %x = "pld.alloc_window_buffer"(%c64) {name = "x"} : (index) -> i64
+  %v = "pld.window"(%x, %c64) : (i64, index) -> tensor<64xf32>
+  cf.cond_br %flag, ^body, ^done
+^done:
+  return
+}
+
+// -----
+
+// The same with the view carried around the loop by a block argument.
+func.func private @chip(tensor<64xf32>) attributes {pld.level = "chip", pld.role = "orchestrator"}
+func.func @body_loop_carried(%flag: i1) attributes {pld.level = "host", pld.role = "orchestrator"} {
+  // expected-note @-1 {{'body_loop_carried' has 3 blocks}}
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  // expected-error @+1 {{allocation 'x' is in a function with more than one block: pld.comm_domain_scope wraps a single block (use scf control flow) [malformed-op]}}
+  %x = "pld.alloc_window_buffer"(%c64) {name = "x"} : (index) -> i64
+  %v = "pld.window"(%x, %c64) : (i64, index) -> tensor<64xf32>
+  cf.br ^loop(%v : tensor<64xf32>)
+^loop(%w: tensor<64xf32>):
+  "pld.dispatch"(%c0, %w) {callee = @chip} : (index, tensor<64xf32>) -> ()
+  cf.cond_br %flag, ^loop(%w : tensor<64xf32>), ^done
+^done:
+  return
+}

@@ -6,14 +6,18 @@
 #include <commscope/mlir/dialect.hpp>
 #include <commscope/mlir/passes.hpp>
 
+#include <mlir/Dialect/Affine/IR/AffineOps.h>
 #include <mlir/Tools/Plugins/DialectPlugin.h>
 #include <mlir/Tools/Plugins/PassPlugin.h>
 
 #include <llvm/Config/llvm-config.h>
 
 extern "C" LLVM_ATTRIBUTE_WEAK mlir::DialectPluginLibraryInfo mlirGetDialectPluginInfo() {
-  return {MLIR_PLUGIN_API_VERSION, "pld", LLVM_VERSION_STRING,
-          [](mlir::DialectRegistry* registry) { commscope::pld::register_dialect(*registry); }};
+  return {MLIR_PLUGIN_API_VERSION, "pld", LLVM_VERSION_STRING, [](mlir::DialectRegistry* registry) {
+            // affine.for and affine.if are host control flow the pass follows.
+            registry->insert<mlir::affine::AffineDialect>();
+            commscope::pld::register_dialect(*registry);
+          }};
 }
 
 extern "C" LLVM_ATTRIBUTE_WEAK mlir::PassPluginLibraryInfo mlirGetPassPluginInfo() {

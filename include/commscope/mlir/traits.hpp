@@ -2,21 +2,46 @@
 // ../traits.hpp. The MLIR form of a host program is in tests/mlir/*.mlir.
 // Levels and roles are attributes of func.func: pld.level ("host", "chip", ...), pld.role
 // ("orchestrator", ...), pld.type ("orchestration", "graph", ...), their values checked by
-// the dialect (dialect.td). Statements are ops, a block's
-// terminator excepted; an op is the value of its assignment (its results the targets),
-// its operands are variables. Control flow: scf.if and scf.index_switch are
-// alternatives; scf.for, scf.while, scf.parallel and scf.forall are loops. Region
-// results are SSA's rebinding: an scf.yield or scf.condition that forwards values is a
-// statement, the parallel assignment of what it defines (the op's results, a loop's
-// next iteration's block arguments), and a loop binds its carried block arguments (an
-// scf.for or scf.forall its results too: it may run zero times) to its operands on
-// entry. In a region of several blocks (a CFG), the edges out of a block (a branch's
-// operands to a block's arguments, a yield) are alternatives after its ops, and a
-// region with an edge back is a loop. arith.select (what canonicalize makes of an
-// scf.if that yields values from outside) is the alternatives of binding its result to
-// either choice. Other ops' results and block arguments (scf.parallel's reductions, a
-// tensor.cast of a view) are not followed. The
-// rewrite is in place: an allocation gets `window_buffer = <id>` (unique in its
+// the dialect (dialect.td). Statements are ops; an op is the value of its assignment (its
+// results the targets), its operands are variables.
+//
+// Every use of a view is followed or refused. Followed, whatever dialect holds it:
+//   - transfers the IR describes through interfaces, never a list of ops: a region
+//     branch op (RegionBranchOpInterface: scf.if, scf.index_switch, scf.execute_region,
+//     affine.if, ...) runs the regions it may enter as alternatives (or once: one region,
+//     the only entry); what a terminator passes on (RegionBranchTerminatorOpInterface:
+//     scf.yield, scf.condition, affine.yield) is a statement, the parallel assignment of
+//     the successors' inputs (the op's results, a loop's next iteration's block
+//     arguments); a loop (LoopLikeOpInterface, or a region branch op whose regions
+//     cycle: scf.while) repeats, binding on entry what its interface says it passes
+//     (an scf.for's iter_args, and its results when it may run zero times; else its
+//     loop-carried values: scf.forall's shared_outs); a counted loop (one induction
+//     variable, bounds that are values or constants: scf.for, affine.for) has exact
+//     devices; a branch (BranchOpInterface: cf.br, cf.cond_br, cf.switch, any dialect's)
+//     passes its successor operands to block arguments, the edges that pass values being
+//     alternatives after its block's ops;
+//   - a region of several blocks (a CFG) by its edges: its blocks in reverse post-order,
+//     a cycle (a strongly connected component, whatever the text order) makes its op
+//     repeat (a function body that cycles is the function op, a statement that
+//     repeats), and a block that does not post-dominate the entry (PostDominanceInfo)
+//     may not run: its dispatches are guarded;
+//   - arith.select (what canonicalize makes of an scf.if that yields values from outside)
+//     is the alternatives of binding its result to either choice;
+//   - the results of an op that cannot dispatch anything (isMemoryEffectFree,
+//     CastOpInterface, ViewLikeOpInterface: tensor.cast, tensor.extract_slice,
+//     builtin.unrealized_conversion_cast, ...) may be views of its operands (flow_of:
+//     derived); a view returned by func.return, a comparison whose result goes nowhere
+//     and a func.call of a chip orchestrator (no device: it runs nowhere the pass
+//     counts) are no escape.
+// Refused, `view-escapes` at the use (flow_of: escapes): an operand of a call
+// (CallOpInterface: func.call of a function that is no chip orchestrator, named by its
+// callee: inline it first; func.call_indirect), of an op that may have side effects (an
+// op of an unregistered dialect, memref.store), of an op with regions no interface
+// describes (its region arguments are not followed), of a region branch op that passes
+// entry operands into a region without being a loop, and of a terminator that passes
+// values where no interface says.
+//
+// The rewrite is in place: an allocation gets `window_buffer = <id>` (unique in its
 // function), each view's pld.window the same id, and the host body moves into nested
 // pld.comm_domain_scope ops listing ids as `slots`. Scopes hold symbolic device sets: the
 // induction variable of `scf.for %r = %start to %ws step %step` over `%ws =
@@ -35,20 +60,30 @@
 #include <mlir/IR/Builders.h>
 #include <mlir/IR/BuiltinOps.h>
 #include <mlir/IR/BuiltinTypes.h>
+#include <mlir/IR/Dominance.h>
 #include <mlir/IR/Location.h>
 #include <mlir/IR/Matchers.h>
+#include <mlir/IR/RegionGraphTraits.h>
 #include <mlir/IR/SymbolTable.h>
+#include <mlir/Interfaces/CallInterfaces.h>
+#include <mlir/Interfaces/CastInterfaces.h>
 #include <mlir/Interfaces/ControlFlowInterfaces.h>
+#include <mlir/Interfaces/FunctionInterfaces.h>
 #include <mlir/Interfaces/LoopLikeInterface.h>
+#include <mlir/Interfaces/SideEffectInterfaces.h>
+#include <mlir/Interfaces/ViewLikeInterface.h>
 
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/PointerUnion.h>
-#include <llvm/ADT/SmallPtrSet.h>
+#include <llvm/ADT/PostOrderIterator.h>
+#include <llvm/ADT/SCCIterator.h>
 #include <llvm/ADT/SmallVector.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string_view>
@@ -57,10 +92,16 @@
 
 namespace commscope::pld {
 
-/// An op as an expression (`value` null), or one of its operands (kind variable).
+/// A constant bound of a loop whose bounds are attributes (affine.for), read again from
+/// the loop op when its value is asked.
+enum class bound_part : std::uint8_t { none, lower, upper, step };
+
+/// An op as an expression (`value` null), one of its operands (kind variable), or a
+/// constant bound of a loop op (`part`, kind integer).
 struct expression {
   mlir::Operation* op = nullptr;
   mlir::Value value;
+  bound_part part = bound_part::none;
 };
 
 inline std::string_view string_attr(mlir::Operation* o, llvm::StringRef name) {
@@ -68,39 +109,196 @@ inline std::string_view string_attr(mlir::Operation* o, llvm::StringRef name) {
   return a ? std::string_view(a.getValue()) : std::string_view();
 }
 
-/// A statement: an op; or, in a region of several blocks (a CFG, as in
-/// scf.execute_region), a block whose terminator passes values along edges (a branch's
-/// operands to a block's arguments, a yield to the region's results), standing after
-/// its ops for the alternatives of which edge is taken, if any; or one such edge into a
-/// block (a yield is its own edge), the assignment of the block's arguments; or one of
-/// the two choices of an arith.select (the op: their alternatives), the assignment of
-/// its result to that operand.
+/// A statement: an op (a branch that passes values along its edges stands after its
+/// block's ops for the alternatives of which edge is taken); or a block of a region of
+/// several blocks that may not run (it does not post-dominate the region's entry), whose
+/// ops are its children; or one edge into a block, the assignment of the block's
+/// arguments; or one of the two choices of an arith.select (the op: their alternatives),
+/// the assignment of its result to that operand.
 using statement =
     llvm::PointerUnion<mlir::Operation*, mlir::Block*, mlir::BlockOperand*, mlir::OpOperand*>;
 
-/// How a block's terminator is presented: as a statement of its block (a yield or
-/// scf.condition that forwards values in a region of one block; one with regions, such
-/// as scf.reduce, which holds ops); as edges of its block's statement (it passes values
-/// in a region of several blocks); or not at all.
-enum class terminator_role : std::uint8_t { none, statement, edges };
-inline terminator_role role_of(mlir::Operation* t, bool several_blocks) {
-  bool forwards = false;
-  if (mlir::isa<mlir::scf::YieldOp>(t))
-    forwards = t->getNumOperands() > 0;
-  else if (auto c = mlir::dyn_cast<mlir::scf::ConditionOp>(t))
-    forwards = !c.getArgs().empty();
-  else if (auto branch = mlir::dyn_cast<mlir::BranchOpInterface>(t))
-    for (unsigned i = 0; i < t->getNumSuccessors() && !forwards; ++i)
-      forwards = !branch.getSuccessorOperands(i).getForwardedOperands().empty();
-  if (forwards)
-    return several_blocks ? terminator_role::edges : terminator_role::statement;
-  return t->getNumRegions() > 0 ? terminator_role::statement : terminator_role::none;
+/// Whether an op is arith.select, whose result is one of its two choices (canonicalize
+/// turns an scf.if that yields values from outside into one). The counts first: isa is
+/// a call into MLIR.
+inline bool is_select(mlir::Operation* s) {
+  return s->getNumOperands() == 3 && s->getNumResults() == 1 && mlir::isa<mlir::arith::SelectOp>(s);
+}
+
+/// Whether an op ends its block as its terminator. The cheap tests first.
+inline bool is_terminator(mlir::Operation* s) {
+  return !s->getNextNode() && s->getBlock() && s->mightHaveTrait<mlir::OpTrait::IsTerminator>();
+}
+
+/// Pairs of a value bound and the value it is bound to.
+struct transfer {
+  llvm::SmallVector<mlir::Value, 4> targets;
+  llvm::SmallVector<mlir::Value, 4> sources;
+  /// Adds what one successor receives: the operands pair with the last inputs (those
+  /// before them, such as an induction variable, the successor produces itself).
+  void add(mlir::ValueRange inputs, mlir::ValueRange operands) {
+    if (operands.empty() || operands.size() > inputs.size())
+      return;
+    inputs = inputs.take_back(operands.size());
+    targets.append(inputs.begin(), inputs.end());
+    sources.append(operands.begin(), operands.end());
+  }
+};
+
+/// What a terminator of a region of a RegionBranchOpInterface op passes to each region
+/// or result that may follow (RegionBranchTerminatorOpInterface: scf.yield,
+/// scf.condition, affine.yield, ...): an scf.for's yield binds the next iteration's block
+/// arguments and the results, scf.condition the after region's arguments and the results.
+inline transfer region_transfer(mlir::Operation* t) {
+  transfer r;
+  auto term = mlir::dyn_cast<mlir::RegionBranchTerminatorOpInterface>(t);
+  auto parent = mlir::dyn_cast_or_null<mlir::RegionBranchOpInterface>(t->getParentOp());
+  if (!term || !parent)
+    return r;
+  llvm::SmallVector<mlir::RegionSuccessor, 2> successors;
+  parent.getSuccessorRegions(*t->getParentRegion(), successors);
+  for (const mlir::RegionSuccessor& s : successors)
+    r.add(s.getSuccessorInputs(), term.getSuccessorOperands(s));
+  return r;
+}
+
+/// The regions (or the op's results: isParent) a RegionBranchOpInterface op may enter
+/// first, whatever its operands' values.
+inline llvm::SmallVector<mlir::RegionSuccessor, 2>
+entry_successors(mlir::RegionBranchOpInterface b) {
+  llvm::SmallVector<mlir::Attribute, 4> unknown(b->getNumOperands());
+  llvm::SmallVector<mlir::RegionSuccessor, 2> r;
+  b.getEntrySuccessorRegions(unknown, r);
+  return r;
+}
+
+/// Whether an op repeats its regions: a loop (LoopLikeOpInterface), or a region branch op
+/// whose regions may follow each other in a cycle (scf.while).
+inline bool is_loop(mlir::Operation* op) {
+  if (mlir::isa<mlir::LoopLikeOpInterface>(op))
+    return true;
+  auto b = mlir::dyn_cast<mlir::RegionBranchOpInterface>(op);
+  return b && b.hasLoop();
+}
+
+/// What a loop binds before its first iteration: what its RegionBranchOpInterface says
+/// it passes on entry (an scf.for's iter_args and, for zero trips, its results; an
+/// scf.while's before arguments), else the loop-carried values of LoopLikeOpInterface
+/// (the region's iter_args and the results, for zero trips, bound to the inits:
+/// scf.forall's shared_outs).
+inline transfer entry_transfer(mlir::Operation* op) {
+  transfer r;
+  if (auto b = mlir::dyn_cast<mlir::RegionBranchOpInterface>(op))
+    for (const mlir::RegionSuccessor& s : entry_successors(b))
+      r.add(s.getSuccessorInputs(), b.getEntrySuccessorOperands(s));
+  if (!r.sources.empty())
+    return r;
+  if (auto loop = mlir::dyn_cast<mlir::LoopLikeOpInterface>(op)) {
+    const mlir::ValueRange inits = loop.getInits();
+    r.add(loop.getRegionIterArgs(), inits);
+    if (auto results = loop.getLoopResults())
+      r.add(*results, inits);
+    else if (op->getNumResults() == inits.size())
+      r.add(op->getResults(), inits);
+  }
+  return r;
+}
+
+/// An edge into a block: what the branch forwards to the block's arguments (after
+/// those the branch produces itself).
+inline mlir::SuccessorOperands edge_operands(mlir::BlockOperand* e) {
+  return mlir::cast<mlir::BranchOpInterface>(e->getOwner())
+      .getSuccessorOperands(e->getOperandNumber());
+}
+
+/// How a block's terminator is presented.
+enum class terminator_role : std::uint8_t {
+  none,    ///< not at all: it passes nothing (or returns from the function, or ends a scope)
+  binding, ///< a statement binding what it passes to regions or results (region_transfer)
+  edges,   ///< a branch (BranchOpInterface) that passes values: the alternatives of its edges
+  holder,  ///< a statement holding ops in its regions (scf.reduce)
+  escapes, ///< a statement whose operands go where the pass cannot follow (flow_of)
+};
+inline terminator_role role_of(mlir::Operation* t) {
+  if (t->getNumRegions() > 0)
+    return terminator_role::holder;
+  if (t->getNumSuccessors() > 0) {
+    if (auto branch = mlir::dyn_cast<mlir::BranchOpInterface>(t)) {
+      for (unsigned i = 0; i < t->getNumSuccessors(); ++i)
+        if (!branch.getSuccessorOperands(i).getForwardedOperands().empty())
+          return terminator_role::edges;
+      return terminator_role::none;
+    }
+    return t->getNumOperands() > 0 ? terminator_role::escapes : terminator_role::none;
+  }
+  if (t->getNumOperands() == 0)
+    return terminator_role::none;
+  if (mlir::isa<mlir::RegionBranchTerminatorOpInterface>(t) &&
+      mlir::isa_and_present<mlir::RegionBranchOpInterface>(t->getParentOp()))
+    return region_transfer(t).sources.empty() ? terminator_role::none : terminator_role::binding;
+  if (mlir::isa<pld::yield>(t) ||
+      mlir::isa_and_present<mlir::FunctionOpInterface>(t->getParentOp()))
+    return terminator_role::none;
+  return terminator_role::escapes;
+}
+
+/// Whether the pass follows what flows into and out of an op's regions: a region branch
+/// op or a loop (what the interfaces describe; a region branch op that is no loop but
+/// passes operands into a region excepted: its statement cannot bind them), a
+/// function, a scope, a terminator.
+inline bool follows_regions(mlir::Operation* op) {
+  if (mlir::isa<pld::comm_domain_scope, mlir::LoopLikeOpInterface, mlir::FunctionOpInterface>(op) ||
+      is_terminator(op))
+    return true;
+  auto b = mlir::dyn_cast<mlir::RegionBranchOpInterface>(op);
+  if (!b)
+    return false;
+  if (b.hasLoop() || b->getNumOperands() == 0)
+    return true;
+  return llvm::all_of(entry_successors(b), [&](const mlir::RegionSuccessor& s) {
+    return s.isParent() || b.getEntrySuccessorOperands(s).empty();
+  });
+}
+
+/// Whether a region's blocks may run in a cycle (found by the CFG's edges, whatever the
+/// text order of its blocks: its strongly connected components).
+inline bool cyclic(mlir::Region& r) {
+  if (r.empty())
+    return false;
+  if (r.hasOneBlock()) {
+    mlir::Block& b = r.front();
+    return !b.empty() && b.mightHaveTerminator() &&
+           llvm::is_contained(b.back().getSuccessors(), &b);
+  }
+  for (auto it = llvm::scc_begin(&r); !it.isAtEnd(); ++it)
+    if (it.hasCycle())
+      return true;
+  return false;
+}
+
+/// A region of several blocks: the blocks the entry reaches, in reverse post-order (a
+/// block after every block that reaches it other than along an edge back), and whether
+/// each may not run (it does not post-dominate the entry: some path avoids it).
+struct cfg_blocks {
+  llvm::SmallVector<mlir::Block*, 8> blocks;
+  llvm::SmallVector<bool, 8> guarded;
+};
+inline std::shared_ptr<const cfg_blocks> cfg_of(mlir::Region& r) {
+  auto c = std::make_shared<cfg_blocks>();
+  mlir::PostDominanceInfo post(r.getParentOp());
+  mlir::Block* entry = &r.front();
+  for (mlir::Block* b : llvm::ReversePostOrderTraversal<mlir::Block*>(entry)) {
+    c->blocks.push_back(b);
+    c->guarded.push_back(b != entry && !post.postDominates(b, entry));
+  }
+  return c;
 }
 
 /// The statements of some of an op's regions (or of a function's body), in order: a lazy
-/// forward range, so that a body of 300,000 ops is walked, never copied. Each block gives
-/// its ops (its terminator as role_of says), then itself when its terminator's role is
-/// edges. Or a range of one given statement (an alternative of a block's edges), or none.
+/// forward range, so that a body of 300,000 ops is walked, never copied. A region of one
+/// block gives its ops (its terminator as role_of says); a region of several blocks its
+/// blocks in reverse post-order, each such block's ops, or the block itself when it may
+/// not run. Or the ops of one block, or a range of one given statement, or none.
 class statements {
 public:
   class iterator {
@@ -111,24 +309,27 @@ public:
     iterator(mlir::Operation* owner, unsigned first, unsigned end) : owner_(owner), end_(end) {
       enter_region(first);
     }
+    explicit iterator(mlir::Block* b) : block_only_(true) {
+      if (!enter_ops(b))
+        current_ = nullptr;
+    }
     explicit iterator(statement only) : current_(only) {}
     statement operator*() const { return current_; }
     iterator& operator++() {
-      if (!owner_) { // a range of one
+      auto* op = llvm::dyn_cast<mlir::Operation*>(current_);
+      if (op && (owner_ || block_only_)) {
+        mlir::Operation* next = op->getNextNode();
+        if (next && next != skip_)
+          current_ = next;
+        else if (block_only_)
+          current_ = nullptr;
+        else
+          next_block();
+      } else if (owner_) { // a block that may not run
+        next_block();
+      } else { // a range of one
         current_ = nullptr;
-        return *this;
       }
-      if (llvm::isa<mlir::Block*>(current_)) {
-        next_block();
-        return *this;
-      }
-      mlir::Operation* next = llvm::cast<mlir::Operation*>(current_)->getNextNode();
-      if (next && next != skip_)
-        current_ = next;
-      else if (edges_)
-        current_ = block_;
-      else
-        next_block();
       return *this;
     }
     iterator operator++(int) {
@@ -140,47 +341,59 @@ public:
     bool operator==(std::default_sentinel_t) const { return current_.isNull(); }
 
   private:
-    /// Positions at a block's first statement; a terminator that is none ends it.
-    bool enter_block(mlir::Block* b) {
-      block_ = b;
+    /// Positions at a block's first op; a terminator that is none ends it.
+    bool enter_ops(mlir::Block* b) {
       if (b->empty())
         return false;
       mlir::Operation* t = b->mightHaveTerminator() ? &b->back() : nullptr;
-      const auto role = t ? role_of(t, several_) : terminator_role::statement;
-      edges_ = role == terminator_role::edges;
-      skip_ = role == terminator_role::statement ? nullptr : t;
-      if (&b->front() != skip_)
-        current_ = &b->front();
-      else if (edges_)
-        current_ = b;
-      else
+      skip_ = t && role_of(t) == terminator_role::none ? t : nullptr;
+      if (&b->front() == skip_)
         return false;
+      current_ = &b->front();
       return true;
+    }
+    /// Positions at the i-th block of a CFG: itself when it may not run, else its ops.
+    bool enter_block(std::size_t i) {
+      if (cfg_->guarded[i]) {
+        current_ = cfg_->blocks[i];
+        return true;
+      }
+      return enter_ops(cfg_->blocks[i]);
     }
     void enter_region(unsigned r) {
       for (region_ = r; region_ < end_; ++region_) {
         mlir::Region& region = owner_->getRegion(region_);
-        several_ = !region.empty() && !region.hasOneBlock();
-        for (auto& b : region)
-          if (enter_block(&b))
+        if (region.empty())
+          continue;
+        if (region.hasOneBlock()) {
+          cfg_.reset();
+          if (enter_ops(&region.front()))
+            return;
+          continue;
+        }
+        cfg_ = cfg_of(region);
+        for (pos_ = 0; pos_ < cfg_->blocks.size(); ++pos_)
+          if (enter_block(pos_))
             return;
       }
+      cfg_.reset();
       current_ = nullptr;
     }
     void next_block() {
-      for (auto* b = block_->getNextNode(); b; b = b->getNextNode())
-        if (enter_block(b))
-          return;
+      if (cfg_)
+        while (++pos_ < cfg_->blocks.size())
+          if (enter_block(pos_))
+            return;
       enter_region(region_ + 1);
     }
 
-    mlir::Operation* owner_ = nullptr; ///< null: a range of one
-    mlir::Block* block_ = nullptr;
+    mlir::Operation* owner_ = nullptr;      ///< null: the ops of one block, or a range of one
+    std::shared_ptr<const cfg_blocks> cfg_; ///< the region's, when it has several blocks
     statement current_;
     mlir::Operation* skip_ = nullptr; ///< the block's terminator, when it is no statement
+    std::size_t pos_ = 0;             ///< in cfg_
     unsigned region_ = 0, end_ = 0;
-    bool several_ = false; ///< the region has several blocks
-    bool edges_ = false;   ///< the block ends in edges: it is a statement after its ops
+    bool block_only_ = false; ///< the ops of one block
   };
 
   /// The statements of all of owner's regions.
@@ -197,7 +410,15 @@ public:
     r.only_ = s;
     return r;
   }
+  /// The ops of one block (a block that may not run).
+  static statements of_block(mlir::Block* b) {
+    statements r(nullptr, 0, 0);
+    r.block_ = b;
+    return r;
+  }
   iterator begin() const {
+    if (block_)
+      return iterator(block_);
     if (!owner_)
       return only_.isNull() ? iterator() : iterator(only_);
     return first_ < end_ ? iterator(owner_, first_, end_) : iterator();
@@ -208,156 +429,101 @@ private:
   mlir::Operation* owner_;
   unsigned first_, end_;
   statement only_;
+  mlir::Block* block_ = nullptr;
 };
 static_assert(std::forward_iterator<statements::iterator>);
 
-/// An edge into a block: what the branch forwards to the block's arguments (after
-/// those the branch produces itself).
-inline mlir::SuccessorOperands edge_operands(mlir::BlockOperand* e) {
-  return mlir::cast<mlir::BranchOpInterface>(e->getOwner())
-      .getSuccessorOperands(e->getOperandNumber());
-}
-
-/// The operands a binding statement binds its targets (bound_by) to, and how many times
-/// in a row: an scf.for's yield and entry give the same values to the next iteration's
-/// block arguments and to the results, as scf.condition does to the after region's
-/// arguments and the results. None for any other statement.
-struct forwarding {
-  mlir::ValueRange values;
-  unsigned copies = 0;
-};
-
-/// Whether an op is scf.yield or scf.condition. Asked of every statement: isa (a call
-/// into MLIR) only for an op without results, as a terminator is.
-inline bool is_forwarding_terminator(mlir::Operation* s) {
-  return s->getNumResults() == 0 && mlir::isa<mlir::scf::YieldOp, mlir::scf::ConditionOp>(s);
-}
-
-/// Whether an op is arith.select, whose result is one of its two choices (canonicalize
-/// turns an scf.if that yields values from outside into one). The counts first: isa is
-/// a call into MLIR.
-inline bool is_select(mlir::Operation* s) {
-  return s->getNumOperands() == 3 && s->getNumResults() == 1 && mlir::isa<mlir::arith::SelectOp>(s);
-}
-
-/// An op that binds its results to itself: no yield, scf.condition, arith.select or op
-/// with regions.
-inline bool binds_itself(mlir::Operation* s) {
-  return s->getNumRegions() == 0 && !is_forwarding_terminator(s) && !is_select(s);
-}
-
-inline forwarding forwarded(statement st) {
-  if (auto* edge = llvm::dyn_cast<mlir::BlockOperand*>(st))
-    return {edge_operands(edge).getForwardedOperands(), 1};
-  if (auto* choice = llvm::dyn_cast<mlir::OpOperand*>(st))
-    return {choice->getOwner()->getOperands().slice(choice->getOperandNumber(), 1), 1};
-  auto* s = llvm::dyn_cast<mlir::Operation*>(st);
-  if (!s || binds_itself(s))
-    return {};
-  if (auto y = mlir::dyn_cast<mlir::scf::YieldOp>(s))
-    return {y.getResults(), mlir::isa<mlir::scf::ForOp>(y->getParentOp()) ? 2u : 1u};
-  if (auto c = mlir::dyn_cast<mlir::scf::ConditionOp>(s))
-    return {c.getArgs(), 2};
-  if (auto f = mlir::dyn_cast<mlir::scf::ForOp>(s))
-    return {f.getInitArgs(), 2};
-  if (auto w = mlir::dyn_cast<mlir::scf::WhileOp>(s))
-    return {w.getInits(), 1};
-  if (auto f = mlir::dyn_cast<mlir::scf::ForallOp>(s))
-    return {f.getOutputs(), 2};
-  if (auto p = mlir::dyn_cast<mlir::scf::ParallelOp>(s))
-    return {p.getInitVals(), 1};
-  return {};
-}
-
-/// The variables a statement binds: a yield, those its parent defines with it (the
-/// results; an scf.for's next iteration's block arguments and results; an scf.while's
-/// before region's arguments); scf.condition, the after region's arguments and the
-/// results; a loop, its carried block arguments on entry (and the results of an scf.for
-/// or scf.forall, for zero trips: an scf.parallel's results are its reductions' inits);
-/// another op with regions nothing (its results come from its yields); any other op, its
-/// results; an edge, its block's arguments; a select's choice, its result.
-inline llvm::SmallVector<mlir::Value, 2> bound_by(statement st) {
-  llvm::SmallVector<mlir::Value, 2> r;
-  const auto add = [&](auto&& values) { r.append(values.begin(), values.end()); };
+/// What a statement binds, and to what: an edge the block's arguments to what the branch
+/// forwards; a select's choice the result to that operand; a binding terminator what it
+/// passes on (region_transfer); a loop what it binds on entry (entry_transfer). Nothing
+/// for another statement (an op binds its results to itself).
+inline transfer transfer_of(statement st) {
+  transfer r;
   if (auto* edge = llvm::dyn_cast<mlir::BlockOperand*>(st)) {
-    add(edge->get()->getArguments().drop_front(edge_operands(edge).getProducedOperandCount()));
-    return r;
-  }
-  if (auto* choice = llvm::dyn_cast<mlir::OpOperand*>(st)) {
-    add(choice->getOwner()->getResults());
-    return r;
-  }
-  auto* s = llvm::dyn_cast<mlir::Operation*>(st);
-  if (!s)
-    return r;
-  if (binds_itself(s)) {
-    add(s->getResults());
-    return r;
-  }
-  mlir::Operation* parent = s->getParentOp();
-  if (mlir::isa<mlir::scf::ConditionOp>(s)) {
-    auto w = mlir::cast<mlir::scf::WhileOp>(parent);
-    add(w.getAfterArguments());
-    add(w->getResults());
-  } else if (mlir::isa<mlir::scf::YieldOp>(s) && mlir::isa<mlir::scf::WhileOp>(parent)) {
-    add(mlir::cast<mlir::scf::WhileOp>(parent).getBeforeArguments());
-  } else if (mlir::isa<mlir::scf::YieldOp>(s)) {
-    if (auto f = mlir::dyn_cast<mlir::scf::ForOp>(parent))
-      add(f.getRegionIterArgs());
-    add(parent->getResults());
-  } else if (auto f = mlir::dyn_cast<mlir::scf::ForOp>(s)) {
-    add(f.getRegionIterArgs());
-    add(f->getResults());
-  } else if (auto w = mlir::dyn_cast<mlir::scf::WhileOp>(s)) {
-    add(w.getBeforeArguments());
-  } else if (auto f = mlir::dyn_cast<mlir::scf::ForallOp>(s)) {
-    add(f.getRegionOutArgs());
-    add(f->getResults());
-  } else if (mlir::isa<mlir::scf::ParallelOp>(s)) {
-    add(s->getResults());
+    const auto operands = edge_operands(edge);
+    r.add(edge->get()->getArguments(), operands.getForwardedOperands());
+  } else if (auto* choice = llvm::dyn_cast<mlir::OpOperand*>(st)) {
+    r.add(choice->getOwner()->getResults(), choice->get());
+  } else if (auto* op = llvm::dyn_cast<mlir::Operation*>(st)) {
+    if (op->getNumRegions() > 0) {
+      if (is_loop(op))
+        r = entry_transfer(op);
+    } else if (op->getNumResults() == 0 && op->getNumOperands() > 0 && is_terminator(op) &&
+               role_of(op) == terminator_role::binding) {
+      r = region_transfer(op);
+    }
   }
   return r;
 }
 
-/// The op a statement is, or whose edges or choice it stands for.
+/// The op a statement is, or whose edges or choice it stands for (a block: its first).
 inline mlir::Operation* op_of(statement s) {
   if (auto* op = llvm::dyn_cast<mlir::Operation*>(s))
     return op;
   if (auto* b = llvm::dyn_cast<mlir::Block*>(s))
-    return b->getTerminator();
+    return &b->front();
   if (auto* choice = llvm::dyn_cast<mlir::OpOperand*>(s))
     return choice->getOwner();
   return llvm::cast<mlir::BlockOperand*>(s)->getOwner();
 }
 
-/// The edges a block's terminator passes values along, each an alternative of one
-/// statement (a yield, or a branch's edge into a block whose arguments it binds), and
-/// one of none: the block may not run, or leave by an edge that passes nothing.
-inline llvm::SmallVector<statements, 2> edges_of(mlir::Block& b) {
+/// The edges a branch passes values along, each an alternative of one statement (an
+/// edge into a block whose arguments it binds), and one of none: the branch may take an
+/// edge that passes nothing.
+inline llvm::SmallVector<statements, 2> edges_of(mlir::Operation* t) {
   llvm::SmallVector<statements, 2> edges;
-  mlir::Operation* t = b.getTerminator();
-  if (!mlir::isa<mlir::BranchOpInterface>(t))
-    edges.push_back(statements::only(t));
-  else
-    for (mlir::BlockOperand& e : t->getBlockOperands())
-      if (!edge_operands(&e).getForwardedOperands().empty())
-        edges.push_back(statements::only(&e));
+  for (mlir::BlockOperand& e : t->getBlockOperands())
+    if (!edge_operands(&e).getForwardedOperands().empty())
+      edges.push_back(statements::only(&e));
   edges.push_back(statements::only(nullptr));
   return edges;
 }
 
-/// Whether a region of several blocks has an edge that leads back, to its own block or
-/// an earlier one: then a value reaches uses listed before the edge, on a later trip.
-inline bool loops_back(mlir::Region& r) {
-  llvm::SmallPtrSet<mlir::Block*, 8> seen;
-  for (mlir::Block& b : r) {
-    seen.insert(&b);
-    if (!b.empty() && b.mightHaveTerminator())
-      for (mlir::Block* next : b.back().getSuccessors())
-        if (seen.contains(next))
-          return true;
+/// How a region branch op that is no loop runs its regions: once (one region, the only
+/// entry: scf.execute_region), exactly one of them or none (scf.if, scf.index_switch,
+/// affine.if: alternatives), or some other way (regions that follow one another: may_skip).
+inline control_flow region_control(mlir::RegionBranchOpInterface b) {
+  for (mlir::Region& r : b->getRegions()) {
+    llvm::SmallVector<mlir::RegionSuccessor, 2> next;
+    b.getSuccessorRegions(r, next);
+    if (llvm::any_of(next, [](const mlir::RegionSuccessor& s) { return !s.isParent(); }))
+      return control_flow::may_skip;
   }
-  return false;
+  const auto entry = entry_successors(b);
+  if (b->getNumRegions() == 1 && entry.size() == 1 && !entry.front().isParent())
+    return control_flow::block;
+  return control_flow::alternatives;
+}
+
+/// The regions of successors (null for the op's results), in the order they are written
+/// when each begins with an op at a file position (scf.index_switch writes its default
+/// region, its region 0, last), else as given: the walk's order is the source order.
+inline llvm::SmallVector<mlir::Region*, 4>
+in_source_order(llvm::ArrayRef<mlir::RegionSuccessor> successors) {
+  llvm::SmallVector<mlir::Region*, 4> regions;
+  llvm::SmallVector<std::pair<unsigned, unsigned>, 4> at;
+  bool placed = true;
+  for (const mlir::RegionSuccessor& s : successors) {
+    mlir::Region* r = s.getSuccessor();
+    regions.push_back(r);
+    auto loc = r && !r->empty() && !r->front().empty()
+                   ? mlir::dyn_cast<mlir::FileLineColLoc>(r->front().front().getLoc())
+                   : mlir::FileLineColLoc();
+    placed = placed && (!r || loc);
+    at.emplace_back(loc ? loc.getLine() : ~0u, loc ? loc.getColumn() : ~0u);
+  }
+  if (!placed)
+    return regions;
+  llvm::SmallVector<unsigned, 4> order(regions.size());
+  for (unsigned i = 0; i < order.size(); ++i)
+    order[i] = i;
+  std::sort(order.begin(), order.end(), [&](unsigned a, unsigned b) {
+    return std::pair(at[a], a) < std::pair(at[b], b); // stable: equal places keep their order
+  });
+  llvm::SmallVector<mlir::Region*, 4> sorted;
+  for (unsigned i : order)
+    sorted.push_back(regions[i]);
+  return sorted;
 }
 
 inline llvm::SmallVector<expression, 6> operands_of(mlir::Operation* o, unsigned skip = 0) {
@@ -367,20 +533,51 @@ inline llvm::SmallVector<expression, 6> operands_of(mlir::Operation* o, unsigned
   return r;
 }
 
-/// scf.for runs from its lower bound up to its upper bound with a positive step; a
-/// constant step <= 0 is no loop Python's range rules describe.
-inline bool positive_step(mlir::scf::ForOp f) {
-  llvm::APInt step;
-  return !mlir::matchPattern(f.getStep(), mlir::m_ConstantInt(&step)) || step.isStrictlyPositive();
+/// An integer attribute (not i1) that fits an int64.
+inline std::optional<std::int64_t> integer_of(mlir::Attribute a) {
+  auto i = mlir::dyn_cast_or_null<mlir::IntegerAttr>(a);
+  if (!i || i.getType().isInteger(1) || i.getValue().getSignificantBits() > 64)
+    return std::nullopt;
+  return i.getValue().getSExtValue();
 }
 
 /// The value of an integer arith.constant (not i1) that fits an int64.
 inline std::optional<std::int64_t> constant_of(mlir::Value v) {
   auto c = v.getDefiningOp<mlir::arith::ConstantOp>();
-  auto i = c ? mlir::dyn_cast<mlir::IntegerAttr>(c.getValue()) : nullptr;
-  if (!i || i.getType().isInteger(1) || i.getValue().getSignificantBits() > 64)
-    return std::nullopt;
-  return i.getValue().getSExtValue();
+  return c ? integer_of(c.getValue()) : std::nullopt;
+}
+
+/// A loop bound: an SSA value, or an integer attribute.
+inline bool is_bound(const std::optional<mlir::OpFoldResult>& f) {
+  return f && (llvm::isa<mlir::Value>(*f) || integer_of(llvm::cast<mlir::Attribute>(*f)));
+}
+
+/// A counted loop (LoopLikeOpInterface): one induction variable from its lower bound up
+/// to its upper bound by its step, each an SSA value or a constant (scf.for, affine.for
+/// with constant bounds, a one-dimensional scf.forall or scf.parallel).
+inline bool is_counted(mlir::Operation* op) {
+  auto loop = mlir::dyn_cast<mlir::LoopLikeOpInterface>(op);
+  return loop && loop.getSingleInductionVar() && is_bound(loop.getSingleLowerBound()) &&
+         is_bound(loop.getSingleUpperBound()) && is_bound(loop.getSingleStep());
+}
+
+/// The constant bound `part` of a counted loop.
+inline std::int64_t bound_value(mlir::Operation* op, bound_part part) {
+  auto loop = mlir::cast<mlir::LoopLikeOpInterface>(op);
+  const auto f = part == bound_part::lower   ? loop.getSingleLowerBound()
+                 : part == bound_part::upper ? loop.getSingleUpperBound()
+                                             : loop.getSingleStep();
+  return *integer_of(llvm::cast<mlir::Attribute>(*f));
+}
+
+/// A counted loop runs from its lower bound up to its upper bound with a positive step;
+/// a constant step <= 0 is no loop Python's range rules describe.
+inline bool positive_step(mlir::OpFoldResult step) {
+  if (auto v = llvm::dyn_cast<mlir::Value>(step)) {
+    llvm::APInt s;
+    return !mlir::matchPattern(v, mlir::m_ConstantInt(&s)) || s.isStrictlyPositive();
+  }
+  return *integer_of(llvm::cast<mlir::Attribute>(step)) > 0;
 }
 
 /// The window_buffer id of an allocation or a view.
@@ -417,7 +614,11 @@ template <> struct commscope::ir_traits<mlir::ModuleOp> {
             pld::string_attr(f, "pld.role") == "orchestrator" || type == "orchestration",
             type == "graph"};
   }
-  static pld::statements body(function f) { return pld::statements(f); }
+  /// A body whose blocks may run in a cycle is presented as the function op itself, a
+  /// statement that repeats them.
+  static pld::statements body(function f) {
+    return pld::cyclic(f.getBody()) ? pld::statements::only(f.getOperation()) : pld::statements(f);
+  }
   /// The rewrite nests one block: a body with a CFG (several blocks) cannot be wrapped.
   static bool can_wrap_body(function f) { return f.getBody().hasOneBlock(); }
   /// One nested region per domain: MLIR prints and verifies regions recursively, and
@@ -428,113 +629,138 @@ template <> struct commscope::ir_traits<mlir::ModuleOp> {
   // ---- statements
   // Asked of every statement: an op without regions, the common case, is tested first.
   static statement_kind statement_kind_of(statement st) {
-    using namespace mlir::scf;
     auto* s = llvm::dyn_cast<mlir::Operation*>(st);
-    if (s && s->getNumRegions() == 0)
-      return pld::is_select(s) ? statement_kind::other
-             : s->getNumResults() > 0 || pld::is_forwarding_terminator(s)
-                 ? statement_kind::assignment
-                 : statement_kind::evaluation;
-    if (!s)
+    if (s && s->getNumRegions() == 0) {
+      if (s->getNumResults() > 0)
+        return pld::is_select(s) ? statement_kind::other : statement_kind::assignment;
+      if (s->getNumOperands() == 0 || !pld::is_terminator(s))
+        return statement_kind::evaluation;
+      switch (pld::role_of(s)) {
+      case pld::terminator_role::binding:
+        return statement_kind::assignment;
+      case pld::terminator_role::edges:
+        return statement_kind::other;
+      default:
+        return statement_kind::evaluation;
+      }
+    }
+    if (!s) // an edge or a choice binds; a block that may not run holds ops
       return llvm::isa<mlir::Block*>(st) ? statement_kind::other : statement_kind::assignment;
-    return mlir::isa<pld::comm_domain_scope>(s)          ? statement_kind::scope
-           : mlir::isa<ForOp>(s)                         ? statement_kind::for_loop
-           : mlir::isa<WhileOp, ParallelOp, ForallOp>(s) ? statement_kind::while_loop
-                                                         : statement_kind::other;
+    if (mlir::isa<pld::comm_domain_scope>(s))
+      return statement_kind::scope;
+    if (pld::is_counted(s))
+      return statement_kind::for_loop;
+    return pld::is_loop(s) ? statement_kind::while_loop : statement_kind::other;
   }
   static location location_of(statement s) { return pld::op_of(s)->getLoc(); }
-  /// An op's regions; a block's edges and a select's choices are its branches only.
+  /// An op's regions; a block that may not run, its ops; a branch's edges and a select's
+  /// choices are its branches only.
   static pld::statements children(statement s) {
-    auto* op = llvm::dyn_cast<mlir::Operation*>(s);
-    return op ? pld::statements(op) : pld::statements::only(nullptr);
+    if (auto* op = llvm::dyn_cast<mlir::Operation*>(s))
+      return pld::statements(op);
+    if (auto* block = llvm::dyn_cast<mlir::Block*>(s))
+      return pld::statements::of_block(block);
+    return pld::statements::only(nullptr);
   }
-  /// An op with a region of several blocks (scf.execute_region's CFG) whose edges lead
-  /// back repeats. An op of another dialect runs its regions at most once unless it says
-  /// it is a loop.
+  /// An op whose regions' blocks may run in a cycle, or a loop, repeats; a region branch
+  /// op that is no loop runs its regions as its interface says (region_control); a block
+  /// that may not run, or an op of another kind, runs its regions at most once.
   static control_flow control_of(statement st) {
     auto* s = llvm::dyn_cast<mlir::Operation*>(st);
     if (s && s->getNumRegions() == 0)
-      return pld::is_select(s) ? control_flow::alternatives : control_flow::block;
-    if (!s) // a block's edges, or an edge (no children)
-      return llvm::isa<mlir::Block*>(st) ? control_flow::alternatives : control_flow::block;
-    if (mlir::isa<mlir::scf::IfOp, mlir::scf::IndexSwitchOp>(s))
-      return control_flow::alternatives;
-    if (llvm::any_of(s->getRegions(), [](mlir::Region& r) {
-          return !r.empty() && !r.hasOneBlock() && pld::loops_back(r);
-        }))
-      return control_flow::repeat;
-    if (mlir::isa<pld::comm_domain_scope, mlir::scf::ExecuteRegionOp>(s))
+      return pld::is_select(s) || (pld::is_terminator(s) && s->getNumSuccessors() > 0)
+                 ? control_flow::alternatives
+                 : control_flow::block;
+    if (!s) // a block that may not run, or an edge or a choice (no children)
+      return llvm::isa<mlir::Block*>(st) ? control_flow::may_skip : control_flow::block;
+    if (mlir::isa<pld::comm_domain_scope>(s))
       return control_flow::block;
-    if (mlir::isa<mlir::LoopLikeOpInterface, mlir::scf::ReduceOp>(s))
-      return control_flow::repeat; // scf.reduce: its regions combine every iteration's values
+    if (llvm::any_of(s->getRegions(), [](mlir::Region& r) { return pld::cyclic(r); }) ||
+        pld::is_loop(s))
+      return control_flow::repeat;
+    if (auto b = mlir::dyn_cast<mlir::RegionBranchOpInterface>(s))
+      return pld::region_control(b);
     return control_flow::may_skip;
   }
-  /// scf.if: then, else (empty when absent); scf.index_switch: the cases, then default; a
-  /// block of a CFG: its edges; arith.select: its two choices.
+  /// A region branch op: the regions it may enter, in source order (none when it may
+  /// enter none: scf.if without else, last); a branch: its edges;
+  /// arith.select: its two choices.
   static llvm::SmallVector<pld::statements, 2> branches(statement st) {
-    if (auto* block = llvm::dyn_cast<mlir::Block*>(st))
-      return pld::edges_of(*block);
     auto* s = llvm::cast<mlir::Operation*>(st);
     llvm::SmallVector<pld::statements, 2> r;
-    if (s->getNumRegions() == 0) { // arith.select
+    if (pld::is_select(s)) {
       r.push_back(pld::statements::only(&s->getOpOperand(1)));
       r.push_back(pld::statements::only(&s->getOpOperand(2)));
-    } else if (auto sw = mlir::dyn_cast<mlir::scf::IndexSwitchOp>(s)) {
-      for (mlir::Region& c : sw.getCaseRegions())
-        r.emplace_back(c);
-      r.emplace_back(sw.getDefaultRegion());
+    } else if (s->getNumRegions() == 0) {
+      return pld::edges_of(s);
     } else {
-      for (mlir::Region& b : s->getRegions())
-        r.emplace_back(b);
+      for (mlir::Region* region : pld::in_source_order(
+               pld::entry_successors(mlir::cast<mlir::RegionBranchOpInterface>(s))))
+        r.push_back(region ? pld::statements(*region) : pld::statements::only(nullptr));
     }
     return r;
   }
-  static llvm::SmallVector<variable, 2> targets(statement s) {
-    if (auto* op = llvm::dyn_cast<mlir::Operation*>(s); op && pld::binds_itself(op))
-      return llvm::SmallVector<variable, 2>(op->getResults().begin(), op->getResults().end());
-    return pld::bound_by(s);
+  static llvm::SmallVector<variable, 4> targets(statement s) {
+    auto* op = llvm::dyn_cast<mlir::Operation*>(s);
+    if (op && op->getNumRegions() == 0 &&
+        (op->getNumResults() > 0 ? !pld::is_select(op) : !pld::is_terminator(op)))
+      return llvm::SmallVector<variable, 4>(op->getResults().begin(), op->getResults().end());
+    return pld::transfer_of(s).targets;
   }
-  /// A yield, an edge of one value or a select's choice is a copy; any other binding
-  /// statement is the op itself (and its targets are in values()).
+  /// A binding terminator, an edge of one value or a select's choice is a copy; any
+  /// other statement is the op itself (and what it binds is in values()).
   static expression value(statement s) {
     auto* op = llvm::dyn_cast<mlir::Operation*>(s);
-    const bool copies = !op || mlir::isa<mlir::scf::YieldOp>(op);
-    if (!copies) // an op, an scf.condition or a loop
+    if (op && (op->getNumResults() > 0 || op->getNumRegions() > 0 || !pld::is_terminator(op)))
       return {op, {}};
-    if (const auto f = pld::forwarded(s); copies && f.copies == 1 && f.values.size() == 1)
-      return {pld::op_of(s), f.values.front()};
+    if (const auto t = pld::transfer_of(s); t.sources.size() == 1)
+      return {pld::op_of(s), t.sources.front()};
     return {pld::op_of(s), {}};
   }
-  /// The value of each target (targets()) of a yield, an scf.condition, an edge or a
-  /// loop's entry; none for an op, which binds its results to itself (value()).
+  /// The value of each target (targets()) of a binding terminator, an edge or a loop's
+  /// entry; none for an op, which binds its results to itself (value()).
   static llvm::SmallVector<expression, 6> values(statement s) {
     llvm::SmallVector<expression, 6> r;
-    const auto f = pld::forwarded(s);
-    for (unsigned i = 0; i < f.copies; ++i)
-      for (mlir::Value v : f.values)
-        r.push_back({pld::op_of(s), v});
+    for (mlir::Value v : pld::transfer_of(s).sources)
+      r.push_back({pld::op_of(s), v});
     return r;
   }
+  /// An op's operands; an op with regions whose transfers the pass does not follow
+  /// (pld::follows_regions), the op itself, which flow_of judges.
   static llvm::SmallVector<expression, 6> expressions(statement s) {
     auto* op = llvm::dyn_cast<mlir::Operation*>(s);
-    return op ? pld::operands_of(op) : llvm::SmallVector<expression, 6>{};
+    if (!op)
+      return {};
+    if (op->getNumRegions() == 0 || pld::follows_regions(op))
+      return pld::operands_of(op);
+    return {expression{op, {}}};
   }
   static variable loop_variable(statement s) {
-    return mlir::cast<mlir::scf::ForOp>(llvm::cast<mlir::Operation*>(s)).getInductionVar();
+    return *mlir::cast<mlir::LoopLikeOpInterface>(llvm::cast<mlir::Operation*>(s))
+                .getSingleInductionVar();
   }
-  /// A non-positive constant step is given as the loop op itself, an expression of
-  /// kind other: the devices of such a loop are `unsupported-device`.
+  /// Each bound an SSA value, or a constant of the loop (affine.for). A non-positive
+  /// constant step is given as the loop op itself, an expression of kind other: the
+  /// devices of such a loop are `unsupported-device`.
   static commscope::loop_bounds<expression> loop_bounds(statement st) {
     auto* s = llvm::cast<mlir::Operation*>(st);
-    auto f = mlir::cast<mlir::scf::ForOp>(s);
-    const expression step = pld::positive_step(f) ? expression{s, f.getStep()} : expression{s, {}};
-    return {{s, f.getLowerBound()}, {s, f.getUpperBound()}, step};
+    auto loop = mlir::cast<mlir::LoopLikeOpInterface>(s);
+    const auto bound = [&](mlir::OpFoldResult f, pld::bound_part part) {
+      auto v = llvm::dyn_cast<mlir::Value>(f);
+      return v ? expression{s, v} : expression{s, {}, part};
+    };
+    const mlir::OpFoldResult step = *loop.getSingleStep();
+    return {bound(*loop.getSingleLowerBound(), pld::bound_part::lower),
+            bound(*loop.getSingleUpperBound(), pld::bound_part::upper),
+            pld::positive_step(step) ? bound(step, pld::bound_part::step) : expression{s, {}}};
   }
 
   // ---- expressions
   static expression_kind expression_kind_of(expression e) {
     if (e.value)
       return expression_kind::variable;
+    if (e.part != pld::bound_part::none)
+      return expression_kind::integer;
     if (auto c = mlir::dyn_cast<mlir::arith::ConstantOp>(e.op)) {
       // i1 is a boolean, and a wider constant may not fit an int64.
       auto i = mlir::dyn_cast<mlir::IntegerAttr>(c.getValue());
@@ -547,6 +773,8 @@ template <> struct commscope::ir_traits<mlir::ModuleOp> {
   }
   static location location_of(expression e) { return e.op->getLoc(); }
   static std::int64_t integer_value(expression e) {
+    if (e.part != pld::bound_part::none)
+      return pld::bound_value(e.op, e.part);
     auto c = mlir::cast<mlir::arith::ConstantOp>(e.op);
     return mlir::cast<mlir::IntegerAttr>(c.getValue()).getValue().getSExtValue();
   }
@@ -569,7 +797,7 @@ template <> struct commscope::ir_traits<mlir::ModuleOp> {
       return call_target::unresolved("");
     const auto f =
         symbols ? symbols->lookup<function>(callee.getAttr())
-            : mlir::SymbolTable::lookupNearestSymbolFrom<function>(e.op, callee.getAttr());
+                : mlir::SymbolTable::lookupNearestSymbolFrom<function>(e.op, callee.getAttr());
     if (f)
       return call_target::of(describe(f));
     return call_target::unresolved(std::string_view(callee.getValue()));
@@ -604,7 +832,57 @@ template <> struct commscope::ir_traits<mlir::ModuleOp> {
     return std::nullopt;
   }
   static llvm::SmallVector<expression, 6> subexpressions(expression e) {
-    return e.value ? llvm::SmallVector<expression, 6>{} : pld::operands_of(e.op);
+    if (e.value || e.part != pld::bound_part::none)
+      return {};
+    return pld::operands_of(e.op);
+  }
+
+  // ---- every use of a view is followed or refused
+  /// What an op the pass does not recognise does with the views among its operands.
+  /// Derived: an op without side effects (isMemoryEffectFree: pure ops, casts, view-like
+  /// ops, tensor.extract_slice, builtin.unrealized_conversion_cast, ...), a transfer the
+  /// IR describes (a region branch op or loop, a region terminator that passes values
+  /// on, a branch, func.return, pld.yield), an op without operands, a call of a chip
+  /// orchestrator without a device. Escapes: a call (CallOpInterface) of another
+  /// function, named by its callee (inline it first), any other op that may have
+  /// side effects (an op of an unregistered dialect, memref.store, func.call_indirect),
+  /// an op with regions the pass does not follow, a terminator that passes values where
+  /// no interface says.
+  expression_flow flow_of(expression e) const {
+    constexpr expression_flow derived{operand_flow::derived, {}, false};
+    if (e.value || e.part != pld::bound_part::none || e.op->getNumOperands() == 0)
+      return derived;
+    mlir::Operation* op = e.op;
+    const auto named = [](llvm::StringRef n, bool call) {
+      return expression_flow{operand_flow::escapes, std::string_view(n.data(), n.size()), call};
+    };
+    if (auto call = mlir::dyn_cast<mlir::CallOpInterface>(op)) {
+      auto callee = llvm::dyn_cast<mlir::SymbolRefAttr>(call.getCallableForCallee());
+      if (!callee)
+        return named(op->getName().getStringRef(), false);
+      // A chip orchestrator called without a device runs nowhere the pass counts: its
+      // operands are no escape.
+      auto flat = mlir::dyn_cast<mlir::FlatSymbolRefAttr>(callee);
+      const function f =
+          !flat     ? function()
+          : symbols ? symbols->lookup<function>(flat.getAttr())
+                    : mlir::SymbolTable::lookupNearestSymbolFrom<function>(op, flat.getAttr());
+      if (f && describe(f).is_chip_orchestrator())
+        return derived;
+      return named(callee.getLeafReference().getValue(), true);
+    }
+    if (auto d = mlir::dyn_cast<pld::dispatch>(op)) // of a function that is no chip orchestrator
+      return named(d.getCallee(), true);
+    if (op->getNumRegions() == 0 && pld::is_terminator(op))
+      return pld::role_of(op) == pld::terminator_role::escapes
+                 ? named(op->getName().getStringRef(), false)
+                 : derived;
+    if (op->getNumRegions() > 0)
+      return pld::follows_regions(op) ? derived : named(op->getName().getStringRef(), false);
+    if (mlir::isa<mlir::CastOpInterface, mlir::ViewLikeOpInterface>(op) ||
+        mlir::isMemoryEffectFree(op) || mlir::isa<pld::comm_domain_scope, pld::yield>(op))
+      return derived;
+    return named(op->getName().getStringRef(), false);
   }
   static const void* variable_key(variable v) { return v.getAsOpaquePointer(); }
 
@@ -637,12 +915,18 @@ template <> struct commscope::ir_traits<mlir::ModuleOp> {
         r.push_back(inside.lookup(id));
     return r;
   }
-  /// A view's window buffer is its pointer's allocation, when both carry the same id.
+  /// A view's window buffer is its pointer's allocation (through casts of it: an op of
+  /// one operand and one result that is a cast or has no side effects), when both carry
+  /// the same id.
   static window_buffer view_window_buffer(statement, variable v) {
     auto w = mlir::dyn_cast_or_null<pld::window>(v.getDefiningOp());
     if (!w || w->getNumOperands() == 0 || !pld::window_buffer_id(w))
       return nullptr;
     auto* a = w->getOperand(0).getDefiningOp();
+    while (a && !mlir::isa<pld::alloc_window_buffer>(a) && a->getNumOperands() == 1 &&
+           a->getNumResults() == 1 && a->getNumRegions() == 0 &&
+           (mlir::isa<mlir::CastOpInterface>(a) || mlir::isMemoryEffectFree(a)))
+      a = a->getOperand(0).getDefiningOp();
     const bool same = mlir::isa_and_present<pld::alloc_window_buffer>(a) &&
                       pld::window_buffer_id(a) == pld::window_buffer_id(w);
     return same ? a : nullptr;

@@ -44,8 +44,9 @@ template <class Diagnostic> std::string message_of(const Diagnostic& d) {
   case error_code::unsupported_device:
     return "cannot infer the devices of the pld.dispatch of " + who +
            " from its device operand (expected a constant or the induction variable of an "
-           "enclosing scf.for with constant bounds, or from a constant to pld.world_size "
-           "minus a constant with a constant step)";
+           "enclosing counted loop (scf.for, affine.for, a one-dimensional scf.parallel or "
+           "scf.forall) with constant bounds, or from a constant to pld.world_size minus a "
+           "constant with a constant step)";
   case error_code::partial_world_range:
     return "the pld.dispatch of " + who +
            " runs in an scf.for over the world that starts below device 0 or stops beyond "
@@ -96,7 +97,8 @@ private:
 // The helpers are in the library's internal namespace, named in full from commscope::pld:
 // there `detail` is the one mlir-tblgen generates for the ops' adaptors.
 namespace commscope::detail {
-/// "operand defined here", at its op or, for an induction variable, at its loop.
+/// "operand defined here", at its op or, for an induction variable, at its loop (any
+/// LoopLikeOpInterface: scf.for, affine.for).
 inline void note_definition(::mlir::InFlightDiagnostic& diag, ::mlir::Value v,
                             const std::string& what) {
   if (auto* def = v.getDefiningOp()) {
@@ -104,8 +106,10 @@ inline void note_definition(::mlir::InFlightDiagnostic& diag, ::mlir::Value v,
     return;
   }
   auto* owner = v.getParentRegion() ? v.getParentRegion()->getParentOp() : nullptr;
-  if (auto loop = ::mlir::dyn_cast_or_null<::mlir::scf::ForOp>(owner))
-    diag.attachNote(loop.getLoc()) << what << " is the induction variable of this scf.for";
+  auto loop = ::mlir::dyn_cast_or_null<::mlir::LoopLikeOpInterface>(owner);
+  if (loop && loop.getSingleInductionVar() == v)
+    diag.attachNote(loop.getLoc())
+        << what << " is the induction variable of this " << owner->getName();
   else if (auto f = ::mlir::dyn_cast_or_null<::mlir::func::FuncOp>(owner))
     diag.attachNote(f.getLoc()) << what << " is an argument of '" << f.getSymName() << "'";
   else if (owner)
@@ -195,26 +199,37 @@ struct counts {
 
 namespace commscope::detail {
 /// The highest device a dispatch names, for the forms read at the dispatch: a constant,
-/// or the induction variable of an scf.for with constant bounds and a positive step. A
-/// device carried through region results (an scf.if's, an iter_arg) is found in the
-/// device sets of the allocations (check_limits).
+/// or the induction variable of a counted loop (LoopLikeOpInterface: scf.for, affine.for)
+/// with constant bounds and a positive step. A device carried through region results (an
+/// scf.if's, an iter_arg) is found in the device sets of the allocations (check_limits).
 inline std::optional<std::int64_t> highest_device(pld::dispatch call) {
   if (call->getNumOperands() == 0)
     return std::nullopt;
   const ::mlir::Value device = call->getOperand(0);
-  llvm::APInt c, lo, hi, step;
+  llvm::APInt c;
   if (::mlir::matchPattern(device, ::mlir::m_ConstantInt(&c)))
     return c.getSExtValue();
+  const auto constant = [](std::optional<::mlir::OpFoldResult> f) -> std::optional<std::int64_t> {
+    if (!f)
+      return std::nullopt;
+    if (auto v = llvm::dyn_cast<::mlir::Value>(*f)) {
+      llvm::APInt i;
+      if (!::mlir::matchPattern(v, ::mlir::m_ConstantInt(&i)))
+        return std::nullopt;
+      return i.getSExtValue();
+    }
+    return pld::integer_of(llvm::cast<::mlir::Attribute>(*f));
+  };
   auto arg = ::mlir::dyn_cast<::mlir::BlockArgument>(device);
-  auto loop = arg ? ::mlir::dyn_cast<::mlir::scf::ForOp>(arg.getOwner()->getParentOp()) : nullptr;
-  if (!loop || loop.getInductionVar() != device ||
-      !::mlir::matchPattern(loop.getLowerBound(), ::mlir::m_ConstantInt(&lo)) ||
-      !::mlir::matchPattern(loop.getUpperBound(), ::mlir::m_ConstantInt(&hi)) ||
-      !::mlir::matchPattern(loop.getStep(), ::mlir::m_ConstantInt(&step)) ||
-      !step.isStrictlyPositive() || lo.getSExtValue() >= hi.getSExtValue())
+  auto loop =
+      arg ? ::mlir::dyn_cast<::mlir::LoopLikeOpInterface>(arg.getOwner()->getParentOp()) : nullptr;
+  if (!loop || loop.getSingleInductionVar() != device)
     return std::nullopt;
-  const std::int64_t first = lo.getSExtValue(), stride = step.getSExtValue();
-  return first + (hi.getSExtValue() - 1 - first) / stride * stride;
+  const auto lo = constant(loop.getSingleLowerBound()), hi = constant(loop.getSingleUpperBound()),
+             step = constant(loop.getSingleStep());
+  if (!lo || !hi || !step || *step <= 0 || *lo >= *hi)
+    return std::nullopt;
+  return *lo + (*hi - 1 - *lo) / *step * *step;
 }
 
 /// The option limits, with the codes and places of the adapter's own: device-limit at

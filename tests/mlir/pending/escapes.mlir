@@ -1,0 +1,135 @@
+// PENDING: needs the generic side of "every use of a view is followed or refused"
+// (derived bindings, escape sites, view-escapes); move to tests/mlir/ once merged.
+// A view (or a window pointer) that reaches a use the pass cannot see past is
+// view-escapes at that use: a call of a function that is no chip orchestrator, an op that
+// may have side effects, an op with regions no interface describes, a terminator that
+// passes it where no interface says. The messages are matched by the allocation, the
+// callee or op, and the code.
+// RUN: %opt %s --split-input-file --allow-unregistered-dialect --verify-diagnostics --commscope-materialize
+
+func.func private @chip(tensor<64xf32>) attributes {pld.level = "chip", pld.role = "orchestrator"}
+func.func private @helper(tensor<64xf32>)
+func.func @call(%flag: i1) attributes {pld.level = "host", pld.role = "orchestrator"} {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %x = pld.alloc_window_buffer(%c64) {name = "x"} : (index) -> i64
+  %v = pld.window(%x, %c64) : (i64, index) -> tensor<64xf32>
+  pld.dispatch @chip(%c0, %v) : (index, tensor<64xf32>) -> ()
+  // expected-error-re @+1 {{allocation 'x'{{.*}}'helper'{{.*}}--inline{{.*}}[view-escapes]}}
+  func.call @helper(%v) : (tensor<64xf32>) -> ()
+  return
+}
+
+// -----
+
+// Through a cast (derived) and an scf.if's result (a transfer) to the call.
+func.func private @chip(tensor<64xf32>) attributes {pld.level = "chip", pld.role = "orchestrator"}
+func.func private @helper(tensor<?xf32>)
+func.func @call_through(%flag: i1) attributes {pld.level = "host", pld.role = "orchestrator"} {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %x = pld.alloc_window_buffer(%c64) {name = "x"} : (index) -> i64
+  %v = pld.window(%x, %c64) : (i64, index) -> tensor<64xf32>
+  pld.dispatch @chip(%c0, %v) : (index, tensor<64xf32>) -> ()
+  %w = scf.if %flag -> (tensor<64xf32>) {
+    scf.yield %v : tensor<64xf32>
+  } else {
+    scf.yield %v : tensor<64xf32>
+  }
+  %c = tensor.cast %w : tensor<64xf32> to tensor<?xf32>
+  // expected-error-re @+1 {{allocation 'x'{{.*}}'helper'{{.*}}[view-escapes]}}
+  func.call @helper(%c) : (tensor<?xf32>) -> ()
+  return
+}
+
+// -----
+
+// A window pointer passed to a call.
+func.func private @chip(tensor<64xf32>) attributes {pld.level = "chip", pld.role = "orchestrator"}
+func.func private @keep(i64)
+func.func @pointer_call() attributes {pld.level = "host", pld.role = "orchestrator"} {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %x = pld.alloc_window_buffer(%c64) {name = "x"} : (index) -> i64
+  %v = pld.window(%x, %c64) : (i64, index) -> tensor<64xf32>
+  pld.dispatch @chip(%c0, %v) : (index, tensor<64xf32>) -> ()
+  // expected-error-re @+1 {{allocation 'x'{{.*}}'keep'{{.*}}[view-escapes]}}
+  func.call @keep(%x) : (i64) -> ()
+  return
+}
+
+// -----
+
+// Ops that may have side effects: an op of an unregistered dialect, a store of the
+// pointer, a call through a function value.
+func.func private @chip(tensor<64xf32>) attributes {pld.level = "chip", pld.role = "orchestrator"}
+func.func private @helper(tensor<64xf32>)
+func.func @side_effects(%m: memref<4xi64>) attributes {pld.level = "host", pld.role = "orchestrator"} {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %x = pld.alloc_window_buffer(%c64) {name = "x"} : (index) -> i64
+  %v = pld.window(%x, %c64) : (i64, index) -> tensor<64xf32>
+  pld.dispatch @chip(%c0, %v) : (index, tensor<64xf32>) -> ()
+  // expected-error-re @+1 {{allocation 'x'{{.*}}'test.sink'{{.*}}[view-escapes]}}
+  "test.sink"(%v) : (tensor<64xf32>) -> ()
+  // expected-error-re @+1 {{allocation 'x'{{.*}}'memref.store'{{.*}}[view-escapes]}}
+  memref.store %x, %m[%c0] : memref<4xi64>
+  %f = func.constant @helper : (tensor<64xf32>) -> ()
+  // expected-error-re @+1 {{allocation 'x'{{.*}}'func.call_indirect'{{.*}}[view-escapes]}}
+  func.call_indirect %f(%v) : (tensor<64xf32>) -> ()
+  return
+}
+
+// -----
+
+// An op with regions that no interface describes: its operand reaches its region's
+// argument, which the pass does not follow; a view yielded out of such a region.
+func.func private @chip(tensor<64xf32>) attributes {pld.level = "chip", pld.role = "orchestrator"}
+func.func @regions() attributes {pld.level = "host", pld.role = "orchestrator"} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %x = pld.alloc_window_buffer(%c64) {name = "x"} : (index) -> i64
+  %y = pld.alloc_window_buffer(%c64) {name = "y"} : (index) -> i64
+  %vx = pld.window(%x, %c64) : (i64, index) -> tensor<64xf32>
+  %vy = pld.window(%y, %c64) : (i64, index) -> tensor<64xf32>
+  pld.dispatch @chip(%c0, %vx) : (index, tensor<64xf32>) -> ()
+  pld.dispatch @chip(%c0, %vy) : (index, tensor<64xf32>) -> ()
+  // expected-error-re @+1 {{allocation 'x'{{.*}}'test.region'{{.*}}[view-escapes]}}
+  "test.region"(%vx) ({
+  ^bb0(%a: tensor<64xf32>):
+    pld.dispatch @chip(%c1, %a) : (index, tensor<64xf32>) -> ()
+    "test.end"() : () -> ()
+  }) : (tensor<64xf32>) -> ()
+  %w = "test.wrap"() ({
+    // expected-error-re @+1 {{allocation 'y'{{.*}}'test.yield'{{.*}}[view-escapes]}}
+    "test.yield"(%vy) : (tensor<64xf32>) -> ()
+  }) : () -> tensor<64xf32>
+  pld.dispatch @chip(%c1, %w) : (index, tensor<64xf32>) -> ()
+  return
+}
+
+// -----
+
+// No escapes: a view returned from the host function, a comparison of pointers whose
+// result goes nowhere, views through casts and region results to dispatches.
+func.func private @chip(tensor<64xf32>) attributes {pld.level = "chip", pld.role = "orchestrator"}
+func.func @followed(%flag: i1) -> tensor<64xf32> attributes {pld.level = "host", pld.role = "orchestrator"} {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %x = pld.alloc_window_buffer(%c64) {name = "x"} : (index) -> i64
+  %y = pld.alloc_window_buffer(%c64) {name = "y"} : (index) -> i64
+  %vx = pld.window(%x, %c64) : (i64, index) -> tensor<64xf32>
+  %vy = pld.window(%y, %c64) : (i64, index) -> tensor<64xf32>
+  %same = arith.cmpi eq, %x, %y : i64
+  %c = tensor.cast %vx : tensor<64xf32> to tensor<?xf32>
+  %back = tensor.cast %c : tensor<?xf32> to tensor<64xf32>
+  pld.dispatch @chip(%c0, %back) : (index, tensor<64xf32>) -> ()
+  %w = affine.if affine_set<() : (0 == 0)>() -> tensor<64xf32> {
+    affine.yield %vy : tensor<64xf32>
+  } else {
+    affine.yield %vy : tensor<64xf32>
+  }
+  pld.dispatch @chip(%c0, %w) : (index, tensor<64xf32>) -> ()
+  return %vx : tensor<64xf32>
+}
