@@ -479,7 +479,7 @@ TEST_CASE("a scope that lacks part of a loop's range") {
   }
 }
 
-TEST_CASE("all covers every device; a wider scope is no finding") {
+TEST_CASE("all covers every device and a wider scope is no finding") {
   fixture f;
   auto a = f.view("a");
   auto b = f.view("b");

@@ -198,6 +198,10 @@ private:
             if (held >> on & 1)
               world_->dispatched[on] |= std::uint64_t{1} << device;
           t_.touched[static_cast<std::size_t>(s.id)] |= held;
+          // By keyword: a dispatch gives its devices to its positional arguments only, so
+          // a view passed so is refused (view-escapes), as a helper call's.
+          if (s.keywords)
+            t_.escaped[static_cast<std::size_t>(s.id)] |= held;
         }
       }
       break;

@@ -266,7 +266,9 @@ verdict judge(const gt::program& p, const gt::rendered& r, const gt::truth& t, c
     if ((code == "unsupported-device" && design.device_escapes) ||
         (code == "malformed-op" && design.ambiguous_pointer))
       continue;
-    if (code == "view-escapes" && st && st->kind == gt::statement_kind::escape) {
+    if (code == "view-escapes" && st &&
+        (st->kind == gt::statement_kind::escape ||
+         (st->kind == gt::statement_kind::dispatch && st->keywords))) {
       escape_reported[static_cast<std::size_t>(st->id)] = true;
       continue;
     }

@@ -110,7 +110,8 @@ struct statement {
   /// A dispatch inside a conditional expression, `chipN(...) if cN() else None`: it runs
   /// in some executions only (conditions[0] is its condition).
   bool guarded = false;
-  /// A dispatch: its arguments passed by keyword (x0=..., ...), for breadth.
+  /// A dispatch: its arguments passed by keyword (x0=..., ...): a view so passed is
+  /// view-escapes, as at a helper call (a dispatch covers its positional arguments only).
   bool keywords = false;
   std::vector<int> sources; ///< a parallel assignment's values (variables)
   std::int64_t size = 64;

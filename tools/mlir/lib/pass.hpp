@@ -59,6 +59,8 @@ template <class Diagnostic> std::string message_of(const Diagnostic& d) {
   default:
     break;
   }
+  if (d.why == commscope::reason::view_into_call || d.why == commscope::reason::pointer_into_call)
+    return d.message() + " (--inline)";
   return d.message();
 }
 

@@ -1,5 +1,3 @@
-// PENDING: needs the generic side of "every use of a view is followed or refused"
-// (derived bindings); move to tests/mlir/ once merged.
 // The results of an op that cannot dispatch anything (no side effects, a cast, a view-like
 // op) may each be a view of each of its view operands: a dispatch of one covers the
 // allocations it may view. A pure cast of an allocation's pointer is a copy of it.
