@@ -70,9 +70,10 @@ func.func @side_effects(%m: memref<4xi64>) attributes {pld.level = "host", pld.r
   %c64 = arith.constant 64 : index
   // expected-note @+1 {{allocation 'x' is here}}
   %x = pld.alloc_window_buffer(%c64) {name = "x"} : (index) -> i64
-  // expected-note @+2 {{a view of it is taken here}}
   // expected-note @+1 {{a view of it is taken here}}
   %v = pld.window(%x, %c64) : (i64, index) -> tensor<64xf32>
+  // expected-note @+1 {{a view of it is taken here}}
+  %v2 = pld.window(%x, %c64) : (i64, index) -> tensor<64xf32>
   pld.dispatch @chip(%c0, %v) : (index, tensor<64xf32>) -> ()
   // expected-error-re @+1 {{allocation 'x'{{.*}}'test.sink'{{.*}}[view-escapes]}}
   "test.sink"(%v) : (tensor<64xf32>) -> ()
@@ -80,7 +81,7 @@ func.func @side_effects(%m: memref<4xi64>) attributes {pld.level = "host", pld.r
   memref.store %x, %m[%c0] : memref<4xi64>
   %f = func.constant @helper : (tensor<64xf32>) -> ()
   // expected-error-re @+1 {{allocation 'x'{{.*}}'func.call_indirect'{{.*}}[view-escapes]}}
-  func.call_indirect %f(%v) : (tensor<64xf32>) -> ()
+  func.call_indirect %f(%v2) : (tensor<64xf32>) -> ()
   return
 }
 
