@@ -604,8 +604,8 @@ struct expressions : member_function<expressions> {
 /// so that calls nested anywhere are found. A dispatch with more operands than its
 /// arguments and device= has keyword arguments: its positional arguments come first
 /// then, and what follows them is judged apart. Default: a
-/// call's arguments, then its device_of (asked only of calls). Give it when other operands (keyword values, operands
-/// of arithmetic) may hold calls.
+/// call's arguments, then its device_of (asked only of calls). Give it when other operands (keyword
+/// values, operands of arithmetic) may hold calls.
 struct subexpressions : member_function<subexpressions> {
   template <class T>
   using call =
@@ -655,7 +655,8 @@ struct subexpressions : member_function<subexpressions> {
 struct flow_of : member_function<flow_of> {
   template <class T>
   using call = decltype(std::declval<const T&>().flow_of(std::declval<typename T::expression>()));
-  template <class R, class T> static constexpr bool returns = std::convertible_to<R, expression_flow>;
+  template <class R, class T>
+  static constexpr bool returns = std::convertible_to<R, expression_flow>;
   template <class T> static constexpr bool holds = absent_or_given<T>;
   template <class T> static constexpr void diagnose() {
     static_assert(returns<call<T>, T>,

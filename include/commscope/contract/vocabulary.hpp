@@ -91,8 +91,8 @@ enum class operand_flow : std::uint8_t {
 /// `flow_of`'s answer: the flow, and for an escape what the message names.
 struct expression_flow {
   operand_flow what = operand_flow::escapes;
-  std::string_view name;  ///< the callee or operation, as the message names it
-  bool call = false;      ///< a call of a function (the fix: inline it first)
+  std::string_view name; ///< the callee or operation, as the message names it
+  bool call = false;     ///< a call of a function (the fix: inline it first)
   /// For escapes: the first `receivers` operands are what the call is made on (`lst` of
   /// `lst.append(v)`, `v` of `v.reshape(n)`): they do not escape, and its value may be
   /// (part of) them.

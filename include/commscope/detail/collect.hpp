@@ -676,9 +676,8 @@ private:
     std::size_t positional = 0;
     for (auto&& arg : a_.arguments(e)) {
       const expression x(arg);
-      out_.arguments.emplace_back(a_.expression_kind_of(x) == expression_kind::variable
-                                      ? read(x)
-                                      : derived_of(x));
+      out_.arguments.emplace_back(
+          a_.expression_kind_of(x) == expression_kind::variable ? read(x) : derived_of(x));
       ++positional;
     }
     std::size_t operands = 0;
@@ -722,27 +721,27 @@ private:
       if (!t.callee.is_chip_orchestrator()) // a helper: the pass does not follow calls
         return flow_of_call(e, t, at);
       if (auto d = a_.device_of(e)) {
-          dispatch_site<Adapter> site{e, *d, no_index, 0, 0, device_form::other, false, at};
-          switch (a_.expression_kind_of(*d)) {
-          case expression_kind::integer:
-            if (const std::int64_t v = a_.integer_value(*d); v >= 0 && v < no_index) {
-              site.form = device_form::small_integer;
-              site.device_def = static_cast<std::uint32_t>(v);
-            } else {
-              site.form = device_form::integer;
-            }
-            break;
-          case expression_kind::variable:
-            site.form = device_form::variable;
-            site.device_def = read(*d);
-            break;
-          default:
-            break;
+        dispatch_site<Adapter> site{e, *d, no_index, 0, 0, device_form::other, false, at};
+        switch (a_.expression_kind_of(*d)) {
+        case expression_kind::integer:
+          if (const std::int64_t v = a_.integer_value(*d); v >= 0 && v < no_index) {
+            site.form = device_form::small_integer;
+            site.device_def = static_cast<std::uint32_t>(v);
+          } else {
+            site.form = device_form::integer;
           }
-          site.surely_runs = guarded_ == 0 && out_.first_jump == UINT64_MAX;
-          site.first_argument = record_arguments(e, site.argument_count, true);
-          out_.dispatches.emplace_back(site);
+          break;
+        case expression_kind::variable:
+          site.form = device_form::variable;
+          site.device_def = read(*d);
+          break;
+        default:
+          break;
         }
+        site.surely_runs = guarded_ == 0 && out_.first_jump == UINT64_MAX;
+        site.first_argument = record_arguments(e, site.argument_count, true);
+        out_.dispatches.emplace_back(site);
+      }
       return false;
     case call_target::kind::operation:
       break;
@@ -792,7 +791,7 @@ private:
   statement_walker<Adapter> walker_;
   vec<std::pair<expression, bool>> exprs_; ///< the walk's stack; true: a guard's end
   vec<expression> gather_stack_;
-  vec<std::uint32_t> leaves_; ///< derived_of's definitions, stacked
+  vec<std::uint32_t> leaves_;      ///< derived_of's definitions, stacked
   vec<std::uint32_t> open_;        ///< per open statement: its loop index, or no_index
   vec<std::uint32_t> open_loops_;  ///< the loops open here, innermost last
   vec<std::uint8_t> open_guarded_; ///< per open statement: whether it may skip or repeat

@@ -151,11 +151,11 @@ private:
           const auto& b = vars_.at(d);
           if (b.what != binding::kind::allocation)
             return;
-      seeds_.emplace_back(b.ref);
-      if (first == no_index)
-        first = b.ref;
-      else if (b.ref != first && (second == no_index || b.ref < second))
-        second = b.ref;
+          seeds_.emplace_back(b.ref);
+          if (first == no_index)
+            first = b.ref;
+          else if (b.ref != first && (second == no_index || b.ref < second))
+            second = b.ref;
         },
         true); // a pure cast or select of a pointer is a copy of it
     if (second == no_index) {
@@ -242,10 +242,10 @@ private:
       const bool is_view = alloc != no_index;
       const auto a = is_view ? alloc : pointer;
       const auto& site = facts_.allocations[a];
-      const reason why = e.keyword ? (is_view ? reason::view_by_keyword : reason::pointer_by_keyword)
-                         : is_view ? (e.call ? reason::view_into_call : reason::view_into_operation)
-                                   : (e.call ? reason::pointer_into_call
-                                             : reason::pointer_into_operation);
+      const reason why =
+          e.keyword ? (is_view ? reason::view_by_keyword : reason::pointer_by_keyword)
+          : is_view ? (e.call ? reason::view_into_call : reason::view_into_operation)
+                    : (e.call ? reason::pointer_into_call : reason::pointer_into_operation);
       auto& d = report(error_code::view_escapes, a_.allocation_name(a_.value(site.statement)),
                        a_.where_expression(e.use), e.order, 0, 0, why);
       d.object = e.name.empty() ? std::string_view("?") : e.name;

@@ -386,8 +386,8 @@ private:
 
   static constexpr bool followed(const binding& b, mode m) {
     return b.what == binding::kind::copy || b.what == binding::kind::merge ||
-           (m == view_mode && (b.what == binding::kind::collective_result ||
-                               b.what == binding::kind::derived));
+           (m == view_mode &&
+            (b.what == binding::kind::collective_result || b.what == binding::kind::derived));
   }
   /// What a definition that is not followed contributes: itself (root), or its view.
   constexpr std::uint32_t source(std::uint32_t d, mode m) const {

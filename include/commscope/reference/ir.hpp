@@ -419,10 +419,10 @@ private:
   friend class node_factory;
   enum : std::uint8_t {
     f_overflow = 1,
-    f_tail_text = 2, ///< a text slot in the tail (kinds whose payload is not the text)
-    f_name = 4,      ///< a name slot in the tail
-    f_bound = 8,     ///< name: the payload is the variable
-    f_resolved = 16, ///< function_call: the payload is the callee
+    f_tail_text = 2,    ///< a text slot in the tail (kinds whose payload is not the text)
+    f_name = 4,         ///< a name slot in the tail
+    f_bound = 8,        ///< name: the payload is the variable
+    f_resolved = 16,    ///< function_call: the payload is the callee
     f_conditional = 32, ///< opaque: its operands may not all be evaluated
   };
 

@@ -308,8 +308,8 @@ template <> struct commscope::ir_traits<commscope::reference::program_ptr> {
       const reference::expression* callee = e->base().get();
       if (callee && callee->what == expr_kind::attribute) {
         const reference::expression* owner = callee->base().get();
-        while (owner && (owner->what == expr_kind::attribute || owner->what == expr_kind::subscript ||
-                         owner->what == expr_kind::call))
+        while (owner && (owner->what == expr_kind::attribute ||
+                         owner->what == expr_kind::subscript || owner->what == expr_kind::call))
           owner = owner->base().get();
         // A method of a value the host holds (`self`'s members may do anything): its
         // value may be (part of) the value, its arguments escape (`lst.append(v)`).
@@ -332,8 +332,8 @@ template <> struct commscope::ir_traits<commscope::reference::program_ptr> {
     }
     case expr_kind::binary: {
       const auto op = e->text().view();
-      return {op == "and" || op == "or" ? operand_flow::conditional : operand_flow::derived, {},
-              false};
+      return {
+          op == "and" || op == "or" ? operand_flow::conditional : operand_flow::derived, {}, false};
     }
     case expr_kind::opaque:
       return {e->conditional() ? operand_flow::conditional : operand_flow::derived, {}, false};
