@@ -151,25 +151,6 @@ struct missing_ids {
   }
 };
 
-/// The devices of a scope as read_back takes them: its ids, its well-formed progressions;
-/// `all` when it lists neither.
-template <class Records, class Scope>
-constexpr device_set scope_devices(const Records& found, const Scope& sc) {
-  device_set::builder ids;
-  for (std::uint32_t k = 0; k < sc.device_count; ++k) {
-    const auto d = found.devices[sc.first_device + k];
-    ids.add(device_interval{d, d});
-  }
-  if (sc.device_count == 0 && sc.progression_count == 0)
-    ids.add_all();
-  device_set s = ids.finish();
-  for (std::uint32_t k = 0; k < sc.progression_count; ++k)
-    if (const auto p = found.progressions[sc.first_progression + k];
-        p.start >= 0 && p.step >= 1 && p.stop_offset >= 0)
-      s.join(device_set::progression(p));
-  return s;
-}
-
 /// Whether a scope's ids and progressions are in the canonical form (device_set.hpp) for
 /// the worlds that can run its function, those of at least `world` devices (the W the
 /// analysis canonicalized for; an id may reach it when its dispatch might not run).

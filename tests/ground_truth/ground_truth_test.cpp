@@ -652,12 +652,15 @@ public:
   /// `t = (views...)`, t a tuple of as many elements.
   gt::statement pack(const std::string& t, std::vector<std::string> views) {
     const int tuple = var(t, gt::variable_kind::tuple);
-    auto& elements = p.variables[static_cast<std::size_t>(tuple)].elements;
+    // Read through the table each time: var() may grow it.
+    const auto elements = [&]() -> auto& {
+      return p.variables[static_cast<std::size_t>(tuple)].elements;
+    };
     gt::statement s;
     s.kind = gt::statement_kind::pack;
     s.target = tuple;
     for (std::size_t k = 0; k < views.size(); ++k) {
-      if (elements.size() <= k) {
+      if (elements().size() <= k) {
         const int e = var(t + "." + std::to_string(k));
         p.variables[static_cast<std::size_t>(tuple)].elements.push_back(e);
       }

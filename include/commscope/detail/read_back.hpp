@@ -141,6 +141,25 @@ constexpr void read_scopes(const Adapter& a, typename Adapter::function f,
   walker.run(a, a.body(f), reader);
 }
 
+/// The devices of a scope: its ids, its well-formed progressions (a malformed one is the
+/// verifier's finding); `all` when it lists neither.
+template <class Records, class Scope>
+constexpr device_set scope_devices(const Records& found, const Scope& sc) {
+  device_set::builder ids;
+  for (std::uint32_t k = 0; k < sc.device_count; ++k) {
+    const auto d = found.devices[sc.first_device + k];
+    ids.add(device_interval{d, d});
+  }
+  if (sc.device_count == 0 && sc.progression_count == 0)
+    ids.add_all();
+  device_set s = ids.finish();
+  for (std::uint32_t k = 0; k < sc.progression_count; ++k)
+    if (const auto p = found.progressions[sc.first_progression + k];
+        p.start >= 0 && p.step >= 1 && p.stop_offset >= 0)
+      s.join(device_set::progression(p));
+  return s;
+}
+
 /// Every scope of the body (in walk order: outermost first) becomes a domain, its slots
 /// allocations; every variable an assignment binds whose type points at a window buffer
 /// becomes a view.
@@ -159,18 +178,7 @@ constexpr void read_back(const Adapter& a, typename Adapter::function f,
     const auto d = static_cast<std::uint32_t>(fp.domains.size());
     fp.domains.emplace_back();
     fp.domains.back().name = sc.name;
-    device_set::builder devices;
-    for (std::uint32_t i = 0; i < sc.device_count; ++i) {
-      const auto id = found.devices[sc.first_device + i];
-      devices.add(device_interval{id, id});
-    }
-    if (sc.device_count == 0 && sc.progression_count == 0)
-      devices.add_all();
-    fp.domains[d].devices = devices.finish();
-    for (std::uint32_t i = 0; i < sc.progression_count; ++i)
-      if (const auto p = found.progressions[sc.first_progression + i];
-          p.start >= 0 && p.step >= 1 && p.stop_offset >= 0) // else the verifier's finding
-        fp.domains[d].devices.join(device_set::progression(p));
+    fp.domains[d].devices = scope_devices(found, sc);
     for (std::uint32_t i = 0; i < sc.slot_count; ++i) {
       const auto& w = found.slots[sc.first_slot + i];
       if (!w)
