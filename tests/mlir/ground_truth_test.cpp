@@ -1,11 +1,12 @@
 // The MLIR adapter's ground-truth checker: random host orchestrators written as MLIR text
 // from a small model this file owns (allocations, their views, more views anywhere, even
 // in branches and loops, dispatches on constant devices or on the induction variable of
-// an scf.for / affine.for over a constant range, and views flowing through scf.if results, loop iter_args, arith.select, tensor.cast,
-// builtin.unrealized_conversion_cast and the blocks of an scf.execute_region, some with
-// one back edge). The model is executed concretely (not MLIR) for every combination of
-// its i1 arguments and of the back edges' trip counts (0, 1 or 2 each time the region
-// runs), and the analysis of the parsed program is judged against it:
+// an scf.for / affine.for over a constant range, and views flowing through scf.if
+// results, loop iter_args, arith.select, tensor.cast, builtin.unrealized_conversion_cast
+// and the blocks of an scf.execute_region, some with one back edge). The model is
+// executed concretely (not MLIR) for every combination of its i1 arguments and of the
+// back edges' trip counts (0, 1 or 2 each time the region runs), and the analysis of the
+// parsed program is judged against it:
 //   - every program is valid (each allocation has a view and a dispatch reaches it), so
 //     any diagnostic is a false error;
 //   - each allocation's analysed device set holds every device some execution dispatches
