@@ -30,6 +30,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -117,7 +118,7 @@ public:
     scope s;
     for (int a = 0; a < p.allocations; ++a)
       s.views.push_back(a);
-    p.body = block(s, 2 + pick(5), 3, false);
+    p.body = block(s, 2 + pick(5), 3, 1);
     return p;
   }
 
@@ -147,14 +148,14 @@ private:
     return out;
   }
 
-  ops block(scope& s, int n, int depth, bool in_loop) {
+  ops block(scope& s, int n, int depth, int runs) {
     ops out;
     for (int i = 0; i < n; ++i)
-      out.push_back(statement(s, depth, in_loop));
+      out.push_back(statement(s, depth, runs));
     return out;
   }
 
-  op statement(scope& s, int depth, bool in_loop) {
+  op statement(scope& s, int depth, int runs) {
     int r = pick(100);
     if (depth <= 0)
       r %= 50; // no nested regions
@@ -186,12 +187,12 @@ private:
       o.cond = pick(p_->conditions);
       const int results = pick(3);
       scope then_scope = s;
-      o.body = block(then_scope, pick(3), depth - 1, in_loop);
+      o.body = block(then_scope, pick(3), depth - 1, runs);
       o.yields = some(then_scope, results);
       o.has_else = results > 0 || chance(50);
       if (o.has_else) {
         scope else_scope = s;
-        o.else_body = block(else_scope, pick(3), depth - 1, in_loop);
+        o.else_body = block(else_scope, pick(3), depth - 1, runs);
         o.else_yields = some(else_scope, results);
       }
       o.results = fresh(results);
@@ -206,26 +207,28 @@ private:
       body.ivs.push_back(o.iv);
       o.iter_args = fresh(carried);
       body.views.insert(body.views.end(), o.iter_args.begin(), o.iter_args.end());
-      o.body = block(body, 1 + pick(3), depth - 1, true);
+      o.body = block(body, 1 + pick(3), depth - 1, runs * std::max(1, o.hi - o.lo));
       o.yields = some(body, carried);
       o.results = fresh(carried);
     } else {
       o.kind = op_kind::region;
-      region(o, s, depth, in_loop);
+      region(o, s, depth, runs);
     }
     s.views.insert(s.views.end(), o.results.begin(), o.results.end());
     return o;
   }
 
-  /// An acyclic CFG in topological order (then written shuffled), and, outside loops, at
-  /// most one back edge from block j to a block in [1, j].
-  void region(op& o, const scope& s, int depth, bool in_loop) {
+  /// An acyclic CFG in topological order (then written shuffled), and at most one back
+  /// edge from block j to a block in [1, j], unless the region may run more than 4 times
+  /// (`runs`: the trip counts of the loops around it, 3 for each enclosing CFG's back
+  /// edge): the executions to enumerate multiply by 3 each time a region with one runs.
+  void region(op& o, const scope& s, int depth, int runs) {
     const int results = pick(3);
     const int n = 2 + pick(4);
     o.blocks.resize(static_cast<std::size_t>(n));
     for (int i = 1; i < n; ++i)
       o.blocks[static_cast<std::size_t>(i)].args = fresh(pick(3));
-    const int back = !in_loop && n >= 3 && chance(40) ? 1 + pick(n - 2) : -1;
+    const int back = runs <= 4 && n >= 3 && chance(40) ? 1 + pick(n - 2) : -1;
     const auto args_for = [&](const scope& bs, int target) {
       return some(bs, static_cast<int>(o.blocks[static_cast<std::size_t>(target)].args.size()));
     };
@@ -233,7 +236,7 @@ private:
       auto& b = o.blocks[static_cast<std::size_t>(i)];
       scope bs = s;
       bs.views.insert(bs.views.end(), b.args.begin(), b.args.end());
-      b.body = block(bs, pick(3), depth - 1, in_loop || back >= 0);
+      b.body = block(bs, pick(3), depth - 1, back >= 0 ? runs * 3 : runs);
       const int later = n - 1 - i;
       if (i == back) {
         b.term = cfg_block::end::back;
