@@ -241,8 +241,7 @@ public:
     if (has_targets(s)) {
       const auto mark = leaves_.size();
       a_.for_each_expression(s, [&](expression e) { leaves_.emplace_back(derived_of(e)); });
-      const auto from = vars_.derive(std::span(leaves_).subspan(mark));
-      leaves_.resize(mark);
+      const auto from = derive_leaves(mark);
       for (auto&& t : a_.targets(s))
         vars_.bind(vars_.id(variable(t)), derived_binding(from));
     }
@@ -322,7 +321,7 @@ private:
       walk_operands(e, visit(e));
       const call_target t = a_.target(e);
       if (t.what != call_target::kind::operation || t.op == operation::none)
-        return derived_result(e, t);
+        return derived_result(e);
       const auto& r = row(t.op);
       const std::size_t n = count_of(a_.arguments(e));
       if (n < r.min_arity || n > r.max_arity)
@@ -338,7 +337,7 @@ private:
     }
     case expression_kind::other:
       walk(e);
-      return derived_result(e, call_target{});
+      return derived_result(e);
     }
     return {binding::kind::opaque};
   }
@@ -350,13 +349,10 @@ private:
     return {binding::kind::derived, def, static_cast<std::int64_t>(no_index)};
   }
 
-  /// The binding of a variable to e, which is no recognised operation (t: its target when
-  /// it is a call): derived from its operands when e has no effects on them, else opaque.
-  constexpr binding derived_result(expression e, const call_target& t) {
-    if (derived_operands(e, t) == 0) // a dispatch's result, a reported call's, an escape's
-      return {binding::kind::opaque};
-    return derived_binding(derived_of(e));
-  }
+  /// The binding of a variable to e, which is no recognised operation: derived from the
+  /// operands its value may hold views of (gather), opaque when none may (a dispatch's
+  /// result, a reported call's, an escape's without receivers).
+  constexpr binding derived_result(expression e) { return derived_binding(derived_of(e)); }
 
   /// Whether s binds anything.
   constexpr bool has_targets(statement s) const {
@@ -378,13 +374,31 @@ private:
     }
     const auto mark = leaves_.size();
     gather(e);
-    std::uint32_t d = no_index;
-    if (leaves_.size() - mark == 1)
-      d = leaves_[mark];
-    else if (leaves_.size() > mark)
-      d = vars_.derive(std::span(leaves_).subspan(mark));
+    if (leaves_.size() - mark != 1)
+      return derive_leaves(mark);
+    const auto d = leaves_[mark]; // one variable: its own definition
     leaves_.resize(mark);
     return d;
+  }
+
+  /// One definition derived from the leaves stacked since `mark`, which it pops
+  /// (no_index: none).
+  constexpr std::uint32_t derive_leaves(std::size_t mark) {
+    const auto d = vars_.derive(std::span(leaves_).subspan(mark));
+    leaves_.resize(mark);
+    return d;
+  }
+
+  /// One definition derived from what e's operands after the first `skip` may hold.
+  constexpr std::uint32_t derived_of_operands(expression e, std::size_t skip) {
+    const auto mark = leaves_.size();
+    a_.for_each_operand(e, [&](expression sub) {
+      if (skip > 0)
+        --skip;
+      else
+        leaves_.emplace_back(derived_of(sub));
+    });
+    return derive_leaves(mark);
   }
 
   /// Appends to leaves_ the definitions of the variables whose views e may hold: its own
@@ -533,7 +547,7 @@ private:
         if (b.what == binding::kind::opaque) {
           const call_target t = a_.target(e);
           if (t.what != call_target::kind::operation || t.op == operation::none)
-            b = derived_result(e, t);
+            b = derived_result(e);
         }
         break;
       }
@@ -542,7 +556,7 @@ private:
         if constexpr (symbolic)
           b = world_offset(e);
         if (b.what == binding::kind::opaque)
-          b = derived_result(e, call_target{});
+          b = derived_result(e);
         break;
       }
     } else {
@@ -652,16 +666,8 @@ private:
 
   /// Records e, which may do anything with its operands, when they read any variable.
   constexpr void escape(expression e, const expression_flow& f, std::uint64_t at) {
-    const auto mark = leaves_.size();
-    std::uint32_t receivers = f.receivers;
-    a_.for_each_operand(e, [&](expression sub) {
-      if (receivers > 0)
-        --receivers; // what the call is made on: its result, not an escape
-      else
-        leaves_.emplace_back(derived_of(sub));
-    });
-    const auto d = vars_.derive(std::span(leaves_).subspan(mark));
-    leaves_.resize(mark);
+    // What the call is made on (its receivers) is its result, not an escape.
+    const auto d = derived_of_operands(e, f.receivers);
     if (d != no_index)
       out_.escapes.emplace_back(escape_site<Adapter>{e, f.name, at, d, f.call});
   }
@@ -684,14 +690,8 @@ private:
     if (keywords)
       a_.for_each_operand(e, [&](expression) { ++operands; });
     if (operands > positional + 1) { // more than the arguments and device=
-      const auto mark = leaves_.size();
-      std::size_t k = 0;
-      a_.for_each_operand(e, [&](expression sub) {
-        if (k++ >= positional) // device= among them holds no view
-          leaves_.emplace_back(derived_of(sub));
-      });
-      const auto d = vars_.derive(std::span(leaves_).subspan(mark));
-      leaves_.resize(mark);
+      // The keyword arguments; device= among them holds no view.
+      const auto d = derived_of_operands(e, positional);
       if (d != no_index)
         out_.escapes.emplace_back(
             escape_site<Adapter>{e, a_.target(e).callee.name, order_, d, true, true});
