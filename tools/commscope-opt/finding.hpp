@@ -23,6 +23,9 @@ struct finding {
   std::size_t order = 0;
   std::vector<note_line> notes;
   std::string file; ///< another file it is located in (an imported module); empty: the input
+  /// How to fix it, when there is more to say than the code's own hint (`did you mean
+  /// 'r'?`); printed as the `help:` line of the text format.
+  std::string help;
 };
 
 } // namespace commscope::opt
