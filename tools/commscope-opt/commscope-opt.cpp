@@ -277,6 +277,7 @@ template <class Diagnostic> finding finding_of(const Diagnostic& d, std::string 
             d.where.column,
             0,
             {},
+            {},
             {}};
   for (const auto& n : d.notes)
     f.notes.push_back({n.message(), n.where.line, n.where.column});
@@ -470,7 +471,7 @@ program_outcome run_program(const fe::program_unit& unit, const options& opt,
   out.key("functions");
   out.begin_array();
   for (const auto& d : unit.diagnostics) {
-    result.findings.push_back({d.code, d.message, d.where.line, d.where.column, 0, {}, d.file});
+    result.findings.push_back({d.code, d.message, d.where.line, d.where.column, 0, {}, d.file, {}});
     for (const auto& [message, at] : d.notes)
       result.findings.back().notes.push_back({message, at.line, at.column});
   }
@@ -599,7 +600,7 @@ file_result analyse_file(std::string_view display, std::string_view path, std::s
   out.begin_array();
   if (module.error) {
     const auto& e = *module.error;
-    findings.push_back({"syntax", e.message, e.line, e.column, 0, {}, {}});
+    findings.push_back({"syntax", e.message, e.line, e.column, 0, {}, {}, {}});
     r.status = exit_syntax;
     r.syntax_error = true;
     if (picture)
