@@ -37,67 +37,86 @@ enum class error_code : std::uint8_t {
   verify,              ///< a finding of the verifier (verify.hpp)
 };
 
-/// What a code means, for tools that list the codes (a SARIF log's rules): its stable
-/// spelling, a one-line summary and a full description.
+/// What a code means, for tools that list the codes (a SARIF log's rules, a linter's
+/// `help:` line): its stable spelling, a one-line summary, a full description and how a
+/// program author usually fixes it.
 struct error_code_info {
   std::string_view name;
   std::string_view summary;
   std::string_view description;
+  std::string_view help;
 };
 
 /// Every code, in the order of `error_code`: the one table of their names and texts.
 inline constexpr std::array<error_code_info, 17> error_codes{{
     {"dead-alloc", "An allocation has no window view.",
      "A window buffer is allocated but never viewed through pld.window: no dispatch can use "
-     "it, so it has no place in any comm domain."},
+     "it, so it has no place in any comm domain.",
+     "take a view of it with pld.window(...) and dispatch the view, or remove the allocation"},
     {"unconsumed-alloc", "An allocation has views but no coverage.",
      "No dispatch or collective passes a view of the allocation, so no device set can be "
-     "given to its comm domain."},
+     "given to its comm domain.",
+     "pass a view of it to a chip orchestrator with device=..., or to a collective whose data buffer is covered"},
     {"empty-coverage", "An allocation's only coverage comes from empty loops.",
      "Every dispatch that covers the allocation sits in a loop that runs zero times, so its "
-     "device set is empty (an empty list would be read as all devices)."},
+     "device set is empty (an empty list would be read as all devices).",
+     "check the bounds of the loops around its dispatches: a loop that runs zero times gives no devices"},
     {"unsupported-device", "A device= form the analysis cannot evaluate.",
      "The device= argument of a dispatch is neither an integer constant, the world size "
-     "nor a loop variable over a constant range; bind an open name with -D NAME=INT."},
+     "nor a loop variable over a constant range; bind an open name with -D NAME=INT.",
+     "device= accepts an integer constant (a literal, a constant of the file, a -D name), pld.world_size(), or the variable of a loop over pl.range(...) with constant or world-size bounds; for r + 1, loop over the shifted range instead"},
     {"negative-device", "A negative device id.",
-     "A dispatch names a device id below zero, directly or through its loop's bounds."},
+     "A dispatch names a device id below zero, directly or through its loop's bounds.",
+     "device ids start at 0: check the constant or the start of the loop's range"},
     {"device-out-of-range", "A device id at or above the device limit.",
      "A dispatch names a device id at or above the adapter's device limit, directly or "
-     "through its loop's bounds."},
+     "through its loop's bounds.",
+     "use a device id below the device limit, or check the stop of the loop's range"},
     {"partial-world-range", "A loop over part of the world range.",
      "A dispatch's loop ranges over the world size with bounds that cover only part of "
-     "it, so its device set cannot be stated as a constant."},
+     "it, so its device set cannot be stated as a constant.",
+     "loop over the whole world, pl.range(pld.world_size()), or over constant bounds"},
     {"duplicate-name", "Two allocations in one domain share a name.",
      "Two allocations that land in the same comm domain have the same name; the later one "
-     "is reported, with a note at the earlier."},
+     "is reported, with a note at the earlier.",
+     "give one of the two allocations another name="},
     {"malformed-op", "A recognised operation written in a form the pass does not accept.",
      "A recognised operation with the wrong number of positional arguments, an allocation "
      "that is not a direct assignment, a device= call of a name that is not a function of "
-     "the program, or a malformed comm_domain."},
+     "the program, or a malformed comm_domain.",
+     "write the operation in the form the message names"},
     {"collective-arg-not-window", "A collective's argument is not a view.",
      "A host collective's data, target, signal or receive-counts argument does not resolve "
-     "to a window view."},
+     "to a window view.",
+     "pass a view made by pld.window(...) of a window buffer"},
     {"uncovered-collective", "A collective's buffer has no coverage to pass on.",
      "The data or target buffer of a host collective has no coverage of its own to pass "
-     "on to the other buffers of the call."},
+     "on to the other buffers of the call.",
+     "dispatch a view of the collective's data (or target) buffer before the collective"},
     {"barrier-no-coverage", "A barrier's signal has no coverage of its own.",
-     "The signal buffer of a barrier is covered by no dispatch."},
+     "The signal buffer of a barrier is covered by no dispatch.",
+     "dispatch a view of the barrier's signal buffer on the devices that wait on it"},
     {"collective-in-loop", "A collective that cannot run inside a loop.",
      "An all_to_all_v, or an allreduce whose signal is synthesized, stands inside a for or "
-     "while loop."},
+     "while loop.",
+     "allocate the signal before the loop and pass it"},
     {"collective-aliased-windows", "Two windows of one collective view the same allocation.",
      "Two window arguments of one host collective are views of the same allocation: the "
-     "ranks would read and write one window concurrently."},
+     "ranks would read and write one window concurrently.",
+     "give each window argument of the collective a view of its own allocation"},
     {"view-escapes", "A view or window pointer reaches a use the pass cannot follow.",
      "A view of an allocation (or its window pointer) is passed to a function that is not a "
      "chip orchestrator, or is an operand of an operation that may have side effects, so "
      "the devices that use it there are unknown. Dispatch the view directly, or inline the "
-     "helper first."},
+     "helper first.",
+     "dispatch the view directly or inline the helper"},
     {"scope-nesting-limit", "More comm domains than the IR can nest.",
-     "The function needs more nested comm domains than the adapter's scope nesting limit."},
+     "The function needs more nested comm domains than the adapter's scope nesting limit.",
+     "split the host orchestrator, or use fewer distinct device sets"},
     {"verify", "A finding of the verifier.",
      "The rewritten program breaks an invariant of the pass's output (scopes, slots, view "
-     "types, device lists), or a scope lacks devices the program uses for its allocations."},
+     "types, device lists), or a scope lacks devices the program uses for its allocations.",
+     "the rewrite broke an invariant: report it with the input file"},
 }};
 
 /// The stable spellings alone, in the order of `error_code`.

@@ -1,10 +1,10 @@
 # No FILE: the built-in example (two comm domains, a collective, loops), exit 0.
-# RUN: %commscope-opt > %t.out; test $? -eq 0
+# RUN: %commscope-opt --format=json > %t.out; test $? -eq 0
 # RUN: %FileCheck %s < %t.out
-# RUN: %commscope-opt --emit=ir | %FileCheck --check-prefix=IR %s
-# RUN: %commscope-opt --verify --emit=both | %FileCheck --check-prefix=BOTH %s
+# RUN: %commscope-opt --format=json --emit=ir | %FileCheck --check-prefix=IR %s
+# RUN: %commscope-opt --format=json --verify --emit=both | %FileCheck --check-prefix=BOTH %s
 # The built-in example is deterministic: two runs print the same bytes.
-# RUN: %commscope-opt --emit=both > %t.a && %commscope-opt --emit=both > %t.b && cmp %t.a %t.b
+# RUN: %commscope-opt --format=json --emit=both > %t.a && %commscope-opt --format=json --emit=both > %t.b && cmp %t.a %t.b
 
 # CHECK:      "programs": [
 # CHECK:      "name": "Example",

@@ -1,7 +1,7 @@
 # --emit=dot: the plan as a Graphviz picture (cli.md). The built-in example: a cluster
 # per domain with its allocations and views, an edge from each dispatch to what it
 # covers, and the allreduce passing coverage on from its data to its signal.
-# RUN: %commscope-opt --emit=dot | %FileCheck --check-prefix=BUILTIN %s
+# RUN: %commscope-opt --format=json --emit=dot | %FileCheck --check-prefix=BUILTIN %s
 # BUILTIN:      digraph commscope {
 # BUILTIN:        subgraph "cluster_p0" {
 # BUILTIN-NEXT:     label="program Example (line 5)";
@@ -27,7 +27,7 @@
 #
 # This file: names that need escaping, one call covering two allocations, a host
 # orchestrator without allocations, and a rejected program drawn with its diagnostics.
-# RUN: %commscope-opt --emit=dot %s > %t.dot 2> %t.err; test $? -eq 1
+# RUN: %commscope-opt --format=json --emit=dot %s > %t.dot 2> %t.err; test $? -eq 1
 # RUN: %FileCheck --check-prefix=FILE %s < %t.dot
 # FILE:      graph [label="{{.*}}emit_dot.py",
 # FILE:      label="program Pictured (line {{[0-9]+}})";

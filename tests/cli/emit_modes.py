@@ -1,12 +1,12 @@
 # --emit=plan (default), --emit=ir and --emit=both on one program; a host orchestrator
 # without allocations is listed with empty scopes and views, and printed unchanged;
 # --emit=ir replaces the rewritten body only.
-# RUN: %commscope-opt --emit=plan %s | %FileCheck --check-prefix=PLAN %s
-# RUN: %commscope-opt --emit=ir %s | %FileCheck --check-prefix=IR %s
-# RUN: %commscope-opt --emit=both --verify %s | %FileCheck --check-prefix=BOTH %s
+# RUN: %commscope-opt --format=json --emit=plan %s | %FileCheck --check-prefix=PLAN %s
+# RUN: %commscope-opt --format=json --emit=ir %s | %FileCheck --check-prefix=IR %s
+# RUN: %commscope-opt --format=json --emit=both --verify %s | %FileCheck --check-prefix=BOTH %s
 # The "ir" member of --emit=both is exactly the --emit=ir output.
-# RUN: %commscope-opt --emit=ir %s > %t.ir
-# RUN: %commscope-opt --emit=both %s | %python -c "import json,sys; sys.stdout.write(json.load(sys.stdin)['ir'])" | cmp - %t.ir
+# RUN: %commscope-opt --format=json --emit=ir %s > %t.ir
+# RUN: %commscope-opt --format=json --emit=both %s | %python -c "import json,sys; sys.stdout.write(json.load(sys.stdin)['ir'])" | cmp - %t.ir
 import pypto.language as pl
 import pypto.language.distributed as pld
 

@@ -1,7 +1,7 @@
 # collective-aliased-windows: two window arguments of one collective that are views of
 # one allocation, reported once per collective with both roles and the allocation named,
 # and notes at the allocation and at both views.
-# RUN: %commscope-opt %s > %t.out 2> %t.err; test $? -eq 1
+# RUN: %commscope-opt --format=json %s > %t.out 2> %t.err; test $? -eq 1
 # RUN: %FileCheck --check-prefix=ERR --match-full-lines %s < %t.err
 # RUN: test $(wc -l < %t.err) -eq 8
 # RUN: %FileCheck --check-prefix=JSON %s < %t.out

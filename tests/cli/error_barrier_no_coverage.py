@@ -19,7 +19,7 @@ class P:
 
 # barrier-no-coverage: a barrier whose signal has no devices of its own.
 # The program is rejected (exit 1): no functions, every diagnostic in source order.
-# RUN: %commscope-opt %s > %t.out 2> %t.err; test $? -eq 1
+# RUN: %commscope-opt --format=json %s > %t.out 2> %t.err; test $? -eq 1
 # RUN: %FileCheck --check-prefix=ERR --match-full-lines %s < %t.err
 # RUN: test $(wc -l < %t.err) -eq 1
 # RUN: %FileCheck --check-prefix=JSON %s < %t.out

@@ -18,7 +18,7 @@ class P:
 
 # device-out-of-range: at the device limit, and a four-billion-element loop judged without enumerating it.
 # The program is rejected (exit 1): no functions, every diagnostic in source order.
-# RUN: %commscope-opt %s > %t.out 2> %t.err; test $? -eq 1
+# RUN: %commscope-opt --format=json %s > %t.out 2> %t.err; test $? -eq 1
 # RUN: %FileCheck --check-prefix=ERR --match-full-lines %s < %t.err
 # RUN: test $(wc -l < %t.err) -eq 3
 # RUN: %FileCheck --check-prefix=JSON %s < %t.out

@@ -22,7 +22,7 @@ class P:
 # The program is rejected (exit 1): no functions, every diagnostic in source order.
 # The main pass alone sees the signal-less allreduce as malformed; in the pipeline
 # (the default) signal synthesis gives it a signal first.
-# RUN: %commscope-opt --no-synthesize-signals %s > %t.out 2> %t.err; test $? -eq 1
+# RUN: %commscope-opt --format=json --no-synthesize-signals %s > %t.out 2> %t.err; test $? -eq 1
 # RUN: %FileCheck --check-prefix=ERR --match-full-lines %s < %t.err
 # RUN: test $(wc -l < %t.err) -eq 4
 # RUN: %FileCheck --check-prefix=JSON %s < %t.out
@@ -32,7 +32,7 @@ class P:
 # ERR-NEXT: {{.*}}error_malformed_op.py:18:11: error: allocation 'pld.alloc_window_buffer' must be assigned directly to one variable [malformed-op]
 # ERR-NEXT: {{.*}}error_malformed_op.py:19:13: error: operation 'alloc_window_buffer' takes 1 positional argument, got 2 [malformed-op]
 
-# RUN: %commscope-opt %s > /dev/null 2> %t.pipe; test $? -eq 1
+# RUN: %commscope-opt --format=json %s > /dev/null 2> %t.pipe; test $? -eq 1
 # RUN: %FileCheck --check-prefix=PIPE --match-full-lines %s < %t.pipe
 # RUN: test $(wc -l < %t.pipe) -eq 3
 # PIPE:      {{.*}}error_malformed_op.py:17:9: error: call of unknown function 'nope' [malformed-op]

@@ -24,7 +24,7 @@ class P:
 # temporary) or a stop past the world; an ascending one is a symbolic device set
 # (symbolic_world_range.py).
 # The program is rejected (exit 1): no functions, every diagnostic in source order.
-# RUN: %commscope-opt %s > %t.out 2> %t.err; test $? -eq 1
+# RUN: %commscope-opt --format=json %s > %t.out 2> %t.err; test $? -eq 1
 # RUN: %FileCheck --check-prefix=ERR --match-full-lines %s < %t.err
 # RUN: test $(wc -l < %t.err) -eq 6
 # RUN: %FileCheck --check-prefix=JSON %s < %t.out

@@ -18,7 +18,7 @@ class P:
 
 # uncovered-collective: an allreduce whose data buffer has no devices.
 # The program is rejected (exit 1): no functions, every diagnostic in source order.
-# RUN: %commscope-opt %s > %t.out 2> %t.err; test $? -eq 1
+# RUN: %commscope-opt --format=json %s > %t.out 2> %t.err; test $? -eq 1
 # RUN: %FileCheck --check-prefix=ERR --match-full-lines %s < %t.err
 # RUN: test $(wc -l < %t.err) -eq 1
 # RUN: %FileCheck --check-prefix=JSON %s < %t.out

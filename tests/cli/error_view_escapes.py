@@ -37,7 +37,7 @@ class Escapes:
 # host function), and a window pointer passed on. Each is reported once, at the use;
 # the allocations are not reported again (b has no other use: no unconsumed-alloc; d has
 # no view: no dead-alloc).
-# RUN: %commscope-opt %s > %t.out 2> %t.err; test $? -eq 1
+# RUN: %commscope-opt --format=json %s > %t.out 2> %t.err; test $? -eq 1
 # RUN: %FileCheck --check-prefix=ERR --match-full-lines %s < %t.err
 # RUN: test $(wc -l < %t.err) -eq 8
 

@@ -4,8 +4,8 @@
 #   a:   dispatch only, a constant device
 #   b:   a subset of the devices from a loop, then one more dispatch
 #   sig: inherited from b through the allreduce
-# RUN: %commscope-opt --explain %s | %FileCheck --strict-whitespace %s
-# RUN: %commscope-opt %s | %FileCheck --check-prefix=PLAIN %s
+# RUN: %commscope-opt --format=json --explain %s | %FileCheck --strict-whitespace %s
+# RUN: %commscope-opt --format=json %s | %FileCheck --check-prefix=PLAIN %s
 # PLAIN-NOT: "evidence"
 import pypto.language as pl
 import pypto.language.distributed as pld

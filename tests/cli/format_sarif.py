@@ -52,7 +52,7 @@
 # RUN: %FileCheck --check-prefix=IO %s < %t.io.sarif
 # IO:      "executionSuccessful": false,
 # IO-NEXT: "toolExecutionNotifications": [
-# IO:        "text": "cannot open '{{.*}}missing.py'"
+# IO:        "text": "cannot open '{{.*}}missing.py': No such file or directory"
 import pypto.language as pl
 import pypto.language.distributed as pld
 

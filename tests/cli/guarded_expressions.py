@@ -34,10 +34,10 @@ class GuardedExpressions:
 # The comprehension's loop variable is no enclosing for loop of the host: its dispatch is
 # unsupported-device, so that program is checked without it first.
 # RUN: head -n 25 %s > %t.py
-# RUN: %commscope-opt --emit=ir %t.py > %t.ir.py
+# RUN: %commscope-opt --format=json --emit=ir %t.py > %t.ir.py
 # RUN: %FileCheck --check-prefix=IR %s < %t.ir.py
-# RUN: %commscope-opt --verify %t.ir.py > /dev/null
-# RUN: %commscope-opt %s > %t.out 2> %t.err; test $? -eq 1
+# RUN: %commscope-opt --format=json --verify %t.ir.py > /dev/null
+# RUN: %commscope-opt --format=json %s > %t.out 2> %t.err; test $? -eq 1
 # RUN: %FileCheck --check-prefix=ERR %s < %t.err
 
 # IR: with pld.comm_domain("comm_d0", devices=[5, 7, range(6, pld.world_size() - 2)], slots=[a]):

@@ -1,7 +1,7 @@
 # The example of cli.md: one allocation, one view, one dispatch over the whole world.
-# RUN: %commscope-opt %s | %FileCheck %s
-# RUN: %commscope-opt --emit=plan %s | %FileCheck %s
-# RUN: %commscope-opt %s 2> %t.err; test $? -eq 0 && test ! -s %t.err
+# RUN: %commscope-opt --format=json %s | %FileCheck %s
+# RUN: %commscope-opt --format=json --emit=plan %s | %FileCheck %s
+# RUN: %commscope-opt --format=json %s 2> %t.err; test $? -eq 0 && test ! -s %t.err
 import pypto.language as pl
 import pypto.language.distributed as pld
 

@@ -8,15 +8,15 @@
 #   test_if_elif_else: first {0, 2}, second {0, 1}, third {0}
 #   test_copies:       left and right {3}, through the copy `chosen` of either
 #   test_allreduce:    data = allreduce(data) in a branch: its signal joins the data
-# RUN: %commscope-opt %s > %t.plan1
+# RUN: %commscope-opt --format=json %s > %t.plan1
 # RUN: %FileCheck %s < %t.plan1
-# RUN: %commscope-opt --explain %s | %FileCheck --check-prefix=EXPLAIN %s
-# RUN: %commscope-opt --emit=ir %s > %t.ir.py
+# RUN: %commscope-opt --format=json --explain %s | %FileCheck --check-prefix=EXPLAIN %s
+# RUN: %commscope-opt --format=json --emit=ir %s > %t.ir.py
 # RUN: %FileCheck --check-prefix=IR %s < %t.ir.py
-# RUN: %commscope-opt %t.ir.py > %t.plan2
+# RUN: %commscope-opt --format=json %t.ir.py > %t.plan2
 # RUN: diff <(grep -v '"line":' %t.plan1) <(grep -v '"line":' %t.plan2)
-# RUN: %commscope-opt --emit=ir %t.ir.py | diff %t.ir.py -
-# RUN: %commscope-opt --verify %t.ir.py > /dev/null
+# RUN: %commscope-opt --format=json --emit=ir %t.ir.py | diff %t.ir.py -
+# RUN: %commscope-opt --format=json --verify %t.ir.py > /dev/null
 import pypto.language as pl
 import pypto.language.distributed as pld
 

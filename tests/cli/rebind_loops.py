@@ -6,15 +6,15 @@
 #   ping_pong: a view rebound in a loop, dispatched at the loop top: both {0..3}
 #   drain:     work, spare and done {2}: done is bound just before the break
 #   carried:   buf {0, 2} through the loop-carried acc
-# RUN: %commscope-opt %s > %t.plan1
+# RUN: %commscope-opt --format=json %s > %t.plan1
 # RUN: %FileCheck %s < %t.plan1
-# RUN: %commscope-opt --explain %s | %FileCheck --check-prefix=EXPLAIN %s
-# RUN: %commscope-opt --emit=ir %s > %t.ir.py
+# RUN: %commscope-opt --format=json --explain %s | %FileCheck --check-prefix=EXPLAIN %s
+# RUN: %commscope-opt --format=json --emit=ir %s > %t.ir.py
 # RUN: %FileCheck --check-prefix=IR %s < %t.ir.py
-# RUN: %commscope-opt %t.ir.py > %t.plan2
+# RUN: %commscope-opt --format=json %t.ir.py > %t.plan2
 # RUN: diff %t.plan1 %t.plan2
-# RUN: %commscope-opt --emit=ir %t.ir.py | diff %t.ir.py -
-# RUN: %commscope-opt --verify %t.ir.py > /dev/null
+# RUN: %commscope-opt --format=json --emit=ir %t.ir.py | diff %t.ir.py -
+# RUN: %commscope-opt --format=json --verify %t.ir.py > /dev/null
 import pypto.language as pl
 import pypto.language.distributed as pld
 

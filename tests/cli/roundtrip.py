@@ -1,13 +1,13 @@
 # Print -> parse -> same plan: a program with three domains, collectives, all loop
 # forms, branches, copies, keyword names and a size that needs parentheses.
-# RUN: %commscope-opt %s > %t.plan1
-# RUN: %commscope-opt --emit=ir %s > %t.ir.py
-# RUN: %commscope-opt %t.ir.py > %t.plan2
+# RUN: %commscope-opt --format=json %s > %t.plan1
+# RUN: %commscope-opt --format=json --emit=ir %s > %t.ir.py
+# RUN: %commscope-opt --format=json %t.ir.py > %t.plan2
 # RUN: diff %t.plan1 %t.plan2
 # The printed IR is a fixed point of print . parse . pass, and it verifies.
-# RUN: %commscope-opt --emit=ir %t.ir.py > %t.ir2.py
+# RUN: %commscope-opt --format=json --emit=ir %t.ir.py > %t.ir2.py
 # RUN: diff %t.ir.py %t.ir2.py
-# RUN: %commscope-opt --verify %t.ir.py > /dev/null
+# RUN: %commscope-opt --format=json --verify %t.ir.py > /dev/null
 # RUN: %FileCheck --check-prefix=IR %s < %t.ir.py
 # RUN: %FileCheck --check-prefix=PLAN %s < %t.plan2
 import pypto.language as pl

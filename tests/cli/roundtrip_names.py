@@ -1,12 +1,12 @@
 # Allocation names that are not identifiers (a reserved word, a line break, a space,
 # non-ASCII bytes) print as string literals in slots= and in the view comments, so the
 # printed IR still parses back to the same plan (a fuzz finding: `slots=[bup\xd4...]`).
-# RUN: %commscope-opt %s > %t.plan1
-# RUN: %commscope-opt --emit=ir %s > %t.ir.py
-# RUN: %commscope-opt %t.ir.py > %t.plan2
+# RUN: %commscope-opt --format=json %s > %t.plan1
+# RUN: %commscope-opt --format=json --emit=ir %s > %t.ir.py
+# RUN: %commscope-opt --format=json %t.ir.py > %t.plan2
 # RUN: diff %t.plan1 %t.plan2
-# RUN: %commscope-opt --emit=ir %t.ir.py | diff %t.ir.py -
-# RUN: %commscope-opt --verify %t.ir.py > /dev/null
+# RUN: %commscope-opt --format=json --emit=ir %t.ir.py | diff %t.ir.py -
+# RUN: %commscope-opt --format=json --verify %t.ir.py > /dev/null
 # RUN: %FileCheck --check-prefix=IR %s < %t.ir.py
 import pypto.language as pl
 import pypto.language.distributed as pld

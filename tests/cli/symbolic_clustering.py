@@ -34,11 +34,11 @@ class P:
 # Clustering compares canonical forms: {0} ∪ range(1, ws) and range(0, ws, 2) ∪
 # range(1, ws, 2) are `all`, one scope with the plain world loop; {0} ∪ range(1, ws - 1)
 # stays as written.
-# RUN: %commscope-opt --emit=ir %s > %t.ir.py
+# RUN: %commscope-opt --format=json --emit=ir %s > %t.ir.py
 # RUN: %FileCheck --check-prefix=IR %s < %t.ir.py
-# RUN: %commscope-opt --verify %t.ir.py > /dev/null
-# RUN: %commscope-opt %s > %t.plan1
-# RUN: %commscope-opt %t.ir.py > %t.plan2
+# RUN: %commscope-opt --format=json --verify %t.ir.py > /dev/null
+# RUN: %commscope-opt --format=json %s > %t.plan1
+# RUN: %commscope-opt --format=json %t.ir.py > %t.plan2
 # RUN: diff %t.plan1 %t.plan2
 
 # IR:      with pld.comm_domain("comm_d0", devices="all", slots=[a, b, c]):

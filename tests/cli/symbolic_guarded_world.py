@@ -29,12 +29,12 @@ class GuardedWorld:
 # device 10, and of {1, 9} only 1. In a world of 4 or 5 devices the host runs, uses
 # device 3 with a, and range(4, ws - 2) is empty; so 3 stays an id (with W = 11 it
 # would have been absorbed into range(3, ws - 2), narrower than the truth there).
-# RUN: %commscope-opt %s > %t.plan1
+# RUN: %commscope-opt --format=json %s > %t.plan1
 # RUN: %FileCheck --check-prefix=PLAN %s < %t.plan1
-# RUN: %commscope-opt --emit=ir %s > %t.ir.py
+# RUN: %commscope-opt --format=json --emit=ir %s > %t.ir.py
 # RUN: %FileCheck --check-prefix=IR %s < %t.ir.py
-# RUN: %commscope-opt --verify %t.ir.py > /dev/null
-# RUN: %commscope-opt %t.ir.py > %t.plan2
+# RUN: %commscope-opt --format=json --verify %t.ir.py > /dev/null
+# RUN: %commscope-opt --format=json %t.ir.py > %t.plan2
 # RUN: diff %t.plan1 %t.plan2
 
 # PLAN:      "name": "comm_d0",

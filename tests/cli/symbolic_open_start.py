@@ -16,7 +16,7 @@ class P:
             self.chip(v, device=r)
 
 # A loop over the world with an open start is no progression: unsupported-device.
-# RUN: %commscope-opt %s > %t.out 2> %t.err; test $? -eq 1
+# RUN: %commscope-opt --format=json %s > %t.out 2> %t.err; test $? -eq 1
 # RUN: %FileCheck --match-full-lines %s < %t.err
 # RUN: test $(wc -l < %t.err) -eq 1
 

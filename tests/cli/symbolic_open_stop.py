@@ -20,7 +20,7 @@ class P:
 
 # A stop of a parameter minus a constant, through a temporary or not, is no
 # world-relative one: unsupported-device.
-# RUN: %commscope-opt %s > %t.out 2> %t.err; test $? -eq 1
+# RUN: %commscope-opt --format=json %s > %t.out 2> %t.err; test $? -eq 1
 # RUN: %FileCheck --match-full-lines %s < %t.err
 # RUN: test $(wc -l < %t.err) -eq 2
 

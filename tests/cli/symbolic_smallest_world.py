@@ -26,12 +26,12 @@ class SmallestWorld:
 # range(0, ws - 1) keeps device 0, so a's set stays as written (in a world of one
 # device it would start at 1). The verifier takes W from the dispatches as the analysis
 # does, so the materialized program verifies, and reads back to the same plan.
-# RUN: %commscope-opt %s > %t.plan1
+# RUN: %commscope-opt --format=json %s > %t.plan1
 # RUN: %FileCheck --check-prefix=PLAN %s < %t.plan1
-# RUN: %commscope-opt --emit=ir %s > %t.ir.py
+# RUN: %commscope-opt --format=json --emit=ir %s > %t.ir.py
 # RUN: %FileCheck --check-prefix=IR %s < %t.ir.py
-# RUN: %commscope-opt --verify %t.ir.py > /dev/null
-# RUN: %commscope-opt %t.ir.py > %t.plan2
+# RUN: %commscope-opt --format=json --verify %t.ir.py > /dev/null
+# RUN: %commscope-opt --format=json %t.ir.py > %t.plan2
 # RUN: diff %t.plan1 %t.plan2
 
 # PLAN:      "name": "comm_d0",

@@ -20,4 +20,4 @@ class Extremes:
 # without overflowing (the world that could hold that id is beyond any bound the
 # canonical form is built for, so only its merging applies and the set is taken as
 # written).
-# RUN: %commscope-opt --verify %s > /dev/null
+# RUN: %commscope-opt --format=json --verify %s > /dev/null

@@ -24,18 +24,18 @@ class P:
 # A loop over part of the world gives a symbolic device set (pass.md, "Symbolic device
 # sets"): printed as range(...) in devices=, as {start, step, stop} in the JSON; the
 # --emit=ir output parses back to the same plan and verifies.
-# RUN: %commscope-opt %s > %t.plan1
+# RUN: %commscope-opt --format=json %s > %t.plan1
 # RUN: %FileCheck --check-prefix=PLAN %s < %t.plan1
-# RUN: %commscope-opt --emit=ir %s > %t.ir.py
+# RUN: %commscope-opt --format=json --emit=ir %s > %t.ir.py
 # RUN: %FileCheck --check-prefix=IR %s < %t.ir.py
-# RUN: %commscope-opt %t.ir.py > %t.plan2
+# RUN: %commscope-opt --format=json %t.ir.py > %t.plan2
 # RUN: diff %t.plan1 %t.plan2
-# RUN: %commscope-opt --emit=ir %t.ir.py > %t.ir2.py
+# RUN: %commscope-opt --format=json --emit=ir %t.ir.py > %t.ir2.py
 # RUN: diff %t.ir.py %t.ir2.py
-# RUN: %commscope-opt --verify %t.ir.py > /dev/null
-# RUN: %commscope-opt --explain %s > %t.explain
+# RUN: %commscope-opt --format=json --verify %t.ir.py > /dev/null
+# RUN: %commscope-opt --format=json --explain %s > %t.explain
 # RUN: %FileCheck --check-prefix=EXPLAIN %s < %t.explain
-# RUN: %commscope-opt --emit=dot %s | %FileCheck --check-prefix=DOT %s
+# RUN: %commscope-opt --format=json --emit=dot %s | %FileCheck --check-prefix=DOT %s
 
 # DOT: comm_d0\ndevices: [range(1, world_size())]
 # DOT: comm_d1\ndevices: [3, range(0, world_size() - 1, 2)]

@@ -21,9 +21,9 @@ class NestedAllreduce:
 # An allreduce nested in an expression is malformed-op under signal synthesis, with its
 # signal as without (the DSL's compiler accepts it nowhere else). Without synthesis the
 # main pass alone accepts the program.
-# RUN: %commscope-opt %s > %t.out 2> %t.err; test $? -eq 1
+# RUN: %commscope-opt --format=json %s > %t.out 2> %t.err; test $? -eq 1
 # RUN: %FileCheck --check-prefix=ERR --match-full-lines %s < %t.err
 # RUN: test $(wc -l < %t.err) -eq 1
-# RUN: %commscope-opt --no-synthesize-signals %s > /dev/null
+# RUN: %commscope-opt --format=json --no-synthesize-signals %s > /dev/null
 
 # ERR: {{.*}}synthesize_nested.py:18:20: error: an allreduce must be the whole value of an assignment, an expression statement or a return, never nested in an expression: a signal is bound before its statement [malformed-op]

@@ -3,11 +3,11 @@
 # second argument, and the signal window joins the data's domain. The rewritten call
 # keeps its keywords and its author's comment. --no-synthesize-signals runs the main pass
 # alone, which refuses the call. The output is a fixed point of the whole pipeline.
-# RUN: %commscope-opt --emit=ir %s > %t.py
+# RUN: %commscope-opt --format=json --emit=ir %s > %t.py
 # RUN: %FileCheck --check-prefix=IR --match-full-lines %s < %t.py
-# RUN: %commscope-opt %s | %FileCheck --check-prefix=PLAN %s
-# RUN: %commscope-opt --emit=ir %t.py | diff %t.py -
-# RUN: %commscope-opt --no-synthesize-signals %s 2>&1 >/dev/null | %FileCheck --check-prefix=ALONE %s; test ${PIPESTATUS[0]} -eq 1
+# RUN: %commscope-opt --format=json %s | %FileCheck --check-prefix=PLAN %s
+# RUN: %commscope-opt --format=json --emit=ir %t.py | diff %t.py -
+# RUN: %commscope-opt --format=json --no-synthesize-signals %s 2>&1 >/dev/null | %FileCheck --check-prefix=ALONE %s; test ${PIPESTATUS[0]} -eq 1
 import pypto.language as pl
 import pypto.language.distributed as pld
 

@@ -20,8 +20,8 @@ class P:
 # --verify on a hand-written materialized program that breaks the verifier's rules:
 # an unsorted device list and a scope without slots. Without --verify the plan is read
 # back as it is (exit 0); with it, the findings are `verify` diagnostics (exit 1).
-# RUN: %commscope-opt %s > /dev/null
-# RUN: %commscope-opt --verify %s > %t.out 2> %t.err; test $? -eq 1
+# RUN: %commscope-opt --format=json %s > /dev/null
+# RUN: %commscope-opt --format=json --verify %s > %t.out 2> %t.err; test $? -eq 1
 # RUN: %FileCheck --check-prefix=ERR --match-full-lines %s < %t.err
 # RUN: %FileCheck --check-prefix=JSON %s < %t.out
 # ERR:      {{.*}}verify_findings.py:13:9: error: scope 'comm_d0' has a device list that is not ascending, unique and non-negative [verify]

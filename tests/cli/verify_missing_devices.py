@@ -40,8 +40,8 @@ class P:
 # every second. `all` (comm_d2) covers whatever its allocation uses. The devices of `bad`
 # cannot be inferred (device=n): the analysis' error, which the verifier does not turn
 # into a finding of its own. Without --verify the plan is read back as it is (exit 0).
-# RUN: %commscope-opt %s > /dev/null
-# RUN: %commscope-opt --verify %s > %t.out 2> %t.err; test $? -eq 1
+# RUN: %commscope-opt --format=json %s > /dev/null
+# RUN: %commscope-opt --format=json --verify %s > %t.out 2> %t.err; test $? -eq 1
 # RUN: %FileCheck --match-full-lines %s < %t.err
 # RUN: %FileCheck --check-prefix=JSON %s < %t.out
 # RUN: test $(wc -l < %t.err) -eq 3

@@ -44,11 +44,11 @@ class DerivedViews:
 # indexed in a world loop: each gives the dispatch's devices to every allocation it may
 # view. A view's metadata (data.shape, data.dtype) and builtins that only read it (len,
 # print) use no device: passing them on is no escape.
-# RUN: %commscope-opt %s > %t.plan
+# RUN: %commscope-opt --format=json %s > %t.plan
 # RUN: %FileCheck --check-prefix=PLAN %s < %t.plan
-# RUN: %commscope-opt --emit=ir %s > %t.ir.py
+# RUN: %commscope-opt --format=json --emit=ir %s > %t.ir.py
 # RUN: %FileCheck --check-prefix=IR %s < %t.ir.py
-# RUN: %commscope-opt --verify %t.ir.py > /dev/null
+# RUN: %commscope-opt --format=json --verify %t.ir.py > /dev/null
 
 # `pair` may be va or vb, so b and c get 2 and 4 (wider than one execution, never
 # narrower); e and f get 5 from the conditional expression and all from the loop.

@@ -260,7 +260,7 @@ def main(argv: list[str]) -> int:
     expected_path = (corpus_file[:-3] if corpus_file.endswith(".py") else corpus_file) + ".expected.json"
     with open(expected_path, encoding="utf-8") as fp:
         expected = json.load(fp)
-    args = list(expected.get("args", []))
+    args = ["--format=json", *expected.get("args", [])]
     exp_exit = expected["exit"]
     exp_plan = expected["plan"]
     check_column = expected.get("check_column", True)

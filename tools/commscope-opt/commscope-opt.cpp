@@ -4,7 +4,12 @@
 #include "finding.hpp"
 #include "inputs.hpp"
 #include "json_writer.hpp"
+#include "codes.hpp"
+#include "config.hpp"
+#include "options.hpp"
 #include "sarif.hpp"
+#include "suppressions.hpp"
+#include "text_output.hpp"
 
 #include <commscope/commscope.hpp>
 #include <commscope/frontend/frontend.hpp>
@@ -15,7 +20,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <charconv>
+#include <cerrno>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -25,6 +30,8 @@
 #include <fstream>
 #include <iostream>
 #include <iterator>
+#include <set>
+#include <tuple>
 #include <memory>
 #include <optional>
 #include <sstream>
@@ -34,6 +41,7 @@
 
 #if defined(__unix__) || defined(__APPLE__)
 #include <sys/stat.h>
+#include <unistd.h>
 #define COMMSCOPE_OPT_POSIX 1
 #endif
 #if defined(__GLIBC__)
@@ -51,10 +59,7 @@ constexpr int exit_rejected = 1;
 constexpr int exit_usage = 2;
 constexpr int exit_syntax = 3;
 
-constexpr std::string_view usage =
-    "usage: commscope-opt [--emit=plan|ir|both|dot] [--format=json|sarif] [--verify] [--explain]\n"
-    "                     [--no-synthesize-signals] [-D NAME=INT]... [-I DIR]... [-j N]\n"
-    "                     [PATH... | -]\n";
+constexpr std::string_view usage_hint = "Run 'commscope-opt --help' for the options.\n";
 
 #ifndef COMMSCOPE_VERSION
 #define COMMSCOPE_VERSION "0.0.0"
@@ -92,120 +97,12 @@ class Example:
         return 0
 )";
 
-enum class emit_kind { plan, ir, both, dot };
-enum class output_format { json, sarif };
-
-struct options {
-  emit_kind emit = emit_kind::plan;
-  output_format format = output_format::json;
-  unsigned jobs = 0; ///< -j; 0 is the number of cores
-  bool verify = false;
-  bool explain = false;           ///< slots gain "evidence"
-  bool synthesize_signals = true; ///< the companion pass runs first
-  bool help = false;
-  std::vector<std::pair<std::string, std::int64_t>> defines; ///< -D NAME=INT
-  std::vector<std::string> include_dirs;                     ///< -I DIR
-  std::vector<std::string> paths; ///< "-" is standard input; none is the built-in example
-  /// The modules imported by the files of the run, each read once (cli.md, "Programs
-  /// across modules"); shared by the files analysed concurrently.
-  fe::module_loader* loader = nullptr;
-};
-
-struct usage_error {
-  std::string message;
-};
-
-/// NAME=INT of `-D`, with NAME an identifier and INT a decimal integer (sign allowed).
-std::pair<std::string, std::int64_t> parse_define(std::string_view d) {
-  const auto eq = d.find('=');
-  const std::string_view name = eq == std::string_view::npos ? d : d.substr(0, eq);
-  if (eq == std::string_view::npos || !fe::is_plain_name(name))
-    throw usage_error{"malformed -D '" + std::string(d) + "': expected NAME=INT"};
-  std::string_view v = d.substr(eq + 1);
-  const bool negative = v.starts_with('-');
-  if (negative || v.starts_with('+'))
-    v.remove_prefix(1);
-  std::int64_t value = 0;
-  const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), value);
-  if (v.empty() || ec != std::errc{} || end != v.data() + v.size())
-    throw usage_error{"malformed -D '" + std::string(d) +
-                      "': expected NAME=INT (a 64-bit integer)"};
-  return {std::string(name), negative ? -value : value};
-}
-
-options parse_arguments(int argc, char** argv) {
-  options o;
-  bool only_files = false;
-  for (int i = 1; i < argc; ++i) {
-    const std::string_view a = argv[i];
-    if (!only_files && a == "--") {
-      only_files = true;
-    } else if (!only_files && a.starts_with("--emit=")) {
-      const std::string_view v = a.substr(7);
-      if (v == "plan")
-        o.emit = emit_kind::plan;
-      else if (v == "ir")
-        o.emit = emit_kind::ir;
-      else if (v == "both")
-        o.emit = emit_kind::both;
-      else if (v == "dot")
-        o.emit = emit_kind::dot;
-      else
-        throw usage_error{"unknown --emit value '" + std::string(v) + "' (plan, ir, both or dot)"};
-    } else if (!only_files && a.starts_with("--format=")) {
-      const std::string_view v = a.substr(9);
-      if (v == "json")
-        o.format = output_format::json;
-      else if (v == "sarif")
-        o.format = output_format::sarif;
-      else
-        throw usage_error{"unknown --format value '" + std::string(v) + "' (json or sarif)"};
-    } else if (!only_files && a.starts_with("-j")) {
-      std::string_view n = a.substr(2);
-      if (n.empty()) {
-        if (i + 1 >= argc)
-          throw usage_error{"-j needs a number of files"};
-        n = argv[++i];
-      }
-      unsigned jobs = 0;
-      const auto [end, ec] = std::from_chars(n.data(), n.data() + n.size(), jobs);
-      if (n.empty() || ec != std::errc{} || end != n.data() + n.size() || jobs == 0)
-        throw usage_error{"malformed -j '" + std::string(n) + "': expected a positive integer"};
-      o.jobs = jobs;
-    } else if (!only_files && a == "--verify") {
-      o.verify = true;
-    } else if (!only_files && a == "--no-synthesize-signals") {
-      o.synthesize_signals = false;
-    } else if (!only_files && a == "--explain") {
-      o.explain = true;
-    } else if (!only_files && a.starts_with("-D")) {
-      std::string_view d = a.substr(2);
-      if (d.empty()) {
-        if (i + 1 >= argc)
-          throw usage_error{"-D needs NAME=INT"};
-        d = argv[++i];
-      }
-      o.defines.push_back(parse_define(d));
-    } else if (!only_files && a.starts_with("-I")) {
-      std::string_view d = a.substr(2);
-      if (d.empty()) {
-        if (i + 1 >= argc)
-          throw usage_error{"-I needs a directory"};
-        d = argv[++i];
-      }
-      o.include_dirs.emplace_back(d);
-    } else if (!only_files && (a == "--help" || a == "-h")) {
-      o.help = true;
-    } else if (!only_files && a.size() > 1 && a[0] == '-') {
-      throw usage_error{"unknown option '" + std::string(a) + "'"};
-    } else {
-      o.paths.emplace_back(a);
-    }
-  }
-  if (o.format == output_format::sarif && o.emit != emit_kind::plan)
-    throw usage_error{"--format=sarif replaces the output of --emit: use one of them"};
-  return o;
-}
+using commscope::opt::color_mode;
+using commscope::opt::emit_kind;
+using commscope::opt::options;
+using commscope::opt::output_format;
+using commscope::opt::suppression;
+using commscope::opt::usage_error;
 
 /// Reads the input; nullopt when it cannot be read, with the message in `error`.
 std::optional<std::string> read_input(const std::string& path, std::string& error) {
@@ -224,7 +121,7 @@ std::optional<std::string> read_input(const std::string& path, std::string& erro
   }
   std::FILE* f = std::fopen(path.c_str(), "rb");
   if (!f) {
-    error = "cannot open '" + path + "'";
+    error = "cannot open '" + path + "': " + std::strerror(errno);
     return std::nullopt;
   }
   // One read of the whole file (its size as a hint: a growing file is read to its end).
@@ -243,7 +140,7 @@ std::optional<std::string> read_input(const std::string& path, std::string& erro
   }
   std::fclose(f);
   if (failed) {
-    error = "cannot read '" + path + "'";
+    error = "cannot read '" + path + "': " + std::strerror(errno);
     return std::nullopt;
   }
   text.resize(used);
@@ -424,7 +321,82 @@ void function_value(json_writer& out, const function_plan_type& fp, bool explain
 struct program_outcome {
   std::vector<finding> findings;
   std::vector<fe::body_edit> rewritten;
+  std::string plan_table;             ///< the text format's table, when asked for
+  std::size_t host_orchestrators = 0; ///< of an accepted program
 };
+
+/// The bytes an allocation's size folds to, if it folds.
+std::optional<std::int64_t> allocation_bytes(const fe::program_unit& unit,
+                                             ref::source_location where) {
+  (void)unit;
+  (void)where;
+  return std::nullopt;
+}
+
+/// The text format's plan of one host orchestrator: each domain with its devices, its
+/// slots with their sizes (and bytes, when a size folds) and the domain's total.
+void plan_table(std::string& out, const function_plan_type& fp, const fe::program_unit& unit) {
+  out += "  host orchestrator '";
+  out += fp.name;
+  out += "': ";
+  out += std::to_string(fp.domains.size());
+  out += fp.domains.size() == 1 ? " comm domain\n" : " comm domains\n";
+  for (std::size_t d = 0; d < fp.domains.size(); ++d) {
+    const auto& dom = fp.domains[d];
+    std::vector<std::uint32_t> slots(dom.slots.begin(), dom.slots.end());
+    std::sort(slots.begin(), slots.end(), [&](std::uint32_t a, std::uint32_t b) {
+      const auto x = fp.allocations[a].where, y = fp.allocations[b].where;
+      return std::pair(x.line, x.column) < std::pair(y.line, y.column);
+    });
+    std::size_t width = 0;
+    std::vector<std::string> sizes;
+    std::int64_t total = 0;
+    std::size_t symbolic = 0;
+    bool overflow = false;
+    std::vector<std::optional<std::int64_t>> bytes;
+    for (const auto a : slots) {
+      width = std::max(width, fp.allocations[a].name.size());
+      std::string size;
+      if (fp.allocations[a].size)
+        fe::append_expression(size, *fp.allocations[a].size);
+      sizes.push_back(std::move(size));
+      bytes.push_back(allocation_bytes(unit, fp.allocations[a].where));
+      if (!bytes.back())
+        ++symbolic;
+      else if (__builtin_add_overflow(total, *bytes.back(), &total))
+        overflow = true;
+    }
+    out += "    ";
+    out += dom.name.empty() ? commscope::detail::scope_name(d).view() : std::string_view(dom.name);
+    out += "  devices ";
+    out += commscope::opt::dot::devices_text(dom.devices);
+    out += "  ";
+    out += std::to_string(slots.size());
+    out += slots.size() == 1 ? " slot" : " slots";
+    if (symbolic < slots.size() && !overflow) {
+      out += ", ";
+      out += commscope::opt::with_thousands(total);
+      out += " B";
+      if (symbolic)
+        out += " + " + std::to_string(symbolic) + (symbolic == 1 ? " size" : " sizes") +
+               " not constant";
+    }
+    out += '\n';
+    for (std::size_t k = 0; k < slots.size(); ++k) {
+      const auto& alloc = fp.allocations[slots[k]];
+      out += "      ";
+      out += alloc.name;
+      out.append(width + 2 - alloc.name.size(), ' ');
+      out += sizes[k];
+      if (bytes[k]) {
+        out += " = ";
+        out += commscope::opt::with_thousands(*bytes[k]);
+        out += " B";
+      }
+      out += '\n';
+    }
+  }
+}
 
 /// cli.md: an `unsupported-device` whose device= depends on a name the file leaves
 /// open names it and suggests -D.
@@ -459,9 +431,10 @@ std::string with_literal_device(std::string message, const fe::program_unit& uni
 }
 
 /// `picture`, when drawing (`--emit=dot`), gains the program's cluster.
+/// `table`: the text format prints the program's plan.
 program_outcome run_program(const fe::program_unit& unit, const options& opt,
                             std::string_view newline, json_writer& out,
-                            commscope::opt::dot::graph_writer* picture) {
+                            commscope::opt::dot::graph_writer* picture, bool table) {
   if (picture)
     picture->begin_program(unit.name, unit.line);
   program_outcome result;
@@ -525,6 +498,10 @@ program_outcome run_program(const fe::program_unit& unit, const options& opt,
   if (result.findings.empty()) {
     for (const auto& fp : pl.functions)
       function_value(out, fp, opt.explain);
+    result.host_orchestrators = pl.functions.size();
+    if (table)
+      for (const auto& fp : pl.functions)
+        plan_table(result.plan_table, fp, unit);
     if (opt.emit == emit_kind::ir || opt.emit == emit_kind::both)
       result.rewritten = fe::rewritten_bodies(unit, *original, *prog, newline);
   }
@@ -552,29 +529,71 @@ program_outcome run_program(const fe::program_unit& unit, const options& opt,
 /// `files` array (several).
 struct file_layout {
   bool files_form = false;
-  bool stream = false; ///< the JSON goes to standard output as it is made
+  bool stream = false;      ///< the JSON goes to standard output as it is made
+  bool table = false;       ///< the text format prints the plans
+  bool keep_source = false; ///< the text format shows source lines
+};
+
+/// Which diagnostics a file reports: the codes selected and ignored, and where each
+/// choice was made (the command line or the configuration).
+struct file_policy {
+  std::optional<std::vector<std::string>> select;
+  suppression select_origin = suppression::command_line;
+  std::vector<std::pair<std::string, suppression>> ignore;
 };
 
 /// Everything a file's analysis gives, kept until it is printed in input order.
 struct file_result {
   std::string display;                 ///< the path as given; <stdin>, <builtin>
   std::optional<json_writer> json;     ///< its JSON document, or its `files` entry
-  std::string stderr_text;             ///< its diagnostics lines, or its I/O error
+  std::string stderr_text;             ///< its one-line diagnostics (JSON and SARIF)
   std::vector<finding> findings;       ///< in source order
+  std::vector<suppression> suppressed; ///< of each finding
   std::optional<std::string> ir;       ///< --emit=ir/both, unless a syntax error
   std::optional<std::string> dot;      ///< --emit=dot
   std::optional<std::string> io_error; ///< the file could not be read
+  std::string source;                  ///< the text format: the file, for its lines
+  std::string plan_text;               ///< the text format: the accepted programs' plans
+  /// Programs rejected by suppressed errors alone: one line each in the text format.
+  std::vector<std::pair<std::uint32_t, std::string>> silent_rejections;
   int status = exit_ok;
   std::size_t programs = 0;
   std::size_t rejected = 0;
+  std::size_t host_orchestrators = 0;
   bool syntax_error = false;
 };
+
+/// Why `f` is not reported, if it is not: a comment of its line or of the file's opening
+/// lines, an ignored code, a code that is not selected. Syntax errors are always reported.
+suppression suppression_of(const finding& f, const commscope::opt::source_lines& lines,
+                           const std::vector<commscope::opt::ignore_directive>& file_wide,
+                           const file_policy& policy) {
+  if (f.code == "syntax")
+    return suppression::none;
+  if (f.file.empty()) {
+    const auto comment = commscope::opt::comment_of(lines.line(f.line));
+    if (!comment.empty())
+      if (const auto d = commscope::opt::directive_in(comment, "ignore"); d && d->covers(f.code))
+        return suppression::inline_comment;
+  }
+  for (const auto& d : file_wide)
+    if (d.covers(f.code))
+      return suppression::inline_comment;
+  for (const auto& [code, origin] : policy.ignore)
+    if (code == f.code)
+      return origin;
+  if (policy.select &&
+      std::find(policy.select->begin(), policy.select->end(), f.code) == policy.select->end())
+    return policy.select_origin;
+  return suppression::none;
+}
 
 /// One file's analysis, as if it were the only input (`path` is empty for standard input
 /// and the built-in example). It shares with the analysis of another file only the module
 /// loader, which is made for that: files may be analysed concurrently.
 file_result analyse_file(std::string_view display, std::string_view path, std::string_view stem,
-                         std::string_view text, const options& opt, const file_layout& layout) {
+                         std::string_view text, const options& opt, const file_layout& layout,
+                         const file_policy& policy) {
   file_result r;
   r.display = std::string(display);
   fe::module_options mo;
@@ -583,6 +602,8 @@ file_result analyse_file(std::string_view display, std::string_view path, std::s
   mo.imports = opt.loader;
   mo.path = path;
   const auto module = fe::parse_module(text, mo);
+  const commscope::opt::source_lines lines(text);
+  const auto file_wide = commscope::opt::file_directives(lines);
 
   // The plan is written as it is made, unless diagnostics and plan share one file.
   r.json.emplace(layout.stream, layout.files_form ? 2 : 0,
@@ -607,11 +628,27 @@ file_result analyse_file(std::string_view display, std::string_view path, std::s
       picture->syntax_error(findings.back());
   } else {
     for (const auto& unit : module.programs) {
-      auto outcome = run_program(unit, opt, module.newline, out, picture ? &*picture : nullptr);
+      auto outcome = run_program(unit, opt, module.newline, out, picture ? &*picture : nullptr,
+                                 layout.table);
       ++r.programs;
+      r.host_orchestrators += outcome.host_orchestrators;
       if (!outcome.findings.empty()) {
-        r.status = exit_rejected;
         ++r.rejected;
+        // The pass is all or nothing: errors that are all suppressed still reject it.
+        const bool silent = std::all_of(
+            outcome.findings.begin(), outcome.findings.end(), [&](const finding& f) {
+              return suppression_of(f, lines, file_wide, policy) != suppression::none;
+            });
+        if (silent)
+          r.silent_rejections.emplace_back(
+              unit.line, "program '" + unit.name + "' is not transformed: its " +
+                             std::to_string(outcome.findings.size()) +
+                             (outcome.findings.size() == 1 ? " error is" : " errors are") +
+                             " suppressed, and a program with errors is rejected");
+      } else if (!outcome.plan_table.empty()) {
+        r.plan_text += display;
+        r.plan_text += ": program '" + unit.name + "' (line " + std::to_string(unit.line) + ")\n";
+        r.plan_text += outcome.plan_table;
       }
       for (auto& f : outcome.findings)
         findings.push_back(std::move(f));
@@ -622,17 +659,27 @@ file_result analyse_file(std::string_view display, std::string_view path, std::s
   }
   out.end_array();
 
+  r.suppressed.reserve(findings.size());
+  for (const auto& f : findings) {
+    r.suppressed.push_back(suppression_of(f, lines, file_wide, policy));
+    if (r.suppressed.back() == suppression::none)
+      r.status = std::max(r.status, exit_rejected);
+  }
+
   std::string& err = r.stderr_text;
   out.key("diagnostics");
   out.begin_array();
-  for (const auto& f : findings) {
-    err += f.file.empty() ? std::string_view(display) : std::string_view(f.file);
-    err += ':' + std::to_string(f.line) + ':' + std::to_string(f.column) + ": error: ";
-    err += f.message + " [" + f.code + "]\n";
-    for (const auto& n : f.notes) {
-      err += display;
-      err += ':' + std::to_string(n.line) + ':' + std::to_string(n.column) + ": note: ";
-      err += n.message + '\n';
+  for (std::size_t k = 0; k < findings.size(); ++k) {
+    const auto& f = findings[k];
+    if (r.suppressed[k] == suppression::none) {
+      err += f.file.empty() ? std::string_view(display) : std::string_view(f.file);
+      err += ':' + std::to_string(f.line) + ':' + std::to_string(f.column) + ": error: ";
+      err += f.message + " [" + f.code + "]\n";
+      for (const auto& n : f.notes) {
+        err += display;
+        err += ':' + std::to_string(n.line) + ':' + std::to_string(n.column) + ": note: ";
+        err += n.message + '\n';
+      }
     }
     out.begin_object();
     out.member("code", std::string_view(f.code));
@@ -650,6 +697,8 @@ file_result analyse_file(std::string_view display, std::string_view path, std::s
       out.end_object();
     }
     out.end_array();
+    if (r.suppressed[k] != suppression::none)
+      out.member("suppressed", commscope::opt::suppression_name(r.suppressed[k]));
     out.end_object();
   }
   out.end_array();
@@ -658,6 +707,8 @@ file_result analyse_file(std::string_view display, std::string_view path, std::s
     r.ir = fe::splice_bodies(text, std::move(edits), module.newline);
   if (picture)
     r.dot = std::move(*picture).finish();
+  if (layout.keep_source)
+    r.source = std::string(text);
 
   switch (opt.emit) {
   case emit_kind::plan:
@@ -717,7 +768,7 @@ void write_out(std::string_view text) { std::fwrite(text.data(), 1, text.size(),
 
 /// The SARIF view of a file's result.
 commscope::opt::sarif_file sarif_of(file_result& r) {
-  return {r.display, std::move(r.findings), r.io_error};
+  return {r.display, std::move(r.findings), std::move(r.suppressed), r.io_error};
 }
 
 /// How an input is named: in diagnostics, as a module (its stem), and on disk (empty for
@@ -731,103 +782,264 @@ struct input_name {
 input_name name_of_input(const std::string& path) {
   if (path == "-")
     return {"<stdin>", "stdin", {}};
+  if (path.empty())
+    return {"<builtin>", "builtin", {}};
   return {path, std::filesystem::path(path).stem().string(), path};
 }
 
-/// One input (or the built-in example): the output of cli.md's "The JSON plan".
-int run_one(const options& opt) {
-  input_name name{"<builtin>", "builtin", {}};
+/// What the run knows besides the options: the configuration read, if any.
+struct run_setup {
+  std::optional<commscope::opt::config> config;
+  std::vector<std::string> exclude; ///< --exclude, relative to the current directory
+};
+
+/// The choice of diagnostics for one file: the command line's and the configuration's,
+/// with its per-file ignores.
+file_policy policy_for(const std::string& path, const options& opt, const run_setup& setup) {
+  file_policy p;
+  if (opt.select) {
+    p.select = opt.select;
+  } else if (setup.config && setup.config->select) {
+    p.select = setup.config->select;
+    p.select_origin = suppression::config;
+  }
+  for (const auto& c : opt.ignore)
+    p.ignore.emplace_back(c, suppression::command_line);
+  if (setup.config) {
+    for (const auto& c : setup.config->ignore)
+      p.ignore.emplace_back(c, suppression::config);
+    if (!path.empty() && path != "-")
+      for (auto& c : setup.config->ignored_codes_for(path))
+        p.ignore.emplace_back(std::move(c), suppression::config);
+  }
+  return p;
+}
+
+/// Whether a file is excluded by the configuration or by --exclude.
+bool is_excluded(const std::string& path, const run_setup& setup) {
+  if (setup.config && setup.config->excluded(path))
+    return true;
+  if (setup.exclude.empty())
+    return false;
+  const std::string relative =
+      std::filesystem::path(path).lexically_normal().generic_string();
+  for (const auto& g : setup.exclude) {
+    // As in the configuration, a pattern matches the path or any directory above it.
+    for (std::filesystem::path p = relative; !p.empty() && p != p.parent_path();
+         p = p.parent_path())
+      if (commscope::opt::matches_glob(g, p.generic_string()))
+        return true;
+  }
+  return false;
+}
+
+/// Whether `f` is a terminal (colour's `auto`).
+bool is_terminal(std::FILE* f) {
+#ifdef COMMSCOPE_OPT_POSIX
+  return isatty(fileno(f)) != 0;
+#else
+  (void)f;
+  return false;
+#endif
+}
+
+/// One input (`path`; empty: the built-in example) as the JSON plan, streamed as it is
+/// made (cli.md, "The JSON plan").
+int run_json_one(const options& opt, const run_setup& setup, const std::string& path) {
+  const input_name name = name_of_input(path);
   std::string text;
-  if (!opt.paths.empty()) {
-    const std::string& path = opt.paths.front();
-    name = name_of_input(path);
+  if (!path.empty()) {
     std::string error;
     auto t = read_input(path, error);
     if (!t) {
       std::cerr << "commscope-opt: error: " << error << '\n';
-      // A code-scanning upload still gets a log: the failure as a notification.
-      if (opt.format == output_format::sarif)
-        write_out(commscope::opt::sarif_log({{name.display, {}, error}}, COMMSCOPE_VERSION));
       return exit_usage;
     }
     text = std::move(*t);
   } else {
     text = std::string(builtin_program);
   }
-
-  const bool json_out = opt.format == output_format::json &&
-                        (opt.emit == emit_kind::plan || opt.emit == emit_kind::both);
   auto r = analyse_file(name.display, name.file, name.stem, text, opt,
-                        {false, json_out && !same_output_streams()});
-  std::cerr << r.stderr_text;
+                        {false, !same_output_streams(), false, false},
+                        policy_for(path, opt, setup));
+  if (!opt.quiet)
+    std::cerr << r.stderr_text;
   std::cerr.flush();
-  if (opt.format == output_format::sarif) {
-    write_out(commscope::opt::sarif_log({sarif_of(r)}, COMMSCOPE_VERSION));
-  } else if (json_out) {
-    r.json->flush();
-  } else if (opt.emit == emit_kind::ir) {
-    if (r.ir)
-      write_out(*r.ir);
-  } else if (r.dot) {
-    write_out(*r.dot);
-  }
+  r.json->flush();
   return r.status;
 }
 
-/// Several inputs (cli.md, "Several inputs"): each file analysed on its own, up to -j at
-/// once, the results printed in input order.
-int run_several(const options& opt, const std::vector<std::string>& files) {
-  if (opt.emit == emit_kind::ir) {
-    std::cerr << "commscope-opt: error: --emit=ir takes one input file (several given)\n" << usage;
+/// Where `-o DIR` puts the picture of `path`: the path as given, under DIR, with `.dot`
+/// for its extension (absolute paths and `..` lose what would leave DIR).
+std::filesystem::path picture_path(const std::string& dir, const std::string& path) {
+  std::filesystem::path rel;
+  for (const auto& part : std::filesystem::path(path).lexically_normal().relative_path())
+    if (part != ".." && part != ".")
+      rel /= part;
+  if (rel.empty())
+    rel = path.empty() ? "builtin" : "stdin";
+  rel.replace_extension(".dot");
+  return std::filesystem::path(dir) / rel;
+}
+
+/// Every other run: the files in input order, each analysed on its own (up to -j at once),
+/// printed in the format asked for, and the last line of the text format.
+int run_files(const options& opt, const run_setup& setup, const std::vector<std::string>& files,
+              bool several) {
+  using commscope::opt::source_lines;
+  const bool text = opt.format == output_format::text;
+  const bool github = opt.format == output_format::github;
+  const bool sarif = opt.format == output_format::sarif;
+  const bool json_doc = opt.format == output_format::json && several;
+  if (opt.emit == emit_kind::ir && several) {
+    std::cerr << "commscope-opt: error: --emit=ir takes one input file (several given)\n"
+              << usage_hint;
     return exit_usage;
   }
-  const bool sarif = opt.format == output_format::sarif;
+  // The text format writes to standard output, unless that is the IR or the pictures.
+  const bool stdout_taken =
+      (opt.emit == emit_kind::ir || (opt.emit == emit_kind::dot && !opt.output_dir)) && !json_doc;
+  std::FILE* const report = stdout_taken ? stderr : stdout;
+  const bool color =
+      opt.color == color_mode::always ||
+      (opt.color == color_mode::automatic && is_terminal(report) &&
+       [] {
+         const char* no_color = std::getenv("NO_COLOR");
+         return no_color == nullptr || *no_color == '\0';
+       }());
+  const commscope::opt::text_writer writer(color ? commscope::opt::text_style::colored()
+                                                 : commscope::opt::text_style::plain());
   // Standard output is held back when it is also standard error's file, as the
-  // diagnostics are written file by file while the document grows.
-  const bool hold = same_output_streams();
+  // diagnostics are written file by file while the JSON document grows.
+  const bool hold = json_doc && same_output_streams();
   std::string held;
-  const auto emit = [&](std::string_view text) {
+  const auto emit = [&](std::string_view t) {
     if (hold)
-      held += text;
+      held += t;
     else
-      write_out(text);
+      write_out(t);
   };
+  const auto to_report = [&](std::string_view t) {
+    std::fwrite(t.data(), 1, t.size(), report);
+  };
+
   std::vector<commscope::opt::sarif_file> sarif_files;
-  std::size_t programs = 0, rejected = 0, syntax_errors = 0;
+  std::size_t programs = 0, rejected = 0, syntax_errors = 0, hosts = 0;
+  std::size_t errors = 0, files_with_errors = 0, suppressed = 0;
   int status = exit_ok;
-  if (!sarif)
+  // A diagnostic printed once per run (a syntax error in a module several inputs import).
+  std::set<std::tuple<std::string, std::uint32_t, std::uint32_t, std::string, std::string>> seen;
+  if (json_doc)
     emit("{\n  \"files\": [");
+  const file_layout layout{json_doc, false, text && !opt.quiet && (!several || opt.show_plan),
+                           text};
   commscope::opt::run_in_order(
-      files.size(), opt.jobs ? opt.jobs : commscope::opt::default_jobs(),
+      files.size(), several ? (opt.jobs ? opt.jobs : commscope::opt::default_jobs()) : 1,
       [&](std::size_t i) {
         const input_name name = name_of_input(files[i]);
         std::string error;
-        auto text = read_input(files[i], error);
-        if (!text)
+        std::optional<std::string> source;
+        if (files[i].empty())
+          source = std::string(builtin_program);
+        else
+          source = read_input(files[i], error);
+        if (!source)
           return unreadable_file(name.display, std::move(error), opt);
-        return analyse_file(name.display, name.file, name.stem, *text, opt, {true, false});
+        return analyse_file(name.display, name.file, name.stem, *source, opt, layout,
+                            policy_for(files[i], opt, setup));
       },
       [&](std::size_t i, file_result& r) {
-        std::cerr << r.stderr_text;
         status = std::max(status, r.status);
         programs += r.programs;
         rejected += r.rejected;
+        hosts += r.host_orchestrators;
         syntax_errors += r.syntax_error ? 1 : 0;
+        std::size_t file_errors = r.io_error ? 1 : 0;
+        if (r.io_error || (!text && !github && !opt.quiet))
+          std::cerr << r.stderr_text;
+        if (text || github) {
+          std::string out;
+          const source_lines lines(r.source);
+          std::optional<std::string> other_text;
+          std::optional<source_lines> other_lines;
+          std::string other_file;
+          for (std::size_t k = 0; k < r.findings.size(); ++k) {
+            const auto& f = r.findings[k];
+            if (r.suppressed[k] != suppression::none) {
+              ++suppressed;
+              continue;
+            }
+            const std::string& file = f.file.empty() ? r.display : f.file;
+            if (!seen.emplace(file, f.line, f.column, f.code, f.message).second)
+              continue;
+            ++file_errors;
+            if (github) {
+              commscope::opt::github::command(out, file, f, r.display);
+              continue;
+            }
+            // A diagnostic in an imported module shows that module's line.
+            const source_lines* at = &lines;
+            if (!f.file.empty()) {
+              if (other_file != f.file) {
+                std::string ignored;
+                other_file = f.file;
+                other_text = read_input(f.file, ignored);
+                other_lines.reset();
+                if (other_text)
+                  other_lines.emplace(*other_text);
+              }
+              at = other_lines ? &*other_lines : nullptr;
+            }
+            writer.diagnostic(out, file, f, at, r.display, &lines);
+          }
+          if (text)
+            for (const auto& [line, message] : r.silent_rejections) {
+              writer.header(out, r.display, line, 1, "note", writer.style().note);
+              out += message + '\n';
+            }
+          if (text && !opt.quiet)
+            out += r.plan_text;
+          to_report(out);
+        }
+        if (!text && !github)
+          for (const auto s : r.suppressed)
+            suppressed += s != suppression::none ? 1 : 0;
+        errors += file_errors;
+        files_with_errors += file_errors ? 1 : 0;
         if (sarif) {
           sarif_files.push_back(sarif_of(r));
-          return;
-        }
-        emit(i ? ",\n    " : "\n    ");
-        if (hold) {
-          r.json->flush_to(held);
-        } else {
-          r.json->flush();
+        } else if (json_doc) {
+          emit(i ? ",\n    " : "\n    ");
+          if (hold)
+            r.json->flush_to(held);
+          else
+            r.json->flush();
+        } else if (opt.emit == emit_kind::ir) {
+          if (r.ir)
+            write_out(*r.ir);
+        } else if (opt.emit == emit_kind::dot && r.dot) {
+          if (!opt.output_dir) {
+            write_out(*r.dot);
+          } else {
+            const auto target = picture_path(*opt.output_dir, files[i]);
+            std::error_code ec;
+            std::filesystem::create_directories(target.parent_path(), ec);
+            std::ofstream f(target, std::ios::binary);
+            f << *r.dot;
+            f.close();
+            if (!f) {
+              std::cerr << "commscope-opt: error: cannot write '" << target.string()
+                        << "': " << std::strerror(errno) << '\n';
+              status = std::max(status, exit_usage);
+            }
+          }
         }
       });
   std::cerr.flush();
   if (sarif) {
-    emit(commscope::opt::sarif_log(sarif_files, COMMSCOPE_VERSION));
-  } else {
+    emit(commscope::opt::sarif_log(sarif_files, COMMSCOPE_VERSION,
+                                   std::filesystem::current_path().string()));
+  } else if (json_doc) {
     emit(files.empty() ? "]" : "\n  ]");
     emit(",\n  \"summary\": {\n    \"files\": " + std::to_string(files.size()) +
          ",\n    \"programs\": " + std::to_string(programs) +
@@ -836,29 +1048,113 @@ int run_several(const options& opt, const std::vector<std::string>& files) {
   }
   if (hold)
     write_out(held);
+  if (text && !opt.quiet) {
+    const auto count = [](std::size_t n, std::string_view one, std::string_view many) {
+      return std::to_string(n) + ' ' + std::string(n == 1 ? one : many);
+    };
+    std::string last;
+    if (errors == 0) {
+      last = "All checks passed: " + count(files.size(), "file", "files") + ", " +
+             count(programs, "program", "programs") + ", " +
+             count(hosts, "host orchestrator", "host orchestrators");
+      if (suppressed)
+        last += ", " + std::to_string(suppressed) + " suppressed";
+      last += ".\n";
+    } else {
+      last = "Found " + count(errors, "error", "errors") + " in " +
+             count(files_with_errors, "file", "files") + " (" +
+             count(files.size(), "file", "files") + " checked";
+      if (suppressed)
+        last += ", " + std::to_string(suppressed) + " suppressed";
+      last += ").\n";
+    }
+    std::fflush(stdout);
+    std::fwrite(last.data(), 1, last.size(), report);
+  }
   return status;
 }
 
+/// Reads the configuration the run names or finds, and puts what it sets under what the
+/// command line set.
+run_setup configure(options& opt) {
+  run_setup setup;
+  namespace cfg = commscope::opt;
+  std::optional<std::filesystem::path> file;
+  if (opt.config_file) {
+    file = *opt.config_file;
+  } else if (!opt.no_config) {
+    const std::string first = opt.paths.empty() || opt.paths.front() == "-"
+                                  ? std::string(".")
+                                  : opt.paths.front();
+    file = cfg::find_pyproject(first);
+  }
+  if (file) {
+    try {
+      setup.config = cfg::load_config(*file);
+    } catch (const cfg::config_error& e) {
+      throw usage_error{e.message};
+    }
+    auto& c = *setup.config;
+    const std::string where = " in [tool.commscope] of " + c.file.string();
+    if (c.select)
+      c.select = cfg::checked_codes(*c.select, "'select'" + where);
+    c.ignore = cfg::checked_codes(c.ignore, "'ignore'" + where);
+    for (auto& [glob, codes] : c.per_file_ignores)
+      codes = cfg::checked_codes(codes, "'per-file-ignores'" + where);
+    // The command line's -I come first, its -D win, its -j wins.
+    for (const auto& d : c.include_dirs)
+      opt.include_dirs.push_back(d);
+    for (const auto& d : c.defines)
+      opt.defines.push_back(d);
+    if (opt.jobs == 0 && c.jobs)
+      opt.jobs = *c.jobs;
+  }
+  setup.exclude = opt.exclude;
+  return setup;
+}
+
 int run(int argc, char** argv) {
-  options opt;
+  commscope::opt::parsed_command_line command;
+  run_setup setup;
   try {
-    opt = parse_arguments(argc, argv);
+    command = commscope::opt::parse_command_line(argc, argv);
+    if (command.help) {
+      std::cout << commscope::opt::help_text();
+      return exit_ok;
+    }
+    if (command.version) {
+      std::cout << "commscope-opt " << COMMSCOPE_VERSION << '\n';
+      return exit_ok;
+    }
+    setup = configure(command.opt);
   } catch (const usage_error& e) {
-    std::cerr << "commscope-opt: error: " << e.message << '\n' << usage;
+    std::cerr << "commscope-opt: error: " << e.message << '\n' << usage_hint;
     return exit_usage;
   }
-  if (opt.help) {
-    std::cout << usage;
-    return exit_ok;
-  }
+  options& opt = command.opt;
   // The modules the files import are looked for in each file's own directory, then -I,
   // then PYTHONPATH (cli.md, "Programs across modules"); each is read once per run.
   const char* python_path = std::getenv("PYTHONPATH");
   fe::module_loader loader(opt.include_dirs,
                            fe::module_loader::split_path_list(python_path ? python_path : ""));
   opt.loader = &loader;
-  const auto inputs = commscope::opt::expand_inputs(opt.paths);
-  const int status = inputs.several ? run_several(opt, inputs.files) : run_one(opt);
+  const auto inputs = commscope::opt::expand_inputs(opt.paths, [&](const std::string& path,
+                                                                     bool named) {
+    return (!named || opt.force_exclude) && is_excluded(path, setup);
+  });
+  for (const auto& dir : inputs.empty_directories)
+    std::cerr << "commscope-opt: warning: no Python files under " << dir << '\n';
+  int status = exit_ok;
+  if (opt.format == output_format::json && !inputs.several &&
+      (opt.emit == emit_kind::plan || opt.emit == emit_kind::both) &&
+      (opt.paths.empty() || inputs.files.size() == 1)) {
+    status = run_json_one(opt, setup, opt.paths.empty() ? std::string() : inputs.files.front());
+  } else {
+    std::vector<std::string> files = inputs.files;
+    if (opt.paths.empty())
+      files.emplace_back(); // the built-in example
+    status = run_files(opt, setup, files, inputs.several);
+  }
   std::fflush(stdout);
   if (std::ferror(stdout)) {
     std::cerr << "commscope-opt: error: cannot write standard output\n";
@@ -881,6 +1177,8 @@ int main(int argc, char** argv) {
     return run(argc, argv);
   } catch (const std::exception& e) {
     std::cerr << "commscope-opt: internal error: " << e.what() << '\n';
+  } catch (const usage_error& e) {
+    std::cerr << "commscope-opt: error: " << e.message << '\n';
   } catch (...) {
     std::cerr << "commscope-opt: internal error\n";
   }

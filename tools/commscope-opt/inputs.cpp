@@ -12,7 +12,7 @@ namespace fs = std::filesystem;
 /// Every `*.py` regular file under `dir`, sorted bytewise; hidden directories and
 /// `__pycache__` are not entered, and neither are symbolic links to directories (no
 /// cycles). A directory that cannot be listed is skipped, as `find` would.
-std::vector<std::string> python_files_under(const std::string& dir) {
+std::vector<std::string> python_files_under(const std::string& dir, const exclusion& excluded) {
   std::vector<std::string> files;
   std::error_code ec;
   fs::recursive_directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec);
@@ -22,11 +22,13 @@ std::vector<std::string> python_files_under(const std::string& dir) {
     const std::string name = e.path().filename().string();
     std::error_code type_ec;
     if (e.is_directory(type_ec) && !e.is_symlink(type_ec)) {
-      if (name.starts_with('.') || name == "__pycache__")
+      if (name.starts_with('.') || name == "__pycache__" ||
+          (excluded && excluded(e.path().string(), false)))
         it.disable_recursion_pending();
       continue;
     }
-    if (name.size() > 3 && name.ends_with(".py") && e.is_regular_file(type_ec))
+    if (name.size() > 3 && name.ends_with(".py") && e.is_regular_file(type_ec) &&
+        !(excluded && excluded(e.path().string(), false)))
       files.push_back(e.path().string());
   }
   std::sort(files.begin(), files.end());
@@ -35,16 +37,20 @@ std::vector<std::string> python_files_under(const std::string& dir) {
 
 } // namespace
 
-expanded_inputs expand_inputs(const std::vector<std::string>& arguments) {
+expanded_inputs expand_inputs(const std::vector<std::string>& arguments,
+                              const exclusion& excluded) {
   expanded_inputs in;
   in.several = arguments.size() > 1;
   for (const auto& a : arguments) {
     std::error_code ec;
     if (a != "-" && fs::is_directory(a, ec)) {
       in.several = true;
-      for (auto& f : python_files_under(a))
+      auto files = python_files_under(a, excluded);
+      if (files.empty())
+        in.empty_directories.push_back(a);
+      for (auto& f : files)
         in.files.push_back(std::move(f));
-    } else {
+    } else if (a == "-" || !excluded || !excluded(a, true)) {
       in.files.push_back(a);
     }
   }

@@ -7,6 +7,7 @@
 #include <condition_variable>
 #include <cstddef>
 #include <exception>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -19,12 +20,20 @@ struct expanded_inputs {
   std::vector<std::string> files; ///< in input order, each directory's files sorted
   /// A directory was given, or more than one file: the output takes the `files` form.
   bool several = false;
+  /// The directories given that hold no Python file to analyse (a warning, not an error).
+  std::vector<std::string> empty_directories;
 };
 
+/// Whether a path is left out: `(path, named)`, `named` when the path was given as it is
+/// rather than found in a directory.
+using exclusion = std::function<bool(const std::string&, bool)>;
+
 /// Each argument as given; a directory becomes every `*.py` file under it, recursively,
-/// sorted by path bytewise, hidden directories and `__pycache__` skipped. A path that is
-/// neither stays as it is (reading it reports why it cannot be read).
-[[nodiscard]] expanded_inputs expand_inputs(const std::vector<std::string>& arguments);
+/// sorted by path bytewise, hidden directories, `__pycache__` and excluded directories
+/// skipped. A path that is neither stays as it is (reading it reports why it cannot be
+/// read).
+[[nodiscard]] expanded_inputs expand_inputs(const std::vector<std::string>& arguments,
+                                            const exclusion& excluded = {});
 
 /// The default of `-j`: the number of cores (1 when unknown).
 [[nodiscard]] unsigned default_jobs();

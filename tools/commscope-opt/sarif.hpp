@@ -2,7 +2,9 @@
 // code-scanning services and editors show them as they show any analyzer's.
 #pragma once
 
+#include "codes.hpp"
 #include "finding.hpp"
+#include "suppressions.hpp"
 
 #include <commscope/diagnostics.hpp>
 
@@ -10,10 +12,15 @@
 
 #include <cstddef>
 #include <cstdio>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#ifndef COMMSCOPE_HOMEPAGE
+#define COMMSCOPE_HOMEPAGE "https://github.com/commscope/commscope"
+#endif
 
 namespace commscope::opt {
 
@@ -21,16 +28,11 @@ namespace commscope::opt {
 struct sarif_file {
   std::string path;                    ///< as given on the command line
   std::vector<finding> findings;       ///< in the order they are printed
+  std::vector<suppression> suppressed; ///< of each finding (none: reported)
   std::optional<std::string> io_error; ///< the file could not be read: why
 };
 
 namespace detail {
-
-/// The rule of front-end syntax errors, which the pass's table does not hold.
-inline constexpr error_code_info syntax_rule{
-    "syntax", "The file is not valid Python.",
-    "Python would reject the file when tokenizing it or for unbalanced brackets or "
-    "indentation; no program of the file is analysed."};
 
 /// A URI reference for a path as given: relative paths stay relative, an absolute one
 /// becomes a file URI; bytes outside the unreserved set and '/' are percent-encoded.
@@ -55,59 +57,82 @@ inline nlohmann::ordered_json text(std::string_view s) {
   return {{"text", nlohmann::ordered_json(std::string(s))}};
 }
 
-inline nlohmann::ordered_json location(const std::string& uri, std::uint32_t line,
-                                       std::uint32_t column) {
+/// Where a file is, as a SARIF artifact location: relative to the directory the tool was
+/// run in (the `%SRCROOT%` base) when it lies below it, else an absolute file URI; the
+/// standard input and the built-in example keep their names.
+inline nlohmann::ordered_json artifact(std::string_view path, const std::filesystem::path& root) {
+  namespace fs = std::filesystem;
+  if (path.starts_with('<') || root.empty())
+    return {{"uri", uri_of(path)}};
+  std::error_code ec;
+  const fs::path absolute = fs::absolute(fs::path(path), ec).lexically_normal();
+  const fs::path relative = absolute.lexically_relative(root);
+  if (!ec && !relative.empty() && *relative.begin() != "..")
+    return {{"uri", uri_of(relative.generic_string())}, {"uriBaseId", "%SRCROOT%"}};
+  return {{"uri", uri_of(ec ? std::string(path) : absolute.generic_string())}};
+}
+
+inline nlohmann::ordered_json location(nlohmann::ordered_json artifact_location,
+                                       std::uint32_t line, std::uint32_t column) {
   nlohmann::ordered_json region;
   region["startLine"] = line == 0 ? 1 : line;
   region["startColumn"] = column == 0 ? 1 : column;
-  return {
-      {"physicalLocation", {{"artifactLocation", {{"uri", uri}}}, {"region", std::move(region)}}}};
+  return {{"physicalLocation",
+           {{"artifactLocation", std::move(artifact_location)}, {"region", std::move(region)}}}};
 }
 
 } // namespace detail
 
-/// The log of a run over `files`, in their order; `version` is the tool's.
-inline std::string sarif_log(const std::vector<sarif_file>& files, std::string_view version) {
+/// The log of a run over `files`, in their order; `version` is the tool's, `root` the
+/// directory it was run in (artifact URIs are relative to it).
+inline std::string sarif_log(const std::vector<sarif_file>& files, std::string_view version,
+                             const std::string& root_dir = {}) {
   using json = nlohmann::ordered_json;
-  std::vector<const error_code_info*> rules;
-  for (const auto& c : error_codes)
-    rules.push_back(&c);
-  rules.push_back(&detail::syntax_rule);
-
+  const std::filesystem::path root =
+      root_dir.empty() ? std::filesystem::path() : std::filesystem::path(root_dir).lexically_normal();
   json rule_list = json::array();
-  for (const auto* r : rules)
-    rule_list.push_back({{"id", std::string(r->name)},
-                         {"shortDescription", detail::text(r->summary)},
-                         {"fullDescription", detail::text(r->description)},
+  for (std::size_t k = 0; k < code_count; ++k) {
+    const auto& r = code_at(k);
+    rule_list.push_back({{"id", std::string(r.name)},
+                         {"shortDescription", detail::text(r.summary)},
+                         {"fullDescription", detail::text(r.description)},
+                         {"help", detail::text(r.help)},
                          {"defaultConfiguration", {{"level", "error"}}}});
+  }
 
   json results = json::array();
   json notifications = json::array();
   for (const auto& f : files) {
-    const std::string uri = detail::uri_of(f.path);
+    const json where = detail::artifact(f.path, root);
     if (f.io_error) {
       json n = {{"level", "error"}, {"message", detail::text(*f.io_error)}};
-      n["locations"] =
-          json::array({{{"physicalLocation", {{"artifactLocation", {{"uri", uri}}}}}}});
+      n["locations"] = json::array({{{"physicalLocation", {{"artifactLocation", where}}}}});
       notifications.push_back(std::move(n));
       continue;
     }
-    for (const auto& d : f.findings) {
+    for (std::size_t i = 0; i < f.findings.size(); ++i) {
+      const auto& d = f.findings[i];
       json r;
       r["ruleId"] = d.code;
-      for (std::size_t k = 0; k < rules.size(); ++k)
-        if (rules[k]->name == d.code)
-          r["ruleIndex"] = k;
+      if (const auto k = code_index(d.code))
+        r["ruleIndex"] = *k;
       r["level"] = "error";
-      r["message"] = detail::text(d.message);
+      std::string message = d.message;
+      if (!d.help.empty())
+        message += " (help: " + d.help + ")";
+      r["message"] = detail::text(message);
       // A finding located in an imported module (its syntax error) names that file.
       r["locations"] = json::array(
-          {detail::location(d.file.empty() ? uri : detail::uri_of(d.file), d.line, d.column)});
+          {detail::location(d.file.empty() ? where : detail::artifact(d.file, root), d.line,
+                            d.column)});
+      if (i < f.suppressed.size() && f.suppressed[i] != suppression::none)
+        r["suppressions"] = json::array(
+            {{{"kind", f.suppressed[i] == suppression::inline_comment ? "inSource" : "external"}}});
       if (!d.notes.empty()) {
         json related = json::array();
         for (std::size_t k = 0; k < d.notes.size(); ++k) {
           const auto& n = d.notes[k];
-          json rel = detail::location(uri, n.line, n.column);
+          json rel = detail::location(where, n.line, n.column);
           rel["id"] = k;
           rel["message"] = detail::text(n.message);
           related.push_back(std::move(rel));
@@ -126,10 +151,17 @@ inline std::string sarif_log(const std::vector<sarif_file>& files, std::string_v
                  {{"name", "commscope-opt"},
                   {"version", std::string(version)},
                   {"semanticVersion", std::string(version)},
+                  {"informationUri", COMMSCOPE_HOMEPAGE},
                   {"rules", std::move(rule_list)}}}}},
               {"invocations", json::array({std::move(invocation)})},
               {"columnKind", "unicodeCodePoints"},
               {"results", std::move(results)}};
+  if (!root.empty()) {
+    std::string base = root.generic_string();
+    if (!base.ends_with('/'))
+      base += '/';
+    run["originalUriBaseIds"] = {{"%SRCROOT%", {{"uri", detail::uri_of(base)}}}};
+  }
   json log = {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
               {"version", "2.1.0"},
               {"runs", json::array({std::move(run)})}};

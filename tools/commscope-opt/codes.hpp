@@ -1,0 +1,44 @@
+// Every code commscope-opt reports: the pass's own (commscope::error_codes) and the front
+// end's, with their texts. `--help`, `--select`/`--ignore`, the `help:` lines of the text
+// format and the rules of a SARIF log all read this one list.
+#pragma once
+
+#include <commscope/diagnostics.hpp>
+
+#include <array>
+#include <cstddef>
+#include <optional>
+#include <string_view>
+
+namespace commscope::opt {
+
+/// The front end's codes, which the pass's table does not hold.
+inline constexpr std::array<error_code_info, 2> front_end_codes{{
+    {"syntax", "The file is not valid Python.",
+     "Python would reject the file: it is not valid UTF-8, does not tokenize, or has "
+     "unbalanced brackets or indentation; no program of the file is analysed.",
+     "fix the file so that Python reads it; no program of it was checked"},
+    {"unknown-decorator", "A DSL decorator that the DSL does not define.",
+     "A decorator (or a @pl.function keyword value) names an attribute of the DSL's module "
+     "that does not exist, so Python itself would fail on it; the function it decorates "
+     "would otherwise silently drop out of the analysis.",
+     "the DSL's decorators are pl.program, pl.function, pl.inline, pl.jit and pl.jit.host, "
+     "pl.jit.incore, pl.jit.inline, pl.jit.opaque, pl.jit.extern"},
+}};
+
+inline constexpr std::size_t code_count = error_codes.size() + front_end_codes.size();
+
+/// The k-th code of the run's list: the pass's in their order, then the front end's.
+[[nodiscard]] constexpr const error_code_info& code_at(std::size_t k) {
+  return k < error_codes.size() ? error_codes[k] : front_end_codes[k - error_codes.size()];
+}
+
+/// The index of a code by its spelling.
+[[nodiscard]] constexpr std::optional<std::size_t> code_index(std::string_view name) {
+  for (std::size_t k = 0; k < code_count; ++k)
+    if (code_at(k).name == name)
+      return k;
+  return std::nullopt;
+}
+
+} // namespace commscope::opt

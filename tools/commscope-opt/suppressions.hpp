@@ -1,0 +1,156 @@
+// Choosing and suppressing diagnostics: `# commscope: ignore[CODE, ...]` at the end of a
+// diagnostic's line, `# commscope: ignore-file[CODE, ...]` in a file's opening comments,
+// and the codes a run selects or ignores (command line, configuration, per-file ignores).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace commscope::opt {
+
+/// Why a diagnostic is not reported; its spelling in the JSON document.
+enum class suppression : std::uint8_t { none, inline_comment, config, command_line };
+
+[[nodiscard]] constexpr std::string_view suppression_name(suppression s) {
+  switch (s) {
+  case suppression::inline_comment:
+    return "inline";
+  case suppression::config:
+    return "config";
+  case suppression::command_line:
+    return "command-line";
+  case suppression::none:
+    break;
+  }
+  return "";
+}
+
+/// A `commscope: ignore` directive: every code (`all`), or the codes listed.
+struct ignore_directive {
+  bool all = false;
+  std::vector<std::string> codes;
+  [[nodiscard]] bool covers(std::string_view code) const {
+    if (all)
+      return true;
+    for (const auto& c : codes)
+      if (c == code)
+        return true;
+    return false;
+  }
+};
+
+/// The comment of a source line: from its first '#' outside a string literal that starts
+/// on this line (a string opened on an earlier line is not seen; a '#' in it would only
+/// make a directive count that Python reads as string text, which is as the author wrote).
+[[nodiscard]] inline std::string_view comment_of(std::string_view line) {
+  char quote = 0;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quote) {
+      if (c == '\\')
+        ++i;
+      else if (c == quote)
+        quote = 0;
+    } else if (c == '"' || c == '\'') {
+      quote = c;
+    } else if (c == '#') {
+      return line.substr(i);
+    }
+  }
+  return {};
+}
+
+/// The directive `commscope: KEYWORD` or `commscope: KEYWORD[CODE, ...]` in a comment, if
+/// it holds one (after any other tool's directives: `# noqa: E501  # commscope: ignore`).
+[[nodiscard]] inline std::optional<ignore_directive> directive_in(std::string_view comment,
+                                                                   std::string_view keyword) {
+  constexpr std::string_view tool = "commscope:";
+  for (std::size_t at = comment.find(tool); at != std::string_view::npos;
+       at = comment.find(tool, at + 1)) {
+    std::string_view rest = comment.substr(at + tool.size());
+    while (!rest.empty() && (rest.front() == ' ' || rest.front() == '\t'))
+      rest.remove_prefix(1);
+    if (!rest.starts_with(keyword))
+      continue;
+    rest.remove_prefix(keyword.size());
+    // `ignore` must not match the start of `ignore-file`.
+    if (!rest.empty() && rest.front() != '[' && rest.front() != ' ' && rest.front() != '\t' &&
+        rest.front() != '#' && rest.front() != '\r')
+      continue;
+    ignore_directive d;
+    if (!rest.starts_with('[')) {
+      d.all = true;
+      return d;
+    }
+    const auto close = rest.find(']');
+    if (close == std::string_view::npos)
+      continue;
+    std::string_view list = rest.substr(1, close - 1);
+    while (!list.empty()) {
+      const auto comma = list.find(',');
+      std::string_view item = list.substr(0, comma);
+      list = comma == std::string_view::npos ? std::string_view{} : list.substr(comma + 1);
+      while (!item.empty() && (item.front() == ' ' || item.front() == '\t'))
+        item.remove_prefix(1);
+      while (!item.empty() && (item.back() == ' ' || item.back() == '\t'))
+        item.remove_suffix(1);
+      if (!item.empty())
+        d.codes.emplace_back(item);
+    }
+    return d;
+  }
+  return std::nullopt;
+}
+
+/// The source lines of a file, found once and then looked up by number.
+class source_lines {
+public:
+  explicit source_lines(std::string_view text) : text_(text) {
+    starts_.push_back(0);
+    for (std::size_t i = 0; i < text.size(); ++i)
+      if (text[i] == '\n')
+        starts_.push_back(i + 1);
+  }
+  /// Line `n` (1-based) without its line end; empty past the end.
+  [[nodiscard]] std::string_view line(std::uint32_t n) const {
+    if (n == 0 || n > starts_.size())
+      return {};
+    const std::size_t b = starts_[n - 1];
+    std::size_t e = n < starts_.size() ? starts_[n] - 1 : text_.size();
+    if (e > b && text_[e - 1] == '\r')
+      --e;
+    return text_.substr(b, e - b);
+  }
+  [[nodiscard]] std::uint32_t count() const { return static_cast<std::uint32_t>(starts_.size()); }
+
+private:
+  std::string_view text_;
+  std::vector<std::size_t> starts_;
+};
+
+/// The `ignore-file` directives of a file: in the comments that open it (its first line,
+/// or the comment lines before its first statement, as a shebang or a license header
+/// puts it below the first line).
+[[nodiscard]] inline std::vector<ignore_directive> file_directives(const source_lines& lines) {
+  std::vector<ignore_directive> found;
+  for (std::uint32_t n = 1; n <= lines.count(); ++n) {
+    std::string_view l = lines.line(n);
+    while (!l.empty() && (l.front() == ' ' || l.front() == '\t' || l.front() == '\f'))
+      l.remove_prefix(1);
+    if (n == 1 && l.starts_with("\xEF\xBB\xBF"))
+      l.remove_prefix(3);
+    if (l.empty())
+      continue;
+    if (!l.starts_with('#'))
+      break;
+    if (auto d = directive_in(l, "ignore-file"))
+      found.push_back(std::move(*d));
+  }
+  return found;
+}
+
+} // namespace commscope::opt

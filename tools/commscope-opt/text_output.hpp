@@ -1,0 +1,279 @@
+// The text format (the default): diagnostics as compilers print them, with the source
+// line, a caret under the place and the rest of its call or statement underlined, notes
+// in the same form and a `help:` line; plans as tables with their bytes; colour on a
+// terminal. Also the GitHub Actions format, one workflow command per diagnostic.
+#pragma once
+
+#include "codes.hpp"
+#include "finding.hpp"
+#include "suppressions.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace commscope::opt {
+
+/// ANSI styles of the text format; all empty when colour is off.
+struct text_style {
+  std::string_view bold, error, note, help, caret, reset;
+  static text_style colored() {
+    return {"\033[1m", "\033[1;31m", "\033[1;36m", "\033[1;32m", "\033[1;32m", "\033[0m"};
+  }
+  static text_style plain() { return {}; }
+};
+
+namespace text_detail {
+
+inline bool name_byte(unsigned char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+         c >= 0x80;
+}
+
+/// Skips a bracketed group opened at `i`, strings included; the end of `line` when it
+/// does not close on this line.
+inline std::size_t skip_group(std::string_view line, std::size_t i) {
+  int depth = 0;
+  char quote = 0;
+  for (; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quote) {
+      if (c == '\\')
+        ++i;
+      else if (c == quote)
+        quote = 0;
+    } else if (c == '"' || c == '\'') {
+      quote = c;
+    } else if (c == '(' || c == '[' || c == '{') {
+      ++depth;
+    } else if (c == ')' || c == ']' || c == '}') {
+      if (--depth == 0)
+        return i + 1;
+    } else if (c == '#') {
+      break;
+    }
+  }
+  return line.size();
+}
+
+/// The end of the code on a line: before its comment and trailing blanks.
+inline std::size_t code_end(std::string_view line) {
+  const std::string_view comment = comment_of(line);
+  std::size_t e = comment.empty() ? line.size() : static_cast<std::size_t>(comment.data() - line.data());
+  while (e > 0 && (line[e - 1] == ' ' || line[e - 1] == '\t'))
+    --e;
+  return e;
+}
+
+/// The byte extent of what starts at byte `b`: a dotted name with its calls and
+/// subscripts (`self.chip(x, device=r)`), and for an assignment or an augmented one the
+/// whole statement; at least one byte.
+inline std::size_t extent_end(std::string_view line, std::size_t b) {
+  if (b >= line.size())
+    return b;
+  if (!name_byte(static_cast<unsigned char>(line[b])))
+    return b + 1;
+  std::size_t i = b;
+  while (i < line.size()) {
+    while (i < line.size() && name_byte(static_cast<unsigned char>(line[i])))
+      ++i;
+    while (i < line.size() && (line[i] == '(' || line[i] == '['))
+      i = skip_group(line, i);
+    if (i < line.size() && line[i] == '.' && i + 1 < line.size() &&
+        name_byte(static_cast<unsigned char>(line[i + 1])))
+      ++i;
+    else
+      break;
+  }
+  std::size_t j = i;
+  while (j < line.size() && line[j] == ' ')
+    ++j;
+  const bool assignment =
+      j < line.size() &&
+      ((line[j] == '=' && (j + 1 >= line.size() || line[j + 1] != '=')) ||
+       (j + 1 < line.size() && line[j + 1] == '=' && std::string_view("+-*/%&|^@").find(line[j]) != std::string_view::npos) ||
+       line[j] == ',' || line[j] == ':');
+  if (assignment)
+    return std::max(i, code_end(line));
+  return i;
+}
+
+/// The byte offset of 1-based code-point column `column` in `line` (its end if beyond).
+inline std::size_t byte_of_column(std::string_view line, std::uint32_t column) {
+  std::size_t i = 0;
+  for (std::uint32_t c = 1; c < column && i < line.size(); ++c) {
+    ++i;
+    while (i < line.size() && (static_cast<unsigned char>(line[i]) & 0xc0) == 0x80)
+      ++i;
+  }
+  return i;
+}
+
+} // namespace text_detail
+
+/// Writes diagnostics in the text format into a string.
+class text_writer {
+public:
+  explicit text_writer(text_style style) : style_(style) {}
+
+  /// One diagnostic: its line, the source line with its caret, its notes, its help.
+  /// `lines` is the source of `file`, `note_lines` that of the notes (the input); either
+  /// may be null when it cannot be read.
+  void diagnostic(std::string& out, std::string_view file, const finding& f,
+                  const source_lines* lines, std::string_view note_file,
+                  const source_lines* note_lines) const {
+    header(out, file, f.line, f.column, "error", style_.error);
+    out += f.message;
+    out += " [";
+    out += f.code;
+    out += "]\n";
+    snippet(out, lines, f.line, f.column);
+    for (const auto& n : f.notes) {
+      header(out, note_file, n.line, n.column, "note", style_.note);
+      out += n.message;
+      out += '\n';
+      snippet(out, note_lines, n.line, n.column);
+    }
+    std::string_view help = f.help;
+    if (help.empty())
+      if (const auto k = code_index(f.code))
+        help = code_at(*k).help;
+    if (!help.empty()) {
+      out += style_.help;
+      out += "help:";
+      out += style_.reset;
+      out += ' ';
+      out += help;
+      out += '\n';
+    }
+  }
+
+  /// `FILE:LINE:COLUMN: KIND: ` with the style of the kind.
+  void header(std::string& out, std::string_view file, std::uint32_t line, std::uint32_t column,
+              std::string_view kind, std::string_view kind_style) const {
+    out += style_.bold;
+    out += file;
+    out += ':' + std::to_string(line) + ':' + std::to_string(column) + ": ";
+    out += style_.reset;
+    out += kind_style;
+    out += kind;
+    out += ':';
+    out += style_.reset;
+    out += ' ';
+  }
+
+  [[nodiscard]] const text_style& style() const { return style_; }
+
+private:
+  /// ` LINE | source`, then `      | ^~~~` under the column.
+  void snippet(std::string& out, const source_lines* lines, std::uint32_t line,
+               std::uint32_t column) const {
+    if (!lines || line == 0 || line > lines->count())
+      return;
+    const std::string_view text = lines->line(line);
+    const std::string number = std::to_string(line);
+    const std::size_t width = std::max<std::size_t>(number.size(), 4);
+    out.append(width + 1 - number.size(), ' ');
+    out += number;
+    out += " | ";
+    out += text;
+    out += '\n';
+    out.append(width + 1, ' ');
+    out += " | ";
+    const std::size_t b = text_detail::byte_of_column(text, column);
+    // Tabs stay tabs so that the caret stands under its column however tabs are shown.
+    for (std::size_t i = 0; i < b; ++i) {
+      const auto c = static_cast<unsigned char>(text[i]);
+      if (c == '\t')
+        out += '\t';
+      else if ((c & 0xc0) != 0x80)
+        out += ' ';
+    }
+    out += style_.caret;
+    out += '^';
+    const std::size_t e = text_detail::extent_end(text, b);
+    for (std::size_t i = b + 1; i < e; ++i)
+      if ((static_cast<unsigned char>(text[i]) & 0xc0) != 0x80)
+        out += '~';
+    out += style_.reset;
+    out += '\n';
+  }
+
+  text_style style_;
+};
+
+/// `1,024`: an integer with its thousands separated.
+inline std::string with_thousands(std::int64_t v) {
+  const bool negative = v < 0;
+  // The magnitude as unsigned, so that the smallest int64 has one too.
+  std::uint64_t m = negative ? 0 - static_cast<std::uint64_t>(v) : static_cast<std::uint64_t>(v);
+  std::string digits = std::to_string(m);
+  std::string out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i && (digits.size() - i) % 3 == 0)
+      out += ',';
+    out += digits[i];
+  }
+  return negative ? "-" + out : out;
+}
+
+/// GitHub Actions: `::error file=F,line=L,col=C,title=commscope CODE::MESSAGE`, the notes
+/// and the help appended to the message (one annotation per diagnostic).
+namespace github {
+
+/// The escapes of a workflow command's message.
+inline void append_data(std::string& out, std::string_view s) {
+  for (const char c : s) {
+    if (c == '%')
+      out += "%25";
+    else if (c == '\r')
+      out += "%0D";
+    else if (c == '\n')
+      out += "%0A";
+    else
+      out += c;
+  }
+}
+
+/// The escapes of a property value: a message's, and ':' and ','.
+inline void append_property(std::string& out, std::string_view s) {
+  for (const char c : s) {
+    if (c == ':')
+      out += "%3A";
+    else if (c == ',')
+      out += "%2C";
+    else
+      append_data(out, std::string_view(&c, 1));
+  }
+}
+
+inline void command(std::string& out, std::string_view file, const finding& f,
+                    std::string_view note_file) {
+  out += "::error file=";
+  append_property(out, file);
+  out += ",line=" + std::to_string(f.line == 0 ? 1 : f.line);
+  out += ",col=" + std::to_string(f.column == 0 ? 1 : f.column);
+  out += ",title=";
+  append_property(out, "commscope " + f.code);
+  out += "::";
+  append_data(out, f.message);
+  for (const auto& n : f.notes) {
+    out += "%0A";
+    append_data(out, std::string(note_file) + ':' + std::to_string(n.line) + ':' +
+                         std::to_string(n.column) + ": note: " + n.message);
+  }
+  std::string_view help = f.help;
+  if (help.empty())
+    if (const auto k = code_index(f.code))
+      help = code_at(*k).help;
+  if (!help.empty()) {
+    out += "%0Ahelp: ";
+    append_data(out, help);
+  }
+  out += '\n';
+}
+
+} // namespace github
+
+} // namespace commscope::opt
