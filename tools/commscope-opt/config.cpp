@@ -246,15 +246,17 @@ const toml::node* commscope_node(const toml::table& doc) {
   return tool ? tool->get("commscope") : nullptr;
 }
 
-// A table's entries in the order the file writes them (toml++ keeps them sorted by key).
+// A table's entries in the order the file writes them (toml++ keeps them sorted by key);
+// the key breaks ties, so that the order is total without stable_sort.
 std::vector<std::pair<const toml::key*, const toml::node*>> in_file_order(const toml::table& t) {
   std::vector<std::pair<const toml::key*, const toml::node*>> r;
   for (const auto& [k, v] : t)
     r.emplace_back(&k, &v);
-  std::stable_sort(r.begin(), r.end(), [](const auto& a, const auto& b) {
+  std::sort(r.begin(), r.end(), [](const auto& a, const auto& b) {
     const auto& x = a.first->source().begin;
     const auto& y = b.first->source().begin;
-    return std::tie(x.line, x.column) < std::tie(y.line, y.column);
+    return std::make_tuple(x.line, x.column, a.first->str()) <
+           std::make_tuple(y.line, y.column, b.first->str());
   });
   return r;
 }
