@@ -170,6 +170,10 @@ TEST_CASE("glob adversarial patterns take polynomial time") {
   CHECK(matches_glob(star_a + "*", as));
   CHECK_FALSE(matches_glob(std::string(20000, '['), std::string(20000, 'x')));
   CHECK(matches_glob(std::string(1000, '?'), std::string(1000, 'x')));
+  // Unclosed classes are scanned once, not once per character tried.
+  const std::string brackets(200000, '[');
+  CHECK_FALSE(matches_glob("*" + brackets + "x", brackets));
+  CHECK(matches_glob("*" + brackets, "a" + brackets));
 }
 
 // ---- finding the pyproject.toml -------------------------------------------------------------
@@ -351,6 +355,10 @@ TEST_CASE("load_config reports bad TOML with its line and column") {
   // Nesting too deep for the parser is an error, not a crash.
   CHECK(error_with_file("x = " + std::string(100000, '[')).find(": invalid TOML: ") !=
         std::string::npos);
+  std::string inline_tables = "x = ";
+  for (int i = 0; i < 100000; ++i)
+    inline_tables += "{a=";
+  CHECK(error_with_file(inline_tables).find(": invalid TOML: ") != std::string::npos);
 }
 
 TEST_CASE("load_config reports a file it cannot read") {
@@ -367,6 +375,14 @@ TEST_CASE("load_config reports a file it cannot read") {
     FAIL("no error");
   } catch (const config_error& e) {
     CHECK(e.message == "cannot read " + d.path.string() + ": Is a directory");
+  }
+  if (fs::exists("/dev/zero")) {
+    try {
+      (void)load_config("/dev/zero");
+      FAIL("no error");
+    } catch (const config_error& e) {
+      CHECK(e.message == "cannot read /dev/zero: larger than 16 MiB");
+    }
   }
 }
 

@@ -23,73 +23,109 @@ namespace {
 
 constexpr std::size_t npos = std::string_view::npos;
 
-// Whether the single-character token of `p` at `i` (a literal, `?`, `\c` or a class)
-// matches `c`; moves `i` past the token.
-bool token_matches(std::string_view p, std::size_t& i, char c) {
-  const char t = p[i];
-  if (t == '?') {
-    ++i;
-    return true;
+// One token of a glob segment. A class keeps its body (between `[` or `[!` and `]`),
+// read again for each character it is tested against: the body is short, and a glob is
+// tested against few characters.
+struct glob_token {
+  enum class kind : unsigned char { literal, any, star, cls };
+  kind k = kind::literal;
+  char c = 0;
+  bool negated = false;
+  std::string_view body;
+
+  static glob_token of(kind k, char c = 0) {
+    glob_token t;
+    t.k = k;
+    t.c = c;
+    return t;
   }
-  if (t == '\\' && i + 1 < p.size()) {
-    i += 2;
-    return p[i - 1] == c;
-  }
-  if (t == '[') {
-    std::size_t j = i + 1;
-    const bool negated = j < p.size() && (p[j] == '!' || p[j] == '^');
-    if (negated)
-      ++j;
-    const std::size_t first = j;
-    bool in = false;
-    // A ']' first in the class is a member, not the end.
-    while (j < p.size() && (p[j] != ']' || j == first)) {
-      if (j + 2 < p.size() && p[j + 1] == '-' && p[j + 2] != ']') {
-        if (p[j] <= c && c <= p[j + 2])
-          in = true;
-        j += 3;
-      } else {
-        if (p[j] == c)
-          in = true;
+};
+
+std::vector<glob_token> tokenize(std::string_view p) {
+  std::vector<glob_token> r;
+  for (std::size_t i = 0; i < p.size();) {
+    const char t = p[i];
+    if (t == '*') {
+      if (r.empty() || r.back().k != glob_token::kind::star) // `**` inside a segment is `*`
+        r.push_back(glob_token::of(glob_token::kind::star));
+      ++i;
+    } else if (t == '?') {
+      r.push_back(glob_token::of(glob_token::kind::any));
+      ++i;
+    } else if (t == '\\' && i + 1 < p.size()) {
+      r.push_back(glob_token::of(glob_token::kind::literal, p[i + 1]));
+      i += 2;
+    } else if (t == '[') {
+      std::size_t j = i + 1;
+      const bool negated = j < p.size() && (p[j] == '!' || p[j] == '^');
+      if (negated)
         ++j;
+      // A ']' first in the class is a member, not the end.
+      const std::size_t close = j < p.size() ? p.find(']', j + 1) : npos;
+      if (close == npos) { // no closing ']': the '[' is itself
+        r.push_back(glob_token::of(glob_token::kind::literal, t));
+        ++i;
+      } else {
+        glob_token c = glob_token::of(glob_token::kind::cls);
+        c.negated = negated;
+        c.body = p.substr(j, close - j);
+        r.push_back(c);
+        i = close + 1;
       }
+    } else {
+      r.push_back(glob_token::of(glob_token::kind::literal, t));
+      ++i;
     }
-    if (j < p.size()) {
-      i = j + 1;
-      return in != negated;
-    }
-    // No closing ']': the '[' is itself.
   }
-  ++i;
-  return t == c;
+  return r;
+}
+
+bool token_matches(const glob_token& t, char c) {
+  switch (t.k) {
+  case glob_token::kind::literal:
+    return t.c == c;
+  case glob_token::kind::any:
+    return true;
+  case glob_token::kind::star:
+    return false; // handled by the caller
+  case glob_token::kind::cls:
+    break;
+  }
+  const std::string_view b = t.body;
+  bool in = false;
+  for (std::size_t j = 0; j < b.size() && !in;) {
+    if (j + 2 < b.size() && b[j + 1] == '-') { // a range; a '-' last is itself
+      in = b[j] <= c && c <= b[j + 2];
+      j += 3;
+    } else {
+      in = b[j] == c;
+      ++j;
+    }
+  }
+  return in != t.negated;
 }
 
 // One segment against one name: the two-pointer match, which retries only from the last
-// `*`, so it takes at most |p| * |s| steps.
-bool segment_matches(std::string_view p, std::string_view s) {
+// `*`, so it tests at most |p| * |s| tokens.
+bool segment_matches(const std::vector<glob_token>& p, std::string_view s) {
   std::size_t pi = 0, si = 0, star_p = npos, star_s = 0;
   while (si < s.size()) {
-    if (pi < p.size() && p[pi] == '*') {
-      while (pi < p.size() && p[pi] == '*')
-        ++pi;
-      star_p = pi;
+    if (pi < p.size() && p[pi].k == glob_token::kind::star) {
+      star_p = ++pi;
       star_s = si;
       continue;
     }
-    if (pi < p.size()) {
-      std::size_t next = pi;
-      if (token_matches(p, next, s[si])) {
-        pi = next;
-        ++si;
-        continue;
-      }
+    if (pi < p.size() && token_matches(p[pi], s[si])) {
+      ++pi;
+      ++si;
+      continue;
     }
     if (star_p == npos)
       return false;
     pi = star_p;
     si = ++star_s;
   }
-  while (pi < p.size() && p[pi] == '*')
+  while (pi < p.size() && p[pi].k == glob_token::kind::star)
     ++pi;
   return pi == p.size();
 }
@@ -108,20 +144,23 @@ std::vector<std::string_view> split_path(std::string_view s) {
   return r;
 }
 
+// A glob segment: `**`, or the tokens of one name.
+struct glob_segment {
+  bool any_segments = false;
+  std::vector<glob_token> tokens;
+};
+
 // The same two-pointer match one level up: `**` is the star, every other glob segment
 // matches exactly one path segment.
-bool segments_match(const std::vector<std::string_view>& g,
-                    const std::vector<std::string_view>& s) {
+bool segments_match(const std::vector<glob_segment>& g, const std::vector<std::string_view>& s) {
   std::size_t gi = 0, si = 0, star_g = npos, star_s = 0;
   while (si < s.size()) {
-    if (gi < g.size() && g[gi] == "**") {
-      while (gi < g.size() && g[gi] == "**")
-        ++gi;
-      star_g = gi;
+    if (gi < g.size() && g[gi].any_segments) {
+      star_g = ++gi;
       star_s = si;
       continue;
     }
-    if (gi < g.size() && segment_matches(g[gi], s[si])) {
+    if (gi < g.size() && segment_matches(g[gi].tokens, s[si])) {
       ++gi;
       ++si;
       continue;
@@ -131,21 +170,28 @@ bool segments_match(const std::vector<std::string_view>& g,
     gi = star_g;
     si = ++star_s;
   }
-  while (gi < g.size() && g[gi] == "**")
+  while (gi < g.size() && g[gi].any_segments)
     ++gi;
   return gi == g.size();
 }
 
-// A glob split once, for matching against many paths.
+// A glob parsed once, for matching against many paths. It holds views into the glob's
+// string, which must outlive it.
 struct compiled_glob {
-  std::vector<std::string_view> segments; // views into the glob's string
+  std::vector<glob_segment> segments;
   explicit compiled_glob(std::string_view glob) {
     while (glob.ends_with('/'))
       glob.remove_suffix(1);
     const bool anchored = glob.find('/') != npos;
-    segments = split_path(glob);
-    if (!segments.empty() && !anchored)
-      segments.insert(segments.begin(), "**");
+    const std::vector<std::string_view> parts = split_path(glob);
+    if (!parts.empty() && !anchored)
+      segments.push_back({true, {}});
+    for (std::string_view part : parts) {
+      if (part != "**")
+        segments.push_back({false, tokenize(part)});
+      else if (segments.empty() || !segments.back().any_segments)
+        segments.push_back({true, {}});
+    }
   }
   bool matches(const std::vector<std::string_view>& path) const {
     return !segments.empty() && !path.empty() && segments_match(segments, path);
@@ -208,6 +254,10 @@ std::string printable(std::string_view s) {
   return r;
 }
 
+// A pyproject.toml is a few kilobytes; the bound keeps `--config /dev/zero` from
+// reading until memory runs out.
+constexpr std::size_t max_file_size = std::size_t{16} << 20;
+
 // The whole file, or the system's reason it cannot be read.
 std::string read_file(const fs::path& file) {
   const std::string name = printable(file.string());
@@ -219,6 +269,8 @@ std::string read_file(const fs::path& file) {
   while (true) {
     const std::size_t n = std::fread(buf, 1, sizeof buf, f.get());
     text.append(buf, n);
+    if (text.size() > max_file_size)
+      throw config_error{"cannot read " + name + ": larger than 16 MiB"};
     if (n < sizeof buf) {
       if (std::ferror(f.get()))
         throw config_error{"cannot read " + name + ": " + std::strerror(errno)};
@@ -246,15 +298,17 @@ const toml::node* commscope_node(const toml::table& doc) {
   return tool ? tool->get("commscope") : nullptr;
 }
 
-// A table's entries in the order the file writes them (toml++ keeps them sorted by key).
+// A table's entries in the order the file writes them (toml++ keeps them sorted by key);
+// the key breaks ties, so that the order is total without stable_sort.
 std::vector<std::pair<const toml::key*, const toml::node*>> in_file_order(const toml::table& t) {
   std::vector<std::pair<const toml::key*, const toml::node*>> r;
   for (const auto& [k, v] : t)
     r.emplace_back(&k, &v);
-  std::stable_sort(r.begin(), r.end(), [](const auto& a, const auto& b) {
+  std::sort(r.begin(), r.end(), [](const auto& a, const auto& b) {
     const auto& x = a.first->source().begin;
     const auto& y = b.first->source().begin;
-    return std::tie(x.line, x.column) < std::tie(y.line, y.column);
+    return std::make_tuple(x.line, x.column, a.first->str()) <
+           std::make_tuple(y.line, y.column, b.first->str());
   });
   return r;
 }
