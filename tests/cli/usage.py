@@ -36,7 +36,17 @@
 # TWO: commscope-opt: error: --emit=ir takes one input file (several given)
 # --help is not an error.
 # RUN: %commscope-opt --help | %FileCheck --check-prefix=HELP %s
-# HELP: usage: commscope-opt
+# HELP: Usage: commscope-opt [OPTIONS] [PATH...]
+# HELP: --format FORMAT {{ +}}text (the default: for people), json, sarif or github
+# HELP: --select CODES
+# HELP: Exit status:
+# HELP-NEXT: 0  no error
+# HELP: 3  syntax error in an input
+# HELP: Codes
+# HELP-NEXT: dead-alloc {{ +}}An allocation has no window view.
+# HELP: unknown-decorator {{ +}}A DSL decorator that the DSL does not define.
+# RUN: %commscope-opt --version | %FileCheck --check-prefix=VERSION %s
+# VERSION: commscope-opt {{[0-9]+\.[0-9]+\.[0-9]+$}}
 #
 # Exit status 0 from a file, from standard input (`-`), and after `--`:
 # RUN: %commscope-opt --format=json %s > /dev/null

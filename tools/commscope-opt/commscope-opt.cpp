@@ -21,6 +21,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <climits>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -963,14 +964,30 @@ int run_files(const options& opt, const run_setup& setup, const std::vector<std:
           std::optional<std::string> other_text;
           std::optional<source_lines> other_lines;
           std::string other_file;
+          // The notes of programs rejected by suppressed errors alone stand in source
+          // order among the diagnostics.
+          std::size_t next_silent = 0;
+          const auto silent_before = [&](std::uint32_t line) {
+            for (; text && next_silent < r.silent_rejections.size() &&
+                   r.silent_rejections[next_silent].first <= line;
+                 ++next_silent) {
+              writer.header(out, r.display, r.silent_rejections[next_silent].first, 1, "note",
+                            writer.style().note);
+              out += r.silent_rejections[next_silent].second + '\n';
+            }
+          };
           for (std::size_t k = 0; k < r.findings.size(); ++k) {
             const auto& f = r.findings[k];
+            if (f.file.empty())
+              silent_before(f.line);
             if (r.suppressed[k] != suppression::none) {
               ++suppressed;
               continue;
             }
             const std::string& file = f.file.empty() ? r.display : f.file;
-            if (!seen.emplace(file, f.line, f.column, f.code, f.message).second)
+            if (!seen.emplace(std::filesystem::path(file).lexically_normal().generic_string(),
+                              f.line, f.column, f.code, f.message)
+                     .second)
               continue;
             ++file_errors;
             if (github) {
@@ -992,11 +1009,7 @@ int run_files(const options& opt, const run_setup& setup, const std::vector<std:
             }
             writer.diagnostic(out, file, f, at, r.display, &lines);
           }
-          if (text)
-            for (const auto& [line, message] : r.silent_rejections) {
-              writer.header(out, r.display, line, 1, "note", writer.style().note);
-              out += message + '\n';
-            }
+          silent_before(UINT32_MAX);
           if (text && !opt.quiet)
             out += r.plan_text;
           to_report(out);
@@ -1101,6 +1114,15 @@ run_setup configure(options& opt) {
     c.ignore = cfg::checked_codes(c.ignore, "'ignore'" + where);
     for (auto& [glob, codes] : c.per_file_ignores)
       codes = cfg::checked_codes(codes, "'per-file-ignores'" + where);
+    const auto drops_syntax = [](const std::vector<std::string>& codes) {
+      return std::find(codes.begin(), codes.end(), "syntax") != codes.end();
+    };
+    bool syntax = drops_syntax(c.ignore);
+    for (const auto& [glob, codes] : c.per_file_ignores)
+      syntax = syntax || drops_syntax(codes);
+    if (syntax)
+      throw usage_error{"'syntax' cannot be ignored (" + c.file.string() +
+                        "): a file Python rejects is never checked"};
     // The command line's -I come first, its -D win, its -j wins.
     for (const auto& d : c.include_dirs)
       opt.include_dirs.push_back(d);

@@ -29,7 +29,7 @@ std::vector<std::string> python_files_under(const std::string& dir, const exclus
     }
     if (name.size() > 3 && name.ends_with(".py") && e.is_regular_file(type_ec) &&
         !(excluded && excluded(e.path().string(), false)))
-      files.push_back(e.path().string());
+      files.push_back(e.path().lexically_normal().string()); // `./a.py` as `a.py`
   }
   std::sort(files.begin(), files.end());
   return files;

@@ -6,6 +6,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <charconv>
 #include <map>
 #include <sstream>
@@ -206,6 +207,8 @@ parsed_command_line parse_command_line(int argc, char** argv) {
   if (app.count("--select"))
     o.select = checked_codes(raw.select, "--select");
   o.ignore = checked_codes(raw.ignore, "--ignore");
+  if (std::find(o.ignore.begin(), o.ignore.end(), "syntax") != o.ignore.end())
+    throw usage_error{"'syntax' cannot be ignored: a file Python rejects is never checked"};
   if (app.count("--config"))
     o.config_file = raw.config;
   if (o.config_file && o.no_config)
