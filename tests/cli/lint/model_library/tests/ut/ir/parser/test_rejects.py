@@ -1,0 +1,3 @@
+# Programs the DSL's parser must reject: not valid Python on purpose.
+def broken(:
+    pass
