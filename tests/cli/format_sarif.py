@@ -8,15 +8,19 @@
 # CHECK:      "runs": [
 # CHECK:            "name": "commscope-opt",
 # CHECK-NEXT:       "version": "{{[0-9]+\.[0-9]+\.[0-9]+}}",
+# CHECK:            "informationUri": "https://{{.+}}",
 # CHECK:            "rules": [
 # CHECK-NEXT:         {
 # CHECK-NEXT:           "id": "dead-alloc",
 # CHECK-NEXT:           "shortDescription": {
 # CHECK-NEXT:             "text": "An allocation has no window view."
 # CHECK:                "fullDescription": {
+# CHECK:                "help": {
+# CHECK-NEXT:             "text": "take a view of it with pld.window(...) and dispatch the view, or remove the allocation"
 # CHECK:                "id": "unconsumed-alloc",
 # CHECK:                "id": "verify",
 # CHECK:                "id": "syntax",
+# CHECK:                "id": "unknown-decorator",
 # CHECK:          "columnKind": "unicodeCodePoints",
 # CHECK:          "results": [
 # CHECK-NEXT:       {
@@ -26,17 +30,17 @@
 # CHECK-NEXT:         "message": {
 # CHECK-NEXT:           "text": "allocation 'buf' has views but no dispatch or collective gives it devices"
 # CHECK:                  "uri": "{{.*}}format_sarif.py"
-# CHECK:                  "startLine": 62,
+# CHECK:                  "startLine": 76,
 # CHECK-NEXT:             "startColumn": 9
 # CHECK:            "relatedLocations": [
-# CHECK:                    "startLine": 63,
+# CHECK:                    "startLine": 77,
 # CHECK-NEXT:               "startColumn": 9
 # CHECK:              "id": 0,
 # CHECK-NEXT:         "message": {
 # CHECK-NEXT:           "text": "a view of it is taken here"
 # The usual diagnostics still go to standard error.
 # RUN: %FileCheck --check-prefix=ERR %s < %t.err
-# ERR: format_sarif.py:62:9: error: allocation 'buf' has views but no dispatch or collective gives it devices [unconsumed-alloc]
+# ERR: format_sarif.py:76:9: error: allocation 'buf' has views but no dispatch or collective gives it devices [unconsumed-alloc]
 #
 # Several inputs make one log; a syntax error is a result of rule `syntax`.
 # RUN: cd %S && %commscope-opt --format=sarif several > %t.many.sarif 2>/dev/null; test $? -eq 3
@@ -46,6 +50,16 @@
 # MANY:       "uri": "several/b_dead.py"
 # MANY:     "ruleId": "syntax",
 # MANY:       "uri": "several/sub/z_syntax.py"
+#
+# Artifact URIs are relative to the directory the tool runs in, without `./`, under the
+# base %SRCROOT% that the run sets to that directory.
+# RUN: cd %S && %commscope-opt --format=sarif ./format_sarif.py > %t.uri.sarif 2> /dev/null; test $? -eq 1
+# RUN: %FileCheck --check-prefix=URI %s < %t.uri.sarif
+# URI:      "uri": "format_sarif.py",
+# URI-NEXT: "uriBaseId": "%SRCROOT%"
+# URI:      "originalUriBaseIds": {
+# URI-NEXT:   "%SRCROOT%": {
+# URI-NEXT:     "uri": "file:///{{.*}}tests/cli/"
 #
 # A file that cannot be read: exit 2, and the log says so in a notification.
 # RUN: %commscope-opt --format=sarif %t.missing.py > %t.io.sarif 2>/dev/null; test $? -eq 2
