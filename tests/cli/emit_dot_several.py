@@ -1,0 +1,28 @@
+# --emit=dot on several inputs: the pictures one after another on standard output, so
+# that `| dot -Tsvg` renders them, or with -o DIR one STEM.dot per input under DIR,
+# mirroring the input tree; diagnostics go to standard error in the text form.
+# RUN: cd %S && %commscope-opt --emit=dot several > %t.dots 2> %t.err; test $? -eq 3
+# RUN: %FileCheck --check-prefix=STDOUT %s < %t.dots
+# STDOUT:      digraph commscope {
+# STDOUT:      graph [label="several/a_ring.py"
+# STDOUT:      digraph commscope {
+# STDOUT:      graph [label="several/b_dead.py"
+# STDOUT:      digraph commscope {
+# STDOUT:      graph [label="several/sub/c_pair.py"
+# STDOUT:      digraph commscope {
+# STDOUT:      graph [label="several/sub/z_syntax.py"
+# RUN: %FileCheck --check-prefix=ERR %s < %t.err
+# ERR: several/b_dead.py:{{[0-9]+}}:{{[0-9]+}}: error: {{.*}}[dead-alloc]
+# ERR: Found 2 errors in 2 files (4 files checked).
+# RUN: if command -v dot > /dev/null; then dot -Tsvg %t.dots > %t.svg && grep -c '<svg' %t.svg | grep -qx 4; fi
+#
+# RUN: rm -rf %t.pictures && cd %S && %commscope-opt --emit=dot -o %t.pictures several > %t.o.out 2> %t.o.err; test $? -eq 3
+# RUN: cd %t.pictures && find . -type f | sort | %FileCheck --check-prefix=FILES %s
+# FILES:      ./several/a_ring.dot
+# FILES-NEXT: ./several/b_dead.dot
+# FILES-NEXT: ./several/sub/c_pair.dot
+# FILES-NEXT: ./several/sub/z_syntax.dot
+# RUN: head -n 1 %t.pictures/several/a_ring.dot | %FileCheck --check-prefix=ONE %s
+# ONE: digraph commscope {
+# RUN: %FileCheck --check-prefix=SUMMARY %s < %t.o.out
+# SUMMARY: Found 2 errors in 2 files (4 files checked).
