@@ -16,7 +16,7 @@ printf '%-12s %10s %10s %10s %10s %12s\n' allocations MB wall_s user_s sys_s pea
 for n in "${sizes[@]}"; do
   python3 "$here/gen_allocs.py" "$n" > "$work/allocs.py"
   mb=$(( $(stat -c %s "$work/allocs.py") / 1000000 ))
-  /usr/bin/time -f '%e %U %S %M' -o "$work/time" "$opt" "$work/allocs.py" > "$work/plan.json"
+  /usr/bin/time -f '%e %U %S %M' -o "$work/time" "$opt" --format=json "$work/allocs.py" > "$work/plan.json"
   read -r wall user sys peak < "$work/time"
   printf '%-12s %10s %10s %10s %10s %12s\n' "$n" "$mb" "$wall" "$user" "$sys" "$((peak / 1000))"
 done

@@ -51,3 +51,6 @@ class Text:
 # COLOR: <ESC>[1;32mhelp:<ESC>[0m pass a view
 # RUN: %commscope-opt --color=auto %s > %t.auto; test $? -eq 1 && ! grep -q $'\x1b' %t.auto
 # RUN: env NO_COLOR=1 %commscope-opt --color=always %s > %t.forced; grep -q $'\x1b' %t.forced
+# On a terminal `auto` colours, unless NO_COLOR is set (a pseudo-terminal from script(1)).
+# RUN: if command -v script > /dev/null; then script -qec "%commscope-opt %s" /dev/null < /dev/null > %t.tty; grep -q $'\x1b\[1;31merror' %t.tty; fi
+# RUN: if command -v script > /dev/null; then script -qec "env NO_COLOR=1 %commscope-opt %s" /dev/null < /dev/null > %t.notty; ! grep -q $'\x1b' %t.notty; fi
