@@ -478,6 +478,20 @@ program_outcome run_program(const fe::program_unit& unit, const options& opt,
   ref::program_ptr prog = unit.program;
   const ref::program_ptr original = prog;
   const commscope::ir_traits<ref::program_ptr> traits;
+  using verdict = commscope::opt::dot::graph_writer::verdict;
+  const auto draw = [&](const auto& drawn, verdict v) {
+    for (const auto& fp : drawn.functions)
+      picture->function(
+          fp, traits,
+          [&](std::uint32_t a) {
+            std::string size;
+            if (fp.allocations[a].size)
+              fe::append_expression(size, *fp.allocations[a].size);
+            return size;
+          },
+          // No size is folded to bytes yet: the front end is to give them by location.
+          [](std::uint32_t) { return std::optional<std::int64_t>(); }, v);
+  };
   // The companion pass first (pass.md): a program it rejects goes no further.
   if (opt.synthesize_signals && result.findings.empty())
     for (const auto& d : commscope::synthesize_signals(prog, traits))
@@ -485,6 +499,9 @@ program_outcome run_program(const fe::program_unit& unit, const options& opt,
   if (!result.findings.empty()) {
     in_source_order(result.findings);
     if (picture) {
+      // What analyses of it is drawn too; its findings stay those above.
+      if (original)
+        draw(commscope::analyze(original, traits, commscope::with_evidence), verdict::rejected);
       picture->rejected(result.findings);
       picture->end_program(false);
     }
@@ -530,17 +547,9 @@ program_outcome run_program(const fe::program_unit& unit, const options& opt,
   }
   in_source_order(result.findings);
   if (picture) {
-    if (!result.findings.empty()) {
+    draw(pl, result.findings.empty() ? verdict::accepted : verdict::rejected);
+    if (!result.findings.empty())
       picture->rejected(result.findings);
-    } else {
-      for (const auto& fp : pl.functions)
-        picture->function(fp, [&](std::uint32_t a) {
-          std::string size;
-          if (fp.allocations[a].size)
-            fe::append_expression(size, *fp.allocations[a].size);
-          return size;
-        });
-    }
     picture->end_program(result.findings.empty() && pl.functions.empty());
   }
   out.end_array();
