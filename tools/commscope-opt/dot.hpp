@@ -152,10 +152,11 @@ public:
       std::vector<std::uint32_t> by_place(n);
       for (std::uint32_t a = 0; a < n; ++a)
         by_place[a] = a;
-      std::stable_sort(by_place.begin(), by_place.end(), [&](std::uint32_t x, std::uint32_t y) {
+      // Ties by index: std::stable_sort is deprecated to clang with libstdc++ 12.
+      std::sort(by_place.begin(), by_place.end(), [&](std::uint32_t x, std::uint32_t y) {
         const auto& p = fp.allocations[x].where;
         const auto& q = fp.allocations[y].where;
-        return std::tuple(p.line, p.column) < std::tuple(q.line, q.column);
+        return std::tuple(p.line, p.column, x) < std::tuple(q.line, q.column, y);
       });
       for (std::uint32_t k = 0; k < n; ++k)
         rank[by_place[k]] = k;
@@ -314,8 +315,8 @@ public:
   /// place (the same line and column, else the first on its line), else on its own.
   void rejected(const std::vector<finding>& findings) {
     out_ += "    color=red;\n    fontcolor=red;\n";
-    std::stable_sort(places_.begin(), places_.end(), [](const auto& x, const auto& y) {
-      return std::tuple(x.line, x.column) < std::tuple(y.line, y.column);
+    std::sort(places_.begin(), places_.end(), [](const auto& x, const auto& y) {
+      return std::tuple(x.line, x.column, x.drawn) < std::tuple(y.line, y.column, y.drawn);
     });
     const auto at_or_after = [&](std::uint32_t line, std::uint32_t column) {
       return std::lower_bound(
@@ -360,11 +361,12 @@ private:
   struct placed {
     std::uint32_t line = 0;
     std::uint32_t column = 0;
-    std::string id; ///< already a dot string
+    std::size_t drawn = 0; ///< its position among the program's: the first drawn wins a tie
+    std::string id;        ///< already a dot string
   };
   template <class Line, class Column> void place(Line line, Column column, std::string id) {
-    places_.push_back(
-        {static_cast<std::uint32_t>(line), static_cast<std::uint32_t>(column), std::move(id)});
+    places_.push_back({static_cast<std::uint32_t>(line), static_cast<std::uint32_t>(column),
+                       places_.size(), std::move(id)});
   }
   static std::string domain_cluster(const std::string& function, std::size_t d) {
     return "cluster_" + function + "_d" + std::to_string(d);
