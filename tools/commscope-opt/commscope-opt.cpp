@@ -499,7 +499,7 @@ program_outcome run_program(const fe::program_unit& unit, const options& opt,
   if (!result.findings.empty()) {
     in_source_order(result.findings);
     if (picture) {
-      // What analyses of it is drawn too; its findings stay those above.
+      // Drawn as far as the analysis reads it; the findings reported stay those above.
       if (original)
         draw(commscope::analyze(original, traits, commscope::with_evidence), verdict::rejected);
       picture->rejected(result.findings);
