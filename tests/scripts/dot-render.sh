@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Renders commscope-opt's --emit=dot pictures with Graphviz (Debian's graphviz, installed
 # by .ci/setup): the built-in example's SVG must hold its domains, allocations and calls;
-# every file of the corpus and of the CLI tests must render without a warning.
+# every file of the corpus and of the CLI tests must render without a warning; the CLI
+# test of pictures must show a rejected program's allocations beside its red diagnostic.
 # usage: dot-render.sh COMMSCOPE_OPT SOURCE_DIR WORK_DIR
 set -u
 opt=$1 src=$2 work=$3
@@ -29,5 +30,13 @@ for f in "$src"/tests/corpus/*.py "$src"/tests/corpus/rejected/*.py "$src"/tests
   fi
   n=$((n + 1))
 done
+# emit_dot.py draws an edge to a whole domain's cluster and rejected programs (SVG text
+# writes a hyphen as &#45;).
+svg="$work/emit_dot.svg"
+for name in 'no domains: rejected' lonely used 'has no window view [dead&#45;alloc]' \
+            'allocation by shape needs' w1 w4 chip4; do
+  grep -qF -- "$name" "$svg" || { echo "FAIL: emit_dot.svg lacks '$name'" >&2; status=1; }
+done
+grep -q 'stroke="red"' "$svg" || { echo "FAIL: emit_dot.svg has nothing red" >&2; status=1; }
 echo "rendered $n pictures and the built-in example's"
 exit $status

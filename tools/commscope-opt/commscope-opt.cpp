@@ -4,6 +4,7 @@
 #include "finding.hpp"
 #include "inputs.hpp"
 #include "json_writer.hpp"
+#include "bytes.hpp"
 #include "codes.hpp"
 #include "config.hpp"
 #include "options.hpp"
@@ -376,8 +377,7 @@ void plan_table(std::string& out, const function_plan_type& fp, const fe::progra
     out += slots.size() == 1 ? " slot" : " slots";
     if (symbolic < slots.size() && !overflow) {
       out += ", ";
-      out += commscope::opt::with_thousands(total);
-      out += " B";
+      out += commscope::opt::bytes_text(total);
       if (symbolic)
         out += " + " + std::to_string(symbolic) + (symbolic == 1 ? " size" : " sizes") +
                " not constant";
@@ -391,8 +391,7 @@ void plan_table(std::string& out, const function_plan_type& fp, const fe::progra
       out += sizes[k];
       if (bytes[k]) {
         out += " = ";
-        out += commscope::opt::with_thousands(*bytes[k]);
-        out += " B";
+        out += commscope::opt::bytes_text(*bytes[k]);
       }
       out += '\n';
     }
@@ -452,6 +451,19 @@ program_outcome run_program(const fe::program_unit& unit, const options& opt,
   ref::program_ptr prog = unit.program;
   const ref::program_ptr original = prog;
   const commscope::ir_traits<ref::program_ptr> traits;
+  using verdict = commscope::opt::dot::graph_writer::verdict;
+  const auto draw = [&](const auto& drawn, verdict v) {
+    for (const auto& fp : drawn.functions)
+      picture->function(
+          fp, traits,
+          [&](std::uint32_t a) {
+            std::string size;
+            if (fp.allocations[a].size)
+              fe::append_expression(size, *fp.allocations[a].size);
+            return size;
+          },
+          [&](std::uint32_t a) { return allocation_bytes(unit, fp.allocations[a].where); }, v);
+  };
   // The companion pass first (pass.md): a program it rejects goes no further.
   if (opt.synthesize_signals && result.findings.empty())
     for (const auto& d : commscope::synthesize_signals(prog, traits))
@@ -459,6 +471,9 @@ program_outcome run_program(const fe::program_unit& unit, const options& opt,
   if (!result.findings.empty()) {
     in_source_order(result.findings);
     if (picture) {
+      // Drawn as far as the analysis reads it; the findings reported stay those above.
+      if (original)
+        draw(commscope::analyze(original, traits, commscope::with_evidence), verdict::rejected);
       picture->rejected(result.findings);
       picture->end_program(false);
     }
@@ -508,17 +523,9 @@ program_outcome run_program(const fe::program_unit& unit, const options& opt,
   }
   in_source_order(result.findings);
   if (picture) {
-    if (!result.findings.empty()) {
+    draw(pl, result.findings.empty() ? verdict::accepted : verdict::rejected);
+    if (!result.findings.empty())
       picture->rejected(result.findings);
-    } else {
-      for (const auto& fp : pl.functions)
-        picture->function(fp, [&](std::uint32_t a) {
-          std::string size;
-          if (fp.allocations[a].size)
-            fe::append_expression(size, *fp.allocations[a].size);
-          return size;
-        });
-    }
     picture->end_program(result.findings.empty() && pl.functions.empty());
   }
   out.end_array();

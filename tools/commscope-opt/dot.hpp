@@ -3,20 +3,28 @@
 // allocations (name, size) and their views; each dispatch (callee, devices, line) has an
 // edge to the allocations it covers, and each collective one along the inheritance of
 // coverage (from the allocation passing it on, through the collective, to the one that
-// receives it). A rejected program is a cluster with its diagnostics.
+// receives it). Slots are in source order and show their bytes when the size folds; a
+// dispatch covering every slot of a domain has one edge to its cluster. A rejected
+// program is drawn as far as it was analysed, its allocations in a neutral cluster, each
+// diagnostic a red note pointing at the node drawn at its place.
 #pragma once
 
+#include "bytes.hpp"
 #include "finding.hpp"
 
 #include <commscope/device_set.hpp>
 #include <commscope/frontend/print.hpp>
 #include <commscope/plan.hpp>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 namespace commscope::opt::dot {
@@ -110,106 +118,230 @@ public:
   void begin_program(std::string_view name, std::uint32_t line) {
     program_ = "p" + std::to_string(programs_++);
     functions_ = 0;
+    places_.clear();
     out_ += "  subgraph " + dot_string("cluster_" + program_) + " {\n";
     out_ += "    label=" +
             dot_string("program " + std::string(name) + " (line " + std::to_string(line) + ")") +
             ";\n    style=rounded;\n";
   }
 
-  /// The program was rejected: its diagnostics instead of its functions.
-  void rejected(const std::vector<finding>& findings) {
-    std::string text = "rejected\n";
-    for (const auto& f : findings) {
-      text += location(f) + ": " + f.message + " [" + f.code + "]\n";
-      for (const auto& n : f.notes)
-        text += "  " + std::to_string(n.line) + ":" + std::to_string(n.column) +
-                ": note: " + n.message + "\n";
-    }
-    // Left-justified lines, each ended by dot's `\l`.
-    out_ += "    \"" + program_ + "_rejected\" [shape=note, color=red, fontcolor=red, label=\"" +
-            left_justified(text) + "\"];\n";
-  }
+  /// How a function is drawn: as planned, or as part of a rejected program, whose
+  /// domains are no plan (its allocations share one neutral cluster) and whose nodes are
+  /// kept by their places for rejected() to point at.
+  enum class verdict : std::uint8_t { accepted, rejected };
 
-  /// One host orchestrator's plan; `size_text(a)` prints allocation a's size.
-  template <class Traits, class SizeText>
-  void function(const function_plan<Traits>& fp, SizeText&& size_text) {
+  /// One host orchestrator's plan; `size_text(a)` prints allocation a's size and
+  /// `bytes(a)` gives its size in bytes when that folds to an integer (an
+  /// `std::optional<std::int64_t>`); `traits` locates the views.
+  template <class Traits, class SizeText, class Bytes>
+  void function(const function_plan<Traits>& fp, const Traits& traits, SizeText&& size_text,
+                Bytes&& bytes, verdict v = verdict::accepted) {
+    const bool rejected = v == verdict::rejected;
     const std::string f = program_ + "_f" + std::to_string(functions_++);
     out_ += "    subgraph " + dot_string("cluster_" + f) + " {\n";
     out_ += "      label=" + dot_string(std::string(fp.name)) + ";\n      style=solid;\n";
+    const auto n = static_cast<std::uint32_t>(fp.allocations.size());
     const auto alloc_id = [&](std::uint32_t a) { return dot_string(f + "_a" + std::to_string(a)); };
-    if (fp.allocations.empty())
+    if (n == 0)
       out_ +=
           "      " + dot_string(f + "_none") + " [shape=plaintext, label=\"no allocations\"];\n";
-    for (std::size_t d = 0; d < fp.domains.size(); ++d) {
-      const auto& dom = fp.domains[d];
-      const std::string name =
-          dom.name.empty() ? "comm_d" + std::to_string(d) : std::string(dom.name);
-      out_ += "      subgraph " + dot_string("cluster_" + f + "_d" + std::to_string(d)) + " {\n";
-      out_ += "        label=" + dot_string(name + "\ndevices: " + devices_text(dom.devices)) +
-              ";\n        style=filled;\n        fillcolor=\"#eef3fb\";\n";
-      for (const auto a : dom.slots) {
-        const auto& al = fp.allocations[a];
-        out_ += "        " + alloc_id(a) + " [shape=box, style=filled, fillcolor=white, label=" +
-                dot_string(std::string(al.name) + "\n" + size_text(a)) + "];\n";
-        for (const auto v : fp.views_of(a)) {
-          const auto* var = fp.views[v].variable;
-          const std::string id = dot_string(f + "_v" + std::to_string(v));
-          out_ += "        " + id + " [shape=ellipse, label=" +
-                  dot_string(var ? std::string(var->name.view()) : std::string("view")) + "];\n";
-          out_ += "        " + id + " -> " + alloc_id(a) +
-                  " [style=dotted, arrowhead=none, label=\"view\"];\n";
+    // Each allocation's rank in source order (its statement's line and column), by which
+    // slots are drawn and edges ordered, whatever order the analysis found them in.
+    std::vector<std::uint32_t> rank(n);
+    {
+      std::vector<std::uint32_t> by_place(n);
+      for (std::uint32_t a = 0; a < n; ++a)
+        by_place[a] = a;
+      // Ties by index: std::stable_sort is deprecated to clang with libstdc++ 12.
+      std::sort(by_place.begin(), by_place.end(), [&](std::uint32_t x, std::uint32_t y) {
+        const auto& p = fp.allocations[x].where;
+        const auto& q = fp.allocations[y].where;
+        return std::tuple(p.line, p.column, x) < std::tuple(q.line, q.column, y);
+      });
+      for (std::uint32_t k = 0; k < n; ++k)
+        rank[by_place[k]] = k;
+    }
+    const auto in_source_order = [&](std::vector<std::uint32_t>& allocations) {
+      std::sort(allocations.begin(), allocations.end(),
+                [&](std::uint32_t x, std::uint32_t y) { return rank[x] < rank[y]; });
+    };
+    // An allocation's node and its views' beside it.
+    const auto draw_allocation = [&](std::uint32_t a, std::string_view indent) {
+      const auto& al = fp.allocations[a];
+      std::string size = size_text(a);
+      if (const std::optional<std::int64_t> b = bytes(a)) {
+        const std::string shown = bytes_text(*b);
+        // `8 = 8 B` would say it twice.
+        size = size.empty() || size == std::to_string(*b) ? shown : size + " = " + shown;
+      }
+      out_ += std::string(indent) + alloc_id(a) +
+              " [shape=box, style=filled, fillcolor=white, label=" +
+              dot_string(std::string(al.name) + "\n" + size) + "];\n";
+      if (rejected)
+        place(al.where.line, al.where.column, alloc_id(a));
+      for (const auto w : fp.views_of(a)) {
+        const auto& view = fp.views[w];
+        const auto* var = view.variable;
+        const std::string id = dot_string(f + "_v" + std::to_string(w));
+        out_ += std::string(indent) + id + " [shape=ellipse, label=" +
+                dot_string(var ? std::string(var->name.view()) : std::string("view")) + "];\n";
+        out_ += std::string(indent) + id + " -> " + alloc_id(a) +
+                " [style=dotted, arrowhead=none, label=\"view\"];\n";
+        if (rejected && view.statement != typename Traits::statement{}) {
+          const auto at = traits.location_of(view.statement);
+          place(at.line, at.column, id);
         }
       }
+    };
+    // The domain each allocation is drawn in (no_index: the neutral cluster), and each
+    // domain's first slot in source order, which an edge to the whole cluster points at.
+    std::vector<std::uint32_t> drawn_in(n, no_index);
+    std::vector<std::uint32_t> first_slot(fp.domains.size(), no_index);
+    std::vector<std::uint32_t> slots;
+    if (!rejected)
+      for (std::size_t d = 0; d < fp.domains.size(); ++d) {
+        const auto& dom = fp.domains[d];
+        const std::string name =
+            dom.name.empty() ? "comm_d" + std::to_string(d) : std::string(dom.name);
+        out_ += "      subgraph " + dot_string(domain_cluster(f, d)) + " {\n";
+        out_ += "        label=" + dot_string(name + "\ndevices: " + devices_text(dom.devices)) +
+                ";\n        style=filled;\n        fillcolor=\"#eef3fb\";\n";
+        slots.clear();
+        for (const auto a : dom.slots)
+          if (a < n && drawn_in[a] == no_index) {
+            drawn_in[a] = static_cast<std::uint32_t>(d);
+            slots.push_back(a);
+          }
+        in_source_order(slots);
+        if (!slots.empty())
+          first_slot[d] = slots.front();
+        for (const auto a : slots)
+          draw_allocation(a, "        ");
+        out_ += "      }\n";
+      }
+    // The allocations of no domain: all of a rejected program's, and in a plan none.
+    slots.clear();
+    for (std::uint32_t a = 0; a < n; ++a)
+      if (drawn_in[a] == no_index)
+        slots.push_back(a);
+    if (!slots.empty()) {
+      in_source_order(slots);
+      out_ += "      subgraph " + dot_string("cluster_" + f + "_unplanned") + " {\n";
+      out_ += "        label=" +
+              dot_string(rejected ? "allocations\n(no domains: rejected)" : "no domain") +
+              ";\n        style=dashed;\n        color=gray;\n";
+      for (const auto a : slots)
+        draw_allocation(a, "        ");
       out_ += "      }\n";
     }
-    // One node per call (a call passing two views covers two allocations).
+    // One node per call (a call passing two views covers two allocations), in source
+    // order; what each covers, and along which pairs a collective passes coverage on.
     using kind = typename contribution<Traits>::kind;
     struct call {
-      kind what;
-      std::string_view callee;
-      std::uint32_t line, column;
-      std::string id;
+      const contribution<Traits>* first = nullptr;
+      std::vector<std::uint32_t> covers;
+      std::vector<std::pair<std::uint32_t, std::uint32_t>> passes; ///< from, receiver
     };
-    std::vector<call> calls;
-    std::vector<std::pair<std::string, std::string>> edges; // drawn once each
-    const auto edge = [&](const std::string& from, const std::string& to, std::string_view style) {
-      for (const auto& e : edges)
-        if (e.first == from && e.second == to)
-          return;
-      edges.emplace_back(from, to);
-      out_ += "      " + from + " -> " + to + std::string(style) + ";\n";
-    };
+    using key = std::tuple<std::uint32_t, std::uint32_t, kind, std::string_view>;
+    std::map<key, call> calls;
     for (const auto& c : fp.evidence) {
-      const auto line = static_cast<std::uint32_t>(c.where.line);
-      const auto column = static_cast<std::uint32_t>(c.where.column);
-      const call* found = nullptr;
-      for (const auto& k : calls)
-        if (k.what == c.what && k.callee == c.callee && k.line == line && k.column == column)
-          found = &k;
-      if (!found) {
-        const bool dispatch = c.what == kind::dispatch;
-        calls.push_back({c.what, c.callee, line, column,
-                         dot_string(f + (dispatch ? "_x" : "_c") + std::to_string(calls.size()))});
-        found = &calls.back();
-        const std::string label =
-            dispatch ? std::string(c.callee) + "\ndevices: " + devices_text(c.devices) + "\nline " +
-                           std::to_string(line)
-                     : std::string(c.callee) + "\nline " + std::to_string(line);
-        out_ += "      " + found->id +
-                (dispatch ? " [shape=cds, style=filled, fillcolor=\"#fff4d6\", label="
-                          : " [shape=hexagon, style=filled, fillcolor=\"#e6f5e6\", label=") +
-                dot_string(label) + "];\n";
-      }
-      if (c.receiver >= fp.allocations.size())
+      auto& k = calls[key{static_cast<std::uint32_t>(c.where.line),
+                          static_cast<std::uint32_t>(c.where.column), c.what, c.callee}];
+      if (!k.first)
+        k.first = &c;
+      if (c.receiver >= n)
         continue;
-      if (c.what == kind::dispatch) {
-        edge(found->id, alloc_id(c.receiver), "");
-      } else if (c.from < fp.allocations.size()) {
-        edge(alloc_id(c.from), found->id, " [style=dashed]");
-        edge(found->id, alloc_id(c.receiver), " [style=dashed, label=\"inherits\"]");
+      if (c.what == kind::dispatch)
+        k.covers.push_back(c.receiver);
+      else if (c.from < n)
+        k.passes.emplace_back(c.from, c.receiver);
+    }
+    // Per domain, how many of its slots the call at hand covers (reset after each call),
+    // and per allocation the last call that drew an edge from or to it (index + 1).
+    std::vector<std::uint32_t> covered(fp.domains.size(), 0);
+    std::vector<std::uint32_t> touched;
+    std::vector<std::size_t> edge_from(n, 0), edge_to(n, 0);
+    std::size_t index = 0;
+    for (auto& [k, c] : calls) {
+      const auto line = std::get<0>(k);
+      const bool dispatch = std::get<2>(k) == kind::dispatch;
+      const std::string id = dot_string(f + (dispatch ? "_x" : "_c") + std::to_string(index++));
+      const std::string label =
+          dispatch ? std::string(c.first->callee) + "\ndevices: " + devices_text(c.first->devices) +
+                         "\nline " + std::to_string(line)
+                   : std::string(c.first->callee) + "\nline " + std::to_string(line);
+      out_ += "      " + id +
+              (dispatch ? " [shape=cds, style=filled, fillcolor=\"#fff4d6\", label="
+                        : " [shape=hexagon, style=filled, fillcolor=\"#e6f5e6\", label=") +
+              dot_string(label) + "];\n";
+      if (rejected)
+        place(line, std::get<1>(k), id);
+      in_source_order(c.covers);
+      c.covers.erase(std::unique(c.covers.begin(), c.covers.end()), c.covers.end());
+      // A dispatch covering every slot of a domain of several draws one edge to the
+      // domain's cluster: a fan of edges to each slot said nothing more.
+      touched.clear();
+      for (const auto a : c.covers)
+        if (const auto d = drawn_in[a]; d != no_index && covered[d]++ == 0)
+          touched.push_back(d);
+      for (const auto a : c.covers) {
+        const auto d = drawn_in[a];
+        const bool whole = d != no_index && covered[d] == fp.domains[d].slots.size() &&
+                           covered[d] >= 2 && first_slot[d] != no_index;
+        if (!whole)
+          out_ += "      " + id + " -> " + alloc_id(a) + ";\n";
+        else if (a == first_slot[d]) // the cluster's edge, drawn once
+          out_ += "      " + id + " -> " + alloc_id(a) +
+                  " [lhead=" + dot_string(domain_cluster(f, d)) + "];\n";
+      }
+      for (const auto d : touched)
+        covered[d] = 0;
+      std::sort(c.passes.begin(), c.passes.end(), [&](const auto& x, const auto& y) {
+        return std::tuple(rank[x.first], rank[x.second]) <
+               std::tuple(rank[y.first], rank[y.second]);
+      });
+      for (const auto& [from, to] : c.passes) {
+        if (std::exchange(edge_from[from], index) != index)
+          out_ += "      " + alloc_id(from) + " -> " + id + " [style=dashed];\n";
+        if (std::exchange(edge_to[to], index) != index)
+          out_ += "      " + id + " -> " + alloc_id(to) + " [style=dashed, label=\"inherits\"];\n";
       }
     }
     out_ += "    }\n";
+  }
+
+  /// The program was rejected (after its functions, drawn as verdict::rejected): each
+  /// diagnostic a red note with its message, with a red edge to the node drawn at its
+  /// place (the same line and column, else the first on its line), else on its own.
+  void rejected(const std::vector<finding>& findings) {
+    out_ += "    color=red;\n    fontcolor=red;\n";
+    std::sort(places_.begin(), places_.end(), [](const auto& x, const auto& y) {
+      return std::tuple(x.line, x.column, x.drawn) < std::tuple(y.line, y.column, y.drawn);
+    });
+    const auto at_or_after = [&](std::uint32_t line, std::uint32_t column) {
+      return std::lower_bound(
+          places_.begin(), places_.end(), std::tuple(line, column),
+          [](const auto& p, const auto& t) { return std::tuple(p.line, p.column) < t; });
+    };
+    for (std::size_t k = 0; k < findings.size(); ++k) {
+      const auto& f = findings[k];
+      std::string text = (f.file.empty() ? "" : f.file + ":") + location(f) + ": " + f.message +
+                         " [" + f.code + "]\n";
+      for (const auto& note : f.notes)
+        text += "  " + std::to_string(note.line) + ":" + std::to_string(note.column) +
+                ": note: " + note.message + "\n";
+      const std::string id = dot_string(program_ + "_e" + std::to_string(k));
+      // Left-justified lines, each ended by dot's `\l`.
+      out_ += "    " + id + " [shape=note, color=red, fontcolor=red, label=\"" +
+              left_justified(text) + "\"];\n";
+      if (!f.file.empty()) // a place in another file: no node of this picture is there
+        continue;
+      auto p = at_or_after(f.line, f.column);
+      if (p == places_.end() || p->line != f.line || p->column != f.column)
+        p = at_or_after(f.line, 0);
+      if (p != places_.end() && p->line == f.line)
+        out_ += "    " + id + " -> " + p->id + " [color=red];\n";
+    }
   }
 
   /// A program without host orchestrators still shows as a cluster.
@@ -225,6 +357,20 @@ public:
   }
 
 private:
+  /// A node of a rejected program drawn at a place a diagnostic may point at.
+  struct placed {
+    std::uint32_t line = 0;
+    std::uint32_t column = 0;
+    std::size_t drawn = 0; ///< its position among the program's: the first drawn wins a tie
+    std::string id;        ///< already a dot string
+  };
+  template <class Line, class Column> void place(Line line, Column column, std::string id) {
+    places_.push_back({static_cast<std::uint32_t>(line), static_cast<std::uint32_t>(column),
+                       places_.size(), std::move(id)});
+  }
+  static std::string domain_cluster(const std::string& function, std::size_t d) {
+    return "cluster_" + function + "_d" + std::to_string(d);
+  }
   static std::string location(const finding& f) {
     return std::to_string(f.line) + ":" + std::to_string(f.column);
   }
@@ -247,6 +393,7 @@ private:
   std::string program_;
   std::size_t programs_ = 0;
   std::size_t functions_ = 0;
+  std::vector<placed> places_; ///< the program's, while it is rejected
 };
 
 } // namespace commscope::opt::dot

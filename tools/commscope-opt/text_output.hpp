@@ -203,21 +203,6 @@ private:
   text_style style_;
 };
 
-/// `1,024`: an integer with its thousands separated.
-inline std::string with_thousands(std::int64_t v) {
-  const bool negative = v < 0;
-  // The magnitude as unsigned, so that the smallest int64 has one too.
-  std::uint64_t m = negative ? 0 - static_cast<std::uint64_t>(v) : static_cast<std::uint64_t>(v);
-  std::string digits = std::to_string(m);
-  std::string out;
-  for (std::size_t i = 0; i < digits.size(); ++i) {
-    if (i && (digits.size() - i) % 3 == 0)
-      out += ',';
-    out += digits[i];
-  }
-  return negative ? "-" + out : out;
-}
-
 /// GitHub Actions: `::error file=F,line=L,col=C,title=commscope CODE::MESSAGE`, the notes
 /// and the help appended to the message (one annotation per diagnostic).
 namespace github {
