@@ -471,7 +471,8 @@ program_outcome run_program(const fe::program_unit& unit, const options& opt,
   out.key("functions");
   out.begin_array();
   for (const auto& d : unit.diagnostics) {
-    result.findings.push_back({d.code, d.message, d.where.line, d.where.column, 0, {}, d.file, {}});
+    result.findings.push_back(
+        {d.code, d.message, d.where.line, d.where.column, 0, {}, d.file, d.help});
     for (const auto& [message, at] : d.notes)
       result.findings.back().notes.push_back({message, at.line, at.column});
   }
@@ -617,6 +618,13 @@ file_result analyse_file(std::string_view display, std::string_view path, std::s
         findings.push_back(std::move(f));
       for (auto& e : outcome.rewritten)
         edits.push_back(std::move(e));
+    }
+    // Findings of no program (an unknown decorator outside any): the file is rejected.
+    for (const auto& d : module.diagnostics) {
+      findings.push_back({d.code, d.message, d.where.line, d.where.column, 0, {}, d.file, d.help});
+      for (const auto& [message, at] : d.notes)
+        findings.back().notes.push_back({message, at.line, at.column});
+      r.status = exit_rejected;
     }
     in_source_order(findings);
   }

@@ -373,7 +373,7 @@ private:
   };
 
   void front_end_error(source_location at, std::string message) {
-    unit_->diagnostics.push_back({"malformed-op", std::move(message), at, {}, {}});
+    unit_->diagnostics.push_back({"malformed-op", std::move(message), at, {}, {}, {}});
   }
 
   /// `with pld.comm_domain(...)` is a scope; any other `with` a block read as inline.
