@@ -122,3 +122,35 @@ TEST_CASE("every DSL decorator and value is known; other modules' decorators are
   for (const auto& u : m.programs)
     CHECK(diagnostics_of(u.diagnostics).empty());
 }
+
+TEST_CASE("a file that is not valid UTF-8 is a syntax error at the first bad byte") {
+  const auto error = [](std::string_view src) {
+    const auto m = fe::parse_module(src);
+    return m.error ? std::to_string(m.error->line) + ":" + std::to_string(m.error->column) + " " +
+                         m.error->message
+                   : std::string("ok");
+  };
+  const std::string prefix = "(unicode error) 'utf-8' codec can't decode byte 0x";
+  CHECK(error("x = 1\n# caf\xc3\xa9 \xff\n") ==
+        "2:8 " + prefix + "ff in position 14: invalid start byte");
+  CHECK(error("x = '\xc0\xaf'\n") == "1:6 " + prefix + "c0 in position 5: invalid start byte");
+  CHECK(error("x = '\xe0\x80\x80'\n") ==
+        "1:6 " + prefix + "e0 in position 5: invalid continuation byte");
+  CHECK(error("x = '\xed\xa0\x80'\n") ==
+        "1:6 " + prefix + "ed in position 5: invalid continuation byte");
+  CHECK(error("x = '\xf4\x90\x80\x80'\n") ==
+        "1:6 " + prefix + "f4 in position 5: invalid continuation byte");
+  CHECK(error("x = '\xe2\x82") == "1:6 " + prefix + "e2 in position 5: unexpected end of data");
+  // Valid: a BOM, every length of sequence, the largest code point.
+  CHECK(error("\xef\xbb\xbfx = '\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\xf4\x8f\xbf\xbf'\n") == "ok");
+  // A null byte before the bad byte is the error; after it, the bad byte.
+  CHECK(error(std::string_view("x = 1\0\xff", 7)) == "1:6 source code cannot contain null bytes");
+  CHECK(error(std::string_view("x = '\xff'\0", 8)) ==
+        "1:6 " + prefix + "ff in position 5: invalid start byte");
+  // Another encoding declared in the first two lines: its bytes are not judged as UTF-8.
+  CHECK(error("#!/usr/bin/env python\n# -*- coding: latin-1 -*-\nx = '\xff'\n") == "ok");
+  CHECK(error("# vim: set fileencoding=utf-8 :\nx = '\xff'\n") ==
+        "2:6 " + prefix + "ff in position 37: invalid start byte");
+  CHECK(error("x = 1\n# coding: latin-1\ny = '\xff'\n") ==
+        "3:6 " + prefix + "ff in position 29: invalid start byte");
+}
