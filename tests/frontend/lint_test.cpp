@@ -69,7 +69,7 @@ TEST_CASE("an unknown decorator or keyword value rejects the program that holds 
         "| did you mean 'lang.inline'?\n");
 }
 
-TEST_CASE("a misspelled @pl.jit function joins its scope's group; far names get no help") {
+TEST_CASE("a misspelled @pl.jit function joins its scope's group, and far names get no help") {
   const auto m = fe::parse_module("import pypto.language as pl\n"
                                   "@pl.jit\n"
                                   "def chip(x):\n"
@@ -85,7 +85,7 @@ TEST_CASE("a misspelled @pl.jit function joins its scope's group; far names get 
         "decorator | \n");
 }
 
-TEST_CASE("every DSL decorator and value is known; other modules' decorators are not ours") {
+TEST_CASE("every DSL decorator and value is known, and other modules' decorators are not ours") {
   const auto m =
       fe::parse_module("import pypto.language as pl\n"
                        "import numpy as pld\n"
@@ -153,4 +153,101 @@ TEST_CASE("a file that is not valid UTF-8 is a syntax error at the first bad byt
         "2:6 " + prefix + "ff in position 37: invalid start byte");
   CHECK(error("x = 1\n# coding: latin-1\ny = '\xff'\n") ==
         "3:6 " + prefix + "ff in position 29: invalid start byte");
+}
+
+TEST_CASE("an open name in device= gets the nearest name in scope at the call") {
+  const auto m = fe::parse_module("import pypto.language as pl\n"
+                                  "import pypto.language.distributed as pld\n"
+                                  "NRANKS = 4\n"
+                                  "@pl.jit\n"
+                                  "def chip(x):\n"
+                                  "    return x\n"
+                                  "@pl.jit.host\n"
+                                  "def main(rank_id):\n"
+                                  "    a = pld.alloc_window_buffer(64)\n"
+                                  "    v = pld.window(a, [8], dtype=pl.FP32)\n"
+                                  "    for rr in pl.range(4):\n"
+                                  "        chip(v, device=r)\n"
+                                  "    chip(v, device=rank_if)\n"
+                                  "    chip(v, device=NRANK)\n"
+                                  "    chip(v, device=faraway)\n"
+                                  "    ra = 1\n");
+  REQUIRE(!m.error);
+  REQUIRE(m.programs.size() == 1);
+  std::string got;
+  for (const auto& s : m.programs[0].name_suggestions)
+    got += std::to_string(s.call.line) + ":" + s.name + "->" + s.suggestion + " ";
+  // `ra` is bound after the calls: not in scope there.
+  CHECK(got == "12:r->rr 13:rank_if->rank_id 14:NRANK->NRANKS ");
+}
+
+TEST_CASE("views passed to a chip orchestrator without device= are matched by variable") {
+  const auto m =
+      fe::parse_module("import pypto.language as pl\n"
+                       "import pypto.language.distributed as pld\n"
+                       "@pl.program\n"
+                       "class P:\n"
+                       "    @pl.function(type=pl.FunctionType.Orchestration)\n"
+                       "    def chip(self, x):\n"
+                       "        return x\n"
+                       "    @pl.function(type=pl.FunctionType.InCore)\n"
+                       "    def kernel(self, x):\n"
+                       "        return x\n"
+                       "    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)\n"
+                       "    def host(self):\n"
+                       "        a = pld.alloc_window_buffer(64)\n"
+                       "        v = pld.window(a, [8], dtype=pl.FP32)\n"
+                       "        self.chip(v)\n"
+                       "        self.kernel(v)\n"
+                       "        self.chip(v, device=1)\n"
+                       "        v = 3\n"
+                       "        self.chip(v)\n");
+  REQUIRE(!m.error);
+  REQUIRE(m.programs.size() == 1);
+  const auto& u = m.programs[0].undispatched_views;
+  REQUIRE(u.size() == 1);
+  CHECK(u[0].view.line == 14);
+  CHECK(u[0].view.column == 9);
+  CHECK(u[0].call.line == 15);
+  CHECK(u[0].call.column == 9);
+  CHECK(u[0].callee == "chip");
+}
+
+TEST_CASE("allocation sizes fold where they are integer constant expressions") {
+  fe::module_options o;
+  o.defines = {{"D", 3}};
+  const auto m =
+      fe::parse_module("import pypto.language as pl\n"
+                       "import pypto.language.distributed as pld\n"
+                       "CP_SIZE = 1024\n"
+                       "@pl.jit.host\n"
+                       "def main(n):\n"
+                       "    a = pld.alloc_window_buffer(256 * 4)\n"
+                       "    b = pld.alloc_window_buffer(CP_SIZE * 1 * 4)\n"
+                       "    c = pld.alloc_window_buffer(-(-7 // 2) + 2 ** 10 % 1000 - D)\n"
+                       "    d = pld.alloc_window_buffer(n * 4)\n"
+                       "    e = pld.alloc_window_buffer(2 ** 63)\n"
+                       "    f = pld.alloc_window_buffer(4 / 2)\n"
+                       "    g = pld.alloc_window_buffer(2 ** -1)\n"
+                       "    h = pld.alloc_window_buffer([16, 2], dtype=pl.FP32)\n"
+                       "    i = pld.alloc_window_buffer(1 << 4)\n"
+                       "    j = pld.alloc_window_buffer(" +
+                           std::string(150, '(') + "1" + std::string(150, ')') + ")\n",
+                       o);
+  REQUIRE(!m.error);
+  REQUIRE(m.programs.size() == 1);
+  const auto& u = m.programs[0];
+  std::string got;
+  for (const auto& [at, bytes] : u.allocation_bytes)
+    got += std::to_string(at.line) + ":" + std::to_string(at.column) + "=" + std::to_string(bytes) +
+           " ";
+  CHECK(got.starts_with("6:5=1024 7:5=4096 8:5=25 13:5=128 "));
+  CHECK(fe::allocation_bytes_at(u, {7, 5}) == 4096);
+  CHECK(!fe::allocation_bytes_at(u, {9, 5}));
+  CHECK(!fe::allocation_bytes_at(u, {10, 5}));
+  // The locations are the plan's.
+  commscope::reference::program_ptr p = u.program;
+  const auto plan = commscope::analyze(p);
+  REQUIRE(plan.functions.size() == 1);
+  CHECK(fe::allocation_bytes_at(u, plan.functions[0].allocations[0].where) == 1024);
 }

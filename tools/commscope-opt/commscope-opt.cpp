@@ -427,9 +427,12 @@ struct program_outcome {
 };
 
 /// cli.md: an `unsupported-device` whose device= depends on a name the file leaves
-/// open names it and suggests -D.
+/// open names it and suggests -D; `help` gets the nearest name in scope, if one is near.
 std::string with_open_names(std::string message, const fe::program_unit& unit,
-                            ref::source_location at) {
+                            ref::source_location at, std::string& help) {
+  for (const auto& s : unit.name_suggestions)
+    if (s.call == at && help.empty())
+      help = "did you mean '" + s.suggestion + "'?";
   std::vector<std::string_view> names;
   for (const auto& [where, name] : unit.open_names)
     if (where == at && std::find(names.begin(), names.end(), name) == names.end())
@@ -441,6 +444,27 @@ std::string with_open_names(std::string message, const fe::program_unit& unit,
                std::string(names[i]) + "=INT)";
   }
   return message;
+}
+
+/// cli.md: an `unconsumed-alloc` whose view is passed to a chip orchestrator in a call
+/// without device= points at that call, which dispatches nothing.
+void with_undispatched_calls(finding& f, const fe::program_unit& unit) {
+  const std::size_t views = f.notes.size();
+  for (std::size_t i = 0; i < views; ++i)
+    for (const auto& u : unit.undispatched_views) {
+      if (u.view.line != f.notes[i].line || u.view.column != f.notes[i].column)
+        continue;
+      const std::string message =
+          "'" + u.callee + "' is called here without device=: the call is no dispatch";
+      bool seen = false;
+      for (const auto& n : f.notes)
+        seen = seen || (n.line == u.call.line && n.column == u.call.column && n.message == message);
+      if (seen)
+        continue;
+      f.notes.push_back({message, u.call.line, u.call.column});
+      if (f.help.empty())
+        f.help = "pass device=... to the call of '" + u.callee + "' to dispatch the view";
+    }
 }
 
 /// A `device=` literal beyond 64 bits is judged as the nearest 64-bit value; the message
@@ -500,8 +524,9 @@ program_outcome run_program(const fe::program_unit& unit, const options& opt,
                       : commscope::analyze(prog, traits);
   for (const auto& d : pl.diagnostics) {
     std::string message = d.message();
+    std::string help;
     if (d.code == commscope::error_code::unsupported_device)
-      message = with_open_names(std::move(message), unit, d.where);
+      message = with_open_names(std::move(message), unit, d.where, help);
     if (d.code == commscope::error_code::malformed_op && d.why == commscope::reason::unknown_callee)
       for (const auto& [where, why] : unit.unresolved_callees)
         if (where == d.where) {
@@ -512,6 +537,9 @@ program_outcome run_program(const fe::program_unit& unit, const options& opt,
         d.code == commscope::error_code::negative_device)
       message = with_literal_device(std::move(message), unit, d.where, d.number);
     result.findings.push_back(finding_of(d, std::move(message)));
+    result.findings.back().help = std::move(help);
+    if (d.code == commscope::error_code::unconsumed_alloc)
+      with_undispatched_calls(result.findings.back(), unit);
   }
   // The rewritten IR is seen only through --emit=ir/both and --verify; materialize
   // reports nothing, so a plan-only run skips it (a tenth of a large file's time).
