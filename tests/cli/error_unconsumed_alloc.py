@@ -18,11 +18,12 @@ class P:
 # The program is rejected (exit 1): no functions, every diagnostic in source order.
 # RUN: %commscope-opt --format=json %s > %t.out 2> %t.err; test $? -eq 1
 # RUN: %FileCheck --check-prefix=ERR --match-full-lines %s < %t.err
-# RUN: test $(wc -l < %t.err) -eq 2
+# RUN: test $(wc -l < %t.err) -eq 3
 # RUN: %FileCheck --check-prefix=JSON %s < %t.out
 
 # ERR:      {{.*}}error_unconsumed_alloc.py:13:9: error: allocation 'a' has views but no dispatch or collective gives it devices [unconsumed-alloc]
 # ERR-NEXT: {{.*}}error_unconsumed_alloc.py:14:9: note: a view of it is taken here
+# ERR-NEXT: {{.*}}error_unconsumed_alloc.py:15:9: note: 'chip' is called here without device=: the call is no dispatch
 
 # JSON:      "name": "P",
 # JSON-NEXT: "line": {{[0-9]+}},
@@ -36,6 +37,11 @@ class P:
 # JSON-NEXT: {
 # JSON-NEXT: "message": "a view of it is taken here",
 # JSON-NEXT: "line": 14,
+# JSON-NEXT: "column": 9
+# JSON-NEXT: },
+# JSON-NEXT: {
+# JSON-NEXT: "message": "'chip' is called here without device=: the call is no dispatch",
+# JSON-NEXT: "line": 15,
 # JSON-NEXT: "column": 9
 # JSON-NEXT: }
 # JSON-NEXT: ]

@@ -399,9 +399,12 @@ void plan_table(std::string& out, const function_plan_type& fp, const fe::progra
 }
 
 /// cli.md: an `unsupported-device` whose device= depends on a name the file leaves
-/// open names it and suggests -D.
+/// open names it and suggests -D; `help` gets the nearest name in scope, if one is near.
 std::string with_open_names(std::string message, const fe::program_unit& unit,
-                            ref::source_location at) {
+                            ref::source_location at, std::string& help) {
+  for (const auto& s : unit.name_suggestions)
+    if (s.call == at && help.empty())
+      help = "did you mean '" + s.suggestion + "'?";
   std::vector<std::string_view> names;
   for (const auto& [where, name] : unit.open_names)
     if (where == at && std::find(names.begin(), names.end(), name) == names.end())
@@ -413,6 +416,27 @@ std::string with_open_names(std::string message, const fe::program_unit& unit,
                std::string(names[i]) + "=INT)";
   }
   return message;
+}
+
+/// cli.md: an `unconsumed-alloc` whose view is passed to a chip orchestrator in a call
+/// without device= points at that call, which dispatches nothing.
+void with_undispatched_calls(finding& f, const fe::program_unit& unit) {
+  const std::size_t views = f.notes.size();
+  for (std::size_t i = 0; i < views; ++i)
+    for (const auto& u : unit.undispatched_views) {
+      if (u.view.line != f.notes[i].line || u.view.column != f.notes[i].column)
+        continue;
+      const std::string message =
+          "'" + u.callee + "' is called here without device=: the call is no dispatch";
+      bool seen = false;
+      for (const auto& n : f.notes)
+        seen = seen || (n.line == u.call.line && n.column == u.call.column && n.message == message);
+      if (seen)
+        continue;
+      f.notes.push_back({message, u.call.line, u.call.column});
+      if (f.help.empty())
+        f.help = "pass device=... to the call of '" + u.callee + "' to dispatch the view";
+    }
 }
 
 /// A `device=` literal beyond 64 bits is judged as the nearest 64-bit value; the message
@@ -444,7 +468,8 @@ program_outcome run_program(const fe::program_unit& unit, const options& opt,
   out.key("functions");
   out.begin_array();
   for (const auto& d : unit.diagnostics) {
-    result.findings.push_back({d.code, d.message, d.where.line, d.where.column, 0, {}, d.file, {}});
+    result.findings.push_back(
+        {d.code, d.message, d.where.line, d.where.column, 0, {}, d.file, d.help});
     for (const auto& [message, at] : d.notes)
       result.findings.back().notes.push_back({message, at.line, at.column});
   }
@@ -488,8 +513,9 @@ program_outcome run_program(const fe::program_unit& unit, const options& opt,
                       : commscope::analyze(prog, traits);
   for (const auto& d : pl.diagnostics) {
     std::string message = d.message();
+    std::string help;
     if (d.code == commscope::error_code::unsupported_device)
-      message = with_open_names(std::move(message), unit, d.where);
+      message = with_open_names(std::move(message), unit, d.where, help);
     if (d.code == commscope::error_code::malformed_op && d.why == commscope::reason::unknown_callee)
       for (const auto& [where, why] : unit.unresolved_callees)
         if (where == d.where) {
@@ -500,6 +526,9 @@ program_outcome run_program(const fe::program_unit& unit, const options& opt,
         d.code == commscope::error_code::negative_device)
       message = with_literal_device(std::move(message), unit, d.where, d.number);
     result.findings.push_back(finding_of(d, std::move(message)));
+    result.findings.back().help = std::move(help);
+    if (d.code == commscope::error_code::unconsumed_alloc)
+      with_undispatched_calls(result.findings.back(), unit);
   }
   // The rewritten IR is seen only through --emit=ir/both and --verify; materialize
   // reports nothing, so a plan-only run skips it (a tenth of a large file's time).
@@ -662,6 +691,13 @@ file_result analyse_file(std::string_view display, std::string_view path, std::s
         findings.push_back(std::move(f));
       for (auto& e : outcome.rewritten)
         edits.push_back(std::move(e));
+    }
+    // Findings of no program (an unknown decorator outside any): the file is rejected.
+    for (const auto& d : module.diagnostics) {
+      findings.push_back({d.code, d.message, d.where.line, d.where.column, 0, {}, d.file, d.help});
+      for (const auto& [message, at] : d.notes)
+        findings.back().notes.push_back({message, at.line, at.column});
+      r.status = exit_rejected;
     }
     in_source_order(findings);
   }

@@ -1,11 +1,13 @@
 // The DSL parser: what the DSL means: signatures, comm domains, allocations, windows,
 // the devices of collectives, loop-carried values.
+#include "edit_distance.hpp"
 #include "parser.hpp"
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <optional>
 #include <span>
 #include <string>
@@ -226,9 +228,135 @@ void dsl_parser::note_open_device_names(const expression& call) {
     } else {
       collect(d);
     }
-    for (auto& n : open)
+    for (auto& n : open) {
+      if (const auto near = nearby_name(n, call.where); !near.empty())
+        unit_->name_suggestions.push_back({call.where, n, std::string(near)});
       unit_->open_names.emplace_back(call.where, std::move(n));
+    }
   }
+}
+
+std::string_view dsl_parser::nearby_name(std::string_view name, source_location at) const {
+  std::string_view best;
+  std::size_t best_distance = 3;
+  const auto consider = [&](const py_scope::record& r) {
+    const std::string_view n = text(t_[r.name]);
+    if (n == name)
+      return;
+    const std::size_t d = edit_distance(name, n, 2);
+    if (d < best_distance) { // ties keep the earlier: the more recent, the inner
+      best_distance = d;
+      best = n;
+    }
+  };
+  const auto before = [&](const py_scope::record& r) {
+    const source_location w = ts_.where(t_[r.name]);
+    return w.line != at.line ? w.line < at.line : w.column < at.column;
+  };
+  for (std::int32_t s = function_scope_;
+       s >= 0 && static_cast<std::size_t>(s) < scan_.scopes.size();
+       s = scan_.scopes[static_cast<std::size_t>(s)].parent) {
+    const auto& sc = scan_.scopes[static_cast<std::size_t>(s)];
+    if (sc.what == py_scope::kind::class_body)
+      continue; // not an enclosing scope, as in Python
+    for (auto it = sc.records.rbegin(); it != sc.records.rend(); ++it)
+      if (s != function_scope_ || before(*it)) // the function's own: bound before the call
+        consider(*it);
+  }
+  return best;
+}
+
+void dsl_parser::note_undispatched(const expression& call, std::string_view callee) {
+  const signature* sig = call.callee().get();
+  if (!sig || sig->level != commscope::level::chip || !sig->orchestrator ||
+      has_device_keyword(call.keywords()))
+    return;
+  for (const auto& a : call.args()) {
+    if (!a || a->what != expression::kind::name || !a->var())
+      continue;
+    if (const auto it = view_statements_.find(a->var().get()); it != view_statements_.end())
+      unit_->undispatched_views.push_back({it->second, call.where, std::string(callee)});
+  }
+}
+
+std::optional<std::int64_t> dsl_parser::fold_size(const expression& size) const {
+  // Post-order on an explicit stack: a size nests as deep as the input makes it.
+  struct frame {
+    const expression* e;
+    bool expanded;
+  };
+  std::vector<frame> stack{{&size, false}};
+  std::vector<std::int64_t> values;
+  const auto is_power = [&](const expression* e) { return powers_.count(e) != 0; };
+  while (!stack.empty()) {
+    const frame f = stack.back();
+    stack.pop_back();
+    const expression& e = *f.e;
+    using k = expression::kind;
+    if (e.what == k::integer) {
+      if (e.overflow())
+        return std::nullopt;
+      values.push_back(e.value());
+      continue;
+    }
+    const bool unary = e.what == k::unary && e.text() == "-" && e.args().size() == 1;
+    const bool binary = (e.what == k::binary && e.args().size() == 2 &&
+                         (e.text() == "+" || e.text() == "-" || e.text() == "*" ||
+                          e.text() == "//" || e.text() == "%")) ||
+                        (e.what == k::opaque && e.args().size() == 2 && is_power(&e));
+    if (!unary && !binary)
+      return std::nullopt;
+    if (!f.expanded) {
+      stack.push_back({&e, true});
+      for (auto it = e.args().rbegin(); it != e.args().rend(); ++it) {
+        if (!*it)
+          return std::nullopt;
+        stack.push_back({it->get(), false});
+      }
+      continue;
+    }
+    if (unary) {
+      const std::int64_t v = values.back();
+      if (v == std::numeric_limits<std::int64_t>::min())
+        return std::nullopt;
+      values.back() = -v;
+      continue;
+    }
+    const std::int64_t r = values.back();
+    values.pop_back();
+    std::int64_t& l = values.back();
+    if (e.what == k::opaque) { // l ** r: an integer only for r >= 0
+      if (r < 0)
+        return std::nullopt;
+      std::int64_t p = 1, base = l;
+      for (std::int64_t n = r; n > 0; n >>= 1) {
+        if ((n & 1) && __builtin_mul_overflow(p, base, &p))
+          return std::nullopt;
+        if (n > 1 && __builtin_mul_overflow(base, base, &base))
+          return std::nullopt;
+      }
+      l = p;
+    } else if (e.text() == "+") {
+      if (__builtin_add_overflow(l, r, &l))
+        return std::nullopt;
+    } else if (e.text() == "-") {
+      if (__builtin_sub_overflow(l, r, &l))
+        return std::nullopt;
+    } else if (e.text() == "*") {
+      if (__builtin_mul_overflow(l, r, &l))
+        return std::nullopt;
+    } else {
+      if (r == 0 || (l == std::numeric_limits<std::int64_t>::min() && r == -1))
+        return std::nullopt;
+      std::int64_t q = l / r, m = l % r;
+      if (m != 0 && ((m < 0) != (r < 0))) { // Python floors
+        --q;
+        m += r;
+      }
+      l = e.text() == "//" ? q : m;
+    }
+  }
+  return values.size() == 1 ? std::optional<std::int64_t>(values.back()) : std::nullopt;
 }
 
 bool dsl_parser::shape_allocation(expression& e) {
@@ -351,6 +479,7 @@ mutable_expr dsl_parser::imported_call(expression_spec& s, const dotted* d, std:
   auto* e = w_.make(s);
   if (sig) {
     e->set_callee(sig);
+    note_undispatched(*e, spelled);
   } else if (r.what == resolution::status::broken) {
     // The module is no valid Python: the program that needs it is rejected there.
     if (std::find(broken_reported_.begin(), broken_reported_.end(), r.broken) ==
@@ -385,7 +514,9 @@ std::string dsl_parser::unresolved_reason(const resolution& r, const imported_us
     return out.empty() ? std::string("no directory") : out;
   };
   const std::string module = std::string(u.level, '.') + u.module;
-  std::string m = "'" + std::string(callee) + "' is imported from module '" + module + "', ";
+  // Built by appends: g++ 12 at -O3 sees a false -Wrestrict in "'" + std::string(...).
+  std::string m(1, '\'');
+  m.append(callee).append("' is imported from module '").append(module).append("', ");
   switch (r.what) {
   case resolution::status::no_function:
     m += "but " + r.module_path + " defines no DSL function '" + std::string(u.name) +

@@ -100,6 +100,13 @@ public:
       map_.emplace_back(std::move(alias), "pl");
     else if (module == "pypto.language.distributed")
       map_.emplace_back(std::move(alias), "pld");
+    else if (alias == "pl" || alias == "pld")
+      foreign_.push_back(std::move(alias));
+  }
+  /// Whether the file binds `root` (`pl`, `pld`) by an import of another module: then
+  /// it is not the DSL's, whatever the default spelling says.
+  [[nodiscard]] bool foreign(std::string_view root) const {
+    return std::find(foreign_.begin(), foreign_.end(), root) != foreign_.end();
   }
   /// `dist.alloc_window_buffer` -> `pld.alloc_window_buffer`; unchanged otherwise.
   [[nodiscard]] std::string canonical(std::string_view dotted) const {
@@ -125,6 +132,7 @@ public:
 
 private:
   std::vector<std::pair<std::string, std::string_view>> map_;
+  std::vector<std::string> foreign_;
 };
 
 /// The dotted name a token range spells (`a.b.c`), or empty.
@@ -237,6 +245,18 @@ private:
 };
 
 // ---- constants of the file -------------------------------------------------------
+
+/// An unknown `@pl.` decorator or `@pl.function` keyword value (cli.md, "No false
+/// all-clear"), and the candidate program (index into module_scan::programs) of the
+/// function it decorates; -1: no program holds it.
+struct decorator_finding {
+  std::int32_t program = -1;
+  front_end_diagnostic diagnostic;
+};
+
+/// Every unknown decorator of the module's definitions, in source order.
+[[nodiscard]] std::vector<decorator_finding> unknown_decorators(const token_stream& ts,
+                                                                const module_scan& scan);
 
 /// Resolves a name a host orchestrator leaves open (cli.md, "Constants of the file").
 class constants {

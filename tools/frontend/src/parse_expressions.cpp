@@ -317,7 +317,9 @@ mutable_expr dsl_parser::parse_power() {
     const token& t = next();
     nest guard(*this, t.begin);
     auto r = parse_factor();
-    return opaque(b, {x, r});
+    auto* power = opaque(b, {x, r});
+    powers_.insert(power);
+    return power;
   }
   return x;
 }

@@ -5,6 +5,8 @@
 #include <commscope/frontend/imports.hpp>
 
 #include <algorithm>
+#include <cstddef>
+#include <cstdint>
 #include <exception>
 #include <new>
 #include <string>
@@ -52,13 +54,25 @@ module_result parse_module(std::string_view text, const module_options& options)
             return ic.loader->constant(ic.from, imp->module, imp->level, imp->name);
           },
           &context);
-    for (const auto& cp : scan.programs) {
+    std::vector<std::int32_t> unit_of(scan.programs.size(), -1);
+    for (std::size_t k = 0; k < scan.programs.size(); ++k) {
+      const auto& cp = scan.programs[k];
       if (cp.functions.empty() && !cp.is_class)
         continue;
       detail::dsl_parser p(ts, scan, consts);
       if (context.loader)
         p.use_imports(context.loader, context.from);
+      unit_of[k] = static_cast<std::int32_t>(r.programs.size());
       r.programs.push_back(p.run(cp, options.stem));
+    }
+    // An unknown decorator rejects the program of the function it decorates, or, when
+    // no program holds that function, the file.
+    for (auto& [program, d] : detail::unknown_decorators(ts, scan)) {
+      const std::int32_t unit = program >= 0 ? unit_of[static_cast<std::size_t>(program)] : -1;
+      if (unit >= 0)
+        r.programs[static_cast<std::size_t>(unit)].diagnostics.push_back(std::move(d));
+      else
+        r.diagnostics.push_back(std::move(d));
     }
     // Source order: a program's place is its first decorator.
     // (no two programs share their first decorator's line)
@@ -66,6 +80,7 @@ module_result parse_module(std::string_view text, const module_options& options)
               [](const program_unit& a, const program_unit& b) { return a.line < b.line; });
   } catch (const detail::syntax_failure& f) {
     r.programs.clear();
+    r.diagnostics.clear();
     if (ts.line_starts.size() <= 1 && !text.empty()) { // failed while tokenizing: rebuild lines
       ts.line_starts.assign(1, 0);
       for (std::size_t i = 0; i < text.size(); ++i)
@@ -75,9 +90,11 @@ module_result parse_module(std::string_view text, const module_options& options)
     r.error = detail::to_error(ts, f);
   } catch (const std::bad_alloc&) {
     r.programs.clear();
+    r.diagnostics.clear();
     r.error = syntax_error{1, 1, "out of memory"};
   } catch (const std::exception& e) {
     r.programs.clear();
+    r.diagnostics.clear();
     r.error = syntax_error{1, 1, std::string("internal error: ") + e.what()};
   }
   return r;
@@ -88,6 +105,9 @@ parse_result parse(std::string_view text) {
   auto m = parse_module(text);
   if (m.error) {
     r.error = m.error;
+  } else if (!m.diagnostics.empty()) {
+    const auto& d = m.diagnostics.front();
+    r.error = syntax_error{d.where.line, d.where.column, d.message};
   } else if (m.programs.empty()) {
     r.error = syntax_error{1, 1, "no DSL program ('@pl.program' class or '@pl.jit' functions)"};
   } else if (!m.programs.front().diagnostics.empty()) {
@@ -100,5 +120,20 @@ parse_result parse(std::string_view text) {
 }
 
 bool is_plain_name(std::string_view n) { return detail::is_plain_name(n); }
+
+std::optional<std::int64_t> allocation_bytes_at(const program_unit& unit,
+                                                reference::source_location where) {
+  // Recorded as the body is read: in source order, so a binary search finds it.
+  const auto before = [](reference::source_location a, reference::source_location b) {
+    return a.line != b.line ? a.line < b.line : a.column < b.column;
+  };
+  const auto& v = unit.allocation_bytes;
+  const auto it = std::lower_bound(
+      v.begin(), v.end(), where,
+      [&](const auto& entry, reference::source_location w) { return before(entry.first, w); });
+  if (it != v.end() && it->first == where)
+    return it->second;
+  return std::nullopt;
+}
 
 } // namespace commscope::frontend

@@ -38,8 +38,10 @@ program_unit dsl_parser::run(const candidate_program& cp, std::string_view stem)
     prog->functions.push_back(parse_function(d, sigs[k], cp.is_class));
   }
   for (auto& [call, name] : pending_calls_)
-    if (const signature* s = signatures_.find(name))
+    if (const signature* s = signatures_.find(name)) {
       call->set_callee(s);
+      note_undispatched(*call, name);
+    }
   prog->variable_bound = next_id_;
   prog->arenas.push_back(w_.arena());
   prog->annotation = texts_;
@@ -147,6 +149,7 @@ statement_text dsl_parser::make_text(std::uint32_t b, std::uint32_t e, std::stri
 }
 
 function_ptr dsl_parser::parse_function(const definition& d, signature* sig, bool method) {
+  function_scope_ = d.own_scope;
   names_.clear();
   // Sized once from the bindings the scan met in the body (a body of a million
   // assignments would otherwise rehash its table a dozen times), whose first slots are

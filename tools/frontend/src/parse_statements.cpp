@@ -519,6 +519,9 @@ statement* dsl_parser::assign_names(statement_spec& s, std::span<const std::stri
     if (!has_name_keyword(e))
       e.set_name(var0()->name);
     bind_slot(*var0(), e);
+    if (e.args().size() == 1)
+      if (const auto bytes = fold_size(*e.args()[0]))
+        unit_->allocation_bytes.emplace_back(s.where, *bytes);
   } else if (e.what == expression::kind::operation && e.op == commscope::operation::window &&
              vars.size() == 1) {
     type ty;
@@ -533,6 +536,7 @@ statement* dsl_parser::assign_names(statement_spec& s, std::span<const std::stri
     if (!args.empty())
       ty.window = window_of(*args[0]);
     var0()->var_type = w_.make_node(ty);
+    view_statements_[var0()] = s.where;
   } else if (e.what == expression::kind::name && e.var() && vars.size() == 1) {
     if (auto w = window_of(e)) // a plain copy of an allocation's pointer
       windows_[var0()->id] = w;

@@ -26,6 +26,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -139,8 +140,13 @@ private:
   [[gnu::always_inline]] source_location where(const token& t) const { return ts_.where(t); }
   [[noreturn]] void unexpected(std::string_view wanted) const;
   void expect_op(operator_code o) {
-    if (!is_op(o))
-      unexpected("'" + std::string(o.spelling) + "'");
+    if (!is_op(o)) {
+      // Built by appends: g++ 12 at -O3 sees a false -Wrestrict in "'" + std::string(...).
+      std::string wanted(1, '\'');
+      wanted.append(o.spelling);
+      wanted.push_back('\'');
+      unexpected(wanted);
+    }
     next();
   }
   void expect_line_end() {
@@ -368,7 +374,7 @@ private:
   };
 
   void front_end_error(source_location at, std::string message) {
-    unit_->diagnostics.push_back({"malformed-op", std::move(message), at, {}, {}});
+    unit_->diagnostics.push_back({"malformed-op", std::move(message), at, {}, {}, {}});
   }
 
   /// `with pld.comm_domain(...)` is a scope; any other `with` a block read as inline.
@@ -493,6 +499,14 @@ private:
   /// Records the open names a dispatch's `device=` depends on: the name itself, or the
   /// open names in the bounds of the loop whose variable it is.
   void note_open_device_names(const expression& call);
+  /// The nearest name within two edits of `name` bound in scope at `at`, or empty
+  /// (program_unit::name_suggestions).
+  std::string_view nearby_name(std::string_view name, source_location at) const;
+  /// A call of a chip orchestrator without `device=` dispatches nothing: records the
+  /// views it is given by name (program_unit::undispatched_views).
+  void note_undispatched(const expression& call, std::string_view callee);
+  /// The value of an allocation's size when it folds (program_unit::allocation_bytes).
+  std::optional<std::int64_t> fold_size(const expression& size) const;
 
   /// `alloc_window_buffer([d0, d1, ...], dtype=pl.T)`: its size is the product of the
   /// shape's elements and the width of T (args[0] becomes that product; base keeps the
@@ -572,6 +586,11 @@ private:
   std::vector<open_scope> scopes_;
   name_table<const signature*, signature_name> signatures_;
   std::vector<std::pair<expression*, std::string_view>> pending_calls_;
+  /// The statement that binds each view variable (undispatched calls point at it).
+  std::unordered_map<const variable*, source_location> view_statements_;
+  /// The `x ** y` nodes (opaque to the pass), which allocation sizes fold.
+  std::unordered_set<const expression*> powers_;
+  std::int32_t function_scope_ = -1; ///< the scan's scope of the function being read
   // scratch
   std::vector<expression_ptr> xs_;
   std::vector<keyword_argument> ks_;

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <cctype>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -77,9 +78,21 @@ public:
 
   token_stream run() {
     s_ = out_.source;
-    if (const auto nul = s_.find('\0'); nul != std::string_view::npos)
-      fail(nul, "source code cannot contain null bytes");
     out_.ascii = is_ascii(s_);
+    // Python decodes the file before it reads it: the first bad byte is the error,
+    // unless a null byte comes first.
+    std::size_t bad = std::string_view::npos;
+    std::string why;
+    if (!out_.ascii && !other_coding(s_))
+      bad = invalid_utf8(s_, why);
+    if (const auto nul = s_.find('\0'); nul != std::string_view::npos && nul < bad)
+      fail(nul, "source code cannot contain null bytes");
+    if (bad != std::string_view::npos) {
+      static constexpr char hex[] = "0123456789abcdef";
+      const auto byte = static_cast<unsigned char>(s_[bad]);
+      fail(bad, std::string("(unicode error) 'utf-8' codec can't decode byte 0x") + hex[byte >> 4] +
+                    hex[byte & 15] + " in position " + std::to_string(bad) + ": " + why);
+    }
     if (s_.substr(0, 3) == "\xEF\xBB\xBF")
       pos_ = 3;
     out_.tokens.reserve(s_.size() / 3 + 16);
@@ -169,6 +182,100 @@ private:
     for (; p < e; ++p)
       high |= static_cast<unsigned char>(*p);
     return (high & 0x8080808080808080ull) == 0;
+  }
+
+  /// Whether a coding declaration (PEP 263) in the first two lines names an encoding
+  /// other than UTF-8. Python then decodes the file with it; the front end reads the
+  /// bytes as they are and does not reject them (every encoding Python accepts keeps
+  /// ASCII, which is all the DSL needs).
+  static bool other_coding(std::string_view s) {
+    std::size_t b = s.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;
+    for (int line = 0; line < 2 && b < s.size(); ++line) {
+      std::size_t e = b;
+      while (e < s.size() && s[e] != '\n' && s[e] != '\r')
+        ++e;
+      const std::string_view l = s.substr(b, e - b);
+      std::size_t k = 0;
+      while (k < l.size() && (l[k] == ' ' || l[k] == '\t' || l[k] == '\f'))
+        ++k;
+      if (k < l.size() && l[k] == '#') {
+        for (auto c = l.find("coding", k); c != std::string_view::npos;
+             c = l.find("coding", c + 1)) {
+          std::size_t v = c + 6;
+          if (v >= l.size() || (l[v] != ':' && l[v] != '='))
+            continue;
+          ++v;
+          while (v < l.size() && (l[v] == ' ' || l[v] == '\t'))
+            ++v;
+          std::string name;
+          for (; v < l.size() && (std::isalnum(static_cast<unsigned char>(l[v])) || l[v] == '-' ||
+                                  l[v] == '_' || l[v] == '.');
+               ++v)
+            name += static_cast<char>(std::tolower(static_cast<unsigned char>(l[v])));
+          if (name.empty())
+            continue;
+          std::replace(name.begin(), name.end(), '_', '-');
+          return !(name == "utf-8" || name == "utf8" || name.starts_with("utf-8-"));
+        }
+      } else if (k < l.size()) {
+        return false; // a line of code: no declaration after it
+      }
+      b = e < s.size() && s[e] == '\r' && e + 1 < s.size() && s[e + 1] == '\n' ? e + 2 : e + 1;
+    }
+    return false;
+  }
+
+  /// The offset of the first byte that starts no valid UTF-8 sequence (npos: none), and
+  /// why, in Python's words. Overlong forms, surrogates and code points beyond U+10FFFF
+  /// are invalid, as in Python. ASCII runs go eight bytes a step.
+  static std::size_t invalid_utf8(std::string_view s, std::string& why) {
+    const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+    const std::size_t n = s.size();
+    std::size_t i = 0;
+    while (i < n) {
+      if (n - i >= 8) {
+        std::uint64_t w;
+        std::memcpy(&w, p + i, 8);
+        if ((w & 0x8080808080808080ull) == 0) {
+          i += 8;
+          continue;
+        }
+      }
+      const unsigned char c = p[i];
+      if (c < 0x80) {
+        ++i;
+        continue;
+      }
+      std::size_t len = 0;
+      unsigned char lo = 0x80, hi = 0xBF; // the range of the second byte
+      if (c >= 0xC2 && c <= 0xDF) {
+        len = 2;
+      } else if (c >= 0xE0 && c <= 0xEF) {
+        len = 3;
+        lo = c == 0xE0 ? 0xA0 : 0x80;
+        hi = c == 0xED ? 0x9F : 0xBF;
+      } else if (c >= 0xF0 && c <= 0xF4) {
+        len = 4;
+        lo = c == 0xF0 ? 0x90 : 0x80;
+        hi = c == 0xF4 ? 0x8F : 0xBF;
+      } else {
+        why = "invalid start byte";
+        return i;
+      }
+      for (std::size_t k = 1; k < len; ++k) {
+        if (i + k >= n) {
+          why = "unexpected end of data";
+          return i;
+        }
+        const unsigned char x = p[i + k];
+        if (k == 1 ? (x < lo || x > hi) : (x & 0xC0) != 0x80) {
+          why = "invalid continuation byte";
+          return i;
+        }
+      }
+      i += len;
+    }
+    return std::string_view::npos;
   }
 
   [[noreturn]] void fail(std::size_t at, std::string message) {

@@ -50,6 +50,9 @@ struct front_end_diagnostic {
   std::string file;
   /// Places in the module being read that explain it (the import that needed the file).
   std::vector<std::pair<std::string, reference::source_location>> notes;
+  /// How to fix it, when the front end knows (`did you mean 'pl.jit.host'?`); empty
+  /// otherwise.
+  std::string help;
 };
 
 /// Where a rewritten host orchestrator body goes in the source (cli.md, `--emit=ir`).
@@ -77,10 +80,46 @@ struct program_unit {
   /// Why a `device=` call of an imported name found no function, by the location of
   /// that call: the driver adds it to the `malformed-op` message.
   std::vector<std::pair<reference::source_location, std::string>> unresolved_callees;
+  /// A name left open in a `device=` (as in `open_names`) that is probably a typo of a
+  /// name in scope at that call: a name within two edits bound before the call in the
+  /// function (a parameter, a local, a loop variable), or in an enclosing scope of the
+  /// file (a constant). The nearest first; on a tie the most recent binding in the
+  /// innermost scope. At most one per open name and call.
+  struct name_suggestion {
+    reference::source_location call{}; ///< the call whose `device=` names it
+    std::string name;                  ///< the open name as written
+    std::string suggestion;            ///< the name in scope
+  };
+  std::vector<name_suggestion> name_suggestions;
+  /// A view passed by name to a chip orchestrator in a call without `device=`: such a
+  /// call dispatches nothing, which is why the view's allocation may have no coverage.
+  /// Matched by variable (the argument is the variable the view statement binds), not
+  /// by spelling.
+  struct undispatched_view {
+    reference::source_location view{}; ///< the view's statement: the library's view note
+    reference::source_location call{}; ///< the call of the chip orchestrator
+    std::string callee;                ///< the callee as written (`chip`, `mod.chip`)
+  };
+  std::vector<undispatched_view> undispatched_views;
+  /// The byte count of each `pld.alloc_window_buffer(...)` of a host orchestrator whose
+  /// size folds to an integer: integer literals, constants of the file, -D and imported
+  /// constants (as `device=` resolves them), `+ - * // % **`, parentheses and unary
+  /// minus, with Python's semantics; anything else, or a step that overflows 64 bits,
+  /// leaves the allocation out. Keyed by the allocation's statement, which is the
+  /// location the plan reports (`commscope::allocation::where`). In source order.
+  std::vector<std::pair<reference::source_location, std::int64_t>> allocation_bytes;
 };
+
+/// The folded byte count of the allocation the plan locates at `where`
+/// (program_unit::allocation_bytes); nullopt when its size does not fold.
+[[nodiscard]] std::optional<std::int64_t> allocation_bytes_at(const program_unit& unit,
+                                                              reference::source_location where);
 
 struct module_result {
   std::vector<program_unit> programs;
+  /// Findings that belong to no program (an unknown `@pl.` decorator on a function no
+  /// program holds): each rejects the file as a rejected program would. In source order.
+  std::vector<front_end_diagnostic> diagnostics;
   std::optional<syntax_error> error; ///< the first syntax error; no programs then
   std::string newline = "\n";        ///< the file's line end (CRLF files keep theirs)
   explicit operator bool() const { return !error; }
