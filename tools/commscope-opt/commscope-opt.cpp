@@ -327,12 +327,11 @@ struct program_outcome {
   std::size_t host_orchestrators = 0; ///< of an accepted program
 };
 
-/// The bytes an allocation's size folds to, if it folds.
+/// The bytes an allocation's size folds to, if it folds (the front end folds it with the
+/// file's constants and -D).
 std::optional<std::int64_t> allocation_bytes(const fe::program_unit& unit,
                                              ref::source_location where) {
-  (void)unit;
-  (void)where;
-  return std::nullopt;
+  return fe::allocation_bytes_at(unit, where);
 }
 
 /// The text format's plan of one host orchestrator: each domain with its devices, its

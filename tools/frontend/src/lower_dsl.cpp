@@ -239,7 +239,10 @@ void dsl_parser::note_open_device_names(const expression& call) {
 std::string_view dsl_parser::nearby_name(std::string_view name, source_location at) const {
   std::string_view best;
   std::size_t best_distance = 3;
-  const auto consider = [&](const py_scope::record& r) {
+  // Failing a near spelling, a name of the function that the open name spells out
+  // (`device=rank` in `for r in ...`): the abbreviation it most likely stands for.
+  std::string_view abbreviation;
+  const auto consider = [&](const py_scope::record& r, bool own) {
     const std::string_view n = text(t_[r.name]);
     if (n == name)
       return;
@@ -248,6 +251,9 @@ std::string_view dsl_parser::nearby_name(std::string_view name, source_location 
       best_distance = d;
       best = n;
     }
+    if (own && abbreviation.empty() && !n.empty() && n.size() < name.size() &&
+        name.starts_with(n))
+      abbreviation = n;
   };
   const auto before = [&](const py_scope::record& r) {
     const source_location w = ts_.where(t_[r.name]);
@@ -261,9 +267,9 @@ std::string_view dsl_parser::nearby_name(std::string_view name, source_location 
       continue; // not an enclosing scope, as in Python
     for (auto it = sc.records.rbegin(); it != sc.records.rend(); ++it)
       if (s != function_scope_ || before(*it)) // the function's own: bound before the call
-        consider(*it);
+        consider(*it, s == function_scope_);
   }
-  return best;
+  return best.empty() ? abbreviation : best;
 }
 
 void dsl_parser::note_undispatched(const expression& call, std::string_view callee) {

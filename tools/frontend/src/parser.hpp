@@ -499,8 +499,9 @@ private:
   /// Records the open names a dispatch's `device=` depends on: the name itself, or the
   /// open names in the bounds of the loop whose variable it is.
   void note_open_device_names(const expression& call);
-  /// The nearest name within two edits of `name` bound in scope at `at`, or empty
-  /// (program_unit::name_suggestions).
+  /// The nearest name within two edits of `name` bound in scope at `at`; failing one, a
+  /// name the function binds before `at` that `name` starts with (`r` for `rank`); or
+  /// empty (program_unit::name_suggestions).
   std::string_view nearby_name(std::string_view name, source_location at) const;
   /// A call of a chip orchestrator without `device=` dispatches nothing: records the
   /// views it is given by name (program_unit::undispatched_views).
