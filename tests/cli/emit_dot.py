@@ -9,13 +9,13 @@
 # BUILTIN-NEXT:       label="host_orch";
 # BUILTIN:            subgraph "cluster_p0_f0_d0" {
 # BUILTIN-NEXT:         label="comm_d0\ndevices: all";
-# BUILTIN:              "[[BUF:p0_f0_a0]]" [shape=box, {{.*}}label="buf\n256 * 4"];
+# BUILTIN:              "[[BUF:p0_f0_a0]]" [shape=box, {{.*}}label="buf\n256 * 4 = 1,024 B"];
 # BUILTIN-NEXT:         "[[DATA:p0_f0_v0]]" [shape=ellipse, label="data"];
 # BUILTIN-NEXT:         "[[DATA]]" -> "[[BUF]]" [style=dotted
 # BUILTIN:              "[[SIG:p0_f0_a1]]" [shape=box, {{.*}}label="signal\npld.world_size() * 4"];
 # BUILTIN:            subgraph "cluster_p0_f0_d1" {
 # BUILTIN-NEXT:         label="comm_d1\ndevices: [0, 1]";
-# BUILTIN:              "[[STAGE:p0_f0_a2]]" [shape=box, {{.*}}label="staging\n64 * 2"];
+# BUILTIN:              "[[STAGE:p0_f0_a2]]" [shape=box, {{.*}}label="staging\n64 * 2 = 128 B"];
 # BUILTIN:            "[[X0:p0_f0_x0]]" [shape=cds, {{.*}}label="chip_orch\ndevices: all\nline 25"];
 # BUILTIN-NEXT:       "[[X0]]" -> "[[BUF]]";
 # BUILTIN-NEXT:       "[[C:p0_f0_c1]]" [shape=hexagon, {{.*}}label="allreduce\nline 26"];
@@ -37,11 +37,11 @@
 # FILE:      label="host";
 # FILE:      subgraph "[[D0:cluster_p0_f0_d0]]" {
 # FILE-NEXT: label="comm_d0\ndevices: [0, 1, 2, 3]";
-# FILE:      "[[Q:p0_f0_a0]]" [shape=box, {{.*}}label="say \"hi\" \\ there\n8"];
+# FILE:      "[[Q:p0_f0_a0]]" [shape=box, {{.*}}label="say \"hi\" \\ there\n8 B"];
 # FILE-NEXT: "[[VQ:p0_f0_v0]]" [shape=ellipse, label="vq"];
 # FILE-NEXT: "[[VQ]]" -> "[[Q]]" [style=dotted
-# FILE-NEXT: "[[P:p0_f0_a1]]" [shape=box, {{.*}}label="plain\n16"];
-# FILE:      "[[R:p0_f0_a2]]" [shape=box, {{.*}}label="rest\n4 * 2"];
+# FILE-NEXT: "[[P:p0_f0_a1]]" [shape=box, {{.*}}label="plain\n16 B"];
+# FILE:      "[[R:p0_f0_a2]]" [shape=box, {{.*}}label="rest\n4 * 2 = 8 B"];
 # FILE:      }
 # Not every slot of the domain: an edge to each allocation covered.
 # FILE:      "[[X:p0_f0_x0]]" [shape=cds, {{.*}}label="chip\ndevices: [0, 1, 2, 3]\nline {{[0-9]+}}"];
@@ -68,8 +68,8 @@
 # FILE:      label="lonely_host";
 # FILE:      subgraph "cluster_p1_f0_unplanned" {
 # FILE-NEXT: label="allocations\n(no domains: rejected)";
-# FILE:      "[[L:p1_f0_a0]]" [shape=box, {{.*}}label="lonely\n4"];
-# FILE-NEXT: "[[U:p1_f0_a1]]" [shape=box, {{.*}}label="used\n32"];
+# FILE:      "[[L:p1_f0_a0]]" [shape=box, {{.*}}label="lonely\n4 B"];
+# FILE-NEXT: "[[U:p1_f0_a1]]" [shape=box, {{.*}}label="used\n32 B"];
 # FILE-NEXT: "p1_f0_v0" [shape=ellipse, label="vu"];
 # FILE:      "[[BX:p1_f0_x0]]" [shape=cds, {{.*}}label="lonely_chip\ndevices: [0]\nline {{[0-9]+}}"];
 # FILE-NEXT: "[[BX]]" -> "[[U]]";
@@ -79,7 +79,7 @@
 # The front end rejects it: drawn as far as the analysis reads it all the same; its
 # diagnostic is at no node drawn (the call is no allocation), so it stands alone.
 # FILE:      label="program shapeless (line {{[0-9]+}})";
-# FILE:      "p2_f0_a0" [shape=box, {{.*}}label="good\n16"];
+# FILE:      "p2_f0_a0" [shape=box, {{.*}}label="good\n16 B"];
 # FILE:      "p2_f0_x0" [shape=cds,
 # FILE:      "[[SE:p2_e0]]" [shape=note, color=red, fontcolor=red, label="{{[0-9]+}}:{{[0-9]+}}: allocation by shape needs {{.*}} [malformed-op]\l"];
 # FILE-NOT:  "[[SE]]" ->

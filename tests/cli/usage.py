@@ -37,14 +37,14 @@
 # --help is not an error.
 # RUN: %commscope-opt --help | %FileCheck --check-prefix=HELP %s
 # HELP: Usage: commscope-opt [OPTIONS] [PATH...]
-# HELP: --format FORMAT {{ +}}text (the default: for people), json, sarif or github
+# HELP: --format FORMAT text (the default: for people), json, sarif or github
 # HELP: --select CODES
 # HELP: Exit status:
 # HELP-NEXT: 0  no error
 # HELP: 3  syntax error in an input
 # HELP: Codes
-# HELP-NEXT: dead-alloc {{ +}}An allocation has no window view.
-# HELP: unknown-decorator {{ +}}A DSL decorator that the DSL does not define.
+# HELP-NEXT: dead-alloc An allocation has no window view.
+# HELP: unknown-decorator A DSL decorator that the DSL does not define.
 # RUN: %commscope-opt --version | %FileCheck --check-prefix=VERSION %s
 # VERSION: commscope-opt {{[0-9]+\.[0-9]+\.[0-9]+$}}
 #

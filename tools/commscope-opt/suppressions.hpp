@@ -43,23 +43,30 @@ struct ignore_directive {
   }
 };
 
+/// The index just past the string literal whose quote is at `i` (past the line when it
+/// does not close on it); escapes skipped.
+[[nodiscard]] inline std::size_t past_string(std::string_view line, std::size_t i) {
+  const char quote = line[i];
+  for (++i; i < line.size(); ++i) {
+    if (line[i] == '\\')
+      ++i;
+    else if (line[i] == quote)
+      return i + 1;
+  }
+  return line.size();
+}
+
 /// The comment of a source line: from its first '#' outside a string literal that starts
 /// on this line (a string opened on an earlier line is not seen; a '#' in it would only
 /// make a directive count that Python reads as string text, which is as the author wrote).
 [[nodiscard]] inline std::string_view comment_of(std::string_view line) {
-  char quote = 0;
-  for (std::size_t i = 0; i < line.size(); ++i) {
-    const char c = line[i];
-    if (quote) {
-      if (c == '\\')
-        ++i;
-      else if (c == quote)
-        quote = 0;
-    } else if (c == '"' || c == '\'') {
-      quote = c;
-    } else if (c == '#') {
+  for (std::size_t i = 0; i < line.size();) {
+    if (line[i] == '"' || line[i] == '\'')
+      i = past_string(line, i);
+    else if (line[i] == '#')
       return line.substr(i);
-    }
+    else
+      ++i;
   }
   return {};
 }

@@ -35,24 +35,19 @@ inline bool name_byte(unsigned char c) {
 /// does not close on this line.
 inline std::size_t skip_group(std::string_view line, std::size_t i) {
   int depth = 0;
-  char quote = 0;
-  for (; i < line.size(); ++i) {
+  while (i < line.size()) {
     const char c = line[i];
-    if (quote) {
-      if (c == '\\')
-        ++i;
-      else if (c == quote)
-        quote = 0;
-    } else if (c == '"' || c == '\'') {
-      quote = c;
-    } else if (c == '(' || c == '[' || c == '{') {
-      ++depth;
-    } else if (c == ')' || c == ']' || c == '}') {
-      if (--depth == 0)
-        return i + 1;
-    } else if (c == '#') {
-      break;
+    if (c == '"' || c == '\'') {
+      i = past_string(line, i);
+      continue;
     }
+    if (c == '#')
+      break;
+    if (c == '(' || c == '[' || c == '{')
+      ++depth;
+    else if ((c == ')' || c == ']' || c == '}') && --depth == 0)
+      return i + 1;
+    ++i;
   }
   return line.size();
 }
