@@ -601,13 +601,15 @@ struct file_result {
 
 /// Why `f` is not reported, if it is not: a comment of its line or of the file's opening
 /// lines, an ignored code, a code that is not selected. Syntax errors are always reported.
-suppression suppression_of(const finding& f, const commscope::opt::source_lines& lines,
+/// `lines` gives the file's line index, made on first use: most files have no finding.
+template <class Lines>
+suppression suppression_of(const finding& f, Lines&& lines,
                            const std::vector<commscope::opt::ignore_directive>& file_wide,
                            const file_policy& policy) {
   if (f.code == "syntax")
     return suppression::none;
   if (f.file.empty()) {
-    const auto comment = commscope::opt::comment_of(lines.line(f.line));
+    const auto comment = commscope::opt::comment_of(lines().line(f.line));
     if (!comment.empty())
       if (const auto d = commscope::opt::directive_in(comment, "ignore"); d && d->covers(f.code))
         return suppression::inline_comment;
@@ -638,8 +640,13 @@ file_result analyse_file(std::string_view display, std::string_view path, std::s
   mo.imports = opt.loader;
   mo.path = path;
   const auto module = fe::parse_module(text, mo);
-  const commscope::opt::source_lines lines(text);
-  const auto file_wide = commscope::opt::file_directives(lines);
+  std::optional<commscope::opt::source_lines> line_index;
+  const auto lines = [&]() -> const commscope::opt::source_lines& {
+    if (!line_index)
+      line_index.emplace(text);
+    return *line_index;
+  };
+  const auto file_wide = commscope::opt::file_directives(text);
 
   // The plan is written as it is made, unless diagnostics and plan share one file.
   r.json.emplace(layout.stream, layout.files_form ? 2 : 0,
@@ -750,7 +757,7 @@ file_result analyse_file(std::string_view display, std::string_view path, std::s
     r.ir = fe::splice_bodies(text, std::move(edits), module.newline);
   if (picture)
     r.dot = std::move(*picture).finish();
-  if (layout.keep_source)
+  if (layout.keep_source && !findings.empty()) // the text format shows their lines
     r.source = std::string(text);
 
   switch (opt.emit) {
@@ -1000,7 +1007,7 @@ int run_files(const options& opt, const run_setup& setup, const std::vector<std:
         std::size_t file_errors = r.io_error ? 1 : 0;
         if (r.io_error || (!text && !github && !opt.quiet))
           std::cerr << r.stderr_text;
-        if (text || github) {
+        if ((text || github) && (!r.findings.empty() || !r.plan_text.empty())) {
           std::string out;
           const source_lines lines(r.source);
           std::optional<std::string> other_text;

@@ -141,16 +141,18 @@ private:
 
 /// The `ignore-file` directives of a file: in the comments that open it (its first line,
 /// or the comment lines before its first statement, as a shebang or a license header
-/// puts it below the first line).
-[[nodiscard]] inline std::vector<ignore_directive> file_directives(const source_lines& lines) {
+/// puts it below the first line). Only those lines are read.
+[[nodiscard]] inline std::vector<ignore_directive> file_directives(std::string_view text) {
   std::vector<ignore_directive> found;
-  for (std::uint32_t n = 1; n <= lines.count(); ++n) {
-    std::string_view l = lines.line(n);
+  if (text.starts_with("\xEF\xBB\xBF"))
+    text.remove_prefix(3);
+  while (!text.empty()) {
+    const auto end = text.find('\n');
+    std::string_view l = text.substr(0, end);
+    text = end == std::string_view::npos ? std::string_view{} : text.substr(end + 1);
     while (!l.empty() && (l.front() == ' ' || l.front() == '\t' || l.front() == '\f'))
       l.remove_prefix(1);
-    if (n == 1 && l.starts_with("\xEF\xBB\xBF"))
-      l.remove_prefix(3);
-    if (l.empty())
+    if (l.empty() || l == "\r")
       continue;
     if (!l.starts_with('#'))
       break;

@@ -277,25 +277,37 @@ void dsl_parser::note_undispatched(const expression& call, std::string_view call
   if (!sig || sig->level != commscope::level::chip || !sig->orchestrator ||
       has_device_keyword(call.keywords()))
     return;
-  for (const auto& a : call.args()) {
-    if (!a || a->what != expression::kind::name || !a->var())
-      continue;
-    if (const auto it = view_statements_.find(a->var().get()); it != view_statements_.end())
-      unit_->undispatched_views.push_back({it->second, call.where, std::string(callee)});
+  for (const auto& a : call.args())
+    if (a && a->what == expression::kind::name && a->var())
+      undispatched_.push_back({a->var().get(), call.where, callee});
+}
+
+void dsl_parser::resolve_undispatched() {
+  if (!undispatched_.empty()) {
+    std::sort(view_statements_.begin(), view_statements_.end(),
+              [](const auto& x, const auto& y) { return std::less<>{}(x.first, y.first); });
+    for (const auto& u : undispatched_) {
+      const auto it = std::lower_bound(
+          view_statements_.begin(), view_statements_.end(), u.var,
+          [](const auto& x, const variable* v) { return std::less<>{}(x.first, v); });
+      if (it != view_statements_.end() && it->first == u.var)
+        unit_->undispatched_views.push_back({it->second, u.call, std::string(u.callee)});
+    }
   }
+  undispatched_.clear();
+  view_statements_.clear();
 }
 
 std::optional<std::int64_t> dsl_parser::fold_size(const expression& size) const {
   // Post-order on an explicit stack: a size nests as deep as the input makes it.
-  struct frame {
-    const expression* e;
-    bool expanded;
-  };
-  std::vector<frame> stack{{&size, false}};
-  std::vector<std::int64_t> values;
+  // The stacks are the parser's, reused: every allocation of a file is folded.
+  auto& stack = fold_stack_;
+  auto& values = fold_values_;
+  stack.assign(1, {&size, false});
+  values.clear();
   const auto is_power = [&](const expression* e) { return powers_.count(e) != 0; };
   while (!stack.empty()) {
-    const frame f = stack.back();
+    const fold_frame f = stack.back();
     stack.pop_back();
     const expression& e = *f.e;
     using k = expression::kind;
@@ -485,7 +497,7 @@ mutable_expr dsl_parser::imported_call(expression_spec& s, const dotted* d, std:
   auto* e = w_.make(s);
   if (sig) {
     e->set_callee(sig);
-    note_undispatched(*e, spelled);
+    note_undispatched(*e, s.text.view()); // interned: it outlives the call
   } else if (r.what == resolution::status::broken) {
     // The module is no valid Python: the program that needs it is rejected there.
     if (std::find(broken_reported_.begin(), broken_reported_.end(), r.broken) ==

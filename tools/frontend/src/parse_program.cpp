@@ -42,6 +42,7 @@ program_unit dsl_parser::run(const candidate_program& cp, std::string_view stem)
       call->set_callee(s);
       note_undispatched(*call, name);
     }
+  resolve_undispatched();
   prog->variable_bound = next_id_;
   prog->arenas.push_back(w_.arena());
   prog->annotation = texts_;

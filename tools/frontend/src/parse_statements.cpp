@@ -536,7 +536,7 @@ statement* dsl_parser::assign_names(statement_spec& s, std::span<const std::stri
     if (!args.empty())
       ty.window = window_of(*args[0]);
     var0()->var_type = w_.make_node(ty);
-    view_statements_[var0()] = s.where;
+    view_statements_.emplace_back(var0(), s.where);
   } else if (e.what == expression::kind::name && e.var() && vars.size() == 1) {
     if (auto w = window_of(e)) // a plain copy of an allocation's pointer
       windows_[var0()->id] = w;

@@ -508,6 +508,12 @@ private:
   void note_undispatched(const expression& call, std::string_view callee);
   /// The value of an allocation's size when it folds (program_unit::allocation_bytes).
   std::optional<std::int64_t> fold_size(const expression& size) const;
+  struct fold_frame {
+    const expression* e;
+    bool expanded;
+  };
+  mutable std::vector<fold_frame> fold_stack_;   ///< fold_size's scratch
+  mutable std::vector<std::int64_t> fold_values_; ///< fold_size's scratch
 
   /// `alloc_window_buffer([d0, d1, ...], dtype=pl.T)`: its size is the product of the
   /// shape's elements and the width of T (args[0] becomes that product; base keeps the
@@ -587,8 +593,19 @@ private:
   std::vector<open_scope> scopes_;
   name_table<const signature*, signature_name> signatures_;
   std::vector<std::pair<expression*, std::string_view>> pending_calls_;
-  /// The statement that binds each view variable (undispatched calls point at it).
-  std::unordered_map<const variable*, source_location> view_statements_;
+  /// The statement that binds each view variable (undispatched calls point at it), in
+  /// the order they are read; looked up once per program, and only when a chip
+  /// orchestrator is called without device= (rare), so no map is kept for every view.
+  std::vector<std::pair<const variable*, source_location>> view_statements_;
+  /// The plain-name arguments of such calls: (variable, call, callee).
+  struct undispatched_argument {
+    const variable* var = nullptr;
+    source_location call{};
+    std::string_view callee;
+  };
+  std::vector<undispatched_argument> undispatched_;
+  /// Turns undispatched_ into program_unit::undispatched_views.
+  void resolve_undispatched();
   /// The `x ** y` nodes (opaque to the pass), which allocation sizes fold.
   std::unordered_set<const expression*> powers_;
   std::int32_t function_scope_ = -1; ///< the scan's scope of the function being read

@@ -79,20 +79,7 @@ public:
   token_stream run() {
     s_ = out_.source;
     out_.ascii = is_ascii(s_);
-    // Python decodes the file before it reads it: the first bad byte is the error,
-    // unless a null byte comes first.
-    std::size_t bad = std::string_view::npos;
-    std::string why;
-    if (!out_.ascii && !other_coding(s_))
-      bad = invalid_utf8(s_, why);
-    if (const auto nul = s_.find('\0'); nul != std::string_view::npos && nul < bad)
-      fail(nul, "source code cannot contain null bytes");
-    if (bad != std::string_view::npos) {
-      static constexpr char hex[] = "0123456789abcdef";
-      const auto byte = static_cast<unsigned char>(s_[bad]);
-      fail(bad, std::string("(unicode error) 'utf-8' codec can't decode byte 0x") + hex[byte >> 4] +
-                    hex[byte & 15] + " in position " + std::to_string(bad) + ": " + why);
-    }
+    check_bytes();
     if (s_.substr(0, 3) == "\xEF\xBB\xBF")
       pos_ = 3;
     out_.tokens.reserve(s_.size() / 3 + 16);
@@ -182,6 +169,24 @@ private:
     for (; p < e; ++p)
       high |= static_cast<unsigned char>(*p);
     return (high & 0x8080808080808080ull) == 0;
+  }
+
+  /// Python decodes the file before it reads it: the first bad byte is the error, unless
+  /// a null byte comes first. Out of line, so that the tokenizer's loop stays as the
+  /// compiler inlines it best.
+  [[gnu::noinline]] void check_bytes() {
+    std::size_t bad = std::string_view::npos;
+    std::string why;
+    if (!out_.ascii && !other_coding(s_))
+      bad = invalid_utf8(s_, why);
+    if (const auto nul = s_.find('\0'); nul != std::string_view::npos && nul < bad)
+      fail(nul, "source code cannot contain null bytes");
+    if (bad != std::string_view::npos) {
+      static constexpr char hex[] = "0123456789abcdef";
+      const auto byte = static_cast<unsigned char>(s_[bad]);
+      fail(bad, std::string("(unicode error) 'utf-8' codec can't decode byte 0x") + hex[byte >> 4] +
+                    hex[byte & 15] + " in position " + std::to_string(bad) + ": " + why);
+    }
   }
 
   /// Whether a coding declaration (PEP 263) in the first two lines names an encoding
