@@ -5,8 +5,8 @@
 # RUN: cd %S/lint/model_library && %commscope-opt . > %t.out 2> %t.err; test $? -eq 0 && test ! -s %t.err
 # RUN: %FileCheck --check-prefix=LIB --match-full-lines %s < %t.out
 # LIB: models/moe.py:10:1: note: program 'MoE' is not transformed: its 1 error is suppressed, and a program with errors is rejected
-# LIB-NEXT: tests/test_models.py:6:1: note: program 'test_spare_buffer_is_allowed' is not transformed: its 1 error is suppressed, and a program with errors is rejected
-# LIB-NEXT: All checks passed: 5 files, 4 programs, 1 host orchestrator, 2 suppressed.
+# LIB-NEXT: tests/test_models.py:11:1: note: program 'test_spare_buffer_is_allowed' is not transformed: its 1 error is suppressed, and a program with errors is rejected
+# LIB-NEXT: All checks passed: 5 files, 5 programs, 1 host orchestrator, 2 suppressed.
 #
 # The JSON says which suppression came from where.
 # RUN: cd %S/lint/model_library && %commscope-opt --format=json . > %t.json
@@ -31,7 +31,7 @@
 # RUN: cd %S/lint/model_library && %commscope-opt --force-exclude build/lib/models/llama.py models/llama.py | %FileCheck --check-prefix=FORCE %s
 # FORCE: All checks passed: 1 file, 1 program, 1 host orchestrator.
 # RUN: cd %S/lint/model_library && %commscope-opt --exclude 'models/**' . | %FileCheck --check-prefix=EXCLUDE %s
-# EXCLUDE: All checks passed: 2 files, 2 programs, 0 host orchestrators, 1 suppressed.
+# EXCLUDE: All checks passed: 2 files, 3 programs, 0 host orchestrators, 1 suppressed.
 #
 # --config names a table; command-line options override it.
 # RUN: cd %S/lint && %commscope-opt --config model_library/pyproject.toml -D nr=0 model_library/models/llama.py > %t.cfg; test $? -eq 1

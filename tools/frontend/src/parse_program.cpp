@@ -37,11 +37,15 @@ program_unit dsl_parser::run(const candidate_program& cp, std::string_view stem)
     scope_ = cp.is_class ? scan_.scopes[static_cast<std::size_t>(d.scope)].parent : d.scope;
     prog->functions.push_back(parse_function(d, sigs[k], cp.is_class));
   }
-  for (auto& [call, name] : pending_calls_)
-    if (const signature* s = signatures_.find(name)) {
+  for (auto& [call, name] : pending_calls_) {
+    const signature* s = signatures_.find(name);
+    if (!s && jit_)
+      s = enclosing_function(name);
+    if (s) {
       call->set_callee(s);
       note_undispatched(*call, name);
     }
+  }
   resolve_undispatched();
   prog->variable_bound = next_id_;
   prog->arenas.push_back(w_.arena());
@@ -294,6 +298,47 @@ std::string dsl_parser::raw_spelling(const expression& e) {
     r += (*it)->text().view();
   }
   return r;
+}
+
+const signature* dsl_parser::enclosing_function(std::string_view name) {
+  // Asked for every plain call of a group's bodies (print, len, ...): each name once.
+  std::string cache_key = std::to_string(scope_) + ':';
+  cache_key += name;
+  if (const auto it = enclosing_.find(cache_key); it != enclosing_.end())
+    return it->second;
+  const signature* found = lookup_enclosing(name);
+  enclosing_.emplace(std::move(cache_key), found);
+  return found;
+}
+
+const signature* dsl_parser::lookup_enclosing(std::string_view name) {
+  // As Python looks a free name up: the nearest enclosing function body (class bodies
+  // aside) or the module that binds it decides; a DSL function there is the callee.
+  for (std::int32_t sc = scan_.scopes[static_cast<std::size_t>(scope_)].parent; sc >= 0;
+       sc = scan_.scopes[static_cast<std::size_t>(sc)].parent) {
+    const auto& scope = scan_.scopes[static_cast<std::size_t>(sc)];
+    if (scope.what == py_scope::kind::class_body)
+      continue;
+    const bool binds = std::any_of(scope.records.begin(), scope.records.end(),
+                                   [&](const py_scope::record& r) { return text(t_[r.name]) == name; });
+    if (!binds)
+      continue;
+    for (const auto& d : scan_.definitions) {
+      using role = definition::dsl;
+      if (d.scope != sc || d.is_class || text(t_[d.keyword + 1]) != name ||
+          (d.role != role::jit_host && d.role != role::jit_chip && d.role != role::jit_kernel))
+        continue;
+      auto* made = w_.make_node(signature{});
+      made->name = w_.intern(name);
+      made->level = d.role == role::jit_host   ? commscope::level::host
+                    : d.role == role::jit_chip ? commscope::level::chip
+                                               : commscope::level::other;
+      made->orchestrator = d.role != role::jit_kernel;
+      return made;
+    }
+    return nullptr; // bound there to something else
+  }
+  return nullptr;
 }
 
 } // namespace commscope::frontend::detail

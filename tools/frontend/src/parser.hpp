@@ -604,6 +604,12 @@ private:
     std::string_view callee;
   };
   std::vector<undispatched_argument> undispatched_;
+  /// A `@pl.jit` function of an enclosing scope that a call of the group names (a host
+  /// in a test function calling the module's chip orchestrator), as Python finds it.
+  const signature* enclosing_function(std::string_view name);
+  const signature* lookup_enclosing(std::string_view name);
+  /// enclosing_function's answers, by the group's scope and the name.
+  std::unordered_map<std::string, const signature*> enclosing_;
   /// Turns undispatched_ into program_unit::undispatched_views.
   void resolve_undispatched();
   /// The `x ** y` nodes (opaque to the pass), which allocation sizes fold.

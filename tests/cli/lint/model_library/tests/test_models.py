@@ -2,11 +2,12 @@ import pypto.language as pl
 import pypto.language.distributed as pld
 
 
-def test_spare_buffer_is_allowed():
-    @pl.jit
-    def chip(x):
-        return x
+@pl.jit
+def chip(x):
+    return x
 
+
+def test_spare_buffer_is_allowed():
     @pl.jit.host
     def host():
         spare = pld.alloc_window_buffer(64)
