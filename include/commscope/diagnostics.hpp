@@ -56,15 +56,19 @@ inline constexpr std::array<error_code_info, 17> error_codes{{
     {"unconsumed-alloc", "An allocation has views but no coverage.",
      "No dispatch or collective passes a view of the allocation, so no device set can be "
      "given to its comm domain.",
-     "pass a view of it to a chip orchestrator with device=..., or to a collective whose data buffer is covered"},
+     "pass a view of it to a chip orchestrator with device=..., or to a collective whose data "
+     "buffer is covered"},
     {"empty-coverage", "An allocation's only coverage comes from empty loops.",
      "Every dispatch that covers the allocation sits in a loop that runs zero times, so its "
      "device set is empty (an empty list would be read as all devices).",
-     "check the bounds of the loops around its dispatches: a loop that runs zero times gives no devices"},
+     "check the bounds of the loops around its dispatches: a loop that runs zero times gives no "
+     "devices"},
     {"unsupported-device", "A device= form the analysis cannot evaluate.",
      "The device= argument of a dispatch is neither an integer constant, the world size "
      "nor a loop variable over a constant range; bind an open name with -D NAME=INT.",
-     "device= accepts an integer constant (a literal, a constant of the file, a -D name), pld.world_size(), or the variable of a loop over pl.range(...) with constant or world-size bounds; for r + 1, loop over the shifted range instead"},
+     "device= accepts an integer constant (a literal, a constant of the file, a -D name), "
+     "pld.world_size(), or the variable of a loop over pl.range(...) with constant or world-size "
+     "bounds; for r + 1, loop over the shifted range instead"},
     {"negative-device", "A negative device id.",
      "A dispatch names a device id below zero, directly or through its loop's bounds.",
      "device ids start at 0: check the constant or the start of the loop's range"},

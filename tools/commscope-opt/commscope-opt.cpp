@@ -1,12 +1,12 @@
 // commscope-opt: runs the pass on a program in the text form (../../../shared/spec/cli.md is
 // the contract: flags, exit statuses, the JSON plan and the diagnostics format).
+#include "bytes.hpp"
+#include "codes.hpp"
+#include "config.hpp"
 #include "dot.hpp"
 #include "finding.hpp"
 #include "inputs.hpp"
 #include "json_writer.hpp"
-#include "bytes.hpp"
-#include "codes.hpp"
-#include "config.hpp"
 #include "options.hpp"
 #include "sarif.hpp"
 #include "suppressions.hpp"
@@ -32,13 +32,13 @@
 #include <fstream>
 #include <iostream>
 #include <iterator>
-#include <set>
-#include <tuple>
 #include <memory>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 #if defined(__unix__) || defined(__APPLE__)
@@ -671,15 +671,15 @@ file_result analyse_file(std::string_view display, std::string_view path, std::s
       picture->syntax_error(findings.back());
   } else {
     for (const auto& unit : module.programs) {
-      auto outcome = run_program(unit, opt, module.newline, out, picture ? &*picture : nullptr,
-                                 layout.table);
+      auto outcome =
+          run_program(unit, opt, module.newline, out, picture ? &*picture : nullptr, layout.table);
       ++r.programs;
       r.host_orchestrators += outcome.host_orchestrators;
       if (!outcome.findings.empty()) {
         ++r.rejected;
         // The pass is all or nothing: errors that are all suppressed still reject it.
-        const bool silent = std::all_of(
-            outcome.findings.begin(), outcome.findings.end(), [&](const finding& f) {
+        const bool silent =
+            std::all_of(outcome.findings.begin(), outcome.findings.end(), [&](const finding& f) {
               return suppression_of(f, lines, file_wide, policy) != suppression::none;
             });
         if (silent)
@@ -871,8 +871,7 @@ bool is_excluded(const std::string& path, const run_setup& setup) {
     return true;
   if (setup.exclude.empty())
     return false;
-  const std::string relative =
-      std::filesystem::path(path).lexically_normal().generic_string();
+  const std::string relative = std::filesystem::path(path).lexically_normal().generic_string();
   for (const auto& g : setup.exclude) {
     // As in the configuration, a pattern matches the path or any directory above it.
     for (std::filesystem::path p = relative; !p.empty() && p != p.parent_path();
@@ -909,9 +908,9 @@ int run_json_one(const options& opt, const run_setup& setup, const std::string& 
   } else {
     text = std::string(builtin_program);
   }
-  auto r = analyse_file(name.display, name.file, name.stem, text, opt,
-                        {false, !same_output_streams(), false, false},
-                        policy_for(path, opt, setup));
+  auto r =
+      analyse_file(name.display, name.file, name.stem, text, opt,
+                   {false, !same_output_streams(), false, false}, policy_for(path, opt, setup));
   if (!opt.quiet)
     std::cerr << r.stderr_text;
   std::cerr.flush();
@@ -950,13 +949,11 @@ int run_files(const options& opt, const run_setup& setup, const std::vector<std:
   const bool stdout_taken =
       (opt.emit == emit_kind::ir || (opt.emit == emit_kind::dot && !opt.output_dir)) && !json_doc;
   std::FILE* const report = stdout_taken ? stderr : stdout;
-  const bool color =
-      opt.color == color_mode::always ||
-      (opt.color == color_mode::automatic && is_terminal(report) &&
-       [] {
-         const char* no_color = std::getenv("NO_COLOR");
-         return no_color == nullptr || *no_color == '\0';
-       }());
+  const bool color = opt.color == color_mode::always ||
+                     (opt.color == color_mode::automatic && is_terminal(report) && [] {
+                       const char* no_color = std::getenv("NO_COLOR");
+                       return no_color == nullptr || *no_color == '\0';
+                     }());
   const commscope::opt::text_writer writer(color ? commscope::opt::text_style::colored()
                                                  : commscope::opt::text_style::plain());
   // Standard output is held back when it is also standard error's file, as the
@@ -969,9 +966,7 @@ int run_files(const options& opt, const run_setup& setup, const std::vector<std:
     else
       write_out(t);
   };
-  const auto to_report = [&](std::string_view t) {
-    std::fwrite(t.data(), 1, t.size(), report);
-  };
+  const auto to_report = [&](std::string_view t) { std::fwrite(t.data(), 1, t.size(), report); };
 
   std::vector<commscope::opt::sarif_file> sarif_files;
   std::size_t programs = 0, rejected = 0, syntax_errors = 0, hosts = 0;
@@ -1145,9 +1140,8 @@ run_setup configure(options& opt) {
   if (opt.config_file) {
     file = *opt.config_file;
   } else if (!opt.no_config) {
-    const std::string first = opt.paths.empty() || opt.paths.front() == "-"
-                                  ? std::string(".")
-                                  : opt.paths.front();
+    const std::string first =
+        opt.paths.empty() || opt.paths.front() == "-" ? std::string(".") : opt.paths.front();
     file = cfg::find_pyproject(first);
   }
   if (file) {
@@ -1209,10 +1203,10 @@ int run(int argc, char** argv) {
   fe::module_loader loader(opt.include_dirs,
                            fe::module_loader::split_path_list(python_path ? python_path : ""));
   opt.loader = &loader;
-  const auto inputs = commscope::opt::expand_inputs(opt.paths, [&](const std::string& path,
-                                                                     bool named) {
-    return (!named || opt.force_exclude) && is_excluded(path, setup);
-  });
+  const auto inputs =
+      commscope::opt::expand_inputs(opt.paths, [&](const std::string& path, bool named) {
+        return (!named || opt.force_exclude) && is_excluded(path, setup);
+      });
   for (const auto& dir : inputs.empty_directories)
     std::cerr << "commscope-opt: warning: no Python files under " << dir << '\n';
   int status = exit_ok;

@@ -136,8 +136,8 @@ std::vector<std::string> checked_codes(const std::vector<std::string>& items,
       std::string known;
       for (std::size_t k = 0; k < code_count; ++k)
         known += (k ? ", " : "") + std::string(code_at(k).name);
-      throw usage_error{"unknown code '" + code + "' in " + std::string(what) + " (codes: " +
-                        known + ")"};
+      throw usage_error{"unknown code '" + code + "' in " + std::string(what) +
+                        " (codes: " + known + ")"};
     }
     codes.push_back(std::move(code));
   }
@@ -159,8 +159,10 @@ parsed_command_line parse_command_line(int argc, char** argv) {
   r.help = raw.help;
   r.version = raw.version;
   options& o = r.opt;
-  static const std::map<std::string, emit_kind, std::less<>> emits{
-      {"plan", emit_kind::plan}, {"ir", emit_kind::ir}, {"both", emit_kind::both}, {"dot", emit_kind::dot}};
+  static const std::map<std::string, emit_kind, std::less<>> emits{{"plan", emit_kind::plan},
+                                                                   {"ir", emit_kind::ir},
+                                                                   {"both", emit_kind::both},
+                                                                   {"dot", emit_kind::dot}};
   static const std::map<std::string, output_format, std::less<>> formats{
       {"text", output_format::text},
       {"json", output_format::json},
@@ -184,15 +186,16 @@ parsed_command_line parse_command_line(int argc, char** argv) {
     o.format = output_format::json;
   if ((o.format == output_format::sarif || o.format == output_format::github) &&
       !raw.emit.empty() && o.emit != emit_kind::plan)
-    throw usage_error{"--format=" + raw.format +
-                      " replaces the output of --emit: use one of them"};
+    throw usage_error{"--format=" + raw.format + " replaces the output of --emit: use one of them"};
   if (o.format == output_format::text && !raw.emit.empty() &&
       (o.emit == emit_kind::plan || o.emit == emit_kind::both))
     throw usage_error{"--emit=" + raw.emit + " is a JSON document: use --format=json"};
   if (o.output_dir && o.emit != emit_kind::dot)
     throw usage_error{"-o DIR writes pictures: it takes --emit=dot"};
   static const std::map<std::string, color_mode, std::less<>> colors{
-      {"always", color_mode::always}, {"auto", color_mode::automatic}, {"never", color_mode::never}};
+      {"always", color_mode::always},
+      {"auto", color_mode::automatic},
+      {"never", color_mode::never}};
   o.color = one_of(colors, raw.color, "--color");
   if (app.count("-j")) {
     const auto [end, ec] =

@@ -72,8 +72,8 @@ inline nlohmann::ordered_json artifact(std::string_view path, const std::filesys
   return {{"uri", uri_of(ec ? std::string(path) : absolute.generic_string())}};
 }
 
-inline nlohmann::ordered_json location(nlohmann::ordered_json artifact_location,
-                                       std::uint32_t line, std::uint32_t column) {
+inline nlohmann::ordered_json location(nlohmann::ordered_json artifact_location, std::uint32_t line,
+                                       std::uint32_t column) {
   nlohmann::ordered_json region;
   region["startLine"] = line == 0 ? 1 : line;
   region["startColumn"] = column == 0 ? 1 : column;
@@ -88,8 +88,9 @@ inline nlohmann::ordered_json location(nlohmann::ordered_json artifact_location,
 inline std::string sarif_log(const std::vector<sarif_file>& files, std::string_view version,
                              const std::string& root_dir = {}) {
   using json = nlohmann::ordered_json;
-  const std::filesystem::path root =
-      root_dir.empty() ? std::filesystem::path() : std::filesystem::path(root_dir).lexically_normal();
+  const std::filesystem::path root = root_dir.empty()
+                                         ? std::filesystem::path()
+                                         : std::filesystem::path(root_dir).lexically_normal();
   json rule_list = json::array();
   for (std::size_t k = 0; k < code_count; ++k) {
     const auto& r = code_at(k);
@@ -122,9 +123,8 @@ inline std::string sarif_log(const std::vector<sarif_file>& files, std::string_v
         message += " (help: " + d.help + ")";
       r["message"] = detail::text(message);
       // A finding located in an imported module (its syntax error) names that file.
-      r["locations"] = json::array(
-          {detail::location(d.file.empty() ? where : detail::artifact(d.file, root), d.line,
-                            d.column)});
+      r["locations"] = json::array({detail::location(
+          d.file.empty() ? where : detail::artifact(d.file, root), d.line, d.column)});
       if (i < f.suppressed.size() && f.suppressed[i] != suppression::none)
         r["suppressions"] = json::array(
             {{{"kind", f.suppressed[i] == suppression::inline_comment ? "inSource" : "external"}}});

@@ -74,7 +74,7 @@ struct ignore_directive {
 /// The directive `commscope: KEYWORD` or `commscope: KEYWORD[CODE, ...]` in a comment, if
 /// it holds one (after any other tool's directives: `# noqa: E501  # commscope: ignore`).
 [[nodiscard]] inline std::optional<ignore_directive> directive_in(std::string_view comment,
-                                                                   std::string_view keyword) {
+                                                                  std::string_view keyword) {
   constexpr std::string_view tool = "commscope:";
   for (std::size_t at = comment.find(tool); at != std::string_view::npos;
        at = comment.find(tool, at + 1)) {

@@ -55,7 +55,8 @@ inline std::size_t skip_group(std::string_view line, std::size_t i) {
 /// The end of the code on a line: before its comment and trailing blanks.
 inline std::size_t code_end(std::string_view line) {
   const std::string_view comment = comment_of(line);
-  std::size_t e = comment.empty() ? line.size() : static_cast<std::size_t>(comment.data() - line.data());
+  std::size_t e =
+      comment.empty() ? line.size() : static_cast<std::size_t>(comment.data() - line.data());
   while (e > 0 && (line[e - 1] == ' ' || line[e - 1] == '\t'))
     --e;
   return e;
@@ -85,10 +86,10 @@ inline std::size_t extent_end(std::string_view line, std::size_t b) {
   while (j < line.size() && line[j] == ' ')
     ++j;
   const bool assignment =
-      j < line.size() &&
-      ((line[j] == '=' && (j + 1 >= line.size() || line[j + 1] != '=')) ||
-       (j + 1 < line.size() && line[j + 1] == '=' && std::string_view("+-*/%&|^@").find(line[j]) != std::string_view::npos) ||
-       line[j] == ',' || line[j] == ':');
+      j < line.size() && ((line[j] == '=' && (j + 1 >= line.size() || line[j + 1] != '=')) ||
+                          (j + 1 < line.size() && line[j + 1] == '=' &&
+                           std::string_view("+-*/%&|^@").find(line[j]) != std::string_view::npos) ||
+                          line[j] == ',' || line[j] == ':');
   if (assignment)
     return std::max(i, code_end(line));
   return i;

@@ -251,8 +251,7 @@ std::string_view dsl_parser::nearby_name(std::string_view name, source_location 
       best_distance = d;
       best = n;
     }
-    if (own && abbreviation.empty() && !n.empty() && n.size() < name.size() &&
-        name.starts_with(n))
+    if (own && abbreviation.empty() && !n.empty() && n.size() < name.size() && name.starts_with(n))
       abbreviation = n;
   };
   const auto before = [&](const py_scope::record& r) {

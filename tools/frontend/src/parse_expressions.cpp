@@ -593,8 +593,9 @@ mutable_expr dsl_parser::make_call(std::uint32_t b, mutable_expr callee, const d
       return e;
   const bool method_call = !unpacking && !jit_ && is_attribute && base_is_open_self;
   const bool jit_call = !unpacking && jit_ && !is_attribute && open_root && !last.empty();
-  if ((method_call || jit_call) && (signatures_.find(last) || has_device_keyword(keywords.items()) ||
-                                     (jit_call && enclosing_function(last)))) {
+  if ((method_call || jit_call) &&
+      (signatures_.find(last) || has_device_keyword(keywords.items()) ||
+       (jit_call && enclosing_function(last)))) {
     s.what = expression::kind::function_call;
     s.text = w_.intern(last);
     auto* e = w_.make(s);

@@ -319,8 +319,9 @@ const signature* dsl_parser::lookup_enclosing(std::string_view name) {
     const auto& scope = scan_.scopes[static_cast<std::size_t>(sc)];
     if (scope.what == py_scope::kind::class_body)
       continue;
-    const bool binds = std::any_of(scope.records.begin(), scope.records.end(),
-                                   [&](const py_scope::record& r) { return text(t_[r.name]) == name; });
+    const bool binds =
+        std::any_of(scope.records.begin(), scope.records.end(),
+                    [&](const py_scope::record& r) { return text(t_[r.name]) == name; });
     if (!binds)
       continue;
     for (const auto& d : scan_.definitions) {

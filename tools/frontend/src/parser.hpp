@@ -512,7 +512,7 @@ private:
     const expression* e;
     bool expanded;
   };
-  mutable std::vector<fold_frame> fold_stack_;   ///< fold_size's scratch
+  mutable std::vector<fold_frame> fold_stack_;    ///< fold_size's scratch
   mutable std::vector<std::int64_t> fold_values_; ///< fold_size's scratch
 
   /// `alloc_window_buffer([d0, d1, ...], dtype=pl.T)`: its size is the product of the
