@@ -72,3 +72,8 @@ class Loud:
 # RUN: (echo '#!/usr/bin/env python3'; echo '# commscope: ignore-file[unconsumed-alloc, dead-alloc]'; cat %s) > %t.file.py
 # RUN: %commscope-opt %t.file.py | %FileCheck --check-prefix=FILE %s
 # FILE: All checks passed: 1 file, 2 programs, 0 host orchestrators, 3 suppressed.
+#
+# A file that cannot be read is an annotation too (and exit 2).
+# RUN: %commscope-opt --format=github %t.missing.py > %t.gh.io 2> /dev/null; test $? -eq 2
+# RUN: %FileCheck --check-prefix=GHIO %s < %t.gh.io
+# GHIO: ::error file={{.*}}missing.py,title=commscope::cannot open '{{.*}}missing.py': No such file or directory

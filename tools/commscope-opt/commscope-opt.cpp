@@ -1002,6 +1002,8 @@ int run_files(const options& opt, const run_setup& setup, const std::vector<std:
         std::size_t file_errors = r.io_error ? 1 : 0;
         if (r.io_error || (!text && !github && !opt.quiet))
           std::cerr << r.stderr_text;
+        if (r.io_error && github) // an annotation too, or the workflow shows no cause
+          to_report(commscope::opt::github::file_error(r.display, *r.io_error));
         if ((text || github) && (!r.findings.empty() || !r.plan_text.empty())) {
           std::string out;
           const source_lines lines(r.source);

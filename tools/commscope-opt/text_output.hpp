@@ -255,6 +255,16 @@ inline void command(std::string& out, std::string_view file, const finding& f,
   out += '\n';
 }
 
+/// A file that could not be read: an annotation of the file itself.
+inline std::string file_error(std::string_view file, std::string_view message) {
+  std::string out = "::error file=";
+  append_property(out, file);
+  out += ",title=commscope::";
+  append_data(out, message);
+  out += '\n';
+  return out;
+}
+
 } // namespace github
 
 } // namespace commscope::opt
