@@ -1,5 +1,5 @@
-// commscope-opt: runs the pass on a program in the text form (../../../shared/spec/cli.md is
-// the contract: flags, exit statuses, the JSON plan and the diagnostics format).
+// commscope-opt: runs the pass on DSL model files and reports like a linter
+// (docs/commscope-opt.md: formats, exit statuses, suppressions, configuration).
 #include "bytes.hpp"
 #include "codes.hpp"
 #include "config.hpp"
