@@ -108,6 +108,15 @@ inline std::size_t byte_of_column(std::string_view line, std::uint32_t column) {
 
 } // namespace text_detail
 
+/// How to fix a finding: its own help, else its code's.
+[[nodiscard]] inline std::string_view help_of(const finding& f) {
+  if (!f.help.empty())
+    return f.help;
+  if (const auto k = code_index(f.code))
+    return code_at(*k).help;
+  return {};
+}
+
 /// Writes diagnostics in the text format into a string.
 class text_writer {
 public:
@@ -131,11 +140,7 @@ public:
       out += '\n';
       snippet(out, note_lines, n.line, n.column);
     }
-    std::string_view help = f.help;
-    if (help.empty())
-      if (const auto k = code_index(f.code))
-        help = code_at(*k).help;
-    if (!help.empty()) {
+    if (const std::string_view help = help_of(f); !help.empty()) {
       out += style_.help;
       out += "help:";
       out += style_.reset;
@@ -244,11 +249,7 @@ inline void command(std::string& out, std::string_view file, const finding& f,
     append_data(out, std::string(note_file) + ':' + std::to_string(n.line) + ':' +
                          std::to_string(n.column) + ": note: " + n.message);
   }
-  std::string_view help = f.help;
-  if (help.empty())
-    if (const auto k = code_index(f.code))
-      help = code_at(*k).help;
-  if (!help.empty()) {
+  if (const std::string_view help = help_of(f); !help.empty()) {
     out += "%0Ahelp: ";
     append_data(out, help);
   }
