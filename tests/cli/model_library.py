@@ -30,6 +30,8 @@
 # RUN: cd %S/lint/model_library && %commscope-opt build/lib/models/llama.py > /dev/null; test $? -eq 1
 # RUN: cd %S/lint/model_library && %commscope-opt --force-exclude build/lib/models/llama.py models/llama.py | %FileCheck --check-prefix=FORCE %s
 # FORCE: All checks passed: 1 file, 1 program, 1 host orchestrator.
+# RUN: cd %S/lint/model_library && %commscope-opt --format=json --force-exclude build/lib/models/llama.py | %FileCheck --check-prefix=NOTHING %s
+# NOTHING: "files": [],
 # RUN: cd %S/lint/model_library && %commscope-opt --exclude 'models/**' . | %FileCheck --check-prefix=EXCLUDE %s
 # EXCLUDE: All checks passed: 2 files, 3 programs, 0 host orchestrators, 1 suppressed.
 #

@@ -1220,7 +1220,8 @@ int run(int argc, char** argv) {
     std::vector<std::string> files = inputs.files;
     if (opt.paths.empty())
       files.emplace_back(); // the built-in example
-    status = run_files(opt, setup, files, inputs.several);
+    // Every input excluded: the JSON is still a document, of no files.
+    status = run_files(opt, setup, files, inputs.several || (!opt.paths.empty() && files.empty()));
   }
   std::fflush(stdout);
   if (std::ferror(stdout)) {
