@@ -77,3 +77,9 @@ class Loud:
 # RUN: %commscope-opt --format=github %t.missing.py > %t.gh.io 2> /dev/null; test $? -eq 2
 # RUN: %FileCheck --check-prefix=GHIO %s < %t.gh.io
 # GHIO: ::error file={{.*}}missing.py,title=commscope::cannot open '{{.*}}missing.py': No such file or directory
+#
+# A suppressed finding of no program (a misspelled decorator outside any) is suppressed
+# like any other: counted, and no exit status 1.
+# RUN: printf 'import pypto.language as pl\n\n\n@pl.jit.hots  # commscope: ignore[unknown-decorator]\ndef f():\n    return 0\n' > %t.deco.py
+# RUN: %commscope-opt %t.deco.py | %FileCheck --check-prefix=DECO %s
+# DECO: All checks passed: 1 file, 0 programs, 0 host orchestrators, 1 suppressed.

@@ -3,7 +3,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 
 namespace commscope::opt {
 
@@ -34,6 +36,18 @@ inline std::string bytes_text(std::int64_t n) {
     out += reversed[--length];
   out += " B";
   return out;
+}
+
+/// A size as written with the bytes it folds to (`256 * 4 = 1,024 B`): the bytes alone
+/// when the size is that very number (`8 = 8 B` would say it twice), the size alone when
+/// it does not fold.
+inline std::string size_with_bytes(std::string_view size, std::optional<std::int64_t> bytes) {
+  if (!bytes)
+    return std::string(size);
+  std::string shown = bytes_text(*bytes);
+  if (size.empty() || size == std::to_string(*bytes))
+    return shown;
+  return std::string(size) + " = " + shown;
 }
 
 } // namespace commscope::opt

@@ -177,9 +177,18 @@ template <class Diagnostic> finding finding_of(const Diagnostic& d, std::string 
             0,
             {},
             {},
+            {},
             {}};
   for (const auto& n : d.notes)
     f.notes.push_back({n.message(), n.where.line, n.where.column});
+  return f;
+}
+
+/// A front end's finding (of a program or of the file) as a finding, with its notes.
+finding finding_of_front_end(const fe::front_end_diagnostic& d) {
+  finding f{d.code, d.message, d.where.line, d.where.column, 0, {}, d.file, d.help, {}};
+  for (const auto& [message, at] : d.notes)
+    f.notes.push_back({message, at.line, at.column});
   return f;
 }
 
@@ -327,11 +336,12 @@ struct program_outcome {
   std::size_t host_orchestrators = 0; ///< of an accepted program
 };
 
-/// The bytes an allocation's size folds to, if it folds (the front end folds it with the
-/// file's constants and -D).
-std::optional<std::int64_t> allocation_bytes(const fe::program_unit& unit,
-                                             ref::source_location where) {
-  return fe::allocation_bytes_at(unit, where);
+/// An allocation's size as the printer writes it.
+std::string size_text(const function_plan_type& fp, std::uint32_t allocation) {
+  std::string size;
+  if (fp.allocations[allocation].size)
+    fe::append_expression(size, *fp.allocations[allocation].size);
+  return size;
 }
 
 /// The text format's plan of one host orchestrator: each domain with its devices, its
@@ -342,29 +352,24 @@ void plan_table(std::string& out, const function_plan_type& fp, const fe::progra
   out += "': ";
   out += std::to_string(fp.domains.size());
   out += fp.domains.size() == 1 ? " comm domain\n" : " comm domains\n";
+  const std::vector<std::uint32_t> rank = commscope::opt::dot::source_ranks(fp);
   for (std::size_t d = 0; d < fp.domains.size(); ++d) {
     const auto& dom = fp.domains[d];
     std::vector<std::uint32_t> slots(dom.slots.begin(), dom.slots.end());
-    std::sort(slots.begin(), slots.end(), [&](std::uint32_t a, std::uint32_t b) {
-      const auto x = fp.allocations[a].where, y = fp.allocations[b].where;
-      return std::pair(x.line, x.column) < std::pair(y.line, y.column);
-    });
+    std::sort(slots.begin(), slots.end(),
+              [&](std::uint32_t a, std::uint32_t b) { return rank[a] < rank[b]; });
     std::size_t width = 0;
     std::vector<std::string> sizes;
     std::int64_t total = 0;
     std::size_t symbolic = 0;
     bool overflow = false;
-    std::vector<std::optional<std::int64_t>> bytes;
     for (const auto a : slots) {
       width = std::max(width, fp.allocations[a].name.size());
-      std::string size;
-      if (fp.allocations[a].size)
-        fe::append_expression(size, *fp.allocations[a].size);
-      sizes.push_back(std::move(size));
-      bytes.push_back(allocation_bytes(unit, fp.allocations[a].where));
-      if (!bytes.back())
+      const auto bytes = fe::allocation_bytes_at(unit, fp.allocations[a].where);
+      sizes.push_back(commscope::opt::size_with_bytes(size_text(fp, a), bytes));
+      if (!bytes)
         ++symbolic;
-      else if (__builtin_add_overflow(total, *bytes.back(), &total))
+      else if (__builtin_add_overflow(total, *bytes, &total))
         overflow = true;
     }
     out += "    ";
@@ -388,10 +393,6 @@ void plan_table(std::string& out, const function_plan_type& fp, const fe::progra
       out += alloc.name;
       out.append(width + 2 - alloc.name.size(), ' ');
       out += sizes[k];
-      if (bytes[k]) {
-        out += " = ";
-        out += commscope::opt::bytes_text(*bytes[k]);
-      }
       out += '\n';
     }
   }
@@ -466,12 +467,8 @@ program_outcome run_program(const fe::program_unit& unit, const options& opt,
   out.member("line", unit.line);
   out.key("functions");
   out.begin_array();
-  for (const auto& d : unit.diagnostics) {
-    result.findings.push_back(
-        {d.code, d.message, d.where.line, d.where.column, 0, {}, d.file, d.help});
-    for (const auto& [message, at] : d.notes)
-      result.findings.back().notes.push_back({message, at.line, at.column});
-  }
+  for (const auto& d : unit.diagnostics)
+    result.findings.push_back(finding_of_front_end(d));
   ref::program_ptr prog = unit.program;
   const ref::program_ptr original = prog;
   const commscope::ir_traits<ref::program_ptr> traits;
@@ -479,14 +476,9 @@ program_outcome run_program(const fe::program_unit& unit, const options& opt,
   const auto draw = [&](const auto& drawn, verdict v) {
     for (const auto& fp : drawn.functions)
       picture->function(
-          fp, traits,
-          [&](std::uint32_t a) {
-            std::string size;
-            if (fp.allocations[a].size)
-              fe::append_expression(size, *fp.allocations[a].size);
-            return size;
-          },
-          [&](std::uint32_t a) { return allocation_bytes(unit, fp.allocations[a].where); }, v);
+          fp, traits, [&](std::uint32_t a) { return size_text(fp, a); },
+          [&](std::uint32_t a) { return fe::allocation_bytes_at(unit, fp.allocations[a].where); },
+          v);
   };
   // The companion pass first (pass.md): a program it rejects goes no further.
   if (opt.synthesize_signals && result.findings.empty())
@@ -584,7 +576,6 @@ struct file_result {
   std::optional<json_writer> json;     ///< its JSON document, or its `files` entry
   std::string stderr_text;             ///< its one-line diagnostics (JSON and SARIF)
   std::vector<finding> findings;       ///< in source order
-  std::vector<suppression> suppressed; ///< of each finding
   std::optional<std::string> ir;       ///< --emit=ir/both, unless a syntax error
   std::optional<std::string> dot;      ///< --emit=dot
   std::optional<std::string> io_error; ///< the file could not be read
@@ -664,7 +655,7 @@ file_result analyse_file(std::string_view display, std::string_view path, std::s
   out.begin_array();
   if (module.error) {
     const auto& e = *module.error;
-    findings.push_back({"syntax", e.message, e.line, e.column, 0, {}, {}, {}});
+    findings.push_back({"syntax", e.message, e.line, e.column, 0, {}, {}, {}, {}});
     r.status = exit_syntax;
     r.syntax_error = true;
     if (picture)
@@ -675,13 +666,14 @@ file_result analyse_file(std::string_view display, std::string_view path, std::s
           run_program(unit, opt, module.newline, out, picture ? &*picture : nullptr, layout.table);
       ++r.programs;
       r.host_orchestrators += outcome.host_orchestrators;
+      for (auto& f : outcome.findings)
+        f.suppressed = suppression_of(f, lines, file_wide, policy);
       if (!outcome.findings.empty()) {
         ++r.rejected;
         // The pass is all or nothing: errors that are all suppressed still reject it.
         const bool silent =
-            std::all_of(outcome.findings.begin(), outcome.findings.end(), [&](const finding& f) {
-              return suppression_of(f, lines, file_wide, policy) != suppression::none;
-            });
+            std::all_of(outcome.findings.begin(), outcome.findings.end(),
+                        [](const finding& f) { return f.suppressed != suppression::none; });
         if (silent)
           r.silent_rejections.emplace_back(
               unit.line, "program '" + unit.name + "' is not transformed: its " +
@@ -700,28 +692,22 @@ file_result analyse_file(std::string_view display, std::string_view path, std::s
     }
     // Findings of no program (an unknown decorator outside any): the file is rejected.
     for (const auto& d : module.diagnostics) {
-      findings.push_back({d.code, d.message, d.where.line, d.where.column, 0, {}, d.file, d.help});
-      for (const auto& [message, at] : d.notes)
-        findings.back().notes.push_back({message, at.line, at.column});
-      r.status = exit_rejected;
+      findings.push_back(finding_of_front_end(d));
+      findings.back().suppressed = suppression_of(findings.back(), lines, file_wide, policy);
     }
     in_source_order(findings);
   }
   out.end_array();
 
-  r.suppressed.reserve(findings.size());
-  for (const auto& f : findings) {
-    r.suppressed.push_back(suppression_of(f, lines, file_wide, policy));
-    if (r.suppressed.back() == suppression::none)
+  for (const auto& f : findings)
+    if (f.suppressed == suppression::none)
       r.status = std::max(r.status, exit_rejected);
-  }
 
   std::string& err = r.stderr_text;
   out.key("diagnostics");
   out.begin_array();
-  for (std::size_t k = 0; k < findings.size(); ++k) {
-    const auto& f = findings[k];
-    if (r.suppressed[k] == suppression::none) {
+  for (const auto& f : findings) {
+    if (f.suppressed == suppression::none) {
       err += f.file.empty() ? std::string_view(display) : std::string_view(f.file);
       err += ':' + std::to_string(f.line) + ':' + std::to_string(f.column) + ": error: ";
       err += f.message + " [" + f.code + "]\n";
@@ -747,8 +733,8 @@ file_result analyse_file(std::string_view display, std::string_view path, std::s
       out.end_object();
     }
     out.end_array();
-    if (r.suppressed[k] != suppression::none)
-      out.member("suppressed", commscope::opt::suppression_name(r.suppressed[k]));
+    if (f.suppressed != suppression::none)
+      out.member("suppressed", commscope::opt::suppression_name(f.suppressed));
     out.end_object();
   }
   out.end_array();
@@ -818,7 +804,7 @@ void write_out(std::string_view text) { std::fwrite(text.data(), 1, text.size(),
 
 /// The SARIF view of a file's result.
 commscope::opt::sarif_file sarif_of(file_result& r) {
-  return {r.display, std::move(r.findings), std::move(r.suppressed), r.io_error};
+  return {r.display, std::move(r.findings), r.io_error};
 }
 
 /// How an input is named: in diagnostics, as a module (its stem), and on disk (empty for
@@ -840,7 +826,9 @@ input_name name_of_input(const std::string& path) {
 /// What the run knows besides the options: the configuration read, if any.
 struct run_setup {
   std::optional<commscope::opt::config> config;
-  std::vector<std::string> exclude; ///< --exclude, relative to the current directory
+  /// --exclude: globs relative to the current directory (the root of this `config`),
+  /// matched as the configuration's own.
+  commscope::opt::config command_line;
 };
 
 /// The choice of diagnostics for one file: the command line's and the configuration's,
@@ -867,19 +855,7 @@ file_policy policy_for(const std::string& path, const options& opt, const run_se
 
 /// Whether a file is excluded by the configuration or by --exclude.
 bool is_excluded(const std::string& path, const run_setup& setup) {
-  if (setup.config && setup.config->excluded(path))
-    return true;
-  if (setup.exclude.empty())
-    return false;
-  const std::string relative = std::filesystem::path(path).lexically_normal().generic_string();
-  for (const auto& g : setup.exclude) {
-    // As in the configuration, a pattern matches the path or any directory above it.
-    for (std::filesystem::path p = relative; !p.empty() && p != p.parent_path();
-         p = p.parent_path())
-      if (commscope::opt::matches_glob(g, p.generic_string()))
-        return true;
-  }
-  return false;
+  return (setup.config && setup.config->excluded(path)) || setup.command_line.excluded(path);
 }
 
 /// Whether `f` is a terminal (colour's `auto`).
@@ -1022,14 +998,11 @@ int run_files(const options& opt, const run_setup& setup, const std::vector<std:
               out += r.silent_rejections[next_silent].second + '\n';
             }
           };
-          for (std::size_t k = 0; k < r.findings.size(); ++k) {
-            const auto& f = r.findings[k];
+          for (const auto& f : r.findings) {
             if (f.file.empty())
               silent_before(f.line);
-            if (r.suppressed[k] != suppression::none) {
-              ++suppressed;
+            if (f.suppressed != suppression::none)
               continue;
-            }
             const std::string& file = f.file.empty() ? r.display : f.file;
             if (!seen.emplace(std::filesystem::path(file).lexically_normal().generic_string(),
                               f.line, f.column, f.code, f.message)
@@ -1060,9 +1033,9 @@ int run_files(const options& opt, const run_setup& setup, const std::vector<std:
             out += r.plan_text;
           to_report(out);
         }
-        if (!text && !github)
-          for (const auto s : r.suppressed)
-            suppressed += s != suppression::none ? 1 : 0;
+        suppressed += static_cast<std::size_t>(
+            std::count_if(r.findings.begin(), r.findings.end(),
+                          [](const finding& f) { return f.suppressed != suppression::none; }));
         errors += file_errors;
         files_with_errors += file_errors ? 1 : 0;
         if (sarif) {
@@ -1176,7 +1149,7 @@ run_setup configure(options& opt) {
     if (opt.jobs == 0 && c.jobs)
       opt.jobs = *c.jobs;
   }
-  setup.exclude = opt.exclude;
+  setup.command_line.exclude = opt.exclude;
   return setup;
 }
 

@@ -96,6 +96,25 @@ inline std::string devices_text(const device_set& devices) {
   return out + "]";
 }
 
+/// Each allocation's rank in source order (its statement's line and column; ties by
+/// index), by which pictures and tables list slots.
+template <class Traits> std::vector<std::uint32_t> source_ranks(const function_plan<Traits>& fp) {
+  const auto n = static_cast<std::uint32_t>(fp.allocations.size());
+  std::vector<std::uint32_t> by_place(n);
+  for (std::uint32_t a = 0; a < n; ++a)
+    by_place[a] = a;
+  // Ties by index: std::stable_sort is deprecated to clang with libstdc++ 12.
+  std::sort(by_place.begin(), by_place.end(), [&](std::uint32_t x, std::uint32_t y) {
+    const auto& p = fp.allocations[x].where;
+    const auto& q = fp.allocations[y].where;
+    return std::tuple(p.line, p.column, x) < std::tuple(q.line, q.column, y);
+  });
+  std::vector<std::uint32_t> rank(n);
+  for (std::uint32_t k = 0; k < n; ++k)
+    rank[by_place[k]] = k;
+  return rank;
+}
+
 /// Writes one dot graph, program by program.
 class graph_writer {
 public:
@@ -145,22 +164,9 @@ public:
     if (n == 0)
       out_ +=
           "      " + dot_string(f + "_none") + " [shape=plaintext, label=\"no allocations\"];\n";
-    // Each allocation's rank in source order (its statement's line and column), by which
-    // slots are drawn and edges ordered, whatever order the analysis found them in.
-    std::vector<std::uint32_t> rank(n);
-    {
-      std::vector<std::uint32_t> by_place(n);
-      for (std::uint32_t a = 0; a < n; ++a)
-        by_place[a] = a;
-      // Ties by index: std::stable_sort is deprecated to clang with libstdc++ 12.
-      std::sort(by_place.begin(), by_place.end(), [&](std::uint32_t x, std::uint32_t y) {
-        const auto& p = fp.allocations[x].where;
-        const auto& q = fp.allocations[y].where;
-        return std::tuple(p.line, p.column, x) < std::tuple(q.line, q.column, y);
-      });
-      for (std::uint32_t k = 0; k < n; ++k)
-        rank[by_place[k]] = k;
-    }
+    // Slots are drawn and edges ordered in source order, whatever order the analysis
+    // found the allocations in.
+    const std::vector<std::uint32_t> rank = source_ranks(fp);
     const auto in_source_order = [&](std::vector<std::uint32_t>& allocations) {
       std::sort(allocations.begin(), allocations.end(),
                 [&](std::uint32_t x, std::uint32_t y) { return rank[x] < rank[y]; });
@@ -168,12 +174,7 @@ public:
     // An allocation's node and its views' beside it.
     const auto draw_allocation = [&](std::uint32_t a, std::string_view indent) {
       const auto& al = fp.allocations[a];
-      std::string size = size_text(a);
-      if (const std::optional<std::int64_t> b = bytes(a)) {
-        const std::string shown = bytes_text(*b);
-        // `8 = 8 B` would say it twice.
-        size = size.empty() || size == std::to_string(*b) ? shown : size + " = " + shown;
-      }
+      const std::string size = size_with_bytes(size_text(a), bytes(a));
       out_ += std::string(indent) + alloc_id(a) +
               " [shape=box, style=filled, fillcolor=white, label=" +
               dot_string(std::string(al.name) + "\n" + size) + "];\n";

@@ -4,7 +4,6 @@
 
 #include "codes.hpp"
 #include "finding.hpp"
-#include "suppressions.hpp"
 
 #include <commscope/diagnostics.hpp>
 
@@ -28,7 +27,6 @@ namespace commscope::opt {
 struct sarif_file {
   std::string path;                    ///< as given on the command line
   std::vector<finding> findings;       ///< in the order they are printed
-  std::vector<suppression> suppressed; ///< of each finding (none: reported)
   std::optional<std::string> io_error; ///< the file could not be read: why
 };
 
@@ -111,8 +109,7 @@ inline std::string sarif_log(const std::vector<sarif_file>& files, std::string_v
       notifications.push_back(std::move(n));
       continue;
     }
-    for (std::size_t i = 0; i < f.findings.size(); ++i) {
-      const auto& d = f.findings[i];
+    for (const auto& d : f.findings) {
       json r;
       r["ruleId"] = d.code;
       if (const auto k = code_index(d.code))
@@ -125,9 +122,9 @@ inline std::string sarif_log(const std::vector<sarif_file>& files, std::string_v
       // A finding located in an imported module (its syntax error) names that file.
       r["locations"] = json::array({detail::location(
           d.file.empty() ? where : detail::artifact(d.file, root), d.line, d.column)});
-      if (i < f.suppressed.size() && f.suppressed[i] != suppression::none)
+      if (d.suppressed != suppression::none)
         r["suppressions"] = json::array(
-            {{{"kind", f.suppressed[i] == suppression::inline_comment ? "inSource" : "external"}}});
+            {{{"kind", d.suppressed == suppression::inline_comment ? "inSource" : "external"}}});
       if (!d.notes.empty()) {
         json related = json::array();
         for (std::size_t k = 0; k < d.notes.size(); ++k) {

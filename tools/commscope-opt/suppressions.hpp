@@ -3,6 +3,8 @@
 // and the codes a run selects or ignores (command line, configuration, per-file ignores).
 #pragma once
 
+#include "finding.hpp"
+
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -11,23 +13,6 @@
 #include <vector>
 
 namespace commscope::opt {
-
-/// Why a diagnostic is not reported; its spelling in the JSON document.
-enum class suppression : std::uint8_t { none, inline_comment, config, command_line };
-
-[[nodiscard]] constexpr std::string_view suppression_name(suppression s) {
-  switch (s) {
-  case suppression::inline_comment:
-    return "inline";
-  case suppression::config:
-    return "config";
-  case suppression::command_line:
-    return "command-line";
-  case suppression::none:
-    break;
-  }
-  return "";
-}
 
 /// A `commscope: ignore` directive: every code (`all`), or the codes listed.
 struct ignore_directive {
