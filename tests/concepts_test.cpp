@@ -5,8 +5,6 @@
 #include <commscope/reference/builder.hpp>
 #include <commscope/reference/traits.hpp>
 
-#include <commscope/detail/boost_small_vector.hpp> // storage.hpp declares it only
-
 #include <doctest/doctest.h>
 
 using reference_traits = commscope::ir_traits<commscope::reference::program_ptr>;
@@ -14,7 +12,7 @@ using minimal_traits = commscope::ir_traits<minimal::program>;
 
 static_assert(commscope::materializable_ir<reference_traits>);
 static_assert(commscope::provides<reference_traits, commscope::contract::variable_index>);
-static_assert(commscope::analysable_ir<minimal_traits>);
+static_assert(commscope::analyzable_ir<minimal_traits>);
 static_assert(!commscope::rewrites<minimal_traits>);
 static_assert(!commscope::provides<minimal_traits, commscope::contract::variable_index>);
 static_assert(!commscope::provides<minimal_traits,
@@ -23,23 +21,12 @@ static_assert(commscope::contract::variable_identity::holds<minimal_traits>);
 static_assert(!commscope::reads_scopes<minimal_traits>);
 static_assert(commscope::reads_scopes<reference_traits>);
 static_assert(!commscope::provides<commscope::ir_traits<int>, commscope::contract::specialization>);
-static_assert(std::is_same_v<commscope::storage_t<reference_traits>, commscope::boost_storage>);
 static_assert(commscope::contract::device_limit::of<reference_traits>() == 1 << 20);
 
 struct limited : reference_traits {
   static constexpr std::int64_t device_limit = 8;
-  using storage = commscope::std_storage;
 };
 static_assert(commscope::contract::device_limit::of<limited>() == 8);
-static_assert(std::is_same_v<commscope::storage_t<limited>, commscope::std_storage>);
-
-TEST_CASE("the default policy's small_vector is Boost.Container's, usable with its header") {
-  commscope::boost_storage::small_vector<int, 2> v{1, 2};
-  v.push_back(3);
-  static_assert(std::is_same_v<decltype(v), boost::container::small_vector<int, 2>>);
-  CHECK(v.size() == 3);
-  CHECK(v[2] == 3);
-}
 
 TEST_CASE("a hashed-variable adapter without rewrite hooks gets the full analysis") {
   minimal::program p;

@@ -77,7 +77,7 @@ TEST_CASE("a large interval stays one interval") {
   CHECK(s.intervals().size() == 1);
 }
 
-TEST_CASE("the lattice runs during constant evaluation (no storage policy needed)") {
+TEST_CASE("the lattice runs during constant evaluation") {
   constexpr auto size = [] {
     commscope::device_set s = commscope::device_set::single(4);
     s.join(commscope::device_set::single(5));

@@ -23,12 +23,12 @@ template <class Program, class Traits>
 /// `analyze(p, ir_traits<Program>{})`.
 template <class Program> [[nodiscard]] constexpr auto analyze(const Program& p) {
   using Traits = ir_traits<Program>;
-  if constexpr (!analysable_ir<Traits>) {
+  if constexpr (!analyzable_ir<Traits>) {
     diagnose_analysis<Traits>();
-    return unsatisfied_contract{};
+    return plan<plan_traits<Traits>>{};
   } else if constexpr (!default_constructible_traits<Traits>) {
     diagnose_default_traits<Traits>();
-    return unsatisfied_contract{};
+    return plan<Traits>{};
   } else {
     return analyze(p, Traits{});
   }

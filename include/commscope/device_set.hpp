@@ -13,8 +13,7 @@
 // held inline; two or more live in a heap array. A set with progressions keeps its ids and
 // its progressions in one heap array of the same element type, so that the other sets do
 // not pay for them: their code reads no more state than before. The same type runs at run
-// time and in constant evaluation (std::allocator is constexpr in C++20), so it needs no
-// storage policy.
+// time and in constant evaluation (std::allocator is constexpr in C++20).
 #pragma once
 
 #include <algorithm>

@@ -13,6 +13,7 @@
 #include <span>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 namespace commscope {
 
@@ -34,12 +35,12 @@ struct scope_name : numbered_name<32> {
 /// nothing unless the plan has no diagnostics; functions without allocations and
 /// functions already materialized are not touched.
 template <class Program, class Traits>
-constexpr materialized materialize(Program& p, const plan<Traits>& pl, const Traits& traits) {
+constexpr materialized materialize(Program& p, const plan<plan_traits<Traits>>& pl,
+                                   const Traits& traits) {
   if constexpr (!materializable_ir<Traits>) {
     diagnose_rewrite<Traits>();
     return materialized::rejected;
   } else {
-    using storage = storage_t<Traits>;
     using window_buffer = typename Traits::window_buffer;
     if (!pl.ok())
       return materialized::rejected;
@@ -50,12 +51,12 @@ constexpr materialized materialize(Program& p, const plan<Traits>& pl, const Tra
       return materialized::unchanged;
     const detail::adapter<Traits> a(traits);
     auto rw = a.begin_rewrite(p);
-    typename storage::template vector<window_buffer> buffers;
-    typename storage::template vector<window_buffer> slots;
-    typename storage::template vector<std::int64_t> devices;
-    typename storage::template vector<device_progression> progressions;
-    typename storage::template vector<detail::scope_name> names;
-    typename storage::template vector<scope_spec<Traits>> scopes;
+    std::vector<window_buffer> buffers;
+    std::vector<window_buffer> slots;
+    std::vector<std::int64_t> devices;
+    std::vector<device_progression> progressions;
+    std::vector<detail::scope_name> names;
+    std::vector<scope_spec<Traits>> scopes;
     for (const auto& fp : pl.functions) {
       if (fp.status != function_plan<Traits>::state::analysed)
         continue;
@@ -120,13 +121,6 @@ constexpr materialized materialize(Program& p, const plan<Traits>& pl) {
   }
 }
 
-/// The plan of an adapter that does not meet the contract (its analysis reported why):
-/// nothing to rewrite, and no second error.
-template <class Program, class... Traits>
-constexpr materialized materialize(Program&, const unsatisfied_contract&, const Traits&...) {
-  return materialized::rejected;
-}
-
 /// The whole pass: analyse, and materialize when there is nothing to report. Returns the
 /// diagnostics (empty on success). The plan itself is not returned: it describes the
 /// program before the rewrite, whose nodes an IR rebuilt on rewrite may have released;
@@ -134,7 +128,7 @@ constexpr materialized materialize(Program&, const unsatisfied_contract&, const 
 template <class Program, class Traits> constexpr auto run(Program& p, const Traits& traits) {
   if constexpr (!materializable_ir<Traits>) {
     diagnose_rewrite<Traits>();
-    return unsatisfied_contract{};
+    return std::vector<diagnostic<typename contract::checked<Traits, contract::rewrite_needs>::location>>{};
   } else {
     auto pl = analyze(p, traits);
     materialize(p, pl, traits);
@@ -147,10 +141,10 @@ template <class Program> constexpr auto run(Program& p) {
   using Traits = ir_traits<Program>;
   if constexpr (!materializable_ir<Traits>) {
     diagnose_rewrite<Traits>();
-    return unsatisfied_contract{};
+    return std::vector<diagnostic<typename contract::checked<Traits, contract::rewrite_needs>::location>>{};
   } else if constexpr (!default_constructible_traits<Traits>) {
     diagnose_default_traits<Traits>();
-    return unsatisfied_contract{};
+    return std::vector<diagnostic<typename contract::checked<Traits, contract::rewrite_needs>::location>>{};
   } else {
     return run(p, Traits{});
   }

@@ -6,7 +6,6 @@
 #include <commscope/adapter.hpp>
 #include <commscope/device_set.hpp>
 #include <commscope/diagnostics.hpp>
-#include <commscope/storage.hpp>
 #include <commscope/traits.hpp>
 
 #include <algorithm>
@@ -17,13 +16,13 @@
 #include <span>
 #include <string_view>
 #include <type_traits>
+#include <vector>
 
 namespace commscope {
 
 inline constexpr std::uint32_t no_index = 0xffffffffu;
 
 template <class Traits> struct allocation {
-  using storage = storage_t<Traits>;
   typename Traits::statement statement{}; ///< the allocation's assignment
   typename Traits::variable base{};
   typename Traits::expression size{};
@@ -90,9 +89,8 @@ private:
 };
 
 template <class Traits> struct domain {
-  using storage = storage_t<Traits>;
   device_set devices;
-  typename storage::template vector<std::uint32_t> slots; ///< allocation indices, in order
+  std::vector<std::uint32_t> slots; ///< allocation indices, in order
   std::string_view name; ///< as read back from the IR; empty means comm_d<index>
 };
 
@@ -100,7 +98,6 @@ template <class Traits> struct domain {
 /// for evidence (`analyze(p, traits, with_evidence)`): what `commscope-opt --explain`
 /// prints (cli.md).
 template <class Traits> struct contribution {
-  using storage = storage_t<Traits>;
   enum class kind : std::uint8_t {
     dispatch,  ///< a dispatch passed a view of the allocation
     inherited, ///< a collective passed on the coverage of allocation `from`
@@ -118,7 +115,6 @@ template <class Traits> struct contribution {
 };
 
 template <class Traits> struct function_plan {
-  using storage = storage_t<Traits>;
   enum class state : std::uint8_t {
     analysed,             ///< allocations found: the rewrite will wrap it
     no_allocations,       ///< left as the very same object
@@ -127,11 +123,11 @@ template <class Traits> struct function_plan {
   typename Traits::function function{};
   std::string_view name;
   state status = state::no_allocations;
-  typename storage::template vector<allocation<Traits>> allocations;
-  typename storage::template vector<view<Traits>> views;
-  typename storage::template vector<domain<Traits>> domains;
+  std::vector<allocation<Traits>> allocations;
+  std::vector<view<Traits>> views;
+  std::vector<domain<Traits>> domains;
   /// Recorded only on request; ordered by allocation, then source order.
-  typename storage::template vector<contribution<Traits>> evidence;
+  std::vector<contribution<Traits>> evidence;
 
   /// The views of allocation `a`, in source order.
   [[nodiscard]] constexpr view_list<Traits> views_of(std::uint32_t a) const {
@@ -188,233 +184,11 @@ struct with_evidence_t {
 inline constexpr with_evidence_t with_evidence{};
 
 template <class Traits> struct plan {
-  using storage = storage_t<Traits>;
-  typename storage::template vector<function_plan<Traits>> functions; ///< host orchestrators
-  typename storage::template vector<diagnostic<typename Traits::location>> diagnostics;
+  std::vector<function_plan<Traits>> functions; ///< host orchestrators
+  std::vector<diagnostic<typename Traits::location>> diagnostics;
 
   [[nodiscard]] constexpr bool ok() const { return diagnostics.empty(); }
 };
 
-/// What an entry point returns after its static_assert reported an adapter that does not
-/// meet the contract: a value that every use of a plan, of a function plan and its
-/// records, of diagnostics and of a rewrite's result compiles against (each field and
-/// member function of theirs is a member of this one type, callable, indexable,
-/// iterable as empty, comparable and convertible to anything), so that the contract's
-/// message stays the only error whatever the caller goes on to do with the result.
-struct unsatisfied_contract {
-  static const unsatisfied_contract functions;
-  static const unsatisfied_contract diagnostics;
-  static const unsatisfied_contract allocations;
-  static const unsatisfied_contract views;
-  static const unsatisfied_contract domains;
-  static const unsatisfied_contract evidence;
-  static const unsatisfied_contract function;
-  static const unsatisfied_contract name;
-  static const unsatisfied_contract status;
-  static const unsatisfied_contract statement;
-  static const unsatisfied_contract base;
-  static const unsatisfied_contract size;
-  static const unsatisfied_contract where;
-  static const unsatisfied_contract devices;
-  static const unsatisfied_contract domain;
-  static const unsatisfied_contract first_view;
-  static const unsatisfied_contract view_count;
-  static const unsatisfied_contract existing;
-  static const unsatisfied_contract variable;
-  static const unsatisfied_contract allocation;
-  static const unsatisfied_contract next;
-  static const unsatisfied_contract slots;
-  static const unsatisfied_contract what;
-  static const unsatisfied_contract receiver;
-  static const unsatisfied_contract order;
-  static const unsatisfied_contract callee;
-  static const unsatisfied_contract passed_view;
-  static const unsatisfied_contract from;
-  static const unsatisfied_contract from_loop;
-  static const unsatisfied_contract loop;
-  static const unsatisfied_contract code;
-  static const unsatisfied_contract why;
-  static const unsatisfied_contract subject;
-  static const unsatisfied_contract number;
-  static const unsatisfied_contract extra;
-  static const unsatisfied_contract object;
-  static const unsatisfied_contract notes;
-  static const unsatisfied_contract ok;
-  static const unsatisfied_contract empty;
-  static const unsatisfied_contract message;
-  static const unsatisfied_contract views_of;
-  static const unsatisfied_contract evidence_of;
-  static const unsatisfied_contract is_all;
-  static const unsatisfied_contract is_bottom;
-  static const unsatisfied_contract for_each;
-  static const unsatisfied_contract intervals;
-  static const unsatisfied_contract front;
-  static const unsatisfied_contract back;
-  static const unsatisfied_contract data;
-
-  template <class... A> constexpr unsatisfied_contract operator()(A&&...) const { return {}; }
-  template <class I> constexpr const unsatisfied_contract& operator[](const I&) const {
-    return *this;
-  }
-  [[nodiscard]] constexpr const unsatisfied_contract* begin() const { return nullptr; }
-  [[nodiscard]] constexpr const unsatisfied_contract* end() const { return nullptr; }
-  template <class T> constexpr operator T() const { return T{}; }
-  template <class T> friend constexpr bool operator==(const unsatisfied_contract&, const T&) {
-    return false;
-  }
-  constexpr unsatisfied_contract operator!() const { return {}; }
-  constexpr const unsatisfied_contract& operator*() const { return *this; }
-  constexpr const unsatisfied_contract* operator->() const { return this; }
-  template <class T>
-  friend constexpr unsatisfied_contract operator+(const unsatisfied_contract&, const T&) {
-    return {};
-  }
-  template <class T>
-  requires(!std::is_same_v<T, unsatisfied_contract>) friend constexpr unsatisfied_contract
-  operator+(const T&, const unsatisfied_contract&) {
-    return {};
-  }
-  template <class T>
-  friend constexpr unsatisfied_contract operator-(const unsatisfied_contract&, const T&) {
-    return {};
-  }
-  template <class T>
-  requires(!std::is_same_v<T, unsatisfied_contract>) friend constexpr unsatisfied_contract
-  operator-(const T&, const unsatisfied_contract&) {
-    return {};
-  }
-  template <class T>
-  friend constexpr unsatisfied_contract operator*(const unsatisfied_contract&, const T&) {
-    return {};
-  }
-  template <class T>
-  requires(!std::is_same_v<T, unsatisfied_contract>) friend constexpr unsatisfied_contract
-  operator*(const T&, const unsatisfied_contract&) {
-    return {};
-  }
-  template <class T>
-  friend constexpr unsatisfied_contract operator/(const unsatisfied_contract&, const T&) {
-    return {};
-  }
-  template <class T>
-  requires(!std::is_same_v<T, unsatisfied_contract>) friend constexpr unsatisfied_contract
-  operator/(const T&, const unsatisfied_contract&) {
-    return {};
-  }
-  template <class T>
-  friend constexpr unsatisfied_contract operator%(const unsatisfied_contract&, const T&) {
-    return {};
-  }
-  template <class T>
-  requires(!std::is_same_v<T, unsatisfied_contract>) friend constexpr unsatisfied_contract
-  operator%(const T&, const unsatisfied_contract&) {
-    return {};
-  }
-  template <class T>
-  friend constexpr unsatisfied_contract operator<(const unsatisfied_contract&, const T&) {
-    return {};
-  }
-  template <class T>
-  requires(!std::is_same_v<T, unsatisfied_contract>) friend constexpr unsatisfied_contract
-  operator<(const T&, const unsatisfied_contract&) {
-    return {};
-  }
-  template <class T>
-  friend constexpr unsatisfied_contract operator>(const unsatisfied_contract&, const T&) {
-    return {};
-  }
-  template <class T>
-  requires(!std::is_same_v<T, unsatisfied_contract>) friend constexpr unsatisfied_contract
-  operator>(const T&, const unsatisfied_contract&) {
-    return {};
-  }
-  template <class T>
-  friend constexpr unsatisfied_contract operator<=(const unsatisfied_contract&, const T&) {
-    return {};
-  }
-  template <class T>
-  requires(!std::is_same_v<T, unsatisfied_contract>) friend constexpr unsatisfied_contract
-  operator<=(const T&, const unsatisfied_contract&) {
-    return {};
-  }
-  template <class T>
-  friend constexpr unsatisfied_contract operator>=(const unsatisfied_contract&, const T&) {
-    return {};
-  }
-  template <class T>
-  requires(!std::is_same_v<T, unsatisfied_contract>) friend constexpr unsatisfied_contract
-  operator>=(const T&, const unsatisfied_contract&) {
-    return {};
-  }
-  template <class T>
-  friend constexpr unsatisfied_contract operator&&(const unsatisfied_contract&, const T&) {
-    return {};
-  }
-  template <class T>
-  requires(!std::is_same_v<T, unsatisfied_contract>) friend constexpr unsatisfied_contract
-  operator&&(const T&, const unsatisfied_contract&) {
-    return {};
-  }
-  template <class T>
-  friend constexpr unsatisfied_contract operator||(const unsatisfied_contract&, const T&) {
-    return {};
-  }
-  template <class T>
-  requires(!std::is_same_v<T, unsatisfied_contract>) friend constexpr unsatisfied_contract
-  operator||(const T&, const unsatisfied_contract&) {
-    return {};
-  }
-  template <class T> friend constexpr T& operator+=(T& x, const unsatisfied_contract&) { return x; }
-  template <class T> friend constexpr T& operator-=(T& x, const unsatisfied_contract&) { return x; }
-};
-inline const unsatisfied_contract unsatisfied_contract::functions{};
-inline const unsatisfied_contract unsatisfied_contract::diagnostics{};
-inline const unsatisfied_contract unsatisfied_contract::allocations{};
-inline const unsatisfied_contract unsatisfied_contract::views{};
-inline const unsatisfied_contract unsatisfied_contract::domains{};
-inline const unsatisfied_contract unsatisfied_contract::evidence{};
-inline const unsatisfied_contract unsatisfied_contract::function{};
-inline const unsatisfied_contract unsatisfied_contract::name{};
-inline const unsatisfied_contract unsatisfied_contract::status{};
-inline const unsatisfied_contract unsatisfied_contract::statement{};
-inline const unsatisfied_contract unsatisfied_contract::base{};
-inline const unsatisfied_contract unsatisfied_contract::size{};
-inline const unsatisfied_contract unsatisfied_contract::where{};
-inline const unsatisfied_contract unsatisfied_contract::devices{};
-inline const unsatisfied_contract unsatisfied_contract::domain{};
-inline const unsatisfied_contract unsatisfied_contract::first_view{};
-inline const unsatisfied_contract unsatisfied_contract::view_count{};
-inline const unsatisfied_contract unsatisfied_contract::existing{};
-inline const unsatisfied_contract unsatisfied_contract::variable{};
-inline const unsatisfied_contract unsatisfied_contract::allocation{};
-inline const unsatisfied_contract unsatisfied_contract::next{};
-inline const unsatisfied_contract unsatisfied_contract::slots{};
-inline const unsatisfied_contract unsatisfied_contract::what{};
-inline const unsatisfied_contract unsatisfied_contract::receiver{};
-inline const unsatisfied_contract unsatisfied_contract::order{};
-inline const unsatisfied_contract unsatisfied_contract::callee{};
-inline const unsatisfied_contract unsatisfied_contract::passed_view{};
-inline const unsatisfied_contract unsatisfied_contract::from{};
-inline const unsatisfied_contract unsatisfied_contract::from_loop{};
-inline const unsatisfied_contract unsatisfied_contract::loop{};
-inline const unsatisfied_contract unsatisfied_contract::code{};
-inline const unsatisfied_contract unsatisfied_contract::why{};
-inline const unsatisfied_contract unsatisfied_contract::subject{};
-inline const unsatisfied_contract unsatisfied_contract::number{};
-inline const unsatisfied_contract unsatisfied_contract::extra{};
-inline const unsatisfied_contract unsatisfied_contract::object{};
-inline const unsatisfied_contract unsatisfied_contract::notes{};
-inline const unsatisfied_contract unsatisfied_contract::ok{};
-inline const unsatisfied_contract unsatisfied_contract::empty{};
-inline const unsatisfied_contract unsatisfied_contract::message{};
-inline const unsatisfied_contract unsatisfied_contract::views_of{};
-inline const unsatisfied_contract unsatisfied_contract::evidence_of{};
-inline const unsatisfied_contract unsatisfied_contract::is_all{};
-inline const unsatisfied_contract unsatisfied_contract::is_bottom{};
-inline const unsatisfied_contract unsatisfied_contract::for_each{};
-inline const unsatisfied_contract unsatisfied_contract::intervals{};
-inline const unsatisfied_contract unsatisfied_contract::front{};
-inline const unsatisfied_contract unsatisfied_contract::back{};
-inline const unsatisfied_contract unsatisfied_contract::data{};
 
 } // namespace commscope

@@ -15,7 +15,8 @@ namespace commscope {
 /// Inserts the bindings of every site of `pl` and passes each call its signal. Returns
 /// `rejected` for a plan with diagnostics, `unchanged` when there is nothing to insert.
 template <class Program, class Traits>
-constexpr materialized synthesize(Program& p, const signal_plan<Traits>& pl, const Traits& traits) {
+constexpr materialized synthesize(Program& p, const signal_plan<signal_plan_traits<Traits>>& pl,
+                                  const Traits& traits) {
   if constexpr (!signal_synthesizable_ir<Traits>) {
     diagnose_signals<Traits, true>();
     return materialized::rejected;
@@ -44,7 +45,7 @@ template <class Program, class Traits>
 constexpr auto synthesize_signals(Program& p, const Traits& traits) {
   if constexpr (!signal_synthesizable_ir<Traits>) {
     diagnose_signals<Traits, true>();
-    return unsatisfied_contract{};
+    return std::vector<diagnostic<typename contract::checked<Traits, contract::signal_synthesis_needs>::location>>{};
   } else {
     auto pl = plan_signals(p, traits);
     synthesize(p, pl, traits);
@@ -57,19 +58,13 @@ template <class Program> constexpr auto synthesize_signals(Program& p) {
   using Traits = ir_traits<Program>;
   if constexpr (!signal_synthesizable_ir<Traits>) {
     diagnose_signals<Traits, true>();
-    return unsatisfied_contract{};
+    return std::vector<diagnostic<typename contract::checked<Traits, contract::signal_synthesis_needs>::location>>{};
   } else if constexpr (!default_constructible_traits<Traits>) {
     diagnose_default_traits<Traits>();
-    return unsatisfied_contract{};
+    return std::vector<diagnostic<typename contract::checked<Traits, contract::signal_synthesis_needs>::location>>{};
   } else {
     return synthesize_signals(p, Traits{});
   }
-}
-
-/// The signal plan of an adapter that does not meet the contract: nothing to do.
-template <class Program, class... Traits>
-constexpr materialized synthesize(Program&, const unsatisfied_contract&, const Traits&...) {
-  return materialized::rejected;
 }
 
 /// Asks `run` for the whole pipeline: signal synthesis, then the main pass.
@@ -85,10 +80,10 @@ template <class Program, class Traits>
 constexpr auto run(Program& p, const Traits& traits, with_signal_synthesis_t) {
   if constexpr (!signal_synthesizable_ir<Traits>) {
     diagnose_signals<Traits, true>();
-    return unsatisfied_contract{};
+    return std::vector<diagnostic<typename contract::checked<Traits, contract::signal_synthesis_needs>::location>>{};
   } else if constexpr (!materializable_ir<Traits>) {
     diagnose_rewrite<Traits>();
-    return unsatisfied_contract{};
+    return std::vector<diagnostic<typename contract::checked<Traits, contract::rewrite_needs>::location>>{};
   } else {
     auto diagnostics = synthesize_signals(p, traits);
     if (!diagnostics.empty())

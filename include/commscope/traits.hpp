@@ -1,7 +1,7 @@
 // The traits contract: everything an IR adapter provides. This is the one include for an
-// adapter; the members are listed, each once, in the layer files it includes below, one
-// record per member (contract/record.hpp): its documentation, its requirement, the
-// message a missing or mistyped one gets, and for an optional member its default.
+// adapter. Each member is declared once, in the layer files below (contract/member.hpp
+// says how a declaration gives the check, the message, the facade's call and the
+// archetype); docs/adapter-guide.md has the table of members.
 //
 // An adapter is a class, usually a specialization of `commscope::ir_traits<Program>`.
 // The entry points take an object of it: `analyze(program)` default-constructs
@@ -10,17 +10,16 @@
 // error, unless the class says `static constexpr bool usable_by_default = true`, its state
 // being an optional cache). The library calls every member through that object, as
 // `t.member(...)` on a const object, so static member functions work unchanged and
-// non-static ones must be const. A constexpr traits object runs the pass in the compiler.
-// No ADL; see ../../../shared/spec/pass.md for what the pass computes.
+// non-static ones must be const. A constexpr traits object runs the pass in the compiler
+// (with variable_index: nothing hashes there). No ADL. What the pass computes:
+// docs/semantics.md.
 //
 // The contract has four layers; each entry point asks only for the layers it uses and
-// diagnoses the first missing member of them (contract/entry_points.hpp), one message per
-// member:
+// diagnoses the first unmet requirement of them (contract/entry_points.hpp), one message:
 //   1. contract/core.hpp     the analysis core (`analyze`, `run`): six handle types, the
 //                            readers of functions, statements and expressions, variable
 //                            identity; optional control flow, parallel bindings, limits
-//                            and the container policy
-//   2. contract/readers.hpp  the scope readers (`verify`; for `analyze`, what recognises a
+//   2. contract/readers.hpp  the scope readers (`verify`; for `analyze`, what recognizes a
 //                            body that is already materialized): all or none
 //   3. contract/rewrite.hpp  the rewrite hooks (`materialize`, `run`), with an optional
 //                            rewriter for an IR rebuilt on rewrite
@@ -44,4 +43,5 @@
 #include <commscope/contract/rewrite.hpp>
 #include <commscope/contract/signals.hpp>
 
+#include <commscope/contract/archetype.hpp>
 #include <commscope/contract/entry_points.hpp>

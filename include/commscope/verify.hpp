@@ -90,7 +90,7 @@ private:
 /// inheritance, world-relative progressions), taken from the program as it is now.
 template <class Traits> class used_devices {
   using A = adapter<Traits>;
-  template <class T> using vec = typename storage_t<Traits>::template vector<T>;
+  template <class T> using vec = std::vector<T>;
 
 public:
   constexpr used_devices(const A& a, const typename Traits::program& p) : analysis_(a, p, order_) {
@@ -187,16 +187,15 @@ constexpr bool canonical_scope(const Records& found, const Scope& sc, device_id 
 /// Checks every function of `p` through the traits object `traits`.
 template <class Program, class Traits>
 [[nodiscard]] constexpr auto verify(const Program& p, const Traits& traits) {
-  if constexpr (!analysable_ir<Traits> || !reads_scopes<Traits>) {
+  if constexpr (!analyzable_ir<Traits> || !reads_scopes<Traits>) {
     diagnose_readers<Traits>();
-    return unsatisfied_contract{};
+    return std::vector<diagnostic<typename contract::checked<Traits, contract::verification_needs>::location>>{};
   } else {
     using A = detail::adapter<Traits>;
-    using storage = storage_t<Traits>;
     using window_buffer = typename Traits::window_buffer;
     using location = typename Traits::location;
     const A a(traits);
-    typename storage::template vector<diagnostic<location>> out;
+    std::vector<diagnostic<location>> out;
     detail::scope_records<A> found;
     const auto report = [&](reason why, std::string_view subject, location where,
                             std::uint64_t at) {
@@ -204,7 +203,7 @@ template <class Program, class Traits>
     };
     detail::function_walk<A> walk(a, p);
     detail::used_devices<Traits> used(a, p);
-    typename storage::template vector<device_id> worlds; ///< per scope: its function's W
+    std::vector<device_id> worlds; ///< per scope: its function's W
     for (auto&& f : a.functions(p)) {
       const auto first_scope = found.scopes.size();
       const auto first_allocation = found.allocations.size();
@@ -236,7 +235,7 @@ template <class Program, class Traits>
     }
     // (window buffer, scope), as read_back's index: sorted by the same instantiation.
     using slot_entry = std::pair<window_buffer, std::uint32_t>;
-    typename storage::template vector<slot_entry> slots;
+    std::vector<slot_entry> slots;
     // Findings on a scope itself take the positions right after it, in check order.
     for (std::uint32_t i = 0; i < found.scopes.size(); ++i) {
       const auto& sc = found.scopes[i];
@@ -293,8 +292,8 @@ template <class Program, class Traits>
     };
     // ... and that scope holds every device the program uses for it, for every world of
     // at least the function's W. Reported at the allocation, right after its position.
-    typename storage::template vector<device_set> scope_sets;
-    typename storage::template vector<std::uint8_t> scope_read;
+    std::vector<device_set> scope_sets;
+    std::vector<std::uint8_t> scope_read;
     const auto holds_devices = [&](std::size_t i, std::uint32_t scope) {
       const device_set& need = used[i];
       if (need.is_bottom())
@@ -336,7 +335,7 @@ template <class Program, class Traits>
     if constexpr (A::dense_variables) {
       // The slots of each base variable chained from its index: no sort, whose
       // instantiation per element type g++ compiles at -O2 in every TU.
-      using vec_u32 = typename storage::template vector<std::uint32_t>;
+      using vec_u32 = std::vector<std::uint32_t>;
       vec_u32 first, next;
       if (!found.allocations.empty()) {
         first.assign(a.variable_bound(p), no_index);
@@ -382,7 +381,7 @@ template <class Program, class Traits>
         decltype(identity(std::declval<typename Traits::variable>())) id;
         std::uint32_t scope;
       };
-      typename storage::template vector<base_entry> bases;
+      std::vector<base_entry> bases;
       const auto by_hash = [](const base_entry& x, const base_entry& y) { return x.hash < y.hash; };
       if (!found.allocations.empty()) {
         for (const auto& sl : slots) {
@@ -413,12 +412,12 @@ template <class Program, class Traits>
 /// `verify(p, ir_traits<Program>{})`.
 template <class Program> [[nodiscard]] constexpr auto verify(const Program& p) {
   using Traits = ir_traits<Program>;
-  if constexpr (!analysable_ir<Traits> || !reads_scopes<Traits>) {
+  if constexpr (!analyzable_ir<Traits> || !reads_scopes<Traits>) {
     diagnose_readers<Traits>();
-    return unsatisfied_contract{};
+    return std::vector<diagnostic<typename contract::checked<Traits, contract::verification_needs>::location>>{};
   } else if constexpr (!default_constructible_traits<Traits>) {
     diagnose_default_traits<Traits>();
-    return unsatisfied_contract{};
+    return std::vector<diagnostic<typename contract::checked<Traits, contract::verification_needs>::location>>{};
   } else {
     return verify(p, Traits{});
   }

@@ -61,7 +61,7 @@ static_assert(commscope::contract::symbolic_device_sets::of<symbolic_traits<
 /// readers, no rewrite hooks, and the pass runs on it all the same.
 using ct_traits =
     commscope::ir_traits<std::remove_cvref_t<decltype(ct_cases::constant_device.program)>>;
-static_assert(commscope::analysable_ir<ct_traits>);
+static_assert(commscope::analyzable_ir<ct_traits>);
 static_assert(!commscope::reads_scopes<ct_traits> && !commscope::rewrites<ct_traits>);
 static_assert(!commscope::contract::symbolic_device_sets::of<ct_traits>());
 

@@ -36,7 +36,7 @@ struct location_without_empty_state : mlir_traits {
   using location = mlir::Location;
 };
 static_assert(!commscope::provides<location_without_empty_state, commscope::contract::location>);
-static_assert(!commscope::analysable_ir<location_without_empty_state>);
+static_assert(!commscope::analyzable_ir<location_without_empty_state>);
 
 /// "host: [all]{buf,signal} [0,1]{staging} [0,range(1,ws-1,2)]{x}" per host orchestrator,
 /// then the error codes.

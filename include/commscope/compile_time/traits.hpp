@@ -1,12 +1,11 @@
 // The compile-time IR's adapter: the analysis core only (traits.hpp, layer 1), with the
 // control-flow pair (an if's branches are alternatives). It differs from a run-time
-// adapter in two choices: standard containers (usable in constant evaluation) and a
-// dense variable numbering (hashing is not available there). The IR is never
-// materialized, so it has neither scope readers nor rewrite hooks.
+// adapter in one choice: a dense variable numbering (hashing is not available in
+// constant evaluation). The IR is never materialized, so it has neither scope readers
+// nor rewrite hooks.
 #pragma once
 
 #include <commscope/compile_time/ir.hpp>
-#include <commscope/storage.hpp>
 #include <commscope/traits.hpp>
 
 #include <array>
@@ -24,7 +23,6 @@ template <std::size_t N> struct commscope::ir_traits<commscope::compile_time::ba
   using expression = compile_time::handle<program, compile_time::expression_tag>;
   using variable = compile_time::handle<program, compile_time::variable_tag>;
   using location = compile_time::location;
-  using storage = commscope::std_storage;
 
   template <class Tag> using range = compile_time::handle_range<program, Tag>;
 

@@ -3,14 +3,10 @@
 // not hold, and nothing else, so that an incomplete adapter gets one short error naming
 // the member to add instead of a page of template errors. The entry points do not put
 // these concepts in a requires-clause, which would turn the message into "no matching
-// function".
+// function"; they return their results over the stand-in (archetype.hpp) instead.
 #pragma once
 
-#include <commscope/contract/core.hpp>
-#include <commscope/contract/readers.hpp>
-#include <commscope/contract/record.hpp>
-#include <commscope/contract/rewrite.hpp>
-#include <commscope/contract/signals.hpp>
+#include <commscope/contract/archetype.hpp>
 
 #include <concepts>
 #include <type_traits>
@@ -32,22 +28,33 @@ using signal_synthesis_needs = join<signal_analysis_needs, signal_rewrite>;
 
 /// Everything `analyze` needs.
 template <class T>
-concept analysable_ir = contract::all_hold<T, contract::analysis_needs>;
-/// The scope readers (`verify` needs them on top of analysable_ir).
+concept analyzable_ir = contract::all_hold<T, contract::analysis_needs>;
+/// The scope readers (`verify` needs them on top of analyzable_ir).
 template <class T>
 concept reads_scopes = contract::all_hold<T, contract::scope_readers>;
-/// The rewrite hooks (`materialize` needs them on top of analysable_ir).
+/// The rewrite hooks (`materialize` needs them on top of analyzable_ir).
 template <class T>
 concept rewrites = contract::all_hold<T, contract::rewrite_hooks>;
 /// Everything `run` (analysis plus rewrite) needs.
 template <class T>
-concept materializable_ir = analysable_ir<T> && rewrites<T>;
+concept materializable_ir = analyzable_ir<T> && rewrites<T>;
 /// Everything `plan_signals` needs.
 template <class T>
-concept signal_analysable_ir = contract::all_hold<T, contract::signal_analysis_needs>;
+concept signal_analyzable_ir = contract::all_hold<T, contract::signal_analysis_needs>;
 /// Everything `synthesize_signals` needs.
 template <class T>
 concept signal_synthesizable_ir = contract::all_hold<T, contract::signal_synthesis_needs>;
+
+/// The British spellings of the previous release, kept for one release.
+template <class T>
+concept analysable_ir = analyzable_ir<T>;
+template <class T>
+concept signal_analysable_ir = signal_analyzable_ir<T>;
+
+/// The traits of `analyze`'s plan for T: T, or after an unmet requirement its stand-in.
+template <class T> using plan_traits = contract::checked<T, contract::analysis_needs>;
+/// The same for signal synthesis' plan.
+template <class T> using signal_plan_traits = contract::checked<T, contract::signal_analysis_needs>;
 
 /// Called first by `analyze`.
 template <class T> constexpr void diagnose_analysis() {
@@ -72,11 +79,11 @@ template <class T, bool Rewrite> constexpr void diagnose_signals() {
 
 /// The one-argument entry points default-construct `ir_traits<Program>`: only for a
 /// traits class without state, or one that says its default state works
-/// (`static constexpr bool usable_by_default = true`: an optional cache). One that holds
-/// its module (an index IR's traits) would read through a null module.
+/// (`usable_by_default`: an optional cache). One that holds its module (an index IR's
+/// traits) would read through a null module.
 template <class T>
 concept default_constructible_traits = std::default_initializable<T> &&
-    (std::is_empty_v<T> || requires { requires T::usable_by_default; });
+    (std::is_empty_v<T> || contract::usable_by_default::of<T>());
 
 /// Called by the one-argument entry points, after the layers they need are diagnosed.
 template <class T> constexpr void diagnose_default_traits() {

@@ -6,8 +6,10 @@
 #include <commscope/device_set.hpp>
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string_view>
+#include <utility>
 
 namespace commscope {
 
@@ -113,6 +115,10 @@ struct call_target {
     return {kind::unresolved_function, operation::none, {name, level::other, false, false}};
   }
 };
+
+/// What `minus_constant` returns: for `x - C` with a constant C, x and C.
+template <class Expression>
+using minus_constant_result = std::optional<std::pair<Expression, std::int64_t>>;
 
 /// A for loop's range. Each field is an expression or, for a bound the IR leaves
 /// implicit, an integer: `loop_bounds<expression>` or e.g.

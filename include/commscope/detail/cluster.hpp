@@ -18,7 +18,7 @@ namespace commscope::detail {
 /// Fills `domains` and every allocation's `domain` from the allocations' devices.
 /// Allocations whose devices are bottom belong to no domain.
 template <class Traits>
-constexpr void cluster(function_plan<Traits>& fp, index_table<storage_t<Traits>>& leaders) {
+constexpr void cluster(function_plan<Traits>& fp, index_table& leaders) {
   auto& allocs = fp.allocations;
   fp.domains.clear();
   leaders.reset(16);                 // a program has few domains; the table grows if it has more

@@ -17,6 +17,7 @@
 #include <span>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 namespace commscope::detail {
 
@@ -128,8 +129,7 @@ template <class Adapter> struct allocation_site {
 template <class Adapter> using window_site = view<typename Adapter::traits_type>;
 
 template <class Adapter> struct function_facts {
-  using storage = typename Adapter::storage;
-  template <class T> using vec = typename storage::template vector<T>;
+  template <class T> using vec = std::vector<T>;
 
   vec<allocation_site<Adapter>> allocations;
   vec<window_site<Adapter>> windows;
@@ -165,8 +165,7 @@ template <class Adapter> struct function_facts {
 /// Positions (`order`) number the walk's events in pre-order: statements, calls and loop
 /// ends. Other expressions get none: only the relative order of events is ever compared.
 template <class Adapter> class collector {
-  using storage = typename Adapter::storage;
-  template <class T> using vec = typename storage::template vector<T>;
+  template <class T> using vec = std::vector<T>;
   using statement = typename Adapter::statement;
   using expression = typename Adapter::expression;
   using variable = typename Adapter::variable;
@@ -206,10 +205,10 @@ public:
       vars_.jump();
       return false;
     case statement_kind::for_loop: {
-      const auto b = a_.bounds(s);
+      const auto b = a_.loop_bounds(s);
       const auto idx = static_cast<std::uint32_t>(out_.loops.size());
       out_.loops.emplace_back(loop_site<Adapter>{
-          {operand(b.start), operand(b.stop), operand(b.step)}, order_, 0, true, a_.where(s)});
+          {operand(b.start), operand(b.stop), operand(b.step)}, order_, 0, true, a_.location_of(s)});
       carried(s);
       open(control_flow::repeat, idx);
       vars_.bind(vars_.id(a_.loop_variable(s)), {binding::kind::loop, idx, 0}, false);
@@ -217,11 +216,11 @@ public:
     }
     case statement_kind::while_loop: {
       const auto idx = static_cast<std::uint32_t>(out_.loops.size());
-      out_.loops.emplace_back(loop_site<Adapter>{{}, order_, 0, false, a_.where(s)});
+      out_.loops.emplace_back(loop_site<Adapter>{{}, order_, 0, false, a_.location_of(s)});
       carried(s);
       open(control_flow::repeat, idx);
       // The condition runs before every iteration and after the last: inside the loop.
-      a_.for_each_expression(s, [&](expression e) { walk(e); });
+      for (auto&& e : a_.expressions(s)) { walk(e); }
       return true;
     }
     case statement_kind::return_:
@@ -234,21 +233,21 @@ public:
     case statement_kind::other:
       break;
     }
-    a_.for_each_expression(s, [&](expression e) { walk(e); });
+    for (auto&& e : a_.expressions(s)) { walk(e); }
     // What such a statement binds (`with ... as x`, `for x in items`, an op's results)
     // may be (part of) any view its expressions hold, unless its children bind it again
     // (a yield).
     if (has_targets(s)) {
       const auto mark = leaves_.size();
-      a_.for_each_expression(s, [&](expression e) { leaves_.emplace_back(derived_of(e)); });
+      for (auto&& e : a_.expressions(s)) { leaves_.emplace_back(derived_of(e)); }
       const auto from = derive_leaves(mark);
       for (auto&& t : a_.targets(s))
         vars_.bind(vars_.id(variable(t)), derived_binding(from));
     }
-    const control_flow how = a_.control(s, k);
+    const control_flow how = a_.control_of(s);
     if (how == control_flow::repeat) { // a loop of another kind (`for x in items`)
       const auto idx = static_cast<std::uint32_t>(out_.loops.size());
-      out_.loops.emplace_back(loop_site<Adapter>{{}, order_, 0, false, a_.where(s)});
+      out_.loops.emplace_back(loop_site<Adapter>{{}, order_, 0, false, a_.location_of(s)});
       open(how, idx);
     } else {
       open(how, no_index);
@@ -319,7 +318,7 @@ private:
       return {binding::kind::integer, no_index, a_.integer_value(e)};
     case expression_kind::call: {
       walk_operands(e, visit(e));
-      const call_target t = a_.target(e);
+      const call_target t = a_.call_target_of(e);
       if (t.what != call_target::kind::operation || t.op == operation::none)
         return derived_result(e);
       const auto& r = row(t.op);
@@ -392,7 +391,7 @@ private:
   /// One definition derived from what e's operands after the first `skip` may hold.
   constexpr std::uint32_t derived_of_operands(expression e, std::size_t skip) {
     const auto mark = leaves_.size();
-    a_.for_each_operand(e, [&](expression sub) {
+    for_each_in<expression>(a_.subexpressions(e), [&](expression sub) {
       if (skip > 0)
         --skip;
       else
@@ -419,7 +418,7 @@ private:
       case expression_kind::integer:
         continue;
       case expression_kind::call: {
-        const call_target t = a_.target(e);
+        const call_target t = a_.call_target_of(e);
         if (t.what == call_target::kind::operation && t.op != operation::none) {
           const auto& r = row(t.op);
           const std::size_t n = count_of(a_.arguments(e));
@@ -439,7 +438,7 @@ private:
 
   /// Stacks e's first n operands (gather).
   constexpr void push_derived(expression e, std::uint32_t n) {
-    a_.for_each_operand(e, [&](expression sub) {
+    for_each_in<expression>(a_.subexpressions(e), [&](expression sub) {
       if (n > 0) {
         --n;
         gather_stack_.emplace_back(sub);
@@ -455,7 +454,7 @@ private:
         (t.what == call_target::kind::unresolved_function ||
          (t.what == call_target::kind::function && t.callee.is_chip_orchestrator())))
       return 0;
-    const auto f = a_.flow(e, t);
+    const auto f = a_.flow_of(e);
     switch (f.what) {
     case operand_flow::escapes:
       return f.receivers;
@@ -502,7 +501,7 @@ private:
       return {binding::kind::world_offset, y, d->second};
     }
     case expression_kind::call: {
-      const call_target t = a_.target(d->first);
+      const call_target t = a_.call_target_of(d->first);
       if (t.what == call_target::kind::operation && t.op == operation::world_size &&
           count_of(a_.arguments(d->first)) == 0)
         return {binding::kind::world_offset, no_index, d->second};
@@ -545,7 +544,7 @@ private:
         window_pointer = b.ref;
         walk_operands(e, conditional);
         if (b.what == binding::kind::opaque) {
-          const call_target t = a_.target(e);
+          const call_target t = a_.call_target_of(e);
           if (t.what != call_target::kind::operation || t.op == operation::none)
             b = derived_result(e);
         }
@@ -605,7 +604,7 @@ private:
   /// An expression that is no call and has no operands (a constant, a variable, a bare
   /// name) holds no call: it is neither stacked nor numbered.
   constexpr bool is_leaf(expression e) const {
-    return a_.expression_kind_of(e) != expression_kind::call && !a_.has_operands(e);
+    return a_.expression_kind_of(e) != expression_kind::call && no_elements(a_.subexpressions(e));
   }
 
   /// Visits an expression tree that is not the direct value of an assignment, finding
@@ -622,7 +621,7 @@ private:
   constexpr bool visit(expression e) {
     if (a_.expression_kind_of(e) == expression_kind::call)
       return call(e, nullptr, statement{}, variable{}, 0, ++order_);
-    const auto f = a_.flow(e, call_target{});
+    const auto f = a_.flow_of(e);
     if (f.what == operand_flow::escapes)
       escape(e, f, ++order_);
     return f.what == operand_flow::conditional;
@@ -656,7 +655,7 @@ private:
   /// Stacks e's operands that are no leaves, the first on top.
   constexpr void push_operands(expression e) {
     const auto mark = exprs_.size();
-    a_.for_each_operand(e, [&](expression sub) {
+    for_each_in<expression>(a_.subexpressions(e), [&](expression sub) {
       if (!is_leaf(sub))
         exprs_.emplace_back(sub, false);
     });
@@ -688,13 +687,13 @@ private:
     }
     std::size_t operands = 0;
     if (keywords)
-      a_.for_each_operand(e, [&](expression) { ++operands; });
+      for_each_in<expression>(a_.subexpressions(e), [&](expression) { ++operands; });
     if (operands > positional + 1) { // more than the arguments and device=
       // The keyword arguments; device= among them holds no view.
       const auto d = derived_of_operands(e, positional);
       if (d != no_index)
         out_.escapes.emplace_back(
-            escape_site<Adapter>{e, a_.target(e).callee.name, order_, d, true, true});
+            escape_site<Adapter>{e, a_.call_target_of(e).callee.name, order_, d, true, true});
     }
     count = static_cast<std::uint32_t>(out_.arguments.size()) - first;
     return first;
@@ -707,7 +706,7 @@ private:
   /// operands may not all be evaluated (operand_flow::conditional).
   constexpr bool call(expression e, binding* bound, statement s, variable target,
                       std::uint64_t at_assignment, std::uint64_t at) {
-    const call_target t = a_.target(e);
+    const call_target t = a_.call_target_of(e);
     switch (t.what) {
     case call_target::kind::unresolved_function:
       report(error_code::malformed_op, reason::unknown_callee, t.callee.name, e, at);
@@ -719,7 +718,7 @@ private:
       return false;
     case call_target::kind::function:
       if (!t.callee.is_chip_orchestrator()) // a helper: the pass does not follow calls
-        return flow_of_call(e, t, at);
+        return flow_of_call(e, at);
       if (auto d = a_.device_of(e)) {
         dispatch_site<Adapter> site{e, *d, no_index, 0, 0, device_form::other, false, at};
         switch (a_.expression_kind_of(*d)) {
@@ -747,13 +746,13 @@ private:
       break;
     }
     if (t.op == operation::none)
-      return flow_of_call(e, t, at);
+      return flow_of_call(e, at);
     const auto& r = row(t.op);
     const std::size_t n = count_of(a_.arguments(e));
     const bool arity_ok = n >= r.min_arity && n <= r.max_arity;
     if (r.collective) { // arity is judged with the collective's other checks
       collective_site<Adapter> site{
-          e, t.op, a_.where_expression(e), at, open_loops_.empty() ? no_index : open_loops_.back(),
+          e, t.op, a_.location_of(e), at, open_loops_.empty() ? no_index : open_loops_.back(),
           0, 0};
       site.first_argument = record_arguments(e, site.argument_count);
       out_.collectives.emplace_back(site);
@@ -771,8 +770,8 @@ private:
 
   /// A call the pass does not recognise: an escape site unless the adapter says it is
   /// derived; whether it is conditional.
-  constexpr bool flow_of_call(expression e, const call_target& t, std::uint64_t at) {
-    const auto f = a_.flow(e, t);
+  constexpr bool flow_of_call(expression e, std::uint64_t at) {
+    const auto f = a_.flow_of(e);
     if (f.what == operand_flow::escapes)
       escape(e, f, at);
     return f.what == operand_flow::conditional;
@@ -780,7 +779,7 @@ private:
 
   constexpr diagnostic<typename Adapter::location>&
   report(error_code c, reason why, std::string_view subject, expression e, std::uint64_t at) {
-    out_.diagnostics.push_back({c, why, subject, 0, 0, a_.where_expression(e), at, {}, {}});
+    out_.diagnostics.push_back({c, why, subject, 0, 0, a_.location_of(e), at, {}, {}});
     return out_.diagnostics.back();
   }
 

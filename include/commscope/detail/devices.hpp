@@ -10,10 +10,11 @@
 
 #include <cstdint>
 #include <limits>
+#include <vector>
 
 namespace commscope::detail {
 
-template <class Storage> struct descriptor {
+struct descriptor {
   enum class status : std::uint8_t { devices, empty, error };
   status what = status::devices;
   device_set devices;
@@ -30,9 +31,8 @@ struct bound {
 };
 
 template <class Adapter> class device_inference {
-  using storage = typename Adapter::storage;
   using expression = typename Adapter::expression;
-  static constexpr std::int64_t limit = contract::device_limit::of<typename Adapter::traits_type>();
+  static constexpr std::int64_t limit = Adapter::device_limit;
 
 public:
   constexpr device_inference(const Adapter& a, variable_table<Adapter>& vars,
@@ -40,7 +40,7 @@ public:
       : a_(a), vars_(vars), facts_(facts), loops_(facts.loops.size()) {}
 
   /// The descriptor of one dispatch, valid until the next call.
-  [[nodiscard]] constexpr const descriptor<storage>& infer(const dispatch_site<Adapter>& d) {
+  [[nodiscard]] constexpr const descriptor& infer(const dispatch_site<Adapter>& d) {
     switch (d.form) { // judged by the walk (collect.hpp, device_form)
     case device_form::small_integer:
       return constant(d.device_def);
@@ -59,7 +59,7 @@ public:
   }
 
   /// The descriptor of a device variable bound to b.
-  [[nodiscard]] constexpr const descriptor<storage>& of_binding(const binding& b,
+  [[nodiscard]] constexpr const descriptor& of_binding(const binding& b,
                                                                 const dispatch_site<Adapter>& d) {
     if (b.what == binding::kind::integer)
       return constant(b.value);
@@ -80,8 +80,8 @@ public:
 
   /// A device variable that several bindings reach (pass.md, "Rebinding and control
   /// flow"): the union of their descriptors; the first error of one is the dispatch's.
-  [[nodiscard]] constexpr const descriptor<storage>& merged(const dispatch_site<Adapter>& d) {
-    merged_ = {descriptor<storage>::status::empty, {}, {}, 0};
+  [[nodiscard]] constexpr const descriptor& merged(const dispatch_site<Adapter>& d) {
+    merged_ = {descriptor::status::empty, {}, {}, 0};
     bool failed = false;
     vars_.sources(d.device_def, [&](std::uint32_t src) {
       if (failed)
@@ -89,27 +89,27 @@ public:
       const auto& one = src == no_index ? (scratch_ = error(error_code::unsupported_device))
                                         : of_binding(vars_.at(src), d);
       switch (one.what) {
-      case descriptor<storage>::status::error:
+      case descriptor::status::error:
         failed = true;
         merged_ = one;
         return;
-      case descriptor<storage>::status::empty:
+      case descriptor::status::empty:
         return;
-      case descriptor<storage>::status::devices:
-        merged_.what = descriptor<storage>::status::devices;
+      case descriptor::status::devices:
+        merged_.what = descriptor::status::devices;
         merged_.devices.accumulate(one.devices);
         if (merged_.loop == no_index)
           merged_.loop = one.loop;
         return;
       }
     });
-    if (merged_.what == descriptor<storage>::status::devices)
+    if (merged_.what == descriptor::status::devices)
       merged_.devices.normalize();
     return merged_;
   }
 
   /// The descriptor of `for r in range(start, stop, step)`, for a dispatch inside it.
-  [[nodiscard]] constexpr descriptor<storage>
+  [[nodiscard]] constexpr descriptor
   of_loop(const loop_bounds<operand_site<Adapter>>& bounds) {
     const bound start = resolve(bounds.start);
     const bound stop = resolve(bounds.stop);
@@ -119,12 +119,12 @@ public:
       if (start.what != K::integer || step.what != K::integer)
         return error(error_code::unsupported_device);
       if (start.value == 0 && step.value == 1 && stop.value == 0)
-        return {descriptor<storage>::status::devices, device_set::all(), {}, 0};
+        return {descriptor::status::devices, device_set::all(), {}, 0};
       if constexpr (Adapter::symbolic)
         if (start.value >= 0 && step.value >= 1 && stop.value >= 0) {
           if (start.value >= limit)
             return error(error_code::device_out_of_range, start.value);
-          return {descriptor<storage>::status::devices,
+          return {descriptor::status::devices,
                   device_set::progression({start.value, step.value, stop.value}),
                   {},
                   0};
@@ -173,19 +173,19 @@ public:
   }
 
   [[nodiscard]] constexpr bool is_world_size(expression e) const {
-    const call_target t = a_.target(e);
+    const call_target t = a_.call_target_of(e);
     return t.what == call_target::kind::operation && t.op == operation::world_size &&
            count_of(a_.arguments(e)) == 0;
   }
 
   /// range(start, stop, step) over constants: the exact set, judged before enumeration.
-  [[nodiscard]] static constexpr descriptor<storage>
+  [[nodiscard]] static constexpr descriptor
   progression(std::int64_t start, std::int64_t stop, std::int64_t step) {
     if (step == 0)
       return error(error_code::unsupported_device);
     const bool up = step > 0;
     if (up ? start >= stop : start <= stop)
-      return {descriptor<storage>::status::empty, {}, {}, 0};
+      return {descriptor::status::empty, {}, {}, 0};
     // Unsigned arithmetic: the distance of two int64 always fits in uint64.
     const std::uint64_t stride =
         up ? static_cast<std::uint64_t>(step) : std::uint64_t{0} - static_cast<std::uint64_t>(step);
@@ -212,39 +212,39 @@ public:
           break;
       }
     }
-    return {descriptor<storage>::status::devices, b.finish(), {}, 0};
+    return {descriptor::status::devices, b.finish(), {}, 0};
   }
 
 private:
   /// A constant device, written into scratch_ in place: most dispatches of a program
   /// name one, and a fresh set per dispatch would be built and moved each time.
-  constexpr const descriptor<storage>& constant(std::int64_t v) {
+  constexpr const descriptor& constant(std::int64_t v) {
     if (v < 0)
       return scratch_ = error(error_code::negative_device, v);
     if (v >= limit)
       return scratch_ = error(error_code::device_out_of_range, v);
-    scratch_.what = descriptor<storage>::status::devices;
+    scratch_.what = descriptor::status::devices;
     scratch_.devices.assign(device_interval{v, v});
     scratch_.code = {};
     scratch_.number = 0;
     scratch_.loop = no_index;
     return scratch_;
   }
-  static constexpr descriptor<storage> error(error_code c, std::int64_t n = 0) {
-    return {descriptor<storage>::status::error, {}, c, n};
+  static constexpr descriptor error(error_code c, std::int64_t n = 0) {
+    return {descriptor::status::error, {}, c, n};
   }
 
   struct loop_descriptor {
     bool known = false;
-    descriptor<storage> desc;
+    descriptor desc;
   };
 
   const Adapter& a_;
   variable_table<Adapter>& vars_;
   const function_facts<Adapter>& facts_;
-  typename storage::template vector<loop_descriptor> loops_; ///< by loop index
-  descriptor<storage> scratch_;
-  descriptor<storage> merged_; ///< merged()'s
+  std::vector<loop_descriptor> loops_; ///< by loop index
+  descriptor scratch_;
+  descriptor merged_; ///< merged()'s
 };
 
 /// W of pass.md, "Symbolic device sets": the smallest world that can run a host
@@ -254,9 +254,9 @@ private:
 /// and the verifier both take it from the dispatches, so they judge canonical forms alike.
 struct smallest_world {
   device_id value = 1;
-  template <class Site, class Storage>
-  constexpr void widen(const Site& dispatch, const descriptor<Storage>& d) {
-    if (!dispatch.surely_runs || d.what != descriptor<Storage>::status::devices)
+  template <class Site>
+  constexpr void widen(const Site& dispatch, const descriptor& d) {
+    if (!dispatch.surely_runs || d.what != descriptor::status::devices)
       return;
     const auto ids = d.devices.intervals();
     if (!ids.empty() && !d.devices.has_progressions() && ids.front().first >= value)

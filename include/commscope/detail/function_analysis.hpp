@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <vector>
 
 namespace commscope {
 namespace detail {
@@ -23,8 +24,7 @@ namespace detail {
 /// `Record`: whether evidence is recorded (plan.hpp); off, its code is not instantiated.
 template <class Traits, bool Record = false> class function_analysis {
   using A = adapter<Traits>;
-  using storage = storage_t<Traits>;
-  template <class T> using vec = typename storage::template vector<T>;
+  template <class T> using vec = std::vector<T>;
   using expression = typename Traits::expression;
   using location = typename Traits::location;
 
@@ -74,7 +74,7 @@ public:
       a.base = site.base;
       a.size = nth_argument(a_, call, 0);
       a.name = a_.allocation_name(call);
-      a.where = a_.where(site.statement);
+      a.where = a_.location_of(site.statement);
       a.devices = std::move(devices_[i]);
     }
     release(devices_);
@@ -169,7 +169,7 @@ private:
     const auto order = static_cast<std::uint64_t>(-1 - vars_.at(w.next).value);
     auto& d = report(error_code::malformed_op,
                      a_.allocation_name(a_.value(facts_.allocations[first].statement)),
-                     a_.where(w.statement), order, 0, 0, reason::ambiguous_window);
+                     a_.location_of(w.statement), order, 0, 0, reason::ambiguous_window);
     d.object = a_.allocation_name(a_.value(facts_.allocations[second].statement));
     return view_of;
   }
@@ -247,12 +247,12 @@ private:
           : is_view ? (e.call ? reason::view_into_call : reason::view_into_operation)
                     : (e.call ? reason::pointer_into_call : reason::pointer_into_operation);
       auto& d = report(error_code::view_escapes, a_.allocation_name(a_.value(site.statement)),
-                       a_.where_expression(e.use), e.order, 0, 0, why);
+                       a_.location_of(e.use), e.order, 0, 0, why);
       d.object = e.name.empty() ? std::string_view("?") : e.name;
       if (is_view)
-        d.notes.push_back({note_kind::view, {}, a_.where(fp.views[view].statement)});
+        d.notes.push_back({note_kind::view, {}, a_.location_of(fp.views[view].statement)});
       else
-        d.notes.push_back({note_kind::shared_allocation, d.subject, a_.where(site.statement)});
+        d.notes.push_back({note_kind::shared_allocation, d.subject, a_.location_of(site.statement)});
     }
   }
 
@@ -276,12 +276,12 @@ private:
         continue;
       }
       const auto& desc = infer.infer(d);
-      const bool failed = desc.what == descriptor<storage>::status::error;
+      const bool failed = desc.what == descriptor::status::error;
       if constexpr (A::symbolic)
         min_world_.widen(d, desc);
       if (failed) {
-        auto& diag = report(desc.code, a_.target(d.call).callee.name, a_.where_expression(d.call),
-                            d.order, desc.number, contract::device_limit::of<Traits>());
+        auto& diag = report(desc.code, a_.call_target_of(d.call).callee.name, a_.location_of(d.call),
+                            d.order, desc.number, adapter<Traits>::device_limit);
         if constexpr (A::symbolic) // what is left: a bound out of that form
           if (desc.code == error_code::partial_world_range)
             diag.why = reason::world_loop_beyond_form;
@@ -296,14 +296,14 @@ private:
 
   /// One view that a dispatch may pass: its allocation gets the dispatch's devices.
   constexpr void dispatched(function_plan<Traits>& fp, const dispatch_site<A>& d,
-                            const descriptor<storage>& desc, bool failed, std::uint32_t v) {
+                            const descriptor& desc, bool failed, std::uint32_t v) {
     const auto a = fp.views[v].allocation;
     if (failed) {
       seeds_.emplace_back(a);
       return;
     }
     touched_[a] = 1;
-    if (desc.what == descriptor<storage>::status::devices)
+    if (desc.what == descriptor::status::devices)
       devices_[a].accumulate(desc.devices);
     if constexpr (Record) {
       fp.evidence.emplace_back();
@@ -311,9 +311,9 @@ private:
       ev.what = contribution<Traits>::kind::dispatch;
       ev.receiver = a;
       ev.order = d.order;
-      ev.callee = a_.target(d.call).callee.name;
-      ev.where = a_.where_expression(d.call);
-      if (desc.what == descriptor<storage>::status::devices)
+      ev.callee = a_.call_target_of(d.call).callee.name;
+      ev.where = a_.location_of(d.call);
+      if (desc.what == descriptor::status::devices)
         ev.devices = desc.devices;
       ev.passed_view = v;
       if (desc.loop != no_index) {
@@ -557,7 +557,7 @@ private:
           std::uint32_t first = no_index; // the first view the argument may hold
           for_each_view(st.views[at], [&](std::uint32_t v) { first = std::min(first, v); });
           d.notes.push_back(
-              {note_kind::aliased_view, r.roles[at], a_.where(fp.views[first].statement)});
+              {note_kind::aliased_view, r.roles[at], a_.location_of(fp.views[first].statement)});
         }
         return true;
       }
@@ -577,7 +577,7 @@ private:
       else if (!touched_[i]) {
         auto& d = report(error_code::unconsumed_alloc, a.name, a.where, at);
         for (const auto v : fp.views_of(static_cast<std::uint32_t>(i)))
-          d.notes.push_back({note_kind::view, {}, a_.where(fp.views[v].statement)});
+          d.notes.push_back({note_kind::view, {}, a_.location_of(fp.views[v].statement)});
       } else if (a.devices.is_bottom())
         report(error_code::empty_coverage, a.name, a.where, at);
     }
@@ -627,7 +627,7 @@ private:
                        a_.allocation_name(a_.value(site.statement)),
                        0,
                        0,
-                       a_.where(site.statement),
+                       a_.location_of(site.statement),
                        site.order,
                        {},
                        {}});
@@ -637,7 +637,7 @@ private:
   /// One nested scope per domain: more than the adapter can hold is reported at the
   /// first allocation of the first domain beyond the limit.
   constexpr void nesting_limit(const function_plan<Traits>& fp) {
-    constexpr std::size_t limit = contract::scope_nesting_limit::of<Traits>();
+    constexpr std::size_t limit = adapter<Traits>::scope_nesting_limit;
     if (fp.domains.size() <= limit)
       return;
     const auto i = fp.domains[limit].slots.front();
@@ -663,7 +663,7 @@ private:
   vec<std::uint32_t> seeds_, first_, next_, work_;
   vec<std::uint8_t> inherits_; ///< per allocation: some collective passes coverage to it
   vec<std::uint8_t> slotted_;  ///< per variable id: the base of a scope's slot
-  index_table<storage> table_; ///< domain leaders, then names within a domain
+  index_table table_; ///< domain leaders, then names within a domain
   vec<collective_state> states_;
   vec<edge> edges_;
   bool as_if_unmaterialized_ = false;
@@ -674,9 +674,9 @@ private:
 namespace detail {
 template <bool Record, class Program, class Traits>
 [[nodiscard]] constexpr auto analyze_program(const Program& p, const Traits& traits) {
-  if constexpr (!analysable_ir<Traits>) {
+  if constexpr (!analyzable_ir<Traits>) {
     diagnose_analysis<Traits>();
-    return unsatisfied_contract{};
+    return plan<plan_traits<Traits>>{};
   } else {
     const detail::adapter<Traits> a(traits);
     plan<Traits> result;

@@ -2,8 +2,7 @@
 // linear expected time: an open-addressing table of indices into the caller's array.
 // It replaces sorting A keys (A log A comparisons, each a string or interval-list
 // compare) where only "seen before?" is asked. Constant-evaluable: the hashes are
-// computed here (a multiply-xorshift mix of whole words), not by std::hash, and the table
-// lives in the storage policy's vector.
+// computed here (a multiply-xorshift mix of whole words), not by std::hash.
 #pragma once
 
 #include <commscope/device_set.hpp>
@@ -12,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
+#include <vector>
 
 namespace commscope::detail {
 
@@ -61,7 +61,7 @@ constexpr std::uint64_t hash_of(const device_set& d) {
 /// Maps a key (given by its hash and an equality test against stored indices) to the
 /// first index inserted with it. It grows as it fills, so a caller that cannot know how
 /// many distinct keys there will be (domains among allocations) sizes it small.
-template <class Storage> class index_table {
+class index_table {
 public:
   /// Empties the table, with room for `n` insertions before it first grows (load at
   /// most one half).
@@ -111,7 +111,7 @@ private:
     slots_[pos] = e;
   }
   constexpr void grow() {
-    typename Storage::template vector<entry> old(2 * slots_.size(), entry{});
+    std::vector<entry> old(2 * slots_.size(), entry{});
     old.swap(slots_);
     mask_ = slots_.size() - 1;
     for (const auto& e : old)
@@ -119,7 +119,7 @@ private:
         place(e);
   }
 
-  typename Storage::template vector<entry> slots_;
+  std::vector<entry> slots_;
   std::size_t mask_ = 0;
   std::size_t size_ = 0;
 };

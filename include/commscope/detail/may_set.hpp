@@ -8,11 +8,12 @@
 
 #include <cstdint>
 #include <span>
+#include <vector>
 
 namespace commscope::detail {
 
-template <class Storage> class may_sets {
-  template <class T> using vec = typename Storage::template vector<T>;
+class may_sets {
+  template <class T> using vec = std::vector<T>;
 
 public:
   using handle = std::uint32_t;

@@ -15,6 +15,7 @@
 #include <functional>
 #include <optional>
 #include <utility>
+#include <vector>
 
 namespace commscope::detail {
 
@@ -22,7 +23,7 @@ namespace commscope::detail {
 /// variables bound by assignments whose type points at a window buffer. Positions step
 /// by 4, so that a client can place up to three findings right after an event.
 template <class Adapter> struct scope_records {
-  template <class T> using vec = typename Adapter::storage::template vector<T>;
+  template <class T> using vec = std::vector<T>;
   using window_buffer = typename Adapter::window_buffer;
   struct scope {
     typename Adapter::statement statement{};
@@ -84,9 +85,10 @@ public:
     out_.order += 4;
     const auto kind = a_.statement_kind_of(s);
     if (kind == statement_kind::scope) {
-      typename scope_records<Adapter>::scope sc{s, a_.scope_name(s), a_.where(s), out_.order};
+      typename scope_records<Adapter>::scope sc{s, a_.scope_name(s), a_.location_of(s), out_.order};
       sc.first_slot = static_cast<std::uint32_t>(out_.slots.size());
-      a_.for_each_slot(s, [&](const auto& w) { out_.slots.push_back(w); });
+      for (auto&& w : a_.scope_slots(s))
+        out_.slots.push_back(a_.handed_out(w));
       sc.slot_count = static_cast<std::uint32_t>(out_.slots.size()) - sc.first_slot;
       sc.first_device = static_cast<std::uint32_t>(out_.devices.size());
       for (auto d : a_.scope_devices(s))
@@ -94,7 +96,8 @@ public:
       sc.device_count = static_cast<std::uint32_t>(out_.devices.size()) - sc.first_device;
       if constexpr (Adapter::symbolic) {
         sc.first_progression = static_cast<std::uint32_t>(out_.progressions.size());
-        a_.for_each_progression(s, [&](device_progression p) { out_.progressions.push_back(p); });
+        for (auto&& p : a_.scope_progressions(s))
+          out_.progressions.push_back(device_progression(p));
         sc.progression_count =
             static_cast<std::uint32_t>(out_.progressions.size()) - sc.first_progression;
       }
@@ -105,14 +108,14 @@ public:
     if (kind == statement_kind::assignment) {
       bool first = true;
       for (auto&& v : a_.targets(s)) {
-        if (const auto w = a_.view_window_buffer(s, v))
-          out_.views.push_back({s, v, *w, out_.order, a_.where(s)});
+        if (const auto w = a_.handed_out(a_.view_window_buffer(s, v)))
+          out_.views.push_back({s, v, *w, out_.order, a_.location_of(s)});
         if (first) {
           const auto e = a_.value(s);
           if (a_.expression_kind_of(e) == expression_kind::call) {
-            const call_target t = a_.target(e);
+            const call_target t = a_.call_target_of(e);
             if (t.what == call_target::kind::operation && t.op == operation::alloc_window_buffer)
-              out_.allocations.push_back({v, out_.order, a_.where(s), a_.allocation_name(e)});
+              out_.allocations.push_back({v, out_.order, a_.location_of(s), a_.allocation_name(e)});
           }
         }
         first = false;
@@ -129,7 +132,7 @@ public:
 private:
   const Adapter& a_;
   scope_records<Adapter>& out_;
-  typename Adapter::storage::template vector<std::uint32_t> open_;
+  std::vector<std::uint32_t> open_;
 };
 
 /// Appends the scopes and views of function f's body to `out`.
@@ -166,14 +169,13 @@ constexpr device_set scope_devices(const Records& found, const Scope& sc) {
 template <class Traits, class Adapter>
 constexpr void read_back(const Adapter& a, typename Adapter::function f,
                          function_plan<Traits>& fp) {
-  using storage = typename Adapter::storage;
   using window_buffer = typename Adapter::window_buffer;
   fp.allocations.clear();
   fp.views.clear();
   fp.domains.clear();
   scope_records<Adapter> found;
   read_scopes(a, f, found);
-  typename storage::template vector<std::pair<window_buffer, std::uint32_t>> index;
+  std::vector<std::pair<window_buffer, std::uint32_t>> index;
   for (const auto& sc : found.scopes) {
     const auto d = static_cast<std::uint32_t>(fp.domains.size());
     fp.domains.emplace_back();

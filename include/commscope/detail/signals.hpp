@@ -15,6 +15,7 @@
 #include <array>
 #include <cstdint>
 #include <string_view>
+#include <vector>
 
 namespace commscope {
 
@@ -30,9 +31,8 @@ template <class Traits> struct signal_site {
 
 /// The result of `plan_signals`: the sites in source order, or the reasons not to rewrite.
 template <class Traits> struct signal_plan {
-  using storage = storage_t<Traits>;
-  typename storage::template vector<signal_site<Traits>> sites;
-  typename storage::template vector<diagnostic<typename Traits::location>> diagnostics;
+  std::vector<signal_site<Traits>> sites;
+  std::vector<diagnostic<typename Traits::location>> diagnostics;
 
   [[nodiscard]] constexpr bool ok() const { return diagnostics.empty(); }
 };
@@ -79,8 +79,7 @@ struct signal_names {
 /// Walks one host orchestrator: a visitor of statement_walker.
 template <class Traits> class signal_finder {
   using A = adapter<Traits>;
-  using storage = storage_t<Traits>;
-  template <class T> using vec = typename storage::template vector<T>;
+  template <class T> using vec = std::vector<T>;
   using statement = typename Traits::statement;
   using expression = typename Traits::expression;
   using location = typename Traits::location;
@@ -106,7 +105,7 @@ public:
       // One pass: the first value waits until a second one shows it is a tuple.
       std::size_t n = 0;
       expression first{};
-      a_.for_each_expression(s, [&](expression e) {
+      for_each_in<expression>(a_.expressions(s), [&](expression e) {
         if (++n == 1) {
           first = e;
           return;
@@ -120,23 +119,23 @@ public:
       return false;
     }
     case statement_kind::for_loop: {
-      const auto b = a_.bounds(s);
+      const auto b = a_.loop_bounds(s);
       for (const auto* o : {&b.start, &b.stop, &b.step})
         if (!o->is_integer)
           nested(o->expression);
-      loops_.emplace_back(a_.where(s));
+      loops_.emplace_back(a_.location_of(s));
       return true;
     }
     case statement_kind::while_loop:
-      a_.for_each_expression(s, [&](expression e) { nested(e); });
-      loops_.emplace_back(a_.where(s));
+      for (auto&& e : a_.expressions(s)) { nested(e); }
+      loops_.emplace_back(a_.location_of(s));
       return true;
     case statement_kind::scope:
     case statement_kind::other:
-      a_.for_each_expression(s, [&](expression e) { nested(e); });
-      if (a_.control(s, a_.statement_kind_of(s)) != control_flow::repeat)
+      for (auto&& e : a_.expressions(s)) { nested(e); }
+      if (a_.control_of(s) != control_flow::repeat)
         return false;
-      loops_.emplace_back(a_.where(s)); // a loop of another kind (`for x in items`)
+      loops_.emplace_back(a_.location_of(s)); // a loop of another kind (`for x in items`)
       return true;
     case statement_kind::jump:
       return false;
@@ -149,13 +148,13 @@ private:
   [[nodiscard]] constexpr bool is_allreduce(expression e) const {
     if (a_.expression_kind_of(e) != expression_kind::call)
       return false;
-    const call_target t = a_.target(e);
+    const call_target t = a_.call_target_of(e);
     return t.what == call_target::kind::operation && t.op == operation::allreduce;
   }
 
   constexpr diagnostic<location>& report(error_code c, reason why, expression e, std::uint64_t at) {
     out_.diagnostics.push_back(
-        {c, why, row(operation::allreduce).name, 0, 0, a_.where_expression(e), at, {}, {}});
+        {c, why, row(operation::allreduce).name, 0, 0, a_.location_of(e), at, {}, {}});
     return out_.diagnostics.back();
   }
 
@@ -181,7 +180,7 @@ private:
         report(error_code::collective_in_loop, reason::synthesized_in_loop, e, at)
             .notes.push_back({note_kind::enclosing_loop, {}, loops_.back()});
       else
-        out_.sites.push_back({function_, s, e, a_.where_expression(e), cores, 0});
+        out_.sites.push_back({function_, s, e, a_.location_of(e), cores, 0});
     } else if (n != 2) {
       wrong_arity(e, n, at);
     }
@@ -224,9 +223,9 @@ private:
 /// fresh suffix; changes nothing. Check `ok()` before `synthesize`.
 template <class Program, class Traits>
 [[nodiscard]] constexpr auto plan_signals(const Program& p, const Traits& traits) {
-  if constexpr (!signal_analysable_ir<Traits>) {
+  if constexpr (!signal_analyzable_ir<Traits>) {
     diagnose_signals<Traits, false>();
-    return unsatisfied_contract{};
+    return signal_plan<signal_plan_traits<Traits>>{};
   } else {
     const detail::adapter<Traits> a(traits);
     signal_plan<Traits> result;
@@ -242,7 +241,7 @@ template <class Program, class Traits>
     // Fresh suffixes: the counter skips every N one of whose names is taken. It never
     // passes sites + taken names, so suffixes beyond that need no record.
     // One pass over the names in use keeps the suffixes of those that look synthesized.
-    typename storage_t<Traits>::template vector<std::uint64_t> suffixes;
+    std::vector<std::uint64_t> suffixes;
     std::size_t taken_names = 0;
     for (auto&& name : a.names_in_use(p)) {
       const std::string_view n(name);
@@ -253,7 +252,7 @@ template <class Program, class Traits>
         suffixes.push_back(static_cast<std::uint64_t>(k));
     }
     const std::size_t bound = result.sites.size() + taken_names;
-    typename storage_t<Traits>::template vector<std::uint8_t> taken(bound, 0);
+    std::vector<std::uint8_t> taken(bound, 0);
     for (const auto k : suffixes)
       if (k < bound)
         taken[static_cast<std::size_t>(k)] = 1;
@@ -270,12 +269,12 @@ template <class Program, class Traits>
 /// `plan_signals(p, ir_traits<Program>{})`.
 template <class Program> [[nodiscard]] constexpr auto plan_signals(const Program& p) {
   using Traits = ir_traits<Program>;
-  if constexpr (!signal_analysable_ir<Traits>) {
+  if constexpr (!signal_analyzable_ir<Traits>) {
     diagnose_signals<Traits, false>();
-    return unsatisfied_contract{};
+    return signal_plan<signal_plan_traits<Traits>>{};
   } else if constexpr (!default_constructible_traits<Traits>) {
     diagnose_default_traits<Traits>();
-    return unsatisfied_contract{};
+    return signal_plan<Traits>{};
   } else {
     return plan_signals(p, Traits{});
   }

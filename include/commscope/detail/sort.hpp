@@ -43,7 +43,7 @@ constexpr std::vector<std::uint32_t> sorted_indices(std::size_t n, const index_o
   return indices;
 }
 
-/// Sorts `v` (a vector of the storage policy) by `less` on its elements: sorts indices,
+/// Sorts `v` by `less` on its elements: sorts indices,
 /// then moves the elements along the cycles of the permutation, in place.
 template <class Vec, class Less> constexpr void sort_by(Vec& v, Less less) {
   const std::size_t n = v.size();

@@ -32,6 +32,7 @@
 #include <cstdint>
 #include <type_traits>
 #include <unordered_map>
+#include <vector>
 
 namespace commscope::detail {
 
@@ -62,8 +63,7 @@ struct binding {
 };
 
 template <class Adapter> class variable_table {
-  using storage = typename Adapter::storage;
-  template <class T> using vec = typename storage::template vector<T>;
+  template <class T> using vec = std::vector<T>;
   using variable = typename Adapter::variable;
   static constexpr bool dense = Adapter::dense_variables;
   static constexpr std::uint32_t unknown = no_index - 1;
@@ -71,7 +71,7 @@ template <class Adapter> class variable_table {
   static constexpr std::uint32_t bottom = no_index - 3; ///< reaches two different things
 
 public:
-  using sets_type = may_sets<storage>;
+  using sets_type = may_sets;
   using set_handle = typename sets_type::handle;
 
   constexpr variable_table(const Adapter& a, const typename Adapter::program& p) : a_(a) {

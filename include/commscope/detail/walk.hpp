@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 namespace commscope::detail {
 
@@ -86,7 +87,7 @@ private:
 
 public:
 private:
-  typename Adapter::storage::template vector<item> stack_;
+  std::vector<item> stack_;
 };
 
 /// Calls `visit` on every node of e's operand trees (e excluded), in pre-order, on an
@@ -98,7 +99,7 @@ constexpr void for_each_operand_preorder(const Adapter& a, typename Adapter::exp
   const auto base = stack.size();
   for (;;) {
     const auto mark = stack.size();
-    a.for_each_operand(e, [&](typename Adapter::expression sub) {
+    for_each_in<typename Adapter::expression>(a.subexpressions(e), [&](typename Adapter::expression sub) {
       if (wanted(sub))
         stack.emplace_back(sub);
     });
