@@ -98,7 +98,7 @@ template <class Traits> struct domain {
 
 /// One contribution to an allocation's descriptor, recorded when the analysis is asked
 /// for evidence (`analyze(p, traits, with_evidence)`): what `commscope-opt --explain`
-/// prints (cli.md).
+/// prints (docs/commscope-opt.md, "Explaining the plan").
 template <class Traits> struct contribution {
   using storage = storage_t<Traits>;
   enum class kind : std::uint8_t {
