@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the benchmarks (Release) and prints the ratio tables of the README, one per IR
+# Builds the benchmarks (Release) and prints the ratio tables of docs/benchmarks.md, one per IR
 # (the reference IR, and the same programs laid out in the index IR): the pass against
 # its floors at each size, the growth of time per allocation from the smallest to the
 # largest size, the IR's bytes per allocation, and the pass's own memory per allocation,

@@ -5,7 +5,7 @@
 
 #include <string>
 
-TEST_CASE("every code has its pass.md spelling") {
+TEST_CASE("every code has its documented spelling") {
   using commscope::error_code;
   CHECK(commscope::code_name(error_code::dead_alloc) == "dead-alloc");
   CHECK(commscope::code_name(error_code::unconsumed_alloc) == "unconsumed-alloc");

@@ -1,5 +1,5 @@
-// pass.md steps 7, 8, 10 and "Output invariants", on the reference IR (immutable shared
-// nodes, rebuilt on rewrite).
+// docs/semantics.md, steps 7, 8, 10 and "Output invariants", on the reference IR
+// (immutable shared nodes, rebuilt on rewrite).
 #include "pass_support.hpp"
 
 #include <algorithm>

@@ -1,5 +1,5 @@
-// pass.md "Verifier": the pass's output verifies clean; hand-made programs break each
-// property once, and the finding names its detail, subject and location.
+// docs/semantics.md, "Verifier": the pass's output verifies clean; hand-made programs
+// break each property once, and the finding names its detail, subject and location.
 #include "pass_support.hpp"
 
 #include <commscope/frontend/frontend.hpp>

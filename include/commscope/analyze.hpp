@@ -1,13 +1,15 @@
-// The analysis entry points: pass.md steps 1-6 and 9 for every host orchestrator, all
-// errors in source order, nothing in the IR touched. The result is a plan (plan.hpp).
+// The analysis entry points: steps 1-6 and 9 of docs/semantics.md for every host
+// orchestrator, all errors in source order, nothing in the IR touched. The result is a
+// plan (plan.hpp).
 #pragma once
 
 #include <commscope/detail/function_analysis.hpp>
 
 namespace commscope {
 
-/// Analyses every host orchestrator of `p` (pass.md steps 1-6 and 9) without changing
-/// anything, through the traits object `traits`. Check `plan.ok()` before `materialize`.
+/// Analyzes every host orchestrator of `p` (docs/semantics.md, steps 1-6 and 9) without
+/// changing anything, through the traits object `traits`. Check `plan.ok()` before
+/// `materialize`.
 template <class Program, class Traits>
 [[nodiscard]] constexpr auto analyze(const Program& p, const Traits& traits) {
   return detail::analyze_program<false>(p, traits);

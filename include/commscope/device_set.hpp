@@ -1,4 +1,5 @@
-// The device-descriptor lattice (pass.md, "Device descriptors" and "Symbolic device sets"):
+// The device-descriptor lattice (docs/semantics.md, "Device descriptors" and "Symbolic
+// device sets"):
 //   bottom (no evidence) < sets of devices ordered by inclusion < all.
 // Join is union and `all` absorbs. No IR in sight.
 //
@@ -196,13 +197,14 @@ public:
     return true;
   }
 
-  /// Brings a set with progressions into the canonical form for the world sizes of at least
-  /// `min_world` (pass.md, "Symbolic device sets"): two sets with the same devices in every
-  /// such world become equal (==) when no id reaches `min_world`. An id that does (its
-  /// dispatch might not run, devices.hpp, smallest_world) keeps the form sound, compared
-  /// where the device exists, but equal sets may then differ. Sets without progressions are
-  /// canonical already. Beyond the bounds of an explicit construction (constants or a period in the
-  /// thousands) only join's merging is applied. Returns whether *this changed.
+  /// Brings a set with progressions into the canonical form for the world sizes of at
+  /// least `min_world` (docs/semantics.md, "Symbolic device sets"): two sets with the
+  /// same devices in every such world become equal (==) when no id reaches `min_world`.
+  /// An id that does (its dispatch might not run, devices.hpp, smallest_world) keeps the
+  /// form sound, compared where the device exists, but equal sets may then differ. Sets
+  /// without progressions are canonical already. Beyond the bounds of an explicit
+  /// construction (constants or a period in the thousands) only join's merging is
+  /// applied. Returns whether *this changed.
   constexpr bool canonicalize(device_id min_world);
   [[nodiscard]] constexpr device_set canonical(device_id min_world) const {
     device_set s = *this;
@@ -211,14 +213,15 @@ public:
   }
 
   /// Whether *this holds every device of `other` in every world of at least `min_world`
-  /// devices where `other` holds it (pass.md, "Symbolic device sets"): device x of a part
-  /// with stop offset c (0 for an id) is in a world of ws devices when ws > x + c, so
-  /// *this must hold x through a part of stop offset at most max(c, min_world - 1 - x).
-  /// `all` includes everything; bottom is included in everything. Judged arithmetically,
-  /// stretch by stretch between the parts' ends, never enumerating a progression: where
-  /// only progressions cover a stretch, one period of their steps is checked (of at most
-  /// 2^16 elements of `other`'s part). Beyond that bound, and for a progression of
-  /// `other` with a negative start or a step below 1, it answers false: not proven.
+  /// devices where `other` holds it (docs/semantics.md, "Symbolic device sets"):
+  /// device x of a part with stop offset c (0 for an id) is in a world of ws devices when
+  /// ws > x + c, so *this must hold x through a part of stop offset at most
+  /// max(c, min_world - 1 - x). `all` includes everything; bottom is included in
+  /// everything. Judged arithmetically, stretch by stretch between the parts' ends, never
+  /// enumerating a progression: where only progressions cover a stretch, one period of
+  /// their steps is checked (of at most 2^16 elements of `other`'s part). Beyond that
+  /// bound, and for a progression of `other` with a negative start or a step below 1, it
+  /// answers false: not proven.
   [[nodiscard]] constexpr bool includes(const device_set& other, device_id min_world) const;
 
   /// Equal representations. For sets with progressions, compare canonical forms.

@@ -1,4 +1,4 @@
-// Error codes, diagnostics and their messages (pass.md, "Errors").
+// Error codes, diagnostics and their messages (docs/semantics.md, "Errors").
 //
 // A diagnostic stores what it is about (a code, a subject name, up to two numbers, a
 // location) rather than a formatted string, so that the analysis can run in constant
@@ -171,7 +171,8 @@ enum class reason : std::uint8_t {
   uncovered_devices,
 };
 
-/// What a note of a diagnostic points at (cli.md lists them); selects its message.
+/// What a note of a diagnostic points at (docs/semantics.md, "Notes"); selects its
+/// message.
 enum class note_kind : std::uint8_t {
   earlier_allocation, ///< duplicate-name: the first allocation of the name
   device_loop,        ///< the loop whose bounds made the dispatch's device set

@@ -1,6 +1,7 @@
-// Steps 7, 8 and 10 of pass.md through the adapter's rewrite hooks (traits.hpp, layer 3).
-// All or nothing: the hooks are called only for a plan without diagnostics, which covers
-// the whole program, so an IR that is mutated in place is never left half-changed.
+// Steps 7, 8 and 10 of docs/semantics.md through the adapter's rewrite hooks (traits.hpp,
+// layer 3). All or nothing: the hooks are called only for a plan without diagnostics,
+// which covers the whole program, so an IR that is mutated in place is never left
+// half-changed.
 #pragma once
 
 #include <commscope/analyze.hpp>

@@ -96,7 +96,7 @@ template <class Traits> struct domain {
 
 /// One contribution to an allocation's descriptor, recorded when the analysis is asked
 /// for evidence (`analyze(p, traits, with_evidence)`): what `commscope-opt --explain`
-/// prints (cli.md).
+/// prints (docs/commscope-opt.md, "Explaining the plan").
 template <class Traits> struct contribution {
   enum class kind : std::uint8_t {
     dispatch,  ///< a dispatch passed a view of the allocation

@@ -1,7 +1,7 @@
 // The companion pass through the adapter's layer-4 hooks (traits.hpp), and the pipeline
-// that runs it before the main pass (pass.md, "The companion pass: signal synthesis").
-// All or nothing, like the main pass: the hook is called only for a plan without
-// diagnostics, which covers the whole program.
+// that runs it before the main pass (docs/semantics.md, "The companion pass: signal
+// synthesis"). All or nothing, like the main pass: the hook is called only for a plan
+// without diagnostics, which covers the whole program.
 #pragma once
 
 #include <commscope/detail/signals.hpp>

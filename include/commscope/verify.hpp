@@ -1,9 +1,9 @@
-// The verifier of the property "comm-domain scopes materialized" (pass.md, "Verifier"),
-// usable on any program through the scope readers of traits.hpp (layer 2). It returns
-// findings (code `verify`) in walk order; it never throws. Beyond the structure of the
-// scopes it checks their soundness: each scope holds every device that the program's
-// dispatches and collectives use for the allocations it holds, as the analysis finds
-// them in the body taken as if it were not materialized.
+// The verifier of the property "comm-domain scopes materialized" (docs/semantics.md,
+// "Verifier"), usable on any program through the scope readers of traits.hpp (layer 2).
+// It returns findings (code `verify`) in walk order; it never throws. Beyond the
+// structure of the scopes it checks their soundness: each scope holds every device that
+// the program's dispatches and collectives use for the allocations it holds, as the
+// analysis finds them in the body taken as if it were not materialized.
 #pragma once
 
 #include <commscope/adapter.hpp>

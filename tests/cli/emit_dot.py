@@ -1,6 +1,6 @@
-# --emit=dot: the plan as a Graphviz picture (cli.md). The built-in example: a cluster
-# per domain with its allocations and views, an edge from each dispatch to what it
-# covers, and the allreduce passing coverage on from its data to its signal.
+# --emit=dot: the plan as a Graphviz picture (docs/commscope-opt.md, "Pictures"). The built-in
+# example: a cluster per domain with its allocations and views, an edge from each dispatch to
+# what it covers, and the allreduce passing coverage on from its data to its signal.
 # RUN: %commscope-opt --emit=dot | %FileCheck --check-prefix=BUILTIN %s
 # BUILTIN:      digraph commscope {
 # BUILTIN:        subgraph "cluster_p0" {

@@ -1,7 +1,7 @@
-# --format=sarif: the diagnostics as one SARIF 2.1.0 log (cli.md): one run, tool
-# commscope-opt with its version, one rule per error code with its descriptions, one
-# result per diagnostic at its location, notes as related locations; exit status as
-# without it. tests/scripts/sarif-validate.sh checks such logs with a SARIF validator.
+# --format=sarif: the diagnostics as one SARIF 2.1.0 log (docs/commscope-opt.md, "SARIF"): one
+# run, tool commscope-opt with its version, one rule per error code with its descriptions, one
+# result per diagnostic at its location, notes as related locations; exit status as without it.
+# tests/scripts/sarif-validate.sh checks such logs with a SARIF validator.
 # RUN: %commscope-opt --format=sarif %s > %t.sarif 2> %t.err; test $? -eq 1
 # RUN: %FileCheck %s < %t.sarif
 # CHECK:      "version": "2.1.0",

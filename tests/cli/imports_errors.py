@@ -1,4 +1,4 @@
-# Programs across modules (cli.md): an unresolved callee is malformed-op naming the
+# Programs across modules (docs/commscope-opt.md): an unresolved callee is malformed-op naming the
 # module and the directories searched, suggesting -I, and the views it was passed are not
 # reported again (no unconsumed-alloc); a syntax error in an imported module is located
 # there, with a note at the import, and rejects only the program that needs it (exit 1).

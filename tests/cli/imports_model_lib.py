@@ -1,6 +1,6 @@
-# Programs across modules (cli.md): host programs of the model library in model_lib/
-# calling chip orchestrators imported plainly, relatively, through `import ... as`, through
-# the package's re-export and past an import cycle; integer constants imported from
+# Programs across modules (docs/commscope-opt.md): host programs of the model library in
+# model_lib/ calling chip orchestrators imported plainly, relatively, through `import ... as`,
+# through the package's re-export and past an import cycle; integer constants imported from
 # config.py (`from config import N`, `C.N`). Each plan was worked out by hand.
 
 # RUN: %commscope-opt --format=json %S/model_lib/host_plain.py > %t.plain 2> %t.plain.err

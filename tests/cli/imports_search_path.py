@@ -1,5 +1,5 @@
-# Programs across modules (cli.md): model_lib/vendor/norm.py is found only through -I DIR
-# (also -IDIR) or a PYTHONPATH directory; without either its callee is unresolved.
+# Programs across modules (docs/commscope-opt.md): model_lib/vendor/norm.py is found only
+# through -I DIR (also -IDIR) or a PYTHONPATH directory; without either its callee is unresolved.
 
 # RUN: %commscope-opt --format=json -I %S/model_lib/vendor %S/model_lib/host_include.py | %python %S/scripts/plan_summary.py | %FileCheck --check-prefix=FOUND --match-full-lines %s
 # RUN: %commscope-opt --format=json -I%S/model_lib/vendor %S/model_lib/host_include.py | %python %S/scripts/plan_summary.py | %FileCheck --check-prefix=FOUND --match-full-lines %s

@@ -1,4 +1,4 @@
-# The example of cli.md: one allocation, one view, one dispatch over the whole world.
+# The example of docs/commscope-opt.md, "The JSON plan": one allocation, view and world dispatch.
 # RUN: %commscope-opt --format=json %s | %FileCheck %s
 # RUN: %commscope-opt --format=json --emit=plan %s | %FileCheck %s
 # RUN: %commscope-opt --format=json %s 2> %t.err; test $? -eq 0 && test ! -s %t.err

@@ -1,4 +1,4 @@
-# Rebinding in branches (pass.md, "Rebinding and control flow"), in host programs as
+# Rebinding in branches (docs/semantics.md, "Rebinding and control flow"), in host programs as
 # pytest modules write them: @pl.jit groups inside test functions, formatted by a code
 # formatter. A name bound again is one variable: the branches of an if are
 # alternatives, and after it a use may see the view of every branch (and the one from

@@ -1,4 +1,4 @@
-# Rebinding in loops (pass.md, "Rebinding and control flow"), in a @pl.program class:
+# Rebinding in loops (docs/semantics.md, "Rebinding and control flow"), in a @pl.program class:
 # a loop body runs zero or more times, so a use at its top sees the binding of the
 # previous iteration as well as the one from before the loop, and a use after it sees
 # both; what is bound before a break reaches the loop's exit; a loop-carried value

@@ -1,4 +1,4 @@
-# Several inputs (cli.md, "Several inputs"): files and directories, the `files` /
+# Several inputs (docs/commscope-opt.md, "Several inputs"): files and directories, the `files` /
 # `summary` document in input order, diagnostics grouped by file, the worst exit status,
 # and output that does not depend on -j. The directory several/ holds an accepted file,
 # a rejected one, and under sub/ another accepted one and a syntax error; its hidden

@@ -21,8 +21,8 @@ class P:
             self.chip(w, device=r)
         self.chip(w, device=3)
 
-# A loop over part of the world gives a symbolic device set (pass.md, "Symbolic device
-# sets"): printed as range(...) in devices=, as {start, step, stop} in the JSON; the
+# A loop over part of the world gives a symbolic device set (docs/semantics.md, "Symbolic
+# device sets"): printed as range(...) in devices=, as {start, step, stop} in the JSON; the
 # --emit=ir output parses back to the same plan and verifies.
 # RUN: %commscope-opt --format=json %s > %t.plan1
 # RUN: %FileCheck --check-prefix=PLAN %s < %t.plan1

@@ -1,4 +1,4 @@
-# Signal synthesis runs before the main pass (pass.md, "The companion pass"): each
+# Signal synthesis runs before the main pass (docs/semantics.md, "The companion pass"): each
 # signal-less allreduce gets three bindings before its statement and its signal as the
 # second argument, and the signal window joins the data's domain. The rewritten call
 # keeps its keywords and its author's comment. --no-synthesize-signals runs the main pass

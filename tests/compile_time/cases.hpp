@@ -1,7 +1,8 @@
 // The table of test programs and their expected plans, written once. static_test.cpp has
 // the compiler run the pass on each program and check the plan; reference_test.cpp
 // rebuilds each program in the reference IR and checks the same expectation at run time.
-// Every scenario of pass.md's descriptor table, every collective and every error code.
+// Every scenario of the descriptor table (docs/semantics.md, "Device descriptors"), every
+// collective and every error code.
 #pragma once
 
 #include <commscope/compile_time/builder.hpp>
@@ -437,8 +438,9 @@ using all =
           aliased_broadcast, aliased_reduce_scatter, aliased_allgather, aliased_all_to_all,
           aliased_all_to_all_v, aliased_after_suppressed_check>;
 
-// ---- loops over part of the world (pass.md, "Symbolic device sets"): an adapter without
-// symbolic device sets reports them (the index IR, the plain compile-time traits) ----------
+// ---- loops over part of the world (docs/semantics.md, "Symbolic device sets"): an
+// adapter without symbolic device sets reports them (the index IR, the plain compile-time
+// traits) --------------------------------------------------------------------------------
 
 inline constexpr test_case partial_world_offset{
     "descriptor: range(1, world_size() - 1) is unsupported-device without symbolic sets",
@@ -511,9 +513,9 @@ using symbolic = table<symbolic_start, symbolic_step, symbolic_offset_direct,
                        symbolic_offset_temporaries, symbolic_zero_joins_all, symbolic_parities_all,
                        symbolic_id_past_stop, symbolic_open_start, symbolic_descending>;
 
-// ---- rebinding (pass.md, "Rebinding and control flow"): a name bound several times is
-// one variable bound several times, in every IR that runs these tables (the compile-time
-// and index IRs by name, the reference IR by name_id) -----------------------------------
+// ---- rebinding (docs/semantics.md, "Rebinding and control flow"): a name bound several
+// times is one variable bound several times, in every IR that runs these tables (the
+// compile-time and index IRs by name, the reference IR by name_id) -----------------------
 
 inline constexpr test_case rebind_collective_result{
     "rebinding: data = allreduce(data, sig) leaves data a view of its buffer",

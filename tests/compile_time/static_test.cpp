@@ -69,7 +69,8 @@ static_assert(!commscope::contract::symbolic_device_sets::of<ct_traits>());
 constexpr ct_traits ct_object{};
 static_assert(commscope::analyze(ct_cases::world_loop.program, ct_object).ok());
 
-// ---- signal synthesis: its analysis runs in the compiler (pass.md, "The companion pass")
+// ---- signal synthesis: its analysis runs in the compiler (docs/semantics.md, "The
+// companion pass: signal synthesis")
 
 using commscope::operation;
 using ct_cases::buffer;

@@ -1,4 +1,5 @@
-// pass.md step 9, "Cluster": first-equal-descriptor clustering, domain and slot order.
+// docs/semantics.md, step 9, "Cluster": first-equal-descriptor clustering, domain and
+// slot order.
 #include "pass_support.hpp"
 
 #include <string>

@@ -1,5 +1,5 @@
-// pass.md step 4, "Collectives": inheritance rows, arity and argument checks, coverage
-// checks, loops, the fixed point, and collective results as views.
+// docs/semantics.md, step 4, "Collectives": inheritance rows, arity and argument checks,
+// coverage checks, loops, the fixed point, and collective results as views.
 //
 // Layout of the programs: chip (1-2), host (3), then each f.view(name) takes two lines
 // (the allocation, then its window).

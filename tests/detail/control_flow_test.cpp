@@ -1,6 +1,7 @@
-// pass.md, "Rebinding and control flow", through an IR that rebinds its variables and
-// says how its statements' children run (flow_ir.hpp): branches are alternatives, loop
-// bodies run zero or more times, a use reached by several bindings is a may-set of views.
+// docs/semantics.md, "Rebinding and control flow", through an IR that rebinds its
+// variables and says how its statements' children run (flow_ir.hpp): branches are
+// alternatives, loop bodies run zero or more times, a use reached by several bindings is
+// a may-set of views.
 #include "flow_ir.hpp"
 
 #include <doctest/doctest.h>

@@ -1,4 +1,4 @@
-// pass.md "Device descriptors": every row of the table, on the reference IR.
+// docs/semantics.md, "Device descriptors": every row of the table, on the reference IR.
 //
 // Every program here starts with chip (lines 1-2), host (line 3), buf (line 4) and
 // buf_v = window(buf) (line 5); a dispatch at top level is at column 9, inside one

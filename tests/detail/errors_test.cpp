@@ -1,5 +1,5 @@
-// pass.md "Errors": every code with its exact line:column, messages, programs with many
-// errors (all reported, in source order), and the no-cascade reporting rules.
+// docs/semantics.md, "Errors": every code with its exact line:column, messages, programs
+// with many errors (all reported, in source order), and the no-cascade reporting rules.
 //
 // Lines: chip 1-2, host 3, first statement 4. Columns: a statement at depth k starts at
 // 9 + 4k; a call after `target = ` starts target.size() + 3 further.
@@ -65,8 +65,8 @@ TEST_CASE("a collective whose data has empty coverage is uncovered, once") {
   f.h.dispatch(f.chip, {d}, r);
   f.h.end();
   f.h.collective(operation::allreduce, {d, s}); // 10: d has bottom, but was dispatched
-  // One diagnostic: d is an argument of a reported collective, so its own
-  // empty-coverage is not reported again (pass.md, "Reporting rules").
+  // One diagnostic: d is an argument of a reported collective, so its own empty-coverage
+  // is not reported again (docs/semantics.md, "Reporting rules").
   CHECK(diags(f.analyze()) == "uncovered-collective allreduce 10:9");
 }
 

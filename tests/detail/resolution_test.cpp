@@ -1,5 +1,6 @@
-// pass.md step 2 and "Resolution of a variable to a view": copies of views, copies of
-// allocation pointers, collective results, and safety against bindings that loop.
+// docs/semantics.md, step 2 and "Resolution of a variable to a view": copies of views,
+// copies of allocation pointers, collective results, and safety against bindings that
+// loop.
 #include "pass_support.hpp"
 
 #include <algorithm>
@@ -206,8 +207,8 @@ TEST_CASE("resolution is flow-sensitive: a copy made after its use does not reac
   CHECK(diags(pl) == "unconsumed-alloc buf 4:9");
 }
 
-// pass.md "Rebinding": one variable object bound several times (assign_to), as a front
-// end that does not rename would produce.
+// docs/semantics.md, "Rebinding and control flow": one variable object bound several
+// times (assign_to), as a front end that does not rename would produce.
 
 TEST_CASE("rebinding: data = allreduce(data, sig) on one variable, straight and in a loop") {
   fixture f;

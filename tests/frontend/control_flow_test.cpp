@@ -1,8 +1,8 @@
-// The front end and the library agree under control flow (pass.md, "Rebinding and
-// control flow"): the parser binds a name again as one variable of its function (its
+// The front end and the library agree under control flow (docs/semantics.md, "Rebinding
+// and control flow"): the parser binds a name again as one variable of its function (its
 // name_id), tells the analysis how each compound statement runs, and the analysis
-// resolves every use to the bindings that may reach it. The printed program of the
-// pass parses back to the same plan.
+// resolves every use to the bindings that may reach it. The printed program of the pass
+// parses back to the same plan.
 #include "parse_support.hpp"
 #include "pass_support.hpp"
 

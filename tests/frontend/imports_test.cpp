@@ -1,5 +1,5 @@
-// Programs across modules (cli.md): how an imported callee or constant is found, and that
-// each module of a run is read once.
+// Programs across modules (docs/commscope-opt.md): how an imported callee or constant is
+// found, and that each module of a run is read once.
 #include <commscope/commscope.hpp>
 #include <commscope/frontend/frontend.hpp>
 #include <commscope/frontend/imports.hpp>

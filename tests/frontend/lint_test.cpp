@@ -1,6 +1,6 @@
-// What the front end gives the driver's lint diagnostics (cli.md, "For people and for
-// CI"): unknown decorators, invalid UTF-8, calls that dispatch nothing, suggestions for
-// open names, folded allocation sizes.
+// What the front end gives the driver's lint diagnostics (docs/commscope-opt.md, "No
+// false all-clear", "Constants of the file", "Sizes"): unknown decorators, invalid UTF-8,
+// calls that dispatch nothing, suggestions for open names, folded allocation sizes.
 #include <commscope/commscope.hpp>
 #include <commscope/frontend/frontend.hpp>
 #include <commscope/reference/traits.hpp>

@@ -1,5 +1,6 @@
-// Whole modules (cli.md, "What is analysed", "Constants of the file"): where the DSL is
-// found, what a program is named, how open names resolve, what a host body may hold.
+// Whole modules (docs/commscope-opt.md, "What is analyzed", "Constants of the file"):
+// where the DSL is found, what a program is named, how open names resolve, what a host
+// body may hold.
 #include <commscope/commscope.hpp>
 #include <commscope/frontend/frontend.hpp>
 #include <commscope/frontend/print.hpp>
@@ -52,7 +53,7 @@ constexpr std::string_view header = "import pypto.language as pl\n"
 
 } // namespace
 
-TEST_CASE("programs at any depth, both forms, named and lined as cli.md says") {
+TEST_CASE("programs at any depth, both forms, named and lined as docs/commscope-opt.md says") {
   const std::string src = std::string(header) + R"(
 SIZE = 64
 

@@ -1,4 +1,5 @@
-// The text front end and the printer of the reference IR (cli.md, "The text form").
+// The text front end and the printer of the reference IR (docs/commscope-opt.md, "The
+// text form: Python modules").
 #include "parse_support.hpp"
 
 #include <commscope/commscope.hpp>
@@ -85,7 +86,7 @@ TEST_CASE("a misused builder throws instead of reading past its blocks") {
   CHECK(pb.finish() != nullptr); // still usable
 }
 
-TEST_CASE("the cli.md example parses into the reference IR") {
+TEST_CASE("the example of docs/commscope-opt.md (The JSON plan) parses into the reference IR") {
   auto p = parse_ok(example);
   CHECK(p->name == "P");
   REQUIRE(p->functions.size() == 2);
@@ -136,7 +137,7 @@ TEST_CASE("the cli.md example parses into the reference IR") {
   CHECK(call.args().at(0)->var().get() == &view);
 }
 
-TEST_CASE("function kinds follow the decorator table of cli.md") {
+TEST_CASE("function kinds follow the decorator table of docs/commscope-opt.md") {
   auto p = parse_ok("@pl.program\nclass P:\n"
                     "    @pl.function(level=pl.Level.HOST, type=pl.FunctionType.Orchestration)\n"
                     "    def a(self):\n        pass\n"
@@ -182,7 +183,7 @@ TEST_CASE("operations: short and long spellings, text kept as written") {
   CHECK(fe::print_expression(rhs(f, 5)) == "pld.tensor.allreduce(b, c, op=pl.ReduceOp.SUM)");
 }
 
-TEST_CASE("get_byte folds for every dtype of cli.md") {
+TEST_CASE("get_byte folds for every dtype of docs/commscope-opt.md") {
   const std::pair<const char*, int> widths[] = {
       {"FP32", 4},  {"INT32", 4},  {"UINT32", 4}, {"FP16", 2},  {"BF16", 2},
       {"INT16", 2}, {"UINT16", 2}, {"INT8", 1},   {"UINT8", 1}, {"BOOL", 1},

@@ -1,5 +1,6 @@
-// Python 3's lexical rules (cli.md, "Lexical"): what Python reads is read, what Python
-// refuses while tokenizing is a syntax error at the place Python points to.
+// Python 3's lexical rules (docs/commscope-opt.md, "Lexical rules"): what Python reads is
+// read, what Python refuses while tokenizing is a syntax error at the place Python points
+// to.
 #include "tokens.hpp"
 
 #include <commscope/frontend/frontend.hpp>

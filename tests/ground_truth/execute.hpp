@@ -1,7 +1,7 @@
 // The executor: runs a model program (program.hpp) concretely for one world size over
 // every branch outcome and every trip count of its while loops, and records what each
-// dispatch and collective touched: the ground truth of pass.md, "Rebinding and control
-// flow".
+// dispatch and collective touched: the ground truth of docs/semantics.md, "Rebinding and
+// control flow".
 //
 // Conditions are opaque, so every combination of outcomes is one execution. Rather than
 // enumerating the paths one by one (exponential in the branches a loop runs), the
@@ -343,7 +343,7 @@ private:
   }
 
   /// Coverage: what an allocation's dispatches give it, then what it inherits, to a fixed
-  /// point (pass.md, step 4: transitive and order-independent).
+  /// point (docs/semantics.md, step 4: transitive and order-independent).
   static void close(world_truth& w) {
     w.covered = w.dispatched;
     for (bool changed = true; changed;) {
@@ -363,13 +363,12 @@ private:
   std::int64_t world_size_ = 0;
 };
 
-/// The smallest world that can run the program: one more than the largest constant
-/// device it may dispatch to (a constant, one bound to a device variable, or an element
-/// of a constant range). pass.md
-/// compares device sets for worlds of at least this size. A dispatch guarded by a
-/// conditional expression counts not: the host runs in a world without its device, in the
-/// executions where it does not run (pass.md: it does not count towards W), so the
-/// worlds run may lack it.
+/// The smallest world that can run the program: one more than the largest constant device
+/// it may dispatch to (a constant, one bound to a device variable, or an element of a
+/// constant range). docs/semantics.md, "Symbolic device sets", compares device sets for
+/// worlds of at least this size. A dispatch guarded by a conditional expression counts
+/// not: the host runs in a world without its device, in the executions where it does not
+/// run (docs/semantics.md: it does not count towards W), so the worlds run may lack it.
 inline std::int64_t smallest_world(const program& p) {
   std::int64_t w = 1;
   each_statement(p.body, [&](const statement& s, int) {

@@ -1,7 +1,8 @@
-// The ground-truth checker (pass.md, "Rebinding and control flow"): random host
-// orchestrators, run concretely for four world sizes over every branch outcome and loop
-// trip count, against the plans of the same program read by the reference front end
-// from its Python text and built directly in the index IR. For every program:
+// The ground-truth checker (docs/semantics.md, "Rebinding and control flow"; the method:
+// docs/ground-truth.md): random host orchestrators, run concretely for four world sizes
+// over every branch outcome and loop trip count, against the plans of the same program
+// read by the reference front end from its Python text and built directly in the index
+// IR. For every program:
 //   - each allocation's analysed device set holds every device the executions touch it
 //     from, inheritance through collectives included (sound; `all` is every device of
 //     every world);
@@ -326,10 +327,11 @@ verdict judge(const gt::program& p, const gt::rendered& r, const gt::truth& t, c
 
 constexpr int worlds = 4;
 
-/// What is wrong with the evidence of an accepted plan (cli.md, `--explain`), if
-/// anything: every dispatch that touches an allocation in some execution, and every
-/// collective that passes it coverage, is a contribution at that call; a dispatch's names
-/// a view of the allocation it explains; the contributions add up to its devices.
+/// What is wrong with the evidence of an accepted plan (docs/commscope-opt.md,
+/// "Explaining the plan"), if anything: every dispatch that touches an allocation in some
+/// execution, and every collective that passes it coverage, is a contribution at that
+/// call; a dispatch's names a view of the allocation it explains; the contributions add
+/// up to its devices.
 template <class FunctionPlan>
 std::optional<std::string> unexplained(const gt::rendered& r, const gt::truth& t,
                                        const FunctionPlan& fp) {
@@ -574,7 +576,7 @@ std::uint64_t environment(const char* name, std::uint64_t otherwise) {
   return v && *v ? std::strtoull(v, nullptr, 0) : otherwise;
 }
 
-// ---- hand-written programs: the executor and the judge on the examples of pass.md
+// ---- hand-written programs: the executor and the judge on docs/semantics.md's examples
 
 /// Writes model programs by name: `b = alloc(...)`, views, copies, dispatches, blocks.
 /// Buffers are named b...

@@ -1,14 +1,15 @@
-// The program model of the ground-truth checker: host orchestrators as the DSL writes them
-// (pass.md, "Rebinding and control flow"), small enough to run concretely. Window buffers
-// are allocated at the top, once each, and may be reached through pointer copies; views
-// are variables that are bound, copied, swapped and rebound anywhere; loops run over the
-// world or over constant ranges, or while an opaque condition holds; `if`/`elif`/`else`
-// take opaque conditions; `with` blocks run once; dispatches run on a constant device, on
-// an enclosing loop's variable or on a device variable bound anywhere; host collectives
-// pass coverage. Views also flow through expressions (pass.md, "Every use of a view is
-// followed or refused"): slices and method calls of views, tuples packed, read back and
-// unpacked, conditional expressions choosing a view or guarding a dispatch; and they
-// escape into helpers the pass does not follow (`stage(v)`), which it must refuse.
+// The program model of the ground-truth checker: host orchestrators as the DSL writes
+// them (docs/semantics.md, "Rebinding and control flow"), small enough to run concretely.
+// Window buffers are allocated at the top, once each, and may be reached through pointer
+// copies; views are variables that are bound, copied, swapped and rebound anywhere; loops
+// run over the world or over constant ranges, or while an opaque condition holds;
+// `if`/`elif`/`else` take opaque conditions; `with` blocks run once; dispatches run on a
+// constant device, on an enclosing loop's variable or on a device variable bound
+// anywhere; host collectives pass coverage. Views also flow through expressions
+// (docs/semantics.md, "Every use of a view is followed or refused"): slices and method
+// calls of views, tuples packed, read back and unpacked, conditional expressions choosing
+// a view or guarding a dispatch; and they escape into helpers the pass does not follow
+// (`stage(v)`), which it must refuse.
 #pragma once
 
 #include <cstdint>
@@ -54,7 +55,8 @@ enum class collective : std::uint8_t {
 };
 
 /// The DSL's name of a collective, its positional arguments, the argument its result
-/// views (-1: its result is no view), and its inheritance edges (pass.md, step 4).
+/// views (-1: its result is no view), and its inheritance edges (docs/semantics.md,
+/// step 4).
 struct collective_shape {
   const char* name;
   int arguments;
@@ -123,7 +125,7 @@ struct statement {
   collective op{};
   std::int64_t start = 0, stop = 0, step = 1;
   /// for_world: range(start, world_size() - world_offset, step), a loop over part of the
-  /// world (pass.md, "Symbolic device sets") unless it is range(world_size()).
+  /// world (docs/semantics.md, "Symbolic device sets") unless it is range(world_size()).
   std::int64_t world_offset = 0;
   bool builtin_range = false; ///< range(...) rather than pl.range(...)
   bool else_ = false;
@@ -221,7 +223,7 @@ template <class Block, class F> void each_statement_under(Block& b, F&& f, bool 
 }
 
 /// No binding nested in a branch or a loop body: the class in which the analysis must be
-/// exact (pass.md).
+/// exact (docs/semantics.md, "Rebinding and control flow").
 inline bool straight_line_bindings(const program& p) {
   bool nested = false;
   each_statement_under(p.body,
@@ -235,7 +237,7 @@ inline bool straight_line_bindings(const program& p) {
 ///     their correlation (after `w = v`, `allreduce(v, w)` passes b to b and c to c in
 ///     every execution, but {b, c} to {b, c} to the analysis);
 ///   - `x = t[k]` and `a, b = t` read back a tuple: the analysis binds them to any view the
-///     tuple holds (pass.md: soundly wider), while an execution knows which one.
+///     tuple holds (docs/semantics.md: soundly wider), while an execution knows which one.
 /// Slices, method calls, a whole tuple passed to a dispatch, a guarded dispatch (it runs
 /// in some execution, and coverage is the union over executions) stay exact.
 inline bool exact_class(const program& p) {

@@ -1,10 +1,11 @@
-// A model program (program.hpp) as the Python the DSL's authors write (cli.md; the style
-// of tests/corpus): a module-level group of `@pl.jit` chip orchestrators and one
-// `@pl.jit.host` host orchestrator whose conditions are calls of its parameters (each
-// evaluation may differ, as the executor assumes). Spellings vary with the statement's
-// number (`pld.` or `pld.tensor.`, `range` or `pl.range`, a tuple or a list), for breadth.
-// A program that calls helpers has them too: `def stage(x)` at the top of the module, a
-// `@pl.jit.host def helper(x)` after the chips: functions the pass does not follow.
+// A model program (program.hpp) as the Python the DSL's authors write
+// (docs/commscope-opt.md, "The text form: Python modules"; the style of tests/corpus): a
+// module-level group of `@pl.jit` chip orchestrators and one `@pl.jit.host` host
+// orchestrator whose conditions are calls of its parameters (each evaluation may differ,
+// as the executor assumes). Spellings vary with the statement's number (`pld.` or
+// `pld.tensor.`, `range` or `pl.range`, a tuple or a list), for breadth. A program that
+// calls helpers has them too: `def stage(x)` at the top of the module, a `@pl.jit.host
+// def helper(x)` after the chips: functions the pass does not follow.
 #pragma once
 
 #include "program.hpp"

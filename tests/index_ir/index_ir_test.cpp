@@ -141,7 +141,7 @@ TEST_CASE("the verifier finds a view outside its scope, and never reads a null h
   CHECK(found[0].where.line == 99);
 }
 
-// ---- control flow (pass.md, "Rebinding and control flow"), one variable rebound
+// ---- control flow (docs/semantics.md, "Rebinding and control flow"), one variable rebound
 namespace {
 
 using index_ir::builder;

@@ -368,7 +368,7 @@ TEST_CASE("diagnostics are reported in the order of functions()") {
   CHECK(p.buffers.empty());
 }
 
-// ---- control flow (pass.md, "Rebinding and control flow")
+// ---- control flow (docs/semantics.md, "Rebinding and control flow")
 namespace {
 
 using stmt_list = std::vector<std::shared_ptr<kw::stmt>>;

@@ -1042,9 +1042,9 @@ func.func @host(%flag: i1, %va: tensor<64xf32>, %vb: tensor<64xf32>) attributes 
 
 namespace {
 
-// Rebinding in the reference IR, region results in MLIR: the same plans (pass.md,
-// "Rebinding and control flow": an IR that renames each binding gets the same results
-// as one that rebinds).
+// Rebinding in the reference IR, region results in MLIR: the same plans
+// (docs/semantics.md, "Rebinding and control flow": an IR that renames each binding gets
+// the same results as one that rebinds).
 constexpr pair control_flow_programs[] = {
     // A branch rebinds: after it, either view.
     {R"(    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)

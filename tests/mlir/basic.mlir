@@ -1,5 +1,5 @@
-// The example of cli.md in MLIR form: one allocation, one view, one dispatch over the
-// whole world gives one domain over all devices.
+// The example of docs/commscope-opt.md, "The JSON plan", in MLIR form: one allocation, one
+// view, one dispatch over the whole world gives one domain over all devices.
 // RUN: %opt %s --commscope-materialize | %FileCheck %s
 // Idempotent: a second run (on the printed output) changes nothing.
 // RUN: %opt %s --commscope-materialize > %t.once && %opt %t.once --commscope-materialize > %t.twice && cmp %t.once %t.twice

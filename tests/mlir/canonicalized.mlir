@@ -1,4 +1,4 @@
-// The pipeline the README suggests runs canonicalize first, which turns an scf.if that
+// The pipeline docs/mlir.md suggests runs canonicalize first, which turns an scf.if that
 // yields values defined outside it into arith.select: the select's result is either of
 // its choices, as the scf.if's was, so the plan is the same with and without it (a: the
 // dispatch of the view on 1 and of the result on 3; b: the result on 3 and the device

@@ -1,4 +1,4 @@
-// Views through region results (pass.md, "Rebinding and control flow"): a value that an
+// Views through region results (docs/semantics.md, "Rebinding and control flow"): a value that an
 // scf.yield or scf.condition forwards is one of the views the result (or the next
 // iteration's block argument) may be, so a dispatch of it covers every allocation it may
 // view; the branches of scf.if and scf.index_switch are alternatives, loop bodies run

@@ -1,4 +1,4 @@
-// The device-descriptor table of pass.md, one allocation per row, clustered into domains
+// The device-descriptor table of docs/semantics.md, one allocation per row, clustered into domains
 // by equal descriptors (first declared, outermost), slots in allocation order.
 // RUN: %opt %s --commscope-materialize --commscope-verify | %FileCheck %s
 

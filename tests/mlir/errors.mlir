@@ -1,4 +1,4 @@
-// Every error code of pass.md as an MLIR diagnostic at its op, the code in brackets.
+// Every error code of docs/semantics.md as an MLIR diagnostic at its op, the code in brackets.
 // RUN: %opt %s --split-input-file --verify-diagnostics --commscope-materialize
 // All of them, in source order, each at file:line:col, and a failing exit status:
 // RUN: %not %opt %s --split-input-file --commscope-materialize 2>&1 >/dev/null | sed "/: note: /,+2d" | %FileCheck %s

@@ -1,9 +1,9 @@
-// The notes of cli.md's list as MLIR notes, each once, at the op it names: the earlier
-// allocation of a duplicate-name, the loop whose bounds made a partial-world-range /
-// negative-device / device-out-of-range set, each view of an unconsumed-alloc, the
-// innermost enclosing loop of a collective-in-loop (aliased.mlir has the notes of
-// collective-aliased-windows). --verify-diagnostics fails on any note not expected here,
-// so a place noted twice (by the library and by the adapter) would fail too.
+// The notes of docs/semantics.md, "Notes", as MLIR notes, each once, at the op it names:
+// the earlier allocation of a duplicate-name, the loop whose bounds made a
+// partial-world-range / negative-device / device-out-of-range set, each view of an
+// unconsumed-alloc, the innermost enclosing loop of a collective-in-loop (aliased.mlir has
+// the notes of collective-aliased-windows). --verify-diagnostics fails on any note not
+// expected here, so a place noted twice (by the library and by the adapter) would fail too.
 // RUN: %opt %s --verify-diagnostics --commscope-materialize
 // Each error is followed by its notes, in source order:
 // RUN: %not %opt %s --commscope-materialize 2>&1 >/dev/null | grep -E ': (error|note): ' | %FileCheck %s

@@ -9,7 +9,7 @@
 // nothing.
 // RUN: %opt %s --commscope-synthesize-signals > %t.once && %opt %t.once --commscope-synthesize-signals > %t.twice && cmp %t.once %t.twice
 // RUN: %opt %s --pass-pipeline='builtin.module(commscope-synthesize-signals,commscope-synthesize-signals)' > %t.pipe && cmp %t.once %t.pipe
-// The ops carry the names of pass.md as named locations:
+// The ops carry the names of docs/semantics.md, "The companion pass", as named locations:
 // RUN: %opt %s --commscope-synthesize-signals --mlir-print-debuginfo | %FileCheck %s --check-prefix=NAMES
 // NAMES-DAG: loc("__allreduce_signal_world_size_0"(
 // NAMES-DAG: loc("__allreduce_signal_buf_0"(
@@ -23,7 +23,7 @@
 
 func.func private @chip(tensor<64xf32>) attributes {pld.level = "chip", pld.role = "orchestrator"}
 
-// The bindings of pass.md in MLIR form, before the call: world_size, the size
+// The bindings of docs/semantics.md in MLIR form, before the call: world_size, the size
 // world_size * core_num * 4 (bytes of i32), the allocation and an i32 window
 // [world_size, core_num] of it; other attributes of the call stay.
 // CHECK-LABEL: func.func @host

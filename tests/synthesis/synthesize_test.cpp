@@ -1,4 +1,4 @@
-// The companion pass through the library API on the reference IR (pass.md, "The
+// The companion pass through the library API on the reference IR (docs/semantics.md, "The
 // companion pass: signal synthesis"), the pipeline form of `run`, and what the main pass
 // gained beside it: collective-aliased-windows, notes, evidence.
 #include <commscope/commscope.hpp>
@@ -382,7 +382,7 @@ def host():
     CHECK(commscope::analyze(p, traits{}).ok());
   }
 
-  TEST_CASE("notes: the related places of each diagnostic cli.md lists") {
+  TEST_CASE("notes: the related places of each diagnostic docs/semantics.md lists") {
     auto p = parse(R"(        a = pld.alloc_window_buffer(64, name="x")
         va = pld.window(a, [16], dtype=pl.FP32)
         b = pld.alloc_window_buffer(64, name="x")

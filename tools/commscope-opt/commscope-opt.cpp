@@ -54,7 +54,7 @@ namespace {
 
 namespace ref = commscope::reference;
 namespace fe = commscope::frontend;
-using json = nlohmann::ordered_json; // members in the order cli.md shows them
+using json = nlohmann::ordered_json; // members in the order docs/commscope-opt.md shows them
 
 constexpr int exit_ok = 0;
 constexpr int exit_rejected = 1;
@@ -221,7 +221,7 @@ void devices_value(json_writer& out, const commscope::device_set& devices) {
     return out.value(std::string_view("all"));
   out.begin_array();
   devices.for_each([&](commscope::device_id id) { out.value(std::int64_t{id}); });
-  if (devices.has_progressions()) // pass.md, "Symbolic device sets": the JSON form
+  if (devices.has_progressions()) // docs/semantics.md, "Symbolic device sets": the JSON form
     for (const commscope::device_progression p : devices.progressions()) {
       out.begin_object();
       out.member("start", std::int64_t{p.start});
@@ -233,7 +233,8 @@ void devices_value(json_writer& out, const commscope::device_set& devices) {
   out.end_array();
 }
 
-/// cli.md, `--explain`: the contributions that made one allocation's descriptor.
+/// docs/commscope-opt.md, "Explaining the plan": the contributions that made one
+/// allocation's descriptor.
 void evidence_value(json_writer& out, const function_plan_type& fp, std::uint32_t allocation) {
   using kind = commscope::contribution<commscope::ir_traits<ref::program_ptr>>::kind;
   out.begin_array();
@@ -398,8 +399,9 @@ void plan_table(std::string& out, const function_plan_type& fp, const fe::progra
   }
 }
 
-/// cli.md: an `unsupported-device` whose device= depends on a name the file leaves
-/// open names it and suggests -D; `help` gets the nearest name in scope, if one is near.
+/// docs/commscope-opt.md, "Constants of the file": an `unsupported-device` whose device=
+/// depends on a name the file leaves open names it and suggests -D; `help` gets the
+/// nearest name in scope, if one is near.
 std::string with_open_names(std::string message, const fe::program_unit& unit,
                             ref::source_location at, std::string& help) {
   for (const auto& s : unit.name_suggestions)
@@ -418,8 +420,9 @@ std::string with_open_names(std::string message, const fe::program_unit& unit,
   return message;
 }
 
-/// cli.md: an `unconsumed-alloc` whose view is passed to a chip orchestrator in a call
-/// without device= points at that call, which dispatches nothing.
+/// docs/commscope-opt.md, "No false all-clear": an `unconsumed-alloc` whose view is
+/// passed to a chip orchestrator in a call without device= points at that call, which
+/// dispatches nothing.
 void with_undispatched_calls(finding& f, const fe::program_unit& unit) {
   const std::size_t views = f.notes.size();
   for (std::size_t i = 0; i < views; ++i)
@@ -480,7 +483,8 @@ program_outcome run_program(const fe::program_unit& unit, const options& opt,
           [&](std::uint32_t a) { return fe::allocation_bytes_at(unit, fp.allocations[a].where); },
           v);
   };
-  // The companion pass first (pass.md): a program it rejects goes no further.
+  // The companion pass first (docs/semantics.md, "The companion pass: signal synthesis"):
+  // a program it rejects goes no further.
   if (opt.synthesize_signals && result.findings.empty())
     for (const auto& d : commscope::synthesize_signals(prog, traits))
       result.findings.push_back(finding_of(d, d.message()));
@@ -869,7 +873,7 @@ bool is_terminal(std::FILE* f) {
 }
 
 /// One input (`path`; empty: the built-in example) as the JSON plan, streamed as it is
-/// made (cli.md, "The JSON plan").
+/// made (docs/commscope-opt.md, "The JSON plan").
 int run_json_one(const options& opt, const run_setup& setup, const std::string& path) {
   const input_name name = name_of_input(path);
   std::string text;
@@ -1173,7 +1177,8 @@ int run(int argc, char** argv) {
   }
   options& opt = command.opt;
   // The modules the files import are looked for in each file's own directory, then -I,
-  // then PYTHONPATH (cli.md, "Programs across modules"); each is read once per run.
+  // then PYTHONPATH (docs/commscope-opt.md, "Programs across modules"); each is read once
+  // per run.
   const char* python_path = std::getenv("PYTHONPATH");
   fe::module_loader loader(opt.include_dirs,
                            fe::module_loader::split_path_list(python_path ? python_path : ""));

@@ -1,12 +1,12 @@
-// `--emit=dot` (cli.md): a picture of the plan in Graphviz dot syntax. Per host
-// orchestrator a cluster per domain, labelled with its name and devices, holds its
-// allocations (name, size) and their views; each dispatch (callee, devices, line) has an
-// edge to the allocations it covers, and each collective one along the inheritance of
-// coverage (from the allocation passing it on, through the collective, to the one that
-// receives it). Slots are in source order and show their bytes when the size folds; a
-// dispatch covering every slot of a domain has one edge to its cluster. A rejected
-// program is drawn as far as it was analysed, its allocations in a neutral cluster, each
-// diagnostic a red note pointing at the node drawn at its place.
+// `--emit=dot` (docs/commscope-opt.md, "Pictures"): a picture of the plan in Graphviz dot
+// syntax. Per host orchestrator a cluster per domain, labelled with its name and devices,
+// holds its allocations (name, size) and their views; each dispatch (callee, devices,
+// line) has an edge to the allocations it covers, and each collective one along the
+// inheritance of coverage (from the allocation passing it on, through the collective, to
+// the one that receives it). Slots are in source order and show their bytes when the size
+// folds; a dispatch covering every slot of a domain has one edge to its cluster. A
+// rejected program is drawn as far as it was analysed, its allocations in a neutral
+// cluster, each diagnostic a red note pointing at the node drawn at its place.
 #pragma once
 
 #include "bytes.hpp"
@@ -86,8 +86,8 @@ inline std::string devices_text(const device_set& devices) {
     out += (k ? ", " : "") + std::to_string(ids[k]);
   if (count > ids.size())
     out += ", ... (" + std::to_string(count) + " devices)";
-  // World-relative progressions as the printed form writes them (pass.md, "Symbolic
-  // device sets").
+  // World-relative progressions as the printed form writes them (docs/semantics.md,
+  // "Symbolic device sets").
   for (const device_progression p : devices.progressions()) {
     if (out.size() > 1)
       out += ", ";

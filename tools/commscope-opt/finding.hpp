@@ -1,5 +1,5 @@
-// One diagnostic of commscope-opt as it is printed (cli.md: the diagnostics format and
-// the JSON `diagnostics`), whichever part of the run found it.
+// One diagnostic of commscope-opt as it is printed (docs/commscope-opt.md, "Diagnostics
+// on standard error" and the JSON `diagnostics`), whichever part of the run found it.
 #pragma once
 
 #include <cstddef>

@@ -1,6 +1,7 @@
-// commscope-opt's inputs (cli.md, "Several inputs"): the PATH arguments expanded to the
-// files of the run, and the per-file work spread over threads with its results taken in
-// input order, so that the output does not depend on the number of threads.
+// commscope-opt's inputs (docs/commscope-opt.md, "Several inputs"): the PATH arguments
+// expanded to the files of the run, and the per-file work spread over threads with its
+// results taken in input order, so that the output does not depend on the number of
+// threads.
 #pragma once
 
 #include <algorithm>

@@ -1,4 +1,5 @@
-// commscope-opt's JSON output (cli.md: the plan, the findings), written as it is made.
+// commscope-opt's JSON output (docs/commscope-opt.md, "The JSON plan": the plan, the
+// findings), written as it is made.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -17,10 +18,11 @@
 
 namespace commscope::opt {
 
-/// The JSON text of cli.md, written as it is made: to standard output when that is not
-/// also where diagnostics go, else kept until the diagnostics are out. The layout is
-/// nlohmann::json's dump(2) (two spaces a level, `"key": value`), which also escapes
-/// every string that is not plain printable ASCII (invalid UTF-8 replaced).
+/// The JSON text of docs/commscope-opt.md, "The JSON plan", written as it is made: to
+/// standard output when that is not also where diagnostics go, else kept until the
+/// diagnostics are out. The layout is nlohmann::json's dump(2) (two spaces a level,
+/// `"key": value`), which also escapes every string that is not plain printable ASCII
+/// (invalid UTF-8 replaced).
 class json_writer {
   using json = nlohmann::ordered_json;
 

@@ -1,5 +1,6 @@
-// `--format=sarif` (cli.md): the diagnostics of a run as one SARIF 2.1.0 log, so that
-// code-scanning services and editors show them as they show any analyzer's.
+// `--format=sarif` (docs/commscope-opt.md, "SARIF"): the diagnostics of a run as one
+// SARIF 2.1.0 log, so that code-scanning services and editors show them as they show any
+// analyzer's.
 #pragma once
 
 #include "codes.hpp"

@@ -290,7 +290,8 @@ inline constexpr bool is_function_call<call_t<Callee, A...>> = true;
 
 template <class> inline constexpr bool always_false = false;
 
-/// Positional arity of the operations (pass.md): each mistake its own message.
+/// Positional arity of the operations (docs/semantics.md, step 4, "Collectives"): each
+/// mistake its own message.
 template <operation Op, std::size_t N> constexpr void check_arity() {
   using enum operation;
   if constexpr (Op == alloc_window_buffer)

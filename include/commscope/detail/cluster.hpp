@@ -1,11 +1,11 @@
-// Step 9 of pass.md: allocations with equal merged descriptors share a domain; domains
-// are numbered by their first allocation, slots keep allocation order.
+// Step 9 of docs/semantics.md: allocations with equal merged descriptors share a domain;
+// domains are numbered by their first allocation, slots keep allocation order.
 //
 // One pass in allocation order with a hash table of domain leaders: the first allocation
-// of a descriptor opens its domain, the others find it in O(1) expected (pass.md asks for
-// logarithmic or better; sorting the allocations by descriptor costs A log A interval-list
-// comparisons and grows with A). No per-domain nodes, and it runs during constant
-// evaluation as it does at run time.
+// of a descriptor opens its domain, the others find it in O(1) expected (step 9 asks for
+// logarithmic or better; sorting the allocations by descriptor costs A log A
+// interval-list comparisons and grows with A). No per-domain nodes, and it runs during
+// constant evaluation as it does at run time.
 #pragma once
 
 #include <commscope/detail/hash_index.hpp>

@@ -1,8 +1,9 @@
-// Steps 1-3 of pass.md, as one walk of a host orchestrator's body (walk.hpp): bindings,
-// allocations, windows, dispatches, collectives and loops, each stamped with its position
-// in the walk (pre-order: a statement before its expressions, before its children), which
-// is source order whatever the IR's locations look like. Every variable a call or a loop
-// reads is recorded as the definition that reaches it there (variables.hpp).
+// Steps 1-3 of docs/semantics.md, as one walk of a host orchestrator's body (walk.hpp):
+// bindings, allocations, windows, dispatches, collectives and loops, each stamped with
+// its position in the walk (pre-order: a statement before its expressions, before its
+// children), which is source order whatever the IR's locations look like. Every variable
+// a call or a loop reads is recorded as the definition that reaches it there
+// (variables.hpp).
 #pragma once
 
 #include <commscope/adapter.hpp>
@@ -98,9 +99,9 @@ template <class Adapter> struct loop_site {
   typename Adapter::location where{}; ///< for notes and evidence
 };
 
-/// A use the pass cannot follow (pass.md, "Every use of a view is followed or refused"):
-/// an expression that may do anything with its operands. Judged once the views are known:
-/// it is `view-escapes` when its operands may hold a view or a window pointer.
+/// A use the pass cannot follow (docs/semantics.md, "Every use of a view is followed or
+/// refused"): an expression that may do anything with its operands. Judged once the views
+/// are known: it is `view-escapes` when its operands may hold a view or a window pointer.
 template <class Adapter> struct escape_site {
   typename Adapter::expression use{};
   std::string_view name; ///< the callee or operation
@@ -142,8 +143,9 @@ template <class Adapter> struct function_facts {
   /// they hold (variables.hpp, view_of).
   vec<std::uint32_t> arguments;
   vec<diagnostic<typename Adapter::location>> diagnostics;
-  /// A scope statement was met: the function was materialized before (pass.md: the
-  /// pass does not wrap a body twice), so its plan is read back instead.
+  /// A scope statement was met: the function was materialized before (docs/semantics.md,
+  /// "Output invariants": the pass does not wrap a body twice), so its plan is read back
+  /// instead.
   bool saw_scope = false;
   /// The position of the first jump or return: no dispatch after it surely runs.
   std::uint64_t first_jump = UINT64_MAX;

@@ -1,5 +1,5 @@
 // Device inference: the `device=` expression of one dispatch -> a descriptor or an error
-// (pass.md, "Device descriptors"). Constant loops are judged arithmetically, so
+// (docs/semantics.md, "Device descriptors"). Constant loops are judged arithmetically, so
 // `range(4000000000)` is rejected without enumerating it.
 #pragma once
 
@@ -78,8 +78,9 @@ public:
     return cached.desc;
   }
 
-  /// A device variable that several bindings reach (pass.md, "Rebinding and control
-  /// flow"): the union of their descriptors; the first error of one is the dispatch's.
+  /// A device variable that several bindings reach (docs/semantics.md, "Rebinding and
+  /// control flow"): the union of their descriptors; the first error of one is the
+  /// dispatch's.
   [[nodiscard]] constexpr const descriptor& merged(const dispatch_site<Adapter>& d) {
     merged_ = {descriptor::status::empty, {}, {}, 0};
     bool failed = false;
@@ -247,11 +248,11 @@ private:
   descriptor merged_; ///< merged()'s
 };
 
-/// W of pass.md, "Symbolic device sets": the smallest world that can run a host
+/// W of docs/semantics.md, "Symbolic device sets": the smallest world that can run a host
 /// orchestrator. A dispatch bounds it only when it runs whenever the function does (a
-/// guarded `if world_size() > 10: f(device=10)` says nothing of smaller worlds), and
-/// then by the least device it may use (its device may be one of several). The analysis
-/// and the verifier both take it from the dispatches, so they judge canonical forms alike.
+/// guarded `if world_size() > 10: f(device=10)` says nothing of smaller worlds), and then
+/// by the least device it may use (its device may be one of several). The analysis and
+/// the verifier both take it from the dispatches, so they judge canonical forms alike.
 struct smallest_world {
   device_id value = 1;
   template <class Site>

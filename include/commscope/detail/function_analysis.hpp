@@ -1,5 +1,6 @@
-// The analysis of one program: pass.md steps 1-6 and 9 for every host orchestrator, all
-// errors in source order, nothing in the IR touched. The entry points are in analyze.hpp.
+// The analysis of one program: steps 1-6 and 9 of docs/semantics.md for every host
+// orchestrator, all errors in source order, nothing in the IR touched. The entry points
+// are in analyze.hpp.
 #pragma once
 
 #include <commscope/adapter.hpp>
@@ -532,9 +533,9 @@ private:
   }
 
   /// Two window arguments of one collective that must be views of one allocation
-  /// (pass.md, `collective-aliased-windows`: each may-set is that one allocation; a
-  /// may-alias is no error): reported for the first such pair, with notes at the
-  /// allocation and at both views.
+  /// (docs/semantics.md, `collective-aliased-windows`: each may-set is that one
+  /// allocation; a may-alias is no error): reported for the first such pair, with notes
+  /// at the allocation and at both views.
   constexpr bool aliased_windows(const function_plan<Traits>& fp, const collective_site<A>& c,
                                  const collective_state& st) {
     const std::size_t n = std::min<std::size_t>(c.argument_count, st.views.size());

@@ -1,7 +1,7 @@
-// May-sets of small indices (the views a variable may hold where several bindings reach
-// a use: pass.md, "Rebinding and control flow"). A set is a 32-bit handle: empty, one
-// index inline, or a sorted run in a pool. Straight-line code only ever makes the first
-// two, so a pool is touched only where bindings actually merge.
+// May-sets of small indices (the views a variable may hold where several bindings reach a
+// use: docs/semantics.md, "Rebinding and control flow"). A set is a 32-bit handle: empty,
+// one index inline, or a sorted run in a pool. Straight-line code only ever makes the
+// first two, so a pool is touched only where bindings actually merge.
 #pragma once
 
 #include <commscope/plan.hpp>

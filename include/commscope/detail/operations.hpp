@@ -1,6 +1,6 @@
 // The recognised operations as a compile-time table: names, positional arity, and for the
 // host collectives which arguments must be views and which inherit from which
-// (pass.md, "Collectives" and "Resolution").
+// (docs/semantics.md, step 4, "Collectives", and "Resolution of a variable to a view").
 #pragma once
 
 #include <commscope/traits.hpp>

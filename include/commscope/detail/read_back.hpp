@@ -1,8 +1,8 @@
 // Reading materialized IR through the scope readers (traits.hpp, layer 2): one walk,
 // `read_scopes`, serves the verifier (verify.hpp) and the analysis, which does not wrap a
-// host orchestrator that already holds comm-domain scopes again (idempotence, pass.md
-// "Output invariants") but reads its plan back from the scopes, so that a
-// printed-and-reparsed program gives the same plan again.
+// host orchestrator that already holds comm-domain scopes again (idempotence,
+// docs/semantics.md, "Output invariants") but reads its plan back from the scopes, so
+// that a printed-and-reparsed program gives the same plan again.
 #pragma once
 
 #include <commscope/adapter.hpp>

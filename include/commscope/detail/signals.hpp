@@ -1,6 +1,7 @@
-// The analysis of the companion pass (pass.md, "The companion pass: signal synthesis"):
-// every signal-less host allreduce, where its bindings go, its fresh suffix N, and the
-// errors that keep a program from being rewritten. It runs in constant evaluation too.
+// The analysis of the companion pass (docs/semantics.md, "The companion pass: signal
+// synthesis"): every signal-less host allreduce, where its bindings go, its fresh suffix
+// N, and the errors that keep a program from being rewritten. It runs in constant
+// evaluation too.
 #pragma once
 
 #include <commscope/adapter.hpp>

@@ -1,8 +1,9 @@
-// Per-variable bookkeeping of one function, flow-sensitive (pass.md, "Resolution of a
-// variable to a view" and "Rebinding and control flow"): every binding is a definition of
-// its own, and a use is recorded as the definition that reaches it in the walk. Where
-// several can reach a use, a merge definition stands for them, as a phi does in SSA
-// construction, placed by how the enclosing statements run (adapter.hpp, control):
+// Per-variable bookkeeping of one function, flow-sensitive (docs/semantics.md,
+// "Resolution of a variable to a view" and "Rebinding and control flow"): every binding
+// is a definition of its own, and a use is recorded as the definition that reaches it in
+// the walk. Where several can reach a use, a merge definition stands for them, as a phi
+// does in SSA construction, placed by how the enclosing statements run (adapter.hpp,
+// control):
 //   - a loop body (repeat) that reads a variable bound before it reads a merge of the value
 //     before the loop and the values at the end of its body and at each jump out of an
 //     iteration, created at the first read and dropped at the loop's end if the body never

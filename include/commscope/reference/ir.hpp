@@ -223,12 +223,12 @@ struct type {
   window_buffer_ptr window;
 };
 
-/// One binding, with a type of its own (each view assignment is retyped on its own).
-/// `id` is dense within its program (see program::variable_bound). `name_id` is what the
+/// One binding, with a type of its own (each view assignment is retyped on its own). `id`
+/// is dense within its program (see program::variable_bound). `name_id` is what the
 /// analysis keys its tables by: the id of the first binding of the same name in the same
 /// function, so that rebinding a name rebinds one variable, as Python does, and the
-/// analysis sees every binding that may reach a use (pass.md, "Rebinding and control
-/// flow"). A variable made on its own is its own name_id.
+/// analysis sees every binding that may reach a use (docs/semantics.md, "Rebinding and
+/// control flow"). A variable made on its own is its own name_id.
 struct variable {
   std::uint32_t id = 0;
   std::uint32_t name_id = 0;
@@ -236,7 +236,7 @@ struct variable {
   type_ptr var_type;
 };
 
-/// The window-buffer object of one allocation (pass.md step 7).
+/// The window-buffer object of one allocation (docs/semantics.md, step 7).
 struct window_buffer {
   variable_ptr base;
   expression_ptr size;

@@ -1,6 +1,6 @@
-// Unknown decorators of the DSL (cli.md, "No false all-clear"): a `@pl.` decorator the
-// DSL does not define makes Python fail when the module is imported, so a file that
-// holds one must not pass as clean.
+// Unknown decorators of the DSL (docs/commscope-opt.md, "No false all-clear"): a `@pl.`
+// decorator the DSL does not define makes Python fail when the module is imported, so a
+// file that holds one must not pass as clean.
 #include "edit_distance.hpp"
 #include "module_scan.hpp"
 

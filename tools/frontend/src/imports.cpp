@@ -50,7 +50,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-/// A chain of imports longer than this ends the search (cli.md).
+/// A chain of imports longer than this ends the search (docs/commscope-opt.md, "Programs
+/// across modules").
 constexpr std::size_t max_chain = 16;
 
 bool is_file(const fs::path& p) {

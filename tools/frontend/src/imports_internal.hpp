@@ -1,6 +1,6 @@
-// The run's imported modules, as the parser asks for them: a name a file imports
-// resolved to a DSL function or an integer constant of another module, following
-// re-exports, each module read and scanned once (cli.md, "Programs across modules").
+// The run's imported modules, as the parser asks for them: a name a file imports resolved
+// to a DSL function or an integer constant of another module, following re-exports, each
+// module read and scanned once (docs/commscope-opt.md, "Programs across modules").
 #pragma once
 
 #include "module_scan.hpp"

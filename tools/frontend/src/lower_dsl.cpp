@@ -71,7 +71,8 @@ signature* dsl_parser::make_signature(const definition& d) {
     }
   }
   sig->decorator = w_.list(decorator);
-  if (!explicit_level) // cli.md: an orchestrator without a level is a chip orchestrator
+  if (!explicit_level) // an orchestrator without a level is a chip orchestrator
+                       // (docs/commscope-opt.md, "Function kinds")
     sig->level = commscope::level::chip;
   else if (!level_known)
     sig->level = commscope::level::other;

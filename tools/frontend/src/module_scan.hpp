@@ -1,7 +1,8 @@
-// The block structure of a whole Python module (cli.md, "What is analysed"): one walk
-// over the tokens that checks blocks as Python does, records every scope's bindings and
-// the file's imports, and finds the DSL's definitions; and the constants of the file
-// (cli.md, "Constants of the file"), resolved outward from a scope on demand.
+// The block structure of a whole Python module (docs/commscope-opt.md, "What is
+// analyzed"): one walk over the tokens that checks blocks as Python does, records every
+// scope's bindings and the file's imports, and finds the DSL's definitions; and the
+// constants of the file (docs/commscope-opt.md, "Constants of the file"), resolved
+// outward from a scope on demand.
 #pragma once
 
 #include "keywords.hpp"
@@ -52,7 +53,7 @@ struct py_scope {
   std::vector<record> records;
 };
 
-/// One name an import statement binds (cli.md, "Programs across modules").
+/// One name an import statement binds (docs/commscope-opt.md, "Programs across modules").
 struct import_record {
   std::int32_t scope = 0;
   std::uint32_t token = 0; ///< the statement's first token, where a note points
@@ -246,9 +247,9 @@ private:
 
 // ---- constants of the file -------------------------------------------------------
 
-/// An unknown `@pl.` decorator or `@pl.function` keyword value (cli.md, "No false
-/// all-clear"), and the candidate program (index into module_scan::programs) of the
-/// function it decorates; -1: no program holds it.
+/// An unknown `@pl.` decorator or `@pl.function` keyword value (docs/commscope-opt.md,
+/// "No false all-clear"), and the candidate program (index into module_scan::programs) of
+/// the function it decorates; -1: no program holds it.
 struct decorator_finding {
   std::int32_t program = -1;
   front_end_diagnostic diagnostic;
@@ -258,7 +259,8 @@ struct decorator_finding {
 [[nodiscard]] std::vector<decorator_finding> unknown_decorators(const token_stream& ts,
                                                                 const module_scan& scan);
 
-/// Resolves a name a host orchestrator leaves open (cli.md, "Constants of the file").
+/// Resolves a name a host orchestrator leaves open (docs/commscope-opt.md, "Constants of
+/// the file").
 class constants {
 public:
   constants(const token_stream& ts, const std::vector<py_scope>& scopes,

@@ -585,8 +585,9 @@ mutable_expr dsl_parser::make_call(std::uint32_t b, mutable_expr callee, const d
   s.where = where(t_[b]);
   s.args = args.items();
   s.keywords = keywords.items();
-  // self.NAME(...) of a function of the program, or with device= (cli.md: a device=
-  // call of anything else is malformed-op); a call of any other method is opaque.
+  // self.NAME(...) of a function of the program, or with device= (docs/commscope-opt.md,
+  // "Expressions and operations": a device= call of anything else is malformed-op); a
+  // call of any other method is opaque.
   if (loader_ && jit_ && !unpacking && open_root && !last.empty() && (d || !is_attribute) &&
       !scan_.imports.empty())
     if (auto* e = imported_call(s, d, last, is_attribute, has_device_keyword(keywords.items())))

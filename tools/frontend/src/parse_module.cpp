@@ -35,8 +35,8 @@ module_result parse_module(std::string_view text, const module_options& options)
     detail::module_scan scan(ts);
     scan.run();
     detail::constants consts(ts, scan.scopes, options);
-    // Names the file imports: resolved in the run's modules (cli.md, "Programs across
-    // modules"), after -D and the file's own constants.
+    // Names the file imports: resolved in the run's modules (docs/commscope-opt.md,
+    // "Programs across modules"), after -D and the file's own constants.
     std::string directory;
     struct import_context {
       detail::loader_state* loader;

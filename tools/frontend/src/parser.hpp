@@ -61,9 +61,9 @@ using commscope::detail::name_table;
   return 0;
 }
 
-/// The operation a dotted spelling names (cli.md, "Operations"), or none: `pld.NAME` or
-/// `pld.tensor.NAME` with NAME from the analysis's table of operations (world_size is
-/// `pld.world_size` or `pld.system.world_size`).
+/// The operation a dotted spelling names (docs/commscope-opt.md, "Expressions and
+/// operations"), or none: `pld.NAME` or `pld.tensor.NAME` with NAME from the analysis's
+/// table of operations (world_size is `pld.world_size` or `pld.system.world_size`).
 [[nodiscard]] inline commscope::operation operation_of_spelling(std::string_view s) {
   using commscope::operation;
   if (s == "pld.system.world_size")
@@ -477,9 +477,9 @@ private:
     return false;
   }
 
-  /// A call of a DSL function the file imports (cli.md, "Programs across modules"): the
-  /// function call, or null when the callee is no imported name (or one left unresolved
-  /// without a `device=`, an ordinary call).
+  /// A call of a DSL function the file imports (docs/commscope-opt.md, "Programs across
+  /// modules"): the function call, or null when the callee is no imported name (or one
+  /// left unresolved without a `device=`, an ordinary call).
   mutable_expr imported_call(expression_spec& s, const dotted* d, std::string_view last,
                              bool is_attribute, bool device);
   /// `m.NAME` after `import M as m`: the constant NAME of module M, if it is one.

@@ -1,4 +1,5 @@
-// Prints the reference IR in the text form of cli.md, which the parser reads back.
+// Prints the reference IR in the text form that the parser reads back
+// (docs/commscope-opt.md, "The text form: Python modules").
 //
 // Both printers work off explicit stacks, never the call stack: a program built in
 // memory (not parsed) may nest statements and expressions arbitrarily deep.
@@ -544,8 +545,8 @@ void append_header(std::string& out, const statement& s, bool elif_as_if) {
 
 } // namespace
 
-/// The canonical text of one expression (cli.md: one space around binary operators,
-/// parentheses only where precedence needs them, calls as written).
+/// The canonical text of one expression (docs/commscope-opt.md, "Sizes": one space around
+/// binary operators, parentheses only where precedence needs them, calls as written).
 void append_expression(std::string& out, const expression& e) { write_expression(out, e); }
 
 std::string print_expression(const expression& e) {
@@ -727,7 +728,8 @@ void append_decorator(std::string& out, const signature& sig) {
     out += ')';
     return;
   }
-  // A signature built in memory: spell its kind the way cli.md's table reads it back.
+  // A signature built in memory: spell its kind the way the parser reads it back
+  // (docs/commscope-opt.md, "Function kinds").
   if (sig.graph)
     out += "(type=pl.FunctionType.Graph)";
   else if (sig.orchestrator && sig.level == commscope::level::host)
@@ -740,9 +742,9 @@ void append_decorator(std::string& out, const signature& sig) {
 
 } // namespace
 
-/// The whole program in the text form of cli.md.
-/// The whole program as a module of its own: a `@pl.program` class, or module-level
-/// `@pl.jit` functions for a jit group. Bodies that were not parsed print as `pass`.
+/// The whole program as a module of its own, in the text form (docs/commscope-opt.md, "The
+/// text form: Python modules"): a `@pl.program` class, or module-level `@pl.jit` functions
+/// for a jit group. Bodies that were not parsed print as `pass`.
 void print_statements(std::string& out, const program& in, std::span<const statement_ptr> body,
                       std::string_view indent, std::string_view newline, std::string_view unit) {
   print_body(out, source_text::of(in), body, indent, newline, unit);

@@ -1,5 +1,6 @@
-// Source-preserving output (cli.md, `--emit=ir`): the input file with only the rewritten
-// host orchestrator bodies replaced by their printed form; every other byte is kept.
+// Source-preserving output (docs/commscope-opt.md, "The rewritten file"): the input file
+// with only the rewritten host orchestrator bodies replaced by their printed form; every
+// other byte is kept.
 #include <commscope/frontend/frontend.hpp>
 #include <commscope/frontend/print.hpp>
 #include <commscope/reference/ir.hpp>

@@ -1,7 +1,7 @@
-// Python 3's lexical rules for whole source files (cli.md, "Lexical"): the front end reads
-// every file Python tokenizes, and rejects, at the place Python points to, what Python
-// rejects while tokenizing (unbalanced brackets, inconsistent indentation, unterminated
-// strings and f-strings, stray characters).
+// Python 3's lexical rules for whole source files (docs/commscope-opt.md, "Lexical
+// rules"): the front end reads every file Python tokenizes, and rejects, at the place
+// Python points to, what Python rejects while tokenizing (unbalanced brackets,
+// inconsistent indentation, unterminated strings and f-strings, stray characters).
 //
 // Tokens are small (8 bytes: where they start, their kind, flags and length) and a name
 // token carries its keyword; a token's line and column are computed on demand from the

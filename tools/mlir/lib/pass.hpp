@@ -1,9 +1,9 @@
 // What the commscope passes run (passes.cpp defines the passes around it):
 // `synthesize_module`, `materialize_module` and `verify_module`, private to this
 // component (the benchmark times them too). Each diagnostic becomes an MLIR error at its
-// op, its code in brackets, followed by the library's notes (cli.md's list) as MLIR
-// notes, and by a note of the adapter's own where the library gives none (where an
-// operand is defined, a function's blocks); no C++ exception leaves a pass.
+// op, its code in brackets, followed by the library's notes (docs/semantics.md, "Notes")
+// as MLIR notes, and by a note of the adapter's own where the library gives none (where
+// an operand is defined, a function's blocks); no C++ exception leaves a pass.
 #pragma once
 
 #include <commscope/commscope.hpp>
@@ -119,10 +119,10 @@ inline void note_definition(::mlir::InFlightDiagnostic& diag, ::mlir::Value v,
         << what << " is a block argument of this '" << owner->getName() << "'";
 }
 
-/// The library's notes of a diagnostic (cli.md's list: the loop of a device set, the
-/// first allocation of a duplicate name, each view of an unconsumed allocation, the
-/// loop around a collective, the allocation and the two views of aliased windows), then
-/// the adapter's own where the library has none: where the device operand or a
+/// The library's notes of a diagnostic (docs/semantics.md, "Notes": the loop of a device
+/// set, the first allocation of a duplicate name, each view of an unconsumed allocation,
+/// the loop around a collective, the allocation and the two views of aliased windows),
+/// then the adapter's own where the library has none: where the device operand or a
 /// collective's argument is defined, why an allocation's function cannot be wrapped.
 template <class Diagnostic>
 void attach_notes(::mlir::InFlightDiagnostic& diag, const Diagnostic& d,
@@ -315,10 +315,10 @@ inline bool materialize_module(::mlir::ModuleOp m, const limits& lim, counts& n,
   return true;
 }
 
-/// The companion pass on one module (pass.md, "The companion pass: signal synthesis"):
-/// plan, report, and give every signal-less pld.allreduce its signal window when there
-/// is nothing to report. Returns false on errors (the module is then unchanged);
-/// `signals` counts the windows synthesized.
+/// The companion pass on one module (docs/semantics.md, "The companion pass: signal
+/// synthesis"): plan, report, and give every signal-less pld.allreduce its signal window
+/// when there is nothing to report. Returns false on errors (the module is then
+/// unchanged); `signals` counts the windows synthesized.
 inline bool synthesize_module(::mlir::ModuleOp m, std::uint64_t& signals) {
   signals = 0;
   const ::mlir::SymbolTable symbols(m);

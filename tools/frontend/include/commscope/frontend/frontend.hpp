@@ -1,4 +1,5 @@
-// The DSL front end: reads whole Python modules (cli.md, "Input") into the reference IR.
+// The DSL front end: reads whole Python modules (docs/commscope-opt.md, "The text form:
+// Python modules") into the reference IR.
 //
 // Three steps: tokenize the file, walk its block structure once to find the DSL
 // (`@pl.program` classes and `@pl.jit` groups at any depth), the imports and the bindings
@@ -39,8 +40,8 @@ struct syntax_error {
   std::string message;
 };
 
-/// A finding of the front end that is no syntax error but rejects a program, with a
-/// code of pass.md (a malformed `pld.comm_domain`, an unknown dtype).
+/// A finding of the front end that is no syntax error but rejects a program, with a code
+/// of docs/semantics.md (a malformed `pld.comm_domain`, an unknown dtype).
 struct front_end_diagnostic {
   std::string code;
   std::string message;
@@ -55,7 +56,8 @@ struct front_end_diagnostic {
   std::string help;
 };
 
-/// Where a rewritten host orchestrator body goes in the source (cli.md, `--emit=ir`).
+/// Where a rewritten host orchestrator body goes in the source (docs/commscope-opt.md,
+/// "The rewritten file").
 struct body_span {
   const reference::function* fn = nullptr;
   std::uint32_t begin = 0; ///< byte range of the body's lines, without the last line end

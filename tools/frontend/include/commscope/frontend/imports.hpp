@@ -1,5 +1,6 @@
-// The modules a run imports (cli.md, "Programs across modules"): where they are found,
-// and each read, tokenized and scanned once per run, whichever file and thread asks.
+// The modules a run imports (docs/commscope-opt.md, "Programs across modules"): where
+// they are found, and each read, tokenized and scanned once per run, whichever file and
+// thread asks.
 #pragma once
 
 #include <cstddef>

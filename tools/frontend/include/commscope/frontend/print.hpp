@@ -1,6 +1,7 @@
-// The reference IR in the text form of cli.md, which the front end reads back; and the
-// source-preserving output of `--emit=ir`: the input file with only the rewritten host
-// orchestrator bodies replaced by their printed form, every other byte kept.
+// The reference IR in the text form that the front end reads back (docs/commscope-opt.md,
+// "The text form: Python modules"); and the source-preserving output of `--emit=ir`: the
+// input file with only the rewritten host orchestrator bodies replaced by their printed
+// form, every other byte kept.
 #pragma once
 
 #include <commscope/device_set.hpp>
@@ -16,8 +17,9 @@
 
 namespace commscope::frontend {
 
-/// Appends the canonical text of one expression (cli.md: one space around binary
-/// operators, parentheses only where precedence needs them, calls as written).
+/// Appends the canonical text of one expression (docs/commscope-opt.md, "Sizes": one
+/// space around binary operators, parentheses only where precedence needs them, calls as
+/// written).
 void append_expression(std::string& out, const reference::expression& e);
 [[nodiscard]] std::string print_expression(const reference::expression& e);
 

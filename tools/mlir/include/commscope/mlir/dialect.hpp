@@ -1,8 +1,9 @@
 // The `pld` dialect: just enough MLIR to write a host program (see
 // <commscope/mlir/traits.hpp> for the form). Declared in ODS (dialect.td); mlir-tblgen
 // generates the classes included here (installed beside this header) and their
-// definitions, compiled into the library commscope::pld. Each op of pass.md carries its
-// library operation as `kind`.
+// definitions, compiled into the library commscope::pld. Each op of an operation the pass
+// recognizes (docs/semantics.md, "The host program") carries its library operation as
+// `kind`.
 #pragma once
 
 #include <commscope/device_set.hpp>
@@ -69,7 +70,7 @@ template <class... Ops> struct op_list {
     return r;
   }
 };
-/// The operations of pass.md.
+/// The operations the pass recognizes (docs/semantics.md, "The host program").
 using recognised = op_list<alloc_window_buffer, window, world_size, allreduce, broadcast,
                            reduce_scatter, barrier, allgather, all_to_all, all_to_all_v>;
 

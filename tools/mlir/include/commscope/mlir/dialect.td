@@ -3,12 +3,12 @@
 // (tools/mlir/CMakeLists.txt); installed for ODS that refers to its ops (DRR patterns,
 // documentation).
 //
-// The operations of pass.md take variadic operands and results on purpose: a wrong
-// number of arguments is the pass's `malformed-op` (with its message), not a parse
-// error. What the verifiers check is the structure nothing else checks: a scope's
-// region and its yield, the attributes' kinds, non-negative window-buffer ids, and the
-// function-level attributes pld.level / pld.role / pld.type (a typo is an error instead
-// of a silently skipped function).
+// The operations the pass recognizes (docs/semantics.md, "The host program") take
+// variadic operands and results on purpose: a wrong number of arguments is the pass's
+// `malformed-op` (with its message), not a parse error. What the verifiers check is the
+// structure nothing else checks: a scope's region and its yield, the attributes' kinds,
+// non-negative window-buffer ids, and the function-level attributes pld.level / pld.role
+// / pld.type (a typo is an error instead of a silently skipped function).
 #ifndef COMMSCOPE_PLD_DIALECT_TD
 #define COMMSCOPE_PLD_DIALECT_TD
 
@@ -25,8 +25,9 @@ def Pld_Dialect : Dialect {
   let useDefaultAttributePrinterParser = 1;
 }
 
-/// The world-relative progressions of a symbolic device set (pass.md, "Symbolic device
-/// sets"): `range(START, world_size - C, STEP)` is {START + k*STEP < world_size - C}.
+/// The world-relative progressions of a symbolic device set (docs/semantics.md,
+/// "Symbolic device sets"): `range(START, world_size - C, STEP)` is
+/// {START + k*STEP < world_size - C}.
 def Pld_ProgressionsAttr : AttrDef<Pld_Dialect, "Progressions"> {
   let mnemonic = "progressions";
   let summary = "world-relative device progressions of a comm-domain scope";
@@ -46,7 +47,7 @@ def Pld_ProgressionsAttr : AttrDef<Pld_Dialect, "Progressions"> {
 
 class Pld_Op<string mnemonic, list<Trait> traits = []> : Op<Pld_Dialect, mnemonic, traits>;
 
-/// An operation of pass.md: operands and results as written, checked by the pass.
+/// An operation the pass recognizes: operands and results as written, checked by the pass.
 class Pld_PassOp<string mnemonic, string kind, list<Trait> traits = []>
     : Pld_Op<mnemonic, traits> {
   let arguments = (ins Variadic<AnyType>:$args);
@@ -112,11 +113,12 @@ def Pld_DispatchOp : Pld_Op<"dispatch"> {
 def Pld_CommDomainScopeOp : Pld_Op<"comm_domain_scope", [SingleBlock, NoRegionArguments]> {
   let summary = "one communication domain: its devices and its window buffers";
   let description = [{
-    The materialized form of one domain (pass.md, step 10). `devices` is ascending, empty
-    for all devices; with `progressions` (a symbolic device set) it holds the set's ids
-    (ascending, unique, non-negative; possibly none) and the progressions the rest. The
-    custom form writes both as one list, `devices [0, range(1, world_size, 2)]`. `slots`
-    lists the `window_buffer` ids of its allocations, in order.
+    The materialized form of one domain (docs/semantics.md, step 10). `devices` is
+    ascending, empty for all devices; with `progressions` (a symbolic device set) it holds
+    the set's ids (ascending, unique, non-negative; possibly none) and the progressions
+    the rest. The custom form writes both as one list,
+    `devices [0, range(1, world_size, 2)]`. `slots` lists the `window_buffer` ids of its
+    allocations, in order.
     The body ends in `pld.yield`, whose operands are the scope's results: the values the
     function returns from inside the body. Scopes nest, outermost first.
   }];

@@ -9,8 +9,8 @@ include "mlir/Pass/PassBase.td"
 def CommscopeSynthesizeSignals : Pass<"commscope-synthesize-signals", "::mlir::ModuleOp"> {
   let summary = "Give every pld.allreduce without a signal its own signal window";
   let description = [{
-    The companion pass of commscope-materialize (pass.md, "The companion pass: signal
-    synthesis"), run just before it:
+    The companion pass of commscope-materialize (docs/semantics.md, "The companion pass:
+    signal synthesis"), run just before it:
     `builtin.module(commscope-synthesize-signals, commscope-materialize)`. In every host
     orchestrator, a pld.allreduce with one operand (data) gets, immediately before it,
     pld.world_size, the size `world_size * core_num * 4` in arith ops, a
@@ -31,11 +31,12 @@ def CommscopeSynthesizeSignals : Pass<"commscope-synthesize-signals", "::mlir::M
 def CommscopeMaterialize : Pass<"commscope-materialize", "::mlir::ModuleOp"> {
   let summary = "Materialize communication-domain scopes around host orchestrator bodies";
   let description = [{
-    Runs the analysis of pass.md on every host orchestrator of the module (func.func with
-    pld.level = "host" and pld.role = "orchestrator") and, when there is nothing to
-    report, gives each allocation and its views a window_buffer id and wraps the body in
-    one nested pld.comm_domain_scope per domain. All or nothing: any error, and no
-    function changes. Runs on nested modules too (`builtin.module(builtin.module(...))`).
+    Runs the analysis of docs/semantics.md on every host orchestrator of the module
+    (func.func with pld.level = "host" and pld.role = "orchestrator") and, when there is
+    nothing to report, gives each allocation and its views a window_buffer id and wraps
+    the body in one nested pld.comm_domain_scope per domain. All or nothing: any error,
+    and no function changes. Runs on nested modules too
+    (`builtin.module(builtin.module(...))`).
   }];
   let options = [
     Option<"deviceLimit", "device-limit", "std::int64_t", "0",
