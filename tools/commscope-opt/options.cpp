@@ -49,7 +49,7 @@ std::string help_footer() {
     f += '\n';
   }
   f += "\nWith no PATH it runs on a built-in example. A [tool.commscope] table in the nearest\n"
-       "pyproject.toml configures a run (see the README).";
+       "pyproject.toml configures a run (see docs/commscope-opt.md).";
   return f;
 }
 

@@ -57,7 +57,7 @@ enum class control_flow : std::uint8_t {
 
 enum class expression_kind : std::uint8_t { integer, variable, call, other };
 
-/// The operations of pass.md the analysis recognises.
+/// The operations the analysis recognizes (docs/semantics.md).
 enum class operation : std::uint8_t {
   none, ///< an operation the pass does not know (its operands are still visited)
   alloc_window_buffer,
@@ -73,7 +73,7 @@ enum class operation : std::uint8_t {
 };
 
 /// What an expression that the pass does not recognise does with the views among its
-/// operands (core.hpp, `flow_of`; the rule is the README's "Every use of a view is
+/// operands (core.hpp, `flow_of`; the rule is docs/semantics.md, "Every use of a view is
 /// followed or refused").
 enum class operand_flow : std::uint8_t {
   /// No side effects: its value may be (part of) any view among its operands (a slice, a
