@@ -25,6 +25,7 @@ static_assert(commscope::contract::device_limit::of<reference_traits>() == 1 << 
 
 struct limited : reference_traits {
   static constexpr std::int64_t device_limit = 8;
+  using storage = commscope::std_storage; // no longer read: an adapter that names it compiles
 };
 static_assert(commscope::contract::device_limit::of<limited>() == 8);
 

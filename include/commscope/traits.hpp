@@ -45,3 +45,6 @@
 
 #include <commscope/contract/archetype.hpp>
 #include <commscope/contract/entry_points.hpp>
+
+// The container policy is no longer read; its names stay declared for one release.
+#include <commscope/storage.hpp>
