@@ -70,8 +70,7 @@ public:
   /// Whether scopes can hold world-relative progressions.
   static constexpr bool symbolic = contract::symbolic_device_sets::of<Traits>();
   static constexpr std::int64_t device_limit = contract::device_limit::of<Traits>();
-  static constexpr std::size_t scope_nesting_limit =
-      contract::scope_nesting_limit::of<Traits>();
+  static constexpr std::size_t scope_nesting_limit = contract::scope_nesting_limit::of<Traits>();
 
   constexpr explicit adapter(const Traits& t) : t_(t) {}
   [[nodiscard]] constexpr const Traits& traits() const { return t_; }
@@ -102,8 +101,8 @@ private:
   /// real window buffer, index 0 included.
   static constexpr bool says_none_with_optional = [] {
     if constexpr (has_readers)
-      return is_optional<std::remove_cvref_t<
-          typename contract::view_window_buffer::template call<Traits>>>::value;
+      return is_optional<
+          std::remove_cvref_t<typename contract::view_window_buffer::template call<Traits>>>::value;
     else
       return false;
   }();

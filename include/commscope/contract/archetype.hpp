@@ -18,8 +18,8 @@
 namespace commscope::contract {
 
 /// Every record of every layer.
-using every_record = join<analysis_core, scope_readers, rewrite_hooks, signal_analysis,
-                          signal_rewrite>;
+using every_record =
+    join<analysis_core, scope_readers, rewrite_hooks, signal_analysis, signal_rewrite>;
 
 /// The archetype's own handle types: distinct, ordered, hashable, value-initializable.
 struct archetype_handles {
@@ -45,13 +45,13 @@ template <class H, class F, class... R>
 struct archetype_members<H, F, records<R...>> : archetype_part<R, H, F>::type... {};
 
 /// The handle types of H, chosen over the names the members' declarations use.
-#define COMMSCOPE_CONTRACT_HANDLES_OF(H)                                                          \
-  using typename H::program;                                                                      \
-  using typename H::function;                                                                     \
-  using typename H::statement;                                                                    \
-  using typename H::expression;                                                                   \
-  using typename H::variable;                                                                     \
-  using typename H::location;                                                                     \
+#define COMMSCOPE_CONTRACT_HANDLES_OF(H)                                                           \
+  using typename H::program;                                                                       \
+  using typename H::function;                                                                      \
+  using typename H::statement;                                                                     \
+  using typename H::expression;                                                                    \
+  using typename H::variable;                                                                      \
+  using typename H::location;                                                                      \
   using typename H::window_buffer
 
 /// The archetype.
@@ -84,8 +84,8 @@ struct stand_in : stand_in_handles<T>,
 
 /// T where it meets Needs, else its stand-in: the traits of an entry point's result.
 template <class T, class Needs>
-using checked = std::conditional_t<all_hold<T, Needs>, T,
-                                   std::conditional_t<specialization::holds<T>, stand_in<T>,
-                                                      archetype>>;
+using checked =
+    std::conditional_t<all_hold<T, Needs>, T,
+                       std::conditional_t<specialization::holds<T>, stand_in<T>, archetype>>;
 
 } // namespace commscope::contract

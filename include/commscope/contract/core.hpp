@@ -5,6 +5,7 @@
 
 #include <commscope/contract/member.hpp>
 #include <commscope/contract/vocabulary.hpp>
+#include <commscope/detail/call_operands.hpp>
 #include <commscope/device_set.hpp>
 
 #include <concepts>
@@ -20,74 +21,19 @@
 namespace commscope {
 
 namespace detail {
-template <class> concept any_type = true;
-/// A call's operands where the adapter does not list them: its arguments, then device=.
-/// Arguments is what the adapter's `arguments` returns: a range by value, kept here, or a
-/// reference to one.
-template <class Arguments, class Expression> class call_operands {
-  static constexpr bool by_reference = std::is_lvalue_reference_v<Arguments>;
-  using range = std::conditional_t<by_reference, std::remove_reference_t<Arguments>,
-                                   std::remove_cvref_t<Arguments>>;
-  using held = std::conditional_t<by_reference, range*, std::optional<range>>;
-  using inner = std::ranges::iterator_t<range>;
-
-public:
-  /// No operands (an expression that is no call).
-  constexpr call_operands() = default;
-  constexpr call_operands(Arguments&& args, std::optional<Expression> device)
-      : device_(device) {
-    if constexpr (by_reference)
-      args_ = &args;
-    else
-      args_.emplace(std::move(args));
-  }
-  class iterator {
-  public:
-    using value_type = Expression;
-    using difference_type = std::ptrdiff_t;
-    constexpr iterator() = default;
-    constexpr iterator(inner at, inner end, const std::optional<Expression>* device)
-        : at_(at), end_(end), device_(device) {}
-    [[nodiscard]] constexpr Expression operator*() const {
-      return at_ != end_ ? Expression(*at_) : **device_;
-    }
-    constexpr iterator& operator++() {
-      if (at_ != end_)
-        ++at_;
-      else
-        device_ = nullptr;
-      return *this;
-    }
-    constexpr void operator++(int) { ++*this; }
-    [[nodiscard]] friend constexpr bool operator==(const iterator& i, std::default_sentinel_t) {
-      return i.at_ == i.end_ && (i.device_ == nullptr || !i.device_->has_value());
-    }
-
-  private:
-    inner at_{}, end_{};
-    const std::optional<Expression>* device_ = nullptr;
-  };
-  [[nodiscard]] constexpr iterator begin() const {
-    if (!args_)
-      return {};
-    return {std::ranges::begin(*args_), std::ranges::end(*args_), &device_};
-  }
-  [[nodiscard]] constexpr std::default_sentinel_t end() const { return {}; }
-
-private:
-  mutable held args_{};
-  std::optional<Expression> device_;
-};
+template <class>
+concept any_type = true;
 } // namespace detail
 
 namespace contract {
 
 /// The traits class itself: `commscope::ir_traits<Program>` specialized, or the class of
 /// the traits object passed to an entry point.
-COMMSCOPE_RULE(specialization,
-               "no ir_traits specialization for this program type; specialize "
-               "commscope::ir_traits<Program> or pass a traits object (traits.hpp)",
-               requires { sizeof(T); });
+COMMSCOPE_RULE(
+    specialization,
+    "no ir_traits specialization for this program type; specialize "
+    "commscope::ir_traits<Program> or pass a traits object (traits.hpp)",
+    requires { sizeof(T); });
 
 // ---- the handle types: cheap std::semiregular values (pointers, indices, small structs)
 // that the library copies freely and value-initializes in its own records. A handle type
@@ -137,14 +83,15 @@ struct location_of {
   static constexpr layer layer_of = layer::core;
   static constexpr member_kind kind = member_kind::required;
   template <class T, class Node>
-  static constexpr bool callable_with = requires(const T& t, Node n) { t.location_of(n); };
-  template <class T, class Node>
-  static constexpr bool given_with = requires(const T& t, Node n) {
+  static constexpr bool callable_with = requires(const T& t, Node n) {
+    t.location_of(n);
+  };
+  template <class T, class Node> static constexpr bool given_with = requires(const T& t, Node n) {
     { t.location_of(n) } -> std::convertible_to<typename names<T>::location>;
   };
   template <class T>
-  static constexpr bool given = given_with<T, typename names<T>::statement> &&
-      given_with<T, typename names<T>::expression>;
+  static constexpr bool given =
+      given_with<T, typename names<T>::statement>&& given_with<T, typename names<T>::expression>;
   template <class T> static constexpr bool holds = given<T>;
   template <class T> static constexpr void diagnose() {
     using s = typename names<T>::statement;
@@ -335,9 +282,8 @@ using analysis_core =
             loop_bounds, expression_kind_of, integer_value, variable_of, call_target_of, arguments,
             device_of, allocation_name, variable_index, variable_bound, variable_numbering,
             variable_key, variable_identity, control_of, branches, control_flow_pair, values,
-            expressions, subexpressions, flow_of, can_wrap_body, device_limit,
-            scope_nesting_limit, usable_by_default, symbolic_device_sets, minus_constant,
-            symbolic_subtraction>;
+            expressions, subexpressions, flow_of, can_wrap_body, device_limit, scope_nesting_limit,
+            usable_by_default, symbolic_device_sets, minus_constant, symbolic_subtraction>;
 
 } // namespace contract
 } // namespace commscope

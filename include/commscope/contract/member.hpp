@@ -109,8 +109,7 @@ template <class T> struct names {
   using program = detail::member_type_or_t<detail::program_member, T, detail::missing_handle>;
   using function = detail::member_type_or_t<detail::function_member, T, detail::missing_handle>;
   using statement = detail::member_type_or_t<detail::statement_member, T, detail::missing_handle>;
-  using expression =
-      detail::member_type_or_t<detail::expression_member, T, detail::missing_handle>;
+  using expression = detail::member_type_or_t<detail::expression_member, T, detail::missing_handle>;
   using variable = detail::member_type_or_t<detail::variable_member, T, detail::missing_handle>;
   using location = detail::member_type_or_t<detail::location_member, T, detail::missing_handle>;
   using window_buffer =
@@ -129,7 +128,9 @@ template <template <class> class Member> struct hook_argument {
 
 template <class X> struct converts_to;
 template <class X>
-concept result_shape = requires { typename X::archetype; };
+concept result_shape = requires {
+  typename X::archetype;
+};
 /// A declaration names a plain type X for converts_to<X>.
 template <class X> struct shape_of_result { using type = converts_to<X>; };
 template <result_shape X> struct shape_of_result<X> { using type = X; };
@@ -144,7 +145,7 @@ template <class X> struct converts_to {
 /// An input range whose elements are X (a type they convert to, or a shape).
 template <class X> struct range_of {
   template <class R>
-  static constexpr bool accepts = std::ranges::input_range<R> &&
+  static constexpr bool accepts = std::ranges::input_range<R>&&
       shape_of<X>::template accepts<std::ranges::range_reference_t<R>>;
   using archetype = std::span<const typename shape_of<X>::archetype>;
   static constexpr bool converts = false;
@@ -152,7 +153,7 @@ template <class X> struct range_of {
 /// An input range of such ranges.
 template <class X> struct ranges_of {
   template <class R>
-  static constexpr bool accepts = std::ranges::input_range<R> &&
+  static constexpr bool accepts = std::ranges::input_range<R>&&
       range_of<X>::template accepts<std::ranges::range_reference_t<R>>;
   using archetype = std::span<const typename range_of<X>::archetype>;
   static constexpr bool converts = false;
@@ -160,8 +161,7 @@ template <class X> struct ranges_of {
 /// `{start, stop, step}`: each an expression E or an integer; start and step may be
 /// std::optional<E>.
 template <class E> struct loop_bounds_of {
-  template <class R>
-  static constexpr bool accepts = requires(const R& b) {
+  template <class R> static constexpr bool accepts = requires(const R& b) {
     { b.start } -> detail::optional_bound_field<E>;
     { b.stop } -> detail::bound_field<E>;
     { b.step } -> detail::optional_bound_field<E>;
@@ -240,240 +240,223 @@ concept provides = Record::template given<T>;
 #define COMMSCOPE_CONTRACT_EXPAND(x) x
 #define COMMSCOPE_CONTRACT_STRING(...) #__VA_ARGS__
 /// "a, b" from "(a, b)".
-#define COMMSCOPE_CONTRACT_INNER_STRING(PARAMS)                                                   \
+#define COMMSCOPE_CONTRACT_INNER_STRING(PARAMS)                                                    \
   COMMSCOPE_CONTRACT_EXPAND(COMMSCOPE_CONTRACT_STRING PARAMS)
 
 /// The names of a signature, inside a record's templates: the handles of H and, for the
 /// specs a hook receives, Traits.
-#define COMMSCOPE_CONTRACT_NAMES(H, F)                                                            \
-  using program = typename ::commscope::contract::names<H>::program;                              \
-  using function = typename ::commscope::contract::names<H>::function;                            \
-  using statement = typename ::commscope::contract::names<H>::statement;                          \
-  using expression = typename ::commscope::contract::names<H>::expression;                        \
-  using variable = typename ::commscope::contract::names<H>::variable;                            \
-  using location = typename ::commscope::contract::names<H>::location;                            \
-  using window_buffer = typename ::commscope::contract::names<H>::window_buffer;                  \
-  using rewriter = typename ::commscope::contract::names<H>::rewriter;                            \
-  using signal_rewriter = typename ::commscope::contract::names<H>::signal_rewriter;              \
+#define COMMSCOPE_CONTRACT_NAMES(H, F)                                                             \
+  using program = typename ::commscope::contract::names<H>::program;                               \
+  using function = typename ::commscope::contract::names<H>::function;                             \
+  using statement = typename ::commscope::contract::names<H>::statement;                           \
+  using expression = typename ::commscope::contract::names<H>::expression;                         \
+  using variable = typename ::commscope::contract::names<H>::variable;                             \
+  using location = typename ::commscope::contract::names<H>::location;                             \
+  using window_buffer = typename ::commscope::contract::names<H>::window_buffer;                   \
+  using rewriter = typename ::commscope::contract::names<H>::rewriter;                             \
+  using signal_rewriter = typename ::commscope::contract::names<H>::signal_rewriter;               \
   using Traits = F
 
 /// What every member function's record has: its name and its signature's types.
-#define COMMSCOPE_CONTRACT_RECORD(LAYER, KIND, NAME, PARAMS, RESULT, ...)                         \
-  using self = NAME;                                                                              \
-  static constexpr ::std::string_view name = #NAME;                                               \
-  static constexpr ::std::string_view signature = #NAME #PARAMS;                                  \
-  static constexpr ::std::string_view result = #RESULT;                                           \
-  static constexpr ::commscope::contract::layer layer_of = ::commscope::contract::layer::LAYER;   \
-  static constexpr ::commscope::contract::member_kind kind =                                      \
-      ::commscope::contract::member_kind::KIND;                                                   \
-  template <class T> struct types {                                                               \
-    COMMSCOPE_CONTRACT_NAMES(T, T);                                                               \
-    using shape = ::commscope::contract::shape_of<RESULT>;                                        \
-    using signature = void PARAMS;                                                                \
-  };                                                                                              \
+#define COMMSCOPE_CONTRACT_RECORD(LAYER, KIND, NAME, PARAMS, RESULT, ...)                          \
+  using self = NAME;                                                                               \
+  static constexpr ::std::string_view name = #NAME;                                                \
+  static constexpr ::std::string_view signature = #NAME #PARAMS;                                   \
+  static constexpr ::std::string_view result = #RESULT;                                            \
+  static constexpr ::commscope::contract::layer layer_of = ::commscope::contract::layer::LAYER;    \
+  static constexpr ::commscope::contract::member_kind kind =                                       \
+      ::commscope::contract::member_kind::KIND;                                                    \
+  template <class T> struct types {                                                                \
+    COMMSCOPE_CONTRACT_NAMES(T, T);                                                                \
+    using shape = ::commscope::contract::shape_of<RESULT>;                                         \
+    using signature = void PARAMS;                                                                 \
+  };                                                                                               \
   template <class T> using shape = typename types<T>::shape
 
-/// `callable` and `given`, after the record's `call<T>`.
-#define COMMSCOPE_CONTRACT_GIVEN                                                                  \
-  template <class T> static constexpr bool callable = requires { typename call<T>; };             \
-  template <class T> static constexpr bool given = requires {                                     \
-    typename call<T>;                                                                             \
-    requires shape<T>::template accepts<call<T>>;                                                 \
-  }
+/// `callable`, `given` and `holds`, after the record's `call<T>`.
+#define COMMSCOPE_CONTRACT_GIVEN                                                                   \
+  template <class T> static constexpr bool callable = requires { typename call<T>; };              \
+  template <class T> static constexpr bool given = requires {                                      \
+    typename call<T>;                                                                              \
+    requires shape<T>::template accepts<call<T>>;                                                  \
+  };                                                                                               \
+  template <class T>                                                                               \
+  static constexpr bool holds =                                                                    \
+      given<T> || (kind == ::commscope::contract::member_kind::optional && !callable<T>)
 
 /// The call through the adapter: the declared type for a result that converts, else what
 /// the adapter returns (a range by value or by reference).
-#define COMMSCOPE_CONTRACT_CALL(NAME, ...)                                                        \
-  if constexpr (shape<T>::converts)                                                               \
-    return typename shape<T>::archetype(t.NAME(__VA_ARGS__));                                     \
-  else                                                                                            \
+#define COMMSCOPE_CONTRACT_CALL(NAME, ...)                                                         \
+  if constexpr (shape<T>::converts)                                                                \
+    return typename shape<T>::archetype(t.NAME(__VA_ARGS__));                                      \
+  else                                                                                             \
     return t.NAME(__VA_ARGS__)
 
 /// The facade's member function of a member function's record.
-#define COMMSCOPE_CONTRACT_FACADE_CALL(NAME)                                                      \
-  template <class T, class Facade> struct facade_call {                                           \
-    template <class... A> constexpr decltype(auto) NAME(A&&... a) const {                         \
-      return self::invoke(static_cast<const Facade&>(*this).traits(), ::std::forward<A>(a)...);   \
-    }                                                                                             \
+#define COMMSCOPE_CONTRACT_FACADE_CALL(NAME)                                                       \
+  template <class T, class Facade> struct facade_call {                                            \
+    template <class... A> constexpr decltype(auto) NAME(A&&... a) const {                          \
+      return self::invoke(static_cast<const Facade&>(*this).traits(), ::std::forward<A>(a)...);    \
+    }                                                                                              \
   }
 
-/// A required member function: `COMMSCOPE_REQUIRED(layer, name, (parameters), result)`,
-/// the parameters' names omitted.
-#define COMMSCOPE_REQUIRED(LAYER, NAME, PARAMS, RESULT)                                           \
-  struct NAME {                                                                                   \
-    COMMSCOPE_CONTRACT_RECORD(LAYER, required, NAME, PARAMS, RESULT);                             \
-    template <class T, class... P>                                                                \
-    static auto probe(void (*)(P...))                                                             \
-        -> decltype(::std::declval<const T&>().NAME(::std::declval<P>()...));                     \
-    template <class T>                                                                            \
-    using call = decltype(probe<T>(static_cast<typename types<T>::signature*>(nullptr)));         \
-    COMMSCOPE_CONTRACT_GIVEN;                                                                     \
-    template <class T> static constexpr bool holds = given<T>;                                    \
-    template <class T> static constexpr void diagnose() {                                         \
-      if constexpr (!callable<T>)                                                                 \
-        static_assert(::commscope::detail::always_false<T>,                                       \
-                      "commscope: add `" #NAME #PARAMS "`, returning " #RESULT);                  \
-      else                                                                                        \
-        static_assert(::commscope::detail::always_false<T>,                                       \
-                      "commscope: `" #NAME #PARAMS "` must return " #RESULT);                     \
-    }                                                                                             \
-    template <class T, class... A> static constexpr decltype(auto) invoke(const T& t, A&&... a) { \
-      COMMSCOPE_CONTRACT_CALL(NAME, ::std::forward<A>(a)...);                                     \
-    }                                                                                             \
-    COMMSCOPE_CONTRACT_FACADE_CALL(NAME);                                                         \
-    template <class H, class F> class archetype_member {                                          \
-      COMMSCOPE_CONTRACT_NAMES(H, F);                                                             \
-      using result_type = typename ::commscope::contract::shape_of<RESULT>::archetype;            \
-                                                                                                  \
-    public:                                                                                       \
-      static constexpr result_type NAME PARAMS { return result_type(); }                          \
-    };                                                                                            \
+/// The member of the archetype (archetype.hpp), for a required member.
+#define COMMSCOPE_CONTRACT_ARCHETYPE_optional(NAME, PARAMS, RESULT) static_assert(true)
+#define COMMSCOPE_CONTRACT_ARCHETYPE_required(NAME, PARAMS, RESULT)                                \
+  template <class H, class F> class archetype_member {                                             \
+    COMMSCOPE_CONTRACT_NAMES(H, F);                                                                \
+    using result_type = typename ::commscope::contract::shape_of<RESULT>::archetype;               \
+                                                                                                   \
+  public:                                                                                          \
+    static constexpr result_type NAME PARAMS { return result_type(); }                             \
   }
 
+/// A required member function: `COMMSCOPE_REQUIRED(layer, name, (parameters), result)`.
+#define COMMSCOPE_REQUIRED(LAYER, NAME, PARAMS, RESULT)                                            \
+  COMMSCOPE_CONTRACT_MEMBER(required, LAYER, NAME, PARAMS, RESULT)
 /// An optional member function: `COMMSCOPE_OPTIONAL(layer, name, (parameters), result,
 /// { default body })`, the body reading the adapter as `t` and the parameters by their
 /// names; without a body the member has no default and the facade offers it only where
 /// it is given.
-#define COMMSCOPE_OPTIONAL(LAYER, NAME, PARAMS, RESULT, ...)                                      \
-  struct NAME {                                                                                   \
-    COMMSCOPE_CONTRACT_RECORD(LAYER, optional, NAME, PARAMS, RESULT);                             \
-    template <class T, class... P>                                                                \
-    static auto probe(void (*)(P...))                                                             \
-        -> decltype(::std::declval<const T&>().NAME(::std::declval<P>()...));                     \
-    template <class T>                                                                            \
-    using call = decltype(probe<T>(static_cast<typename types<T>::signature*>(nullptr)));         \
-    COMMSCOPE_CONTRACT_GIVEN;                                                                     \
-    template <class T> static constexpr bool holds = !callable<T> || given<T>;                    \
-    template <class T> static constexpr void diagnose() {                                         \
-      static_assert(::commscope::detail::always_false<T>,                                         \
-                    "commscope: `" #NAME #PARAMS "` must return " #RESULT);                       \
-    }                                                                                             \
-    static constexpr bool has_default = sizeof(#__VA_ARGS__) > 1;                                 \
-    template <class T> struct fallback {                                                          \
-      COMMSCOPE_CONTRACT_NAMES(T, T);                                                             \
-      __VA_OPT__(static constexpr decltype(auto)                                                  \
-                     value([[maybe_unused]] const T& t, COMMSCOPE_CONTRACT_UNPAREN PARAMS)        \
-                         __VA_ARGS__)                                                             \
-    };                                                                                            \
-    template <class T, class... A>                                                                \
-    requires(given<T> || has_default) static constexpr decltype(auto)                             \
-        invoke(const T& t, A&&... a) {                                                            \
-      if constexpr (!given<T>)                                                                    \
-        return fallback<T>::value(t, ::std::forward<A>(a)...);                                    \
-      else {                                                                                      \
-        COMMSCOPE_CONTRACT_CALL(NAME, ::std::forward<A>(a)...);                                   \
-      }                                                                                           \
-    }                                                                                             \
-    COMMSCOPE_CONTRACT_FACADE_CALL(NAME);                                                         \
+#define COMMSCOPE_OPTIONAL(LAYER, NAME, PARAMS, RESULT, ...)                                       \
+  COMMSCOPE_CONTRACT_MEMBER(optional, LAYER, NAME, PARAMS, RESULT __VA_OPT__(, ) __VA_ARGS__)
+#define COMMSCOPE_CONTRACT_MEMBER(KIND, LAYER, NAME, PARAMS, RESULT, ...)                          \
+  struct NAME {                                                                                    \
+    COMMSCOPE_CONTRACT_RECORD(LAYER, KIND, NAME, PARAMS, RESULT);                                  \
+    template <class T, class... P>                                                                 \
+    static auto probe(void (*)(P...))                                                              \
+        -> decltype(::std::declval<const T&>().NAME(::std::declval<P>()...));                      \
+    template <class T>                                                                             \
+    using call = decltype(probe<T>(static_cast<typename types<T>::signature*>(nullptr)));          \
+    COMMSCOPE_CONTRACT_GIVEN;                                                                      \
+    template <class T> static constexpr void diagnose() {                                          \
+      if constexpr (!callable<T>)                                                                  \
+        static_assert(::commscope::detail::always_false<T>,                                        \
+                      "commscope: add `" #NAME #PARAMS "`, returning " #RESULT);                   \
+      else                                                                                         \
+        static_assert(::commscope::detail::always_false<T>,                                        \
+                      "commscope: `" #NAME #PARAMS "` must return " #RESULT);                      \
+    }                                                                                              \
+    static constexpr bool has_default = sizeof(#__VA_ARGS__) > 1;                                  \
+    template <class T> struct fallback {                                                           \
+      COMMSCOPE_CONTRACT_NAMES(T, T);                                                              \
+      __VA_OPT__(static constexpr decltype(auto) value([[maybe_unused]] const T& t,                \
+                                                       COMMSCOPE_CONTRACT_UNPAREN PARAMS)          \
+                     __VA_ARGS__)                                                                  \
+    };                                                                                             \
+    template <class T, class... A>                                                                 \
+    requires(given<T> || has_default) static constexpr decltype(auto)                              \
+        invoke(const T& t, A&&... a) {                                                             \
+      if constexpr (!given<T>)                                                                     \
+        return fallback<T>::value(t, ::std::forward<A>(a)...);                                     \
+      else {                                                                                       \
+        COMMSCOPE_CONTRACT_CALL(NAME, ::std::forward<A>(a)...);                                    \
+      }                                                                                            \
+    }                                                                                              \
+    COMMSCOPE_CONTRACT_FACADE_CALL(NAME);                                                          \
+    COMMSCOPE_CONTRACT_ARCHETYPE_##KIND(NAME, PARAMS, RESULT);                                     \
   }
 
 /// A rewrite hook: `COMMSCOPE_HOOK(layer, name, rewriter, (parameters), result)`. It takes
 /// the adapter's `rewriter` (or `signal_rewriter`) first, when the adapter declares one.
-#define COMMSCOPE_HOOK(LAYER, NAME, REWRITER, PARAMS, RESULT)                                     \
-  COMMSCOPE_CONTRACT_HOOK(LAYER, NAME, REWRITER,                                                  \
-                          ::commscope::contract::hook_argument<::commscope::detail::REWRITER##_member>, \
-                          PARAMS, RESULT)
-#define COMMSCOPE_CONTRACT_HOOK(LAYER, NAME, REWRITER, ARGUMENT, PARAMS, RESULT)                  \
-  struct NAME {                                                                                   \
-    COMMSCOPE_CONTRACT_RECORD(LAYER, required, NAME, PARAMS, RESULT);                             \
-    template <class T, class... P>                                                                \
-    requires(!ARGUMENT::template given<T>) static auto probe(void (*)(P...))                      \
-        -> decltype(::std::declval<const T&>().NAME(::std::declval<P>()...));                     \
-    template <class T, class... P>                                                                \
-    requires(ARGUMENT::template given<T>) static auto probe(void (*)(P...))                       \
-        -> decltype(::std::declval<const T&>().NAME(                                              \
-            ::std::declval<typename ::commscope::contract::names<T>::REWRITER&>(),                \
-            ::std::declval<P>()...));                                                             \
-    template <class T>                                                                            \
-    using call = decltype(probe<T>(static_cast<typename types<T>::signature*>(nullptr)));         \
-    COMMSCOPE_CONTRACT_GIVEN;                                                                     \
-    template <class T> static constexpr bool holds = given<T>;                                    \
-    template <class T> static constexpr void diagnose() {                                         \
-      if constexpr (ARGUMENT::template given<T>)                                                  \
-        static_assert(::commscope::detail::always_false<T>,                                       \
-                      "commscope: add `" #NAME "(" #REWRITER "&, " COMMSCOPE_CONTRACT_INNER_STRING( \
-                          PARAMS) ")`, returning " #RESULT);                                      \
-      else                                                                                        \
-        static_assert(::commscope::detail::always_false<T>,                                       \
-                      "commscope: add `" #NAME #PARAMS "`, returning " #RESULT);                  \
-    }                                                                                             \
-    template <class T, class R, class... A>                                                       \
-    static constexpr decltype(auto) invoke(const T& t, [[maybe_unused]] R& rw, A&&... a) {        \
-      if constexpr (ARGUMENT::template given<T>)                                                  \
-        return t.NAME(rw, ::std::forward<A>(a)...);                                               \
-      else                                                                                        \
-        return t.NAME(::std::forward<A>(a)...);                                                   \
-    }                                                                                             \
-    COMMSCOPE_CONTRACT_FACADE_CALL(NAME);                                                         \
-    template <class H, class F> class archetype_member {                                          \
-      COMMSCOPE_CONTRACT_NAMES(H, F);                                                             \
-      using result_type = typename ::commscope::contract::shape_of<RESULT>::archetype;            \
-                                                                                                  \
-    public:                                                                                       \
-      static constexpr result_type NAME PARAMS { return result_type(); }                          \
-    };                                                                                            \
+#define COMMSCOPE_HOOK(LAYER, NAME, REWRITER, PARAMS, RESULT)                                      \
+  COMMSCOPE_CONTRACT_HOOK(                                                                         \
+      LAYER, NAME, REWRITER,                                                                       \
+      ::commscope::contract::hook_argument<::commscope::detail::REWRITER##_member>, PARAMS,        \
+      RESULT)
+#define COMMSCOPE_CONTRACT_HOOK(LAYER, NAME, REWRITER, ARGUMENT, PARAMS, RESULT)                   \
+  struct NAME {                                                                                    \
+    COMMSCOPE_CONTRACT_RECORD(LAYER, required, NAME, PARAMS, RESULT);                              \
+    template <class T, class... P>                                                                 \
+    requires(!ARGUMENT::template given<T>) static auto probe(void (*)(P...))                       \
+        -> decltype(::std::declval<const T&>().NAME(::std::declval<P>()...));                      \
+    template <class T, class... P>                                                                 \
+    requires(ARGUMENT::template given<T>) static auto probe(void (*)(P...))                        \
+        -> decltype(::std::declval<const T&>().NAME(                                               \
+            ::std::declval<typename ::commscope::contract::names<T>::REWRITER&>(),                 \
+            ::std::declval<P>()...));                                                              \
+    template <class T>                                                                             \
+    using call = decltype(probe<T>(static_cast<typename types<T>::signature*>(nullptr)));          \
+    COMMSCOPE_CONTRACT_GIVEN;                                                                      \
+    template <class T> static constexpr void diagnose() {                                          \
+      if constexpr (ARGUMENT::template given<T>)                                                   \
+        static_assert(::commscope::detail::always_false<T>,                                        \
+                      "commscope: add `" #NAME "(" #REWRITER                                       \
+                      "&, " COMMSCOPE_CONTRACT_INNER_STRING(PARAMS) ")`, returning " #RESULT);     \
+      else                                                                                         \
+        static_assert(::commscope::detail::always_false<T>,                                        \
+                      "commscope: add `" #NAME #PARAMS "`, returning " #RESULT);                   \
+    }                                                                                              \
+    template <class T, class R, class... A>                                                        \
+    static constexpr decltype(auto) invoke(const T& t, [[maybe_unused]] R& rw, A&&... a) {         \
+      if constexpr (ARGUMENT::template given<T>)                                                   \
+        return t.NAME(rw, ::std::forward<A>(a)...);                                                \
+      else                                                                                         \
+        return t.NAME(::std::forward<A>(a)...);                                                    \
+    }                                                                                              \
+    COMMSCOPE_CONTRACT_FACADE_CALL(NAME);                                                          \
+    COMMSCOPE_CONTRACT_ARCHETYPE_required(NAME, PARAMS, RESULT);                                   \
   }
 
 /// An optional constant: `COMMSCOPE_CONSTANT(layer, name, type, default)`, given as
 /// `static constexpr type name = ...;`. Given with another type (a double, a negative
 /// value for an unsigned one, an int for bool) it is an error, not absent.
-#define COMMSCOPE_CONSTANT(LAYER, NAME, TYPE, DEFAULT)                                            \
-  struct NAME {                                                                                   \
-    using self = NAME;                                                                            \
-    static constexpr ::std::string_view name = #NAME;                                             \
-    static constexpr ::std::string_view signature = "static constexpr " #TYPE " " #NAME;         \
-    static constexpr ::std::string_view result = #TYPE;                                           \
-    static constexpr ::commscope::contract::layer layer_of = ::commscope::contract::layer::LAYER; \
-    static constexpr ::commscope::contract::member_kind kind =                                    \
-        ::commscope::contract::member_kind::optional;                                             \
-    template <class T> static constexpr bool declared = requires { T::NAME; };                    \
-    template <class T> static constexpr bool given = requires {                                   \
-      requires ::commscope::detail::fits<TYPE, ::std::remove_cvref_t<decltype(T::NAME)>>(         \
-          T::NAME);                                                                               \
-    };                                                                                            \
-    template <class T> static constexpr bool holds = !declared<T> || given<T>;                    \
-    template <class T> static constexpr void diagnose() {                                         \
-      static_assert(::commscope::detail::always_false<T>,                                         \
-                    "commscope: `" #NAME "` must be `static constexpr " #TYPE " " #NAME           \
-                    "`, a value that " #TYPE " holds");                                           \
-    }                                                                                             \
-    template <class T> static constexpr TYPE of() {                                            \
-      if constexpr (given<T>)                                                                     \
-        return static_cast<TYPE>(T::NAME);                                                        \
-      else                                                                                        \
-        return DEFAULT;                                                                           \
-    }                                                                                             \
+#define COMMSCOPE_CONSTANT(LAYER, NAME, TYPE, DEFAULT)                                             \
+  struct NAME {                                                                                    \
+    using self = NAME;                                                                             \
+    static constexpr ::std::string_view name = #NAME;                                              \
+    static constexpr ::std::string_view signature = "static constexpr " #TYPE " " #NAME;           \
+    static constexpr ::std::string_view result = #TYPE;                                            \
+    static constexpr ::commscope::contract::layer layer_of = ::commscope::contract::layer::LAYER;  \
+    static constexpr ::commscope::contract::member_kind kind =                                     \
+        ::commscope::contract::member_kind::optional;                                              \
+    template <class T> static constexpr bool declared = requires { T::NAME; };                     \
+    template <class T> static constexpr bool given = requires {                                    \
+      requires ::commscope::detail::fits<TYPE, ::std::remove_cvref_t<decltype(T::NAME)>>(T::NAME); \
+    };                                                                                             \
+    template <class T> static constexpr bool holds = !declared<T> || given<T>;                     \
+    template <class T> static constexpr void diagnose() {                                          \
+      static_assert(::commscope::detail::always_false<T>,                                          \
+                    "commscope: `" #NAME "` must be `static constexpr " #TYPE " " #NAME            \
+                    "`, a value that " #TYPE " holds");                                            \
+    }                                                                                              \
+    template <class T> static constexpr TYPE of() {                                                \
+      if constexpr (given<T>)                                                                      \
+        return static_cast<TYPE>(T::NAME);                                                         \
+      else                                                                                         \
+        return DEFAULT;                                                                            \
+    }                                                                                              \
   }
 
 /// A handle type: `COMMSCOPE_HANDLE(layer, kind, name, requirement, what it must be)`.
-#define COMMSCOPE_HANDLE(LAYER, KIND, NAME, REQUIREMENT, WHAT)                                    \
-  struct NAME {                                                                                   \
-    static constexpr ::std::string_view name = #NAME;                                             \
-    static constexpr ::std::string_view signature = "using " #NAME;                               \
-    static constexpr ::commscope::contract::layer layer_of = ::commscope::contract::layer::LAYER; \
-    static constexpr ::commscope::contract::member_kind kind =                                    \
-        ::commscope::contract::member_kind::KIND;                                                 \
-    template <class T> static constexpr bool declared = requires { typename T::NAME; };           \
-    template <class T> static constexpr bool given = requires {                                   \
-      typename T::NAME;                                                                           \
-      requires REQUIREMENT<typename T::NAME>;                                                     \
-    };                                                                                            \
-    template <class T>                                                                            \
-    static constexpr bool holds =                                                                 \
-        ::commscope::contract::member_kind::KIND == ::commscope::contract::member_kind::optional  \
-            ? !declared<T> || given<T>                                                            \
-            : given<T>;                                                                           \
-    template <class T> static constexpr void diagnose() {                                         \
-      static_assert(::commscope::detail::always_false<T>,                                         \
-                    "commscope: add `using " #NAME " = ...;` (" WHAT ")");                        \
-    }                                                                                             \
+#define COMMSCOPE_HANDLE(LAYER, KIND, NAME, REQUIREMENT, WHAT)                                     \
+  struct NAME {                                                                                    \
+    static constexpr ::std::string_view name = #NAME;                                              \
+    static constexpr ::std::string_view signature = "using " #NAME;                                \
+    static constexpr ::commscope::contract::layer layer_of = ::commscope::contract::layer::LAYER;  \
+    static constexpr ::commscope::contract::member_kind kind =                                     \
+        ::commscope::contract::member_kind::KIND;                                                  \
+    template <class T> static constexpr bool declared = requires { typename T::NAME; };            \
+    template <class T> static constexpr bool given = requires {                                    \
+      typename T::NAME;                                                                            \
+      requires REQUIREMENT<typename T::NAME>;                                                      \
+    };                                                                                             \
+    template <class T>                                                                             \
+    static constexpr bool holds =                                                                  \
+        ::commscope::contract::member_kind::KIND == ::commscope::contract::member_kind::optional   \
+            ? !declared<T> || given<T>                                                             \
+            : given<T>;                                                                            \
+    template <class T> static constexpr void diagnose() {                                          \
+      static_assert(::commscope::detail::always_false<T>,                                          \
+                    "commscope: add `using " #NAME " = ...;` (" WHAT ")");                         \
+    }                                                                                              \
   }
 
 /// A rule between members: `COMMSCOPE_RULE(name, "message", condition on T)`.
-#define COMMSCOPE_RULE(NAME, MESSAGE, ...)                                                        \
-  struct NAME {                                                                                   \
-    template <class T> static constexpr bool holds = __VA_ARGS__;                                 \
-    template <class T> static constexpr void diagnose() {                                         \
-      static_assert(::commscope::detail::always_false<T>, "commscope: " MESSAGE);                 \
-    }                                                                                             \
+#define COMMSCOPE_RULE(NAME, MESSAGE, ...)                                                         \
+  struct NAME {                                                                                    \
+    template <class T> static constexpr bool holds = __VA_ARGS__;                                  \
+    template <class T> static constexpr void diagnose() {                                          \
+      static_assert(::commscope::detail::always_false<T>, "commscope: " MESSAGE);                  \
+    }                                                                                              \
   }

@@ -34,16 +34,16 @@ COMMSCOPE_RULE(window_buffer_to_make,
 
 /// One window buffer per allocation; the spec holds the allocation's statement,
 /// location, base variable, size and name, so the object can be built in one step.
-COMMSCOPE_HOOK(rewrite, make_window_buffer, rewriter,
-               (const window_buffer_spec<Traits>&), window_buffer);
+COMMSCOPE_HOOK(rewrite, make_window_buffer, rewriter, (const window_buffer_spec<Traits>&),
+               window_buffer);
 /// Points the view's type at spec.window_buffer (in place: record it on the view's op).
 /// The spec also names the view's assignment: an IR that rebinds variables types the
 /// binding, not the variable.
 COMMSCOPE_HOOK(rewrite, retype_view, rewriter, (const view_spec<Traits>&), anything);
 /// Wraps the body in the scopes, outermost first; an IR rebuilt on rewrite also
 /// substitutes the retyped views here.
-COMMSCOPE_HOOK(rewrite, wrap_body, rewriter,
-               (function, std::span<const scope_spec<Traits>>), anything);
+COMMSCOPE_HOOK(rewrite, wrap_body, rewriter, (function, std::span<const scope_spec<Traits>>),
+               anything);
 
 /// The rewrite hooks, in the order of their diagnosis.
 using rewrite_hooks = records<window_buffer_to_make, rewriter, begin_rewrite, commit,

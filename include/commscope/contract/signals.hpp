@@ -44,8 +44,8 @@ COMMSCOPE_HOOK(signals, insert_signal, signal_rewriter, (const signal_spec<Trait
 /// What signal synthesis' analysis needs on top of the core.
 using signal_analysis = records<names_in_use, core_num_of>;
 /// What its rewrite needs more.
-using signal_rewrite = records<signal_rewriter, begin_signals, commit_signals,
-                               signal_rewriter_members, insert_signal>;
+using signal_rewrite =
+    records<signal_rewriter, begin_signals, commit_signals, signal_rewriter_members, insert_signal>;
 
 } // namespace contract
 
