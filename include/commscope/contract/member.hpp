@@ -32,12 +32,6 @@ namespace commscope {
 
 namespace detail {
 template <class...> inline constexpr bool always_false = false;
-template <class R, class T>
-concept range_of =
-    std::ranges::input_range<R> && std::convertible_to<std::ranges::range_reference_t<R>, T>;
-template <class R, class T>
-concept range_of_ranges_of =
-    std::ranges::input_range<R> && range_of<std::ranges::range_reference_t<R>, T>;
 template <class T>
 concept hashable = requires(const T& k) {
   { std::hash<T>{}(k) } -> std::convertible_to<std::size_t>;
@@ -274,18 +268,22 @@ concept provides = Record::template given<T>;
   template <class T> using shape = typename types<T>::shape
 
 /// `callable`, `given` and `holds`, after the record's `call<T>`.
-#define COMMSCOPE_CONTRACT_GIVEN                                                                   \
+#define COMMSCOPE_CONTRACT_GIVEN(NAME)                                                             \
   template <class T> static constexpr bool callable = requires { typename call<T>; };              \
+  /* A member of that name the declared call cannot reach (its parameters wrong) is no */          \
+  /* absent member: an optional one is diagnosed too. */                                           \
+  template <class T> static constexpr bool declared = requires { &T::NAME; };                      \
   template <class T> static constexpr bool given = requires {                                      \
     typename call<T>;                                                                              \
     requires shape<T>::template accepts<call<T>>;                                                  \
   };                                                                                               \
   template <class T>                                                                               \
   static constexpr bool holds =                                                                    \
-      given<T> || (kind == ::commscope::contract::member_kind::optional && !callable<T>)
+      given<T> ||                                                                                  \
+      (kind == ::commscope::contract::member_kind::optional && !callable<T> && !declared<T>)
 
-/// The call through the adapter: the declared type for a result that converts, else what
-/// the adapter returns (a range by value or by reference).
+/// The call through the adapter: the declared type for a result that converts,
+/// else what the adapter returns (a range by value or by reference).
 #define COMMSCOPE_CONTRACT_CALL(NAME, ...)                                                         \
   if constexpr (shape<T>::converts)                                                                \
     return typename shape<T>::archetype(t.NAME(__VA_ARGS__));                                      \
@@ -311,13 +309,14 @@ concept provides = Record::template given<T>;
     static constexpr result_type NAME PARAMS { return result_type(); }                             \
   }
 
-/// A required member function: `COMMSCOPE_REQUIRED(layer, name, (parameters), result)`.
+/// A required member function: `COMMSCOPE_REQUIRED(layer, name, (parameters),
+/// result)`.
 #define COMMSCOPE_REQUIRED(LAYER, NAME, PARAMS, RESULT)                                            \
   COMMSCOPE_CONTRACT_MEMBER(required, LAYER, NAME, PARAMS, RESULT)
-/// An optional member function: `COMMSCOPE_OPTIONAL(layer, name, (parameters), result,
-/// { default body })`, the body reading the adapter as `t` and the parameters by their
-/// names; without a body the member has no default and the facade offers it only where
-/// it is given.
+  /// An optional member function: `COMMSCOPE_OPTIONAL(layer, name, (parameters),
+  /// result, { default body })`, the body reading the adapter as `t` and the
+  /// parameters by their names; without a body the member has no default and the
+  /// facade offers it only where it is given.
 #define COMMSCOPE_OPTIONAL(LAYER, NAME, PARAMS, RESULT, ...)                                       \
   COMMSCOPE_CONTRACT_MEMBER(optional, LAYER, NAME, PARAMS, RESULT __VA_OPT__(, ) __VA_ARGS__)
 #define COMMSCOPE_CONTRACT_MEMBER(KIND, LAYER, NAME, PARAMS, RESULT, ...)                          \
@@ -328,9 +327,13 @@ concept provides = Record::template given<T>;
         -> decltype(::std::declval<const T&>().NAME(::std::declval<P>()...));                      \
     template <class T>                                                                             \
     using call = decltype(probe<T>(static_cast<typename types<T>::signature*>(nullptr)));          \
-    COMMSCOPE_CONTRACT_GIVEN;                                                                      \
+    COMMSCOPE_CONTRACT_GIVEN(NAME);                                                                \
     template <class T> static constexpr void diagnose() {                                          \
-      if constexpr (!callable<T>)                                                                  \
+      if constexpr (!callable<T> && declared<T>)                                                   \
+        static_assert(::commscope::detail::always_false<T>,                                        \
+                      "commscope: add `" #NAME #PARAMS "`, returning " #RESULT " (the `" #NAME     \
+                      "` given cannot be called so)");                                             \
+      else if constexpr (!callable<T>)                                                             \
         static_assert(::commscope::detail::always_false<T>,                                        \
                       "commscope: add `" #NAME #PARAMS "`, returning " #RESULT);                   \
       else                                                                                         \
@@ -357,8 +360,9 @@ concept provides = Record::template given<T>;
     COMMSCOPE_CONTRACT_ARCHETYPE_##KIND(NAME, PARAMS, RESULT);                                     \
   }
 
-/// A rewrite hook: `COMMSCOPE_HOOK(layer, name, rewriter, (parameters), result)`. It takes
-/// the adapter's `rewriter` (or `signal_rewriter`) first, when the adapter declares one.
+/// A rewrite hook: `COMMSCOPE_HOOK(layer, name, rewriter, (parameters),
+/// result)`. It takes the adapter's `rewriter` (or `signal_rewriter`) first,
+/// when the adapter declares one.
 #define COMMSCOPE_HOOK(LAYER, NAME, REWRITER, PARAMS, RESULT)                                      \
   COMMSCOPE_CONTRACT_HOOK(                                                                         \
       LAYER, NAME, REWRITER,                                                                       \
@@ -377,7 +381,7 @@ concept provides = Record::template given<T>;
             ::std::declval<P>()...));                                                              \
     template <class T>                                                                             \
     using call = decltype(probe<T>(static_cast<typename types<T>::signature*>(nullptr)));          \
-    COMMSCOPE_CONTRACT_GIVEN;                                                                      \
+    COMMSCOPE_CONTRACT_GIVEN(NAME);                                                                \
     template <class T> static constexpr void diagnose() {                                          \
       if constexpr (ARGUMENT::template given<T>)                                                   \
         static_assert(::commscope::detail::always_false<T>,                                        \
@@ -398,9 +402,10 @@ concept provides = Record::template given<T>;
     COMMSCOPE_CONTRACT_ARCHETYPE_required(NAME, PARAMS, RESULT);                                   \
   }
 
-/// An optional constant: `COMMSCOPE_CONSTANT(layer, name, type, default)`, given as
-/// `static constexpr type name = ...;`. Given with another type (a double, a negative
-/// value for an unsigned one, an int for bool) it is an error, not absent.
+/// An optional constant: `COMMSCOPE_CONSTANT(layer, name, type, default)`, given
+/// as `static constexpr type name = ...;`. Given with another type (a double, a
+/// negative value for an unsigned one, an int for bool) it is an error, not
+/// absent.
 #define COMMSCOPE_CONSTANT(LAYER, NAME, TYPE, DEFAULT)                                             \
   struct NAME {                                                                                    \
     using self = NAME;                                                                             \
@@ -428,7 +433,8 @@ concept provides = Record::template given<T>;
     }                                                                                              \
   }
 
-/// A handle type: `COMMSCOPE_HANDLE(layer, kind, name, requirement, what it must be)`.
+/// A handle type: `COMMSCOPE_HANDLE(layer, kind, name, requirement, what it must
+/// be)`.
 #define COMMSCOPE_HANDLE(LAYER, KIND, NAME, REQUIREMENT, WHAT)                                     \
   struct NAME {                                                                                    \
     static constexpr ::std::string_view name = #NAME;                                              \
