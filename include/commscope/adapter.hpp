@@ -34,16 +34,10 @@ template <class Range> constexpr bool no_elements(Range&& r) {
   return std::ranges::begin(r) == std::ranges::end(r);
 }
 
-template <class R, class T, class Facade> struct facade_part { using type = contract::no_part<R>; };
-template <class R, class T, class Facade>
-requires requires { typename R::template facade_call<T, Facade>; }
-struct facade_part<R, T, Facade> {
-  using type = typename R::template facade_call<T, Facade>;
-};
 /// The facade's calls of every member of the list.
 template <class T, class Facade, class List> struct facade_calls;
 template <class T, class Facade, class... R>
-struct facade_calls<T, Facade, contract::records<R...>> : facade_part<R, T, Facade>::type... {};
+struct facade_calls<T, Facade, contract::records<R...>> : R::template facade_call<T, Facade>... {};
 
 template <class Traits>
 class adapter : public facade_calls<Traits, adapter<Traits>, contract::every_record> {

@@ -32,17 +32,10 @@ struct archetype_handles {
   enum class window_buffer : std::uint32_t {};
 };
 
-template <class R, class H, class F> struct archetype_part { using type = no_part<R>; };
-template <class R, class H, class F>
-requires requires { typename R::template archetype_member<H, F>; }
-struct archetype_part<R, H, F> {
-  using type = typename R::template archetype_member<H, F>;
-};
-
 /// The members of the list, over handles H, for the traits class F.
 template <class H, class F, class List> struct archetype_members;
 template <class H, class F, class... R>
-struct archetype_members<H, F, records<R...>> : archetype_part<R, H, F>::type... {};
+struct archetype_members<H, F, records<R...>> : R::template archetype_member<H, F>... {};
 
 /// The handle types of H, chosen over the names the members' declarations use.
 #define COMMSCOPE_CONTRACT_HANDLES_OF(H)                                                           \

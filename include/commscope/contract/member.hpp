@@ -219,8 +219,13 @@ template <class T, class R, class... Rest> constexpr void diagnose_first(records
     diagnose_first<T>(records<Rest...>{});
 }
 
-/// A record without a facade call or an archetype member contributes an empty base.
+/// The facade call or archetype member of a record that has none: an empty base, one
+/// type per record.
 template <class R> struct no_part {};
+/// What a record without a facade call or an archetype member says it has.
+#define COMMSCOPE_CONTRACT_NO_PARTS                                                                \
+  template <class, class> using facade_call = ::commscope::contract::no_part<self>;                \
+  template <class, class> using archetype_member = ::commscope::contract::no_part<self>
 
 } // namespace contract
 
@@ -299,7 +304,8 @@ concept provides = Record::template given<T>;
   }
 
 /// The member of the archetype (archetype.hpp), for a required member.
-#define COMMSCOPE_CONTRACT_ARCHETYPE_optional(NAME, PARAMS, RESULT) static_assert(true)
+#define COMMSCOPE_CONTRACT_ARCHETYPE_optional(NAME, PARAMS, RESULT)                                \
+  template <class, class> using archetype_member = ::commscope::contract::no_part<self>
 #define COMMSCOPE_CONTRACT_ARCHETYPE_required(NAME, PARAMS, RESULT)                                \
   template <class H, class F> class archetype_member {                                             \
     COMMSCOPE_CONTRACT_NAMES(H, F);                                                                \
@@ -409,6 +415,7 @@ concept provides = Record::template given<T>;
 #define COMMSCOPE_CONSTANT(LAYER, NAME, TYPE, DEFAULT)                                             \
   struct NAME {                                                                                    \
     using self = NAME;                                                                             \
+    COMMSCOPE_CONTRACT_NO_PARTS;                                                                   \
     static constexpr ::std::string_view name = #NAME;                                              \
     static constexpr ::std::string_view signature = "static constexpr " #TYPE " " #NAME;           \
     static constexpr ::std::string_view result = #TYPE;                                            \
@@ -437,6 +444,8 @@ concept provides = Record::template given<T>;
 /// be)`.
 #define COMMSCOPE_HANDLE(LAYER, KIND, NAME, REQUIREMENT, WHAT)                                     \
   struct NAME {                                                                                    \
+    using self = NAME;                                                                             \
+    COMMSCOPE_CONTRACT_NO_PARTS;                                                                   \
     static constexpr ::std::string_view name = #NAME;                                              \
     static constexpr ::std::string_view signature = "using " #NAME;                                \
     static constexpr ::commscope::contract::layer layer_of = ::commscope::contract::layer::LAYER;  \
@@ -461,6 +470,8 @@ concept provides = Record::template given<T>;
 /// A rule between members: `COMMSCOPE_RULE(name, "message", condition on T)`.
 #define COMMSCOPE_RULE(NAME, MESSAGE, ...)                                                         \
   struct NAME {                                                                                    \
+    using self = NAME;                                                                             \
+    COMMSCOPE_CONTRACT_NO_PARTS;                                                                   \
     template <class T> static constexpr bool holds = __VA_ARGS__;                                  \
     template <class T> static constexpr void diagnose() {                                          \
       static_assert(::commscope::detail::always_false<T>, "commscope: " MESSAGE);                  \
