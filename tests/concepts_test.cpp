@@ -66,7 +66,7 @@ TEST_CASE("an adapter's device limit is honoured") {
   const auto narrow = commscope::analyze(p, limited{});
   REQUIRE(narrow.diagnostics.size() == 1);
   CHECK(narrow.diagnostics[0].code == commscope::error_code::device_out_of_range);
-  CHECK(narrow.diagnostics[0].extra == 8);
+  CHECK(narrow.diagnostics[0].limit == 8);
 }
 
 struct nesting_limited : reference_traits {
@@ -91,8 +91,8 @@ TEST_CASE("an adapter's scope-nesting limit is reported at the first allocation 
   REQUIRE(narrow.diagnostics.size() == 1);
   CHECK(narrow.diagnostics[0].code == commscope::error_code::scope_nesting_limit);
   CHECK(narrow.diagnostics[0].subject == "b2");
-  CHECK(narrow.diagnostics[0].number == 3);
-  CHECK(narrow.diagnostics[0].extra == 2);
+  CHECK(narrow.diagnostics[0].depth == 3);
+  CHECK(narrow.diagnostics[0].limit == 2);
 }
 
 struct wraps_nothing : reference_traits {

@@ -459,8 +459,8 @@ TEST_CASE("a scope that lacks part of a loop's range") {
     set_devices(p, "comm_d0", {0, 1, 2});
     auto out = commscope::verify(p);
     CHECK(findings(out) == "missing_devices a 4:9");
-    CHECK(out[0].number == 3);
-    CHECK(out[0].extra == 0);
+    CHECK(out[0].device == 3);
+    CHECK(out[0].more == 0);
   }
   SUBCASE("the whole world") {
     fixture f;

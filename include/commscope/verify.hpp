@@ -198,8 +198,8 @@ template <class Program, class Traits>
     std::vector<diagnostic<location>> out;
     detail::scope_records<A> found;
     const auto report = [&](reason why, std::string_view subject, location where,
-                            std::uint64_t at) {
-      out.push_back({error_code::verify, why, subject, 0, 0, where, at, {}, {}});
+                            std::uint64_t at) -> auto& {
+      return detail::report(out, error_code::verify, why, subject, where, at);
     };
     detail::function_walk<A> walk(a, p);
     detail::used_devices<Traits> used(a, p);
@@ -236,7 +236,7 @@ template <class Program, class Traits>
     // (window buffer, scope), as read_back's index: sorted by the same instantiation.
     using slot_entry = std::pair<window_buffer, std::uint32_t>;
     std::vector<slot_entry> slots;
-    // Findings on a scope itself take the positions right after it, in check order.
+    // Findings on a scope itself are at its position; their reasons' ranks order them.
     for (std::uint32_t i = 0; i < found.scopes.size(); ++i) {
       const auto& sc = found.scopes[i];
       bool null_slot = false;
@@ -248,19 +248,19 @@ template <class Program, class Traits>
           null_slot = true;
       }
       if (null_slot)
-        report(reason::null_slot, sc.name, sc.where, sc.begin + 1);
+        report(reason::null_slot, sc.name, sc.where, sc.begin);
       if (sc.slot_count == 0)
-        report(reason::empty_scope, sc.name, sc.where, sc.begin + 2);
+        report(reason::empty_scope, sc.name, sc.where, sc.begin);
       for (std::uint32_t k = 0; k < sc.device_count; ++k) {
         const auto d = found.devices[sc.first_device + k];
         if (d < 0 || (k > 0 && d <= found.devices[sc.first_device + k - 1])) {
-          report(reason::unsorted_devices, sc.name, sc.where, sc.begin + 3);
+          report(reason::unsorted_devices, sc.name, sc.where, sc.begin);
           break;
         }
       }
       if constexpr (detail::adapter<Traits>::symbolic)
         if (sc.progression_count > 0 && !detail::canonical_scope(found, sc, worlds[i]))
-          report(reason::noncanonical_devices, sc.name, sc.where, sc.begin + 3);
+          report(reason::noncanonical_devices, sc.name, sc.where, sc.begin);
     }
     // A window buffer in more than one scope: reported at each later scope.
     const std::less<window_buffer> less;
@@ -291,7 +291,8 @@ template <class Program, class Traits>
       return sc.begin < at && at < sc.end;
     };
     // ... and that scope holds every device the program uses for it, for every world of
-    // at least the function's W. Reported at the allocation, right after its position.
+    // at least the function's W. Reported at the allocation (ranked after what else is
+    // found there).
     std::vector<device_set> scope_sets;
     std::vector<std::uint8_t> scope_read;
     const auto holds_devices = [&](std::size_t i, std::uint32_t scope) {
@@ -314,23 +315,16 @@ template <class Program, class Traits>
       if (have.includes(need, world))
         return;
       const auto& al = found.allocations[i];
-      diagnostic<location> d{error_code::verify,
-                             reason::uncovered_devices,
-                             al.name,
-                             0,
-                             0,
-                             al.where,
-                             al.at + 1,
-                             sc.name,
-                             {}};
-      if (!need.is_all() && !need.has_progressions() && !have.has_progressions()) {
-        const detail::missing_ids lacks(need, have);
-        d.why = reason::missing_devices;
-        d.number = lacks.first;
-        d.extra = static_cast<std::int64_t>(
-            std::min<std::uint64_t>(lacks.count - 1, static_cast<std::uint64_t>(INT64_MAX)));
+      if (need.is_all() || need.has_progressions() || have.has_progressions()) {
+        report(reason::uncovered_devices, al.name, al.where, al.at).with_object(sc.name);
+        return;
       }
-      out.push_back(std::move(d));
+      const detail::missing_ids lacks(need, have);
+      report(reason::missing_devices, al.name, al.where, al.at)
+          .with_object(sc.name)
+          .with_missing_devices(lacks.first,
+                                static_cast<std::int64_t>(std::min<std::uint64_t>(
+                                    lacks.count - 1, static_cast<std::uint64_t>(INT64_MAX))));
     };
     if constexpr (A::dense_variables) {
       // The slots of each base variable chained from its index: no sort, whose

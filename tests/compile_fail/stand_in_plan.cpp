@@ -39,7 +39,9 @@ template <class Diagnostics> std::size_t use_diagnostics(const Diagnostics& diag
   for (const auto& d : diagnostics) {
     n += d.message().size() + d.subject.size() + d.object.size() + d.order;
     n += static_cast<std::size_t>(d.code) + static_cast<std::size_t>(d.why);
-    n += static_cast<std::size_t>(d.number + d.extra);
+    n += static_cast<std::size_t>(d.device + d.limit + d.depth + d.arity + d.expected_arity +
+                                  d.argument + d.other_argument + d.more);
+    n += d.help().size();
     for (const auto& note : d.notes)
       n += note.message().size() + note.subject.size() + static_cast<std::size_t>(note.what);
   }

@@ -69,8 +69,15 @@ TEST_CASE("both IRs report the same diagnostics, word for word") {
       CHECK(a.code == b.code);
       CHECK(a.why == b.why);
       CHECK(a.subject == b.subject);
-      CHECK(a.number == b.number);
-      CHECK(a.extra == b.extra);
+      CHECK(a.object == b.object);
+      CHECK(a.device == b.device);
+      CHECK(a.limit == b.limit);
+      CHECK(a.depth == b.depth);
+      CHECK(a.arity == b.arity);
+      CHECK(a.expected_arity == b.expected_arity);
+      CHECK(a.argument == b.argument);
+      CHECK(a.other_argument == b.other_argument);
+      CHECK(a.more == b.more);
       CHECK(a.message() == b.message());
     }
     REQUIRE(ct_plan.functions.size() == ref_plan.functions.size());

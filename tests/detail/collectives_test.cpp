@@ -154,8 +154,8 @@ TEST_CASE("wrong arity is malformed-op at the collective") {
     CHECK(diags(pl) == std::string("malformed-op ") + r.name + " 10:9");
     REQUIRE(pl.diagnostics.size() == 1);
     CHECK(pl.diagnostics[0].why == commscope::reason::wrong_arity);
-    CHECK(pl.diagnostics[0].number == r.given);
-    CHECK(pl.diagnostics[0].extra == r.expected);
+    CHECK(pl.diagnostics[0].arity == r.given);
+    CHECK(pl.diagnostics[0].expected_arity == r.expected);
   }
   fixture f;
   auto a = f.view("a");
@@ -198,7 +198,7 @@ TEST_CASE("data, target, signal and recv_counts must resolve to a view") {
     CHECK(diags(pl) == std::string("collective-arg-not-window ") +
                            std::string(commscope::detail::row(r.op).name) + " 8:9");
     REQUIRE(pl.diagnostics.size() == 1);
-    CHECK(pl.diagnostics[0].number == r.reported);
+    CHECK(pl.diagnostics[0].argument == r.reported);
   }
   SUBCASE("an integer, a parameter, a window of a non-allocation") {
     fixture f;

@@ -24,7 +24,7 @@ TEST_CASE("a negative constant is negative-device at the call") {
   f.h.dispatch(f.chip, {f.view("buf")}, -7);
   const auto pl = f.analyze();
   REQUIRE(pl.diagnostics.size() == 1);
-  CHECK(pl.diagnostics[0].number == -7);
+  CHECK(pl.diagnostics[0].device == -7);
   CHECK(pl.diagnostics[0].message() == "the dispatch of 'chip' uses negative device -7");
 }
 
@@ -141,7 +141,7 @@ TEST_CASE("a negative element of a constant loop is negative-device") {
   const auto pl = f.analyze();
   REQUIRE(pl.diagnostics.size() == 1);
   CHECK(pl.diagnostics[0].code == error_code::negative_device);
-  CHECK(pl.diagnostics[0].number == -2);
+  CHECK(pl.diagnostics[0].device == -2);
 }
 
 TEST_CASE("step 0 is unsupported-device") {
@@ -174,8 +174,8 @@ TEST_CASE("range(4000000000) is judged without enumerating it") {
     CHECK(diags(pl) == "device-out-of-range chip 7:13");
     REQUIRE(pl.diagnostics.size() == 1);
     // The largest element: 3999999999 rounded down to the progression.
-    CHECK(pl.diagnostics[0].number == (std::int64_t{4000000000} - 1) / step * step);
-    CHECK(pl.diagnostics[0].extra == 1048576);
+    CHECK(pl.diagnostics[0].device == (std::int64_t{4000000000} - 1) / step * step);
+    CHECK(pl.diagnostics[0].limit == 1048576);
   }
   // Descending from far away: the largest element is the start.
   CHECK(descriptor_of([](fb& h) {

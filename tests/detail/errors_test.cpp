@@ -87,9 +87,9 @@ TEST_CASE("the device errors carry the call's location and their numbers") {
                      "device-out-of-range chip 10:17\n"
                      "partial-world-range chip 11:17");
   REQUIRE(pl.diagnostics.size() == 4);
-  CHECK(pl.diagnostics[1].number == -3);
-  CHECK(pl.diagnostics[2].number == 2000000);
-  CHECK(pl.diagnostics[2].extra == 1048576);
+  CHECK(pl.diagnostics[1].device == -3);
+  CHECK(pl.diagnostics[2].device == 2000000);
+  CHECK(pl.diagnostics[2].limit == 1048576);
   CHECK(pl.diagnostics[0].message() ==
         "cannot infer the devices of the dispatch of 'chip' from its device= expression");
   CHECK(pl.diagnostics[2].message() ==
@@ -116,10 +116,10 @@ TEST_CASE("device literals are judged the same on each side of 32 bits") {
                      "device-out-of-range chip 8:9\n"
                      "negative-device chip 9:9");
   REQUIRE(pl.diagnostics.size() == 4);
-  CHECK(pl.diagnostics[0].number == 4294967294);
-  CHECK(pl.diagnostics[1].number == 4294967295);
-  CHECK(pl.diagnostics[2].number == std::int64_t{1} << 40);
-  CHECK(pl.diagnostics[3].number == std::numeric_limits<std::int64_t>::min());
+  CHECK(pl.diagnostics[0].device == 4294967294);
+  CHECK(pl.diagnostics[1].device == 4294967295);
+  CHECK(pl.diagnostics[2].device == std::int64_t{1} << 40);
+  CHECK(pl.diagnostics[3].device == std::numeric_limits<std::int64_t>::min());
 }
 
 TEST_CASE("duplicate-name: two allocations of one domain, reported at the later one") {
@@ -159,9 +159,9 @@ TEST_CASE("malformed-op: an allocation with the wrong number of arguments") {
   CHECK(diags(pl) == "malformed-op alloc_window_buffer 4:13\n"
                      "malformed-op alloc_window_buffer 5:14");
   REQUIRE(pl.diagnostics.size() == 2);
-  CHECK(pl.diagnostics[0].number == 0);
-  CHECK(pl.diagnostics[1].number == 2);
-  CHECK(pl.diagnostics[1].extra == 1);
+  CHECK(pl.diagnostics[0].arity == 0);
+  CHECK(pl.diagnostics[1].arity == 2);
+  CHECK(pl.diagnostics[1].expected_arity == 1);
   CHECK(pl.diagnostics[1].message() ==
         "operation 'alloc_window_buffer' takes 1 positional argument, got 2");
   CHECK(pl.functions[0].allocations.empty()); // malformed: not recorded, so not dead
@@ -199,9 +199,9 @@ TEST_CASE("malformed-op: window with the wrong number of arguments") {
                      "malformed-op window 5:14\n"
                      "malformed-op window 6:14");
   REQUIRE(pl.diagnostics.size() == 3);
-  CHECK(pl.diagnostics[1].number == 1);
-  CHECK(pl.diagnostics[1].extra == 3);
-  CHECK(pl.diagnostics[2].number == 4);
+  CHECK(pl.diagnostics[1].arity == 1);
+  CHECK(pl.diagnostics[1].expected_arity == 3);
+  CHECK(pl.diagnostics[2].arity == 4);
 }
 
 TEST_CASE("malformed-op: world_size with arguments") {

@@ -162,7 +162,7 @@ TEST_CASE("copy cycles resolve to nothing, without looping or crashing") {
     const auto pl = f.analyze();
     CHECK(diags(pl) == "dead-alloc buf 4:9\ncollective-arg-not-window allreduce 12:9");
     REQUIRE(pl.diagnostics.size() == 2);
-    CHECK(pl.diagnostics[1].number == 1);
+    CHECK(pl.diagnostics[1].argument == 1);
     (void)buf;
   }
   SUBCASE("a cycle through a collective result") {

@@ -102,7 +102,7 @@ func.func @cfg_loop(%flag: i1) attributes {pld.level = "host", pld.role = "orche
 // -----
 
 // A signal-less allreduce in scf.forall would get a fresh signal per iteration.
-// SIGNALS:      error: a pld.allreduce without a signal cannot run inside a loop: its synthesized signal would be a fresh window per iteration [collective-in-loop]
+// SIGNALS:      error: an allreduce without a signal cannot run inside a loop: its synthesized signal would be a fresh window per iteration [collective-in-loop]
 // SIGNALS:      note: inside this loop
 // SIGNALS-NEXT: scf.forall
 // SIGNALS-NOT:  error:

@@ -125,7 +125,7 @@ func.func @host(%dev: index, %stop: index) attributes {pld.level = "host", pld.r
   %x = "pld.alloc_window_buffer"(%c64) {name = "x"} : (index) -> i64
   %v = "pld.window"(%x, %c64) : (i64, index) -> tensor<64xf32>
   // A parameter, an arithmetic result, a loop with an unknown bound.
-  // expected-error @+1 {{cannot infer the devices of the pld.dispatch of 'chip' from its device operand (expected a constant or the induction variable of an enclosing counted loop (scf.for, affine.for, a one-dimensional scf.parallel or scf.forall) with constant bounds, or from a constant to pld.world_size minus a constant with a constant step) [unsupported-device]}}
+  // expected-error @+1 {{cannot infer the devices of the dispatch of 'chip' from its device= expression: the device operand of pld.dispatch must be a constant or the induction variable of an enclosing counted loop (scf.for, affine.for, a one-dimensional scf.parallel or scf.forall) with constant bounds, or from a constant to pld.world_size minus a constant with a constant step [unsupported-device]}}
   "pld.dispatch"(%dev, %v) {callee = @chip} : (index, tensor<64xf32>) -> ()
   %sum = arith.addi %c1, %c1 : index
   // expected-note @-1 {{the device operand is defined here}}
@@ -201,7 +201,7 @@ func.func @host() attributes {pld.level = "host", pld.role = "orchestrator"} {
   // start at 0 or above and stop at pld.world_size minus a non-negative constant).
   scf.for %r = %cm1 to %n step %c1 {
     // expected-note @-1 {{the devices come from this loop}}
-    // expected-error @+1 {{runs in an scf.for over the world that starts below device 0 or stops beyond pld.world_size [partial-world-range]}}
+    // expected-error @+1 {{iterates over the world with a negative start, a step below 1 or a stop past world_size(): a scope holds range(START, world_size() - C, STEP) only for START >= 0, STEP >= 1 and C >= 0 [partial-world-range]}}
     "pld.dispatch"(%r, %v) {callee = @chip} : (index, tensor<64xf32>) -> ()
   }
   scf.for %r = %c0 to %past step %c2 {
@@ -252,7 +252,7 @@ func.func @host() attributes {pld.level = "host", pld.role = "orchestrator"} {
   %y = "pld.alloc_window_buffer"() {name = "y"} : () -> i64
   // expected-error @+1 {{allocation 'z' must be assigned directly to one variable [malformed-op]}}
   "pld.alloc_window_buffer"(%c64) {name = "z"} : (index) -> ()
-  // expected-error @+1 {{pld.dispatch of 'nowhere', which is no function of the module [malformed-op]}}
+  // expected-error @+1 {{call of unknown function 'nowhere': pld.dispatch names no function of the module [malformed-op]}}
   "pld.dispatch"(%c0, %v) {callee = @nowhere} : (index, tensor<64xf32>) -> ()
   return
 }
@@ -265,7 +265,7 @@ func.func @host(%c: i1) attributes {pld.level = "host", pld.role = "orchestrator
   // expected-note @-1 {{'host' has 2 blocks}}
   %c64 = arith.constant 64 : index
   // expected-error @+2 {{allocation 'x' has no window view [dead-alloc]}}
-  // expected-error @+1 {{allocation 'x' is in a function with more than one block: pld.comm_domain_scope wraps a single block (use scf control flow) [malformed-op]}}
+  // expected-error @+1 {{allocation 'x' is in a body that cannot be wrapped in comm-domain scopes: pld.comm_domain_scope wraps a function of one block (use scf control flow) [malformed-op]}}
   %x = "pld.alloc_window_buffer"(%c64) {name = "x"} : (index) -> i64
   cf.br ^next
 ^next:

@@ -12,7 +12,7 @@ func.func private @chip(tensor<64xf32>) attributes {pld.level = "chip", pld.role
 // affine.for with constant bounds: its exact devices, as an scf.for's. a: {1, 2, 3},
 // b: {2, 5, 8}.
 // CHECK-LABEL: func.func @affine_for
-// LIMIT:      interfaces.mlir:[[# @LINE + 15]]:5: error: the pld.dispatch of 'chip' uses device 8, at or above the device-limit option 8 [device-out-of-range]
+// LIMIT:      interfaces.mlir:[[# @LINE + 15]]:5: error: the dispatch of 'chip' uses device 8, at or above the device limit 8 (the device-limit option) [device-out-of-range]
 // LIMIT:      interfaces.mlir:[[# @LINE + 13]]:3: note: the device operand is the induction variable of this affine.for
 // LIMIT-NOT:  error:
 // CHECK-NEXT:    pld.comm_domain_scope "comm_d0" devices [1, 2, 3] slots [0] {

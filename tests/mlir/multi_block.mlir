@@ -27,7 +27,7 @@ func.func @cfg_with_allocations(%flag: i1) attributes {pld.level = "host", pld.r
   // expected-note @-1 {{'cfg_with_allocations' has 3 blocks}}
   %c0 = arith.constant 0 : index
   %c64 = arith.constant 64 : index
-  // expected-error @+1 {{allocation 'x' is in a function with more than one block: pld.comm_domain_scope wraps a single block (use scf control flow) [malformed-op]}}
+  // expected-error @+1 {{allocation 'x' is in a body that cannot be wrapped in comm-domain scopes: pld.comm_domain_scope wraps a function of one block (use scf control flow) [malformed-op]}}
   %x = "pld.alloc_window_buffer"(%c64) {name = "x"} : (index) -> i64
   %v = "pld.window"(%x, %c64) : (i64, index) -> tensor<64xf32>
   cf.cond_br %flag, ^then, ^done
@@ -60,7 +60,7 @@ func.func @body_loop(%flag: i1) attributes {pld.level = "host", pld.role = "orch
   "pld.dispatch"(%c0, %v) {callee = @chip} : (index, tensor<64xf32>) -> ()
   cf.br ^head
 ^head:
-  // expected-error @+1 {{allocation 'x' is in a function with more than one block: pld.comm_domain_scope wraps a single block (use scf control flow) [malformed-op]}}
+  // expected-error @+1 {{allocation 'x' is in a body that cannot be wrapped in comm-domain scopes: pld.comm_domain_scope wraps a function of one block (use scf control flow) [malformed-op]}}
   %x = "pld.alloc_window_buffer"(%c64) {name = "x"} : (index) -> i64
   %v = "pld.window"(%x, %c64) : (i64, index) -> tensor<64xf32>
   cf.cond_br %flag, ^body, ^done
@@ -76,7 +76,7 @@ func.func @body_loop_carried(%flag: i1) attributes {pld.level = "host", pld.role
   // expected-note @-1 {{'body_loop_carried' has 3 blocks}}
   %c0 = arith.constant 0 : index
   %c64 = arith.constant 64 : index
-  // expected-error @+1 {{allocation 'x' is in a function with more than one block: pld.comm_domain_scope wraps a single block (use scf control flow) [malformed-op]}}
+  // expected-error @+1 {{allocation 'x' is in a body that cannot be wrapped in comm-domain scopes: pld.comm_domain_scope wraps a function of one block (use scf control flow) [malformed-op]}}
   %x = "pld.alloc_window_buffer"(%c64) {name = "x"} : (index) -> i64
   %v = "pld.window"(%x, %c64) : (i64, index) -> tensor<64xf32>
   cf.br ^loop(%v : tensor<64xf32>)

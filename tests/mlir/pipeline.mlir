@@ -17,11 +17,11 @@
 // HELP-NEXT:   --nesting-limit=
 // Options: a lower nesting limit, a lower device limit.
 // RUN: %not %opt %s --pass-pipeline='builtin.module(canonicalize, commscope-materialize{nesting-limit=1})' 2>&1 | %FileCheck %s --check-prefix=NESTING
-// NESTING: error: allocation 'b' would open nested scope 2, beyond the nesting-limit option 1 [scope-nesting-limit]
+// NESTING: error: allocation 'b' would open nested scope 2, beyond the limit of 1 nested comm-domain scopes (the nesting-limit option) [scope-nesting-limit]
 // RUN: %not %opt %s --pass-pipeline='builtin.module(canonicalize, commscope-materialize{device-limit=3})' 2>&1 | %FileCheck %s --check-prefix=DEVICES
-// DEVICES:      pipeline.mlir:41:5: error: the pld.dispatch of 'chip' uses device 3, at or above the device-limit option 3 [device-out-of-range]
+// DEVICES:      pipeline.mlir:41:5: error: the dispatch of 'chip' uses device 3, at or above the device limit 3 (the device-limit option) [device-out-of-range]
 // DEVICES:      pipeline.mlir:40:3: note: the device operand is the induction variable of this scf.for
-// DEVICES:      pipeline.mlir:46:3: error: the pld.dispatch of 'chip' uses device 3, at or above the device-limit option 3 [device-out-of-range]
+// DEVICES:      pipeline.mlir:46:3: error: the dispatch of 'chip' uses device 3, at or above the device limit 3 (the device-limit option) [device-out-of-range]
 // (and the allocation of @through_if, below)
 
 func.func private @chip(tensor<64xf32>) attributes {pld.level = "chip", pld.role = "orchestrator"}
@@ -53,9 +53,9 @@ func.func @host() attributes {pld.level = "host", pld.role = "orchestrator"} {
 // CHECK-NEXT:    pld.comm_domain_scope "comm_d0" devices [1, 5] slots [0] {
 // RUN: %not %opt %s --pass-pipeline='builtin.module(canonicalize, commscope-materialize{device-limit=5})' 2>&1 | %FileCheck %s --check-prefix=THROUGH
 // RUN: %not %opt %s --pass-pipeline='builtin.module(commscope-materialize{device-limit=5})' 2>&1 | %FileCheck %s --check-prefix=THROUGH
-// THROUGH:     pipeline.mlir:[[# @LINE + 8]]:8: error: allocation 'c' is used on device 5, at or above the device-limit option 5 [device-out-of-range]
+// THROUGH:     pipeline.mlir:[[# @LINE + 8]]:8: error: allocation 'c' is used on device 5, at or above the device limit 5 (the device-limit option) [device-out-of-range]
 // THROUGH-NOT: error:
-// DEVICES:     pipeline.mlir:[[# @LINE + 6]]:8: error: allocation 'c' is used on device 5, at or above the device-limit option 3 [device-out-of-range]
+// DEVICES:     pipeline.mlir:[[# @LINE + 6]]:8: error: allocation 'c' is used on device 5, at or above the device limit 3 (the device-limit option) [device-out-of-range]
 // DEVICES-NOT: error:
 func.func @through_if(%flag: i1) attributes {pld.level = "host", pld.role = "orchestrator"} {
   %c1 = arith.constant 1 : index

@@ -5,11 +5,11 @@
 // module the synthesis rejects goes no further (commscope-materialize would report the
 // signal-less allreduces again, as malformed-op):
 // RUN: %not %opt %s --split-input-file --pass-pipeline='builtin.module(commscope-synthesize-signals,commscope-materialize)' 2>&1 >/dev/null | %FileCheck %s
-// CHECK:      signal_errors.mlir:1 offset :49:7: error: a pld.allreduce without a signal cannot run inside a loop: its synthesized signal would be a fresh window per iteration [collective-in-loop]
+// CHECK:      signal_errors.mlir:1 offset :49:7: error: an allreduce without a signal cannot run inside a loop: its synthesized signal would be a fresh window per iteration [collective-in-loop]
 // CHECK:      signal_errors.mlir:1 offset :46:5: note: inside this loop
 // CHECK:      signal_errors.mlir:1 offset :62:5: error: {{.*}} [collective-in-loop]
 // CHECK:      signal_errors.mlir:1 offset :57:3: note: inside this loop
-// CHECK:      error: the core_num attribute of a pld.allreduce without a signal must be a positive integer [malformed-op]
+// CHECK:      error: the core_num= of an allreduce without a signal must be a positive integer constant: the core_num attribute of pld.allreduce [malformed-op]
 // CHECK-COUNT-4: error: {{.*}} [malformed-op]
 // CHECK:      error: operation 'allreduce' takes 2 positional arguments, got 3 [malformed-op]
 // CHECK:      error: {{.*}} [collective-in-loop]
@@ -45,7 +45,7 @@ func.func @host() attributes {pld.level = "host", pld.role = "orchestrator"} {
   scf.for %i = %c0 to %c2 step %c1 {
     scf.for %j = %c0 to %c2 step %c1 {
       // expected-note @-1 {{inside this loop}}
-      // expected-error @+1 {{a pld.allreduce without a signal cannot run inside a loop: its synthesized signal would be a fresh window per iteration [collective-in-loop]}}
+      // expected-error @+1 {{an allreduce without a signal cannot run inside a loop: its synthesized signal would be a fresh window per iteration [collective-in-loop]}}
       pld.allreduce(%data) : (tensor<64xf32>) -> ()
     }
   }
@@ -70,7 +70,7 @@ func.func @host() attributes {pld.level = "host", pld.role = "orchestrator"} {
 // core_num must be a positive integer: not a string, a boolean, zero, a negative value
 // or an integer wider than 64 bits.
 func.func @host(%t: tensor<64xf32>) attributes {pld.level = "host", pld.role = "orchestrator"} {
-  // expected-error @+1 {{the core_num attribute of a pld.allreduce without a signal must be a positive integer [malformed-op]}}
+  // expected-error @+1 {{the core_num= of an allreduce without a signal must be a positive integer constant: the core_num attribute of pld.allreduce [malformed-op]}}
   pld.allreduce(%t) {core_num = "four"} : (tensor<64xf32>) -> ()
   // expected-error @+1 {{[malformed-op]}}
   pld.allreduce(%t) {core_num = true} : (tensor<64xf32>) -> ()

@@ -8,7 +8,7 @@
 // expected-note @+2 {{'host' has 2 blocks}}
 // expected-note @+1 {{argument 0 of the collective is an argument of 'host'}}
 func.func @host(%t: tensor<64xf32>) attributes {pld.level = "host", pld.role = "orchestrator"} {
-  // expected-error @+2 {{allocation '__allreduce_signal_buf_0' is in a function with more than one block}}
+  // expected-error @+2 {{allocation '__allreduce_signal_buf_0' is in a body that cannot be wrapped in comm-domain scopes}}
   // expected-error @+1 {{argument 0 of collective 'allreduce' does not resolve to a window view [collective-arg-not-window]}}
   pld.allreduce(%t) : (tensor<64xf32>) -> ()
   cf.br ^next

@@ -9,7 +9,7 @@
 // A lower device-limit option judges a progression by its first device, as the
 // adapter's own limit does:
 // RUN: %not %opt %s --pass-pipeline='builtin.module(commscope-materialize{device-limit=3})' 2>&1 | %FileCheck %s --check-prefix=LIMIT
-// LIMIT:     symbolic.mlir:[[# @LINE + 106]]:8: error: allocation 'x' is used on device 3, at or above the device-limit option 3 [device-out-of-range]
+// LIMIT:     symbolic.mlir:[[# @LINE + 106]]:8: error: allocation 'x' is used on device 3, at or above the device limit 3 (the device-limit option) [device-out-of-range]
 // LIMIT-NOT: error:
 // The result verifies, prints in the custom form and parses back to the same text, also
 // through the generic form and bytecode:

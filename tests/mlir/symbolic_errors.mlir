@@ -13,7 +13,7 @@ func.func @host(%k: index) attributes {pld.level = "host", pld.role = "orchestra
   %v = pld.window(%x, %c64) : (i64, index) -> tensor<64xf32>
   // expected-note @+1 {{the device operand is the induction variable of this scf.for}}
   scf.for %r = %k to %n step %c1 {
-    // expected-error @+1 {{cannot infer the devices of the pld.dispatch of 'chip' from its device operand}}
+    // expected-error @+1 {{cannot infer the devices of the dispatch of 'chip' from its device= expression}}
     pld.dispatch @chip(%r, %v) : (index, tensor<64xf32>) -> ()
   }
   // expected-note @+1 {{the device operand is the induction variable of this scf.for}}

@@ -1,6 +1,7 @@
-// Every code commscope-opt reports: the pass's own (commscope::error_codes) and the front
-// end's, with their texts. `--help`, `--select`/`--ignore`, the `help:` lines of the text
-// format and the rules of a SARIF log all read this one list.
+// Every code commscope-opt reports: the pass's own (commscope::error_codes, with the
+// driver's own help where it has more to say: its flags) and the front end's, with their
+// texts. `--help`, `--select`/`--ignore`, the `help:` lines of the text format and the
+// rules of a SARIF log all read this one list.
 #pragma once
 
 #include <commscope/diagnostics.hpp>
@@ -12,25 +13,52 @@
 
 namespace commscope::opt {
 
-/// The front end's codes, which the pass's table does not hold.
+/// The driver's own help for a pass code, in place of the library's generic one: it
+/// names what only the driver offers (the file's constants, -D).
+struct own_help {
+  error_code code;
+  std::string_view help;
+};
+inline constexpr std::array<own_help, 1> driver_help{{
+    {error_code::unsupported_device,
+     "device= accepts an integer constant (a literal, a constant of the file, a -D name), "
+     "pld.world_size(), or the variable of a loop over pl.range(...) with constant or world-size "
+     "bounds; for r + 1, loop over the shifted range instead"},
+}};
+
+/// The pass's codes as the driver lists them: the library's rows, with the driver's help
+/// where it has its own.
+inline constexpr auto pass_codes = [] {
+  auto rows = error_codes;
+  for (const auto& h : driver_help)
+    rows[static_cast<std::size_t>(h.code)].help = h.help;
+  return rows;
+}();
+
+/// The front end's codes, which the pass's table does not hold (their messages are the
+/// front end's).
 inline constexpr std::array<error_code_info, 2> front_end_codes{{
-    {"syntax", "The file is not valid Python.",
+    {"syntax",
+     "The file is not valid Python.",
      "Python would reject the file: it is not valid UTF-8, does not tokenize, or has "
      "unbalanced brackets or indentation; no program of the file is analysed.",
-     "fix the file so that Python reads it; no program of it was checked"},
-    {"unknown-decorator", "A DSL decorator that the DSL does not define.",
+     "fix the file so that Python reads it; no program of it was checked",
+     {}},
+    {"unknown-decorator",
+     "A DSL decorator that the DSL does not define.",
      "A decorator (or a @pl.function keyword value) names an attribute of the DSL's module "
      "that does not exist, so Python itself would fail on it; the function it decorates "
      "would otherwise silently drop out of the analysis.",
      "the DSL's decorators are pl.program, pl.function, pl.inline, pl.jit and pl.jit.host, "
-     "pl.jit.incore, pl.jit.inline, pl.jit.opaque, pl.jit.extern"},
+     "pl.jit.incore, pl.jit.inline, pl.jit.opaque, pl.jit.extern",
+     {}},
 }};
 
-inline constexpr std::size_t code_count = error_codes.size() + front_end_codes.size();
+inline constexpr std::size_t code_count = pass_codes.size() + front_end_codes.size();
 
 /// The k-th code of the run's list: the pass's in their order, then the front end's.
 [[nodiscard]] constexpr const error_code_info& code_at(std::size_t k) {
-  return k < error_codes.size() ? error_codes[k] : front_end_codes[k - error_codes.size()];
+  return k < pass_codes.size() ? pass_codes[k] : front_end_codes[k - pass_codes.size()];
 }
 
 /// The index of a code by its spelling.

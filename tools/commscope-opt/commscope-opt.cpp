@@ -168,7 +168,8 @@ bool same_output_streams() {
 using commscope::opt::finding;
 using commscope::opt::note_line;
 
-/// A library diagnostic as a finding, with its notes.
+/// A library diagnostic as a finding, with its notes. `message` is the library's
+/// message, with the driver's context after it where it has some.
 template <class Diagnostic> finding finding_of(const Diagnostic& d, std::string message) {
   finding f{std::string(commscope::code_name(d.code)),
             std::move(message),
@@ -443,18 +444,12 @@ void with_undispatched_calls(finding& f, const fe::program_unit& unit) {
 }
 
 /// A `device=` literal beyond 64 bits is judged as the nearest 64-bit value; the message
-/// shows it as written.
-std::string with_literal_device(std::string message, const fe::program_unit& unit,
-                                ref::source_location at, std::int64_t number) {
-  for (const auto& [where, text] : unit.huge_devices) {
-    if (where != at)
-      continue;
-    const std::string shown = std::to_string(number);
-    if (auto p = message.find(shown); p != std::string::npos)
-      message.replace(p, shown.size(), text);
-    break;
-  }
-  return message;
+/// shows it as written: its text, or empty for the library's decimal.
+std::string_view literal_device(const fe::program_unit& unit, ref::source_location at) {
+  for (const auto& [where, text] : unit.huge_devices)
+    if (where == at)
+      return text;
+  return {};
 }
 
 /// `picture`, when drawing (`--emit=dot`), gains the program's cluster.
@@ -507,8 +502,12 @@ program_outcome run_program(const fe::program_unit& unit, const options& opt,
                       ? commscope::analyze(prog, traits, commscope::with_evidence)
                       : commscope::analyze(prog, traits);
   for (const auto& d : pl.diagnostics) {
-    std::string message = d.message();
+    const bool device_code = d.code == commscope::error_code::device_out_of_range ||
+                             d.code == commscope::error_code::negative_device;
+    std::string message = device_code ? d.message(literal_device(unit, d.where)) : d.message();
     std::string help;
+    // The driver's context follows the library's message: the names the file leaves open,
+    // why a callee is unknown.
     if (d.code == commscope::error_code::unsupported_device)
       message = with_open_names(std::move(message), unit, d.where, help);
     if (d.code == commscope::error_code::malformed_op && d.why == commscope::reason::unknown_callee)
@@ -517,9 +516,6 @@ program_outcome run_program(const fe::program_unit& unit, const options& opt,
           message += ": " + why;
           break;
         }
-    if (d.code == commscope::error_code::device_out_of_range ||
-        d.code == commscope::error_code::negative_device)
-      message = with_literal_device(std::move(message), unit, d.where, d.number);
     result.findings.push_back(finding_of(d, std::move(message)));
     result.findings.back().help = std::move(help);
     if (d.code == commscope::error_code::unconsumed_alloc)

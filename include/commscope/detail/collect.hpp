@@ -711,7 +711,8 @@ private:
     const call_target t = a_.call_target_of(e);
     switch (t.what) {
     case call_target::kind::unresolved_function:
-      report(error_code::malformed_op, reason::unknown_callee, t.callee.name, e, at);
+      report(out_.diagnostics, error_code::malformed_op, reason::unknown_callee, t.callee.name,
+             a_.location_of(e), at);
       if (auto d = a_.device_of(e)) { // meant as a dispatch: its views are not reported again
         dispatch_site<Adapter> site{e, *d, no_index, 0, 0, device_form::reported, false, at};
         site.first_argument = record_arguments(e, site.argument_count);
@@ -759,11 +760,12 @@ private:
       site.first_argument = record_arguments(e, site.argument_count);
       out_.collectives.emplace_back(site);
     } else if (!arity_ok) {
-      auto& d = report(error_code::malformed_op, reason::wrong_arity, r.name, e, at);
-      d.number = static_cast<std::int64_t>(n);
-      d.extra = r.max_arity;
+      report(out_.diagnostics, error_code::malformed_op, reason::wrong_arity, r.name,
+             a_.location_of(e), at)
+          .with_arity(static_cast<std::int64_t>(n), r.max_arity);
     } else if (!bound && t.op == operation::alloc_window_buffer) {
-      report(error_code::malformed_op, reason::alloc_not_assigned, a_.allocation_name(e), e, at);
+      report(out_.diagnostics, error_code::malformed_op, reason::alloc_not_assigned,
+             a_.allocation_name(e), a_.location_of(e), at);
     }
     if (bound && arity_ok)
       *bound = bind_operation(s, target, e, t.op, r, at_assignment);
@@ -777,12 +779,6 @@ private:
     if (f.what == operand_flow::escapes)
       escape(e, f, at);
     return f.what == operand_flow::conditional;
-  }
-
-  constexpr diagnostic<typename Adapter::location>&
-  report(error_code c, reason why, std::string_view subject, expression e, std::uint64_t at) {
-    out_.diagnostics.push_back({c, why, subject, 0, 0, a_.location_of(e), at, {}, {}});
-    return out_.diagnostics.back();
   }
 
   const Adapter& a_;

@@ -91,8 +91,8 @@ public:
     cluster(fp, table_);
     duplicate_names(fp);
     if (n > 0 && !a_.can_wrap_body(f))
-      report(error_code::malformed_op, fp.allocations[0].name, fp.allocations[0].where,
-             facts_.allocations[0].order, 0, 0, reason::unwrappable_body);
+      report(facts_.diagnostics, error_code::malformed_op, reason::unwrappable_body,
+             fp.allocations[0].name, fp.allocations[0].where, facts_.allocations[0].order);
     nesting_limit(fp);
     if constexpr (Record)
       std::sort(fp.evidence.begin(), fp.evidence.end(), [](const auto& x, const auto& y) {
@@ -168,10 +168,10 @@ private:
     if (second < first)
       std::swap(first, second);
     const auto order = static_cast<std::uint64_t>(-1 - vars_.at(w.next).value);
-    auto& d = report(error_code::malformed_op,
-                     a_.allocation_name(a_.value(facts_.allocations[first].statement)),
-                     a_.location_of(w.statement), order, 0, 0, reason::ambiguous_window);
-    d.object = a_.allocation_name(a_.value(facts_.allocations[second].statement));
+    report(facts_.diagnostics, error_code::malformed_op, reason::ambiguous_window,
+           a_.allocation_name(a_.value(facts_.allocations[first].statement)),
+           a_.location_of(w.statement), order)
+        .with_object(a_.allocation_name(a_.value(facts_.allocations[second].statement)));
     return view_of;
   }
 
@@ -202,13 +202,6 @@ private:
         several = true;
     });
     return several ? no_index : only;
-  }
-
-  constexpr diagnostic<location>& report(error_code c, std::string_view subject, location where,
-                                         std::uint64_t at, std::int64_t number = 0,
-                                         std::int64_t extra = 0, reason why = reason::none) {
-    facts_.diagnostics.push_back({c, why, subject, number, extra, where, at, {}, {}});
-    return facts_.diagnostics.back();
   }
 
   /// Every use the walk could not follow (collect.hpp, escape_site) whose operands may
@@ -247,13 +240,14 @@ private:
           e.keyword ? (is_view ? reason::view_by_keyword : reason::pointer_by_keyword)
           : is_view ? (e.call ? reason::view_into_call : reason::view_into_operation)
                     : (e.call ? reason::pointer_into_call : reason::pointer_into_operation);
-      auto& d = report(error_code::view_escapes, a_.allocation_name(a_.value(site.statement)),
-                       a_.location_of(e.use), e.order, 0, 0, why);
-      d.object = e.name.empty() ? std::string_view("?") : e.name;
+      auto& d = report(facts_.diagnostics, error_code::view_escapes, why,
+                       a_.allocation_name(a_.value(site.statement)), a_.location_of(e.use),
+                       e.order)
+                    .with_object(e.name.empty() ? std::string_view("?") : e.name);
       if (is_view)
-        d.notes.push_back({note_kind::view, {}, a_.location_of(fp.views[view].statement)});
+        d.with_note(note_kind::view, {}, a_.location_of(fp.views[view].statement));
       else
-        d.notes.push_back({note_kind::shared_allocation, d.subject, a_.location_of(site.statement)});
+        d.with_note(note_kind::shared_allocation, d.subject, a_.location_of(site.statement));
     }
   }
 
@@ -281,13 +275,16 @@ private:
       if constexpr (A::symbolic)
         min_world_.widen(d, desc);
       if (failed) {
-        auto& diag = report(desc.code, a_.call_target_of(d.call).callee.name, a_.location_of(d.call),
-                            d.order, desc.number, adapter<Traits>::device_limit);
-        if constexpr (A::symbolic) // what is left: a bound out of that form
-          if (desc.code == error_code::partial_world_range)
-            diag.why = reason::world_loop_beyond_form;
+        // With symbolic sets, what is left of partial-world-range is a bound out of form.
+        const reason why = A::symbolic && desc.code == error_code::partial_world_range
+                               ? reason::world_loop_beyond_form
+                               : reason::none;
+        auto& diag = report(facts_.diagnostics, desc.code, why,
+                            a_.call_target_of(d.call).callee.name, a_.location_of(d.call), d.order)
+                         .with_device(desc.number)
+                         .with_limit(adapter<Traits>::device_limit);
         if (desc.loop != no_index && desc.code != error_code::unsupported_device)
-          diag.notes.push_back({note_kind::device_loop, {}, facts_.loops[desc.loop].where});
+          diag.with_note(note_kind::device_loop, {}, facts_.loops[desc.loop].where);
       }
       for (std::uint32_t k = 0; k < d.argument_count; ++k)
         for (const auto v : vars_.sets().of(facts_.arguments[d.first_argument + k]))
@@ -355,15 +352,18 @@ private:
       for (std::size_t k = 0; k < n && k < st.views.size(); ++k)
         st.views[k] = facts_.arguments[c.first_argument + k];
       if (n < r.min_arity || n > r.max_arity) {
-        report(error_code::malformed_op, r.name, c.where, c.order, static_cast<std::int64_t>(n),
-               r.max_arity, reason::wrong_arity);
+        report(facts_.diagnostics, error_code::malformed_op, reason::wrong_arity, r.name, c.where,
+               c.order)
+            .with_arity(static_cast<std::int64_t>(n), r.max_arity);
         st.reported = true;
       } else if (holds_unsure(st)) { // its arguments' allocations are unknown: no more to say
         st.reported = st.spared = true;
       } else {
         for (auto m : r.must_be_views)
           if (m != none_arg && st.views[m] == no_index) {
-            report(error_code::collective_arg_not_window, r.name, c.where, c.order, m);
+            report(facts_.diagnostics, error_code::collective_arg_not_window, reason::none,
+                   r.name, c.where, c.order)
+                .with_arguments(m);
             st.reported = true;
             break;
           }
@@ -495,7 +495,8 @@ private:
       const auto src = st.views[r.source];
       if ((roots_only && inherits(fp, src)) || !bare(fp, src))
         return;
-      report(error_code::uncovered_collective, r.name, c.where, c.order);
+      report(facts_.diagnostics, error_code::uncovered_collective, reason::none, r.name, c.where,
+             c.order);
       st.reported = true;
       seed_arguments(fp, st);
       if (!roots_only) // roots are independent of each other: spread once after them
@@ -510,8 +511,9 @@ private:
       if (st.spared && facts_.collectives[i].op == operation::all_to_all_v &&
           facts_.collectives[i].loop != no_index) { // a check that needs no allocation
         const auto& c = facts_.collectives[i];
-        report(error_code::collective_in_loop, row(c.op).name, c.where, c.order)
-            .notes.push_back({note_kind::enclosing_loop, {}, facts_.loops[c.loop].where});
+        report(facts_.diagnostics, error_code::collective_in_loop, reason::none, row(c.op).name,
+               c.where, c.order)
+            .with_note(note_kind::enclosing_loop, {}, facts_.loops[c.loop].where);
         continue;
       }
       if (st.reported)
@@ -519,10 +521,12 @@ private:
       const auto& c = facts_.collectives[i];
       const auto& r = row(c.op);
       if (c.op == operation::barrier && bare(fp, st.views[0])) {
-        report(error_code::barrier_no_coverage, r.name, c.where, c.order);
+        report(facts_.diagnostics, error_code::barrier_no_coverage, reason::none, r.name, c.where,
+               c.order);
       } else if (c.op == operation::all_to_all_v && c.loop != no_index) { // whatever coverage
-        report(error_code::collective_in_loop, r.name, c.where, c.order)
-            .notes.push_back({note_kind::enclosing_loop, {}, facts_.loops[c.loop].where});
+        report(facts_.diagnostics, error_code::collective_in_loop, reason::none, r.name, c.where,
+               c.order)
+            .with_note(note_kind::enclosing_loop, {}, facts_.loops[c.loop].where);
       } else if (!aliased_windows(fp, c, st)) {
         continue;
       }
@@ -550,15 +554,16 @@ private:
           continue;
         const auto& r = row(c.op);
         const auto& al = fp.allocations[must[k]];
-        auto& d = report(error_code::collective_aliased_windows, r.name, c.where, c.order,
-                         static_cast<std::int64_t>(j), static_cast<std::int64_t>(k));
-        d.object = al.name;
-        d.notes.push_back({note_kind::shared_allocation, al.name, al.where});
+        auto& d = report(facts_.diagnostics, error_code::collective_aliased_windows,
+                         reason::none, r.name, c.where, c.order)
+                      .with_arguments(static_cast<std::int64_t>(j), static_cast<std::int64_t>(k))
+                      .with_object(al.name)
+                      .with_note(note_kind::shared_allocation, al.name, al.where);
         for (const auto at : {j, k}) {
           std::uint32_t first = no_index; // the first view the argument may hold
           for_each_view(st.views[at], [&](std::uint32_t v) { first = std::min(first, v); });
-          d.notes.push_back(
-              {note_kind::aliased_view, r.roles[at], a_.location_of(fp.views[first].statement)});
+          d.with_note(note_kind::aliased_view, r.roles[at],
+                      a_.location_of(fp.views[first].statement));
         }
         return true;
       }
@@ -572,15 +577,16 @@ private:
       const auto& a = fp.allocations[i];
       const auto at = facts_.allocations[i].order;
       if (a.view_count == 0 && !escaped_[i])
-        report(error_code::dead_alloc, a.name, a.where, at);
+        report(facts_.diagnostics, error_code::dead_alloc, reason::none, a.name, a.where, at);
       else if (suppressed_[i])
         continue;
       else if (!touched_[i]) {
-        auto& d = report(error_code::unconsumed_alloc, a.name, a.where, at);
+        auto& d = report(facts_.diagnostics, error_code::unconsumed_alloc, reason::none, a.name,
+                         a.where, at);
         for (const auto v : fp.views_of(static_cast<std::uint32_t>(i)))
-          d.notes.push_back({note_kind::view, {}, a_.location_of(fp.views[v].statement)});
+          d.with_note(note_kind::view, {}, a_.location_of(fp.views[v].statement));
       } else if (a.devices.is_bottom())
-        report(error_code::empty_coverage, a.name, a.where, at);
+        report(facts_.diagnostics, error_code::empty_coverage, reason::none, a.name, a.where, at);
     }
   }
 
@@ -602,9 +608,9 @@ private:
         const auto first = table_.find_or_insert(
             hashes_[i], i, [&](std::uint32_t j) { return fp.allocations[j].name == name; });
         if (first != i && !suppressed_[i])
-          report(error_code::duplicate_name, name, fp.allocations[i].where,
-                 facts_.allocations[i].order)
-              .notes.push_back({note_kind::earlier_allocation, name, fp.allocations[first].where});
+          report(facts_.diagnostics, error_code::duplicate_name, reason::none, name,
+                 fp.allocations[i].where, facts_.allocations[i].order)
+              .with_note(note_kind::earlier_allocation, name, fp.allocations[first].where);
       }
     }
   }
@@ -623,15 +629,9 @@ private:
     for (const auto& site : facts_.allocations) {
       const auto id = vars_.id(site.base);
       if (id >= slotted_.size() || !slotted_[id])
-        out.push_back({error_code::malformed_op,
-                       reason::alloc_outside_scope,
-                       a_.allocation_name(a_.value(site.statement)),
-                       0,
-                       0,
-                       a_.location_of(site.statement),
-                       site.order,
-                       {},
-                       {}});
+        report(out, error_code::malformed_op, reason::alloc_outside_scope,
+               a_.allocation_name(a_.value(site.statement)), a_.location_of(site.statement),
+               site.order);
     }
   }
 
@@ -642,9 +642,10 @@ private:
     if (fp.domains.size() <= limit)
       return;
     const auto i = fp.domains[limit].slots.front();
-    report(error_code::scope_nesting_limit, fp.allocations[i].name, fp.allocations[i].where,
-           facts_.allocations[i].order, static_cast<std::int64_t>(limit) + 1,
-           static_cast<std::int64_t>(limit));
+    report(facts_.diagnostics, error_code::scope_nesting_limit, reason::none,
+           fp.allocations[i].name, fp.allocations[i].where, facts_.allocations[i].order)
+        .with_depth(static_cast<std::int64_t>(limit) + 1)
+        .with_limit(static_cast<std::int64_t>(limit));
   }
 
   struct edge {

@@ -82,7 +82,7 @@ public:
   constexpr scope_reader(const Adapter& a, scope_records<Adapter>& out) : a_(a), out_(out) {}
 
   constexpr bool enter(typename Adapter::statement s) {
-    out_.order += 4;
+    ++out_.order;
     const auto kind = a_.statement_kind_of(s);
     if (kind == statement_kind::scope) {
       typename scope_records<Adapter>::scope sc{s, a_.scope_name(s), a_.location_of(s), out_.order};
@@ -124,7 +124,7 @@ public:
     return false;
   }
   constexpr void leave(typename Adapter::statement) {
-    out_.order += 4;
+    ++out_.order;
     out_.scopes[open_.back()].end = out_.order;
     open_.pop_back();
   }

@@ -153,16 +153,15 @@ private:
     return t.what == call_target::kind::operation && t.op == operation::allreduce;
   }
 
+  /// Every finding is about an allreduce, at its call.
   constexpr diagnostic<location>& report(error_code c, reason why, expression e, std::uint64_t at) {
-    out_.diagnostics.push_back(
-        {c, why, row(operation::allreduce).name, 0, 0, a_.location_of(e), at, {}, {}});
-    return out_.diagnostics.back();
+    return detail::report(out_.diagnostics, c, why, row(operation::allreduce).name,
+                          a_.location_of(e), at);
   }
 
   constexpr void wrong_arity(expression e, std::size_t n, std::uint64_t at) {
-    auto& d = report(error_code::malformed_op, reason::wrong_arity, e, at);
-    d.number = static_cast<std::int64_t>(n);
-    d.extra = row(operation::allreduce).max_arity;
+    report(error_code::malformed_op, reason::wrong_arity, e, at)
+        .with_arity(static_cast<std::int64_t>(n), row(operation::allreduce).max_arity);
   }
 
   /// The whole value of statement s: where a signal-less allreduce belongs.
@@ -179,7 +178,7 @@ private:
         report(error_code::malformed_op, reason::bad_core_num, e, at);
       else if (!loops_.empty())
         report(error_code::collective_in_loop, reason::synthesized_in_loop, e, at)
-            .notes.push_back({note_kind::enclosing_loop, {}, loops_.back()});
+            .with_note(note_kind::enclosing_loop, {}, loops_.back());
       else
         out_.sites.push_back({function_, s, e, a_.location_of(e), cores, 0});
     } else if (n != 2) {
@@ -235,8 +234,7 @@ template <class Program, class Traits>
     for (auto&& f : a.functions(p))
       if (a.describe(f).is_host_orchestrator())
         finder.run(f);
-    std::sort(result.diagnostics.begin(), result.diagnostics.end(),
-              [](const auto& x, const auto& y) { return x.order < y.order; });
+    detail::sort_diagnostics(result.diagnostics);
     if (!result.ok() || result.sites.empty())
       return result;
     // Fresh suffixes: the counter skips every N one of whose names is taken. It never

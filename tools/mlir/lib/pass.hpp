@@ -1,9 +1,10 @@
 // What the commscope passes run (passes.cpp defines the passes around it):
 // `synthesize_module`, `materialize_module` and `verify_module`, private to this
 // component (the benchmark times them too). Each diagnostic becomes an MLIR error at its
-// op, its code in brackets, followed by the library's notes (docs/semantics.md, "Notes")
-// as MLIR notes, and by a note of the adapter's own where the library gives none (where
-// an operand is defined, a function's blocks); no C++ exception leaves a pass.
+// op: the library's message, the pass's context after it, its code in brackets; followed
+// by the library's notes (docs/semantics.md, "Notes") as MLIR notes, and by a note of the
+// adapter's own where the library gives none (where an operand is defined, a function's
+// blocks); no C++ exception leaves a pass.
 #pragma once
 
 #include <commscope/commscope.hpp>
@@ -16,6 +17,8 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include <llvm/ADT/DenseMap.h>
 
@@ -23,45 +26,33 @@ namespace commscope::pld {
 
 using traits = ir_traits<::mlir::ModuleOp>;
 
-/// The message of a diagnostic, in MLIR terms where the library's words are the
-/// reference IR's (`device=` is the dispatch's first operand here).
-template <class Diagnostic> std::string message_of(const Diagnostic& d) {
-  const std::string who = "'" + std::string(d.subject) + "'";
-  switch (d.code) {
-  case error_code::malformed_op:
-    if (d.why == commscope::reason::wrong_arity && d.subject == "allreduce" && d.number == 1)
-      return d.message() + ": run commscope-synthesize-signals first to give it a signal";
-    if (d.why == commscope::reason::bad_core_num)
-      return "the core_num attribute of a pld.allreduce without a signal must be a positive "
-             "integer";
-    if (d.why == commscope::reason::unwrappable_body)
-      return "allocation " + who +
-             " is in a function with more than one block: pld.comm_domain_scope wraps a "
-             "single block (use scf control flow)";
-    if (d.why == commscope::reason::unknown_callee)
-      return "pld.dispatch of " + who + ", which is no function of the module";
-    break;
-  case error_code::unsupported_device:
-    return "cannot infer the devices of the pld.dispatch of " + who +
-           " from its device operand (expected a constant or the induction variable of an "
-           "enclosing counted loop (scf.for, affine.for, a one-dimensional scf.parallel or "
-           "scf.forall) with constant bounds, or from a constant to pld.world_size minus a "
-           "constant with a constant step)";
-  case error_code::partial_world_range:
-    return "the pld.dispatch of " + who +
-           " runs in an scf.for over the world that starts below device 0 or stops beyond "
-           "pld.world_size";
-  case error_code::collective_in_loop:
-    if (d.why == commscope::reason::synthesized_in_loop)
-      return "a pld.allreduce without a signal cannot run inside a loop: its synthesized "
-             "signal would be a fresh window per iteration";
-    break;
+/// What the pass adds after the library's message where MLIR spells the thing otherwise
+/// or offers a remedy of its own (a pass to run first, --inline); empty where the library
+/// says it all. The library's message itself is never changed.
+template <class Diagnostic> std::string_view context_of(const Diagnostic& d) {
+  switch (d.why) {
+  case commscope::reason::wrong_arity:
+    if (d.subject == "allreduce" && d.arity == 1)
+      return ": run commscope-synthesize-signals first to give it a signal";
+    return {};
+  case commscope::reason::bad_core_num:
+    return ": the core_num attribute of pld.allreduce";
+  case commscope::reason::unwrappable_body:
+    return ": pld.comm_domain_scope wraps a function of one block (use scf control flow)";
+  case commscope::reason::unknown_callee:
+    return ": pld.dispatch names no function of the module";
+  case commscope::reason::view_into_call:
+  case commscope::reason::pointer_into_call:
+    return " (--inline)";
   default:
     break;
   }
-  if (d.why == commscope::reason::view_into_call || d.why == commscope::reason::pointer_into_call)
-    return d.message() + " (--inline)";
-  return d.message();
+  if (d.code == error_code::unsupported_device)
+    return ": the device operand of pld.dispatch must be a constant or the induction variable "
+           "of an enclosing counted loop (scf.for, affine.for, a one-dimensional scf.parallel or "
+           "scf.forall) with constant bounds, or from a constant to pld.world_size minus a "
+           "constant with a constant step";
+  return {};
 }
 
 /// The ops diagnostics point at, found again by location to attach notes about the
@@ -142,9 +133,9 @@ void attach_notes(::mlir::InFlightDiagnostic& diag, const Diagnostic& d,
     break;
   case error_code::collective_arg_not_window:
     if (auto* op = ops.at(d.where);
-        op && d.number >= 0 && static_cast<std::uint64_t>(d.number) < op->getNumOperands())
-      note_definition(diag, op->getOperand(static_cast<unsigned>(d.number)),
-                      "argument " + std::to_string(d.number) + " of the collective");
+        op && d.argument >= 0 && static_cast<std::uint64_t>(d.argument) < op->getNumOperands())
+      note_definition(diag, op->getOperand(static_cast<unsigned>(d.argument)),
+                      "argument " + std::to_string(d.argument) + " of the collective");
     break;
   case error_code::malformed_op:
     if (auto alloc = ops.find<pld::alloc_window_buffer>(d.where)) {
@@ -169,18 +160,24 @@ void attach_notes(::mlir::InFlightDiagnostic& diag, const Diagnostic& d,
 
 namespace commscope::pld {
 
-/// Emits every diagnostic, each as an MLIR error at its op with its notes; returns
-/// whether there were none.
+/// Emits one diagnostic as an MLIR error at its op with its notes: the library's message,
+/// `context` after it, its code in brackets.
+template <class Diagnostic>
+void emit(::mlir::ModuleOp m, const related_ops& ops, const Diagnostic& d,
+          std::string_view context) {
+  const ::mlir::Location at = d.where ? ::mlir::Location(d.where) : m.getLoc();
+  auto diag = ::mlir::emitError(at);
+  diag << d.message() << context << " [" << code_name(d.code) << "]";
+  commscope::detail::attach_notes(diag, d, ops);
+}
+
+/// Emits every diagnostic, each with its context_of; returns whether there were none.
 template <class Diagnostics> bool report(::mlir::ModuleOp m, const Diagnostics& diagnostics) {
   if (diagnostics.empty())
     return true;
   const related_ops ops(m);
-  for (const auto& d : diagnostics) {
-    const ::mlir::Location at = d.where ? ::mlir::Location(d.where) : m.getLoc();
-    auto diag = ::mlir::emitError(at);
-    diag << message_of(d) << " [" << code_name(d.code) << "]";
-    commscope::detail::attach_notes(diag, d, ops);
-  }
+  for (const auto& d : diagnostics)
+    emit(m, ops, d, context_of(d));
   return false;
 }
 
@@ -237,10 +234,13 @@ inline std::optional<std::int64_t> highest_device(pld::dispatch call) {
 /// The option limits, with the codes and places of the adapter's own: device-limit at
 /// each dispatch of a chip orchestrator that reaches it (or, in a function with none, at
 /// each allocation whose device set does), nesting-limit at the first allocation beyond
-/// it. Counts the dispatches on the way.
+/// it. The findings are the library's diagnostics with the option named after them.
+/// Counts the dispatches on the way.
 template <class Plan>
-bool check_limits(const Plan& pl, const pld::traits& t, const pld::limits& lim, pld::counts& n) {
-  bool ok = true;
+bool check_limits(::mlir::ModuleOp m, const Plan& pl, const pld::traits& t, const pld::limits& lim,
+                  pld::counts& n) {
+  using diagnostic = commscope::diagnostic<pld::traits::location>;
+  std::vector<diagnostic> found;
   for (const auto& fp : pl.functions) {
     if (fp.status != function_plan<pld::traits>::state::analysed)
       continue;
@@ -253,11 +253,10 @@ bool check_limits(const Plan& pl, const pld::traits& t, const pld::limits& lim, 
       const auto callee = t.call_target_of({call, {}});
       if (callee.what != call_target::kind::function || !callee.callee.is_chip_orchestrator())
         return;
-      auto diag = call.emitError()
-                  << "the pld.dispatch of '" << callee.callee.name << "' uses device " << *top
-                  << ", at or above the device-limit option " << lim.devices
-                  << " [device-out-of-range]";
-      note_definition(diag, call->getOperand(0), "the device operand");
+      detail::report(found, error_code::device_out_of_range, reason::none, callee.callee.name,
+                     t.location_of({call, {}}), 0)
+          .with_device(*top)
+          .with_limit(lim.devices);
       reported = true;
     });
     for (const auto& a : fp.allocations) {
@@ -273,24 +272,28 @@ bool check_limits(const Plan& pl, const pld::traits& t, const pld::limits& lim, 
         for (const device_progression p : a.devices.progressions())
           if (p.start >= lim.devices && (!over || p.start < *over))
             over = p.start;
-      if (!over)
-        continue;
-      ::mlir::emitError(::mlir::Location(a.where))
-          << "allocation '" << a.name << "' is used on device " << *over
-          << ", at or above the device-limit option " << lim.devices << " [device-out-of-range]";
-      ok = false;
+      if (over)
+        detail::report(found, error_code::device_out_of_range, reason::allocation_beyond_limit,
+                       a.name, a.where, 0)
+            .with_device(*over)
+            .with_limit(lim.devices);
     }
-    ok = ok && !reported;
     if (lim.nesting > 0 && fp.domains.size() > static_cast<std::uint64_t>(lim.nesting)) {
       const auto& a =
           fp.allocations[fp.domains[static_cast<std::size_t>(lim.nesting)].slots.front()];
-      ::mlir::emitError(::mlir::Location(a.where))
-          << "allocation '" << a.name << "' would open nested scope " << lim.nesting + 1
-          << ", beyond the nesting-limit option " << lim.nesting << " [scope-nesting-limit]";
-      ok = false;
+      detail::report(found, error_code::scope_nesting_limit, reason::none, a.name, a.where, 0)
+          .with_depth(lim.nesting + 1)
+          .with_limit(lim.nesting);
     }
   }
-  return ok;
+  if (found.empty())
+    return true;
+  const pld::related_ops ops(m);
+  for (const auto& d : found)
+    pld::emit(m, ops, d,
+              d.code == error_code::scope_nesting_limit ? " (the nesting-limit option)"
+                                                        : " (the device-limit option)");
+  return false;
 }
 } // namespace commscope::detail
 
@@ -305,7 +308,7 @@ inline bool materialize_module(::mlir::ModuleOp m, const limits& lim, counts& n,
   const traits t{&symbols};
   const auto pl = analyze(m, t);
   const bool clean = report(m, pl.diagnostics);
-  if (!commscope::detail::check_limits(pl, t, lim, n) || !clean)
+  if (!commscope::detail::check_limits(m, pl, t, lim, n) || !clean)
     return false; // nothing was touched: the rewrite needs a clean plan
   for (const auto& fp : pl.functions) {
     n.allocations += fp.allocations.size();
