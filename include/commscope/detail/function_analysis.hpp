@@ -8,6 +8,7 @@
 #include <commscope/detail/collect.hpp>
 #include <commscope/detail/devices.hpp>
 #include <commscope/detail/hash_index.hpp>
+#include <commscope/detail/link_views.hpp>
 #include <commscope/detail/operations.hpp>
 #include <commscope/detail/read_back.hpp>
 #include <commscope/detail/variables.hpp>
