@@ -17,7 +17,7 @@ plan_t full_cycle(program_ptr& p) {
   const auto first = commscope::analyze(p);
   REQUIRE(first.ok());
   const program_ptr before = p;
-  REQUIRE(commscope::materialize(p, first) == commscope::materialized::rewritten);
+  REQUIRE(commscope::materialize(p, first) == commscope::rewrite_result::rewritten);
   CHECK(p != before);
   CHECK(findings_count(p) == 0);
   auto second = commscope::analyze(p);

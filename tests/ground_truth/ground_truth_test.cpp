@@ -384,7 +384,7 @@ std::optional<std::string> written_back(const Program& p, const summary& planned
     return std::nullopt;
   Program written = p;
   const auto plan = commscope::analyze(written);
-  if (commscope::materialize(written, plan) == commscope::materialized::rejected)
+  if (commscope::materialize(written, plan) == commscope::rewrite_result::rejected)
     return "materialize rejected an accepted plan";
   if (const auto found = commscope::verify(written); !found.empty())
     return "verify: " + std::string(found[0].message()) + " at line " +

@@ -85,11 +85,11 @@ TEST_CASE("materialize, verify and read back in place, window buffer 0 is a real
     const auto first = commscope::analyze(m, t);
     const auto what = commscope::materialize(m, first, t);
     if (!first.ok()) {
-      CHECK(what == commscope::materialized::rejected);
+      CHECK(what == commscope::rewrite_result::rejected);
       CHECK(m.buffers.empty());
       return;
     }
-    if (what != commscope::materialized::rewritten)
+    if (what != commscope::rewrite_result::rewritten)
       return;
     ++rewritten;
     CHECK(commscope::verify(m, t).empty());
@@ -103,7 +103,7 @@ TEST_CASE("materialize, verify and read back in place, window buffer 0 is a real
     for (const auto& f : second.functions)
       if (!f.allocations.empty())
         CHECK(f.status == std::remove_cvref_t<decltype(f)>::state::already_materialized);
-    CHECK(commscope::materialize(m, second, t) == commscope::materialized::unchanged);
+    CHECK(commscope::materialize(m, second, t) == commscope::rewrite_result::unchanged);
   });
   CHECK(rewritten >= 20);
 }
@@ -112,7 +112,7 @@ TEST_CASE("the verifier finds a view outside its scope, and never reads a null h
   auto m = index_ir::from_compile_time(ct_cases::constant_device.program);
   const index_ir::traits t{&m};
   REQUIRE(commscope::materialize(m, commscope::analyze(m, t), t) ==
-          commscope::materialized::rewritten);
+          commscope::rewrite_result::rewritten);
   REQUIRE(m.buffers.size() == 1);
   // A new top-level assignment after the scope claims window buffer 0 from outside it.
   m.variables.emplace_back("stray");

@@ -364,7 +364,7 @@ TEST_CASE("diagnostics are reported in the order of functions()") {
   REQUIRE(pl.diagnostics.size() == 1);
   CHECK(pl.diagnostics[0].code == commscope::error_code::negative_device);
   CHECK(pl.diagnostics[0].where == 23);
-  CHECK(commscope::materialize(p, pl, kw::traits{}) == commscope::materialized::rejected);
+  CHECK(commscope::materialize(p, pl, kw::traits{}) == commscope::rewrite_result::rejected);
   CHECK(p.buffers.empty());
 }
 

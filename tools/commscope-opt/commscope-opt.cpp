@@ -293,7 +293,7 @@ void function_value(json_writer& out, const function_plan_type& fp, bool explain
     const auto& dom = fp.domains[d];
     out.begin_object();
     if (dom.name.empty())
-      out.member("name", commscope::detail::scope_name(d).view());
+      out.member("name", commscope::detail::domain_name(d).view());
     else
       out.member("name", std::string_view(dom.name));
     out.key("devices");
@@ -374,7 +374,7 @@ void plan_table(std::string& out, const function_plan_type& fp, const fe::progra
         overflow = true;
     }
     out += "    ";
-    out += dom.name.empty() ? commscope::detail::scope_name(d).view() : std::string_view(dom.name);
+    out += dom.name.empty() ? commscope::detail::domain_name(d).view() : std::string_view(dom.name);
     out += "  devices ";
     out += commscope::opt::dot::devices_text(dom.devices);
     out += "  ";

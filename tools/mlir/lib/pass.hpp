@@ -311,7 +311,7 @@ inline bool materialize_module(::mlir::ModuleOp m, const limits& lim, counts& n,
     n.allocations += fp.allocations.size();
     n.domains += fp.domains.size();
   }
-  changed = materialize(m, pl, t) == materialized::rewritten;
+  changed = materialize(m, pl, t) == rewrite_result::rewritten;
   return true;
 }
 
