@@ -14,6 +14,8 @@ using ref::statement;
 
 // The former name of the rewrite's result compiles for one release (CHANGELOG.md).
 static_assert(std::is_same_v<commscope::materialized, commscope::rewrite_result>);
+// So does the former spelling of an analyzed function's state.
+static_assert(function_plan_t::state::analysed == function_plan_t::state::analyzed);
 
 namespace {
 
@@ -301,7 +303,7 @@ TEST_CASE("a function without allocations is the very same object") {
   const auto pl = commscope::analyze(p);
   REQUIRE(pl.ok());
   CHECK(function_named(pl, "empty").status == function_plan_t::state::no_allocations);
-  CHECK(function_named(pl, "full").status == function_plan_t::state::analysed);
+  CHECK(function_named(pl, "full").status == function_plan_t::state::analyzed);
   REQUIRE(commscope::materialize(p, pl) == commscope::rewrite_result::rewritten);
   CHECK(p != before);
   REQUIRE(p->functions.size() == 4);

@@ -34,7 +34,7 @@ constexpr rewrite_result materialize(Program& p, const plan<plan_traits<Traits>>
       return rewrite_result::rejected;
     bool any = false;
     for (const auto& fp : pl.functions)
-      any = any || (fp.status == function_plan<Traits>::state::analysed);
+      any = any || (fp.status == function_plan<Traits>::state::analyzed);
     if (!any)
       return rewrite_result::unchanged;
     const detail::adapter<Traits> a(traits);
@@ -46,7 +46,7 @@ constexpr rewrite_result materialize(Program& p, const plan<plan_traits<Traits>>
     std::vector<detail::domain_name> names;
     std::vector<scope_spec<Traits>> scopes;
     for (const auto& fp : pl.functions) {
-      if (fp.status != function_plan<Traits>::state::analysed)
+      if (fp.status != function_plan<Traits>::state::analyzed)
         continue;
       // Step 7: one object per allocation, shared by all of its views.
       buffers.clear();

@@ -116,7 +116,8 @@ template <class Traits> struct contribution {
 
 template <class Traits> struct function_plan {
   enum class state : std::uint8_t {
-    analysed,             ///< allocations found: the rewrite will wrap it
+    analyzed,             ///< allocations found: the rewrite will wrap it
+    analysed = analyzed,  ///< the former spelling, kept for one release (CHANGELOG.md)
     no_allocations,       ///< left as the very same object
     already_materialized, ///< its body is a scope: read back, left unchanged
   };

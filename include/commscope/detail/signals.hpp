@@ -62,14 +62,14 @@ struct signal_names {
 
 /// Walks one host orchestrator: a visitor of statement_walker.
 template <class Traits> class signal_finder {
-  using A = adapter<Traits>;
+  using Adapter = adapter<Traits>;
   template <class T> using vec = std::vector<T>;
   using statement = typename Traits::statement;
   using expression = typename Traits::expression;
   using location = typename Traits::location;
 
 public:
-  constexpr signal_finder(const A& a, signal_plan<Traits>& out, std::uint64_t& order)
+  constexpr signal_finder(const Adapter& a, signal_plan<Traits>& out, std::uint64_t& order)
       : a_(a), out_(out), order_(order) {}
 
   constexpr void run(typename Traits::function f) {
@@ -192,11 +192,11 @@ private:
         a_, e, stack_, [](expression) { return true; }, [&](expression sub) { visit(sub); });
   }
 
-  const A& a_;
+  const Adapter& a_;
   signal_plan<Traits>& out_;
   std::uint64_t& order_;
   typename Traits::function function_{};
-  statement_walker<A> walker_;
+  statement_walker<Adapter> walker_;
   vec<expression> stack_;
   vec<location> loops_; ///< the loops open here, innermost last
 };

@@ -242,7 +242,7 @@ template <class Plan>
 bool check_limits(const Plan& pl, const pld::traits& t, const pld::limits& lim, pld::counts& n) {
   bool ok = true;
   for (const auto& fp : pl.functions) {
-    if (fp.status != function_plan<pld::traits>::state::analysed)
+    if (fp.status != function_plan<pld::traits>::state::analyzed)
       continue;
     bool reported = false;
     ::mlir::func::FuncOp(fp.function).walk([&](pld::dispatch call) {
