@@ -12,7 +12,7 @@ namespace {
 
 std::size_t findings_count(const program_ptr& p) { return commscope::verify(p).size(); }
 
-/// Analyse, materialize, verify and analyse again; returns the plan of the second run.
+/// Analyze, materialize, verify and analyze again; returns the plan of the second run.
 plan_t full_cycle(program_ptr& p) {
   const auto first = commscope::analyze(p);
   REQUIRE(first.ok());

@@ -296,7 +296,7 @@ bool check_limits(const Plan& pl, const pld::traits& t, const pld::limits& lim, 
 
 namespace commscope::pld {
 
-/// The pass on one module: analyse, report, and rewrite when there is nothing to
+/// The pass on one module: analyze, report, and rewrite when there is nothing to
 /// report. Returns false on errors (the module is then unchanged); `changed` tells
 /// whether anything was rewritten.
 inline bool materialize_module(::mlir::ModuleOp m, const limits& lim, counts& n, bool& changed) {
