@@ -4,7 +4,7 @@
 // job (reading, then the pass on every program and the source-preserving output).
 //
 // bm_allocs/N is the other extreme: one host orchestrator with N allocations (the module
-// benchmarks/gen_allocs.py writes, made here in memory), read, analysed, rewritten and
+// benchmarks/gen_allocs.py writes, made here in memory), read, analyzed, rewritten and
 // printed as the plan's sizes; items are allocations. benchmarks/opt_at_scale.sh runs
 // commscope-opt itself on such files (200,000 and 1,000,000 allocations).
 //

@@ -53,7 +53,7 @@ TEST_CASE("a hashed-variable adapter without rewrite hooks gets the full analysi
   CHECK(ids == std::vector<commscope::device_id>{1, 4});
 }
 
-TEST_CASE("an adapter's device limit is honoured") {
+TEST_CASE("an adapter's device limit is honored") {
   using namespace commscope::reference;
   program_builder pb;
   auto chip = pb.chip_orchestrator("chip");

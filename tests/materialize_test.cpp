@@ -4,12 +4,18 @@
 
 #include <algorithm>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 using namespace pass_test;
 using fb = ref::function_builder;
 using ref::expression;
 using ref::statement;
+
+// The former name of the rewrite's result compiles for one release (CHANGELOG.md).
+static_assert(std::is_same_v<commscope::materialized, commscope::rewrite_result>);
+// So does the former spelling of an analyzed function's state.
+static_assert(function_plan_t::state::analysed == function_plan_t::state::analyzed);
 
 namespace {
 
@@ -275,7 +281,7 @@ TEST_CASE("idempotence: a second run changes nothing, the same program object") 
   REQUIRE(again.functions.size() == 1);
   CHECK(again.functions[0].status == function_plan_t::state::already_materialized);
   CHECK(domains(again) == "[{1}] a; [all] b");
-  CHECK(commscope::materialize(p, again) == commscope::materialized::unchanged);
+  CHECK(commscope::materialize(p, again) == commscope::rewrite_result::unchanged);
   CHECK(p == once);
   CHECK(commscope::run(p).empty());
   CHECK(p == once);
@@ -297,8 +303,8 @@ TEST_CASE("a function without allocations is the very same object") {
   const auto pl = commscope::analyze(p);
   REQUIRE(pl.ok());
   CHECK(function_named(pl, "empty").status == function_plan_t::state::no_allocations);
-  CHECK(function_named(pl, "full").status == function_plan_t::state::analysed);
-  REQUIRE(commscope::materialize(p, pl) == commscope::materialized::rewritten);
+  CHECK(function_named(pl, "full").status == function_plan_t::state::analyzed);
+  REQUIRE(commscope::materialize(p, pl) == commscope::rewrite_result::rewritten);
   CHECK(p != before);
   REQUIRE(p->functions.size() == 4);
   CHECK(p->functions[0] == before->functions[0]); // chip
@@ -330,7 +336,7 @@ TEST_CASE("all or nothing: any error leaves the whole program as it was") {
     const program_ptr before = p;
     const auto pl = commscope::analyze(p);
     REQUIRE_FALSE(pl.ok());
-    CHECK(commscope::materialize(p, pl) == commscope::materialized::rejected);
+    CHECK(commscope::materialize(p, pl) == commscope::rewrite_result::rejected);
     CHECK(p == before);
     const auto d = commscope::run(p);
     REQUIRE(d.size() == 1);

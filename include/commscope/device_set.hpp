@@ -15,6 +15,9 @@
 // its progressions in one heap array of the same element type, so that the other sets do
 // not pay for them: their code reads no more state than before. The same type runs at run
 // time and in constant evaluation (std::allocator is constexpr in C++20).
+//
+// The canonical form of sets with progressions (canonicalize) and inclusion in every world
+// (includes) are detail/canonical_form.hpp and detail/set_inclusion.hpp, included below.
 #pragma once
 
 #include <algorithm>
@@ -31,6 +34,10 @@
 namespace commscope {
 
 using device_id = std::int64_t;
+
+namespace detail {
+struct canonical_form; // detail/canonical_form.hpp
+} // namespace detail
 
 struct device_interval {
   device_id first;
@@ -295,8 +302,7 @@ public:
 
 private:
   struct parts;
-  struct canonical_form;
-  struct inclusion;
+  friend struct detail::canonical_form; // takes sets apart and puts them together
 
   // Without a heap array, `one_[0]` is the set's one interval, or a state no interval can be
   // (first > last). With an array of intervals, `one_[0]` holds its count (>= 2) and
@@ -600,297 +606,6 @@ constexpr std::vector<device_id> device_set::at_world(device_id world_size) cons
   return out;
 }
 
-/// The canonical form (see canonicalize). Let e(x) be the smallest stop offset through
-/// which device x belongs (0 for an id) and W the smallest world. x is in the set for
-/// exactly the worlds of at least max(W, x + 1 + e(x)) devices, so two sets are equal in
-/// every admissible world exactly when that first world agrees for every x. The form is
-/// built from that function alone, hence equal sets get equal forms (given ids below W):
-/// - x is *present* when x + e(x) < W (in every admissible world); a present device whose
-///   first world no chosen progression matches is an id;
-/// - every other device needs a progression of stop offset e(x). In ascending order, each
-///   such device not yet covered takes the progression of the smallest step that puts none
-///   of its elements into a world that lacks it, started at its smallest element whose
-///   first world it matches (walking down, up to the first element it would put into a
-///   world that lacks it).
-/// The spec's rules are special cases: one line's merge is its smaller start; an id below
-/// W - C that continues a progression downwards or lies on it is reached by that start;
-/// K progressions of step K with consecutive starts put nothing extra anywhere at step 1;
-/// range(0, ws) is all. So are the rules it needs beyond them: a progression nested in
-/// another (range(2, ws, 4) in range(0, ws, 2)), or whose devices the others give as
-/// early, is never chosen; a step is the smallest that fits (range(0, ws, 4) and
-/// range(2, ws, 4) are range(0, ws, 2)).
-struct device_set::canonical_form {
-  /// Bounds of the explicit construction: constants and the smallest world, the period
-  /// (lcm of the steps) and the extent walked past the last start.
-  static constexpr device_id bound = device_id{1} << 16;
-  static constexpr device_id period_bound = 1 << 10;
-  static constexpr device_id none = INT64_MAX;
-
-  const parts& s;
-  device_id W;
-  device_id tail = 0;   ///< past the ids, the starts and W: membership repeats by `period`
-  device_id period = 1; ///< the lcm of the steps
-
-  [[nodiscard]] constexpr device_id offset(device_id x) const {
-    device_id e = s.ids.contains(x) ? 0 : none;
-    for (const auto& p : s.progressions)
-      if (p.stop_offset < e && p.holds(x))
-        e = p.stop_offset;
-    return e;
-  }
-  /// Covering x with stop offset c adds no world to it.
-  [[nodiscard]] constexpr bool fits(device_id x, device_id c) const {
-    const device_id e = offset(x);
-    return e != none && (e <= c || e <= W - 1 - x);
-  }
-  /// Covering x with stop offset c gives exactly its first world.
-  [[nodiscard]] constexpr bool exact(device_id x, device_id c) const {
-    const device_id e = offset(x);
-    if (e == none)
-      return false;
-    return e <= W - 1 - x ? c <= W - 1 - x : c == e;
-  }
-  /// Every element of range(x, ws - c, d) fits: up to the tail, then one period.
-  [[nodiscard]] constexpr bool fits_from(device_id x, device_id d, device_id c) const {
-    device_id y = x;
-    for (; y < tail; y += d)
-      if (!fits(y, c))
-        return false;
-    for (device_id k = period / std::gcd(d, period); k > 0; --k, y += d)
-      if (!fits(y, c))
-        return false;
-    return true;
-  }
-  [[nodiscard]] constexpr std::optional<device_progression> choose(device_id x, device_id c) const {
-    // The progression that gave x its offset has a step of at most `period`.
-    for (device_id d = 1; d <= period; ++d) {
-      if (!fits_from(x, d, c))
-        continue;
-      device_id start = x;
-      for (device_id y = x - d; y >= 0 && fits(y, c); y -= d)
-        if (exact(y, c))
-          start = y;
-      return device_progression{start, d, c};
-    }
-    return std::nullopt;
-  }
-
-  static constexpr std::optional<device_set> run(const parts& s, device_id W) {
-    canonical_form f{s, W};
-    if (W >= bound)
-      return std::nullopt;
-    f.tail = W;
-    device_id widest = 0; // the largest stop offset
-    for (const auto& p : s.progressions) {
-      if (p.start >= bound || p.step >= bound || p.stop_offset >= bound)
-        return std::nullopt;
-      f.period = std::lcm(f.period, p.step);
-      if (f.period > period_bound)
-        return std::nullopt;
-      f.tail = std::max(f.tail, p.start);
-      widest = std::max(widest, p.stop_offset);
-    }
-    if (!s.ids.is_bottom()) {
-      const device_id last = s.ids.intervals().back().last;
-      if (last >= bound)
-        return std::nullopt;
-      f.tail = std::max(f.tail, last + 1);
-    }
-    std::vector<device_progression> chosen;
-    const auto gives = [&](device_id x, device_id e) {
-      return std::any_of(chosen.begin(), chosen.end(),
-                         [&](const auto& q) { return q.stop_offset == e && q.holds(x); });
-    };
-    // Past tail + extent every device repeats one `extent` earlier, already covered: the
-    // steps chosen past the tail divide the period.
-    device_id extent = f.period;
-    for (device_id x = std::max<device_id>(0, W - widest); x < f.tail + extent; ++x) {
-      const device_id e = f.offset(x);
-      if (e == none || e <= W - 1 - x || gives(x, e))
-        continue; // absent, present, or covered
-      if (e == 0 && s.ids.contains(x))
-        continue; // an id at or past W: kept unless a later choice covers it
-      const auto p = f.choose(x, e);
-      if (!p)
-        return std::nullopt;
-      chosen.push_back(*p);
-      extent = std::lcm(extent, p->step);
-      if (extent > bound)
-        return std::nullopt;
-    }
-    std::sort(chosen.begin(), chosen.end());
-    if (!chosen.empty() && chosen.front() == device_progression{0, 1, 0})
-      return all();
-    device_set ids;
-    for (device_id x = 0; x < f.tail; ++x)
-      if (f.exact(x, 0) && !std::any_of(chosen.begin(), chosen.end(), [&](const auto& q) {
-            return q.holds(x) && f.exact(x, q.stop_offset);
-          }))
-        ids.accumulate(device_interval{x, x});
-    ids.normalize();
-    return joined(ids, chosen);
-  }
-};
-
-constexpr bool device_set::canonicalize(device_id min_world) {
-  if (!has_progressions())
-    return false;
-  auto c = canonical_form::run(split(), std::max<device_id>(min_world, 1));
-  if (!c || *c == *this)
-    return false;
-  swap(*c);
-  return true;
-}
-
-/// includes(): the parts of `other`, each a piece {a + k*t <= hi} with a stop offset,
-/// judged against the parts of the including set that may hold its devices.
-struct device_set::inclusion {
-  static constexpr device_id unbounded = INT64_MAX;
-  static constexpr std::uint64_t period_bound = std::uint64_t{1} << 16;
-  /// A progression of the including set as far as it may hold a piece's devices:
-  /// start + k*step <= last.
-  struct line {
-    device_id start, step, last;
-  };
-
-  std::span<const device_interval> ids; ///< the including set's ids
-  std::span<const device_progression> progressions;
-  device_id W;
-  std::vector<line> lines; ///< for the piece being judged
-
-  /// The progressions that may hold devices of a part of stop offset c: one of stop
-  /// offset at most c holds them in every world that has them; a larger one only
-  /// devices x with x + its offset below W, present from the smallest world on.
-  constexpr void prepare(device_id c) {
-    lines.clear();
-    for (const auto& p : progressions) {
-      if (p.start < 0 || p.step < 1 || p.stop_offset < 0)
-        continue; // no progression: holds nothing
-      const device_id last = p.stop_offset <= c ? unbounded : W - 1 - p.stop_offset;
-      if (last >= p.start)
-        lines.push_back({p.start, p.step, last});
-    }
-  }
-
-  /// The first point x + k*t past `after` (>= x), or none if it is past hi.
-  static constexpr std::optional<device_id> next(device_id x, device_id t, device_id after,
-                                                 device_id hi) {
-    const auto k = (static_cast<std::uint64_t>(after) - static_cast<std::uint64_t>(x)) /
-                       static_cast<std::uint64_t>(t) +
-                   1;
-    const auto room = (static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(x)) /
-                      static_cast<std::uint64_t>(t);
-    if (k > room)
-      return std::nullopt;
-    return static_cast<device_id>(static_cast<std::uint64_t>(x) +
-                                  k * static_cast<std::uint64_t>(t));
-  }
-
-  /// Whether every point of {a + k*t <= hi} (a >= 0, t >= 1) is an id or on a line.
-  [[nodiscard]] constexpr bool covers(device_id a, device_id t, device_id hi) const {
-    device_id x = a;
-    while (x <= hi) {
-      const auto it =
-          std::lower_bound(ids.begin(), ids.end(), x,
-                           [](const device_interval& r, device_id y) { return r.last < y; });
-      if (it != ids.end() && it->first <= x) { // ids hold a stretch: skip past it
-        if (it->last >= hi)
-          return true;
-        const auto n = next(x, t, it->last, hi);
-        if (!n)
-          return true;
-        x = *n;
-        continue;
-      }
-      // The stretch [x, e]: no id, no line starts or ends inside it.
-      device_id e = hi;
-      if (it != ids.end())
-        e = std::min(e, it->first - 1);
-      std::uint64_t period = 1; // of the points, in steps of t: lcm of step / gcd(step, t)
-      bool any = false, whole = false;
-      for (const auto& l : lines) {
-        if (l.start > x) {
-          e = std::min(e, l.start - 1);
-          continue;
-        }
-        if (l.last < x)
-          continue;
-        e = std::min(e, l.last);
-        const device_id g = std::gcd(l.step, t);
-        if ((x - l.start) % g != 0)
-          continue; // meets none of the points
-        any = true;
-        const auto m = static_cast<std::uint64_t>(l.step / g);
-        if (m == 1)
-          whole = true; // holds every point
-        else if (m > period_bound)
-          period = period_bound + 1;
-        else if (period <= period_bound)
-          period = period / std::gcd(period, m) * m;
-      }
-      if (!any)
-        return false; // x itself is held by nothing
-      if (!whole) {
-        // The lines repeat every `period` points: check one period, or all if fewer.
-        const std::uint64_t count =
-            (static_cast<std::uint64_t>(e) - static_cast<std::uint64_t>(x)) /
-                static_cast<std::uint64_t>(t) +
-            1;
-        const std::uint64_t checked = std::min(count, period);
-        if (checked > period_bound)
-          return false; // not proven
-        device_id y = x;
-        for (std::uint64_t k = 1;; ++k, y += t) { // y + t <= e while k < count
-          if (!on_line(y, x))
-            return false;
-          if (k == checked)
-            break;
-        }
-      }
-      if (e >= hi)
-        return true;
-      const auto n = next(x, t, e, hi);
-      if (!n)
-        return true;
-      x = *n;
-    }
-    return true;
-  }
-
-  /// Whether y is on a line that spans the stretch starting at x.
-  [[nodiscard]] constexpr bool on_line(device_id y, device_id x) const {
-    for (const auto& l : lines)
-      if (l.start <= x && x <= l.last && (y - l.start) % l.step == 0)
-        return true;
-    return false;
-  }
-};
-
-constexpr bool device_set::includes(const device_set& other, device_id min_world) const {
-  if (is_all() || other.is_bottom())
-    return true;
-  if (is_bottom())
-    return false;
-  const parts mine = split();
-  inclusion in{mine.ids.intervals(), mine.progressions, std::max<device_id>(min_world, 1), {}};
-  if (other.is_all()) {
-    in.prepare(0);
-    return in.covers(0, 1, inclusion::unbounded);
-  }
-  in.prepare(0);
-  for (const auto& r : other.intervals())
-    if (r.last >= 0 && !in.covers(std::max<device_id>(r.first, 0), 1, r.last))
-      return false;
-  for (const auto p : other.progressions()) {
-    if (p.start < 0 || p.step < 1 || p.stop_offset < 0)
-      return false;
-    in.prepare(p.stop_offset);
-    if (!in.covers(p.start, p.step, inclusion::unbounded))
-      return false;
-  }
-  return true;
-}
-
 /// Accumulates evidence cheaply (append only) and normalizes once at the end.
 class device_set::builder {
 public:
@@ -907,3 +622,8 @@ private:
 };
 
 } // namespace commscope
+
+// canonicalize() and includes() with the algorithms they run: this header gives the whole
+// device_set.
+#include <commscope/detail/canonical_form.hpp>
+#include <commscope/detail/set_inclusion.hpp>

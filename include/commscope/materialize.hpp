@@ -4,9 +4,10 @@
 // half-changed.
 #pragma once
 
-#include <commscope/analyze.hpp>
-#include <commscope/detail/numbered_name.hpp>
+#include <commscope/adapter.hpp>
+#include <commscope/detail/domain_name.hpp>
 #include <commscope/plan.hpp>
+#include <commscope/rewrite_result.hpp>
 #include <commscope/traits.hpp>
 
 #include <array>
@@ -18,48 +19,34 @@
 
 namespace commscope {
 
-/// What `materialize` did.
-enum class materialized : std::uint8_t {
-  rejected,  ///< the plan has diagnostics: nothing changed
-  unchanged, ///< nothing to wrap (no allocations, or already materialized)
-  rewritten, ///< the hooks ran; an IR rebuilt on rewrite may have released the plan's nodes
-};
-
-namespace detail {
-/// The name of scope `index`: "comm_d<index>". The one place scope names are spelled.
-struct scope_name : numbered_name<32> {
-  constexpr explicit scope_name(std::size_t index) : numbered_name<32>("comm_d", index) {}
-};
-} // namespace detail
-
 /// Writes the plan back into the IR through the traits object's rewrite hooks. Changes
 /// nothing unless the plan has no diagnostics; functions without allocations and
 /// functions already materialized are not touched.
 template <class Program, class Traits>
-constexpr materialized materialize(Program& p, const plan<plan_traits<Traits>>& pl,
-                                   const Traits& traits) {
+constexpr rewrite_result materialize(Program& p, const plan<plan_traits<Traits>>& pl,
+                                     const Traits& traits) {
   if constexpr (!materializable_ir<Traits>) {
     diagnose_rewrite<Traits>();
-    return materialized::rejected;
+    return rewrite_result::rejected;
   } else {
     using window_buffer = typename Traits::window_buffer;
     if (!pl.ok())
-      return materialized::rejected;
+      return rewrite_result::rejected;
     bool any = false;
     for (const auto& fp : pl.functions)
-      any = any || (fp.status == function_plan<Traits>::state::analysed);
+      any = any || (fp.status == function_plan<Traits>::state::analyzed);
     if (!any)
-      return materialized::unchanged;
+      return rewrite_result::unchanged;
     const detail::adapter<Traits> a(traits);
     auto rw = a.begin_rewrite(p);
     std::vector<window_buffer> buffers;
     std::vector<window_buffer> slots;
     std::vector<std::int64_t> devices;
     std::vector<device_progression> progressions;
-    std::vector<detail::scope_name> names;
+    std::vector<detail::domain_name> names;
     std::vector<scope_spec<Traits>> scopes;
     for (const auto& fp : pl.functions) {
-      if (fp.status != function_plan<Traits>::state::analysed)
+      if (fp.status != function_plan<Traits>::state::analyzed)
         continue;
       // Step 7: one object per allocation, shared by all of its views.
       buffers.clear();
@@ -104,51 +91,25 @@ constexpr materialized materialize(Program& p, const plan<plan_traits<Traits>>& 
                   std::span<const scope_spec<Traits>>(scopes.data(), scopes.size()));
     }
     a.commit(rw, p);
-    return materialized::rewritten;
+    return rewrite_result::rewritten;
   }
 }
 
 /// `materialize(p, pl, Traits{})`.
 template <class Program, class Traits>
-constexpr materialized materialize(Program& p, const plan<Traits>& pl) {
+constexpr rewrite_result materialize(Program& p, const plan<Traits>& pl) {
   if constexpr (!materializable_ir<Traits>) {
     diagnose_rewrite<Traits>();
-    return materialized::rejected;
+    return rewrite_result::rejected;
   } else if constexpr (!default_constructible_traits<Traits>) {
     diagnose_default_traits<Traits>();
-    return materialized::rejected;
+    return rewrite_result::rejected;
   } else {
     return materialize(p, pl, Traits{});
   }
 }
 
-/// The whole pass: analyse, and materialize when there is nothing to report. Returns the
-/// diagnostics (empty on success). The plan itself is not returned: it describes the
-/// program before the rewrite, whose nodes an IR rebuilt on rewrite may have released;
-/// call analyze and materialize yourself to inspect it.
-template <class Program, class Traits> constexpr auto run(Program& p, const Traits& traits) {
-  if constexpr (!materializable_ir<Traits>) {
-    diagnose_rewrite<Traits>();
-    return std::vector<diagnostic<typename contract::checked<Traits, contract::rewrite_needs>::location>>{};
-  } else {
-    auto pl = analyze(p, traits);
-    materialize(p, pl, traits);
-    return std::move(pl.diagnostics);
-  }
-}
-
-/// `run(p, ir_traits<Program>{})`.
-template <class Program> constexpr auto run(Program& p) {
-  using Traits = ir_traits<Program>;
-  if constexpr (!materializable_ir<Traits>) {
-    diagnose_rewrite<Traits>();
-    return std::vector<diagnostic<typename contract::checked<Traits, contract::rewrite_needs>::location>>{};
-  } else if constexpr (!default_constructible_traits<Traits>) {
-    diagnose_default_traits<Traits>();
-    return std::vector<diagnostic<typename contract::checked<Traits, contract::rewrite_needs>::location>>{};
-  } else {
-    return run(p, Traits{});
-  }
-}
-
 } // namespace commscope
+
+// `run`, for code that includes this header for it.
+#include <commscope/run.hpp>

@@ -116,7 +116,8 @@ template <class Traits> struct contribution {
 
 template <class Traits> struct function_plan {
   enum class state : std::uint8_t {
-    analysed,             ///< allocations found: the rewrite will wrap it
+    analyzed,             ///< allocations found: the rewrite will wrap it
+    analysed = analyzed,  ///< the former spelling, kept for one release (CHANGELOG.md)
     no_allocations,       ///< left as the very same object
     already_materialized, ///< its body is a scope: read back, left unchanged
   };
@@ -156,26 +157,6 @@ inline constexpr bool std::ranges::enable_borrowed_range<commscope::view_list<Tr
 
 namespace commscope {
 
-namespace detail {
-/// Threads every allocation's list through the views (allocation::first_view,
-/// view::next), in source order: the views are walked backwards, each put first.
-template <class Traits> constexpr void link_views(function_plan<Traits>& fp) {
-  for (auto& a : fp.allocations) {
-    a.first_view = no_index;
-    a.view_count = 0;
-  }
-  for (auto v = static_cast<std::uint32_t>(fp.views.size()); v-- > 0;) {
-    auto& w = fp.views[v];
-    if (w.allocation == no_index)
-      continue;
-    auto& a = fp.allocations[w.allocation];
-    w.next = a.first_view;
-    a.first_view = v;
-    ++a.view_count;
-  }
-}
-} // namespace detail
-
 /// Asks `analyze` to record evidence (plan.hpp, `evidence`); without it nothing is
 /// recorded and nothing is paid.
 struct with_evidence_t {
@@ -189,6 +170,5 @@ template <class Traits> struct plan {
 
   [[nodiscard]] constexpr bool ok() const { return diagnostics.empty(); }
 };
-
 
 } // namespace commscope

@@ -4,27 +4,32 @@
 // without diagnostics, which covers the whole program.
 #pragma once
 
+#include <commscope/adapter.hpp>
 #include <commscope/detail/signals.hpp>
-#include <commscope/materialize.hpp>
+#include <commscope/plan_signals.hpp>
+#include <commscope/rewrite_result.hpp>
+#include <commscope/run.hpp>
+#include <commscope/signal_plan.hpp>
 #include <commscope/traits.hpp>
 
 #include <utility>
+#include <vector>
 
 namespace commscope {
 
 /// Inserts the bindings of every site of `pl` and passes each call its signal. Returns
 /// `rejected` for a plan with diagnostics, `unchanged` when there is nothing to insert.
 template <class Program, class Traits>
-constexpr materialized synthesize(Program& p, const signal_plan<signal_plan_traits<Traits>>& pl,
-                                  const Traits& traits) {
+constexpr rewrite_result synthesize(Program& p, const signal_plan<signal_plan_traits<Traits>>& pl,
+                                    const Traits& traits) {
   if constexpr (!signal_synthesizable_ir<Traits>) {
     diagnose_signals<Traits, true>();
-    return materialized::rejected;
+    return rewrite_result::rejected;
   } else {
     if (!pl.ok())
-      return materialized::rejected;
+      return rewrite_result::rejected;
     if (pl.sites.empty())
-      return materialized::unchanged;
+      return rewrite_result::unchanged;
     const detail::adapter<Traits> a(traits);
     auto rw = a.begin_signals(p);
     for (const auto& site : pl.sites) {
@@ -34,7 +39,7 @@ constexpr materialized synthesize(Program& p, const signal_plan<signal_plan_trai
                                               names.buffer(), names.signal()});
     }
     a.commit_signals(rw, p);
-    return materialized::rewritten;
+    return rewrite_result::rewritten;
   }
 }
 

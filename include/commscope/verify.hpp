@@ -32,20 +32,21 @@ namespace detail {
 /// A function walked as the analysis walks it (collect.hpp, variables.hpp), once for
 /// the questions the verifier asks of its materialized body: which allocation each
 /// window reads, and the smallest world that can run it.
-template <class A> class function_walk {
+template <class Adapter> class function_walk {
 public:
-  constexpr function_walk(const A& a, const typename A::program& p) : a_(a), vars_(a, p) {}
+  constexpr function_walk(const Adapter& a, const typename Adapter::program& p)
+      : a_(a), vars_(a, p) {}
 
   /// Whether check_pointers can judge anything among `views`: statements must compare.
   template <class Views> static constexpr bool judges(const Views& views) {
-    return std::equality_comparable<typename A::statement> && !views.empty();
+    return std::equality_comparable<typename Adapter::statement> && !views.empty();
   }
 
-  constexpr void collect(typename A::function f) {
+  constexpr void collect(typename Adapter::function f) {
     vars_.reset();
     facts_.clear();
     std::uint64_t order = 0;
-    collector<A>(a_, vars_, facts_, order).run(f);
+    collector<Adapter>(a_, vars_, facts_, order).run(f);
   }
 
   /// Calls bad(view) for each of `views` (the collected function's, in walk order) whose
@@ -53,7 +54,7 @@ public:
   /// whose assignment is no window of an allocation (a copy the IR types too) are not
   /// judged; nor are any where statements cannot be compared.
   template <class Views, class Bad> constexpr void check_pointers(Views views, Bad&& bad) {
-    if constexpr (std::equality_comparable<typename A::statement>) {
+    if constexpr (std::equality_comparable<typename Adapter::statement>) {
       std::size_t k = 0;
       for (const auto& w : facts_.windows) {
         while (k < views.size() && !(views[k].statement == w.statement))
@@ -79,9 +80,9 @@ public:
   constexpr device_id smallest_world() { return smallest_world_of(a_, vars_, facts_); }
 
 private:
-  const A& a_;
-  variable_table<A> vars_;
-  function_facts<A> facts_;
+  const Adapter& a_;
+  variable_table<Adapter> vars_;
+  function_facts<Adapter> facts_;
 };
 
 /// The devices each allocation of a materialized host orchestrator is used on: the
@@ -89,12 +90,13 @@ private:
 /// once), so the same inference as the pass's (descriptors, loops, collective
 /// inheritance, world-relative progressions), taken from the program as it is now.
 template <class Traits> class used_devices {
-  using A = adapter<Traits>;
+  using Adapter = adapter<Traits>;
   template <class T> using vec = std::vector<T>;
 
 public:
-  constexpr used_devices(const A& a, const typename Traits::program& p) : analysis_(a, p, order_) {
-    analysis_.analyse_as_if_unmaterialized();
+  constexpr used_devices(const Adapter& a, const typename Traits::program& p)
+      : analysis_(a, p, order_) {
+    analysis_.analyze_as_if_unmaterialized();
   }
 
   /// Appends the devices of the `count` allocations that read_scopes found in f, in walk
@@ -191,17 +193,17 @@ template <class Program, class Traits>
     diagnose_readers<Traits>();
     return std::vector<diagnostic<typename contract::checked<Traits, contract::verification_needs>::location>>{};
   } else {
-    using A = detail::adapter<Traits>;
+    using Adapter = detail::adapter<Traits>;
     using window_buffer = typename Traits::window_buffer;
     using location = typename Traits::location;
-    const A a(traits);
+    const Adapter a(traits);
     std::vector<diagnostic<location>> out;
-    detail::scope_records<A> found;
+    detail::scope_records<Adapter> found;
     const auto report = [&](reason why, std::string_view subject, location where,
                             std::uint64_t at) -> auto& {
       return detail::report(out, error_code::verify, why, subject, where, at);
     };
-    detail::function_walk<A> walk(a, p);
+    detail::function_walk<Adapter> walk(a, p);
     detail::used_devices<Traits> used(a, p);
     std::vector<device_id> worlds; ///< per scope: its function's W
     for (auto&& f : a.functions(p)) {
@@ -212,7 +214,7 @@ template <class Program, class Traits>
       const bool host = a.describe(f).is_host_orchestrator();
       const auto views = std::span(found.views).subspan(first_view);
       bool symbolic = false;
-      if constexpr (A::symbolic)
+      if constexpr (Adapter::symbolic)
         symbolic = std::any_of(found.scopes.begin() + static_cast<std::ptrdiff_t>(first_scope),
                                found.scopes.end(),
                                [](const auto& sc) { return sc.progression_count > 0; });
@@ -228,7 +230,7 @@ template <class Program, class Traits>
       // Only a host orchestrator with scopes must hold every allocation in them.
       if (found.scopes.size() == first_scope)
         found.allocations.resize(first_allocation);
-      if constexpr (A::symbolic)
+      if constexpr (Adapter::symbolic)
         worlds.resize(found.scopes.size(), symbolic ? walk.smallest_world() : device_id{1});
       if (found.allocations.size() > first_allocation) // a host orchestrator with scopes
         used.add(f, found.allocations.size() - first_allocation);
@@ -310,7 +312,7 @@ template <class Program, class Traits>
       }
       const device_set& have = scope_sets[scope];
       device_id world = 1; // finite sets: no world decides more than another
-      if constexpr (A::symbolic)
+      if constexpr (Adapter::symbolic)
         world = worlds[scope];
       if (have.includes(need, world))
         return;
@@ -326,7 +328,7 @@ template <class Program, class Traits>
                                 static_cast<std::int64_t>(std::min<std::uint64_t>(
                                     lacks.count - 1, static_cast<std::uint64_t>(INT64_MAX))));
     };
-    if constexpr (A::dense_variables) {
+    if constexpr (Adapter::dense_variables) {
       // The slots of each base variable chained from its index: no sort, whose
       // instantiation per element type g++ compiles at -O2 in every TU.
       using vec_u32 = std::vector<std::uint32_t>;

@@ -23,7 +23,7 @@ class Text:
 # The text format, the default: each diagnostic as compilers print it, with its source
 # line, a caret under its column and `~` under the rest of its call or statement, its
 # notes in the same form and a `help:` line; the plan as a table for one input; a last
-# line that sums the run up; colour when asked for.
+# line that sums the run up; color when asked for.
 # RUN: %commscope-opt %s > %t.out 2> %t.err; test $? -eq 1 && test ! -s %t.err
 # RUN: %FileCheck --strict-whitespace --match-full-lines %s < %t.out
 # CHECK:{{.*}}format_text.py:13:9: error: allocation 'lonely' has views but no dispatch or collective gives it devices [unconsumed-alloc]
@@ -43,7 +43,7 @@ class Text:
 # RUN: %commscope-opt -q %s > %t.quiet; test $? -eq 1 && tail -n 1 %t.quiet | %FileCheck --check-prefix=QUIET %s
 # QUIET: help: device= accepts {{.*}}
 #
-# Colour: bold locations, red `error`, green carets; never by default into a pipe.
+# Color: bold locations, red `error`, green carets; never by default into a pipe.
 # RUN: %commscope-opt --color=always %s > %t.color; sed 's/\x1b/<ESC>/g' %t.color | %FileCheck --check-prefix=COLOR %s
 # COLOR: <ESC>[1m{{.*}}format_text.py:13:9: <ESC>[0m<ESC>[1;31merror:<ESC>[0m allocation 'lonely'
 # COLOR: <ESC>[1;32m^~~~
@@ -51,6 +51,6 @@ class Text:
 # COLOR: <ESC>[1;32mhelp:<ESC>[0m pass a view
 # RUN: %commscope-opt --color=auto %s > %t.auto; test $? -eq 1 && ! grep -q $'\x1b' %t.auto
 # RUN: env NO_COLOR=1 %commscope-opt --color=always %s > %t.forced; grep -q $'\x1b' %t.forced
-# On a terminal `auto` colours, unless NO_COLOR is set (a pseudo-terminal from script(1)).
+# On a terminal `auto` colors, unless NO_COLOR is set (a pseudo-terminal from script(1)).
 # RUN: if command -v script > /dev/null; then script -qec "%commscope-opt %s" /dev/null < /dev/null > %t.tty; grep -q $'\x1b\[1;31merror' %t.tty; fi
 # RUN: if command -v script > /dev/null; then script -qec "env NO_COLOR=1 %commscope-opt %s" /dev/null < /dev/null > %t.notty; ! grep -q $'\x1b' %t.notty; fi

@@ -58,7 +58,7 @@
 # ORDER: "rejected": 1,
 #
 # An unreadable file among several: its message in its place, an entry with "error",
-# the others still analysed, exit 2.
+# the others still analyzed, exit 2.
 # RUN: cd %S && %commscope-opt --format=json several/a_ring.py several/missing.py several/b_dead.py > %t.io.out 2> %t.io.err; test $? -eq 2
 # RUN: %FileCheck --check-prefix=IO %s < %t.io.out
 # RUN: %FileCheck --check-prefix=IOERR %s < %t.io.err

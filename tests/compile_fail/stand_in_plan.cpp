@@ -84,8 +84,8 @@ int main() {
   auto signals = commscope::plan_signals(p, traits);
   for (const auto& site : signals.sites)
     n += static_cast<std::size_t>(site.cores) + site.index;
-  n += commscope::synthesize(p, signals, traits) == commscope::materialized::rejected ? 1 : 0;
+  n += commscope::synthesize(p, signals, traits) == commscope::rewrite_result::rejected ? 1 : 0;
   n += use_diagnostics(commscope::synthesize_signals(p, traits));
   n += use_diagnostics(commscope::run(p, traits, commscope::with_signal_synthesis));
-  return static_cast<int>(n) + (done == commscope::materialized::rejected ? 1 : 0);
+  return static_cast<int>(n) + (done == commscope::rewrite_result::rejected ? 1 : 0);
 }

@@ -30,5 +30,5 @@ int main() {
     n += message.size() + static_cast<std::size_t>(plan.diagnostics[0].where);
   }
   const auto done = commscope::materialize(p, plan, traits);
-  return static_cast<int>(n) + (done == commscope::materialized::rejected ? 1 : 0);
+  return static_cast<int>(n) + (done == commscope::rewrite_result::rejected ? 1 : 0);
 }

@@ -4,7 +4,7 @@
 #include "cases.hpp"
 
 #include <commscope/compile_time/expect.hpp>
-#include <commscope/detail/signals.hpp>
+#include <commscope/plan_signals.hpp>
 
 #include <doctest/doctest.h>
 

@@ -45,12 +45,12 @@ TEST_CASE("every entry point runs over the archetype") {
   const auto pl = commscope::analyze(p, traits);
   CHECK(pl.ok());
   CHECK(pl.functions.empty());
-  CHECK(commscope::materialize(p, pl, traits) == commscope::materialized::unchanged);
+  CHECK(commscope::materialize(p, pl, traits) == commscope::rewrite_result::unchanged);
   CHECK(commscope::run(p, traits).empty());
   CHECK(commscope::verify(p, traits).empty());
   const auto signals = commscope::plan_signals(p, traits);
   CHECK(signals.ok());
-  CHECK(commscope::synthesize(p, signals, traits) == commscope::materialized::unchanged);
+  CHECK(commscope::synthesize(p, signals, traits) == commscope::rewrite_result::unchanged);
   CHECK(commscope::synthesize_signals(p, traits).empty());
   CHECK(commscope::run(p, traits, commscope::with_signal_synthesis).empty());
 }

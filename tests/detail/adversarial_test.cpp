@@ -12,12 +12,12 @@ namespace {
 
 std::size_t findings_count(const program_ptr& p) { return commscope::verify(p).size(); }
 
-/// Analyse, materialize, verify and analyse again; returns the plan of the second run.
+/// Analyze, materialize, verify and analyze again; returns the plan of the second run.
 plan_t full_cycle(program_ptr& p) {
   const auto first = commscope::analyze(p);
   REQUIRE(first.ok());
   const program_ptr before = p;
-  REQUIRE(commscope::materialize(p, first) == commscope::materialized::rewritten);
+  REQUIRE(commscope::materialize(p, first) == commscope::rewrite_result::rewritten);
   CHECK(p != before);
   CHECK(findings_count(p) == 0);
   auto second = commscope::analyze(p);

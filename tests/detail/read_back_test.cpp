@@ -51,7 +51,7 @@ TEST_CASE("a scope followed by more statements is read back, not wrapped a secon
   CHECK(f.domains[0].name == "comm_d0");
   REQUIRE(f.allocations.size() == 1);
   CHECK(f.allocations[0].name == "a");
-  CHECK(commscope::materialize(p, pl) == commscope::materialized::unchanged);
+  CHECK(commscope::materialize(p, pl) == commscope::rewrite_result::unchanged);
   CHECK(p == before);
   // No window buffer is a slot of two scopes.
   for (const auto& d : commscope::verify(p))

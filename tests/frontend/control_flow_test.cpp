@@ -68,7 +68,7 @@ std::string round_trip(const std::string& body, std::string* printed_out = nullp
   if (!pl.ok())
     return first;
   auto q = p;
-  CHECK(commscope::materialize(q, pl) == commscope::materialized::rewritten);
+  CHECK(commscope::materialize(q, pl) == commscope::rewrite_result::rewritten);
   const std::string printed = fe::print(q);
   auto back = parse_ok(printed);
   CHECK(summary(commscope::analyze(back)) == first);

@@ -280,7 +280,7 @@ class Fake:
 x = f"@pl.program {DOC!r}"
 
 @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
-def loose(self):  # a DSL method outside a program class: not analysed
+def loose(self):  # a DSL method outside a program class: not analyzed
     b = pld.alloc_window_buffer(4)
 )";
   CHECK(read(src).programs.empty());

@@ -450,7 +450,7 @@ TEST_CASE("print then parse gives the same program text and the same plan") {
   auto pl = commscope::analyze(p1);
   REQUIRE(pl.ok());
   auto p2 = p1;
-  CHECK(commscope::materialize(p2, pl) == commscope::materialized::rewritten);
+  CHECK(commscope::materialize(p2, pl) == commscope::rewrite_result::rewritten);
   const std::string printed = fe::print(p2);
   CHECK(printed.find("with pld.comm_domain(\"comm_d0\", devices=\"all\", slots=[a, signal]):") !=
         std::string::npos);

@@ -63,9 +63,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       for (const auto& n : d.notes)
         (void)n.message();
     }
-    const ref::program_ptr analysed = prog; // the plan's handles point into it
+    const ref::program_ptr analyzed = prog; // the plan's handles point into it
     commscope::materialize(prog, pl, traits);
-    (void)analysed;
+    (void)analyzed;
     (void)commscope::verify(prog);
     must_parse(original);
     must_parse(fe::print(prog));

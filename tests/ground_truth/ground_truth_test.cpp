@@ -3,7 +3,7 @@
 // over every branch outcome and loop trip count, against the plans of the same program
 // read by the reference front end from its Python text and built directly in the index
 // IR. For every program:
-//   - each allocation's analysed device set holds every device the executions touch it
+//   - each allocation's analyzed device set holds every device the executions touch it
 //     from, inheritance through collectives included (sound; `all` is every device of
 //     every world);
 //   - it equals that set when no binding is nested in a branch or a loop body, none is a
@@ -298,15 +298,15 @@ verdict judge(const gt::program& p, const gt::rendered& r, const gt::truth& t, c
     for (const auto& w : t.worlds) {
       const auto& set = s.sets[a];
       // Ids the world lacks do not count: a guarded dispatch may name one (smallest_world).
-      const std::uint64_t analysed =
+      const std::uint64_t analyzed =
           set.at(w.world_size) & ((std::uint64_t{1} << w.world_size) - 1);
       const std::uint64_t truth = w.covered[a];
       const std::string what = s.names[a] + " in a world of " + std::to_string(w.world_size) +
-                               ": analysed " + summary::show(set) + ", executions " +
+                               ": analyzed " + summary::show(set) + ", executions " +
                                show_mask(truth);
-      if (truth & ~analysed)
+      if (truth & ~analyzed)
         return fail("unsound", what);
-      if (truth != analysed || set.beyond) {
+      if (truth != analyzed || set.beyond) {
         wider = true;
         where = what;
       }
@@ -384,7 +384,7 @@ std::optional<std::string> written_back(const Program& p, const summary& planned
     return std::nullopt;
   Program written = p;
   const auto plan = commscope::analyze(written);
-  if (commscope::materialize(written, plan) == commscope::materialized::rejected)
+  if (commscope::materialize(written, plan) == commscope::rewrite_result::rejected)
     return "materialize rejected an accepted plan";
   if (const auto found = commscope::verify(written); !found.empty())
     return "verify: " + std::string(found[0].message()) + " at line " +

@@ -85,11 +85,11 @@ TEST_CASE("materialize, verify and read back in place, window buffer 0 is a real
     const auto first = commscope::analyze(m, t);
     const auto what = commscope::materialize(m, first, t);
     if (!first.ok()) {
-      CHECK(what == commscope::materialized::rejected);
+      CHECK(what == commscope::rewrite_result::rejected);
       CHECK(m.buffers.empty());
       return;
     }
-    if (what != commscope::materialized::rewritten)
+    if (what != commscope::rewrite_result::rewritten)
       return;
     ++rewritten;
     CHECK(commscope::verify(m, t).empty());
@@ -103,7 +103,7 @@ TEST_CASE("materialize, verify and read back in place, window buffer 0 is a real
     for (const auto& f : second.functions)
       if (!f.allocations.empty())
         CHECK(f.status == std::remove_cvref_t<decltype(f)>::state::already_materialized);
-    CHECK(commscope::materialize(m, second, t) == commscope::materialized::unchanged);
+    CHECK(commscope::materialize(m, second, t) == commscope::rewrite_result::unchanged);
   });
   CHECK(rewritten >= 20);
 }
@@ -112,7 +112,7 @@ TEST_CASE("the verifier finds a view outside its scope, and never reads a null h
   auto m = index_ir::from_compile_time(ct_cases::constant_device.program);
   const index_ir::traits t{&m};
   REQUIRE(commscope::materialize(m, commscope::analyze(m, t), t) ==
-          commscope::materialized::rewritten);
+          commscope::rewrite_result::rewritten);
   REQUIRE(m.buffers.size() == 1);
   // A new top-level assignment after the scope claims window buffer 0 from outside it.
   m.variables.emplace_back("stray");
@@ -174,8 +174,8 @@ std::string codes(const auto& plan) {
 }
 
 /// A host orchestrator that allocates b1, b2, b3 with views v, w, u, then runs `body`
-/// (made by `make`, given the builder), analysed.
-template <class Make> auto analysed(Make&& make) {
+/// (made by `make`, given the builder), analyzed.
+template <class Make> auto analyzed(Make&& make) {
   auto p = std::make_unique<index_ir::program>();
   builder b(*p);
   b.function(chip_info, {});
@@ -208,7 +208,7 @@ index_ir::ex world(builder& b) { return b.call(commscope::operation::world_size,
 
 TEST_CASE("control flow: a binding in one branch does not reach the other") {
   // if flag: v = w / else: chip(v, device=0): the else branch sees only v's own view.
-  const auto [p, plan] = analysed([](builder& b) {
+  const auto [p, plan] = analyzed([](builder& b) {
     return stmts{b.if_else(b.use("flag"), {{copy(b, "v", "w")}, {dispatch(b, "v", 0)}}),
                  dispatch(b, "w", 1), dispatch(b, "u", 2)};
   });
@@ -217,7 +217,7 @@ TEST_CASE("control flow: a binding in one branch does not reach the other") {
 }
 
 TEST_CASE("control flow: after `if flag: v = w`, a dispatch of v covers both views") {
-  const auto [p, plan] = analysed([](builder& b) {
+  const auto [p, plan] = analyzed([](builder& b) {
     return stmts{b.if_else(b.use("flag"), {{copy(b, "v", "w")}, {}}), dispatch(b, "v", 2),
                  dispatch(b, "u", 0)};
   });
@@ -227,7 +227,7 @@ TEST_CASE("control flow: after `if flag: v = w`, a dispatch of v covers both vie
 
 TEST_CASE("control flow: if/elif without else keeps the old view, with else it is replaced") {
   {
-    const auto [p, plan] = analysed([](builder& b) {
+    const auto [p, plan] = analyzed([](builder& b) {
       return stmts{b.if_else(b.use("c0"), {{copy(b, "v", "w")}, {copy(b, "v", "u")}, {}}),
                    dispatch(b, "v", 1)};
     });
@@ -235,7 +235,7 @@ TEST_CASE("control flow: if/elif without else keeps the old view, with else it i
     CHECK(devices(plan) == "b1={1} b2={1} b3={1}");
   }
   // Every branch binds v: the view from before no longer reaches.
-  const auto [p, plan] = analysed([](builder& b) {
+  const auto [p, plan] = analyzed([](builder& b) {
     return stmts{dispatch(b, "v", 0),
                  b.if_else(b.use("c0"), {{copy(b, "v", "w")}, {copy(b, "v", "u")}}),
                  dispatch(b, "v", 1)};
@@ -246,7 +246,7 @@ TEST_CASE("control flow: if/elif without else keeps the old view, with else it i
 
 TEST_CASE("control flow: a loop that rebinds a view at its end covers both at its top") {
   {
-    const auto [p, plan] = analysed([](builder& b) {
+    const auto [p, plan] = analyzed([](builder& b) {
       return stmts{b.for_loop("r", b.integer(0), world(b), b.integer(1),
                               {dispatch(b, "v", "r"), copy(b, "v", "w")}),
                    dispatch(b, "u", 0)};
@@ -254,7 +254,7 @@ TEST_CASE("control flow: a loop that rebinds a view at its end covers both at it
     CHECK(codes(plan) == "");
     CHECK(devices(plan) == "b1=all b2=all b3={0}");
   }
-  const auto [p, plan] = analysed([](builder& b) {
+  const auto [p, plan] = analyzed([](builder& b) {
     return stmts{b.while_loop(b.use("c0"), {dispatch(b, "v", 3), copy(b, "v", "w")}),
                  dispatch(b, "u", 0)};
   });
@@ -264,7 +264,7 @@ TEST_CASE("control flow: a loop that rebinds a view at its end covers both at it
 
 TEST_CASE("without symbolic_device_sets a loop over part of the world stays partial-world-range") {
   static_assert(!commscope::contract::symbolic_device_sets::of<index_ir::traits>());
-  const auto [p, plan] = analysed([](builder& b) {
+  const auto [p, plan] = analyzed([](builder& b) {
     return stmts{b.for_loop("r", b.integer(1), world(b), b.integer(1), {dispatch(b, "v", "r")}),
                  b.for_loop("r", b.integer(0), world(b), b.integer(2), {dispatch(b, "w", "r")}),
                  dispatch(b, "u", 0)};
@@ -276,7 +276,7 @@ TEST_CASE("control flow: break and continue carry the view bound before them out
   {
     // for r in range(3): v = w; if c: break; v = u / chip(v, device=5): w's view leaves
     // the loop only through the break.
-    const auto [p, plan] = analysed([](builder& b) {
+    const auto [p, plan] = analyzed([](builder& b) {
       return stmts{b.for_loop("r", b.integer(0), b.integer(3), b.integer(1),
                               {copy(b, "v", "w"), b.if_else(b.use("c"), {{b.jump()}, {}}),
                                copy(b, "v", "u")}),
@@ -287,7 +287,7 @@ TEST_CASE("control flow: break and continue carry the view bound before them out
   }
   // while c0: v = w; if c1: continue; v = u; chip(v, device=4) at the loop's top sees
   // w's view through the continue.
-  const auto [p, plan] = analysed([](builder& b) {
+  const auto [p, plan] = analyzed([](builder& b) {
     return stmts{
         dispatch(b, "v", 0),
         b.while_loop(b.use("c0"), {dispatch(b, "v", 4), copy(b, "v", "w"),
@@ -298,7 +298,7 @@ TEST_CASE("control flow: break and continue carry the view bound before them out
 }
 
 TEST_CASE("control flow: a parallel assignment reads both values before binding") {
-  const auto [p, plan] = analysed([](builder& b) {
+  const auto [p, plan] = analyzed([](builder& b) {
     const std::string_view targets[] = {"v", "w"};
     const index_ir::ex values[] = {b.use("w"), b.use("v")};
     return stmts{b.assign_parallel(targets, values), dispatch(b, "v", 0), dispatch(b, "w", 1),

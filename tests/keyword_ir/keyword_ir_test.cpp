@@ -364,7 +364,7 @@ TEST_CASE("diagnostics are reported in the order of functions()") {
   REQUIRE(pl.diagnostics.size() == 1);
   CHECK(pl.diagnostics[0].code == commscope::error_code::negative_device);
   CHECK(pl.diagnostics[0].where == 23);
-  CHECK(commscope::materialize(p, pl, kw::traits{}) == commscope::materialized::rejected);
+  CHECK(commscope::materialize(p, pl, kw::traits{}) == commscope::rewrite_result::rejected);
   CHECK(p.buffers.empty());
 }
 
@@ -384,7 +384,7 @@ std::shared_ptr<kw::stmt> copy(const std::string& to, const std::string& from) {
 
 /// One host orchestrator: allocations b1, b2, b3 with views v, w, u, then `rest`; the
 /// devices of each allocation after analysis, "b1={0} b2=all ...", then the codes.
-std::string analysed(stmt_list rest) {
+std::string analyzed(stmt_list rest) {
   using commscope::call_target;
   using commscope::operation;
   kw::program p;
@@ -423,29 +423,29 @@ static_assert(commscope::provides<kw::traits, commscope::contract::control_of> &
               commscope::provides<kw::traits, commscope::contract::branches>);
 
 TEST_CASE("control flow: `if flag: v = w / else: chip(v)` is no unconsumed-alloc") {
-  CHECK(analysed({kw::if_else({{copy("v", "w")}, {dispatch("v", kw::integer(0))}}),
+  CHECK(analyzed({kw::if_else({{copy("v", "w")}, {dispatch("v", kw::integer(0))}}),
                   dispatch("w", kw::integer(1)), dispatch("u", kw::integer(2))}) ==
         "b1={0} b2={1} b3={2} ");
 }
 
 TEST_CASE("control flow: after `if flag: v = w`, a dispatch of v covers both") {
-  CHECK(analysed({kw::if_else({{copy("v", "w")}, {}}), dispatch("v", kw::integer(2)),
+  CHECK(analyzed({kw::if_else({{copy("v", "w")}, {}}), dispatch("v", kw::integer(2)),
                   dispatch("u", kw::integer(0))}) == "b1={2} b2={2} b3={0} ");
   // An elif that binds too, and an else that leaves v as it was.
-  CHECK(analysed({kw::if_else({{copy("v", "w")}, {copy("v", "u")}, {}}),
+  CHECK(analyzed({kw::if_else({{copy("v", "w")}, {copy("v", "u")}, {}}),
                   dispatch("v", kw::integer(1))}) == "b1={1} b2={1} b3={1} ");
   // Bound on every path: the old view no longer reaches.
-  CHECK(analysed({dispatch("v", kw::integer(0)), kw::if_else({{copy("v", "w")}, {copy("v", "u")}}),
+  CHECK(analyzed({dispatch("v", kw::integer(0)), kw::if_else({{copy("v", "w")}, {copy("v", "u")}}),
                   dispatch("v", kw::integer(1))}) == "b1={0} b2={1} b3={1} ");
 }
 
 TEST_CASE("control flow: a loop that rebinds a view at its end: the dispatch at its top "
           "covers both") {
   using commscope::statement_kind;
-  CHECK(analysed({kw::loop(statement_kind::for_loop, "r", kw::integer(4),
+  CHECK(analyzed({kw::loop(statement_kind::for_loop, "r", kw::integer(4),
                            {dispatch("v", kw::use("r")), copy("v", "w")}),
                   dispatch("u", kw::integer(0))}) == "b1={0,1,2,3} b2={0,1,2,3} b3={0} ");
-  CHECK(analysed({kw::loop(statement_kind::while_loop, "", nullptr,
+  CHECK(analyzed({kw::loop(statement_kind::while_loop, "", nullptr,
                            {dispatch("v", kw::integer(3)), copy("v", "w")}),
                   dispatch("u", kw::integer(0))}) == "b1={3} b2={3} b3={0} ");
 }
@@ -453,7 +453,7 @@ TEST_CASE("control flow: a loop that rebinds a view at its end: the dispatch at 
 TEST_CASE("control flow: a break carries the view bound before it out of the loop") {
   using commscope::statement_kind;
   // for r in range(3): v = w; if c: break; v = u / chip(v, device=5)
-  CHECK(analysed({kw::loop(statement_kind::for_loop, "r", kw::integer(3),
+  CHECK(analyzed({kw::loop(statement_kind::for_loop, "r", kw::integer(3),
                            {copy("v", "w"), kw::if_else({{kw::jump()}, {}}), copy("v", "u")}),
                   dispatch("v", kw::integer(5))}) == "b1={5} b2={5} b3={5} ");
 }

@@ -484,7 +484,7 @@ TEST_CASE("signal-less allreduces give the domains of hand-written signals, in b
   const auto again = commscope::plan_signals(module, mt);
   CHECK(again.ok());
   CHECK(again.sites.empty());
-  CHECK(commscope::synthesize(module, again, mt) == commscope::materialized::unchanged);
+  CHECK(commscope::synthesize(module, again, mt) == commscope::rewrite_result::unchanged);
 }
 
 TEST_CASE("the MLIR pipeline: synthesis, then the pass, read back, the same plan") {

@@ -1,5 +1,5 @@
 // All or nothing on an IR mutated in place: one error anywhere in the module and no
-// function changes, not even a valid host orchestrator analysed before the error.
+// function changes, not even a valid host orchestrator analyzed before the error.
 // RUN: %opt %s --verify-diagnostics --commscope-materialize
 // The module after the failed pass is the module before it:
 // RUN: %not %opt %s --commscope-materialize --mlir-print-ir-after-failure 2>&1 | %FileCheck %s

@@ -9,7 +9,7 @@
 // parsed program is judged against it:
 //   - every program is valid (each allocation has a view and a dispatch reaches it), so
 //     any diagnostic is a false error;
-//   - each allocation's analysed device set holds every device some execution dispatches
+//   - each allocation's analyzed device set holds every device some execution dispatches
 //     a view of it to (else unsound); it is exact or soundly wider, counted.
 //
 // COMMSCOPE_MLIR_GT_SEED and COMMSCOPE_MLIR_GT_COUNT choose the programs (by default 500,
@@ -656,16 +656,16 @@ verdict judge(context& ctx, const std::string& text, const std::vector<std::uint
   for (const auto& al : host->allocations) {
     const auto a = static_cast<std::size_t>(std::stoi(std::string(al.name.substr(1))));
     const auto truth = covered[a];
-    std::uint64_t analysed = 0;
+    std::uint64_t analyzed = 0;
     al.devices.for_each([&](commscope::device_id d) {
       if (d < 64)
-        analysed |= std::uint64_t{1} << d;
+        analyzed |= std::uint64_t{1} << d;
     });
     const auto what =
-        std::string(al.name) + ": analysed " + show(al.devices) + ", executions " + show(truth);
-    if (!al.devices.is_all() && (truth & ~analysed) != 0)
+        std::string(al.name) + ": analyzed " + show(al.devices) + ", executions " + show(truth);
+    if (!al.devices.is_all() && (truth & ~analyzed) != 0)
       return {verdict_kind::unsound, what};
-    if (al.devices.is_all() || al.devices.has_progressions() || analysed != truth) {
+    if (al.devices.is_all() || al.devices.has_progressions() || analyzed != truth) {
       wider = true;
       where = what;
     }

@@ -1,6 +1,6 @@
 // The pass as MLIR passes are: a registered name in a textual pipeline after
 // the upstream canonicalize and cse, so that bounds and devices computed by arith ops
-// fold to constants and analyse; options; statistics; nested modules.
+// fold to constants and analyze; options; statistics; nested modules.
 // RUN: %opt %s --pass-pipeline='builtin.module(canonicalize, cse, commscope-materialize)' | %FileCheck %s
 // Without folding, the same arithmetic is no device the pass can infer:
 // RUN: %not %opt %s --commscope-materialize 2>&1 | %FileCheck %s --check-prefix=RAW

@@ -41,7 +41,7 @@ inline constexpr std::array<error_code_info, 2> front_end_codes{{
     {"syntax",
      "The file is not valid Python.",
      "Python would reject the file: it is not valid UTF-8, does not tokenize, or has "
-     "unbalanced brackets or indentation; no program of the file is analysed.",
+     "unbalanced brackets or indentation; no program of the file is analyzed.",
      "fix the file so that Python reads it; no program of it was checked",
      {}},
     {"unknown-decorator",

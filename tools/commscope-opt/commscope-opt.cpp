@@ -294,7 +294,7 @@ void function_value(json_writer& out, const function_plan_type& fp, bool explain
     const auto& dom = fp.domains[d];
     out.begin_object();
     if (dom.name.empty())
-      out.member("name", commscope::detail::scope_name(d).view());
+      out.member("name", commscope::detail::domain_name(d).view());
     else
       out.member("name", std::string_view(dom.name));
     out.key("devices");
@@ -375,7 +375,7 @@ void plan_table(std::string& out, const function_plan_type& fp, const fe::progra
         overflow = true;
     }
     out += "    ";
-    out += dom.name.empty() ? commscope::detail::scope_name(d).view() : std::string_view(dom.name);
+    out += dom.name.empty() ? commscope::detail::domain_name(d).view() : std::string_view(dom.name);
     out += "  devices ";
     out += commscope::opt::dot::devices_text(dom.devices);
     out += "  ";
@@ -496,7 +496,7 @@ program_outcome run_program(const fe::program_unit& unit, const options& opt,
     out.end_object();
     return result;
   }
-  const ref::program_ptr analysed = prog; // the plan's handles point into it
+  const ref::program_ptr analyzed = prog; // the plan's handles point into it
   // The picture draws the evidence's dispatches and collectives.
   const auto pl = opt.explain || picture
                       ? commscope::analyze(prog, traits, commscope::with_evidence)
@@ -619,8 +619,8 @@ suppression suppression_of(const finding& f, Lines&& lines,
 
 /// One file's analysis, as if it were the only input (`path` is empty for standard input
 /// and the built-in example). It shares with the analysis of another file only the module
-/// loader, which is made for that: files may be analysed concurrently.
-file_result analyse_file(std::string_view display, std::string_view path, std::string_view stem,
+/// loader, which is made for that: files may be analyzed concurrently.
+file_result analyze_file(std::string_view display, std::string_view path, std::string_view stem,
                          std::string_view text, const options& opt, const file_layout& layout,
                          const file_policy& policy) {
   file_result r;
@@ -858,7 +858,7 @@ bool is_excluded(const std::string& path, const run_setup& setup) {
   return (setup.config && setup.config->excluded(path)) || setup.command_line.excluded(path);
 }
 
-/// Whether `f` is a terminal (colour's `auto`).
+/// Whether `f` is a terminal (color's `auto`).
 bool is_terminal(std::FILE* f) {
 #ifdef COMMSCOPE_OPT_POSIX
   return isatty(fileno(f)) != 0;
@@ -885,7 +885,7 @@ int run_json_one(const options& opt, const run_setup& setup, const std::string& 
     text = std::string(builtin_program);
   }
   auto r =
-      analyse_file(name.display, name.file, name.stem, text, opt,
+      analyze_file(name.display, name.file, name.stem, text, opt,
                    {false, !same_output_streams(), false, false}, policy_for(path, opt, setup));
   if (!opt.quiet)
     std::cerr << r.stderr_text;
@@ -907,7 +907,7 @@ std::filesystem::path picture_path(const std::string& dir, const std::string& pa
   return std::filesystem::path(dir) / rel;
 }
 
-/// Every other run: the files in input order, each analysed on its own (up to -j at once),
+/// Every other run: the files in input order, each analyzed on its own (up to -j at once),
 /// printed in the format asked for, and the last line of the text format.
 int run_files(const options& opt, const run_setup& setup, const std::vector<std::string>& files,
               bool several) {
@@ -966,7 +966,7 @@ int run_files(const options& opt, const run_setup& setup, const std::vector<std:
           source = read_input(files[i], error);
         if (!source)
           return unreadable_file(name.display, std::move(error), opt);
-        return analyse_file(name.display, name.file, name.stem, *source, opt, layout,
+        return analyze_file(name.display, name.file, name.stem, *source, opt, layout,
                             policy_for(files[i], opt, setup));
       },
       [&](std::size_t i, file_result& r) {

@@ -5,7 +5,7 @@
 // inheritance of coverage (from the allocation passing it on, through the collective, to
 // the one that receives it). Slots are in source order and show their bytes when the size
 // folds; a dispatch covering every slot of a domain has one edge to its cluster. A
-// rejected program is drawn as far as it was analysed, its allocations in a neutral
+// rejected program is drawn as far as it was analyzed, its allocations in a neutral
 // cluster, each diagnostic a red note pointing at the node drawn at its place.
 #pragma once
 

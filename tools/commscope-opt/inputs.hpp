@@ -21,7 +21,7 @@ struct expanded_inputs {
   std::vector<std::string> files; ///< in input order, each directory's files sorted
   /// A directory was given, or more than one file: the output takes the `files` form.
   bool several = false;
-  /// The directories given that hold no Python file to analyse (a warning, not an error).
+  /// The directories given that hold no Python file to analyze (a warning, not an error).
   std::vector<std::string> empty_directories;
 };
 

@@ -78,7 +78,7 @@ void declare(CLI::App& app, raw_options& raw, options& o) {
   app.add_option("-I", o.include_dirs, "search DIR for imported modules")
       ->type_name("DIR")
       ->allow_extra_args(false);
-  app.add_option("-j", raw.jobs, "analyse up to N files at once (default: the cores)")
+  app.add_option("-j", raw.jobs, "analyze up to N files at once (default: the cores)")
       ->type_name("N");
   app.add_option("--select", raw.select, "report only these codes (comma-separated)")
       ->type_name("CODES")

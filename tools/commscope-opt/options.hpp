@@ -39,7 +39,7 @@ struct options {
   bool no_config = false;                         ///< --no-config
   std::optional<std::string> output_dir;          ///< -o DIR (--emit=dot)
   /// The modules imported by the files of the run, each read once; shared by the files
-  /// analysed concurrently.
+  /// analyzed concurrently.
   frontend::module_loader* loader = nullptr;
 };
 

@@ -1,6 +1,6 @@
 // The text format (the default): diagnostics as compilers print them, with the source
 // line, a caret under the place and the rest of its call or statement underlined, notes
-// in the same form and a `help:` line; plans as tables with their bytes; colour on a
+// in the same form and a `help:` line; plans as tables with their bytes; color on a
 // terminal. Also the GitHub Actions format, one workflow command per diagnostic.
 #pragma once
 
@@ -15,7 +15,7 @@
 
 namespace commscope::opt {
 
-/// ANSI styles of the text format; all empty when colour is off.
+/// ANSI styles of the text format; all empty when color is off.
 struct text_style {
   std::string_view bold, error, note, help, caret, reset;
   static text_style colored() {

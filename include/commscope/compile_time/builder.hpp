@@ -185,7 +185,7 @@ template <name N> struct use_t {
   }
 };
 
-/// A recognised operation (operations.hpp): `label` is an allocation's name.
+/// A recognized operation (operations.hpp): `label` is an allocation's name.
 template <operation Op, class... A> struct op_t {
   static constexpr bool is_expression = true;
   std::string_view label{};
@@ -571,12 +571,12 @@ template <class T> constexpr void copy(const std::vector<T>& from, auto& to) {
 
 template <name N> inline constexpr detail::use_t<N> use{};
 
-/// A recognised operation with its arity checked.
+/// A recognized operation with its arity checked.
 template <operation Op, class... A> constexpr auto op(const A&... a) {
   detail::check_arity<Op, sizeof...(A)>();
   return detail::op_t<Op, detail::expression_t<A>...>{{}, {detail::as_expression(a)...}};
 }
-/// A recognised operation with any number of arguments: for malformed-op tests.
+/// A recognized operation with any number of arguments: for malformed-op tests.
 template <operation Op, class... A> constexpr auto malformed(const A&... a) {
   return detail::op_t<Op, detail::expression_t<A>...>{{}, {detail::as_expression(a)...}};
 }

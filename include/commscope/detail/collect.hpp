@@ -350,7 +350,7 @@ private:
     return {binding::kind::derived, def, static_cast<std::int64_t>(no_index)};
   }
 
-  /// The binding of a variable to e, which is no recognised operation: derived from the
+  /// The binding of a variable to e, which is no recognized operation: derived from the
   /// operands its value may hold views of (gather), opaque when none may (a dispatch's
   /// result, a reported call's, an escape's without receivers).
   constexpr binding derived_result(expression e) { return derived_binding(derived_of(e)); }
@@ -448,7 +448,7 @@ private:
     });
   }
 
-  /// How many of the first operands of e (no recognised operation) its value may hold
+  /// How many of the first operands of e (no recognized operation) its value may hold
   /// views of: all for a derived expression, the receivers of an escaping call, none for
   /// a dispatch or a reported call.
   constexpr std::uint32_t derived_operands(expression e, const call_target& t) const {
@@ -574,7 +574,7 @@ private:
       out_.windows.emplace_back(window_site<Adapter>{s, first, window_pointer, def});
   }
 
-  /// The binding of `x = op(...)`, op recognised with a valid arity; records
+  /// The binding of `x = op(...)`, op recognized with a valid arity; records
   /// allocations. `at`: the assignment's position.
   constexpr binding bind_operation(statement s, variable target, expression e, operation op,
                                    const operation_row& r, std::uint64_t at) {
@@ -703,7 +703,7 @@ private:
 
   /// A call's own checks and records. `bound`: set when e is the whole value of a
   /// single-target assignment `s` at position `at_assignment` (where an allocation
-  /// belongs): receives the target's binding (left opaque unless e is a recognised
+  /// belongs): receives the target's binding (left opaque unless e is a recognized
   /// operation with a valid arity). `at`: the call's own position. Returns whether its
   /// operands may not all be evaluated (operand_flow::conditional).
   constexpr bool call(expression e, binding* bound, statement s, variable target,
@@ -772,7 +772,7 @@ private:
     return false;
   }
 
-  /// A call the pass does not recognise: an escape site unless the adapter says it is
+  /// A call the pass does not recognize: an escape site unless the adapter says it is
   /// derived; whether it is conditional.
   constexpr bool flow_of_call(expression e, std::uint64_t at) {
     const auto f = a_.flow_of(e);

@@ -8,6 +8,7 @@
 #include <commscope/detail/collect.hpp>
 #include <commscope/detail/devices.hpp>
 #include <commscope/detail/hash_index.hpp>
+#include <commscope/detail/link_views.hpp>
 #include <commscope/detail/operations.hpp>
 #include <commscope/detail/read_back.hpp>
 #include <commscope/detail/variables.hpp>
@@ -24,13 +25,14 @@ namespace detail {
 
 /// `Record`: whether evidence is recorded (plan.hpp); off, its code is not instantiated.
 template <class Traits, bool Record = false> class function_analysis {
-  using A = adapter<Traits>;
+  using Adapter = adapter<Traits>;
   template <class T> using vec = std::vector<T>;
   using expression = typename Traits::expression;
   using location = typename Traits::location;
 
 public:
-  constexpr function_analysis(const A& a, const typename Traits::program& p, std::uint64_t& order)
+  constexpr function_analysis(const Adapter& a, const typename Traits::program& p,
+                              std::uint64_t& order)
       : a_(a), vars_(a, p), order_(order) {}
 
   constexpr void run(typename Traits::function f, function_plan<Traits>& fp,
@@ -40,8 +42,8 @@ public:
     min_world_ = {};
     // A materialized body is walked too: an allocation inside its scopes that no scope
     // lists (one added since, such as a synthesized signal) is an error, never skipped.
-    collector<A>(a_, vars_, facts_, order_).run(f);
-    if constexpr (A::has_readers) {
+    collector<Adapter>(a_, vars_, facts_, order_).run(f);
+    if constexpr (Adapter::has_readers) {
       if (facts_.saw_scope && !as_if_unmaterialized_) { // materialized before
         read_back<Traits>(a_, f, fp);
         fp.status = function_plan<Traits>::state::already_materialized;
@@ -54,8 +56,8 @@ public:
     // allocation records are made: the two never coexist at the analysis' peak.
     const auto n = facts_.allocations.size();
     fp.status = n == 0 ? function_plan<Traits>::state::no_allocations
-                       : function_plan<Traits>::state::analysed;
-    touched_.assign(n, 0);
+                       : function_plan<Traits>::state::analyzed;
+    consumed_.assign(n, 0);
     suppressed_.assign(n, 0);
     escaped_.assign(n, 0);
     bind_views(fp);
@@ -82,7 +84,7 @@ public:
     link_views(fp);
     collectives_structure(fp);
     inherit(fp);
-    if constexpr (A::symbolic) // clustering compares canonical forms
+    if constexpr (Adapter::symbolic) // clustering compares canonical forms
       for (auto& a : fp.allocations)
         if (a.devices.has_progressions())
           a.devices.canonicalize(min_world_.value);
@@ -109,7 +111,7 @@ public:
   /// For the verifier (verify.hpp): scopes are walked as the blocks they are, never read
   /// back, so that the plan says what the program uses; and which allocations' coverage
   /// lost evidence to a reported call (what such a call's diagnostics stand for).
-  constexpr void analyse_as_if_unmaterialized() { as_if_unmaterialized_ = true; }
+  constexpr void analyze_as_if_unmaterialized() { as_if_unmaterialized_ = true; }
   [[nodiscard]] constexpr bool suppressed(std::uint32_t a) const { return suppressed_[a] != 0; }
 
 private:
@@ -143,16 +145,16 @@ private:
   /// reported (`reported`): the window is then taken as a view of the first, and every
   /// allocation it may name is spared the diagnostics that would follow from it, as for
   /// a reported call.
-  constexpr std::uint32_t several_allocations(const window_site<A>& w, bool& reported) {
+  constexpr std::uint32_t several_allocations(const window_site<Adapter>& w, bool& reported) {
     std::uint32_t first = no_index, second = no_index;
-    const auto mark = seeds_.size();
+    const auto mark = to_suppress_.size();
     vars_.sources(
         w.allocation,
         [&](std::uint32_t d) {
           const auto& b = vars_.at(d);
           if (b.what != binding::kind::allocation)
             return;
-          seeds_.emplace_back(b.ref);
+          to_suppress_.emplace_back(b.ref);
           if (first == no_index)
             first = b.ref;
           else if (b.ref != first && (second == no_index || b.ref < second))
@@ -160,7 +162,7 @@ private:
         },
         true); // a pure cast or select of a pointer is a copy of it
     if (second == no_index) {
-      seeds_.resize(mark);
+      to_suppress_.resize(mark);
       return first;
     }
     reported = true;
@@ -254,7 +256,7 @@ private:
   constexpr void escaped(std::uint32_t a) {
     if (!escaped_[a]) {
       escaped_[a] = 1;
-      seeds_.emplace_back(a);
+      to_suppress_.emplace_back(a);
     }
   }
 
@@ -262,21 +264,21 @@ private:
   /// (accumulated per allocation in devices_, moved into the plan's records once they
   /// are made, normalized by inherit()).
   constexpr void dispatches(function_plan<Traits>& fp) {
-    device_inference<A> infer(a_, vars_, facts_);
+    device_inference<Adapter> infer(a_, vars_, facts_);
     for (const auto& d : facts_.dispatches) {
       if (d.form == device_form::reported) { // reported by the walk: no dispatch
         for (std::uint32_t k = 0; k < d.argument_count; ++k)
           for (const auto v : vars_.sets().of(facts_.arguments[d.first_argument + k]))
-            seeds_.emplace_back(fp.views[v].allocation);
+            to_suppress_.emplace_back(fp.views[v].allocation);
         continue;
       }
       const auto& desc = infer.infer(d);
       const bool failed = desc.what == descriptor::status::error;
-      if constexpr (A::symbolic)
+      if constexpr (Adapter::symbolic)
         min_world_.widen(d, desc);
       if (failed) {
         // With symbolic sets, what is left of partial-world-range is a bound out of form.
-        const reason why = A::symbolic && desc.code == error_code::partial_world_range
+        const reason why = Adapter::symbolic && desc.code == error_code::partial_world_range
                                ? reason::world_loop_beyond_form
                                : reason::none;
         auto& diag = report(facts_.diagnostics, desc.code, why,
@@ -293,14 +295,14 @@ private:
   }
 
   /// One view that a dispatch may pass: its allocation gets the dispatch's devices.
-  constexpr void dispatched(function_plan<Traits>& fp, const dispatch_site<A>& d,
+  constexpr void dispatched(function_plan<Traits>& fp, const dispatch_site<Adapter>& d,
                             const descriptor& desc, bool failed, std::uint32_t v) {
     const auto a = fp.views[v].allocation;
     if (failed) {
-      seeds_.emplace_back(a);
+      to_suppress_.emplace_back(a);
       return;
     }
-    touched_[a] = 1;
+    consumed_[a] = 1;
     if (desc.what == descriptor::status::devices)
       devices_[a].accumulate(desc.devices);
     if constexpr (Record) {
@@ -369,7 +371,7 @@ private:
           }
       }
       if (st.reported) {
-        seed_arguments(fp, st);
+        queue_suppression(fp, st);
         continue;
       }
       // Coverage passes from every allocation the source may view to every allocation
@@ -384,13 +386,15 @@ private:
     }
   }
 
-  constexpr void seed_arguments(const function_plan<Traits>& fp, const collective_state& st) {
+  /// A reported collective: its arguments' allocations lost evidence to it.
+  constexpr void queue_suppression(const function_plan<Traits>& fp, const collective_state& st) {
     for (auto set : st.views)
-      for_each_allocation(fp, set, [&](std::uint32_t a) { seeds_.push_back(a); });
+      for_each_allocation(fp, set, [&](std::uint32_t a) { to_suppress_.push_back(a); });
   }
 
   /// Whether no allocation the set may view has coverage (nor lost it to a reported call).
-  [[nodiscard]] constexpr bool bare(const function_plan<Traits>& fp, std::uint32_t set) const {
+  [[nodiscard]] constexpr bool lacks_coverage(const function_plan<Traits>& fp,
+                                              std::uint32_t set) const {
     bool covered = false;
     for_each_allocation(fp, set, [&](std::uint32_t a) {
       covered = covered || suppressed_[a] || !fp.allocations[a].devices.is_bottom();
@@ -436,8 +440,8 @@ private:
       for (auto k = first_[u]; k < first_[u + 1]; ++k) {
         const auto v = next_[k];
         bool changed = fp.allocations[v].devices.join(fp.allocations[u].devices);
-        if (touched_[u] && !touched_[v]) {
-          touched_[v] = 1;
+        if (consumed_[u] && !consumed_[v]) {
+          consumed_[v] = 1;
           changed = true;
         }
         if (changed && !queued_[v]) {
@@ -449,7 +453,7 @@ private:
     spread_suppression();
     if constexpr (Record)
       for (const auto& e : edges_) // coverage that reached the source was passed on
-        if (touched_[e.from] && e.from != e.to) {
+        if (consumed_[e.from] && e.from != e.to) {
           const auto& c = facts_.collectives[e.collective];
           fp.evidence.emplace_back();
           auto& ev = fp.evidence.back();
@@ -464,14 +468,14 @@ private:
 
   /// Suppression flows along inheritance: coverage lost upstream is not re-reported.
   constexpr void spread_suppression() {
-    while (!seeds_.empty()) {
-      const auto u = seeds_.back();
-      seeds_.pop_back();
+    while (!to_suppress_.empty()) {
+      const auto u = to_suppress_.back();
+      to_suppress_.pop_back();
       if (suppressed_[u])
         continue;
       suppressed_[u] = 1;
       for (auto k = first_[u]; k < first_[u + 1]; ++k)
-        seeds_.emplace_back(next_[k]);
+        to_suppress_.emplace_back(next_[k]);
     }
   }
 
@@ -493,12 +497,12 @@ private:
       if (st.reported || r.source == none_arg)
         return;
       const auto src = st.views[r.source];
-      if ((roots_only && inherits(fp, src)) || !bare(fp, src))
+      if ((roots_only && inherits(fp, src)) || !lacks_coverage(fp, src))
         return;
       report(facts_.diagnostics, error_code::uncovered_collective, reason::none, r.name, c.where,
              c.order);
       st.reported = true;
-      seed_arguments(fp, st);
+      queue_suppression(fp, st);
       if (!roots_only) // roots are independent of each other: spread once after them
         spread_suppression();
     };
@@ -520,7 +524,7 @@ private:
         continue;
       const auto& c = facts_.collectives[i];
       const auto& r = row(c.op);
-      if (c.op == operation::barrier && bare(fp, st.views[0])) {
+      if (c.op == operation::barrier && lacks_coverage(fp, st.views[0])) {
         report(facts_.diagnostics, error_code::barrier_no_coverage, reason::none, r.name, c.where,
                c.order);
       } else if (c.op == operation::all_to_all_v && c.loop != no_index) { // whatever coverage
@@ -531,7 +535,7 @@ private:
         continue;
       }
       st.reported = true;
-      seed_arguments(fp, st);
+      queue_suppression(fp, st);
       spread_suppression();
     }
   }
@@ -540,7 +544,7 @@ private:
   /// (docs/semantics.md, `collective-aliased-windows`: each may-set is that one
   /// allocation; a may-alias is no error): reported for the first such pair, with notes
   /// at the allocation and at both views.
-  constexpr bool aliased_windows(const function_plan<Traits>& fp, const collective_site<A>& c,
+  constexpr bool aliased_windows(const function_plan<Traits>& fp, const collective_site<Adapter>& c,
                                  const collective_state& st) {
     const std::size_t n = std::min<std::size_t>(c.argument_count, st.views.size());
     std::array<std::uint32_t, 5> must{no_index, no_index, no_index, no_index, no_index};
@@ -580,7 +584,7 @@ private:
         report(facts_.diagnostics, error_code::dead_alloc, reason::none, a.name, a.where, at);
       else if (suppressed_[i])
         continue;
-      else if (!touched_[i]) {
+      else if (!consumed_[i]) {
         auto& d = report(facts_.diagnostics, error_code::unconsumed_alloc, reason::none, a.name,
                          a.where, at);
         for (const auto v : fp.views_of(static_cast<std::uint32_t>(i)))
@@ -653,16 +657,22 @@ private:
     std::uint32_t collective; ///< the collective that passes coverage along it
   };
 
-  A a_;
-  variable_table<A> vars_;
+  Adapter a_;
+  variable_table<Adapter> vars_;
   std::uint64_t& order_;
-  function_facts<A> facts_;
-  vec<std::uint8_t> touched_, suppressed_, queued_, escaped_;
+  function_facts<Adapter> facts_;
+  /// Per allocation: some dispatch passed a view of it, directly or through a collective
+  /// that passes coverage on (without it, `unconsumed-alloc`).
+  vec<std::uint8_t> consumed_;
+  vec<std::uint8_t> suppressed_, queued_, escaped_;
   vec<std::uint32_t> unsure_; ///< the views of windows reported as ambiguous, ascending
   vec<device_set> devices_;   ///< per allocation, until its plan record is made
   smallest_world min_world_;  ///< symbolic sets are compared for such worlds
   vec<std::uint64_t> hashes_; ///< per allocation: its name's
-  vec<std::uint32_t> seeds_, first_, next_, work_;
+  /// Allocations whose evidence a reported call took, to be suppressed with every
+  /// allocation that inherits from them (spread_suppression).
+  vec<std::uint32_t> to_suppress_;
+  vec<std::uint32_t> first_, next_, work_;
   vec<std::uint8_t> inherits_; ///< per allocation: some collective passes coverage to it
   vec<std::uint8_t> slotted_;  ///< per variable id: the base of a scope's slot
   index_table table_; ///< domain leaders, then names within a domain

@@ -1,4 +1,4 @@
-// The recognised operations as a compile-time table: names, positional arity, and for the
+// The recognized operations as a compile-time table: names, positional arity, and for the
 // host collectives which arguments must be views and which inherit from which
 // (docs/semantics.md, step 4, "Collectives", and "Resolution of a variable to a view").
 #pragma once

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <commscope/adapter.hpp>
+#include <commscope/detail/link_views.hpp>
 #include <commscope/detail/sort.hpp>
 #include <commscope/detail/walk.hpp>
 #include <commscope/plan.hpp>

@@ -11,6 +11,7 @@
 #include <commscope/diagnostics.hpp>
 #include <commscope/detail/numbered_name.hpp>
 #include <commscope/plan.hpp>
+#include <commscope/signal_plan.hpp>
 
 #include <algorithm>
 #include <array>
@@ -19,24 +20,6 @@
 #include <vector>
 
 namespace commscope {
-
-/// One allreduce that gets a synthesized signal.
-template <class Traits> struct signal_site {
-  typename Traits::function function{};
-  typename Traits::statement statement{}; ///< the bindings go immediately before it
-  typename Traits::expression call{};
-  typename Traits::location where{};
-  std::int64_t cores = 1;
-  std::uint64_t index = 0; ///< N
-};
-
-/// The result of `plan_signals`: the sites in source order, or the reasons not to rewrite.
-template <class Traits> struct signal_plan {
-  std::vector<signal_site<Traits>> sites;
-  std::vector<diagnostic<typename Traits::location>> diagnostics;
-
-  [[nodiscard]] constexpr bool ok() const { return diagnostics.empty(); }
-};
 
 namespace detail {
 
@@ -79,14 +62,14 @@ struct signal_names {
 
 /// Walks one host orchestrator: a visitor of statement_walker.
 template <class Traits> class signal_finder {
-  using A = adapter<Traits>;
+  using Adapter = adapter<Traits>;
   template <class T> using vec = std::vector<T>;
   using statement = typename Traits::statement;
   using expression = typename Traits::expression;
   using location = typename Traits::location;
 
 public:
-  constexpr signal_finder(const A& a, signal_plan<Traits>& out, std::uint64_t& order)
+  constexpr signal_finder(const Adapter& a, signal_plan<Traits>& out, std::uint64_t& order)
       : a_(a), out_(out), order_(order) {}
 
   constexpr void run(typename Traits::function f) {
@@ -208,75 +191,18 @@ private:
         a_, e, stack_, [](expression) { return true; }, [&](expression sub) { visit(sub); });
   }
 
-  const A& a_;
+  const Adapter& a_;
   signal_plan<Traits>& out_;
   std::uint64_t& order_;
   typename Traits::function function_{};
-  statement_walker<A> walker_;
+  statement_walker<Adapter> walker_;
   vec<expression> stack_;
   vec<location> loops_; ///< the loops open here, innermost last
 };
 
 } // namespace detail
 
-/// Finds every signal-less allreduce of every host orchestrator of `p` and chooses its
-/// fresh suffix; changes nothing. Check `ok()` before `synthesize`.
-template <class Program, class Traits>
-[[nodiscard]] constexpr auto plan_signals(const Program& p, const Traits& traits) {
-  if constexpr (!signal_analyzable_ir<Traits>) {
-    diagnose_signals<Traits, false>();
-    return signal_plan<signal_plan_traits<Traits>>{};
-  } else {
-    const detail::adapter<Traits> a(traits);
-    signal_plan<Traits> result;
-    std::uint64_t order = 0;
-    detail::signal_finder<Traits> finder(a, result, order);
-    for (auto&& f : a.functions(p))
-      if (a.describe(f).is_host_orchestrator())
-        finder.run(f);
-    detail::sort_diagnostics(result.diagnostics);
-    if (!result.ok() || result.sites.empty())
-      return result;
-    // Fresh suffixes: the counter skips every N one of whose names is taken. It never
-    // passes sites + taken names, so suffixes beyond that need no record.
-    // One pass over the names in use keeps the suffixes of those that look synthesized.
-    std::vector<std::uint64_t> suffixes;
-    std::size_t taken_names = 0;
-    for (auto&& name : a.names_in_use(p)) {
-      const std::string_view n(name);
-      if (!n.starts_with(detail::signal_prefix))
-        continue;
-      ++taken_names;
-      if (const std::int64_t k = detail::signal_suffix(n); k >= 0)
-        suffixes.push_back(static_cast<std::uint64_t>(k));
-    }
-    const std::size_t bound = result.sites.size() + taken_names;
-    std::vector<std::uint8_t> taken(bound, 0);
-    for (const auto k : suffixes)
-      if (k < bound)
-        taken[static_cast<std::size_t>(k)] = 1;
-    std::uint64_t next = 0;
-    for (auto& site : result.sites) {
-      while (taken[static_cast<std::size_t>(next)])
-        ++next;
-      site.index = next++;
-    }
-    return result;
-  }
-}
-
-/// `plan_signals(p, ir_traits<Program>{})`.
-template <class Program> [[nodiscard]] constexpr auto plan_signals(const Program& p) {
-  using Traits = ir_traits<Program>;
-  if constexpr (!signal_analyzable_ir<Traits>) {
-    diagnose_signals<Traits, false>();
-    return signal_plan<signal_plan_traits<Traits>>{};
-  } else if constexpr (!default_constructible_traits<Traits>) {
-    diagnose_default_traits<Traits>();
-    return signal_plan<Traits>{};
-  } else {
-    return plan_signals(p, Traits{});
-  }
-}
-
 } // namespace commscope
+
+// `plan_signals`, for code that includes this header for it.
+#include <commscope/plan_signals.hpp>

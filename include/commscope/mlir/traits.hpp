@@ -767,7 +767,7 @@ template <> struct commscope::ir_traits<mlir::ModuleOp> {
       const bool fits = i && !i.getType().isInteger(1) && i.getValue().getSignificantBits() <= 64;
       return fits ? expression_kind::integer : expression_kind::other;
     }
-    const bool call = pld::recognised::classify(e.op) != operation::none ||
+    const bool call = pld::recognized::classify(e.op) != operation::none ||
                       mlir::isa<pld::dispatch, mlir::func::CallOp>(e.op);
     return call ? expression_kind::call : expression_kind::other;
   }
@@ -779,7 +779,7 @@ template <> struct commscope::ir_traits<mlir::ModuleOp> {
     return mlir::cast<mlir::IntegerAttr>(c.getValue()).getValue().getSExtValue();
   }
   static variable variable_of(expression e) { return e.value; }
-  /// The symbol table of the module being analysed, when the caller built one (the
+  /// The symbol table of the module being analyzed, when the caller built one (the
   /// passes do: `analyze(m, ir_traits<mlir::ModuleOp>{&table})`): a callee is then found
   /// in O(1), where lookupNearestSymbolFrom scans the module for every dispatch
   /// (quadratic in the number of functions). A default-constructed traits object falls
@@ -790,7 +790,7 @@ template <> struct commscope::ir_traits<mlir::ModuleOp> {
 
   /// A dispatch's (or func.call's) callee, looked up in the module's symbol table.
   call_target call_target_of(expression e) const {
-    if (auto op = pld::recognised::classify(e.op); op != operation::none)
+    if (auto op = pld::recognized::classify(e.op); op != operation::none)
       return call_target::of(op);
     auto callee = e.op->getAttrOfType<mlir::FlatSymbolRefAttr>("callee");
     if (!callee)
@@ -838,7 +838,7 @@ template <> struct commscope::ir_traits<mlir::ModuleOp> {
   }
 
   // ---- every use of a view is followed or refused
-  /// What an op the pass does not recognise does with the views among its operands.
+  /// What an op the pass does not recognize does with the views among its operands.
   /// Derived: an op without side effects (isMemoryEffectFree: pure ops, casts, view-like
   /// ops, tensor.extract_slice, builtin.unrealized_conversion_cast, ...), a transfer the
   /// IR describes (a region branch op or loop, a region terminator that passes values

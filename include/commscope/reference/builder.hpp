@@ -138,7 +138,7 @@ public:
     s.args = args;
     return w.done(w.f.make(s));
   }
-  /// A recognised operation, spelled as in the DSL's long form.
+  /// A recognized operation, spelled as in the DSL's long form.
   [[nodiscard]] ex operation(commscope::operation op, std::vector<ex> args,
                              std::vector<std::pair<std::string_view, ex>> keywords = {}) {
     std::vector<expression_ptr> a;
@@ -306,7 +306,7 @@ public:
   }
   /// Closes the innermost open block.
   void end() {
-    if (frames_.empty()) // a misused builder is a programming error, never undefined behaviour
+    if (frames_.empty()) // a misused builder is a programming error, never undefined behavior
       throw std::logic_error("function_builder::end: no open block");
     frame f = std::move(frames_.back());
     frames_.pop_back();

@@ -273,7 +273,7 @@ public:
     string,        ///< text
     name,          ///< var; or, for an unbound name, text
     attribute,     ///< base.text
-    operation,     ///< a recognised operation: op, text = spelling, args, keywords
+    operation,     ///< a recognized operation: op, text = spelling, args, keywords
     function_call, ///< self.NAME(...): callee (null when NAME is unknown), text = NAME
     call,          ///< any other call: base(args, keywords)
     subscript,     ///< base[args...]

@@ -282,7 +282,7 @@ template <> struct commscope::ir_traits<commscope::reference::program_ptr> {
   static reference::operand_range subexpressions(expression e) {
     return reference::operand_range(e);
   }
-  /// What an expression that is no recognised operation or dispatch does with its
+  /// What an expression that is no recognized operation or dispatch does with its
   /// operands. A method call on a value (`v.reshape(...)`, `v[0].view(...)`): derived from
   /// the value, its arguments escape. A subscript, an attribute, a tuple, arithmetic:
   /// derived. A conditional expression, a lambda, a

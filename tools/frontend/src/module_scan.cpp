@@ -390,7 +390,7 @@ void module_scan::attach(std::int32_t index) {
   case r::method: {
     const auto it = class_program_.find(d.scope);
     if (it == class_program_.end()) {
-      d.role = r::none; // @pl.function outside a program class: not analysed
+      d.role = r::none; // @pl.function outside a program class: not analyzed
       return;
     }
     d.program = it->second;

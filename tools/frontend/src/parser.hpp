@@ -456,7 +456,7 @@ private:
 
   mutable_expr parse_slice();
 
-  /// f(args): a recognised operation, a function of the program, or any call. The
+  /// f(args): a recognized operation, a function of the program, or any call. The
   /// callee is `callee`, or the dotted name `d` (with its root resolved as `root`).
   mutable_expr make_call(std::uint32_t b, mutable_expr callee, const dotted* d,
                          const resolved_name& root);

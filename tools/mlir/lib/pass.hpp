@@ -242,7 +242,7 @@ bool check_limits(::mlir::ModuleOp m, const Plan& pl, const pld::traits& t, cons
   using diagnostic = commscope::diagnostic<pld::traits::location>;
   std::vector<diagnostic> found;
   for (const auto& fp : pl.functions) {
-    if (fp.status != function_plan<pld::traits>::state::analysed)
+    if (fp.status != function_plan<pld::traits>::state::analyzed)
       continue;
     bool reported = false;
     ::mlir::func::FuncOp(fp.function).walk([&](pld::dispatch call) {
@@ -299,7 +299,7 @@ bool check_limits(::mlir::ModuleOp m, const Plan& pl, const pld::traits& t, cons
 
 namespace commscope::pld {
 
-/// The pass on one module: analyse, report, and rewrite when there is nothing to
+/// The pass on one module: analyze, report, and rewrite when there is nothing to
 /// report. Returns false on errors (the module is then unchanged); `changed` tells
 /// whether anything was rewritten.
 inline bool materialize_module(::mlir::ModuleOp m, const limits& lim, counts& n, bool& changed) {
@@ -314,7 +314,7 @@ inline bool materialize_module(::mlir::ModuleOp m, const limits& lim, counts& n,
     n.allocations += fp.allocations.size();
     n.domains += fp.domains.size();
   }
-  changed = materialize(m, pl, t) == materialized::rewritten;
+  changed = materialize(m, pl, t) == rewrite_result::rewritten;
   return true;
 }
 

@@ -71,7 +71,9 @@ template <class... Ops> struct op_list {
   }
 };
 /// The operations the pass recognizes (docs/semantics.md, "The host program").
-using recognised = op_list<alloc_window_buffer, window, world_size, allreduce, broadcast,
+using recognized = op_list<alloc_window_buffer, window, world_size, allreduce, broadcast,
                            reduce_scatter, barrier, allgather, all_to_all, all_to_all_v>;
+/// The former spelling, kept for one release (CHANGELOG.md).
+using recognised = recognized;
 
 } // namespace commscope::pld

@@ -47,7 +47,7 @@ def CommscopeMaterialize : Pass<"commscope-materialize", "::mlir::ModuleOp"> {
            "only lower values take effect)">,
   ];
   let statistics = [
-    Statistic<"allocations", "allocations", "Window-buffer allocations analysed">,
+    Statistic<"allocations", "allocations", "Window-buffer allocations analyzed">,
     Statistic<"domains", "domains", "Communication domains (scopes) materialized">,
     Statistic<"dispatches", "dispatches", "Dispatches of chip orchestrators">,
   ];
