@@ -99,8 +99,8 @@ inline constexpr std::array<error_code_info, 17> error_codes{{
      "is reported, with a note at the earlier.",
      "give one of the two allocations another name=",
      "allocation name {subject} is used twice in one comm domain"},
-    {"malformed-op", "A recognised operation written in a form the pass does not accept.",
-     "A recognised operation with the wrong number of positional arguments, an allocation "
+    {"malformed-op", "A recognized operation written in a form the pass does not accept.",
+     "A recognized operation with the wrong number of positional arguments, an allocation "
      "that is not a direct assignment, a device= call of a name that is not a function of "
      "the program, or a malformed comm_domain.",
      "write the operation in the form the message names",

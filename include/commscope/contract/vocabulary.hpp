@@ -72,7 +72,7 @@ enum class operation : std::uint8_t {
   all_to_all_v,
 };
 
-/// What an expression that the pass does not recognise does with the views among its
+/// What an expression that the pass does not recognize does with the views among its
 /// operands (core.hpp, `flow_of`; the rule is docs/semantics.md, "Every use of a view is
 /// followed or refused").
 enum class operand_flow : std::uint8_t {
