@@ -164,6 +164,11 @@ struct with_evidence_t {
 };
 inline constexpr with_evidence_t with_evidence{};
 
+/// What an entry point that needs the records Needs returns as diagnostics for adapter T:
+/// over T's location, or after an unmet requirement the stand-in's (contract/archetype.hpp).
+template <class T, class Needs>
+using diagnostics_of = std::vector<diagnostic<typename contract::checked<T, Needs>::location>>;
+
 template <class Traits> struct plan {
   std::vector<function_plan<Traits>> functions; ///< host orchestrators
   std::vector<diagnostic<typename Traits::location>> diagnostics;

@@ -20,7 +20,7 @@ namespace commscope {
 template <class Program, class Traits> constexpr auto run(Program& p, const Traits& traits) {
   if constexpr (!materializable_ir<Traits>) {
     diagnose_rewrite<Traits>();
-    return std::vector<diagnostic<typename contract::checked<Traits, contract::rewrite_needs>::location>>{};
+    return diagnostics_of<Traits, contract::rewrite_needs>{};
   } else {
     auto pl = analyze(p, traits);
     materialize(p, pl, traits);
@@ -33,10 +33,10 @@ template <class Program> constexpr auto run(Program& p) {
   using Traits = ir_traits<Program>;
   if constexpr (!materializable_ir<Traits>) {
     diagnose_rewrite<Traits>();
-    return std::vector<diagnostic<typename contract::checked<Traits, contract::rewrite_needs>::location>>{};
+    return diagnostics_of<Traits, contract::rewrite_needs>{};
   } else if constexpr (!default_constructible_traits<Traits>) {
     diagnose_default_traits<Traits>();
-    return std::vector<diagnostic<typename contract::checked<Traits, contract::rewrite_needs>::location>>{};
+    return diagnostics_of<Traits, contract::rewrite_needs>{};
   } else {
     return run(p, Traits{});
   }

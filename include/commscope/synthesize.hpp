@@ -50,7 +50,7 @@ template <class Program, class Traits>
 constexpr auto synthesize_signals(Program& p, const Traits& traits) {
   if constexpr (!signal_synthesizable_ir<Traits>) {
     diagnose_signals<Traits, true>();
-    return std::vector<diagnostic<typename contract::checked<Traits, contract::signal_synthesis_needs>::location>>{};
+    return diagnostics_of<Traits, contract::signal_synthesis_needs>{};
   } else {
     auto pl = plan_signals(p, traits);
     synthesize(p, pl, traits);
@@ -63,10 +63,10 @@ template <class Program> constexpr auto synthesize_signals(Program& p) {
   using Traits = ir_traits<Program>;
   if constexpr (!signal_synthesizable_ir<Traits>) {
     diagnose_signals<Traits, true>();
-    return std::vector<diagnostic<typename contract::checked<Traits, contract::signal_synthesis_needs>::location>>{};
+    return diagnostics_of<Traits, contract::signal_synthesis_needs>{};
   } else if constexpr (!default_constructible_traits<Traits>) {
     diagnose_default_traits<Traits>();
-    return std::vector<diagnostic<typename contract::checked<Traits, contract::signal_synthesis_needs>::location>>{};
+    return diagnostics_of<Traits, contract::signal_synthesis_needs>{};
   } else {
     return synthesize_signals(p, Traits{});
   }
@@ -85,10 +85,10 @@ template <class Program, class Traits>
 constexpr auto run(Program& p, const Traits& traits, with_signal_synthesis_t) {
   if constexpr (!signal_synthesizable_ir<Traits>) {
     diagnose_signals<Traits, true>();
-    return std::vector<diagnostic<typename contract::checked<Traits, contract::signal_synthesis_needs>::location>>{};
+    return diagnostics_of<Traits, contract::signal_synthesis_needs>{};
   } else if constexpr (!materializable_ir<Traits>) {
     diagnose_rewrite<Traits>();
-    return std::vector<diagnostic<typename contract::checked<Traits, contract::rewrite_needs>::location>>{};
+    return diagnostics_of<Traits, contract::rewrite_needs>{};
   } else {
     auto diagnostics = synthesize_signals(p, traits);
     if (!diagnostics.empty())

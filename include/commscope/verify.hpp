@@ -191,7 +191,7 @@ template <class Program, class Traits>
 [[nodiscard]] constexpr auto verify(const Program& p, const Traits& traits) {
   if constexpr (!analyzable_ir<Traits> || !reads_scopes<Traits>) {
     diagnose_readers<Traits>();
-    return std::vector<diagnostic<typename contract::checked<Traits, contract::verification_needs>::location>>{};
+    return diagnostics_of<Traits, contract::verification_needs>{};
   } else {
     using Adapter = detail::adapter<Traits>;
     using window_buffer = typename Traits::window_buffer;
@@ -410,10 +410,10 @@ template <class Program> [[nodiscard]] constexpr auto verify(const Program& p) {
   using Traits = ir_traits<Program>;
   if constexpr (!analyzable_ir<Traits> || !reads_scopes<Traits>) {
     diagnose_readers<Traits>();
-    return std::vector<diagnostic<typename contract::checked<Traits, contract::verification_needs>::location>>{};
+    return diagnostics_of<Traits, contract::verification_needs>{};
   } else if constexpr (!default_constructible_traits<Traits>) {
     diagnose_default_traits<Traits>();
-    return std::vector<diagnostic<typename contract::checked<Traits, contract::verification_needs>::location>>{};
+    return diagnostics_of<Traits, contract::verification_needs>{};
   } else {
     return verify(p, Traits{});
   }
