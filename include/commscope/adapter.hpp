@@ -76,6 +76,16 @@ public:
     return {operand_of(b.start, 0), operand_of(b.stop, 0), operand_of(b.step, 1)};
   }
 
+  using calls::flow_of;
+  /// flow_of(e) for an expression whose call target `known` the caller already has: the
+  /// default then need not ask the adapter for it again.
+  constexpr expression_flow flow_of(expression e, const call_target& known) const {
+    if constexpr (provides<Traits, contract::flow_of>)
+      return calls::flow_of(e);
+    else
+      return default_flow(calls::expression_kind_of(e), known);
+  }
+
   /// A window-buffer handle from the adapter, or none: std::nullopt or, for an adapter
   /// that does not use std::optional, a value-initialized handle.
   template <class W> static constexpr std::optional<window_buffer> handed_out(const W& w) {

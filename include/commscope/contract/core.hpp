@@ -23,6 +23,15 @@ namespace commscope {
 namespace detail {
 template <class>
 concept any_type = true;
+
+/// The sound default of `flow_of` for an expression of kind `kind` that calls `c`.
+constexpr expression_flow default_flow(expression_kind kind, const call_target& c) {
+  if (kind != expression_kind::call)
+    return {operand_flow::derived, {}, false};
+  if (c.what == call_target::kind::operation)
+    return {operand_flow::escapes, {}, false};
+  return {operand_flow::escapes, c.callee.name, true};
+}
 } // namespace detail
 
 namespace contract {
@@ -240,12 +249,9 @@ COMMSCOPE_OPTIONAL(core, subexpressions, (expression e), range_of<expression>, {
 /// escapes (named by its callee when it calls a function); any other expression is
 /// derived from its operands.
 COMMSCOPE_OPTIONAL(core, flow_of, (expression e), expression_flow, {
-  if (t.expression_kind_of(e) != expression_kind::call)
-    return expression_flow{operand_flow::derived, {}, false};
-  const call_target c = t.call_target_of(e);
-  if (c.what == call_target::kind::operation)
-    return expression_flow{operand_flow::escapes, {}, false};
-  return expression_flow{operand_flow::escapes, c.callee.name, true};
+  const expression_kind kind = t.expression_kind_of(e);
+  return detail::default_flow(kind,
+                              kind == expression_kind::call ? t.call_target_of(e) : call_target{});
 });
 /// False for a body wrap_body cannot wrap (an MLIR function with several blocks): a host
 /// orchestrator with allocations there is `malformed-op`. Default: true.

@@ -456,7 +456,7 @@ private:
         (t.what == call_target::kind::unresolved_function ||
          (t.what == call_target::kind::function && t.callee.is_chip_orchestrator())))
       return 0;
-    const auto f = a_.flow_of(e);
+    const auto f = a_.flow_of(e, t);
     switch (f.what) {
     case operand_flow::escapes:
       return f.receivers;
@@ -721,7 +721,7 @@ private:
       return false;
     case call_target::kind::function:
       if (!t.callee.is_chip_orchestrator()) // a helper: the pass does not follow calls
-        return flow_of_call(e, at);
+        return flow_of_call(e, t, at);
       if (auto d = a_.device_of(e)) {
         dispatch_site<Adapter> site{e, *d, no_index, 0, 0, device_form::other, false, at};
         switch (a_.expression_kind_of(*d)) {
@@ -749,7 +749,7 @@ private:
       break;
     }
     if (t.op == operation::none)
-      return flow_of_call(e, at);
+      return flow_of_call(e, t, at);
     const auto& r = row(t.op);
     const std::size_t n = count_of(a_.arguments(e));
     const bool arity_ok = n >= r.min_arity && n <= r.max_arity;
@@ -774,8 +774,8 @@ private:
 
   /// A call the pass does not recognize: an escape site unless the adapter says it is
   /// derived; whether it is conditional.
-  constexpr bool flow_of_call(expression e, std::uint64_t at) {
-    const auto f = a_.flow_of(e);
+  constexpr bool flow_of_call(expression e, const call_target& t, std::uint64_t at) {
+    const auto f = a_.flow_of(e, t);
     if (f.what == operand_flow::escapes)
       escape(e, f, at);
     return f.what == operand_flow::conditional;
