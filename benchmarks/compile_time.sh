@@ -7,13 +7,16 @@
 # compile-time builder alone (its Hana headers included). Best of N runs, since the
 # machine may be shared.
 #
+# The full pass is also measured against (5) a TU with the same includes that
+# instantiates nothing (compile_time/headers_only.cpp): the ratio of the two is what
+# instantiating the pass costs over reading its headers. Last, the functions g++ generates
+# for the full pass at -O0 are counted, as the compile_cost test does.
+#
 # Before and after: the same probe sources are compiled against the headers of this
 # tree and against those of the git ref BEFORE (its include/ and tests/compile_time/,
 # read with git archive), run for run interleaved so that load from elsewhere hits both
-# alike. BEFORE defaults to 0885a2e, the last tree before the compile-time reductions
-# (boost::container::vector in the default storage; its own probe also built the program
-# in the same TU, which the program's line measures now); BEFORE= (empty) measures this
-# tree alone.
+# alike. BEFORE defaults to 38ecf20, the last tree before the analysis' arrays moved to
+# detail::vec; BEFORE= (empty) measures this tree alone.
 #
 #   benchmarks/compile_time.sh [runs=3]       CXX=clang++-19 to measure another compiler
 #   BEFORE=main benchmarks/compile_time.sh 5
@@ -22,7 +25,7 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 cxx="${CXX:-g++-12}"
 command -v "$cxx" >/dev/null || cxx=g++
 runs="${1:-3}"
-before="${BEFORE-0885a2e}"
+before="${BEFORE-38ecf20}"
 out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT
 
@@ -43,6 +46,7 @@ printf '#include <commscope/compile_time/builder.hpp>\nint main() {}\n' > "$out/
   "$root/benchmarks/compile_time/program.cpp" -o "$out/probe"
 "$out/probe" >/dev/null
 
+declare -A last_user=()
 measure() { # name source
   local -A best_wall=() best_user=()
   for _ in $(seq "$runs"); do
@@ -66,6 +70,7 @@ measure() { # name source
       fi
     done
   done
+  last_user[$1]=${best_user[after]}
   if [ -n "$before" ]; then
     printf '%-40s user %6.2f s -> %6.2f s   wall %6.2f s -> %6.2f s\n' "$1" \
       "${best_user[before]}" "${best_user[after]}" "${best_wall[before]}" "${best_wall[after]}"
@@ -76,7 +81,15 @@ measure() { # name source
 
 echo "compiler: $("$cxx" --version | head -1), -O2, best of $runs${before:+, headers of $before -> this tree}"
 measure "full pass, reference IR" "$root/benchmarks/compile_time/reference_pass.cpp"
+measure "same headers, nothing instantiated" "$root/benchmarks/compile_time/headers_only.cpp"
+awk -v full="${last_user[full pass, reference IR]}" \
+  -v headers="${last_user[same headers, nothing instantiated]}" \
+  'BEGIN { printf "%-40s %.2f (user time, this tree)\n", "full pass / headers only", full / headers }'
 measure "the probe's program (reference builder)" "$root/benchmarks/compile_time/program.cpp"
 cases=$(grep -c '^inline constexpr test_case' "$root/tests/compile_time/cases.hpp")
 measure "compile-time table ($cases cases)" "$root/benchmarks/compile_time/table.cpp"
 measure "compile-time builder header alone" "$out/builder_only.cpp"
+"$cxx" -std=c++20 -O0 -I"$root/include" -c "$root/benchmarks/compile_time/reference_pass.cpp" \
+  -o "$out/count.o"
+printf '%-40s %d (-O0, defined code symbols)\n' "functions generated, full pass" \
+  "$(nm --defined-only "$out/count.o" | grep -c ' [TtWw] ')"

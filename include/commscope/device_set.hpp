@@ -20,6 +20,8 @@
 // (includes) are detail/canonical_form.hpp and detail/set_inclusion.hpp, included below.
 #pragma once
 
+#include <commscope/detail/vector.hpp>
+
 #include <algorithm>
 #include <compare>
 #include <cstddef>
@@ -420,7 +422,7 @@ private:
                                      std::span<const device_progression> progressions);
   constexpr bool join_symbolic(const device_set& other);
   /// Adds `from` to the sorted `to`, one progression per line (the smaller start wins).
-  static constexpr void merge(std::vector<device_progression>& to, const progressions_view& from);
+  static constexpr void merge(detail::vec<device_progression>& to, const progressions_view& from);
 
   device_interval one_[1] = {bottom_state}; ///< an array: g++ 12 rejects one past a plain member
                                             ///< in constant evaluation
@@ -477,7 +479,7 @@ private:
 /// A set with progressions taken apart: its ids (normalized, never all) and progressions.
 struct device_set::parts {
   device_set ids;
-  std::vector<device_progression> progressions;
+  detail::vec<device_progression> progressions;
 };
 
 constexpr device_set::progressions_view device_set::progressions() const {
@@ -519,7 +521,7 @@ constexpr device_set device_set::joined(const device_set& ids,
   return s;
 }
 
-constexpr void device_set::merge(std::vector<device_progression>& to,
+constexpr void device_set::merge(detail::vec<device_progression>& to,
                                  const progressions_view& from) {
   bool changed = false;
   for (const auto p : from) {
@@ -627,3 +629,4 @@ private:
 // device_set.
 #include <commscope/detail/canonical_form.hpp>
 #include <commscope/detail/set_inclusion.hpp>
+#include <commscope/detail/vector.hpp>

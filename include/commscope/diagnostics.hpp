@@ -107,7 +107,8 @@ template <class Location> struct diagnostic {
     more = more_ids;
     return *this;
   }
-  constexpr diagnostic& with_note(note_kind what, std::string_view about, Location at) {
+  [[gnu::cold, gnu::noinline]] constexpr diagnostic&
+  with_note(note_kind what, std::string_view about, Location at) {
     notes.push_back({what, about, at});
     return *this;
   }
@@ -130,8 +131,9 @@ namespace detail {
 /// Appends a diagnostic and returns it, for its numbers and notes to be added by name:
 /// every report of the library goes through here.
 template <class Vec, class Location>
-constexpr auto& report(Vec& out, error_code c, reason why, std::string_view subject, Location where,
-                       std::uint64_t order) {
+[[gnu::cold, gnu::noinline]] constexpr auto& report(Vec& out, error_code c, reason why,
+                                                    std::string_view subject, Location where,
+                                                    std::uint64_t order) {
   out.push_back(Vec::value_type::make(c, why, subject, where, order));
   return out.back();
 }

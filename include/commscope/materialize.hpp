@@ -6,6 +6,7 @@
 
 #include <commscope/adapter.hpp>
 #include <commscope/detail/domain_name.hpp>
+#include <commscope/detail/vector.hpp>
 #include <commscope/plan.hpp>
 #include <commscope/rewrite_result.hpp>
 #include <commscope/traits.hpp>
@@ -39,12 +40,12 @@ constexpr rewrite_result materialize(Program& p, const plan<plan_traits<Traits>>
       return rewrite_result::unchanged;
     const detail::adapter<Traits> a(traits);
     auto rw = a.begin_rewrite(p);
-    std::vector<window_buffer> buffers;
-    std::vector<window_buffer> slots;
-    std::vector<std::int64_t> devices;
-    std::vector<device_progression> progressions;
-    std::vector<detail::domain_name> names;
-    std::vector<scope_spec<Traits>> scopes;
+    detail::vec<window_buffer> buffers;
+    detail::vec<window_buffer> slots;
+    detail::vec<std::int64_t> devices;
+    detail::vec<device_progression> progressions;
+    detail::vec<detail::domain_name> names;
+    detail::vec<scope_spec<Traits>> scopes;
     for (const auto& fp : pl.functions) {
       if (fp.status != function_plan<Traits>::state::analyzed)
         continue;

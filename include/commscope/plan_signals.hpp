@@ -6,6 +6,7 @@
 
 #include <commscope/adapter.hpp>
 #include <commscope/detail/signals.hpp>
+#include <commscope/detail/vector.hpp>
 #include <commscope/signal_plan.hpp>
 #include <commscope/traits.hpp>
 
@@ -38,7 +39,7 @@ template <class Program, class Traits>
     // Fresh suffixes: the counter skips every N one of whose names is taken. It never
     // passes sites + taken names, so suffixes beyond that need no record.
     // One pass over the names in use keeps the suffixes of those that look synthesized.
-    std::vector<std::uint64_t> suffixes;
+    detail::vec<std::uint64_t> suffixes;
     std::size_t taken_names = 0;
     for (auto&& name : a.names_in_use(p)) {
       const std::string_view n(name);
@@ -49,7 +50,7 @@ template <class Program, class Traits>
         suffixes.push_back(static_cast<std::uint64_t>(k));
     }
     const std::size_t bound = result.sites.size() + taken_names;
-    std::vector<std::uint8_t> taken(bound, 0);
+    detail::vec<std::uint8_t> taken(bound, 0);
     for (const auto k : suffixes)
       if (k < bound)
         taken[static_cast<std::size_t>(k)] = 1;

@@ -12,6 +12,7 @@
 #include <commscope/detail/function_analysis.hpp>
 #include <commscope/detail/read_back.hpp>
 #include <commscope/detail/variables.hpp>
+#include <commscope/detail/vector.hpp>
 #include <commscope/diagnostics.hpp>
 #include <commscope/plan.hpp>
 #include <commscope/traits.hpp>
@@ -91,7 +92,6 @@ private:
 /// inheritance, world-relative progressions), taken from the program as it is now.
 template <class Traits> class used_devices {
   using Adapter = adapter<Traits>;
-  template <class T> using vec = std::vector<T>;
 
 public:
   constexpr used_devices(const Adapter& a, const typename Traits::program& p)
@@ -161,7 +161,7 @@ constexpr bool canonical_scope(const Records& found, const Scope& sc, device_id 
   device_set set;
   for (std::uint32_t k = 0; k < sc.device_count; ++k)
     set.join(device_set::single(found.devices[sc.first_device + k]));
-  std::vector<device_progression> listed;
+  vec<device_progression> listed;
   for (std::uint32_t k = 0; k < sc.progression_count; ++k) {
     const auto p = found.progressions[sc.first_progression + k];
     if (p.start < 0 || p.step < 1 || p.stop_offset < 0)
@@ -205,7 +205,7 @@ template <class Program, class Traits>
     };
     detail::function_walk<Adapter> walk(a, p);
     detail::used_devices<Traits> used(a, p);
-    std::vector<device_id> worlds; ///< per scope: its function's W
+    detail::vec<device_id> worlds; ///< per scope: its function's W
     for (auto&& f : a.functions(p)) {
       const auto first_scope = found.scopes.size();
       const auto first_allocation = found.allocations.size();
@@ -236,8 +236,8 @@ template <class Program, class Traits>
         used.add(f, found.allocations.size() - first_allocation);
     }
     // (window buffer, scope), as read_back's index: sorted by the same instantiation.
-    using slot_entry = std::pair<window_buffer, std::uint32_t>;
-    std::vector<slot_entry> slots;
+    using slot_entry = detail::plain_pair<window_buffer, std::uint32_t>;
+    detail::vec<slot_entry> slots;
     // Findings on a scope itself are at its position; their reasons' ranks order them.
     for (std::uint32_t i = 0; i < found.scopes.size(); ++i) {
       const auto& sc = found.scopes[i];
@@ -295,8 +295,8 @@ template <class Program, class Traits>
     // ... and that scope holds every device the program uses for it, for every world of
     // at least the function's W. Reported at the allocation (ranked after what else is
     // found there).
-    std::vector<device_set> scope_sets;
-    std::vector<std::uint8_t> scope_read;
+    detail::vec<device_set> scope_sets;
+    detail::vec<std::uint8_t> scope_read;
     const auto holds_devices = [&](std::size_t i, std::uint32_t scope) {
       const device_set& need = used[i];
       if (need.is_bottom())
@@ -331,7 +331,7 @@ template <class Program, class Traits>
     if constexpr (Adapter::dense_variables) {
       // The slots of each base variable chained from its index: no sort, whose
       // instantiation per element type g++ compiles at -O2 in every TU.
-      using vec_u32 = std::vector<std::uint32_t>;
+      using vec_u32 = detail::vec<std::uint32_t>;
       vec_u32 first, next;
       if (!found.allocations.empty()) {
         first.assign(a.variable_bound(p), no_index);
@@ -377,7 +377,7 @@ template <class Program, class Traits>
         decltype(identity(std::declval<typename Traits::variable>())) id;
         std::uint32_t scope;
       };
-      std::vector<base_entry> bases;
+      detail::vec<base_entry> bases;
       const auto by_hash = [](const base_entry& x, const base_entry& y) { return x.hash < y.hash; };
       if (!found.allocations.empty()) {
         for (const auto& sl : slots) {

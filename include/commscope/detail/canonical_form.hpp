@@ -3,6 +3,7 @@
 // sets. Part of device_set.hpp, which includes it.
 #pragma once
 
+#include <commscope/detail/vector.hpp>
 #include <commscope/device_set.hpp>
 
 #include <algorithm>
@@ -110,7 +111,7 @@ struct canonical_form {
         return std::nullopt;
       f.tail = std::max(f.tail, last + 1);
     }
-    std::vector<device_progression> chosen;
+    vec<device_progression> chosen;
     const auto gives = [&](device_id x, device_id e) {
       return std::any_of(chosen.begin(), chosen.end(),
                          [&](const auto& q) { return q.stop_offset == e && q.holds(x); });

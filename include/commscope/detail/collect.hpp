@@ -9,6 +9,7 @@
 #include <commscope/adapter.hpp>
 #include <commscope/detail/operations.hpp>
 #include <commscope/detail/variables.hpp>
+#include <commscope/detail/vector.hpp>
 #include <commscope/detail/walk.hpp>
 #include <commscope/plan.hpp>
 
@@ -130,10 +131,9 @@ template <class Adapter> struct allocation_site {
 template <class Adapter> using window_site = view<typename Adapter::traits_type>;
 
 template <class Adapter> struct function_facts {
-  template <class T> using vec = std::vector<T>;
 
   vec<allocation_site<Adapter>> allocations;
-  vec<window_site<Adapter>> windows;
+  std::vector<window_site<Adapter>> windows; ///< becomes the plan's views
   vec<dispatch_site<Adapter>> dispatches;
   vec<collective_site<Adapter>> collectives;
   vec<loop_site<Adapter>> loops;
@@ -167,7 +167,6 @@ template <class Adapter> struct function_facts {
 /// Positions (`order`) number the walk's events in pre-order: statements, calls and loop
 /// ends. Other expressions get none: only the relative order of events is ever compared.
 template <class Adapter> class collector {
-  template <class T> using vec = std::vector<T>;
   using statement = typename Adapter::statement;
   using expression = typename Adapter::expression;
   using variable = typename Adapter::variable;
@@ -786,7 +785,7 @@ private:
   function_facts<Adapter>& out_;
   std::uint64_t& order_;
   statement_walker<Adapter> walker_;
-  vec<std::pair<expression, bool>> exprs_; ///< the walk's stack; true: a guard's end
+  vec<plain_pair<expression, bool>> exprs_; ///< the walk's stack; true: a guard's end
   vec<expression> gather_stack_;
   vec<std::uint32_t> leaves_;      ///< derived_of's definitions, stacked
   vec<std::uint32_t> open_;        ///< per open statement: its loop index, or no_index

@@ -5,6 +5,7 @@
 
 #include <commscope/detail/collect.hpp>
 #include <commscope/detail/variables.hpp>
+#include <commscope/detail/vector.hpp>
 #include <commscope/device_set.hpp>
 #include <commscope/diagnostics.hpp>
 
@@ -243,7 +244,7 @@ private:
   const Adapter& a_;
   variable_table<Adapter>& vars_;
   const function_facts<Adapter>& facts_;
-  std::vector<loop_descriptor> loops_; ///< by loop index
+  vec<loop_descriptor> loops_; ///< by loop index
   descriptor scratch_;
   descriptor merged_; ///< merged()'s
 };

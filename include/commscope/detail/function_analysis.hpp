@@ -12,6 +12,7 @@
 #include <commscope/detail/operations.hpp>
 #include <commscope/detail/read_back.hpp>
 #include <commscope/detail/variables.hpp>
+#include <commscope/detail/vector.hpp>
 #include <commscope/plan.hpp>
 #include <commscope/traits.hpp>
 
@@ -26,7 +27,6 @@ namespace detail {
 /// `Record`: whether evidence is recorded (plan.hpp); off, its code is not instantiated.
 template <class Traits, bool Record = false> class function_analysis {
   using Adapter = adapter<Traits>;
-  template <class T> using vec = std::vector<T>;
   using expression = typename Traits::expression;
   using location = typename Traits::location;
 
@@ -178,7 +178,7 @@ private:
   }
 
   /// Frees a table this function no longer needs (clear() would keep its capacity).
-  template <class T> static constexpr void release(vec<T>& v) { vec<T>().swap(v); }
+  template <class V> static constexpr void release(V& v) { V().swap(v); }
 
   /// Calls f(view) for every view an argument's may-set holds (facts' arguments hold
   /// may-sets once resolved).

@@ -5,6 +5,7 @@
 // computed here (a multiply-xorshift mix of whole words), not by std::hash.
 #pragma once
 
+#include <commscope/detail/vector.hpp>
 #include <commscope/device_set.hpp>
 #include <commscope/plan.hpp>
 
@@ -111,7 +112,7 @@ private:
     slots_[pos] = e;
   }
   constexpr void grow() {
-    std::vector<entry> old(2 * slots_.size(), entry{});
+    vec<entry> old(2 * slots_.size(), entry{});
     old.swap(slots_);
     mask_ = slots_.size() - 1;
     for (const auto& e : old)
@@ -119,7 +120,7 @@ private:
         place(e);
   }
 
-  std::vector<entry> slots_;
+  vec<entry> slots_;
   std::size_t mask_ = 0;
   std::size_t size_ = 0;
 };

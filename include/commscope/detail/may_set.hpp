@@ -4,6 +4,7 @@
 // first two, so a pool is touched only where bindings actually merge.
 #pragma once
 
+#include <commscope/detail/vector.hpp>
 #include <commscope/plan.hpp>
 
 #include <cstdint>
@@ -13,7 +14,6 @@
 namespace commscope::detail {
 
 class may_sets {
-  template <class T> using vec = std::vector<T>;
 
 public:
   using handle = std::uint32_t;

@@ -8,6 +8,7 @@
 #include <commscope/adapter.hpp>
 #include <commscope/detail/link_views.hpp>
 #include <commscope/detail/sort.hpp>
+#include <commscope/detail/vector.hpp>
 #include <commscope/detail/walk.hpp>
 #include <commscope/plan.hpp>
 
@@ -24,7 +25,6 @@ namespace commscope::detail {
 /// variables bound by assignments whose type points at a window buffer. Positions step
 /// by 4, so that a client can place up to three findings right after an event.
 template <class Adapter> struct scope_records {
-  template <class T> using vec = std::vector<T>;
   using window_buffer = typename Adapter::window_buffer;
   struct scope {
     typename Adapter::statement statement{};
@@ -133,7 +133,7 @@ public:
 private:
   const Adapter& a_;
   scope_records<Adapter>& out_;
-  std::vector<std::uint32_t> open_;
+  vec<std::uint32_t> open_;
 };
 
 /// Appends the scopes and views of function f's body to `out`.
@@ -176,7 +176,7 @@ constexpr void read_back(const Adapter& a, typename Adapter::function f,
   fp.domains.clear();
   scope_records<Adapter> found;
   read_scopes(a, f, found);
-  std::vector<std::pair<window_buffer, std::uint32_t>> index;
+  vec<plain_pair<window_buffer, std::uint32_t>> index;
   for (const auto& sc : found.scopes) {
     const auto d = static_cast<std::uint32_t>(fp.domains.size());
     fp.domains.emplace_back();

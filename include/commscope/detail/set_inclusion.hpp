@@ -3,6 +3,7 @@
 // arithmetically. Part of device_set.hpp, which includes it.
 #pragma once
 
+#include <commscope/detail/vector.hpp>
 #include <commscope/device_set.hpp>
 
 #include <algorithm>
@@ -29,7 +30,7 @@ struct set_inclusion {
   std::span<const device_interval> ids; ///< the including set's ids
   std::span<const device_progression> progressions;
   device_id W;
-  std::vector<line> lines; ///< for the piece being judged
+  vec<line> lines; ///< for the piece being judged
 
   /// The progressions that may hold devices of a part of stop offset c: one of stop
   /// offset at most c holds them in every world that has them; a larger one only

@@ -7,6 +7,7 @@
 #include <commscope/adapter.hpp>
 #include <commscope/detail/collect.hpp>
 #include <commscope/detail/operations.hpp>
+#include <commscope/detail/vector.hpp>
 #include <commscope/detail/walk.hpp>
 #include <commscope/diagnostics.hpp>
 #include <commscope/detail/numbered_name.hpp>
@@ -63,7 +64,6 @@ struct signal_names {
 /// Walks one host orchestrator: a visitor of statement_walker.
 template <class Traits> class signal_finder {
   using Adapter = adapter<Traits>;
-  template <class T> using vec = std::vector<T>;
   using statement = typename Traits::statement;
   using expression = typename Traits::expression;
   using location = typename Traits::location;

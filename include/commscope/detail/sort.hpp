@@ -7,6 +7,8 @@
 // in constant evaluation as well.
 #pragma once
 
+#include <commscope/detail/vector.hpp>
+
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -33,8 +35,8 @@ template <class Less> struct index_order_of : index_order {
 
 /// 0, 1, ..., n - 1 sorted by `order`: the one instantiation of std::sort. Not stable:
 /// an order must break every tie that a reader can tell apart.
-constexpr std::vector<std::uint32_t> sorted_indices(std::size_t n, const index_order& order) {
-  std::vector<std::uint32_t> indices; // not (n): clang does not evaluate libstdc++'s fill
+constexpr vec<std::uint32_t> sorted_indices(std::size_t n, const index_order& order) {
+  vec<std::uint32_t> indices; // not (n): clang does not evaluate libstdc++'s fill
   indices.reserve(n);
   for (std::size_t i = 0; i < n; ++i)
     indices.push_back(static_cast<std::uint32_t>(i));
@@ -49,7 +51,7 @@ template <class Vec, class Less> constexpr void sort_by(Vec& v, Less less) {
   const std::size_t n = v.size();
   if (n < 2)
     return;
-  std::vector<std::uint32_t> from = sorted_indices(
+  vec<std::uint32_t> from = sorted_indices(
       n, index_order_of([&](std::uint32_t x, std::uint32_t y) { return less(v[x], v[y]); }));
   // Position i receives the element at from[i]; a finished position is marked from[i] = i.
   for (std::uint32_t i = 0; i < n; ++i) {

@@ -27,6 +27,7 @@
 
 #include <commscope/adapter.hpp>
 #include <commscope/detail/may_set.hpp>
+#include <commscope/detail/vector.hpp>
 #include <commscope/plan.hpp>
 
 #include <algorithm>
@@ -64,7 +65,6 @@ struct binding {
 };
 
 template <class Adapter> class variable_table {
-  template <class T> using vec = std::vector<T>;
   using variable = typename Adapter::variable;
   static constexpr bool dense = Adapter::dense_variables;
   static constexpr std::uint32_t unknown = no_index - 1;

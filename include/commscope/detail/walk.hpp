@@ -5,6 +5,7 @@
 #pragma once
 
 #include <commscope/adapter.hpp>
+#include <commscope/detail/vector.hpp>
 
 #include <algorithm>
 #include <cstddef>
@@ -87,7 +88,7 @@ private:
 
 public:
 private:
-  std::vector<item> stack_;
+  vec<item> stack_;
 };
 
 /// Calls `visit` on every node of e's operand trees (e excluded), in pre-order, on an

@@ -989,8 +989,15 @@ public:
   template <class T> node_list<T> list(std::initializer_list<T> items) {
     return list(std::span<const T>(items.begin(), items.size()));
   }
-  template <class T> node_list<T> list(const std::vector<T>& items) {
-    return list(std::span<const T>(items));
+  /// A list of a contiguous container's elements (std::vector, the library's own).
+  template <class Container>
+  requires requires(const Container& c) {
+    c.data();
+    c.size();
+  }
+  auto list(const Container& items) {
+    using T = std::remove_cvref_t<decltype(*items.data())>;
+    return list(std::span<const T>(items.data(), items.size()));
   }
 
   // ---- fixed-size nodes

@@ -6,6 +6,7 @@
 // stack.
 #pragma once
 
+#include <commscope/detail/vector.hpp>
 #include <commscope/device_set.hpp>
 #include <commscope/reference/ir.hpp>
 
@@ -61,13 +62,14 @@ public:
     s.devices = w_.list(devices);
     s.all_devices = devices.empty() && progressions.empty();
     if (!progressions.empty()) { // the common scope has none: no buffer for it
-      std::vector<std::int64_t> triples;
+      detail::vec<std::int64_t> triples;
       triples.reserve(3 * progressions.size());
       for (const auto& p : progressions)
-        triples.insert(triples.end(), {p.start, p.step, p.stop_offset});
+        for (const std::int64_t x : {p.start, p.step, p.stop_offset})
+          triples.push_back(x);
       s.progressions = w_.list(triples);
     }
-    std::vector<window_buffer_ptr> ws(slots.begin(), slots.end());
+    detail::vec<window_buffer_ptr> ws(slots.begin(), slots.end());
     s.slots = w_.list(ws);
     scopes_.push_back(s);
   }
@@ -76,7 +78,7 @@ public:
   void end_function() {
     auto* f = w_.make_node(*current_);
     const auto map = [this](variable_ptr v) { return substituted(v); };
-    std::vector<statement_ptr> body = rebuilder(w_, map).body(current_->body);
+    detail::vec<statement_ptr> body = rebuilder(w_, map).body(current_->body);
     const source_location at = body.empty() ? current_->where : body.front()->where;
     for (auto i = scopes_.size(); i-- > 0;) {
       statement_spec s;
@@ -117,12 +119,12 @@ private:
   public:
     rebuilder(node_factory& w, VarMap var_map) : w_(w), map_(std::move(var_map)) {}
 
-    std::vector<statement_ptr> body(node_span<statement_ptr> in) {
+    detail::vec<statement_ptr> body(node_span<statement_ptr> in) {
       struct item {
         bool exit;
         const statement* node;
       };
-      std::vector<item> stack;
+      detail::vec<item> stack;
       done_statements_.clear();
       for (auto i = in.size(); i-- > 0;)
         stack.push_back({false, in[i].get()});
@@ -288,7 +290,7 @@ private:
       if (s.value())
         c->set_value(exprs[k++]);
       if (!s.values().empty()) {
-        std::vector<expression_ptr> values(s.values().begin(), s.values().end());
+        detail::vec<expression_ptr> values(s.values().begin(), s.values().end());
         for (auto& v : values)
           if (v)
             v = exprs[k++];
@@ -304,7 +306,7 @@ private:
       // Children.
       k = sf;
       const auto replaced = [&](node_span<statement_ptr> in) {
-        std::vector<statement_ptr> out(in.begin(), in.end());
+        detail::vec<statement_ptr> out(in.begin(), in.end());
         for (auto& x : out)
           if (x)
             x = stmts[k++];
@@ -319,7 +321,7 @@ private:
         for (auto& t : c->mutable_targets())
           t = mapped(t);
       } else if (!s.targets().empty()) {
-        std::vector<variable_ptr> targets(s.targets().begin(), s.targets().end());
+        detail::vec<variable_ptr> targets(s.targets().begin(), s.targets().end());
         for (auto& t : targets)
           t = mapped(t);
         c->set_targets(w_.list(targets));
@@ -331,13 +333,13 @@ private:
 
     node_factory& w_;
     VarMap map_;
-    std::vector<statement_ptr> done_statements_;
-    std::vector<expression_ptr> done_expressions_;
+    detail::vec<statement_ptr> done_statements_;
+    detail::vec<expression_ptr> done_expressions_;
     struct expression_item {
       bool exit;
       const expression* node;
     };
-    std::vector<expression_item> expression_stack_;
+    detail::vec<expression_item> expression_stack_;
   };
 
   struct pending_scope {
@@ -380,19 +382,19 @@ private:
   std::uint32_t next_id_;
   node_factory w_;
   const function* current_ = nullptr;
-  std::vector<pending_scope> scopes_;
+  detail::vec<pending_scope> scopes_;
   struct substitution {
     const variable* from = nullptr;
     variable_ptr to;
   };
-  std::vector<substitution> substitution_; ///< indexed by the old variable's id
-  std::vector<std::uint32_t> substituted_ids_;
+  detail::vec<substitution> substitution_; ///< indexed by the old variable's id
+  detail::vec<std::uint32_t> substituted_ids_;
   std::unordered_map<const variable*, variable_ptr> collisions_;
   struct replacement {
     std::size_t position; ///< in the old program's functions
     function_ptr function;
   };
-  std::vector<replacement> replaced_;
+  detail::vec<replacement> replaced_;
   std::size_t next_position_ = 0;
 };
 
