@@ -194,14 +194,7 @@ public:
   template <class Iterator>
   requires(!std::is_integral_v<Iterator>) constexpr T* insert(const T* at, Iterator first,
                                                               Iterator last) {
-    if constexpr (std::is_pointer_v<Iterator>) {
-      // A range of this vector's own elements moves when the gap opens: copy it first.
-      if (!__builtin_is_constant_evaluated() && first != last && first_ <= &*first &&
-          &*first < last_) {
-        trivial_vector copy(first, last);
-        return insert(at, copy.begin(), copy.end());
-      }
-    }
+    // As for std::vector, the range is not this vector's own.
     const auto count = static_cast<std::size_t>(std::distance(first, last));
     T* gap = open(at, count);
     for (T* to = gap; first != last; ++first, ++to)
@@ -263,10 +256,13 @@ private:
     end_ = first_ + count;
   }
   constexpr void release() noexcept {
-    if (!__builtin_is_constant_evaluated())
+    // The builtin tested as it is (not negated), which is what the compiler folds early.
+    if (__builtin_is_constant_evaluated()) {
+      if (first_ != nullptr)
+        std::allocator<T>{}.deallocate(first_, capacity());
+    } else {
       byte_array::release(first_);
-    else if (first_ != nullptr)
-      std::allocator<T>{}.deallocate(first_, capacity());
+    }
   }
   /// Makes room for `count` elements at `at`; returns where they go (not yet written).
   constexpr T* open(const T* at, std::size_t count) {
