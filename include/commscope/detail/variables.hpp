@@ -85,6 +85,7 @@ public:
   constexpr void reset() {
     ++generation_;
     defs_.clear();
+    wide_.clear();
     resolutions_.clear();
     on_stack_.clear();
     frames_.clear();
@@ -192,10 +193,10 @@ public:
       const std::uint32_t last = join(end, rec.extra);
       auto& m = defs_[rec.def];
       if (last == rec.def || last == rec.entry) { // never rebound in it: its entry value
-        m = {binding::kind::copy, rec.entry, 0};
+        m = pack({binding::kind::copy, rec.entry, 0});
         vars_[rec.variable] = {rec.entry, generation_};
       } else {
-        m.value = last;
+        m.set_index(last);
         vars_[rec.variable] = {rec.def, generation_};
       }
     }
@@ -212,16 +213,20 @@ public:
   /// variables' entries stay: they are sized to the program, not the function; the
   /// may-sets stay: the analysis reads them to the end).
   constexpr void release_definitions() {
-    vec<binding>().swap(defs_);
+    vec<definition>().swap(defs_);
+    vec<std::int64_t>().swap(wide_);
     vec<resolution>().swap(resolutions_);
     vec<std::uint8_t>().swap(on_stack_);
   }
 
-  [[nodiscard]] constexpr const binding& at(std::uint32_t def) const {
-    return def < defs_.size() ? defs_[def] : unbound_;
+  [[nodiscard]] constexpr binding at(std::uint32_t def) const {
+    if (def >= defs_.size())
+      return {};
+    const auto& d = defs_[def];
+    return {d.what, d.ref, value_of(d)};
   }
   /// A window definition found to be a view gets its view's index.
-  constexpr void set_view(std::uint32_t def, std::uint32_t view) { defs_[def].value = view; }
+  constexpr void set_view(std::uint32_t def, std::uint32_t view) { defs_[def].set_index(view); }
 
   /// Follows copies and merges to the one definition they start from, or no_index (none,
   /// or several: see sources()).
@@ -264,11 +269,11 @@ public:
         stack_.emplace_back(b.ref);
       } else if (b.what == binding::kind::merge) {
         stack_.emplace_back(b.ref);
-        stack_.emplace_back(static_cast<std::uint32_t>(b.value));
+        stack_.emplace_back(static_cast<std::uint32_t>(value_of(b)));
       } else if (b.what == binding::kind::derived && pointers) {
         stack_.emplace_back(b.ref);
-        if (b.value != no_index)
-          stack_.emplace_back(static_cast<std::uint32_t>(b.value));
+        if (value_of(b) != no_index)
+          stack_.emplace_back(static_cast<std::uint32_t>(value_of(b)));
       } else {
         f(x);
       }
@@ -301,6 +306,20 @@ private:
   struct variable_entry {
     std::uint32_t def = no_index;
     std::uint32_t generation = 0;
+  };
+  /// A binding as stored: 12 bytes where a binding takes 16 (the definitions are the
+  /// largest table of the analysis' peak). The value is `low` (form index), `low` minus
+  /// 2^32 (form negative), or wide_[low].
+  struct definition {
+    enum form_kind : std::uint8_t { index, negative, wide };
+    std::uint32_t ref = no_index;
+    std::uint32_t low = 0;
+    binding::kind what = binding::kind::unbound;
+    form_kind form = index;
+    constexpr void set_index(std::uint32_t v) {
+      low = v;
+      form = index;
+    }
   };
   /// What resolution keeps per definition, in a table of its own: made only once the
   /// walk is over and a resolution is asked for, so that the walk's definitions stay small.
@@ -336,8 +355,36 @@ private:
   }
 
   constexpr std::uint32_t make(binding b) {
-    defs_.emplace_back(b);
+    defs_.emplace_back(pack(b));
     return static_cast<std::uint32_t>(defs_.size() - 1);
+  }
+
+  /// b as stored: its value in 32 bits when it fits (definitions, views, positions, most
+  /// integers), else in wide_.
+  constexpr definition pack(binding b) {
+    definition d{b.ref, 0, b.what, definition::index};
+    if (b.value >= 0 && b.value <= std::int64_t{UINT32_MAX}) {
+      d.low = static_cast<std::uint32_t>(b.value);
+    } else if (b.value >= INT32_MIN && b.value < 0) {
+      d.low = static_cast<std::uint32_t>(b.value); // two's complement of the low half
+      d.form = definition::negative;
+    } else {
+      d.low = static_cast<std::uint32_t>(wide_.size());
+      d.form = definition::wide;
+      wide_.emplace_back(b.value);
+    }
+    return d;
+  }
+  constexpr std::int64_t value_of(const definition& d) const {
+    switch (d.form) {
+    case definition::index:
+      return d.low;
+    case definition::negative:
+      return static_cast<std::int64_t>(d.low) - (std::int64_t{1} << 32);
+    case definition::wide:
+      break;
+    }
+    return wide_[d.low];
   }
 
   /// a and b merged ("nothing" merges as nothing).
@@ -385,7 +432,7 @@ private:
     return entry;
   }
 
-  static constexpr bool followed(const binding& b, mode m) {
+  template <class B> static constexpr bool followed(const B& b, mode m) {
     return b.what == binding::kind::copy || b.what == binding::kind::merge ||
            (m == view_mode &&
             (b.what == binding::kind::collective_result || b.what == binding::kind::derived));
@@ -395,8 +442,9 @@ private:
     if (m == root_mode)
       return d;
     const auto& b = defs_[d];
-    return b.what == binding::kind::window && b.value >= 0 ? static_cast<std::uint32_t>(b.value)
-                                                           : sets_type::empty;
+    return b.what == binding::kind::window && value_of(b) >= 0
+               ? static_cast<std::uint32_t>(value_of(b))
+               : sets_type::empty;
   }
   /// Root: one definition, or bottom for two. Views: the union.
   constexpr std::uint32_t combine(std::uint32_t a, std::uint32_t b, mode m) {
@@ -415,11 +463,11 @@ private:
       return true;
     }
     if (i == 1 && b.what == binding::kind::merge) {
-      to = static_cast<std::uint32_t>(b.value);
+      to = static_cast<std::uint32_t>(value_of(b));
       return true;
     }
-    if (i == 1 && b.what == binding::kind::derived && b.value != no_index) {
-      to = static_cast<std::uint32_t>(b.value);
+    if (i == 1 && b.what == binding::kind::derived && value_of(b) != no_index) {
+      to = static_cast<std::uint32_t>(value_of(b));
       return true;
     }
     return false;
@@ -496,10 +544,10 @@ private:
     std::uint32_t acc;
   };
 
-  static constexpr binding unbound_{};
   Adapter a_;
   vec<variable_entry> vars_;
-  vec<binding> defs_;
+  vec<definition> defs_;
+  vec<std::int64_t> wide_;      ///< values of definitions that do not fit in 32 bits
   vec<resolution> resolutions_; ///< by definition, once resolution begins
   vec<std::uint8_t> on_stack_;  ///< by definition: bit m, on the stack of mode m
   vec<frame> frames_;
