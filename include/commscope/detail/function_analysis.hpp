@@ -598,13 +598,18 @@ private:
   /// (every later one). Slots are in allocation order, so a table of first occurrences
   /// finds them in linear expected time, without sorting names.
   constexpr void duplicate_names(const function_plan<Traits>& fp) {
-    // Every name hashed first, in one loop whose iterations do not wait on each other:
-    // a name's characters are mostly not in cache, and these misses then overlap.
-    // (Resized with a value: clang cannot default-append trivial elements in constant
-    // evaluation with libstdc++ 12.)
-    hashes_.resize(fp.allocations.size(), 0);
-    for (std::size_t i = 0; i < fp.allocations.size(); ++i)
+    // Every name hashed first, in one loop whose iterations do not wait on each other,
+    // each fetched some allocations ahead: a name's characters are mostly not in cache,
+    // and these misses then overlap. (Resized with a value: clang cannot default-append
+    // trivial elements in constant evaluation with libstdc++ 12.)
+    constexpr std::size_t ahead = 16;
+    const auto n = fp.allocations.size();
+    hashes_.resize(n, 0);
+    for (std::size_t i = 0; i < n; ++i) {
+      if (i + ahead < n)
+        prefetch(fp.allocations[i + ahead].name.data());
       hashes_[i] = hash_of(fp.allocations[i].name);
+    }
     for (const auto& d : fp.domains) {
       table_.reset(d.slots.size());
       for (const auto i : d.slots) {
