@@ -59,15 +59,16 @@ enum class device_form : std::uint8_t {
   other,         ///< neither a literal nor a variable: unsupported-device
   variable,      ///< device_def is the definition it reads
   small_integer, ///< a literal in [0, no_index): device_def is its value
-  integer,       ///< any other literal: read from `device`
+  integer,       ///< any other literal: read again from the call's device=
   /// No dispatch: a device= call of a function the program does not have, reported
   /// where it was met; its arguments only spare their allocations the cascade.
   reported,
 };
 
+/// The device= expression is not kept (8 bytes of every dispatch): only a literal outside
+/// [0, no_index), which is an error, needs it again.
 template <class Adapter> struct dispatch_site {
   typename Adapter::expression call{};
-  typename Adapter::expression device{}; ///< its device= expression
   /// The definition it reads (device_form::variable) or its value (small_integer).
   std::uint32_t device_def = no_index;
   std::uint32_t first_argument = 0; ///< function_facts::arguments[first, first + count)
@@ -188,6 +189,9 @@ public:
     out_.windows.reserve(estimate);
     out_.dispatches.reserve(estimate);
     walker_.run(a_, a_.body(f), *this);
+    // An estimate far too high is given back: these facts live through the analysis'
+    // peak. (Copied by hand: shrink_to_fit is not evaluable in constant expressions.)
+    fit(out_.dispatches);
   }
 
   /// The walk's events.
@@ -276,6 +280,12 @@ public:
   }
 
 private:
+  /// Gives back the capacity of v beyond a quarter above its size.
+  template <class T> static constexpr void fit(vec<T>& v) {
+    if (v.capacity() - v.size() > v.size() / 4)
+      vec<T>(v.begin(), v.end()).swap(v);
+  }
+
   constexpr void open(control_flow how, std::uint32_t idx) {
     open_.emplace_back(idx);
     open_guarded_.emplace_back(how != control_flow::block);
@@ -713,8 +723,8 @@ private:
     case call_target::kind::unresolved_function:
       report(out_.diagnostics, error_code::malformed_op, reason::unknown_callee, t.callee.name,
              a_.location_of(e), at);
-      if (auto d = a_.device_of(e)) { // meant as a dispatch: its views are not reported again
-        dispatch_site<Adapter> site{e, *d, no_index, 0, 0, device_form::reported, false, at};
+      if (a_.device_of(e)) { // meant as a dispatch: its views are not reported again
+        dispatch_site<Adapter> site{e, no_index, 0, 0, device_form::reported, false, at};
         site.first_argument = record_arguments(e, site.argument_count);
         out_.dispatches.emplace_back(site);
       }
@@ -723,7 +733,7 @@ private:
       if (!t.callee.is_chip_orchestrator()) // a helper: the pass does not follow calls
         return flow_of_call(e, t, at);
       if (auto d = a_.device_of(e)) {
-        dispatch_site<Adapter> site{e, *d, no_index, 0, 0, device_form::other, false, at};
+        dispatch_site<Adapter> site{e, no_index, 0, 0, device_form::other, false, at};
         switch (a_.expression_kind_of(*d)) {
         case expression_kind::integer:
           if (const std::int64_t v = a_.integer_value(*d); v >= 0 && v < no_index) {

@@ -66,6 +66,8 @@ public:
       arg = vars_.view_of(arg);
     escapes(fp);
     dispatches(fp);
+    release(facts_.escapes); // nothing reads them again: off the later peak
+    release(facts_.dispatches);
     vars_.release_definitions();
     fp.allocations.reserve(n);
     for (std::size_t i = 0; i < n; ++i) {
