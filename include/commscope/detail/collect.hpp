@@ -490,6 +490,10 @@ private:
     if (b.is_integer)
       return {b, no_index};
     walk(b.expression);
+    // A literal is taken as its value while the walk has it in cache: judging the loop
+    // after the walk then reads nothing of the IR (that read missed on every loop).
+    if (a_.expression_kind_of(b.expression) == expression_kind::integer)
+      return {{true, a_.integer_value(b.expression), b.expression}, no_index};
     if constexpr (symbolic)
       if (a_.expression_kind_of(b.expression) == expression_kind::other)
         if (const auto d = a_.minus_constant(b.expression))
