@@ -115,13 +115,17 @@ template <class Adapter> struct escape_site {
   bool keyword = false;
 };
 
-/// What the walk records of an allocation: the least that finds it again. The plan's
-/// (larger) records are built once the count is known, reading the rest (name, size,
-/// location) from the statement then, not moved on every growth.
+/// What the walk records of an allocation: what its plan record needs from the IR, read
+/// while the walk has the statement and its call in cache (re-reading them after the
+/// walk missed the cache on every allocation). The plan's (larger) records are built once
+/// the count is known, not moved on every growth.
 template <class Adapter> struct allocation_site {
   typename Adapter::statement statement{};
   typename Adapter::variable base{};
   std::uint64_t order = 0; ///< the assignment's
+  typename Adapter::expression size{};
+  std::string_view name;
+  typename Adapter::location where{}; ///< the assignment's
 };
 
 /// A window is recorded in the layout of a plan's view, so that the analysis turns the
@@ -185,7 +189,6 @@ public:
     // statements (its own, its view's, a dispatch), and has about one view and one
     // dispatch. An estimate too low costs one growth; one too high, memory unused.
     const auto estimate = count_of(a_.body(f)) / 3;
-    out_.allocations.reserve(estimate);
     out_.windows.reserve(estimate);
     out_.dispatches.reserve(estimate);
     walker_.run(a_, a_.body(f), *this);
@@ -595,7 +598,8 @@ private:
     switch (op) {
     case operation::alloc_window_buffer: {
       const auto idx = static_cast<std::uint32_t>(out_.allocations.size());
-      out_.allocations.emplace_back(allocation_site<Adapter>{s, target, at});
+      out_.allocations.emplace_back(allocation_site<Adapter>{
+          s, target, at, nth_argument(a_, e, 0), a_.allocation_name(e), a_.location_of(s)});
       return {binding::kind::allocation, idx, 0};
     }
     case operation::window: {

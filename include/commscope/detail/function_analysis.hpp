@@ -74,12 +74,11 @@ public:
       const auto& site = facts_.allocations[i];
       fp.allocations.emplace_back();
       auto& a = fp.allocations.back();
-      const expression call = a_.value(site.statement);
       a.statement = site.statement;
       a.base = site.base;
-      a.size = nth_argument(a_, call, 0);
-      a.name = a_.allocation_name(call);
-      a.where = a_.location_of(site.statement);
+      a.size = site.size;
+      a.name = site.name;
+      a.where = site.where;
       a.devices = std::move(devices_[i]);
     }
     release(devices_);
@@ -173,9 +172,9 @@ private:
       std::swap(first, second);
     const auto order = static_cast<std::uint64_t>(-1 - vars_.at(w.next).value);
     report(facts_.diagnostics, error_code::malformed_op, reason::ambiguous_window,
-           a_.allocation_name(a_.value(facts_.allocations[first].statement)),
+           facts_.allocations[first].name,
            a_.location_of(w.statement), order)
-        .with_object(a_.allocation_name(a_.value(facts_.allocations[second].statement)));
+        .with_object(facts_.allocations[second].name);
     return view_of;
   }
 
@@ -245,13 +244,13 @@ private:
           : is_view ? (e.call ? reason::view_into_call : reason::view_into_operation)
                     : (e.call ? reason::pointer_into_call : reason::pointer_into_operation);
       auto& d = report(facts_.diagnostics, error_code::view_escapes, why,
-                       a_.allocation_name(a_.value(site.statement)), a_.location_of(e.use),
+                       site.name, a_.location_of(e.use),
                        e.order)
                     .with_object(e.name.empty() ? std::string_view("?") : e.name);
       if (is_view)
         d.with_note(note_kind::view, {}, a_.location_of(fp.views[view].statement));
       else
-        d.with_note(note_kind::shared_allocation, d.subject, a_.location_of(site.statement));
+        d.with_note(note_kind::shared_allocation, d.subject, site.where);
     }
   }
 
@@ -641,7 +640,7 @@ private:
       const auto id = vars_.id(site.base);
       if (id >= slotted_.size() || !slotted_[id])
         report(out, error_code::malformed_op, reason::alloc_outside_scope,
-               a_.allocation_name(a_.value(site.statement)), a_.location_of(site.statement),
+               site.name, site.where,
                site.order);
     }
   }
