@@ -7,6 +7,7 @@
 #pragma once
 
 #include <commscope/adapter.hpp>
+#include <commscope/detail/hash_index.hpp>
 #include <commscope/detail/operations.hpp>
 #include <commscope/detail/variables.hpp>
 #include <commscope/detail/walk.hpp>
@@ -117,8 +118,9 @@ template <class Adapter> struct escape_site {
 
 /// What the walk records of an allocation: what its plan record needs from the IR, read
 /// while the walk has the statement and its call in cache (re-reading them after the
-/// walk missed the cache on every allocation). The plan's (larger) records are built once
-/// the count is known, not moved on every growth.
+/// walk missed the cache on every allocation), and its name's hash (duplicate names are
+/// found by it; hashed after the walk, every name missed the cache and the TLB). The
+/// plan's (larger) records are built once the count is known, not moved on every growth.
 template <class Adapter> struct allocation_site {
   typename Adapter::statement statement{};
   typename Adapter::variable base{};
@@ -126,6 +128,7 @@ template <class Adapter> struct allocation_site {
   typename Adapter::expression size{};
   std::string_view name;
   typename Adapter::location where{}; ///< the assignment's
+  std::uint64_t name_hash = 0;        ///< hash_of(name)
 };
 
 /// A window is recorded in the layout of a plan's view, so that the analysis turns the
@@ -192,9 +195,13 @@ public:
     out_.windows.reserve(estimate);
     out_.dispatches.reserve(estimate);
     walker_.run(a_, a_.body(f), *this);
-    // An estimate far too high is given back: these facts live through the analysis'
-    // peak. (Copied by hand: shrink_to_fit is not evaluable in constant expressions.)
+    // An estimate far too high, or a growth's excess, is given back: these facts live
+    // through the analysis' peak. The largest last, when the others have shrunk: each
+    // is copied. (By hand: shrink_to_fit is not evaluable in constant expressions.)
     fit(out_.dispatches);
+    fit(out_.loops);
+    fit(out_.arguments);
+    fit(out_.allocations);
   }
 
   /// The walk's events.
@@ -598,8 +605,9 @@ private:
     switch (op) {
     case operation::alloc_window_buffer: {
       const auto idx = static_cast<std::uint32_t>(out_.allocations.size());
+      const std::string_view name = a_.allocation_name(e);
       out_.allocations.emplace_back(allocation_site<Adapter>{
-          s, target, at, nth_argument(a_, e, 0), a_.allocation_name(e), a_.location_of(s)});
+          s, target, at, nth_argument(a_, e, 0), name, a_.location_of(s), hash_of(name)});
       return {binding::kind::allocation, idx, 0};
     }
     case operation::window: {

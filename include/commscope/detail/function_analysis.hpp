@@ -599,24 +599,13 @@ private:
   /// (every later one). Slots are in allocation order, so a table of first occurrences
   /// finds them in linear expected time, without sorting names.
   constexpr void duplicate_names(const function_plan<Traits>& fp) {
-    // Every name hashed first, in one loop whose iterations do not wait on each other,
-    // each fetched some allocations ahead: a name's characters are mostly not in cache,
-    // and these misses then overlap. (Resized with a value: clang cannot default-append
-    // trivial elements in constant evaluation with libstdc++ 12.)
-    constexpr std::size_t ahead = 16;
-    const auto n = fp.allocations.size();
-    hashes_.resize(n, 0);
-    for (std::size_t i = 0; i < n; ++i) {
-      if (i + ahead < n)
-        prefetch(fp.allocations[i + ahead].name.data());
-      hashes_[i] = hash_of(fp.allocations[i].name);
-    }
     for (const auto& d : fp.domains) {
       table_.reset(d.slots.size());
       for (const auto i : d.slots) {
         const auto& name = fp.allocations[i].name;
         const auto first = table_.find_or_insert(
-            hashes_[i], i, [&](std::uint32_t j) { return fp.allocations[j].name == name; });
+            facts_.allocations[i].name_hash, i,
+            [&](std::uint32_t j) { return fp.allocations[j].name == name; });
         if (first != i && !suppressed_[i])
           report(facts_.diagnostics, error_code::duplicate_name, reason::none, name,
                  fp.allocations[i].where, facts_.allocations[i].order)
@@ -674,7 +663,6 @@ private:
   vec<std::uint32_t> unsure_; ///< the views of windows reported as ambiguous, ascending
   vec<device_set> devices_;   ///< per allocation, until its plan record is made
   smallest_world min_world_;  ///< symbolic sets are compared for such worlds
-  vec<std::uint64_t> hashes_; ///< per allocation: its name's
   /// Allocations whose evidence a reported call took, to be suppressed with every
   /// allocation that inherits from them (spread_suppression).
   vec<std::uint32_t> to_suppress_;

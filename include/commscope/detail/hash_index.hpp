@@ -11,7 +11,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
-#include <type_traits>
 #include <vector>
 
 namespace commscope::detail {
@@ -44,17 +43,6 @@ constexpr std::uint64_t hash_of(std::string_view s) {
     h = hash_mix(h, w);
   }
   return h;
-}
-
-/// Asks the processor for the line at p ahead of its use: a hint, no effect on results,
-/// nothing in constant evaluation.
-constexpr void prefetch(const void* p) {
-#if defined(__GNUC__) || defined(__clang__)
-  if (!std::is_constant_evaluated())
-    __builtin_prefetch(p);
-#else
-  (void)p;
-#endif
 }
 
 constexpr std::uint64_t hash_of(const device_set& d) {
