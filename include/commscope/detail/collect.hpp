@@ -9,6 +9,7 @@
 #include <commscope/adapter.hpp>
 #include <commscope/detail/hash_index.hpp>
 #include <commscope/detail/operations.hpp>
+#include <commscope/detail/segmented.hpp>
 #include <commscope/detail/variables.hpp>
 #include <commscope/detail/walk.hpp>
 #include <commscope/plan.hpp>
@@ -140,9 +141,10 @@ template <class Adapter> using window_site = view<typename Adapter::traits_type>
 template <class Adapter> struct function_facts {
   template <class T> using vec = std::vector<T>;
 
-  vec<allocation_site<Adapter>> allocations;
+  /// The two largest: segmented.hpp.
+  segmented<allocation_site<Adapter>> allocations;
   vec<window_site<Adapter>> windows;
-  vec<dispatch_site<Adapter>> dispatches;
+  segmented<dispatch_site<Adapter>> dispatches;
   vec<collective_site<Adapter>> collectives;
   vec<loop_site<Adapter>> loops;
   vec<escape_site<Adapter>> escapes;
@@ -187,21 +189,17 @@ public:
       : a_(a), vars_(vars), out_(out), order_(order) {}
 
   constexpr void run(typename Adapter::function f) {
-    // Facts sized up front from a cheap estimate, so that a long body's facts are not
-    // moved on every growth: in a valid program each allocation takes at least three
-    // statements (its own, its view's, a dispatch), and has about one view and one
-    // dispatch. An estimate too low costs one growth; one too high, memory unused.
-    const auto estimate = count_of(a_.body(f)) / 3;
-    out_.windows.reserve(estimate);
-    out_.dispatches.reserve(estimate);
+    // Windows sized up front from a cheap estimate, so that a long body's are not moved
+    // on every growth: in a valid program each allocation takes at least three
+    // statements (its own, its view's, a dispatch), and has about one view. An estimate
+    // too low costs one growth; one too high, memory unused. (Allocations and
+    // dispatches grow in segments, never moved.)
+    out_.windows.reserve(count_of(a_.body(f)) / 3);
     walker_.run(a_, a_.body(f), *this);
-    // An estimate far too high, or a growth's excess, is given back: these facts live
-    // through the analysis' peak. The largest last, when the others have shrunk: each
-    // is copied. (By hand: shrink_to_fit is not evaluable in constant expressions.)
-    fit(out_.dispatches);
+    // A growth's excess is given back: these facts live through the analysis' peak.
+    // (Copied by hand: shrink_to_fit is not evaluable in constant expressions.)
     fit(out_.loops);
     fit(out_.arguments);
-    fit(out_.allocations);
   }
 
   /// The walk's events.

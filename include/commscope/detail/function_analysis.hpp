@@ -67,7 +67,7 @@ public:
     escapes(fp);
     dispatches(fp);
     release(facts_.escapes); // nothing reads them again: off the later peak
-    release(facts_.dispatches);
+    facts_.dispatches.clear();
     vars_.release_definitions();
     fp.allocations.reserve(n);
     for (std::size_t i = 0; i < n; ++i) {
