@@ -483,6 +483,30 @@ private:
     auto& res = resolutions_;
     if (res[d].memo[m] != unknown && !(on_stack_[d] & (1u << m)))
       return res[d].memo[m];
+    // Most definitions lead straight to sources or to resolved definitions (a copy of a
+    // window, a merge of two resolved ones): combined at once, as the walk below would,
+    // without its stacks. (Nothing is on them between resolutions.)
+    std::uint32_t to[2] = {no_index, no_index};
+    std::uint8_t n = 0;
+    bool direct = true;
+    for (std::uint32_t w = no_index; n < 2 && edge(d, n, w); ++n) {
+      to[n] = w;
+      direct = direct && (w >= defs_.size() || !followed(defs_[w], m) || res[w].memo[m] != unknown);
+    }
+    if (direct) {
+      std::uint32_t acc = nothing(m);
+      for (std::uint8_t i = 0; i < n; ++i) {
+        const auto w = to[i];
+        if (w >= defs_.size()) { // no_index among them: not bound
+          if (m == root_mode)
+            acc = bottom;
+        } else {
+          acc = combine(acc, followed(defs_[w], m) ? res[w].memo[m] : source(w, m), m);
+        }
+      }
+      res[d].memo[m] = acc;
+      return acc;
+    }
     const auto bit = static_cast<std::uint8_t>(1u << m);
     std::uint32_t counter = 0;
     dfs_.clear();
