@@ -51,6 +51,7 @@ public:
         return;
       }
     }
+    vars_.end_walk();
     // Everything that needs the variable table runs first (views, the arguments' views,
     // the dispatches' devices), so that its definitions are gone before the plan's
     // allocation records are made: the two never coexist at the analysis' peak.

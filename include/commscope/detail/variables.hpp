@@ -76,8 +76,10 @@ public:
   using set_handle = typename sets_type::handle;
 
   constexpr variable_table(const Adapter& a, const typename Adapter::program& p) : a_(a) {
-    if constexpr (dense)
-      vars_.resize(a.variable_bound(p));
+    if constexpr (dense) {
+      bound_ = a.variable_bound(p);
+      vars_.resize(bound_);
+    }
   }
 
   /// Forget the previous function: O(1) for the variables (entries of an older
@@ -94,6 +96,8 @@ public:
     if constexpr (!dense) {
       ids_.clear();
       vars_.clear();
+    } else if (vars_.size() < bound_) { // given back after a large walk (end_walk)
+      vars_.resize(bound_);
     }
   }
 
@@ -208,6 +212,16 @@ public:
   }
 
   // ---- after the walk
+
+  /// The variables' entries are read by the walk only. A table sized to the program is
+  /// given back after a walk that made at least half as many definitions as the program
+  /// has variables (its largest functions), off the analysis' peak: sizing it again for
+  /// the next function then costs at most twice what this walk did.
+  constexpr void end_walk() {
+    if constexpr (dense)
+      if (2 * defs_.size() >= vars_.size())
+        vec<variable_entry>().swap(vars_);
+  }
 
   /// Frees the definitions and their resolutions once nothing resolves any more (the
   /// variables' entries stay: they are sized to the program, not the function; the
@@ -582,6 +596,7 @@ private:
   vec<std::uint32_t> seen_, stack_; ///< sources(): stamps by definition, and its stack
   std::uint32_t stamp_ = 0;
   std::uint32_t generation_ = 1; ///< entries start at 0: unbound
+  std::size_t bound_ = 0;        ///< dense: the program's variable_bound
   template <class T, bool Dense> struct interning {
     using type = std::uint8_t; // unused: the adapter numbers its variables
   };
