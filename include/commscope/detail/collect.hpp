@@ -7,7 +7,9 @@
 #pragma once
 
 #include <commscope/adapter.hpp>
+#include <commscope/detail/hash_index.hpp>
 #include <commscope/detail/operations.hpp>
+#include <commscope/detail/segmented.hpp>
 #include <commscope/detail/variables.hpp>
 #include <commscope/detail/vector.hpp>
 #include <commscope/detail/walk.hpp>
@@ -60,15 +62,16 @@ enum class device_form : std::uint8_t {
   other,         ///< neither a literal nor a variable: unsupported-device
   variable,      ///< device_def is the definition it reads
   small_integer, ///< a literal in [0, no_index): device_def is its value
-  integer,       ///< any other literal: read from `device`
+  integer,       ///< any other literal: read again from the call's device=
   /// No dispatch: a device= call of a function the program does not have, reported
   /// where it was met; its arguments only spare their allocations the cascade.
   reported,
 };
 
+/// The device= expression is not kept (8 bytes of every dispatch): only a literal outside
+/// [0, no_index), which is an error, needs it again.
 template <class Adapter> struct dispatch_site {
   typename Adapter::expression call{};
-  typename Adapter::expression device{}; ///< its device= expression
   /// The definition it reads (device_form::variable) or its value (small_integer).
   std::uint32_t device_def = no_index;
   std::uint32_t first_argument = 0; ///< function_facts::arguments[first, first + count)
@@ -115,13 +118,19 @@ template <class Adapter> struct escape_site {
   bool keyword = false;
 };
 
-/// What the walk records of an allocation: the least that finds it again. The plan's
-/// (larger) records are built once the count is known, reading the rest (name, size,
-/// location) from the statement then, not moved on every growth.
+/// What the walk records of an allocation: what its plan record needs from the IR, read
+/// while the walk has the statement and its call in cache (re-reading them after the
+/// walk missed the cache on every allocation), and its name's hash (duplicate names are
+/// found by it; hashed after the walk, every name missed the cache and the TLB). The
+/// plan's (larger) records are built once the count is known, not moved on every growth.
 template <class Adapter> struct allocation_site {
   typename Adapter::statement statement{};
   typename Adapter::variable base{};
   std::uint64_t order = 0; ///< the assignment's
+  typename Adapter::expression size{};
+  std::string_view name;
+  typename Adapter::location where{}; ///< the assignment's
+  std::uint64_t name_hash = 0;        ///< hash_of(name)
 };
 
 /// A window is recorded in the layout of a plan's view, so that the analysis turns the
@@ -131,10 +140,10 @@ template <class Adapter> struct allocation_site {
 template <class Adapter> using window_site = view<typename Adapter::traits_type>;
 
 template <class Adapter> struct function_facts {
-
-  vec<allocation_site<Adapter>> allocations;
+  /// The two largest: segmented.hpp.
+  segmented<allocation_site<Adapter>> allocations;
   std::vector<window_site<Adapter>> windows; ///< becomes the plan's views
-  vec<dispatch_site<Adapter>> dispatches;
+  segmented<dispatch_site<Adapter>> dispatches;
   vec<collective_site<Adapter>> collectives;
   vec<loop_site<Adapter>> loops;
   vec<escape_site<Adapter>> escapes;
@@ -178,15 +187,17 @@ public:
       : a_(a), vars_(vars), out_(out), order_(order) {}
 
   constexpr void run(typename Adapter::function f) {
-    // Facts sized up front from a cheap estimate, so that a long body's facts are not
-    // moved on every growth: in a valid program each allocation takes at least three
-    // statements (its own, its view's, a dispatch), and has about one view and one
-    // dispatch. An estimate too low costs one growth; one too high, memory unused.
-    const auto estimate = count_of(a_.body(f)) / 3;
-    out_.allocations.reserve(estimate);
-    out_.windows.reserve(estimate);
-    out_.dispatches.reserve(estimate);
+    // Windows sized up front from a cheap estimate, so that a long body's are not moved
+    // on every growth: in a valid program each allocation takes at least three
+    // statements (its own, its view's, a dispatch), and has about one view. An estimate
+    // too low costs one growth; one too high, memory unused. (Allocations and
+    // dispatches grow in segments, never moved.)
+    out_.windows.reserve(count_of(a_.body(f)) / 3);
     walker_.run(a_, a_.body(f), *this);
+    // A growth's excess is given back: these facts live through the analysis' peak.
+    // (Copied by hand: shrink_to_fit is not evaluable in constant expressions.)
+    fit(out_.loops);
+    fit(out_.arguments);
   }
 
   /// The walk's events.
@@ -275,6 +286,12 @@ public:
   }
 
 private:
+  /// Gives back the capacity of v beyond a quarter above its size.
+  template <class Vec> static constexpr void fit(Vec& v) {
+    if (v.capacity() - v.size() > v.size() / 4)
+      Vec(v.begin(), v.end()).swap(v);
+  }
+
   constexpr void open(control_flow how, std::uint32_t idx) {
     open_.emplace_back(idx);
     open_guarded_.emplace_back(how != control_flow::block);
@@ -479,6 +496,10 @@ private:
     if (b.is_integer)
       return {b, no_index};
     walk(b.expression);
+    // A literal is taken as its value while the walk has it in cache: judging the loop
+    // after the walk then reads nothing of the IR (that read missed on every loop).
+    if (a_.expression_kind_of(b.expression) == expression_kind::integer)
+      return {{true, a_.integer_value(b.expression), b.expression}, no_index};
     if constexpr (symbolic)
       if (a_.expression_kind_of(b.expression) == expression_kind::other)
         if (const auto d = a_.minus_constant(b.expression))
@@ -580,7 +601,9 @@ private:
     switch (op) {
     case operation::alloc_window_buffer: {
       const auto idx = static_cast<std::uint32_t>(out_.allocations.size());
-      out_.allocations.emplace_back(allocation_site<Adapter>{s, target, at});
+      const std::string_view name = a_.allocation_name(e);
+      out_.allocations.emplace_back(allocation_site<Adapter>{
+          s, target, at, nth_argument(a_, e, 0), name, a_.location_of(s), hash_of(name)});
       return {binding::kind::allocation, idx, 0};
     }
     case operation::window: {
@@ -712,8 +735,8 @@ private:
     case call_target::kind::unresolved_function:
       report(out_.diagnostics, error_code::malformed_op, reason::unknown_callee, t.callee.name,
              a_.location_of(e), at);
-      if (auto d = a_.device_of(e)) { // meant as a dispatch: its views are not reported again
-        dispatch_site<Adapter> site{e, *d, no_index, 0, 0, device_form::reported, false, at};
+      if (a_.device_of(e)) { // meant as a dispatch: its views are not reported again
+        dispatch_site<Adapter> site{e, no_index, 0, 0, device_form::reported, false, at};
         site.first_argument = record_arguments(e, site.argument_count);
         out_.dispatches.emplace_back(site);
       }
@@ -722,7 +745,7 @@ private:
       if (!t.callee.is_chip_orchestrator()) // a helper: the pass does not follow calls
         return flow_of_call(e, t, at);
       if (auto d = a_.device_of(e)) {
-        dispatch_site<Adapter> site{e, *d, no_index, 0, 0, device_form::other, false, at};
+        dispatch_site<Adapter> site{e, no_index, 0, 0, device_form::other, false, at};
         switch (a_.expression_kind_of(*d)) {
         case expression_kind::integer:
           if (const std::int64_t v = a_.integer_value(*d); v >= 0 && v < no_index) {

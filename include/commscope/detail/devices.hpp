@@ -46,7 +46,7 @@ public:
     case device_form::small_integer:
       return constant(d.device_def);
     case device_form::integer:
-      return constant(a_.integer_value(d.device));
+      return constant(a_.integer_value(*a_.device_of(d.call)));
     case device_form::variable:
       break;
     case device_form::other:

@@ -51,6 +51,7 @@ public:
         return;
       }
     }
+    vars_.end_walk();
     // Everything that needs the variable table runs first (views, the arguments' views,
     // the dispatches' devices), so that its definitions are gone before the plan's
     // allocation records are made: the two never coexist at the analysis' peak.
@@ -66,18 +67,19 @@ public:
       arg = vars_.view_of(arg);
     escapes(fp);
     dispatches(fp);
+    release(facts_.escapes); // nothing reads them again: off the later peak
+    facts_.dispatches.clear();
     vars_.release_definitions();
     fp.allocations.reserve(n);
     for (std::size_t i = 0; i < n; ++i) {
       const auto& site = facts_.allocations[i];
       fp.allocations.emplace_back();
       auto& a = fp.allocations.back();
-      const expression call = a_.value(site.statement);
       a.statement = site.statement;
       a.base = site.base;
-      a.size = nth_argument(a_, call, 0);
-      a.name = a_.allocation_name(call);
-      a.where = a_.location_of(site.statement);
+      a.size = site.size;
+      a.name = site.name;
+      a.where = site.where;
       a.devices = std::move(devices_[i]);
     }
     release(devices_);
@@ -171,9 +173,9 @@ private:
       std::swap(first, second);
     const auto order = static_cast<std::uint64_t>(-1 - vars_.at(w.next).value);
     report(facts_.diagnostics, error_code::malformed_op, reason::ambiguous_window,
-           a_.allocation_name(a_.value(facts_.allocations[first].statement)),
+           facts_.allocations[first].name,
            a_.location_of(w.statement), order)
-        .with_object(a_.allocation_name(a_.value(facts_.allocations[second].statement)));
+        .with_object(facts_.allocations[second].name);
     return view_of;
   }
 
@@ -243,13 +245,13 @@ private:
           : is_view ? (e.call ? reason::view_into_call : reason::view_into_operation)
                     : (e.call ? reason::pointer_into_call : reason::pointer_into_operation);
       auto& d = report(facts_.diagnostics, error_code::view_escapes, why,
-                       a_.allocation_name(a_.value(site.statement)), a_.location_of(e.use),
+                       site.name, a_.location_of(e.use),
                        e.order)
                     .with_object(e.name.empty() ? std::string_view("?") : e.name);
       if (is_view)
         d.with_note(note_kind::view, {}, a_.location_of(fp.views[view].statement));
       else
-        d.with_note(note_kind::shared_allocation, d.subject, a_.location_of(site.statement));
+        d.with_note(note_kind::shared_allocation, d.subject, site.where);
     }
   }
 
@@ -598,19 +600,13 @@ private:
   /// (every later one). Slots are in allocation order, so a table of first occurrences
   /// finds them in linear expected time, without sorting names.
   constexpr void duplicate_names(const function_plan<Traits>& fp) {
-    // Every name hashed first, in one loop whose iterations do not wait on each other:
-    // a name's characters are mostly not in cache, and these misses then overlap.
-    // (Resized with a value: clang cannot default-append trivial elements in constant
-    // evaluation with libstdc++ 12.)
-    hashes_.resize(fp.allocations.size(), 0);
-    for (std::size_t i = 0; i < fp.allocations.size(); ++i)
-      hashes_[i] = hash_of(fp.allocations[i].name);
     for (const auto& d : fp.domains) {
       table_.reset(d.slots.size());
       for (const auto i : d.slots) {
         const auto& name = fp.allocations[i].name;
         const auto first = table_.find_or_insert(
-            hashes_[i], i, [&](std::uint32_t j) { return fp.allocations[j].name == name; });
+            facts_.allocations[i].name_hash, i,
+            [&](std::uint32_t j) { return fp.allocations[j].name == name; });
         if (first != i && !suppressed_[i])
           report(facts_.diagnostics, error_code::duplicate_name, reason::none, name,
                  fp.allocations[i].where, facts_.allocations[i].order)
@@ -634,7 +630,7 @@ private:
       const auto id = vars_.id(site.base);
       if (id >= slotted_.size() || !slotted_[id])
         report(out, error_code::malformed_op, reason::alloc_outside_scope,
-               a_.allocation_name(a_.value(site.statement)), a_.location_of(site.statement),
+               site.name, site.where,
                site.order);
     }
   }
@@ -668,7 +664,6 @@ private:
   vec<std::uint32_t> unsure_; ///< the views of windows reported as ambiguous, ascending
   vec<device_set> devices_;   ///< per allocation, until its plan record is made
   smallest_world min_world_;  ///< symbolic sets are compared for such worlds
-  vec<std::uint64_t> hashes_; ///< per allocation: its name's
   /// Allocations whose evidence a reported call took, to be suppressed with every
   /// allocation that inherits from them (spread_suppression).
   vec<std::uint32_t> to_suppress_;

@@ -76,8 +76,10 @@ public:
   using set_handle = typename sets_type::handle;
 
   constexpr variable_table(const Adapter& a, const typename Adapter::program& p) : a_(a) {
-    if constexpr (dense)
-      vars_.resize(a.variable_bound(p));
+    if constexpr (dense) {
+      bound_ = a.variable_bound(p);
+      vars_.resize(bound_);
+    }
   }
 
   /// Forget the previous function: O(1) for the variables (entries of an older
@@ -85,6 +87,7 @@ public:
   constexpr void reset() {
     ++generation_;
     defs_.clear();
+    wide_.clear();
     resolutions_.clear();
     on_stack_.clear();
     frames_.clear();
@@ -93,6 +96,8 @@ public:
     if constexpr (!dense) {
       ids_.clear();
       vars_.clear();
+    } else if (vars_.size() < bound_) { // given back after a large walk (end_walk)
+      vars_.resize(bound_);
     }
   }
 
@@ -192,10 +197,10 @@ public:
       const std::uint32_t last = join(end, rec.extra);
       auto& m = defs_[rec.def];
       if (last == rec.def || last == rec.entry) { // never rebound in it: its entry value
-        m = {binding::kind::copy, rec.entry, 0};
+        m = pack({binding::kind::copy, rec.entry, 0});
         vars_[rec.variable] = {rec.entry, generation_};
       } else {
-        m.value = last;
+        m.set_index(last);
         vars_[rec.variable] = {rec.def, generation_};
       }
     }
@@ -208,20 +213,34 @@ public:
 
   // ---- after the walk
 
+  /// The variables' entries are read by the walk only. A table sized to the program is
+  /// given back after a walk that made at least half as many definitions as the program
+  /// has variables (its largest functions), off the analysis' peak: sizing it again for
+  /// the next function then costs at most twice what this walk did.
+  constexpr void end_walk() {
+    if constexpr (dense)
+      if (2 * defs_.size() >= vars_.size())
+        vec<variable_entry>().swap(vars_);
+  }
+
   /// Frees the definitions and their resolutions once nothing resolves any more (the
   /// variables' entries stay: they are sized to the program, not the function; the
   /// may-sets stay: the analysis reads them to the end).
   constexpr void release_definitions() {
-    vec<binding>().swap(defs_);
+    vec<definition>().swap(defs_);
+    vec<std::int64_t>().swap(wide_);
     vec<resolution>().swap(resolutions_);
     vec<std::uint8_t>().swap(on_stack_);
   }
 
-  [[nodiscard]] constexpr const binding& at(std::uint32_t def) const {
-    return def < defs_.size() ? defs_[def] : unbound_;
+  [[nodiscard]] constexpr binding at(std::uint32_t def) const {
+    if (def >= defs_.size())
+      return {};
+    const auto& d = defs_[def];
+    return {d.what, d.ref, value_of(d)};
   }
   /// A window definition found to be a view gets its view's index.
-  constexpr void set_view(std::uint32_t def, std::uint32_t view) { defs_[def].value = view; }
+  constexpr void set_view(std::uint32_t def, std::uint32_t view) { defs_[def].set_index(view); }
 
   /// Follows copies and merges to the one definition they start from, or no_index (none,
   /// or several: see sources()).
@@ -264,11 +283,11 @@ public:
         stack_.emplace_back(b.ref);
       } else if (b.what == binding::kind::merge) {
         stack_.emplace_back(b.ref);
-        stack_.emplace_back(static_cast<std::uint32_t>(b.value));
+        stack_.emplace_back(static_cast<std::uint32_t>(value_of(b)));
       } else if (b.what == binding::kind::derived && pointers) {
         stack_.emplace_back(b.ref);
-        if (b.value != no_index)
-          stack_.emplace_back(static_cast<std::uint32_t>(b.value));
+        if (value_of(b) != no_index)
+          stack_.emplace_back(static_cast<std::uint32_t>(value_of(b)));
       } else {
         f(x);
       }
@@ -301,6 +320,20 @@ private:
   struct variable_entry {
     std::uint32_t def = no_index;
     std::uint32_t generation = 0;
+  };
+  /// A binding as stored: 12 bytes where a binding takes 16 (the definitions are the
+  /// largest table of the analysis' peak). The value is `low` (form index), `low` minus
+  /// 2^32 (form negative), or wide_[low].
+  struct definition {
+    enum form_kind : std::uint8_t { index, negative, wide };
+    std::uint32_t ref = no_index;
+    std::uint32_t low = 0;
+    binding::kind what = binding::kind::unbound;
+    form_kind form = index;
+    constexpr void set_index(std::uint32_t v) {
+      low = v;
+      form = index;
+    }
   };
   /// What resolution keeps per definition, in a table of its own: made only once the
   /// walk is over and a resolution is asked for, so that the walk's definitions stay small.
@@ -336,8 +369,36 @@ private:
   }
 
   constexpr std::uint32_t make(binding b) {
-    defs_.emplace_back(b);
+    defs_.emplace_back(pack(b));
     return static_cast<std::uint32_t>(defs_.size() - 1);
+  }
+
+  /// b as stored: its value in 32 bits when it fits (definitions, views, positions, most
+  /// integers), else in wide_.
+  constexpr definition pack(binding b) {
+    definition d{b.ref, 0, b.what, definition::index};
+    if (b.value >= 0 && b.value <= std::int64_t{UINT32_MAX}) {
+      d.low = static_cast<std::uint32_t>(b.value);
+    } else if (b.value >= INT32_MIN && b.value < 0) {
+      d.low = static_cast<std::uint32_t>(b.value); // two's complement of the low half
+      d.form = definition::negative;
+    } else {
+      d.low = static_cast<std::uint32_t>(wide_.size());
+      d.form = definition::wide;
+      wide_.emplace_back(b.value);
+    }
+    return d;
+  }
+  constexpr std::int64_t value_of(const definition& d) const {
+    switch (d.form) {
+    case definition::index:
+      return d.low;
+    case definition::negative:
+      return static_cast<std::int64_t>(d.low) - (std::int64_t{1} << 32);
+    case definition::wide:
+      break;
+    }
+    return wide_[d.low];
   }
 
   /// a and b merged ("nothing" merges as nothing).
@@ -385,7 +446,7 @@ private:
     return entry;
   }
 
-  static constexpr bool followed(const binding& b, mode m) {
+  template <class B> static constexpr bool followed(const B& b, mode m) {
     return b.what == binding::kind::copy || b.what == binding::kind::merge ||
            (m == view_mode &&
             (b.what == binding::kind::collective_result || b.what == binding::kind::derived));
@@ -395,8 +456,9 @@ private:
     if (m == root_mode)
       return d;
     const auto& b = defs_[d];
-    return b.what == binding::kind::window && b.value >= 0 ? static_cast<std::uint32_t>(b.value)
-                                                           : sets_type::empty;
+    return b.what == binding::kind::window && value_of(b) >= 0
+               ? static_cast<std::uint32_t>(value_of(b))
+               : sets_type::empty;
   }
   /// Root: one definition, or bottom for two. Views: the union.
   constexpr std::uint32_t combine(std::uint32_t a, std::uint32_t b, mode m) {
@@ -415,11 +477,11 @@ private:
       return true;
     }
     if (i == 1 && b.what == binding::kind::merge) {
-      to = static_cast<std::uint32_t>(b.value);
+      to = static_cast<std::uint32_t>(value_of(b));
       return true;
     }
-    if (i == 1 && b.what == binding::kind::derived && b.value != no_index) {
-      to = static_cast<std::uint32_t>(b.value);
+    if (i == 1 && b.what == binding::kind::derived && value_of(b) != no_index) {
+      to = static_cast<std::uint32_t>(value_of(b));
       return true;
     }
     return false;
@@ -435,6 +497,30 @@ private:
     auto& res = resolutions_;
     if (res[d].memo[m] != unknown && !(on_stack_[d] & (1u << m)))
       return res[d].memo[m];
+    // Most definitions lead straight to sources or to resolved definitions (a copy of a
+    // window, a merge of two resolved ones): combined at once, as the walk below would,
+    // without its stacks. (Nothing is on them between resolutions.)
+    std::uint32_t to[2] = {no_index, no_index};
+    std::uint8_t n = 0;
+    bool direct = true;
+    for (std::uint32_t w = no_index; n < 2 && edge(d, n, w); ++n) {
+      to[n] = w;
+      direct = direct && (w >= defs_.size() || !followed(defs_[w], m) || res[w].memo[m] != unknown);
+    }
+    if (direct) {
+      std::uint32_t acc = nothing(m);
+      for (std::uint8_t i = 0; i < n; ++i) {
+        const auto w = to[i];
+        if (w >= defs_.size()) { // no_index among them: not bound
+          if (m == root_mode)
+            acc = bottom;
+        } else {
+          acc = combine(acc, followed(defs_[w], m) ? res[w].memo[m] : source(w, m), m);
+        }
+      }
+      res[d].memo[m] = acc;
+      return acc;
+    }
     const auto bit = static_cast<std::uint8_t>(1u << m);
     std::uint32_t counter = 0;
     dfs_.clear();
@@ -496,10 +582,10 @@ private:
     std::uint32_t acc;
   };
 
-  static constexpr binding unbound_{};
   Adapter a_;
   vec<variable_entry> vars_;
-  vec<binding> defs_;
+  vec<definition> defs_;
+  vec<std::int64_t> wide_;      ///< values of definitions that do not fit in 32 bits
   vec<resolution> resolutions_; ///< by definition, once resolution begins
   vec<std::uint8_t> on_stack_;  ///< by definition: bit m, on the stack of mode m
   vec<frame> frames_;
@@ -510,6 +596,7 @@ private:
   vec<std::uint32_t> seen_, stack_; ///< sources(): stamps by definition, and its stack
   std::uint32_t stamp_ = 0;
   std::uint32_t generation_ = 1; ///< entries start at 0: unbound
+  std::size_t bound_ = 0;        ///< dense: the program's variable_bound
   template <class T, bool Dense> struct interning {
     using type = std::uint8_t; // unused: the adapter numbers its variables
   };
