@@ -195,7 +195,8 @@ public:
     out_.windows.reserve(count_of(a_.body(f)) / 3);
     walker_.run(a_, a_.body(f), *this);
     // A growth's excess is given back: these facts live through the analysis' peak.
-    // (Copied by hand: shrink_to_fit is not evaluable in constant expressions.)
+    // (Copied by hand: an adapter's loop sites may not be plain data, and then they are
+    // in a std::vector, whose shrink_to_fit is not evaluable in constant expressions.)
     fit(out_.loops);
     fit(out_.arguments);
   }
