@@ -32,6 +32,7 @@
 #include <commscope/plan.hpp>
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <type_traits>
 #include <unordered_map>
@@ -91,6 +92,10 @@ public:
     wide_.clear();
     resolutions_.clear();
     on_stack_.clear();
+    node_bits_.clear();
+    node_rank_.clear();
+    indexed_ = 0;
+    nodes_ = 0;
     frames_.clear();
     records_.clear();
     sets_.clear();
@@ -198,7 +203,7 @@ public:
       const std::uint32_t last = join(end, rec.extra);
       auto& m = defs_[rec.def];
       if (last == rec.def || last == rec.entry) { // never rebound in it: its entry value
-        m = pack({binding::kind::copy, rec.entry, 0});
+        m = pack({binding::kind::copy, past_copies(rec.entry), 0});
         vars_[rec.variable] = {rec.entry, generation_};
       } else {
         m.set_index(last);
@@ -232,6 +237,10 @@ public:
     vec<std::int64_t>().swap(wide_);
     vec<resolution>().swap(resolutions_);
     vec<std::uint8_t>().swap(on_stack_);
+    vec<std::uint64_t>().swap(node_bits_);
+    vec<std::uint32_t>().swap(node_rank_);
+    indexed_ = 0;
+    nodes_ = 0;
   }
 
   [[nodiscard]] constexpr binding at(std::uint32_t def) const {
@@ -336,8 +345,10 @@ private:
       form = index;
     }
   };
-  /// What resolution keeps per definition, in a table of its own: made only once the
-  /// walk is over and a resolution is asked for, so that the walk's definitions stay small.
+  /// What resolution keeps per merge, collective result or derived definition (the nodes
+  /// of its graph: a copy is an edge, passed through), in a table of its own, made only
+  /// once the walk is over and a resolution is asked for, so that the walk's definitions
+  /// stay small; most definitions are copies, windows and allocations, which need none.
   /// The flags that say a memo holds a visit index live apart (on_stack_): beside the
   /// memo they would pad each entry from 8 bytes to 12.
   struct resolution {
@@ -370,6 +381,8 @@ private:
   }
 
   constexpr std::uint32_t make(binding b) {
+    if (b.what == binding::kind::copy)
+      b.ref = past_copies(b.ref);
     defs_.emplace_back(pack(b));
     return static_cast<std::uint32_t>(defs_.size() - 1);
   }
@@ -447,6 +460,26 @@ private:
     return entry;
   }
 
+  /// Follows copies (each names an earlier definition, so this ends) to the first
+  /// definition that is none, or to no_index; the copies passed are pointed at it, so
+  /// that a chain is walked once.
+  constexpr std::uint32_t past_copies(std::uint32_t d) {
+    std::uint32_t end = d;
+    while (end < defs_.size() && defs_[end].what == binding::kind::copy)
+      end = defs_[end].ref;
+    while (d != end) {
+      auto& c = defs_[d];
+      d = c.ref;
+      c.ref = end;
+    }
+    return end;
+  }
+  /// A node of the resolution graph in mode m: a definition with a memo.
+  template <class B> static constexpr bool node(const B& b, mode m) {
+    return b.what == binding::kind::merge ||
+           (m == view_mode &&
+            (b.what == binding::kind::collective_result || b.what == binding::kind::derived));
+  }
   template <class B> static constexpr bool followed(const B& b, mode m) {
     return b.what == binding::kind::copy || b.what == binding::kind::merge ||
            (m == view_mode &&
@@ -489,24 +522,30 @@ private:
   }
 
   /// The combination of every source reachable from d along followed definitions, by an
-  /// iterative Tarjan walk: a strongly connected component shares one result.
+  /// iterative Tarjan walk over the nodes (copies passed through): a strongly connected
+  /// component shares one result.
   constexpr std::uint32_t resolve(std::uint32_t d, mode m) {
-    if (resolutions_.size() < defs_.size()) {
-      resolutions_.resize(defs_.size());
-      on_stack_.resize(defs_.size(), 0);
-    }
+    d = past_copies(d);
+    if (d >= defs_.size()) // not bound: no view, but no one definition either
+      return m == root_mode ? bottom : sets_type::empty;
+    if (!node(defs_[d], m))
+      return source(d, m);
+    index_nodes();
     auto& res = resolutions_;
-    if (res[d].memo[m] != unknown && !(on_stack_[d] & (1u << m)))
-      return res[d].memo[m];
-    // Most definitions lead straight to sources or to resolved definitions (a copy of a
-    // window, a merge of two resolved ones): combined at once, as the walk below would,
-    // without its stacks. (Nothing is on them between resolutions.)
+    const auto at = slot(d);
+    if (res[at].memo[m] != unknown && !(on_stack_[at] & (1u << m)))
+      return res[at].memo[m];
+    // Most nodes lead straight to sources or to resolved nodes (a merge of two resolved
+    // definitions): combined at once, as the walk below would, without its stacks.
+    // (Nothing is on them between resolutions.)
     std::uint32_t to[2] = {no_index, no_index};
     std::uint8_t n = 0;
     bool direct = true;
     for (std::uint32_t w = no_index; n < 2 && edge(d, n, w); ++n) {
+      w = past_copies(w);
       to[n] = w;
-      direct = direct && (w >= defs_.size() || !followed(defs_[w], m) || res[w].memo[m] != unknown);
+      direct =
+          direct && (w >= defs_.size() || !node(defs_[w], m) || res[slot(w)].memo[m] != unknown);
     }
     if (direct) {
       std::uint32_t acc = nothing(m);
@@ -516,54 +555,59 @@ private:
           if (m == root_mode)
             acc = bottom;
         } else {
-          acc = combine(acc, followed(defs_[w], m) ? res[w].memo[m] : source(w, m), m);
+          acc = combine(acc, node(defs_[w], m) ? res[slot(w)].memo[m] : source(w, m), m);
         }
       }
-      res[d].memo[m] = acc;
+      res[at].memo[m] = acc;
       return acc;
     }
     const auto bit = static_cast<std::uint8_t>(1u << m);
     std::uint32_t counter = 0;
     dfs_.clear();
     component_.clear();
-    const auto push = [&](std::uint32_t x) {
-      res[x].memo[m] = counter;
-      on_stack_[x] = static_cast<std::uint8_t>(on_stack_[x] | bit);
+    const auto push = [&](std::uint32_t x, std::uint32_t x_slot) {
+      res[x_slot].memo[m] = counter;
+      on_stack_[x_slot] = static_cast<std::uint8_t>(on_stack_[x_slot] | bit);
       dfs_.emplace_back(visit{x, 0, counter, nothing(m)});
-      component_.emplace_back(x);
+      component_.emplace_back(x_slot);
       ++counter;
     };
-    push(d);
+    push(d, at);
     while (!dfs_.empty()) {
       auto& f = dfs_.back();
       std::uint32_t w = no_index;
       if (edge(f.def, f.next++, w)) {
-        if (w == no_index || w >= defs_.size()) {
+        w = past_copies(w);
+        if (w >= defs_.size()) {
           // Not bound: no view, but no one definition either (a parameter's value).
           if (m == root_mode)
             f.acc = bottom;
           continue;
         }
-        const auto& e = res[w];
-        if (!followed(defs_[w], m))
+        if (!node(defs_[w], m)) {
           f.acc = combine(f.acc, source(w, m), m);
-        else if (on_stack_[w] & bit)
+          continue;
+        }
+        const auto w_slot = slot(w);
+        const auto& e = res[w_slot];
+        if (on_stack_[w_slot] & bit)
           f.low = std::min(f.low, e.memo[m]);
         else if (e.memo[m] != unknown)
           f.acc = combine(f.acc, e.memo[m], m);
         else
-          push(w); // f is not used after this
+          push(w, w_slot); // f is not used after this
         continue;
       }
       const visit done = f;
       dfs_.pop_back();
-      if (done.low == res[done.def].memo[m]) { // the root of its component
+      const auto done_slot = slot(done.def);
+      if (done.low == res[done_slot].memo[m]) { // the root of its component
         for (;;) {
           const auto x = component_.back();
           component_.pop_back();
           res[x].memo[m] = done.acc;
           on_stack_[x] = static_cast<std::uint8_t>(on_stack_[x] & ~bit);
-          if (x == done.def)
+          if (x == done_slot)
             break;
         }
       }
@@ -573,7 +617,35 @@ private:
         parent.low = std::min(parent.low, done.low);
       }
     }
-    return res[d].memo[m];
+    return res[at].memo[m];
+  }
+
+  /// Numbers the nodes (merges, collective results, derived definitions) among the
+  /// definitions made since the last call, and sizes their memos: a bit per definition
+  /// and a count per 64 of them give a node's memo in constant time.
+  constexpr void index_nodes() {
+    if (indexed_ == defs_.size())
+      return;
+    for (auto i = indexed_; i < defs_.size(); ++i) {
+      if ((i & 63) == 0) {
+        node_rank_.emplace_back(nodes_);
+        node_bits_.emplace_back(0);
+      }
+      const auto k = defs_[i].what;
+      if (k == binding::kind::merge || k == binding::kind::collective_result ||
+          k == binding::kind::derived) {
+        node_bits_.back() |= std::uint64_t{1} << (i & 63);
+        ++nodes_;
+      }
+    }
+    indexed_ = defs_.size();
+    resolutions_.resize(nodes_);
+    on_stack_.resize(nodes_, 0);
+  }
+  /// The memo of node d (index_nodes() has seen it).
+  [[nodiscard]] constexpr std::uint32_t slot(std::uint32_t d) const {
+    const auto below = node_bits_[d >> 6] & ((std::uint64_t{1} << (d & 63)) - 1);
+    return node_rank_[d >> 6] + static_cast<std::uint32_t>(std::popcount(below));
   }
 
   struct visit {
@@ -588,9 +660,13 @@ private:
   /// In segments: the largest table of the walk, whose count is known only at its end
   /// (a vector's growth copied it and held up to twice its size at the analysis' peak).
   segmented<definition> defs_;
-  vec<std::int64_t> wide_;      ///< values of definitions that do not fit in 32 bits
-  vec<resolution> resolutions_; ///< by definition, once resolution begins
-  vec<std::uint8_t> on_stack_;  ///< by definition: bit m, on the stack of mode m
+  vec<std::int64_t> wide_;       ///< values of definitions that do not fit in 32 bits
+  vec<resolution> resolutions_;  ///< by node (slot()), once resolution begins
+  vec<std::uint8_t> on_stack_;   ///< by node: bit m, on the stack of mode m
+  vec<std::uint64_t> node_bits_; ///< by definition: whether it is a node
+  vec<std::uint32_t> node_rank_; ///< by 64 definitions: the nodes before them
+  std::size_t indexed_ = 0;      ///< the definitions index_nodes() has seen
+  std::uint32_t nodes_ = 0;
   vec<frame> frames_;
   vec<record> records_;
   vec<visit> dfs_;
