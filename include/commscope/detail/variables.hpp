@@ -20,9 +20,9 @@
 //
 // The tables live outside the IR, keyed by a dense id: the adapter's variable_index when it
 // has one, else an interned key. Resolution is iterative (Tarjan's strongly connected
-// components over copies and merges, memoized): a chain of a million copies resolves in
-// linear total time without growing the call stack, and a cycle of merges resolves to
-// what enters it.
+// components over merges, memoized; copies are passed through, each pointed at the end of
+// its chain): a chain of a million copies resolves in linear total time without growing
+// the call stack, and a cycle of merges resolves to what enters it.
 #pragma once
 
 #include <commscope/adapter.hpp>
