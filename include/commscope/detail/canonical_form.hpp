@@ -133,7 +133,7 @@ struct canonical_form {
       if (extent > bound)
         return std::nullopt;
     }
-    std::sort(chosen.begin(), chosen.end());
+    device_set::sort_progressions(chosen);
     if (!chosen.empty() && chosen.front() == device_progression{0, 1, 0})
       return device_set::all();
     device_set ids;
