@@ -302,7 +302,9 @@ template <class Program, class Traits>
       if (need.is_bottom())
         return;
       if (scope_sets.empty()) {
-        scope_sets.resize(found.scopes.size(), device_set{});
+        // assign, as the analysis fills its own sets: resize would be another fill of
+        // std::vector<device_set> for g++ to compile.
+        scope_sets.assign(found.scopes.size(), device_set{});
         scope_read.resize(found.scopes.size(), 0);
       }
       const auto& sc = found.scopes[scope];
