@@ -285,12 +285,14 @@ private:
       k = ef;
       if (s.value())
         c->set_value(exprs[k++]);
+      // A changed list is copied into the arena and rewritten there, before it is
+      // published: no array in between.
       if (!s.values().empty()) {
-        detail::vec<expression_ptr> values(s.values().begin(), s.values().end());
-        for (auto& v : values)
-          if (v)
-            v = exprs[k++];
-        c->set_values(w_.list(values));
+        const node_list<expression_ptr> values = w_.list(s.values());
+        for (auto *v = values.mutable_data(), *end = v + values.size(); v != end; ++v)
+          if (*v)
+            *v = exprs[k++];
+        c->set_values(values);
       }
       if (s.what == statement::kind::for_loop) {
         expression_ptr b[3] = {s.start(), s.stop(), s.step()};
@@ -302,11 +304,11 @@ private:
       // Children.
       k = sf;
       const auto replaced = [&](node_span<statement_ptr> in) {
-        detail::vec<statement_ptr> out(in.begin(), in.end());
-        for (auto& x : out)
-          if (x)
-            x = stmts[k++];
-        return w_.list(out);
+        const node_list<statement_ptr> out = w_.list(in);
+        for (auto *x = out.mutable_data(), *end = x + out.size(); x != end; ++x)
+          if (*x)
+            *x = stmts[k++];
+        return out;
       };
       if (!s.body().empty())
         c->set_body(replaced(s.body()));
@@ -317,10 +319,10 @@ private:
         for (auto& t : c->mutable_targets())
           t = mapped(t);
       } else if (!s.targets().empty()) {
-        detail::vec<variable_ptr> targets(s.targets().begin(), s.targets().end());
-        for (auto& t : targets)
-          t = mapped(t);
-        c->set_targets(w_.list(targets));
+        const node_list<variable_ptr> targets = w_.list(s.targets());
+        for (auto *t = targets.mutable_data(), *end = t + targets.size(); t != end; ++t)
+          *t = mapped(*t);
+        c->set_targets(targets);
       }
       stmts.resize(sf);
       exprs.resize(ef);
