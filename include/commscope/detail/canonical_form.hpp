@@ -90,25 +90,28 @@ struct canonical_form {
     return std::nullopt;
   }
 
-  static constexpr std::optional<device_set> run(const device_set::parts& s, device_id W) {
+  /// The canonical form of `s` for worlds of at least W devices into `out`; false, `out`
+  /// untouched, beyond the bounds. A flag and an out-parameter, not std::optional, whose
+  /// code for a class with a destructor g++ would compile for this one use.
+  static constexpr bool run(const device_set::parts& s, device_id W, device_set& out) {
     canonical_form f{s, W};
     if (W >= bound)
-      return std::nullopt;
+      return false;
     f.tail = W;
     device_id widest = 0; // the largest stop offset
     for (const auto& p : s.progressions) {
       if (p.start >= bound || p.step >= bound || p.stop_offset >= bound)
-        return std::nullopt;
+        return false;
       f.period = std::lcm(f.period, p.step);
       if (f.period > period_bound)
-        return std::nullopt;
+        return false;
       f.tail = std::max(f.tail, p.start);
       widest = std::max(widest, p.stop_offset);
     }
     if (!s.ids.is_bottom()) {
       const device_id last = s.ids.intervals().back().last;
       if (last >= bound)
-        return std::nullopt;
+        return false;
       f.tail = std::max(f.tail, last + 1);
     }
     vec<device_progression> chosen;
@@ -127,15 +130,17 @@ struct canonical_form {
         continue; // an id at or past W: kept unless a later choice covers it
       const auto p = f.choose(x, e);
       if (!p)
-        return std::nullopt;
+        return false;
       chosen.push_back(*p);
       extent = std::lcm(extent, p->step);
       if (extent > bound)
-        return std::nullopt;
+        return false;
     }
     device_set::sort_progressions(chosen);
-    if (!chosen.empty() && chosen.front() == device_progression{0, 1, 0})
-      return device_set::all();
+    if (!chosen.empty() && chosen.front() == device_progression{0, 1, 0}) {
+      out = device_set::all();
+      return true;
+    }
     device_set ids;
     for (device_id x = 0; x < f.tail; ++x)
       if (f.exact(x, 0) && !std::any_of(chosen.begin(), chosen.end(), [&](const auto& q) {
@@ -143,7 +148,8 @@ struct canonical_form {
           }))
         ids.accumulate(device_interval{x, x});
     ids.normalize();
-    return device_set::joined(ids, chosen);
+    out = device_set::joined(ids, chosen);
+    return true;
   }
 };
 
@@ -152,10 +158,10 @@ struct canonical_form {
 constexpr bool device_set::canonicalize(device_id min_world) {
   if (!has_progressions())
     return false;
-  auto c = detail::canonical_form::run(split(), std::max<device_id>(min_world, 1));
-  if (!c || *c == *this)
+  device_set c;
+  if (!detail::canonical_form::run(split(), std::max<device_id>(min_world, 1), c) || c == *this)
     return false;
-  swap(*c);
+  swap(c);
   return true;
 }
 
