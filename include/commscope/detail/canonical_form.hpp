@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <numeric>
-#include <optional>
 #include <vector>
 
 namespace commscope {
@@ -76,7 +75,9 @@ struct canonical_form {
         return false;
     return true;
   }
-  [[nodiscard]] constexpr std::optional<device_progression> choose(device_id x, device_id c) const {
+  /// The progression that covers x with stop offset c into `out`; false when none fits.
+  /// (A flag, as for run, not std::optional, whose code g++ would compile for one use.)
+  [[nodiscard]] constexpr bool choose(device_id x, device_id c, device_progression& out) const {
     // The progression that gave x its offset has a step of at most `period`.
     for (device_id d = 1; d <= period; ++d) {
       if (!fits_from(x, d, c))
@@ -85,9 +86,10 @@ struct canonical_form {
       for (device_id y = x - d; y >= 0 && fits(y, c); y -= d)
         if (exact(y, c))
           start = y;
-      return device_progression{start, d, c};
+      out = device_progression{start, d, c};
+      return true;
     }
-    return std::nullopt;
+    return false;
   }
 
   /// The canonical form of `s` for worlds of at least W devices into `out`; false, `out`
@@ -128,11 +130,11 @@ struct canonical_form {
         continue; // absent, present, or covered
       if (e == 0 && s.ids.contains(x))
         continue; // an id at or past W: kept unless a later choice covers it
-      const auto p = f.choose(x, e);
-      if (!p)
+      device_progression p{};
+      if (!f.choose(x, e, p))
         return false;
-      chosen.push_back(*p);
-      extent = std::lcm(extent, p->step);
+      chosen.push_back(p);
+      extent = std::lcm(extent, p.step);
       if (extent > bound)
         return false;
     }
