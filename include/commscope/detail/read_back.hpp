@@ -49,7 +49,7 @@ template <class Adapter> struct scope_records {
     std::string_view name;
   };
   vec<scope> scopes;
-  vec<std::optional<window_buffer>> slots; ///< std::nullopt: a null slot
+  vec<handle_or_none<window_buffer>> slots; ///< none: a null slot
   vec<std::int64_t> devices;
   vec<device_progression> progressions;
   vec<view> views;
