@@ -169,8 +169,9 @@ constexpr bool canonical_scope(const Records& found, const Scope& sc, device_id 
     listed.push_back(p);
     set.join(device_set::progression(p));
   }
-  if (!std::is_sorted(listed.begin(), listed.end()))
-    return false;
+  for (std::size_t k = 1; k < listed.size(); ++k) // sorted (a loop: no std::is_sorted to compile)
+    if (listed[k] < listed[k - 1])
+      return false;
   const device_set canonical = set.canonical(world);
   if (!canonical.has_progressions())
     return false;
