@@ -316,10 +316,16 @@ concept provides = Record::template given<T>;
 /// and of `invoke`), not three.
 #define COMMSCOPE_CONTRACT_MEMBER_FACADE_CALL(NAME)                                                \
   template <class T, class Facade> struct facade_call {                                            \
+    /* What invoke does, done here: one function per call instead of two. */                       \
     template <class... A>                                                                          \
-    requires(!::commscope::detail::takes_mutable_reference<                                        \
-             typename types<T>::signature>) constexpr decltype(auto) NAME(const A&... a) const {   \
-      return self::invoke(static_cast<const Facade&>(*this).traits(), a...);                       \
+    requires(!::commscope::detail::takes_mutable_reference<typename types<T>::signature> &&        \
+             (given<T> || has_default)) constexpr decltype(auto) NAME(const A&... a) const {       \
+      const T& t = static_cast<const Facade&>(*this).traits();                                     \
+      if constexpr (!given<T>)                                                                     \
+        return fallback<T>::value(t, a...);                                                        \
+      else {                                                                                       \
+        COMMSCOPE_CONTRACT_CALL(NAME, a...);                                                       \
+      }                                                                                            \
     }                                                                                              \
     template <class... A>                                                                          \
     requires ::commscope::detail::takes_mutable_reference<typename types<T>::signature>            \
