@@ -24,6 +24,15 @@ template <class Expression> struct bound_operand {
   Expression expression{};
 };
 
+/// A handle or none, as the facade reads it from what an adapter handed out: plain data,
+/// where std::optional would bring code of its own that every translation unit compiles.
+template <class Handle> struct handle_or_none {
+  Handle value{};
+  bool some = false;
+  constexpr explicit operator bool() const { return some; }
+  constexpr const Handle& operator*() const { return value; }
+};
+
 /// f(Element(x)) for each x of the range r (a range the facade returned).
 template <class Element, class Range, class F> constexpr void for_each_in(Range&& r, F&& f) {
   for (auto&& x : r)
@@ -88,15 +97,17 @@ public:
 
   /// A window-buffer handle from the adapter, or none: std::nullopt or, for an adapter
   /// that does not use std::optional, a value-initialized handle.
-  template <class W> static constexpr std::optional<window_buffer> handed_out(const W& w) {
+  template <class W> static constexpr handle_or_none<window_buffer> handed_out(const W& w) {
     if constexpr (is_optional<std::remove_cvref_t<W>>::value) {
-      return w;
+      if (!w)
+        return {};
+      return {window_buffer(*w), true};
     } else {
       const window_buffer h = w;
       if constexpr (says_none_with_optional)
-        return h;
+        return {h, true};
       else
-        return h == window_buffer{} ? std::nullopt : std::optional<window_buffer>(h);
+        return {h, !(h == window_buffer{})};
     }
   }
 

@@ -20,6 +20,7 @@
 // (includes) are detail/canonical_form.hpp and detail/set_inclusion.hpp, included below.
 #pragma once
 
+#include <commscope/detail/sort.hpp>
 #include <commscope/detail/vector.hpp>
 
 #include <algorithm>
@@ -423,6 +424,13 @@ private:
   constexpr bool join_symbolic(const device_set& other);
   /// Adds `from` to the sorted `to`, one progression per line (the smaller start wins).
   static constexpr void merge(detail::vec<device_progression>& to, const progressions_view& from);
+  /// Sorts progressions in the printed order. Through sorted_indices, which the pass
+  /// instantiates anyway, not a std::sort of its own: the lists are short, and each
+  /// std::sort instance is kilobytes of code that g++ compiles at -O2 in every TU.
+  static constexpr void sort_progressions(detail::vec<device_progression>& v) {
+    detail::sort_by(v,
+                    [](const device_progression& a, const device_progression& b) { return a < b; });
+  }
 
   device_interval one_[1] = {bottom_state}; ///< an array: g++ 12 rejects one past a plain member
                                             ///< in constant evaluation
@@ -535,7 +543,7 @@ constexpr void device_set::merge(detail::vec<device_progression>& to,
     }
   }
   if (changed)
-    std::sort(to.begin(), to.end());
+    sort_progressions(to);
 }
 
 constexpr device_set device_set::progression(device_progression p) {

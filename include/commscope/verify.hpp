@@ -169,8 +169,9 @@ constexpr bool canonical_scope(const Records& found, const Scope& sc, device_id 
     listed.push_back(p);
     set.join(device_set::progression(p));
   }
-  if (!std::is_sorted(listed.begin(), listed.end()))
-    return false;
+  for (std::size_t k = 1; k < listed.size(); ++k) // sorted (a loop: no std::is_sorted to compile)
+    if (listed[k] < listed[k - 1])
+      return false;
   const device_set canonical = set.canonical(world);
   if (!canonical.has_progressions())
     return false;
@@ -302,7 +303,9 @@ template <class Program, class Traits>
       if (need.is_bottom())
         return;
       if (scope_sets.empty()) {
-        scope_sets.resize(found.scopes.size(), device_set{});
+        // assign, as the analysis fills its own sets: resize would be another fill of
+        // std::vector<device_set> for g++ to compile.
+        scope_sets.assign(found.scopes.size(), device_set{});
         scope_read.resize(found.scopes.size(), 0);
       }
       const auto& sc = found.scopes[scope];

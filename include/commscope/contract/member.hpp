@@ -78,6 +78,13 @@ struct member_type_or<Member, T, Otherwise> {
 template <template <class> class Member, class T, class Otherwise>
 using member_type_or_t = typename member_type_or<Member, T, Otherwise>::type;
 
+/// Whether a signature `void(P...)` takes some parameter by non-const lvalue reference.
+template <class Signature> inline constexpr bool takes_mutable_reference = false;
+template <class... P>
+inline constexpr bool takes_mutable_reference<void(P...)> =
+    (false || ... ||
+     (std::is_lvalue_reference_v<P> && !std::is_const_v<std::remove_reference_t<P>>));
+
 /// Whether a constant given as V fits the contract's type Want: bool for bool, else an
 /// integer (not bool) whose value Want represents.
 template <class Want, class V> consteval bool fits(const V& v) {
@@ -303,6 +310,30 @@ concept provides = Record::template given<T>;
     }                                                                                              \
   }
 
+/// The facade's member function of a member function's record whose parameters are all
+/// values or const references: it takes const references, so that the algorithms' calls
+/// with lvalues, const lvalues and rvalues of one handle type are one instantiation (of it
+/// and of `invoke`), not three.
+#define COMMSCOPE_CONTRACT_MEMBER_FACADE_CALL(NAME)                                                \
+  template <class T, class Facade> struct facade_call {                                            \
+    /* What invoke does, done here: one function per call instead of two. */                       \
+    template <class... A>                                                                          \
+    requires(!::commscope::detail::takes_mutable_reference<typename types<T>::signature> &&        \
+             (given<T> || has_default)) constexpr decltype(auto) NAME(const A&... a) const {       \
+      const T& t = static_cast<const Facade&>(*this).traits();                                     \
+      if constexpr (!given<T>)                                                                     \
+        return fallback<T>::value(t, a...);                                                        \
+      else {                                                                                       \
+        COMMSCOPE_CONTRACT_CALL(NAME, a...);                                                       \
+      }                                                                                            \
+    }                                                                                              \
+    template <class... A>                                                                          \
+    requires ::commscope::detail::takes_mutable_reference<typename types<T>::signature>            \
+    constexpr decltype(auto) NAME(A&&... a) const {                                                \
+      return self::invoke(static_cast<const Facade&>(*this).traits(), ::std::forward<A>(a)...);    \
+    }                                                                                              \
+  }
+
 /// The member of the archetype (archetype.hpp), for a required member.
 #define COMMSCOPE_CONTRACT_ARCHETYPE_optional(NAME, PARAMS, RESULT)                                \
   template <class, class> using archetype_member = ::commscope::contract::no_part<self>
@@ -362,7 +393,7 @@ concept provides = Record::template given<T>;
         COMMSCOPE_CONTRACT_CALL(NAME, ::std::forward<A>(a)...);                                    \
       }                                                                                            \
     }                                                                                              \
-    COMMSCOPE_CONTRACT_FACADE_CALL(NAME);                                                          \
+    COMMSCOPE_CONTRACT_MEMBER_FACADE_CALL(NAME);                                                   \
     COMMSCOPE_CONTRACT_ARCHETYPE_##KIND(NAME, PARAMS, RESULT);                                     \
   }
 

@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <numeric>
-#include <optional>
 #include <vector>
 
 namespace commscope {
@@ -76,7 +75,9 @@ struct canonical_form {
         return false;
     return true;
   }
-  [[nodiscard]] constexpr std::optional<device_progression> choose(device_id x, device_id c) const {
+  /// The progression that covers x with stop offset c into `out`; false when none fits.
+  /// (A flag, as for run, not std::optional, whose code g++ would compile for one use.)
+  [[nodiscard]] constexpr bool choose(device_id x, device_id c, device_progression& out) const {
     // The progression that gave x its offset has a step of at most `period`.
     for (device_id d = 1; d <= period; ++d) {
       if (!fits_from(x, d, c))
@@ -85,30 +86,34 @@ struct canonical_form {
       for (device_id y = x - d; y >= 0 && fits(y, c); y -= d)
         if (exact(y, c))
           start = y;
-      return device_progression{start, d, c};
+      out = device_progression{start, d, c};
+      return true;
     }
-    return std::nullopt;
+    return false;
   }
 
-  static constexpr std::optional<device_set> run(const device_set::parts& s, device_id W) {
+  /// The canonical form of `s` for worlds of at least W devices into `out`; false, `out`
+  /// untouched, beyond the bounds. A flag and an out-parameter, not std::optional, whose
+  /// code for a class with a destructor g++ would compile for this one use.
+  static constexpr bool run(const device_set::parts& s, device_id W, device_set& out) {
     canonical_form f{s, W};
     if (W >= bound)
-      return std::nullopt;
+      return false;
     f.tail = W;
     device_id widest = 0; // the largest stop offset
     for (const auto& p : s.progressions) {
       if (p.start >= bound || p.step >= bound || p.stop_offset >= bound)
-        return std::nullopt;
+        return false;
       f.period = std::lcm(f.period, p.step);
       if (f.period > period_bound)
-        return std::nullopt;
+        return false;
       f.tail = std::max(f.tail, p.start);
       widest = std::max(widest, p.stop_offset);
     }
     if (!s.ids.is_bottom()) {
       const device_id last = s.ids.intervals().back().last;
       if (last >= bound)
-        return std::nullopt;
+        return false;
       f.tail = std::max(f.tail, last + 1);
     }
     vec<device_progression> chosen;
@@ -125,17 +130,19 @@ struct canonical_form {
         continue; // absent, present, or covered
       if (e == 0 && s.ids.contains(x))
         continue; // an id at or past W: kept unless a later choice covers it
-      const auto p = f.choose(x, e);
-      if (!p)
-        return std::nullopt;
-      chosen.push_back(*p);
-      extent = std::lcm(extent, p->step);
+      device_progression p{};
+      if (!f.choose(x, e, p))
+        return false;
+      chosen.push_back(p);
+      extent = std::lcm(extent, p.step);
       if (extent > bound)
-        return std::nullopt;
+        return false;
     }
-    std::sort(chosen.begin(), chosen.end());
-    if (!chosen.empty() && chosen.front() == device_progression{0, 1, 0})
-      return device_set::all();
+    device_set::sort_progressions(chosen);
+    if (!chosen.empty() && chosen.front() == device_progression{0, 1, 0}) {
+      out = device_set::all();
+      return true;
+    }
     device_set ids;
     for (device_id x = 0; x < f.tail; ++x)
       if (f.exact(x, 0) && !std::any_of(chosen.begin(), chosen.end(), [&](const auto& q) {
@@ -143,7 +150,8 @@ struct canonical_form {
           }))
         ids.accumulate(device_interval{x, x});
     ids.normalize();
-    return device_set::joined(ids, chosen);
+    out = device_set::joined(ids, chosen);
+    return true;
   }
 };
 
@@ -152,10 +160,10 @@ struct canonical_form {
 constexpr bool device_set::canonicalize(device_id min_world) {
   if (!has_progressions())
     return false;
-  auto c = detail::canonical_form::run(split(), std::max<device_id>(min_world, 1));
-  if (!c || *c == *this)
+  device_set c;
+  if (!detail::canonical_form::run(split(), std::max<device_id>(min_world, 1), c) || c == *this)
     return false;
-  swap(*c);
+  swap(c);
   return true;
 }
 

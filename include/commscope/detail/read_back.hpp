@@ -49,7 +49,7 @@ template <class Adapter> struct scope_records {
     std::string_view name;
   };
   vec<scope> scopes;
-  vec<std::optional<window_buffer>> slots; ///< std::nullopt: a null slot
+  vec<handle_or_none<window_buffer>> slots; ///< none: a null slot
   vec<std::int64_t> devices;
   vec<device_progression> progressions;
   vec<view> views;
@@ -187,7 +187,9 @@ constexpr void read_back(const Adapter& a, typename Adapter::function f,
       if (!w)
         continue; // a null slot: the verifier reports it
       const auto alloc_index = static_cast<std::uint32_t>(fp.allocations.size());
-      allocation<Traits> alloc;
+      // Made in place, and the views below by resize: the growth the analysis instantiates
+      // for the plan's lists, not another one per kind of insertion.
+      allocation<Traits>& alloc = fp.allocations.emplace_back();
       alloc.statement = sc.statement;
       alloc.base = a.window_buffer_base(*w);
       alloc.size = a.window_buffer_size(*w);
@@ -196,7 +198,6 @@ constexpr void read_back(const Adapter& a, typename Adapter::function f,
       alloc.devices = fp.domains[d].devices;
       alloc.domain = d;
       alloc.existing = *w;
-      fp.allocations.push_back(std::move(alloc));
       fp.domains[d].slots.push_back(alloc_index);
       index.push_back({*w, alloc_index});
     }
@@ -204,11 +205,13 @@ constexpr void read_back(const Adapter& a, typename Adapter::function f,
   // The first scope that lists a window buffer owns it (the verifier reports others).
   const std::less<window_buffer> less;
   sort_by_buffer(index);
-  for (const auto& v : found.views) {
+  fp.views.resize(found.views.size());
+  for (std::size_t i = 0; i < found.views.size(); ++i) {
+    const auto& v = found.views[i];
     auto it = std::lower_bound(index.begin(), index.end(), v.buffer,
                                [&](const auto& e, const auto& k) { return less(e.first, k); });
     const auto alloc_index = it != index.end() && it->first == v.buffer ? it->second : no_index;
-    fp.views.push_back({v.statement, v.variable, alloc_index, no_index});
+    fp.views[i] = {v.statement, v.variable, alloc_index, no_index};
   }
   link_views(fp);
 }

@@ -1146,6 +1146,22 @@ public:
     return st;
   }
 
+  /// An empty scope around `body` (set_scope fills it): what make() makes of a scope
+  /// spec with only a place and a body, without the code for every other kind, for the
+  /// rewrite, which makes no other statement from nothing.
+  statement* make_scope(source_location where, std::span<const statement_ptr> body) {
+    const std::size_t bytes =
+        sizeof(statement) +
+        8 * static_cast<std::size_t>(statement::slot_count(statement::kind::scope));
+    void* mem = arena_->allocate(bytes);
+    std::memset(mem, 0, bytes);
+    auto* st = new (mem) statement();
+    st->what = statement::kind::scope;
+    st->where = where;
+    st->set_body(list(body));
+    return st;
+  }
+
   /// A writable copy of `e` (same kind, same slots).
   expression* clone(const expression& e) {
     const std::size_t bytes = e.size_bytes();

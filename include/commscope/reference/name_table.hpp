@@ -4,11 +4,12 @@
 // orchestrator).
 #pragma once
 
+#include <commscope/detail/vector.hpp>
+
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <string_view>
-#include <vector>
 
 namespace commscope::detail {
 
@@ -147,7 +148,7 @@ private:
     T item{};
   };
   void grow(std::size_t to = 0) {
-    std::vector<slot> old = std::move(slots_);
+    vec<slot> old = std::move(slots_);
     slots_.assign(to != 0 ? to : old.empty() ? 64 : old.size() * 2, slot{});
     mask_ = slots_.size() - 1;
     for (const auto& s : old)
@@ -159,7 +160,9 @@ private:
           }
   }
 
-  std::vector<slot> slots_;
+  /// Plain data: a detail::vec, so that a table (even an unused one, as a rewrite's
+  /// node_factory holds) brings no std::vector of its own into a translation unit.
+  vec<slot> slots_;
   std::size_t mask_ = 0;
   std::size_t size_ = 0;
 };

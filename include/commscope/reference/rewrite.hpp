@@ -13,9 +13,9 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string_view>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -46,7 +46,7 @@ public:
         substituted_ids_.push_back(v->id);
       slot = {v, nv};
     } else {
-      collisions_[v] = nv;
+      collide(v, nv);
     }
   }
 
@@ -77,15 +77,10 @@ public:
   /// its body (outermost first).
   void end_function() {
     auto* f = w_.make_node(*current_);
-    const auto map = [this](variable_ptr v) { return substituted(v); };
-    detail::vec<statement_ptr> body = rebuilder(w_, map).body(current_->body);
+    detail::vec<statement_ptr> body = rebuilder(w_, *this).body(current_->body);
     const source_location at = body.empty() ? current_->where : body.front()->where;
     for (auto i = scopes_.size(); i-- > 0;) {
-      statement_spec s;
-      s.what = statement::kind::scope;
-      s.where = at;
-      s.body = body;
-      auto* scope = w_.make(s);
+      auto* scope = w_.make_scope(at, body);
       scope->set_scope(scopes_[i].name, scopes_[i].devices, scopes_[i].all_devices,
                        scopes_[i].slots, scopes_[i].progressions);
       body.assign(1, scope);
@@ -113,11 +108,12 @@ public:
 
 private:
   /// Post-order rebuild of statements and expressions with explicit stacks: a node is
-  /// copied (into `w`) only when something below it changed; `var_map` gives the variable
-  /// that replaces a variable (itself when none does).
-  template <class VarMap> class rebuilder {
+  /// copied (into `w`) only when something below it changed; the rewriter's substitution
+  /// gives the variable that replaces a variable (itself when none does). A plain class,
+  /// not one per variable map: it is compiled in every translation unit of the pass.
+  class rebuilder {
   public:
-    rebuilder(node_factory& w, VarMap var_map) : w_(w), map_(std::move(var_map)) {}
+    rebuilder(node_factory& w, const rewriter& r) : w_(w), r_(r) {}
 
     detail::vec<statement_ptr> body(node_span<statement_ptr> in) {
       struct item {
@@ -158,7 +154,7 @@ private:
         const variable_ptr v = e->var();
         if (!v)
           return e;
-        const variable_ptr m = map_(v);
+        const variable_ptr m = r_.substituted(v);
         if (m == v)
           return e;
         expression* c = w_.clone(*e);
@@ -229,7 +225,7 @@ private:
       return k;
     }
 
-    variable_ptr mapped(variable_ptr v) const { return v ? map_(v) : v; }
+    variable_ptr mapped(variable_ptr v) const { return v ? r_.substituted(v) : v; }
 
     void finish_expression(const expression& e) {
       auto& done = done_expressions_;
@@ -289,12 +285,14 @@ private:
       k = ef;
       if (s.value())
         c->set_value(exprs[k++]);
+      // A changed list is copied into the arena and rewritten there, before it is
+      // published: no array in between.
       if (!s.values().empty()) {
-        detail::vec<expression_ptr> values(s.values().begin(), s.values().end());
-        for (auto& v : values)
-          if (v)
-            v = exprs[k++];
-        c->set_values(w_.list(values));
+        const node_list<expression_ptr> values = w_.list(s.values());
+        for (auto *v = values.mutable_data(), *end = v + values.size(); v != end; ++v)
+          if (*v)
+            *v = exprs[k++];
+        c->set_values(values);
       }
       if (s.what == statement::kind::for_loop) {
         expression_ptr b[3] = {s.start(), s.stop(), s.step()};
@@ -306,11 +304,11 @@ private:
       // Children.
       k = sf;
       const auto replaced = [&](node_span<statement_ptr> in) {
-        detail::vec<statement_ptr> out(in.begin(), in.end());
-        for (auto& x : out)
-          if (x)
-            x = stmts[k++];
-        return w_.list(out);
+        const node_list<statement_ptr> out = w_.list(in);
+        for (auto *x = out.mutable_data(), *end = x + out.size(); x != end; ++x)
+          if (*x)
+            *x = stmts[k++];
+        return out;
       };
       if (!s.body().empty())
         c->set_body(replaced(s.body()));
@@ -321,10 +319,10 @@ private:
         for (auto& t : c->mutable_targets())
           t = mapped(t);
       } else if (!s.targets().empty()) {
-        detail::vec<variable_ptr> targets(s.targets().begin(), s.targets().end());
-        for (auto& t : targets)
-          t = mapped(t);
-        c->set_targets(w_.list(targets));
+        const node_list<variable_ptr> targets = w_.list(s.targets());
+        for (auto *t = targets.mutable_data(), *end = t + targets.size(); t != end; ++t)
+          *t = mapped(*t);
+        c->set_targets(targets);
       }
       stmts.resize(sf);
       exprs.resize(ef);
@@ -332,7 +330,7 @@ private:
     }
 
     node_factory& w_;
-    VarMap map_;
+    const rewriter& r_;
     detail::vec<statement_ptr> done_statements_;
     detail::vec<expression_ptr> done_expressions_;
     struct expression_item {
@@ -374,8 +372,30 @@ private:
     }
     if (collisions_.empty())
       return v;
-    auto it = collisions_.find(v.get());
-    return it == collisions_.end() ? v : it->second;
+    const std::size_t at = collision_at(v.get());
+    return at < collisions_.size() && collisions_[at].from == v.get() ? collisions_[at].to : v;
+  }
+
+  /// Where `v` is, or belongs, among the collisions (sorted by address): they are rare,
+  /// and a sorted array of records the rewriter has anyway costs no hash table.
+  [[nodiscard]] std::size_t collision_at(const variable* v) const {
+    const std::less<const variable*> before;
+    std::size_t lo = 0, hi = collisions_.size();
+    while (lo < hi) {
+      const std::size_t mid = lo + (hi - lo) / 2;
+      if (before(collisions_[mid].from, v))
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+    return lo;
+  }
+  void collide(const variable* v, variable_ptr nv) {
+    const std::size_t at = collision_at(v);
+    if (at < collisions_.size() && collisions_[at].from == v)
+      collisions_[at].to = nv;
+    else
+      collisions_.insert(collisions_.begin() + at, substitution{v, nv});
   }
 
   program_ptr old_;
@@ -389,7 +409,8 @@ private:
   };
   detail::vec<substitution> substitution_; ///< indexed by the old variable's id
   detail::vec<std::uint32_t> substituted_ids_;
-  std::unordered_map<const variable*, variable_ptr> collisions_;
+  /// Variables that share an id with another substituted one, sorted by address.
+  detail::vec<substitution> collisions_;
   struct replacement {
     std::size_t position; ///< in the old program's functions
     function_ptr function;

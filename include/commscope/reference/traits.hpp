@@ -66,6 +66,46 @@ private:
   node_span<element> a_, b_;
 };
 
+/// A scope's progressions read in place from the triples the statement holds (start,
+/// step, stop offset): no container, whose code every translation unit that verifies
+/// or re-analyzes a materialized program would compile.
+class progression_range {
+public:
+  class iterator {
+  public:
+    using value_type = device_progression;
+    using difference_type = std::ptrdiff_t;
+    iterator() = default;
+    explicit iterator(const std::int64_t* p) : p_(p) {}
+    device_progression operator*() const { return {p_[0], p_[1], p_[2]}; }
+    iterator& operator++() {
+      p_ += 3;
+      return *this;
+    }
+    iterator operator++(int) {
+      auto t = *this;
+      p_ += 3;
+      return t;
+    }
+    friend bool operator==(const iterator& a, const iterator& b) { return a.p_ == b.p_; }
+
+  private:
+    const std::int64_t* p_ = nullptr;
+  };
+
+  progression_range() = default;
+  /// The whole triples of `t` (a trailing partial one is not a progression).
+  explicit progression_range(node_span<std::int64_t> t) : p_(t.data()), n_(t.size() / 3) {}
+  [[nodiscard]] iterator begin() const { return iterator(p_); }
+  [[nodiscard]] iterator end() const { return iterator(p_ + 3 * n_); }
+  [[nodiscard]] std::size_t size() const { return n_; }
+  [[nodiscard]] bool empty() const { return n_ == 0; }
+
+private:
+  const std::int64_t* p_ = nullptr;
+  std::size_t n_ = 0;
+};
+
 /// An expression's operands (base, positional arguments, keyword values) read in place:
 /// the analysis asks for them at every node, so they are not copied into a container.
 class operand_range {
@@ -364,12 +404,8 @@ template <> struct commscope::ir_traits<commscope::reference::program_ptr> {
   // ---- reading materialized scopes
   static std::string_view scope_name(statement s) { return s->scope_name().view(); }
   static std::span<const std::int64_t> scope_devices(statement s) { return s->devices(); }
-  static std::vector<device_progression> scope_progressions(statement s) {
-    const auto t = s->progressions();
-    std::vector<device_progression> out;
-    for (std::size_t i = 0; i + 2 < t.size(); i += 3)
-      out.push_back({t[i], t[i + 1], t[i + 2]});
-    return out;
+  static reference::progression_range scope_progressions(statement s) {
+    return reference::progression_range(s->progressions());
   }
   static reference::pointer_range<reference::window_buffer> scope_slots(statement s) {
     return reference::pointer_range<reference::window_buffer>(s->slots());
