@@ -366,6 +366,14 @@ void bm_index_run(benchmark::State& state) {
 } // namespace
 
 int main(int argc, char** argv) {
+  // glibc gives the top of its heap back to the system once enough of it is free, by
+  // thresholds that move with what was freed before: which case ran before another then
+  // decided how many pages a case faulted in again (the rewrite at 10^4 allocations
+  // measured 6 to 29 ms on a machine where a fault costs microseconds). Fixed thresholds
+  // keep freed memory, so that every case and its floor are measured warm alike; a cold
+  // single run is what opt_at_scale.sh measures.
+  mallopt(M_MMAP_THRESHOLD, 32 << 20);
+  mallopt(M_TRIM_THRESHOLD, 1 << 30);
   for (std::int64_t a : {1000, 10000, 100000, 1000000}) {
     // One family per case and size, in this order: names come out as "analyze/1000".
     benchmark::RegisterBenchmark("traverse", bm_traverse)->Arg(a);
