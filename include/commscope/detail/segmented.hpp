@@ -15,7 +15,14 @@
 namespace commscope::detail {
 
 template <class T> class segmented {
-  static constexpr std::size_t shift = 12;
+  /// Segments of about 32 KiB (at least 64 elements): few enough that finding one costs
+  /// nothing, small enough that the room beyond the size stays small.
+  static constexpr std::size_t shift = [] {
+    std::size_t k = 6;
+    while (k < 12 && (sizeof(T) << (k + 1)) <= 32768)
+      ++k;
+    return k;
+  }();
   static constexpr std::size_t segment = std::size_t{1} << shift;
   static constexpr std::size_t mask = segment - 1;
 

@@ -27,6 +27,7 @@
 
 #include <commscope/adapter.hpp>
 #include <commscope/detail/may_set.hpp>
+#include <commscope/detail/segmented.hpp>
 #include <commscope/detail/vector.hpp>
 #include <commscope/plan.hpp>
 
@@ -232,7 +233,7 @@ public:
   /// variables' entries stay: they are sized to the program, not the function; the
   /// may-sets stay: the analysis reads them to the end).
   constexpr void release_definitions() {
-    vec<definition>().swap(defs_);
+    defs_.clear();
     vec<std::int64_t>().swap(wide_);
     vec<resolution>().swap(resolutions_);
     vec<std::uint8_t>().swap(on_stack_);
@@ -656,7 +657,9 @@ private:
 
   Adapter a_;
   vec<variable_entry> vars_;
-  vec<definition> defs_;
+  /// In segments: the largest table of the walk, whose count is known only at its end
+  /// (a vector's growth copied it and held up to twice its size at the analysis' peak).
+  segmented<definition> defs_;
   vec<std::int64_t> wide_;       ///< values of definitions that do not fit in 32 bits
   vec<resolution> resolutions_;  ///< by node (slot()), once resolution begins
   vec<std::uint8_t> on_stack_;   ///< by node: bit m, on the stack of mode m
