@@ -461,7 +461,7 @@ private:
   }
 
   /// Follows copies (each names an earlier definition, so this ends) to the first
-  /// definition that is none, or to no_index; the copies passed are pointed at it, so
+  /// definition that is no copy, or to no_index; the copies passed are pointed at it, so
   /// that a chain is walked once.
   constexpr std::uint32_t past_copies(std::uint32_t d) {
     std::uint32_t end = d;
