@@ -631,9 +631,7 @@ private:
         node_rank_.emplace_back(nodes_);
         node_bits_.emplace_back(0);
       }
-      const auto k = defs_[i].what;
-      if (k == binding::kind::merge || k == binding::kind::collective_result ||
-          k == binding::kind::derived) {
+      if (node(defs_[i], view_mode)) { // the nodes of either mode: view's include root's
         node_bits_.back() |= std::uint64_t{1} << (i & 63);
         ++nodes_;
       }

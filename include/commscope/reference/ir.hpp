@@ -1098,15 +1098,9 @@ public:
 
   statement* make(const statement_spec& s) {
     using k = statement::kind;
-    const std::size_t slots = static_cast<std::size_t>(statement::slot_count(s.what));
     const std::size_t inline_targets =
         s.what == k::assign ? s.targets.size() + (s.targets.size() >= 255 ? 1 : 0) : 0;
-    const std::size_t bytes = sizeof(statement) + 8 * (slots + inline_targets);
-    void* mem = arena_->allocate(bytes);
-    std::memset(mem, 0, bytes);
-    auto* st = new (mem) statement();
-    st->what = s.what;
-    st->where = s.where;
+    auto* st = blank_statement(s.what, s.where, inline_targets);
     st->set_origin(s.origin);
     st->set_text(s.text);
     st->set_elif(s.is_elif);
@@ -1150,14 +1144,7 @@ public:
   /// spec with only a place and a body, without the code for every other kind, for the
   /// rewrite, which makes no other statement from nothing.
   statement* make_scope(source_location where, std::span<const statement_ptr> body) {
-    const std::size_t bytes =
-        sizeof(statement) +
-        8 * static_cast<std::size_t>(statement::slot_count(statement::kind::scope));
-    void* mem = arena_->allocate(bytes);
-    std::memset(mem, 0, bytes);
-    auto* st = new (mem) statement();
-    st->what = statement::kind::scope;
-    st->where = where;
+    auto* st = blank_statement(statement::kind::scope, where);
     st->set_body(list(body));
     return st;
   }
@@ -1178,6 +1165,19 @@ public:
   }
 
 private:
+  /// A zeroed statement of kind `what` at `where`, with room for its kind's slots and
+  /// `extra` more (an assignment's inline targets).
+  statement* blank_statement(statement::kind what, source_location where, std::size_t extra = 0) {
+    const std::size_t bytes =
+        sizeof(statement) + 8 * (static_cast<std::size_t>(statement::slot_count(what)) + extra);
+    void* mem = arena_->allocate(bytes);
+    std::memset(mem, 0, bytes);
+    auto* st = new (mem) statement();
+    st->what = what;
+    st->where = where;
+    return st;
+  }
+
   struct key_of {
     std::string_view operator()(str s) const noexcept { return s.view(); }
   };

@@ -379,16 +379,11 @@ private:
   /// Where `v` is, or belongs, among the collisions (sorted by address): they are rare,
   /// and a sorted array of records the rewriter has anyway costs no hash table.
   [[nodiscard]] std::size_t collision_at(const variable* v) const {
-    const std::less<const variable*> before;
-    std::size_t lo = 0, hi = collisions_.size();
-    while (lo < hi) {
-      const std::size_t mid = lo + (hi - lo) / 2;
-      if (before(collisions_[mid].from, v))
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-    return lo;
+    const auto at = std::lower_bound(collisions_.begin(), collisions_.end(), v,
+                                     [](const substitution& s, const variable* x) {
+                                       return std::less<const variable*>{}(s.from, x);
+                                     });
+    return static_cast<std::size_t>(at - collisions_.begin());
   }
   void collide(const variable* v, variable_ptr nv) {
     const std::size_t at = collision_at(v);
