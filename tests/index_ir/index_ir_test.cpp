@@ -307,3 +307,22 @@ TEST_CASE("control flow: a parallel assignment reads both values before binding"
   CHECK(codes(plan) == "");
   CHECK(devices(plan) == "b1={1} b2={0} b3={2}");
 }
+
+TEST_CASE("a variable of one orchestrator is unbound in the next, though the index is the same") {
+  // The module numbers its variables: both orchestrators' `v` is one index. The second
+  // passes v before binding it: nothing the first bound may reach it.
+  constexpr commscope::function_info second{"host2", commscope::level::host, true, false};
+  auto p = std::make_unique<index_ir::program>();
+  builder b(*p);
+  b.function(chip_info, {});
+  const auto window = [&](const char* of) {
+    return b.call(commscope::operation::window, {b.use(of), b.opaque()});
+  };
+  b.function(host_info, {b.assign("b1", b.allocation("b1", b.integer(64))),
+                         b.assign("v", window("b1")), dispatch(b, "v", 0)});
+  b.function(second, {b.assign("b2", b.allocation("b2", b.integer(64))), dispatch(b, "v", 1),
+                      b.assign("v", window("b2")), dispatch(b, "v", 2)});
+  const auto plan = commscope::analyze(p->m, p->adapter());
+  CHECK(codes(plan) == "");
+  CHECK(devices(plan) == "b1={0} b2={2}");
+}
