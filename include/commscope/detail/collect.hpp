@@ -140,17 +140,17 @@ template <class Adapter> struct allocation_site {
 template <class Adapter> using window_site = view<typename Adapter::traits_type>;
 
 template <class Adapter> struct function_facts {
-  /// The two largest: segmented.hpp.
+  /// In segments (segmented.hpp), but windows, which become the plan's views in place.
   segmented<allocation_site<Adapter>> allocations;
-  std::vector<window_site<Adapter>> windows; ///< becomes the plan's views
+  std::vector<window_site<Adapter>> windows;
   segmented<dispatch_site<Adapter>> dispatches;
-  vec<collective_site<Adapter>> collectives;
-  vec<loop_site<Adapter>> loops;
+  segmented<collective_site<Adapter>> collectives;
+  segmented<loop_site<Adapter>> loops;
   vec<escape_site<Adapter>> escapes;
   /// The definitions of the positional arguments of dispatches and collectives
   /// (no_index for an argument that is no variable); once resolved, the may-sets of views
   /// they hold (variables.hpp, view_of).
-  vec<std::uint32_t> arguments;
+  segmented<std::uint32_t> arguments;
   vec<diagnostic<typename Adapter::location>> diagnostics;
   /// A scope statement was met: the function was materialized before (docs/semantics.md,
   /// "Output invariants": the pass does not wrap a body twice), so its plan is read back
@@ -190,15 +190,10 @@ public:
     // Windows sized up front from a cheap estimate, so that a long body's are not moved
     // on every growth: in a valid program each allocation takes at least three
     // statements (its own, its view's, a dispatch), and has about one view. An estimate
-    // too low costs one growth; one too high, memory unused. (Allocations and
-    // dispatches grow in segments, never moved.)
+    // too low costs one growth; one too high, memory unused. (The other facts grow in
+    // segments, never moved.)
     out_.windows.reserve(count_of(a_.body(f)) / 3);
     walker_.run(a_, a_.body(f), *this);
-    // A growth's excess is given back: these facts live through the analysis' peak.
-    // (Copied by hand: an adapter's loop sites may not be plain data, and then they are
-    // in a std::vector, whose shrink_to_fit is not evaluable in constant expressions.)
-    fit(out_.loops);
-    fit(out_.arguments);
   }
 
   /// The walk's events.
@@ -287,12 +282,6 @@ public:
   }
 
 private:
-  /// Gives back the capacity of v beyond a quarter above its size.
-  template <class Vec> static constexpr void fit(Vec& v) {
-    if (v.capacity() - v.size() > v.size() / 4)
-      Vec(v.begin(), v.end()).swap(v);
-  }
-
   constexpr void open(control_flow how, std::uint32_t idx) {
     open_.emplace_back(idx);
     open_guarded_.emplace_back(how != control_flow::block);

@@ -1,25 +1,28 @@
 // A sequence that grows in segments of fixed capacity: appending never moves what it
 // holds, and it never holds more than one segment of room beyond its size. For the walk's
-// largest facts, whose count is known only at its end: a vector sized from an estimate
-// held up to twice what was needed, and giving the excess back copied it all at the
-// analysis' peak.
+// facts, whose count is known only at its end: a vector sized from an estimate held up
+// to twice what was needed, its growth held the old and the new array at once, and
+// giving the excess back copied it all at the analysis' peak.
+//
+// The segments are blocks it allocates itself, listed in a vector of pointers: a vector
+// of vectors brought a std::vector's functions for every element type.
 #pragma once
 
 #include <commscope/detail/vector.hpp>
 
 #include <cstddef>
-#include <cstdint>
+#include <memory>
+#include <type_traits>
 #include <utility>
-#include <vector>
 
 namespace commscope::detail {
 
 template <class T> class segmented {
-  /// Segments of about 32 KiB (at least 64 elements): few enough that finding one costs
+  /// Segments of about 8 KiB (at least 64 elements): few enough that finding one costs
   /// nothing, small enough that the room beyond the size stays small.
   static constexpr std::size_t shift = [] {
     std::size_t k = 6;
-    while (k < 12 && (sizeof(T) << (k + 1)) <= 32768)
+    while (k < 12 && (sizeof(T) << (k + 1)) <= 8192)
       ++k;
     return k;
   }();
@@ -50,6 +53,25 @@ public:
     std::size_t i_ = 0;
   };
 
+  constexpr segmented() = default;
+  segmented(const segmented&) = delete;
+  segmented& operator=(const segmented&) = delete;
+  constexpr segmented(segmented&& o) noexcept
+      : segments_(std::move(o.segments_)), size_(std::exchange(o.size_, 0)),
+        first_capacity_(std::exchange(o.first_capacity_, 0)) {
+    o.segments_.clear();
+  }
+  constexpr segmented& operator=(segmented&& o) noexcept {
+    if (this != &o) {
+      clear();
+      segments_.swap(o.segments_);
+      size_ = std::exchange(o.size_, 0);
+      first_capacity_ = std::exchange(o.first_capacity_, 0);
+    }
+    return *this;
+  }
+  constexpr ~segmented() { clear(); }
+
   [[nodiscard]] constexpr std::size_t size() const { return size_; }
   [[nodiscard]] constexpr bool empty() const { return size_ == 0; }
   [[nodiscard]] constexpr T& operator[](std::size_t i) { return segments_[i >> shift][i & mask]; }
@@ -59,27 +81,66 @@ public:
   [[nodiscard]] constexpr iterator begin() const { return {this, 0}; }
   [[nodiscard]] constexpr iterator end() const { return {this, size_}; }
 
-  /// Appends; a full segment is left as it is and a new one begun. Within a segment the
-  /// vector grows as vectors do, so a short sequence takes little room.
+  /// Appends. The first segment grows as a vector does, so that a short sequence takes
+  /// little room; past it, a full segment is left as it is and a new one begun.
   template <class... Args> constexpr T& emplace_back(Args&&... args) {
-    if ((size_ & mask) == 0) {
-      segments_.emplace_back();
-      if (size_ != 0) // a sequence past its first segment fills whole ones
-        segments_.back().reserve(segment);
+    if (size_ == first_capacity_ && size_ < segment) {
+      T made(std::forward<Args>(args)...); // the arguments may be an element it moves
+      grow_first();
+      return place(std::move(made));
     }
-    ++size_;
-    return segments_.back().emplace_back(std::forward<Args>(args)...);
+    if (size_ >= segment && (size_ & mask) == 0)
+      segments_.emplace_back(allocate(segment));
+    return place(std::forward<Args>(args)...);
   }
 
   /// Empties it and frees its segments.
   constexpr void clear() {
+    for (std::size_t s = 0; s < segments_.size(); ++s) {
+      const std::size_t first = s << shift;
+      const std::size_t used = size_ - first < segment ? size_ - first : segment;
+      if constexpr (!std::is_trivially_destructible_v<T>)
+        std::destroy_n(segments_[s], used);
+      deallocate(segments_[s], s == 0 ? first_capacity_ : segment);
+    }
     segments_.clear();
     size_ = 0;
+    first_capacity_ = 0;
   }
 
 private:
-  std::vector<vec<T>> segments_;
+  template <class... Args> constexpr T& place(Args&&... args) {
+    T* at = segments_[size_ >> shift] + (size_ & mask);
+    std::construct_at(at, std::forward<Args>(args)...);
+    ++size_;
+    return *at;
+  }
+
+  static constexpr T* allocate(std::size_t n) { return std::allocator<T>{}.allocate(n); }
+  static constexpr void deallocate(T* p, std::size_t n) { std::allocator<T>{}.deallocate(p, n); }
+
+  /// The first segment, full: twice the room (at most a segment), its elements moved.
+  constexpr void grow_first() {
+    const std::size_t capacity = first_capacity_ == 0 ? 4 : 2 * first_capacity_;
+    T* grown = allocate(capacity);
+    if (first_capacity_ != 0) {
+      T* old = segments_[0];
+      for (std::size_t i = 0; i < size_; ++i) {
+        std::construct_at(grown + i, std::move(old[i]));
+        if constexpr (!std::is_trivially_destructible_v<T>)
+          std::destroy_at(old + i);
+      }
+      deallocate(old, first_capacity_);
+      segments_[0] = grown;
+    } else {
+      segments_.emplace_back(grown);
+    }
+    first_capacity_ = capacity;
+  }
+
+  vec<T*> segments_;
   std::size_t size_ = 0;
+  std::size_t first_capacity_ = 0; ///< 4 to `segment`, doubling: a power of two
 };
 
 } // namespace commscope::detail

@@ -1,0 +1,83 @@
+// detail::segmented, the walk's growing tables: what is appended stays where it was put
+// once past the first segment, reads back in order across segments, and element types
+// that are not plain data are constructed and destroyed once each.
+#include <commscope/detail/segmented.hpp>
+
+#include <doctest/doctest.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+using commscope::detail::segmented;
+
+namespace {
+
+constexpr std::uint64_t sum_of_appended(std::size_t n) {
+  segmented<std::uint32_t> s;
+  for (std::size_t i = 0; i < n; ++i)
+    s.emplace_back(static_cast<std::uint32_t>(i));
+  std::uint64_t sum = 0;
+  for (const auto x : s)
+    sum += x;
+  return sum + s.size();
+}
+
+} // namespace
+
+// Past several segments (segments hold at most 4096 elements), in constant evaluation.
+static_assert(sum_of_appended(0) == 0);
+static_assert(sum_of_appended(5000) == 5000ull * 4999 / 2 + 5000);
+
+TEST_SUITE_BEGIN("segmented");
+
+TEST_CASE("elements keep their values and, past the first segment, their addresses") {
+  segmented<std::uint64_t> s;
+  std::vector<const std::uint64_t*> where;
+  constexpr std::size_t n = 100000;
+  for (std::size_t i = 0; i < n; ++i)
+    where.push_back(&s.emplace_back(i * 7));
+  REQUIRE(s.size() == n);
+  std::size_t moved = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    CHECK(s[i] == i * 7);
+    moved += where[i] != &s[i];
+  }
+  CHECK(moved < 4096); // only the first segment's elements move, as it grows
+  std::size_t i = 0;
+  for (const auto x : s)
+    CHECK(x == 7 * i++);
+  CHECK(i == n);
+}
+
+TEST_CASE("appending one of its own elements while the first segment grows") {
+  segmented<std::uint32_t> s;
+  s.emplace_back(41u);
+  for (int i = 0; i < 100; ++i)
+    s.emplace_back(s[0]);
+  for (const auto x : s)
+    CHECK(x == 41u);
+}
+
+TEST_CASE("elements that are not plain data: moved on growth, destroyed on clear") {
+  segmented<std::string> s;
+  const std::string long_text(100, 'x'); // beyond the small-string buffer: heap owned
+  for (int i = 0; i < 10000; ++i)
+    s.emplace_back(long_text + std::to_string(i));
+  CHECK(s[0] == long_text + "0");
+  CHECK(s[9999] == long_text + "9999");
+  s.clear();
+  CHECK(s.empty());
+  s.emplace_back("again");
+  CHECK(s[0] == "again");
+  segmented<std::string> t(std::move(s));
+  CHECK(s.empty());
+  REQUIRE(t.size() == 1);
+  CHECK(t[0] == "again");
+  s = std::move(t);
+  CHECK(s[0] == "again");
+}
+
+TEST_SUITE_END();
