@@ -80,7 +80,7 @@ public:
   constexpr variable_table(const Adapter& a, const typename Adapter::program& p) : a_(a) {
     if constexpr (dense) {
       bound_ = a.variable_bound(p);
-      size_variables(bound_);
+      vars_.resize(bound_);
     }
   }
 
@@ -102,9 +102,8 @@ public:
     if constexpr (!dense) {
       ids_.clear();
       vars_.clear();
-      stamps_.clear();
     } else if (vars_.size() < bound_) { // given back after a large walk (end_walk)
-      size_variables(bound_);
+      vars_.resize(bound_);
     }
   }
 
@@ -112,16 +111,13 @@ public:
     if constexpr (dense) {
       const auto i = a_.variable_index(v);
       if (i >= vars_.size())
-        size_variables(i + 1); // an adapter whose bound was low: stay correct
+        vars_.resize(i + 1); // an adapter whose bound was low: stay correct
       return static_cast<std::uint32_t>(i);
     } else {
       auto [it, fresh] =
           ids_.try_emplace(a_.variable_key(v), static_cast<std::uint32_t>(vars_.size()));
-      if (fresh) { // interned ids are this function's: their block is current
-        if (vars_.size() % block == 0)
-          stamps_.emplace_back(generation_);
-        vars_.emplace_back(no_index);
-      }
+      if (fresh)
+        vars_.emplace_back();
       return it->second;
     }
   }
@@ -145,7 +141,7 @@ public:
     if (!frames_.empty() && (d == no_index ? first_merges : d < frames_.back().first_def))
       reach(x, d, true);
     const auto def = make(b);
-    set_current(x, def);
+    vars_[x] = {def, generation_};
     return def;
   }
 
@@ -176,7 +172,7 @@ public:
       rec.def = join(rec.def, current(rec.variable));
       // A definition of its own, made inside the statement: to the walk, the variable is
       // then bound here, and a binding later in this branch makes no second record.
-      set_current(rec.variable, make({binding::kind::copy, rec.entry, 0}));
+      vars_[rec.variable] = {make({binding::kind::copy, rec.entry, 0}), generation_};
     }
   }
 
@@ -201,17 +197,17 @@ public:
       const record rec = records_[r];
       const std::uint32_t end = current(rec.variable);
       if (f.how == control_flow::alternatives) {
-        set_current(rec.variable, join(rec.def, end));
+        vars_[rec.variable] = {join(rec.def, end), generation_};
         continue;
       }
       const std::uint32_t last = join(end, rec.extra);
       auto& m = defs_[rec.def];
       if (last == rec.def || last == rec.entry) { // never rebound in it: its entry value
         m = pack({binding::kind::copy, past_copies(rec.entry), 0});
-        set_current(rec.variable, rec.entry);
+        vars_[rec.variable] = {rec.entry, generation_};
       } else {
         m.set_index(last);
-        set_current(rec.variable, rec.def);
+        vars_[rec.variable] = {rec.def, generation_};
       }
     }
     frames_.pop_back();
@@ -229,10 +225,8 @@ public:
   /// the next function then costs at most twice what this walk did.
   constexpr void end_walk() {
     if constexpr (dense)
-      if (2 * defs_.size() >= vars_.size()) {
-        vec<std::uint32_t>().swap(vars_);
-        vec<std::uint32_t>().swap(stamps_);
-      }
+      if (2 * defs_.size() >= vars_.size())
+        vec<variable_entry>().swap(vars_);
   }
 
   /// Frees the definitions and their resolutions once nothing resolves any more (the
@@ -333,10 +327,10 @@ public:
 private:
   enum mode : std::uint8_t { root_mode = 0, view_mode = 1 };
 
-  /// Variables' entries are stamped a block at a time: 4 bytes a variable, not 8, and
-  /// still nothing to clear between functions (a block of an older generation reads as
-  /// unbound, and is cleared when first bound again).
-  static constexpr std::size_t block = 16;
+  struct variable_entry {
+    std::uint32_t def = no_index;
+    std::uint32_t generation = 0;
+  };
   /// A binding as stored: 12 bytes where a binding takes 16 (the definitions are the
   /// largest table of the analysis' peak). The value is `low` (form index), `low` minus
   /// 2^32 (form negative), or wide_[low].
@@ -382,22 +376,8 @@ private:
   }
 
   constexpr std::uint32_t current(std::uint32_t x) const {
-    return stamps_[x / block] == generation_ ? vars_[x] : no_index;
-  }
-  constexpr void set_current(std::uint32_t x, std::uint32_t def) {
-    auto& stamp = stamps_[x / block];
-    if (stamp != generation_) { // the block's entries are an older function's
-      stamp = generation_;
-      std::fill_n(vars_.begin() + (x - x % block), block, no_index);
-    }
-    vars_[x] = def;
-  }
-  /// Dense ids: room for ids [0, n), in whole blocks, their stamps older than any
-  /// generation.
-  constexpr void size_variables(std::size_t n) {
-    const std::size_t blocks = (n + block - 1) / block;
-    vars_.resize(blocks * block, no_index);
-    stamps_.resize(blocks, 0);
+    const auto& v = vars_[x];
+    return v.generation == generation_ ? v.def : no_index;
   }
 
   constexpr std::uint32_t make(binding b) {
@@ -476,7 +456,7 @@ private:
       if (loop) // the loop's reads see the merge; a skipped block's see the entry
         entry = m;
     }
-    set_current(x, entry);
+    vars_[x] = {entry, generation_};
     return entry;
   }
 
@@ -674,8 +654,7 @@ private:
   };
 
   Adapter a_;
-  vec<std::uint32_t> vars_;   ///< by variable id: the definition that reaches (if stamped)
-  vec<std::uint32_t> stamps_; ///< by block of ids: the generation its entries are from
+  vec<variable_entry> vars_;
   /// In segments: the largest table of the walk, whose count is known only at its end
   /// (a vector's growth copied it and held up to twice its size at the analysis' peak).
   segmented<definition> defs_;
