@@ -9,6 +9,8 @@
 //
 //   index_traverse/A   floor: the same walk over the index IR
 //   index_analyze/A    commscope::analyze
+//   index_analyze_hashed/A  the same through an adapter that does not number its
+//                      variables (no variable_index): the analysis hashes their handles
 //   index_run/A        commscope::run, which rewrites the module in place
 //
 // on the same program laid out in the index IR (index_program.hpp: flat arrays, 32-bit
@@ -329,11 +331,11 @@ void bm_index_traverse(benchmark::State& state) {
            }));
 }
 
-void bm_index_analyze(benchmark::State& state) {
+template <class Traits> void bm_index_analyze(benchmark::State& state) {
   auto& w = current_index(static_cast<std::size_t>(state.range(0)), state);
   if (!w.ready)
     return;
-  const index_ir::traits t{&w.program.module};
+  const Traits t{&w.program.module};
   counters(state, w, peak_over(state, [&] {
              auto plan = commscope::analyze(w.program.module, t);
              benchmark::DoNotOptimize(plan.functions.data());
@@ -382,7 +384,9 @@ int main(int argc, char** argv) {
     benchmark::RegisterBenchmark("rebuild", bm_rebuild)->Arg(a);
     benchmark::RegisterBenchmark("run", bm_run)->Arg(a);
     benchmark::RegisterBenchmark("index_traverse", bm_index_traverse)->Arg(a);
-    benchmark::RegisterBenchmark("index_analyze", bm_index_analyze)->Arg(a);
+    benchmark::RegisterBenchmark("index_analyze", bm_index_analyze<index_ir::traits>)->Arg(a);
+    benchmark::RegisterBenchmark("index_analyze_hashed", bm_index_analyze<index_ir::hashed_traits>)
+        ->Arg(a);
     benchmark::RegisterBenchmark("index_run", bm_index_run)->Arg(a);
   }
   benchmark::Initialize(&argc, argv);

@@ -38,7 +38,7 @@ for a in $sizes; do
   for ir in reference index; do
     echo "running size $a, $ir IR ..." >&2
     filter="^(traverse|analyze|analyze_evidence|rebuild|run)/$a\$"
-    [ "$ir" = index ] && filter="^index_[a-z]*/$a\$"
+    [ "$ir" = index ] && filter="^index_[a-z_]*/$a\$"
     "$build/benchmarks/commscope_bench" --benchmark_filter="$filter" \
       --benchmark_repetitions="$reps" --benchmark_enable_random_interleaving=true \
       --benchmark_min_time=0.2 --benchmark_format=json --benchmark_out_format=json \
@@ -115,6 +115,13 @@ for a in sizes:
 growth(lo, hi, ("index_traverse", "index_analyze", "index_run"),
        (("analyze/traverse", lambda a: ns("index_analyze", a) / ns("index_traverse", a)),
         ("run/traverse", lambda a: ns("index_run", a) / ns("index_traverse", a))))
+
+print("\nvariables hashed: the same analysis through an adapter without variable_index")
+for a in sizes:
+    h = ns("index_analyze_hashed", a)
+    print(f"{a:>11,} | {h:8.0f} ns/alloc, {h / ns('index_analyze', a):.2f}x analyze, "
+          f"{h / ns('index_traverse', a):.2f}x traverse | "
+          f"peak {peak('index_analyze_hashed', a):7.0f} B/alloc")
 
 print("\npeak: the heap the pass adds beyond the IR, bytes per allocation. analyze: the")
 print("analysis alone, its plan included; run: analysis and rewrite, what the rewrite adds")

@@ -91,8 +91,10 @@ struct module {
 
 constexpr std::uint32_t at(auto handle) { return static_cast<std::uint32_t>(handle); }
 
-/// The adapter: the analysis core, the scope readers and the rewrite hooks.
-struct traits {
+/// The adapter: the analysis core, the scope readers and the rewrite hooks. `Numbered`:
+/// whether it numbers its variables (variable_index); without, the analysis tells them
+/// apart by hashing the handles, which the benchmarks measure against.
+template <bool Numbered> struct basic_traits {
   using program = module;
   using function = fn;
   using statement = st;
@@ -175,8 +177,8 @@ struct traits {
   }
   std::string_view allocation_name(ex e) const { return node(e).name; }
 
-  std::size_t variable_index(var v) const { return at(v); }
-  std::size_t variable_bound(const module& p) const { return p.variables.size(); }
+  std::size_t variable_index(var v) const requires Numbered { return at(v); }
+  std::size_t variable_bound(const module& p) const requires Numbered { return p.variables.size(); }
   std::string_view variable_name(var v) const { return m->variables[at(v)]; }
 
   // ---- the scope readers: index 0 is a window buffer like any other
@@ -195,15 +197,15 @@ struct traits {
   ex window_buffer_size(wb w) const { return m->buffers[at(w)].size; }
 
   // ---- the rewrite, in place: no rewriter
-  wb make_window_buffer(const commscope::window_buffer_spec<traits>& s) const {
+  wb make_window_buffer(const commscope::window_buffer_spec<basic_traits>& s) const {
     m->buffers.push_back({s.statement, s.base, s.size, s.name});
     return wb{static_cast<std::uint32_t>(m->buffers.size() - 1)};
   }
-  void retype_view(const commscope::view_spec<traits>& v) const {
+  void retype_view(const commscope::view_spec<basic_traits>& v) const {
     m->view_buffer.resize(m->statements.size(), none);
     m->view_buffer[at(v.statement)] = at(v.window_buffer);
   }
-  void wrap_body(fn f, std::span<const commscope::scope_spec<traits>> scopes) const {
+  void wrap_body(fn f, std::span<const commscope::scope_spec<basic_traits>> scopes) const {
     auto [first, count] = std::pair(m->functions[at(f)].first, m->functions[at(f)].count);
     const location where = count ? node(st{m->lists[first]}).where : location{};
     for (auto it = scopes.rbegin(); it != scopes.rend(); ++it) { // innermost first
@@ -224,6 +226,10 @@ struct traits {
     m->functions[at(f)].count = count;
   }
 };
+
+using traits = basic_traits<true>;
+/// The same IR as an adapter that does not number its variables.
+using hashed_traits = basic_traits<false>;
 
 /// Lays a compile-time test program out as an index module, node for node, except that
 /// variables are identified by name: a second `let` of a name rebinds it.

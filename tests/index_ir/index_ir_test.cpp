@@ -24,16 +24,18 @@ static_assert(commscope::materializable_ir<index_ir::traits>);
 static_assert(commscope::reads_scopes<index_ir::traits>);
 static_assert(commscope::provides<index_ir::traits, commscope::contract::variable_index>);
 static_assert(!commscope::provides<index_ir::traits, commscope::contract::rewriter>);
+static_assert(commscope::materializable_ir<index_ir::hashed_traits>);
+static_assert(!commscope::provides<index_ir::hashed_traits, commscope::contract::variable_index>);
 static_assert(sizeof(index_ir::st) == 4 && sizeof(index_ir::var) == 4 && sizeof(index_ir::wb) == 4);
 
 namespace {
 
-template <class Table> void check_table(const char* what) {
+template <class Table, class Traits = index_ir::traits> void check_table(const char* what) {
   std::size_t checked = 0;
   Table::for_each([&](const auto& c) {
     INFO(what, ": ", c.name);
     auto m = index_ir::from_compile_time(c.program);
-    const verdict v = check(m, c.expected, index_ir::traits{&m});
+    const verdict v = check(m, c.expected, Traits{&m});
     CHECK_MESSAGE(v.ok(), describe(v.what), " (index ", v.index, ")");
     ++checked;
   });
@@ -44,6 +46,12 @@ template <class Table> void check_table(const char* what) {
 
 TEST_CASE("every case of the compile-time table holds in the index IR") {
   check_table<ct_cases::all>("table");
+}
+
+TEST_CASE("every case holds with variables told apart by their hashed handles, not numbered") {
+  check_table<ct_cases::all, index_ir::hashed_traits>("table");
+  check_table<ct_cases::rebinding_without_renaming, index_ir::hashed_traits>("without renaming");
+  check_table<ct_cases::alternatives, index_ir::hashed_traits>("alternatives");
 }
 
 TEST_CASE("loops over part of the world: partial-world-range, as without symbolic sets") {
