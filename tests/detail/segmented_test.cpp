@@ -50,6 +50,14 @@ TEST_CASE("elements keep their values and, past the first segment, their address
   for (const auto x : s)
     CHECK(x == 7 * i++);
   CHECK(i == n);
+  // Cleared, it keeps its first segment for what comes next, and fills past it again.
+  s.clear();
+  CHECK(s.empty());
+  for (std::size_t k = 0; k < 3000; ++k)
+    s.emplace_back(k + 1);
+  REQUIRE(s.size() == 3000);
+  for (std::size_t k = 0; k < 3000; ++k)
+    CHECK(s[k] == k + 1);
 }
 
 TEST_CASE("appending one of its own elements while the first segment grows") {

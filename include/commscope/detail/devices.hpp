@@ -5,10 +5,11 @@
 
 #include <commscope/detail/collect.hpp>
 #include <commscope/detail/variables.hpp>
+#include <commscope/detail/vector.hpp>
 #include <commscope/device_set.hpp>
 #include <commscope/diagnostics.hpp>
 
-#include <array>
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 
@@ -37,7 +38,8 @@ template <class Adapter> class device_inference {
 public:
   constexpr device_inference(const Adapter& a, variable_table<Adapter>& vars,
                              const function_facts<Adapter>& facts)
-      : a_(a), vars_(vars), facts_(facts) {}
+      : a_(a), vars_(vars), facts_(facts),
+        loops_(std::min<std::size_t>(facts.loops.size(), cached_loops)) {}
 
   /// The descriptor of one dispatch, valid until the next call.
   [[nodiscard]] constexpr const descriptor& infer(const dispatch_site<Adapter>& d) {
@@ -69,7 +71,7 @@ public:
     if (!loop.counted || !(loop.begin < d.order && d.order < loop.end))
       return scratch_ = error(error_code::unsupported_device); // not an enclosing for loop
     // Every dispatch inside one loop gets the loop's descriptor: judge it once.
-    auto& cached = loops_[b.ref % cached_loops];
+    auto& cached = loops_[b.ref % loops_.size()];
     if (cached.loop != b.ref) {
       cached.loop = b.ref;
       cached.desc = of_loop(loop.bounds);
@@ -237,8 +239,8 @@ private:
 
   /// Loops' descriptors, direct-mapped by loop index: a loop's dispatches come one after
   /// another in source order, so that a loop is judged about once, in room that does not
-  /// grow with the function (an entry per loop was 9 bytes per allocation at the
-  /// analysis' peak on the benchmarks' programs).
+  /// grow past 64 entries (an entry per loop was 9 bytes per allocation at the analysis'
+  /// peak on the benchmarks' programs), and none for a function without loops.
   static constexpr std::size_t cached_loops = 64;
   struct loop_descriptor {
     std::uint32_t loop = no_index;
@@ -248,7 +250,7 @@ private:
   const Adapter& a_;
   variable_table<Adapter>& vars_;
   const function_facts<Adapter>& facts_;
-  std::array<loop_descriptor, cached_loops> loops_{};
+  vec<loop_descriptor> loops_;
   descriptor scratch_;
   descriptor merged_; ///< merged()'s
 };

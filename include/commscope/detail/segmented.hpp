@@ -60,12 +60,12 @@ public:
   constexpr segmented(segmented&& o) noexcept { take(o); }
   constexpr segmented& operator=(segmented&& o) noexcept {
     if (this != &o) {
-      clear();
+      free();
       take(o);
     }
     return *this;
   }
-  constexpr ~segmented() { clear(); }
+  constexpr ~segmented() { free(); }
 
   [[nodiscard]] constexpr std::size_t size() const { return size_; }
   [[nodiscard]] constexpr bool empty() const { return size_ == 0; }
@@ -92,19 +92,17 @@ public:
     return place(std::forward<Args>(args)...);
   }
 
-  /// Empties it and frees its segments.
+  /// Empties it and frees its segments but the first, whose room stays for what is
+  /// appended next: a function's facts are cleared for the next function's, and a small
+  /// function then allocates nothing.
   constexpr void clear() {
-    for (std::size_t s = 0; s < segments_.size(); ++s) {
-      const std::size_t first = s << shift;
-      const std::size_t used = size_ - first < segment ? size_ - first : segment;
-      if constexpr (!std::is_trivially_destructible_v<T>)
-        std::destroy_n(segments_[s], used);
-      deallocate(segments_[s], s == 0 ? first_capacity_ : segment);
-    }
-    segments_.clear();
+    if (segments_.empty())
+      return;
+    release_from(1);
+    segments_.resize(1);
     size_ = 0;
-    first_capacity_ = 0;
-    next_ = limit_ = nullptr;
+    next_ = segments_[0];
+    limit_ = next_ + first_capacity_;
   }
 
 private:
@@ -112,6 +110,24 @@ private:
     std::construct_at(next_, std::forward<Args>(args)...);
     ++size_;
     return *next_++;
+  }
+
+  /// Destroys the elements of segments `from` on and frees those segments.
+  constexpr void release_from(std::size_t from) {
+    for (std::size_t s = from; s < segments_.size(); ++s) {
+      const std::size_t first = s << shift;
+      const std::size_t used = size_ - first < segment ? size_ - first : segment;
+      if constexpr (!std::is_trivially_destructible_v<T>)
+        std::destroy_n(segments_[s], used);
+      deallocate(segments_[s], s == 0 ? first_capacity_ : segment);
+    }
+  }
+  constexpr void free() {
+    release_from(0);
+    segments_.clear();
+    size_ = 0;
+    first_capacity_ = 0;
+    next_ = limit_ = nullptr;
   }
 
   constexpr void take(segmented& o) {
