@@ -98,6 +98,8 @@ public:
   constexpr void clear() {
     if (segments_.empty())
       return;
+    if constexpr (!std::is_trivially_destructible_v<T>)
+      std::destroy_n(segments_[0], size_ < first_capacity_ ? size_ : first_capacity_);
     release_from(1);
     segments_.resize(1);
     size_ = 0;
