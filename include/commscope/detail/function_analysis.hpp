@@ -63,9 +63,8 @@ public:
     escaped_.assign(n, 0);
     bind_views(fp);
     devices_.assign(n, device_set{});
-    // An argument's definition becomes the may-set of views it resolves to.
-    for (std::size_t i = 0; i < facts_.arguments.size(); ++i)
-      facts_.arguments[i] = vars_.view_of(facts_.arguments[i]);
+    for (auto& arg : facts_.arguments) // a definition becomes the view it resolves to
+      arg = vars_.view_of(arg);
     escapes(fp);
     dispatches(fp);
     release(facts_.escapes); // nothing reads them again: off the later peak

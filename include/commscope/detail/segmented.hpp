@@ -99,7 +99,7 @@ public:
     if (segments_.empty())
       return;
     if constexpr (!std::is_trivially_destructible_v<T>)
-      std::destroy_n(segments_[0], size_ < first_capacity_ ? size_ : first_capacity_);
+      std::destroy_n(segments_[0], held_by(0));
     release_from(1);
     segments_.resize(1);
     size_ = 0;
@@ -117,12 +117,15 @@ private:
   /// Destroys the elements of segments `from` on and frees those segments.
   constexpr void release_from(std::size_t from) {
     for (std::size_t s = from; s < segments_.size(); ++s) {
-      const std::size_t first = s << shift;
-      const std::size_t used = size_ - first < segment ? size_ - first : segment;
       if constexpr (!std::is_trivially_destructible_v<T>)
-        std::destroy_n(segments_[s], used);
+        std::destroy_n(segments_[s], held_by(s));
       deallocate(segments_[s], s == 0 ? first_capacity_ : segment);
     }
+  }
+  /// The elements segment `s` holds (every segment past the first holds at least one).
+  [[nodiscard]] constexpr std::size_t held_by(std::size_t s) const {
+    const std::size_t rest = size_ - (s << shift);
+    return rest < segment ? rest : segment;
   }
   constexpr void free() {
     release_from(0);
