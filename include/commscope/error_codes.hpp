@@ -101,8 +101,8 @@ inline constexpr std::array<error_code_info, 17> error_codes{{
      "allocation name {subject} is used twice in one comm domain"},
     {"malformed-op", "A recognized operation written in a form the pass does not accept.",
      "A recognized operation with the wrong number of positional arguments, an allocation "
-     "that is not a direct assignment, a device= call of a name that is not a function of "
-     "the program, or a malformed comm_domain.",
+     "or a window that is not a direct assignment, a device= call of a name that is not a "
+     "function of the program, or a malformed comm_domain.",
      "write the operation in the form the message names",
      "operation {subject} is not in a form the pass accepts"},
     {"collective-arg-not-window", "A collective's argument is not a view.",
@@ -199,6 +199,9 @@ enum class reason : std::uint8_t {
   /// device-out-of-range at an allocation (subject) whose device set reaches a limit
   /// (device) that a tool sets below the adapter's, where no one dispatch shows it
   allocation_beyond_limit,
+  /// a window that is not the whole value of an assignment to one variable (subject: the
+  /// allocation its pointer names)
+  window_not_assigned,
 };
 
 /// A reason's row: the code it refines, its message and help, and its rank among the
@@ -213,7 +216,7 @@ struct reason_info {
 };
 
 /// Every reason, in the order of `reason` (`none` has no text: its code's row speaks).
-inline constexpr std::array<reason_info, 28> reasons{{
+inline constexpr std::array<reason_info, 29> reasons{{
     {error_code::malformed_op, {}, {}, 0}, // none
     {error_code::malformed_op,
      "operation {subject} takes {expected_arity} positional argument{expected_arity:s}, got "
@@ -302,6 +305,10 @@ inline constexpr std::array<reason_info, 28> reasons{{
     {error_code::device_out_of_range,
      "allocation {subject} is used on device {device}, at or above the device limit {limit}",
      "use device ids below the device limit in the dispatches of its views", 0},
+    {error_code::malformed_op,
+     "a window of allocation {subject} must be assigned directly to one variable: the rewrite "
+     "gives a view its window buffer through its variable",
+     "assign the window to one variable on its own (v = window(ptr, ...)) and use v", 0},
 }};
 
 /// The row of a reason.

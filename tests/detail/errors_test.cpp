@@ -188,6 +188,40 @@ TEST_CASE("malformed-op: the views passed to a device= call of an unknown functi
   CHECK(pl.diagnostics[0].why == commscope::reason::unknown_callee);
 }
 
+TEST_CASE("malformed-op: a window that is not assigned directly, and nothing else for it") {
+  // A view is typed with its window buffer through its variable: a window nested in an
+  // expression has none. Dropped, its dispatch's devices would be missing from buf's set.
+  fixture f;
+  auto buf = f.h.alloc("buf", 64);  // 4
+  auto only = f.h.alloc("only", 8); // 5: its one window is nested: no dead-alloc after it
+  auto v = f.h.window("v", buf);    // 6
+  f.h.dispatch(f.chip, {v}, 0);
+  f.h.dispatch(f.chip, {f.h.operation(operation::window, {buf, fb::list({8}), 1})}, 1); // 8
+  f.h.assign("t", fb::list({f.h.operation(operation::window, {only, fb::list({8}), 1})})); // 9
+  f.h.evaluate(f.h.operation(operation::window, {fb::name("ext"), fb::list({8}), 1})); // 10
+  const auto pl = f.analyze();
+  CHECK(diags(pl) == "malformed-op buf 8:9\nmalformed-op only 9:13"); // 10 names no allocation
+  REQUIRE(pl.diagnostics.size() == 2);
+  CHECK(pl.diagnostics[0].why == commscope::reason::window_not_assigned);
+  CHECK(pl.diagnostics[0].message() ==
+        "a window of allocation 'buf' must be assigned directly to one variable: the rewrite "
+        "gives a view its window buffer through its variable");
+  REQUIRE(pl.diagnostics[0].notes.size() == 1);
+  CHECK(pl.diagnostics[0].notes[0].where.line == 4);
+}
+
+TEST_CASE("a window whose pointer is an expression views what the pointer names") {
+  fixture f;
+  auto buf = f.h.alloc("buf", 64); // 4
+  auto v = f.h.window("v", buf);
+  f.h.dispatch(f.chip, {v}, 0);
+  auto w = f.h.window("w", fb::add(buf, 0)); // derived from buf: a view of it
+  f.h.dispatch(f.chip, {w}, 1);
+  const auto pl = f.analyze();
+  CHECK(coverage(pl, "buf") == "{0,1}");
+  CHECK(pl.functions[0].views.size() == 2);
+}
+
 TEST_CASE("malformed-op: window with the wrong number of arguments") {
   fixture f;
   auto buf = f.h.alloc("buf", 64);                                               // 4

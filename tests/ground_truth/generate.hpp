@@ -8,7 +8,8 @@
 //
 // About a third of the programs pass views through expressions too: slices and method
 // calls of views, tuples packed, read back and unpacked, a view chosen by a conditional
-// expression, a dispatch guarded by one, arguments by keyword. About one in ten calls a
+// expression, a dispatch guarded by one, arguments by keyword, a window whose pointer is
+// read back from a tuple. About one in ten calls a
 // helper with a view, a tuple or a window pointer (`stage(v)`, `helper(b)`): the pass must
 // refuse it with view-escapes there; such an allocation is left without coverage.
 #pragma once
@@ -70,6 +71,7 @@ public:
       s.kind = statement_kind::window;
       s.target = views_.back();
       s.source = v < buffers ? buffer_vars[static_cast<std::size_t>(v)] : any_of(sources_);
+      s.from.how = pointer_form();
       current_[static_cast<std::size_t>(s.target)] = current_[static_cast<std::size_t>(s.source)];
       p_.body.push_back(s);
     }
@@ -202,6 +204,7 @@ private:
       s.kind = statement_kind::window;
       s.target = any_view();
       s.source = any_of(sources_);
+      s.from.how = pointer_form();
       current_[static_cast<std::size_t>(s.target)] = current_[static_cast<std::size_t>(s.source)];
       return s;
     case 2:
@@ -490,7 +493,11 @@ private:
   program p_;
   bool nested_bindings_ = true;
   bool expressions_ = false; ///< derived views, tuples, conditional expressions
-  bool escapes_ = false;     ///< helper calls
+
+  /// How a window reads its pointer: now and then, as an expression (`(b, 0)[0]`), which
+  /// names what the variable names.
+  form pointer_form() { return expressions_ && chance(0.2) ? form::element : form::plain; }
+  bool escapes_ = false; ///< helper calls
   int budget_ = 0;
   int depth_limit_ = 3;
   std::vector<int> views_, buffers_, pointers_, sources_, tuples_;

@@ -77,7 +77,8 @@ constexpr const collective_shape& shape(collective c) { return shapes[static_cas
 
 enum class statement_kind : std::uint8_t {
   allocate,   ///< target = pld.alloc_window_buffer(size)
-  window,     ///< target = pld.window(source, [...], dtype=...)
+  window,     ///< target = pld.window(source, [...], dtype=...); from.how element:
+              ///< the pointer read back from a tuple, pld.window((source, 0)[0], ...)
   copy,       ///< target = source (views, pointers, device variables)
   constant,   ///< target = constant (a device variable)
   parallel,   ///< arguments... = sources..., every source read before any is bound
@@ -259,7 +260,7 @@ inline bool has_expressions(const program& p) {
   each_statement(p.body, [&](const statement& s, int) {
     any |= s.kind == statement_kind::derive || s.kind == statement_kind::pack ||
            s.kind == statement_kind::unpack || s.kind == statement_kind::choose || s.guarded ||
-           s.keywords;
+           s.keywords || (s.kind == statement_kind::window && s.from.how != form::plain);
     for (const auto& f : s.forms)
       any |= f.how != form::plain;
   });

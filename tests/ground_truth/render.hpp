@@ -112,8 +112,10 @@ private:
                       std::to_string(s.size) + ")");
       return;
     case statement_kind::window:
-      put(indent, name(s.target) + " = " + prefix(s) + "window(" + name(s.source) +
-                      ", [16], dtype=pl.FP32)");
+      put(indent,
+          name(s.target) + " = " + prefix(s) + "window(" +
+              (s.from.how == form::element ? "(" + name(s.source) + ", 0)[0]" : name(s.source)) +
+              ", [16], dtype=pl.FP32)");
       return;
     case statement_kind::copy:
       put(indent, name(s.target) + " = " + name(s.source));

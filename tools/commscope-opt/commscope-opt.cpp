@@ -516,6 +516,10 @@ program_outcome run_program(const fe::program_unit& unit, const options& opt,
           message += ": " + why;
           break;
         }
+    // Where the reason has a fix of its own (a window to assign, a view to pass
+    // positionally), it is more use than the code's general one.
+    if (help.empty() && d.why != commscope::reason::none)
+      help = d.help();
     result.findings.push_back(finding_of(d, std::move(message)));
     result.findings.back().help = std::move(help);
     if (d.code == commscope::error_code::unconsumed_alloc)

@@ -116,6 +116,9 @@ template <class Adapter> struct escape_site {
   /// A dispatch's keyword arguments: a dispatch gives its devices to its positional
   /// arguments only.
   bool keyword = false;
+  /// A window that is no assignment's whole value: a view the rewrite cannot type, since
+  /// it types a view through its variable. `def` is what its pointer may name.
+  bool window = false;
 };
 
 /// What the walk records of an allocation: what its plan record needs from the IR, read
@@ -599,11 +602,13 @@ private:
       return {binding::kind::allocation, idx, 0};
     }
     case operation::window: {
-      const expression ptr = nth_argument(a_, e, 0);
-      if (a_.expression_kind_of(ptr) != expression_kind::variable)
+      // A pointer written as an expression (`t[0]`, `a if c else b`) names what the
+      // variables it reads may name. Not a view yet: the value keeps the position, for an
+      // error found after the walk.
+      const auto ptr = derived_of(nth_argument(a_, e, 0));
+      if (ptr == no_index)
         return {binding::kind::opaque};
-      // Not a view yet: the value keeps the position, for an error found after the walk.
-      return {binding::kind::window, read(ptr), -1 - static_cast<std::int64_t>(at)};
+      return {binding::kind::window, ptr, -1 - static_cast<std::int64_t>(at)};
     }
     case operation::world_size:
       return {binding::kind::world_size};
@@ -780,6 +785,10 @@ private:
     } else if (!bound && t.op == operation::alloc_window_buffer) {
       report(out_.diagnostics, error_code::malformed_op, reason::alloc_not_assigned,
              a_.allocation_name(e), a_.location_of(e), at);
+    } else if (!bound && t.op == operation::window) {
+      // Its allocation is known only once the walk is over: judged with the escapes.
+      if (const auto d = derived_of(nth_argument(a_, e, 0)); d != no_index)
+        out_.escapes.emplace_back(escape_site<Adapter>{e, r.name, at, d, false, false, true});
     }
     if (bound && arity_ok)
       *bound = bind_operation(s, target, e, t.op, r, at_assignment);

@@ -240,6 +240,12 @@ private:
       const bool is_view = alloc != no_index;
       const auto a = is_view ? alloc : pointer;
       const auto& site = facts_.allocations[a];
+      if (e.window) {
+        report(facts_.diagnostics, error_code::malformed_op, reason::window_not_assigned,
+               site.name, a_.location_of(e.use), e.order)
+            .with_note(note_kind::shared_allocation, site.name, site.where);
+        continue;
+      }
       const reason why =
           e.keyword ? (is_view ? reason::view_by_keyword : reason::pointer_by_keyword)
           : is_view ? (e.call ? reason::view_into_call : reason::view_into_operation)
