@@ -497,11 +497,18 @@ expression_ptr dsl_parser::opaque_of(source_location at, std::span<const express
 void dsl_parser::bind_block_targets(statement& block) {
   if (block.targets().empty())
     return;
+  // Each time the body begins, the targets take what the block's values hold (an element
+  // of `items`, what `with ... as x` gives): a value made of what the statement itself
+  // bound them to, so that a view among the values reaches the body, and the values are
+  // not read twice.
+  std::vector<expression_ptr> reads;
+  for (const auto& t : block.targets())
+    reads.emplace_back(w_.make_use(block.where, t));
   statement_spec b;
   b.what = statement::kind::assign;
   b.where = block.where;
   b.targets = block.targets();
-  b.value = opaque_of(block.where, {});
+  b.value = opaque_of(block.where, reads);
   block.set_binding(w_.make(b));
 }
 
