@@ -312,6 +312,25 @@ private:
       out.normal = std::move(exits);
       return out;
     }
+    case statement_kind::for_items: {
+      // The tuple's views in order (its body never packs it again: generate.hpp); the
+      // last stays bound.
+      const auto& items = elements(s.source);
+      states exits;
+      for (const int item : items) {
+        for (auto& st : in)
+          st[target] = read(st, s.source) < 0 ? std::int8_t{-1} : read(st, item);
+        tidy(in);
+        auto o = run(s.blocks[0], std::move(in));
+        add(exits, o.broke);
+        in = std::move(o.normal);
+        add(in, o.continued);
+      }
+      add(exits, in);
+      tidy(exits);
+      out.normal = std::move(exits);
+      return out;
+    }
     case statement_kind::while_loop: {
       states head = std::move(in), fresh = head, exits;
       while (!fresh.empty()) {

@@ -9,9 +9,10 @@
 // About a third of the programs pass views through expressions too: slices and method
 // calls of views, tuples packed, read back and unpacked, a view chosen by a conditional
 // expression, a dispatch guarded by one, arguments by keyword, a window whose pointer is
-// read back from a tuple. About one in ten calls a
-// helper with a view, a tuple or a window pointer (`stage(v)`, `helper(b)`): the pass must
-// refuse it with view-escapes there; such an allocation is left without coverage.
+// read back from a tuple, a for loop over a tuple's views. About one in ten calls a
+// helper with a view, a tuple or a window pointer (`stage(v)`, `helper(b)`), or stores one
+// (`x.held = v`, `(kept := v)`, `def later(): return v`): the pass must refuse it with
+// view-escapes there; such an allocation is left without coverage.
 #pragma once
 
 #include "execute.hpp"
@@ -133,6 +134,9 @@ private:
     int depth = 0;
     int loops = 0;              ///< enclosing for and while loops
     std::vector<int> variables; ///< of the enclosing for loops
+    /// The tuples enclosing loops iterate: never packed again inside (Python iterates the
+    /// tuple the loop began with, which the executor does not keep).
+    std::vector<int> iterated;
   };
 
   int pick(int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng_); }
@@ -177,23 +181,24 @@ private:
     const bool bind = c.depth == 0 || nested_bindings_;
     const bool nest = c.depth < depth_limit_;
     std::discrete_distribution<int> what({
-        5.0,                                     // dispatch
-        bind ? 1.2 : 0.0,                        // a new view
-        bind ? 2.0 : 0.0,                        // a copy
-        bind ? 0.4 : 0.0,                        // a swap
-        1.6,                                     // a collective
-        nest ? 2.0 : 0.0,                        // if
-        nest ? 1.2 : 0.0,                        // for over the world
-        nest ? 1.0 : 0.0,                        // for over a constant range
-        nest ? 0.8 : 0.0,                        // while
-        nest ? 0.5 : 0.0,                        // with
-        device_ >= 0 && bind ? 1.0 : 0.0,        // a device variable
-        !pointers_.empty() && bind ? 0.25 : 0.0, // a pointer rebound
-        expressions_ && bind ? 1.0 : 0.0,        // a derived view: a slice, a method, t[k]
-        !tuples_.empty() && bind ? 0.5 : 0.0,    // a tuple packed again
-        !tuples_.empty() && bind ? 0.4 : 0.0,    // a tuple unpacked
-        expressions_ && bind ? 0.6 : 0.0,        // a view chosen by a conditional expression
-        escapes_ ? 0.6 : 0.0,                    // a helper called with a view
+        5.0,                                          // dispatch
+        bind ? 1.2 : 0.0,                             // a new view
+        bind ? 2.0 : 0.0,                             // a copy
+        bind ? 0.4 : 0.0,                             // a swap
+        1.6,                                          // a collective
+        nest ? 2.0 : 0.0,                             // if
+        nest ? 1.2 : 0.0,                             // for over the world
+        nest ? 1.0 : 0.0,                             // for over a constant range
+        nest ? 0.8 : 0.0,                             // while
+        nest ? 0.5 : 0.0,                             // with
+        device_ >= 0 && bind ? 1.0 : 0.0,             // a device variable
+        !pointers_.empty() && bind ? 0.25 : 0.0,      // a pointer rebound
+        expressions_ && bind ? 1.0 : 0.0,             // a derived view: a slice, a method, t[k]
+        !tuples_.empty() && bind ? 0.5 : 0.0,         // a tuple packed again
+        !tuples_.empty() && bind ? 0.4 : 0.0,         // a tuple unpacked
+        expressions_ && bind ? 0.6 : 0.0,             // a view chosen by a conditional expression
+        escapes_ ? 0.6 : 0.0,                         // a helper called with a view
+        !tuples_.empty() && nest && bind ? 0.4 : 0.0, // for over a tuple's views
     });
     statement s;
     const int choice = what(rng_);
@@ -293,13 +298,19 @@ private:
       }
       return s;
     }
-    case 13:
-      return pack(any_of(tuples_));
+    case 13: {
+      const int t = any_of(tuples_);
+      if (std::find(c.iterated.begin(), c.iterated.end(), t) != c.iterated.end())
+        return dispatch(c, bind);
+      return pack(t);
+    }
     case 14: {
       s.kind = statement_kind::unpack;
       s.source = any_of(tuples_);
       if (arity(s.source) > static_cast<int>(views_.size()))
-        return pack(s.source);
+        return std::find(c.iterated.begin(), c.iterated.end(), s.source) != c.iterated.end()
+                   ? dispatch(c, bind)
+                   : pack(s.source);
       while (static_cast<int>(s.arguments.size()) < arity(s.source)) {
         const int v = any_view();
         if (std::find(s.arguments.begin(), s.arguments.end(), v) == s.arguments.end())
@@ -321,6 +332,7 @@ private:
     case 16:
       s.kind = statement_kind::escape;
       s.else_ = chance(0.3);
+      s.store = chance(0.3) ? pick(1, 3) : 0;
       if (chance(0.2)) { // a window pointer
         s.arguments = {any_of(sources_)};
       } else {
@@ -328,6 +340,18 @@ private:
         s.forms = {some_form(s.arguments[0])};
       }
       return s;
+    case 17: {
+      s.kind = statement_kind::for_items;
+      s.target = any_view();
+      s.source = any_of(tuples_);
+      bound(s.target, element(s.source, 0));
+      context inner = c;
+      ++inner.depth;
+      ++inner.loops;
+      inner.iterated.push_back(s.source);
+      s.blocks.push_back(make_block(inner, 1, 4));
+      return s;
+    }
     default: {
       s.kind = statement_kind::while_loop;
       s.conditions.push_back(p_.conditions++);

@@ -488,7 +488,8 @@ bool valid(const gt::program& p) {
       ok &= s.kind != gt::statement_kind::if_else || !s.conditions.empty();
       const bool inner = loop || s.kind == gt::statement_kind::for_world ||
                          s.kind == gt::statement_kind::for_range ||
-                         s.kind == gt::statement_kind::while_loop;
+                         s.kind == gt::statement_kind::while_loop ||
+                         s.kind == gt::statement_kind::for_items;
       for (const auto& c : s.blocks)
         walk(c, inner);
     }

@@ -88,6 +88,7 @@ enum class statement_kind : std::uint8_t {
   for_world,  ///< for target in pl.range(pld.world_size()): blocks[0]
   for_range,  ///< for target in range(start, stop, step): blocks[0]
   while_loop, ///< while cN(): blocks[0]
+  for_items,  ///< for target in source (a tuple): blocks[0], once per element, in order
   with_block, ///< with pl.at(...): blocks[0], run once
   jump,       ///< break (else_ false) or continue (else_ true)
   return_,    ///< return x
@@ -95,7 +96,8 @@ enum class statement_kind : std::uint8_t {
   pack,       ///< target = (sources...) or [sources...]: a tuple's elements bound
   unpack,     ///< arguments... = source: each bound to the tuple's element
   choose,     ///< target = sources[0] if cN() else sources[1]: both outcomes happen
-  escape,     ///< stage(argument) or helper(argument): view-escapes (else_: helper)
+  escape,     ///< stage(argument) or helper(argument): view-escapes (else_: helper);
+              ///< or a store of it (store)
 };
 
 struct statement;
@@ -116,6 +118,10 @@ struct statement {
   /// A dispatch: its arguments passed by keyword (x0=..., ...): a view so passed is
   /// view-escapes, as at a helper call (a dispatch covers its positional arguments only).
   bool keywords = false;
+  /// An escape written as something other than a call, which the front end cannot follow
+  /// either: 1 a store `x.held = ARG`, 2 a binding in an expression `(kept := ARG)`, 3 a
+  /// nested definition reading it, `def later(): return ARG` (0: a call).
+  int store = 0;
   std::vector<int> sources; ///< a parallel assignment's values (variables)
   std::int64_t size = 64;
   // dispatch: the device is `constant` when device_variable < 0; through_copy renders
@@ -203,6 +209,7 @@ inline bool binds(const statement& s) {
   case statement_kind::pack:
   case statement_kind::unpack:
   case statement_kind::choose:
+  case statement_kind::for_items:
     return true;
   case statement_kind::dispatch:
     return s.through_copy;
@@ -237,14 +244,16 @@ inline bool straight_line_bindings(const program& p) {
 ///     branch: the analysis joins the outcomes into one may-set per variable and loses
 ///     their correlation (after `w = v`, `allreduce(v, w)` passes b to b and c to c in
 ///     every execution, but {b, c} to {b, c} to the analysis);
-///   - `x = t[k]` and `a, b = t` read back a tuple: the analysis binds them to any view the
-///     tuple holds (docs/semantics.md: soundly wider), while an execution knows which one.
+///   - `x = t[k]`, `a, b = t` and `for x in t` read back a tuple: the analysis binds them to
+///     any view the tuple holds (docs/semantics.md: soundly wider), while an execution knows
+///     which one.
 /// Slices, method calls, a whole tuple passed to a dispatch, a guarded dispatch (it runs
 /// in some execution, and coverage is the union over executions) stay exact.
 inline bool exact_class(const program& p) {
   bool inexact = !straight_line_bindings(p);
   each_statement(p.body, [&](const statement& s, int) {
     inexact |= s.kind == statement_kind::choose || s.kind == statement_kind::unpack ||
+               s.kind == statement_kind::for_items ||
                (s.kind == statement_kind::derive && s.from.how == form::element);
     for (const auto& f : s.forms)
       inexact |= f.how == form::element;
@@ -260,7 +269,8 @@ inline bool has_expressions(const program& p) {
   each_statement(p.body, [&](const statement& s, int) {
     any |= s.kind == statement_kind::derive || s.kind == statement_kind::pack ||
            s.kind == statement_kind::unpack || s.kind == statement_kind::choose || s.guarded ||
-           s.keywords || (s.kind == statement_kind::window && s.from.how != form::plain);
+           s.keywords || s.kind == statement_kind::for_items ||
+           (s.kind == statement_kind::window && s.from.how != form::plain);
     for (const auto& f : s.forms)
       any |= f.how != form::plain;
   });

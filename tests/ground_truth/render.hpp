@@ -176,6 +176,13 @@ private:
                       condition(s.conditions[0]) + " else " + name(s.sources[1]));
       return;
     case statement_kind::escape: {
+      if (s.store != 0) {
+        const std::string arg = argument(s, 0);
+        put(indent, s.store == 1   ? "x.held = " + arg
+                    : s.store == 2 ? "(kept := " + arg + ")"
+                                   : "def later(): return " + arg);
+        return;
+      }
       std::string call = s.else_ ? "helper(" : "stage(";
       for (std::size_t k = 0; k < s.arguments.size(); ++k)
         call += (k ? ", " : "") + argument(s, k);
@@ -222,6 +229,10 @@ private:
       put_block(s.blocks[0], indent + 1);
       return;
     }
+    case statement_kind::for_items:
+      put(indent, "for " + name(s.target) + " in " + name(s.source) + ":");
+      put_block(s.blocks[0], indent + 1);
+      return;
     case statement_kind::while_loop:
       put(indent, "while " + condition(s.conditions[0]) + ":");
       put_block(s.blocks[0], indent + 1);

@@ -148,6 +148,7 @@ private:
     case statement_kind::pack:
     case statement_kind::unpack:
     case statement_kind::choose:
+    case statement_kind::for_items:
       return;
     }
   }

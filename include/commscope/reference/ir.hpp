@@ -305,6 +305,9 @@ public:
   /// An opaque form whose operands may not all be evaluated: a conditional expression, a
   /// lambda, a comprehension (a dispatch among them is guarded).
   [[nodiscard]] bool conditional() const noexcept { return flags_ & f_conditional; }
+  /// An opaque form that stores its operands into an object or a container (`x.a = v`,
+  /// `l[i] = v`): what it stores may be used anywhere later.
+  [[nodiscard]] bool store() const noexcept { return flags_ & f_store; }
   /// The variable a bound name refers to.
   [[nodiscard]] variable_ptr var() const noexcept {
     return (what == kind::name && (flags_ & f_bound)) ? payload_.var : nullptr;
@@ -369,6 +372,7 @@ public:
   }
   void set_base(expression_ptr b) noexcept { payload_.base = b.get(); }
   void set_conditional() noexcept { flags_ |= f_conditional; }
+  void set_store() noexcept { flags_ |= f_store; }
   /// False when the node has no room for a text (made without one, of a tail kind).
   bool set_text(str t) noexcept {
     switch (what) {
@@ -424,6 +428,7 @@ private:
     f_bound = 8,        ///< name: the payload is the variable
     f_resolved = 16,    ///< function_call: the payload is the callee
     f_conditional = 32, ///< opaque: its operands may not all be evaluated
+    f_store = 64,       ///< opaque: it stores its operands (store())
   };
 
   template <class T> const T* tail(std::size_t offset) const noexcept {

@@ -326,7 +326,8 @@ template <> struct commscope::ir_traits<commscope::reference::program_ptr> {
   /// operands. A method call on a value (`v.reshape(...)`, `v[0].view(...)`): derived from
   /// the value, its arguments escape. A subscript, an attribute, a tuple, arithmetic:
   /// derived. A conditional expression, a lambda, a
-  /// comprehension, `and`/`or`: derived, conditionally evaluated. A tensor's shape, dtype
+  /// comprehension, `and`/`or`: derived, conditionally evaluated. A store into an object
+  /// or a container (`x.a = v`): may do anything. A tensor's shape, dtype
   /// or ndim, and builtins that only read (`len`, `isinstance`, `print`, ...): independent.
   /// Any other call (a helper `self.stage(v)`, a module's function `pl.f(v)`): may do
   /// anything.
@@ -376,6 +377,8 @@ template <> struct commscope::ir_traits<commscope::reference::program_ptr> {
           op == "and" || op == "or" ? operand_flow::conditional : operand_flow::derived, {}, false};
     }
     case expr_kind::opaque:
+      if (e->store())
+        return {operand_flow::escapes, e->text().view(), false};
       return {e->conditional() ? operand_flow::conditional : operand_flow::derived, {}, false};
     default:
       return {operand_flow::derived, {}, false};

@@ -74,10 +74,13 @@ mutable_expr dsl_parser::parse_named() {
     const std::string_view n = text(next());
     next();
     auto value = parse_test();
-    // A binding inside an expression, which no statement presents to the analysis:
-    // uses after it see the bindings before it.
+    // A binding inside an expression, which no statement presents to the analysis: uses
+    // after it see the bindings before it, so what it binds must hold no view. It is
+    // taken as a store (a view in it is view-escapes there).
     (void)bind_new(n);
-    return opaque(b, {value});
+    auto r = opaque(b, {value});
+    r->set_store();
+    return r;
   }
   return parse_test();
 }

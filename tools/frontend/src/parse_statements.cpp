@@ -216,7 +216,7 @@ statement_ptr dsl_parser::parse_nested_definition() {
     unexpected("'def' or 'class'");
   if (is_name("async"))
     next();
-  next();
+  const std::string_view keyword = text(next());
   variable_ptr target;
   if (peek().kind() == tok::name) {
     auto* v = bind_new(text(peek()));
@@ -245,8 +245,67 @@ statement_ptr dsl_parser::parse_nested_definition() {
     --e;
   const statement_text t = make_text(b, e, {}, false);
   s.origin = note(t);
-  return opaque_binding(
-      s, {}, target ? std::span<const variable_ptr>(&target, 1) : std::span<const variable_ptr>());
+  // Its body is not analyzed: whatever variables of the host it reads (a closure's view,
+  // dispatched when it is called) it may use anywhere, as a store would.
+  const auto reads = closure_reads(b, e, target);
+  if (reads.empty())
+    return opaque_binding(s, {},
+                          target ? std::span<const variable_ptr>(&target, 1)
+                                 : std::span<const variable_ptr>());
+  expression_spec x;
+  x.what = expression::kind::opaque;
+  x.where = s.where;
+  std::string named(keyword);
+  if (target)
+    named.append(" ").append(target->name.view());
+  x.text = w_.intern(named);
+  x.args = reads;
+  auto* closure = w_.make(x);
+  closure->set_store();
+  const expression_ptr read[] = {expression_ptr(closure)};
+  return opaque_binding(s, read,
+                        target ? std::span<const variable_ptr>(&target, 1)
+                               : std::span<const variable_ptr>());
+}
+
+/// The uses of the host's variables that the tokens [b, e) of a nested definition read,
+/// each variable once: its names that are no attribute, no keyword argument and none of
+/// its parameters (the names right after its opening parenthesis, a comma or a star, at
+/// the parenthesis' depth).
+std::vector<expression_ptr> dsl_parser::closure_reads(std::uint32_t b, std::uint32_t e,
+                                                      variable_ptr self) {
+  std::vector<std::string_view> parameters;
+  std::uint32_t k = b;
+  while (k < e && !t_[k].is_keyword("def") && !t_[k].is_keyword("class"))
+    ++k;
+  int depth = 0;
+  for (; k < e && !(depth == 0 && t_[k].is_op(":")); ++k) {
+    if (t_[k].is_op("(") || t_[k].is_op("[") || t_[k].is_op("{"))
+      ++depth;
+    else if (t_[k].is_op(")") || t_[k].is_op("]") || t_[k].is_op("}"))
+      --depth;
+    else if (depth == 1 && t_[k].kind() == tok::name && !t_[k].is_reserved() &&
+             (t_[k - 1].is_op("(") || t_[k - 1].is_op(",") || t_[k - 1].is_op("*") ||
+              t_[k - 1].is_op("**")))
+      parameters.push_back(text(t_[k]));
+  }
+  std::vector<expression_ptr> reads;
+  std::vector<const variable*> seen;
+  for (k = b; k < e; ++k) {
+    const token& x = t_[k];
+    if (x.kind() != tok::name || x.is_reserved() || (k > b && t_[k - 1].is_op(".")) ||
+        (k + 1 < e && t_[k + 1].is_op("=")))
+      continue;
+    const std::string_view n = text(x);
+    if (std::find(parameters.begin(), parameters.end(), n) != parameters.end())
+      continue;
+    const variable* v = names_.find(n, hash_name(n));
+    if (!v || v == self.get() || std::find(seen.begin(), seen.end(), v) != seen.end())
+      continue;
+    seen.push_back(v);
+    reads.emplace_back(w_.make_use(where(x), variable_ptr(v)));
+  }
+  return reads;
 }
 
 void dsl_parser::parse_simple_line() {
@@ -353,7 +412,10 @@ statement* dsl_parser::parse_simple() {
   if (peek().kind() == tok::op && is_augmented_code(peek().flags())) {
     next();
     auto value = parse_value();
-    const expression_ptr v[] = {first, value};
+    // `x.a += v`, `l[i] += v`: v is stored there.
+    const bool stored =
+        first->what == expression::kind::attribute || first->what == expression::kind::subscript;
+    const expression_ptr v[] = {first, stored ? store_into(*first, value) : expression_ptr(value)};
     gathered<variable_ptr> targets(vs_);
     rebind_targets(*first, targets);
     return opaque_binding(s, v, targets.items());
@@ -461,7 +523,23 @@ statement* dsl_parser::assignment(statement_spec& s,
   }
   if (!plain) {
     gathered<expression_ptr> values(xs_);
-    values.push(value);
+    // Stored into an attribute or an element (`x.a = v`), the value is read through the
+    // store (named after the first such target): read twice, its calls would count twice.
+    const expression* store = nullptr;
+    std::vector<const expression*> open;
+    for (auto it = targets.rbegin(); it != targets.rend(); ++it)
+      open.push_back(it->get());
+    while (!open.empty() && !store) { // `a, x.b = ...` and `[*l[0:1]] = ...` store too
+      const expression* t = open.back();
+      open.pop_back();
+      if (t->what == expression::kind::attribute || t->what == expression::kind::subscript)
+        store = t;
+      else if (t->what == expression::kind::tuple || t->what == expression::kind::list ||
+               (t->what == expression::kind::opaque && t->text().starts_with("*")))
+        for (auto it = t->args().rbegin(); it != t->args().rend(); ++it)
+          open.push_back(it->get());
+    }
+    values.push(store ? store_into(*store, value) : expression_ptr(value));
     for (const auto& t : targets)
       if (t->what != expression::kind::name)
         values.push(t); // subscripts and attributes read their operands
@@ -492,6 +570,38 @@ expression_ptr dsl_parser::opaque_of(source_location at, std::span<const express
   e.where = at;
   e.args = reads;
   return w_.make(e);
+}
+
+/// `target = value` where target is an attribute or an element (`x.a`, `l[i]`, `t[0].b`):
+/// the value is stored where the analysis does not follow it. Named as written, with
+/// `[...]` for subscripts.
+expression_ptr dsl_parser::store_into(const expression& target, expression_ptr value) {
+  std::vector<std::string_view> parts; // innermost last
+  const expression* p = &target;
+  while (p && (p->what == expression::kind::attribute || p->what == expression::kind::subscript)) {
+    parts.push_back(p->what == expression::kind::attribute ? p->text().view() : "[...]");
+    p = p->base().get();
+  }
+  std::string text;
+  if (p && p->what == expression::kind::name)
+    text = p->var() ? p->var()->name.view() : p->text().view();
+  else
+    text = "(...)";
+  for (auto it = parts.rbegin(); it != parts.rend(); ++it) {
+    if (*it != "[...]")
+      text += '.';
+    text += *it;
+  }
+  text += " = ...";
+  expression_spec e;
+  e.what = expression::kind::opaque;
+  e.where = target.where;
+  e.text = w_.intern(text);
+  const expression_ptr reads[] = {std::move(value)};
+  e.args = reads;
+  auto* x = w_.make(e);
+  x->set_store();
+  return x;
 }
 
 void dsl_parser::bind_block_targets(statement& block) {

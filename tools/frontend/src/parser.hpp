@@ -319,6 +319,8 @@ private:
   statement* opaque_binding(statement_spec& s, std::span<const expression_ptr> reads,
                             std::span<const variable_ptr> targets);
   expression_ptr opaque_of(source_location at, std::span<const expression_ptr> reads);
+  expression_ptr store_into(const expression& target, expression_ptr value);
+  std::vector<expression_ptr> closure_reads(std::uint32_t b, std::uint32_t e, variable_ptr self);
   /// The assignment that binds a block's targets as its body begins (ir.hpp).
   void bind_block_targets(statement& block);
 
