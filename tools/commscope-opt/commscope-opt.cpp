@@ -418,6 +418,16 @@ std::string with_open_names(std::string message, const fe::program_unit& unit,
                "' is not bound to an integer constant in this file (bind it with -D " +
                std::string(names[i]) + "=INT)";
   }
+  bool local = false;
+  for (const auto& [where, name] : unit.local_device_names)
+    if (where == at) {
+      message += names.empty() && !local ? ": " : "; ";
+      message += "'" + name + "' is bound by a comprehension or a lambda, which the analysis " +
+                 "does not iterate";
+      local = true;
+    }
+  if (local && help.empty())
+    help = "dispatch in a for loop over pl.range(...) in the host body instead";
   return message;
 }
 

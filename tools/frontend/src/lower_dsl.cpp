@@ -230,6 +230,10 @@ void dsl_parser::note_open_device_names(const expression& call) {
       collect(d);
     }
     for (auto& n : open) {
+      if (std::find(shadow_.begin(), shadow_.end(), n) != shadow_.end()) {
+        unit_->local_device_names.emplace_back(call.where, std::move(n));
+        continue;
+      }
       if (const auto near = nearby_name(n, call.where); !near.empty())
         unit_->name_suggestions.push_back({call.where, n, std::string(near)});
       unit_->open_names.emplace_back(call.where, std::move(n));

@@ -14,6 +14,31 @@
 
 namespace commscope::frontend::detail {
 
+void dsl_parser::shadow_comprehension_targets() {
+  int depth = 0;
+  bool targets = false;
+  for (std::size_t k = i_; k < t_.size(); ++k) {
+    const token& x = t_[k];
+    if (x.kind() == tok::end)
+      return;
+    if (x.is_op("(") || x.is_op("[") || x.is_op("{")) {
+      ++depth;
+    } else if (x.is_op(")") || x.is_op("]") || x.is_op("}")) {
+      if (--depth < 0)
+        return; // the brackets' end
+    } else if (depth == 0 && x.kind() == tok::name) {
+      if (x.is_keyword("for"))
+        targets = true;
+      else if (x.is_keyword("in"))
+        targets = false;
+      else if (targets && !x.is_reserved())
+        shadow_.push_back(text(x));
+    } else if (targets && x.kind() == tok::name && !x.is_reserved()) {
+      shadow_.push_back(text(x)); // `for (a, b) in ...`
+    }
+  }
+}
+
 mutable_expr dsl_parser::comprehension(std::uint32_t b, const expression_ptr& element) {
   gathered<expression_ptr> ops(xs_);
   ops.push(element);
@@ -108,6 +133,7 @@ mutable_expr dsl_parser::parse_atom() {
 }
 
 mutable_expr dsl_parser::parenthesized(std::uint32_t b) {
+  const comprehension_scope scope(*this);
   if (is_op(")")) {
     next();
     return leaf(expression::kind::tuple, where(t_[b]));
@@ -147,6 +173,7 @@ mutable_expr dsl_parser::parenthesized(std::uint32_t b) {
 }
 
 mutable_expr dsl_parser::list_display(std::uint32_t b) {
+  const comprehension_scope scope(*this);
   gathered<expression_ptr> items(xs_);
   while (!is_op("]")) {
     mutable_expr x = parse_star_or_named();
@@ -169,6 +196,7 @@ mutable_expr dsl_parser::list_display(std::uint32_t b) {
 }
 
 mutable_expr dsl_parser::brace_display(std::uint32_t b) {
+  const comprehension_scope scope(*this);
   gathered<expression_ptr> parts(xs_);
   while (!is_op("}")) {
     if (is_op("**")) {

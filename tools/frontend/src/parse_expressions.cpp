@@ -498,6 +498,7 @@ mutable_expr dsl_parser::parse_slice() {
 
 mutable_expr dsl_parser::make_call(std::uint32_t b, mutable_expr callee, const dotted* d,
                                    const resolved_name& root) {
+  const comprehension_scope scope(*this); // f(g(r) for r in ...)
   gathered<expression_ptr> args(xs_);
   gathered<keyword_argument> keywords(ks_);
   bool unpacking = false;

@@ -156,6 +156,21 @@ private:
       unexpected("end of line");
   }
 
+  /// The targets of the comprehensions of the brackets just opened (`[f(r) for r in
+  /// ...]`), shadowed while the brackets are parsed: their element comes before its `for`,
+  /// and must not read the function's variables of those names.
+  struct comprehension_scope {
+    dsl_parser& p;
+    std::size_t shadowed;
+    explicit comprehension_scope(dsl_parser& q) : p(q), shadowed(q.shadow_.size()) {
+      q.shadow_comprehension_targets();
+    }
+    ~comprehension_scope() { p.shadow_.resize(shadowed); }
+    comprehension_scope(const comprehension_scope&) = delete;
+    comprehension_scope& operator=(const comprehension_scope&) = delete;
+  };
+  void shadow_comprehension_targets();
+
   struct nest {
     dsl_parser& p;
     nest(dsl_parser& q, std::uint32_t at) : p(q) {

@@ -76,6 +76,9 @@ struct program_unit {
   /// Names left open that a `device=` depends on, by the location of that call: the
   /// driver names them in the `unsupported-device` message and suggests `-D`.
   std::vector<std::pair<reference::source_location, std::string>> open_names;
+  /// Names in a `device=` that a comprehension or a lambda binds (`[f(device=r) for r in
+  /// ...]`), by the location of that call: the driver says so instead of suggesting `-D`.
+  std::vector<std::pair<reference::source_location, std::string>> local_device_names;
   /// Integer literals beyond 64 bits in a `device=`, by the location of that call: read
   /// as the nearest 64-bit value, and named as written in the message.
   std::vector<std::pair<reference::source_location, std::string>> huge_devices;
