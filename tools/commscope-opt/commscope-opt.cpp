@@ -520,6 +520,18 @@ program_outcome run_program(const fe::program_unit& unit, const options& opt,
     // why a callee is unknown.
     if (d.code == commscope::error_code::unsupported_device)
       message = with_open_names(std::move(message), unit, d.where, help);
+    if ((d.why == commscope::reason::view_into_call ||
+         d.why == commscope::reason::pointer_into_call) &&
+        std::find(unit.unpacked_dispatches.begin(), unit.unpacked_dispatches.end(), d.where) !=
+            unit.unpacked_dispatches.end()) {
+      message = std::string(d.why == commscope::reason::view_into_call ? "a view"
+                                                                       : "the window pointer") +
+                " of allocation '" + std::string(d.subject) + "' is passed to '" +
+                std::string(d.object) +
+                "' in a call with * or ** unpacking, which the analysis does not read as a "
+                "dispatch: where its arguments land is not known before it runs";
+      help = "pass the dispatch's arguments one by one, without * or **";
+    }
     if (d.code == commscope::error_code::malformed_op && d.why == commscope::reason::unknown_callee)
       for (const auto& [where, why] : unit.unresolved_callees)
         if (where == d.where) {

@@ -598,6 +598,10 @@ mutable_expr dsl_parser::make_call(std::uint32_t b, mutable_expr callee, const d
       return e;
   const bool method_call = !unpacking && !jit_ && is_attribute && base_is_open_self;
   const bool jit_call = !unpacking && jit_ && !is_attribute && open_root && !last.empty();
+  // A dispatch whose arguments are unpacked (`chip(*views, device=r)`) is no dispatch the
+  // analysis can read: a view among them is view-escapes, which the driver words so.
+  if (unpacking && has_device_keyword(keywords.items()))
+    unit_->unpacked_dispatches.push_back(s.where);
   if ((method_call || jit_call) &&
       (signatures_.find(last) || has_device_keyword(keywords.items()) ||
        (jit_call && enclosing_function(last)))) {

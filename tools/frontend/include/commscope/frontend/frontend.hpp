@@ -79,6 +79,9 @@ struct program_unit {
   /// Names in a `device=` that a comprehension or a lambda binds (`[f(device=r) for r in
   /// ...]`), by the location of that call: the driver says so instead of suggesting `-D`.
   std::vector<std::pair<reference::source_location, std::string>> local_device_names;
+  /// Calls with device= whose arguments are unpacked (`chip(*views, device=r)`): a view
+  /// among them is view-escapes there, which the driver words for unpacking.
+  std::vector<reference::source_location> unpacked_dispatches;
   /// Integer literals beyond 64 bits in a `device=`, by the location of that call: read
   /// as the nearest 64-bit value, and named as written in the message.
   std::vector<std::pair<reference::source_location, std::string>> huge_devices;
