@@ -67,6 +67,22 @@ public:
   }
 
 private:
+  /// `suggestion`, a canonical spelling (`pl.jit.host`), as the file would write it: through
+  /// the alias by which `spelled` is `canonical` (`lang.jit.hots` is `pl.jit.hots`, so
+  /// `lang.jit.host`; `from pypto.language import Level as L`: `L.HOST`).
+  static std::string respelled(std::string_view spelled, std::string_view canonical,
+                               std::string_view suggestion) {
+    std::size_t n = 0; // their common end
+    while (n < spelled.size() && n < canonical.size() &&
+           spelled[spelled.size() - 1 - n] == canonical[canonical.size() - 1 - n])
+      ++n;
+    const std::string_view dsl = canonical.substr(0, canonical.size() - n);
+    if (!suggestion.starts_with(dsl))
+      return std::string(suggestion);
+    return std::string(spelled.substr(0, spelled.size() - n)) +
+           std::string(suggestion.substr(dsl.size()));
+  }
+
   void decorator(const definition& d, std::uint32_t b, std::uint32_t e) {
     std::uint32_t end = e;
     for (std::uint32_t i = b; i < e; ++i)
@@ -80,9 +96,6 @@ private:
     const std::string canonical = scan_.names.canonical(spelled);
     if (!canonical.starts_with("pl.") || scan_.names.foreign(root(spelled)))
       return; // not the DSL's module
-    // The alias as the user spelled it (`pl`, `lang`, `pypto.language`): suggestions
-    // are spelled with it.
-    const std::string alias = spelled.substr(0, spelled.size() - (canonical.size() - 2));
     bool known = false;
     for (const auto k : dsl_decorators)
       known = known || canonical == k;
@@ -91,18 +104,18 @@ private:
       fd.code = "unknown-decorator";
       fd.message = "unknown decorator '" + spelled + "': the DSL has no such decorator";
       if (const auto s = nearest(canonical, dsl_decorators); !s.empty())
-        fd.help = "did you mean '" + alias + std::string(s.substr(2)) + "'?";
+        fd.help = "did you mean '" + respelled(spelled, canonical, s) + "'?";
       add(d, b, std::move(fd));
       return;
     }
     if (canonical == "pl.function" && end < e)
-      keywords(d, b, end, e, alias);
+      keywords(d, b, end, e, spelled);
   }
 
   /// `@pl.function(level=pl.Level.X, ...)`: the values of level=, type= and role= that
   /// are spelled as members of the DSL's enumerations.
   void keywords(const definition& d, std::uint32_t name, std::uint32_t open, std::uint32_t e,
-                const std::string& alias) {
+                const std::string& spelled) {
     static constexpr std::array<keyword_values, 3> table = {
         keyword_values{"level", "pl.Level.", levels},
         keyword_values{"type", "pl.FunctionType.", function_types},
@@ -136,12 +149,10 @@ private:
         front_end_diagnostic fd;
         fd.code = "unknown-decorator";
         fd.message = "unknown value '" + value + "' of " + std::string(kv.keyword) + "= in '@" +
-                     alias + ".function': the DSL has no such " + std::string(kv.keyword);
-        if (const auto s = nearest(member, kv.values); !s.empty()) {
-          const std::string value_alias = value.substr(0, value.size() - (canonical.size() - 2));
-          fd.help = "did you mean '" + value_alias + std::string(kv.prefix.substr(2)) +
-                    std::string(s) + "'?";
-        }
+                     spelled + "': the DSL has no such " + std::string(kv.keyword);
+        if (const auto s = nearest(member, kv.values); !s.empty())
+          fd.help = "did you mean '" +
+                    respelled(value, canonical, std::string(kv.prefix) + std::string(s)) + "'?";
         add(d, name, std::move(fd));
         break;
       }

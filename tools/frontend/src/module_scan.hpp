@@ -8,6 +8,7 @@
 #include "keywords.hpp"
 #include "tokens.hpp"
 
+#include <commscope/detail/operations.hpp>
 #include <commscope/frontend/frontend.hpp>
 
 #include <algorithm>
@@ -97,12 +98,49 @@ public:
     map_.emplace_back("pld", "pld");
   }
   void add(std::string alias, std::string_view module) {
-    if (module == "pypto.language")
+    using namespace std::string_view_literals;
+    constexpr auto dsl = "pypto.language"sv;
+    constexpr auto distributed = "pypto.language.distributed"sv;
+    if (module == dsl) {
       map_.emplace_back(std::move(alias), "pl");
-    else if (module == "pypto.language.distributed")
+    } else if (module == distributed) {
       map_.emplace_back(std::move(alias), "pld");
-    else if (alias == "pl" || alias == "pld")
+    } else if (module.starts_with(distributed) && module[distributed.size()] == '.') {
+      // `from pypto.language.distributed import window [as w]`: w(...) is pld.window(...)
+      map_.emplace_back(std::move(alias), "pld" + std::string(module.substr(distributed.size())));
+    } else if (module.starts_with(dsl) && module[dsl.size()] == '.') {
+      map_.emplace_back(std::move(alias), "pl" + std::string(module.substr(dsl.size())));
+    } else if (alias == "pl" || alias == "pld") {
       foreign_.push_back(std::move(alias));
+    }
+  }
+  /// `from pypto.language[.distributed] import *`: the module's names that the front end
+  /// reads (its operations, decorators and enumerations) are spelled bare.
+  void add_star(std::string_view module) {
+    using namespace std::string_view_literals;
+    static constexpr std::array pl_names = {"jit"sv,    "program"sv, "function"sv,     "inline"sv,
+                                            "range"sv,  "Level"sv,   "FunctionType"sv, "Role"sv,
+                                            "yield_"sv, "at"sv};
+    if (module == "pypto.language") {
+      for (const auto n : pl_names)
+        map_.emplace_back(std::string(n), "pl." + std::string(n));
+    } else if (module == "pypto.language.distributed") {
+      for (std::size_t i = 1; i < commscope::detail::operation_table.size(); ++i) {
+        const std::string n(commscope::detail::operation_table[i].name);
+        map_.emplace_back(n, "pld." + n);
+      }
+      for (const auto n : {"tensor"sv, "system"sv, "comm_domain"sv})
+        map_.emplace_back(std::string(n), "pld." + std::string(n));
+    }
+  }
+  /// Whether `name` is a name the file imports from the DSL's modules under a name of
+  /// its own (`from pypto.language.distributed import alloc_window_buffer as alloc`).
+  [[nodiscard]] bool renames(std::string_view name) const {
+    for (const auto& [alias, spelled] : map_)
+      if (alias == name && spelled.find('.') != std::string::npos &&
+          !spelled.ends_with("." + alias))
+        return true;
+    return false;
   }
   /// Whether the file binds `root` (`pl`, `pld`) by an import of another module: then
   /// it is not the DSL's, whatever the default spelling says.
@@ -117,7 +155,7 @@ public:
   }
   /// The same, appended to `out` (which keeps its capacity).
   void canonical_into(std::string_view dotted, std::string& out) const {
-    const std::pair<std::string, std::string_view>* best = nullptr;
+    const std::pair<std::string, std::string>* best = nullptr;
     for (const auto& m : map_)
       if ((dotted == m.first || (dotted.starts_with(m.first) && dotted.size() > m.first.size() &&
                                  dotted[m.first.size()] == '.')) &&
@@ -132,7 +170,7 @@ public:
   }
 
 private:
-  std::vector<std::pair<std::string, std::string_view>> map_;
+  std::vector<std::pair<std::string, std::string>> map_;
   std::vector<std::string> foreign_;
 };
 

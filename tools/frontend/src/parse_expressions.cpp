@@ -612,7 +612,9 @@ mutable_expr dsl_parser::make_call(std::uint32_t b, mutable_expr callee, const d
     note_open_device_names(*e);
     return e;
   }
-  const std::string_view sp = names_an_operation(last) ? callee_spelling() : std::string_view();
+  const std::string_view sp = names_an_operation(last) || scan_.names.renames(last)
+                                  ? callee_spelling()
+                                  : std::string_view();
   if (const auto op = operation_of_spelling(sp); op != commscope::operation::none && !unpacking) {
     s.what = expression::kind::operation;
     s.op = op;
