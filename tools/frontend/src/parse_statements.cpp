@@ -188,11 +188,18 @@ statement_ptr dsl_parser::parse_block_statement() {
                                : commscope::control_flow::may_skip;
   gathered<expression_ptr> values(xs_);
   gathered<variable_ptr> targets(vs_);
-  read_header_expressions(colon, values, targets);
+  if (keyword == "case")
+    read_case_header(colon, values, targets);
+  else
+    read_header_expressions(colon, values, targets);
   i_ = colon;
   expect_op(":");
   const statement_text header = header_text(b, colon);
+  if (keyword == "match")
+    match_subjects_.push_back(variable_uses(values.items()));
   const node_list<statement_ptr> body = parse_block();
+  if (keyword == "match")
+    match_subjects_.pop_back();
   s.values = values.items();
   s.targets = targets.items();
   auto* st = w_.make(s);
@@ -200,6 +207,72 @@ statement_ptr dsl_parser::parse_block_statement() {
   st->set_body(body);
   bind_block_targets(*st);
   return st;
+}
+
+/// `case PATTERN [if GUARD]:`. The pattern is never evaluated as an expression (`Point(x=0)`
+/// calls nothing): only the names it captures are read from it, bound to what the match's
+/// subject may hold. The guard is an expression.
+void dsl_parser::read_case_header(std::uint32_t end, gathered<expression_ptr>& values,
+                                  gathered<variable_ptr>& targets) {
+  std::uint32_t guard = end;
+  int depth = 0;
+  for (std::uint32_t k = static_cast<std::uint32_t>(i_); k < end; ++k) {
+    const token& x = t_[k];
+    if (x.kind() == tok::op)
+      depth += bracket_nesting(x.flags());
+    else if (depth == 0 && x.is_keyword("if")) {
+      guard = k;
+      break;
+    }
+  }
+  for (std::uint32_t k = static_cast<std::uint32_t>(i_); k < guard; ++k) {
+    const token& x = t_[k];
+    if (x.kind() != tok::name || x.is_reserved() || text(x) == "_" || t_[k - 1].is_op(".") ||
+        (k + 1 < guard && (t_[k + 1].is_op(".") || t_[k + 1].is_op("(") || t_[k + 1].is_op("="))))
+      continue; // a value, a class or a keyword of a class pattern: no capture
+    auto* v = bind_new(text(x));
+    targets.push(v);
+  }
+  i_ = guard;
+  if (guard < end) {
+    next();
+    const expression_ptr e = parse_test();
+    values.push(e);
+  }
+  if (!match_subjects_.empty())
+    for (const auto& u : match_subjects_.back())
+      values.push(u);
+}
+
+/// A use of every variable the expressions read, each once: what they may hold, without
+/// the calls they make.
+std::vector<expression_ptr> dsl_parser::variable_uses(std::span<const expression_ptr> roots) {
+  std::vector<expression_ptr> uses;
+  std::vector<const variable*> seen;
+  std::vector<const expression*> stack;
+  for (const auto& r : roots)
+    if (r)
+      stack.push_back(r.get());
+  while (!stack.empty()) {
+    const expression* e = stack.back();
+    stack.pop_back();
+    if (e->what == expression::kind::name && e->var()) {
+      if (std::find(seen.begin(), seen.end(), e->var().get()) == seen.end()) {
+        seen.push_back(e->var().get());
+        uses.emplace_back(w_.make_use(e->where, e->var()));
+      }
+      continue;
+    }
+    for (const auto& a : e->args())
+      if (a)
+        stack.push_back(a.get());
+    for (const auto& k : e->keywords())
+      if (k.value)
+        stack.push_back(k.value.get());
+    if (e->what != expression::kind::name && e->base())
+      stack.push_back(e->base().get());
+  }
+  return uses;
 }
 
 statement_ptr dsl_parser::parse_nested_definition() {

@@ -295,6 +295,11 @@ private:
 
   /// try/except/else/finally, match/case, async ..., a loop's else: a generic block.
   statement_ptr parse_block_statement();
+  void read_case_header(std::uint32_t end, gathered<expression_ptr>& values,
+                        gathered<variable_ptr>& targets);
+  std::vector<expression_ptr> variable_uses(std::span<const expression_ptr> roots);
+  /// The variables the subjects of the enclosing `match` statements read (innermost last).
+  std::vector<std::vector<expression_ptr>> match_subjects_;
 
   /// A def or class inside a host orchestrator: kept as written.
   statement_ptr parse_nested_definition();
