@@ -148,6 +148,24 @@ private:
     return k < s.forms.size() ? s.forms[k] : operand{};
   }
 
+  /// A loop of `count` iterations over s's body, `bind(state, k)` binding the loop's
+  /// variable before iteration k: the states after it (broken out of, or run to the end).
+  template <class Bind>
+  states iterate(const statement& s, states in, std::size_t count, Bind&& bind) {
+    states exits;
+    for (std::size_t k = 0; k < count; ++k) {
+      for (auto& st : in)
+        bind(st, k);
+      tidy(in);
+      auto o = run(s.blocks[0], std::move(in));
+      add(exits, o.broke);
+      in = std::move(o.normal);
+      add(in, o.continued);
+    }
+    add(exits, in);
+    return exits;
+  }
+
   outcome step(const statement& s, states in) {
     t_.executed[static_cast<std::size_t>(s.id)] = true;
     outcome out;
@@ -293,17 +311,9 @@ private:
         values = world_values(s, world_size_);
       else
         values = range_values(s);
-      states exits;
-      for (auto v : values) {
-        for (auto& st : in)
-          st[target] = static_cast<std::int8_t>(v);
-        tidy(in);
-        auto o = run(s.blocks[0], std::move(in));
-        add(exits, o.broke);
-        in = std::move(o.normal);
-        add(in, o.continued);
-      }
-      add(exits, in);
+      states exits = iterate(s, std::move(in), values.size(), [&](state& st, std::size_t k) {
+        st[target] = static_cast<std::int8_t>(values[k]);
+      });
       // The loop variable is read only inside its loop: forgetting it keeps states apart
       // only where they differ in what matters.
       for (auto& st : exits)
@@ -316,17 +326,9 @@ private:
       // The tuple's views in order (its body never packs it again: generate.hpp); the
       // last stays bound.
       const auto& items = elements(s.source);
-      states exits;
-      for (const int item : items) {
-        for (auto& st : in)
-          st[target] = read(st, s.source) < 0 ? std::int8_t{-1} : read(st, item);
-        tidy(in);
-        auto o = run(s.blocks[0], std::move(in));
-        add(exits, o.broke);
-        in = std::move(o.normal);
-        add(in, o.continued);
-      }
-      add(exits, in);
+      states exits = iterate(s, std::move(in), items.size(), [&](state& st, std::size_t k) {
+        st[target] = read(st, s.source) < 0 ? std::int8_t{-1} : read(st, items[k]);
+      });
       tidy(exits);
       out.normal = std::move(exits);
       return out;
