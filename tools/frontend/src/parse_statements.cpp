@@ -343,11 +343,12 @@ statement_ptr dsl_parser::parse_nested_definition() {
 
 /// The uses of the host's variables that the tokens [b, e) of a nested definition read,
 /// each variable once: its names that are no attribute, no keyword argument and none of
-/// its parameters (the names right after its opening parenthesis, a comma or a star, at
-/// the parenthesis' depth).
+/// its own (its parameters: the names right after its opening parenthesis, a comma or a
+/// star, at the parenthesis' depth; and the names its body assigns, `name = ...` outside
+/// any bracket, which Python makes local to it).
 std::vector<expression_ptr> dsl_parser::closure_reads(std::uint32_t b, std::uint32_t e,
                                                       variable_ptr self) {
-  std::vector<std::string_view> parameters;
+  std::vector<std::string_view> locals;
   std::uint32_t k = b;
   while (k < e && !t_[k].is_keyword("def") && !t_[k].is_keyword("class"))
     ++k;
@@ -360,7 +361,16 @@ std::vector<expression_ptr> dsl_parser::closure_reads(std::uint32_t b, std::uint
     else if (depth == 1 && t_[k].kind() == tok::name && !t_[k].is_reserved() &&
              (t_[k - 1].is_op("(") || t_[k - 1].is_op(",") || t_[k - 1].is_op("*") ||
               t_[k - 1].is_op("**")))
-      parameters.push_back(text(t_[k]));
+      locals.push_back(text(t_[k]));
+  }
+  for (depth = 0; k < e; ++k) {
+    if (t_[k].is_op("(") || t_[k].is_op("[") || t_[k].is_op("{"))
+      ++depth;
+    else if (t_[k].is_op(")") || t_[k].is_op("]") || t_[k].is_op("}"))
+      --depth;
+    else if (depth == 0 && t_[k].kind() == tok::name && !t_[k].is_reserved() && k + 1 < e &&
+             t_[k + 1].is_op("=") && !t_[k - 1].is_op("."))
+      locals.push_back(text(t_[k]));
   }
   std::vector<expression_ptr> reads;
   std::vector<const variable*> seen;
@@ -370,7 +380,7 @@ std::vector<expression_ptr> dsl_parser::closure_reads(std::uint32_t b, std::uint
         (k + 1 < e && t_[k + 1].is_op("=")))
       continue;
     const std::string_view n = text(x);
-    if (std::find(parameters.begin(), parameters.end(), n) != parameters.end())
+    if (std::find(locals.begin(), locals.end(), n) != locals.end())
       continue;
     const variable* v = names_.find(n, hash_name(n));
     if (!v || v == self.get() || std::find(seen.begin(), seen.end(), v) != seen.end())
