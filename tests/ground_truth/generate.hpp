@@ -169,6 +169,15 @@ private:
     return loop_names_.back().second;
   }
 
+  /// The body of a loop inside `c`; `known` adds what the loop tells its body.
+  template <class F> block loop_body(const context& c, F&& known) {
+    context inner = c;
+    ++inner.depth;
+    ++inner.loops;
+    known(inner);
+    return make_block(inner, 1, 4);
+  }
+
   block make_block(const context& c, int lo, int hi) {
     block b;
     for (int n = pick(lo, hi); n > 0 && budget_ > 0; --n)
@@ -261,11 +270,8 @@ private:
         s.step = pick(1, 3);
         s.world_offset = pick(0, 2);
       }
-      context inner = c;
-      ++inner.depth;
-      ++inner.loops;
-      inner.variables.push_back(s.target);
-      s.blocks.push_back(make_block(inner, 1, 4));
+      s.blocks.push_back(
+          loop_body(c, [&](context& inner) { inner.variables.push_back(s.target); }));
       return s;
     }
     case 9: {
@@ -345,20 +351,13 @@ private:
       s.target = any_view();
       s.source = any_of(tuples_);
       bound(s.target, element(s.source, 0));
-      context inner = c;
-      ++inner.depth;
-      ++inner.loops;
-      inner.iterated.push_back(s.source);
-      s.blocks.push_back(make_block(inner, 1, 4));
+      s.blocks.push_back(loop_body(c, [&](context& inner) { inner.iterated.push_back(s.source); }));
       return s;
     }
     default: {
       s.kind = statement_kind::while_loop;
       s.conditions.push_back(p_.conditions++);
-      context inner = c;
-      ++inner.depth;
-      ++inner.loops;
-      s.blocks.push_back(make_block(inner, 1, 4));
+      s.blocks.push_back(loop_body(c, [](context&) {}));
       return s;
     }
     }
