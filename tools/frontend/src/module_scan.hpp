@@ -133,6 +133,19 @@ public:
         map_.emplace_back(std::string(n), "pld." + std::string(n));
     }
   }
+  /// How the file spells `pypto.language.distributed` where it binds the module to a name:
+  /// `pld` when it does so (or binds it to no name at all), else its own alias (`dist`).
+  [[nodiscard]] std::string distributed_module() const {
+    const std::string* own = nullptr;
+    for (std::size_t i = defaults; i < map_.size(); ++i)
+      if (map_[i].second == "pld") {
+        if (map_[i].first == "pld")
+          return "pld";
+        if (!own)
+          own = &map_[i].first;
+      }
+    return own ? *own : std::string("pld");
+  }
   /// Whether `name` is a name the file imports from the DSL's modules under a name of
   /// its own (`from pypto.language.distributed import alloc_window_buffer as alloc`).
   [[nodiscard]] bool renames(std::string_view name) const {
@@ -170,6 +183,7 @@ public:
   }
 
 private:
+  static constexpr std::size_t defaults = 2; ///< `pl` and `pld`, which every file has
   std::vector<std::pair<std::string, std::string>> map_;
   std::vector<std::string> foreign_;
 };

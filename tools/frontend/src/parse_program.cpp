@@ -24,6 +24,7 @@ program_unit dsl_parser::run(const candidate_program& cp, std::string_view stem)
   prog->name = !cp.name.empty() ? std::string(cp.name) : std::string(stem);
   unit.name = prog->name;
   unit.line = ts_.line(t_[cp.first_decorator]);
+  unit.distributed_module = scan_.names.distributed_module();
   // Signatures first: a call may name a function defined after it.
   std::vector<signature*> sigs;
   for (const auto index : cp.functions) {

@@ -82,6 +82,9 @@ struct program_unit {
   /// Calls with device= whose arguments are unpacked (`chip(*views, device=r)`): a view
   /// among them is view-escapes there, which the driver words for unpacking.
   std::vector<reference::source_location> unpacked_dispatches;
+  /// The file's name for `pypto.language.distributed` (`pld`, or an alias such as `dist`):
+  /// what the rewritten file spells its scopes with.
+  std::string distributed_module = "pld";
   /// Integer literals beyond 64 bits in a `device=`, by the location of that call: read
   /// as the nearest 64-bit value, and named as written in the message.
   std::vector<std::pair<reference::source_location, std::string>> huge_devices;
