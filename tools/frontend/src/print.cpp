@@ -373,7 +373,9 @@ bool has_window_comment(const statement& s) {
   return targets.size() == 1 && targets[0] && targets[0]->var_type && targets[0]->var_type->window;
 }
 
-void append_header(std::string& out, const statement& s, bool elif_as_if = false);
+/// `module`: how the file spells pypto.language.distributed, for a scope's header.
+void append_header(std::string& out, const statement& s, bool elif_as_if = false,
+                   std::string_view module = "pld");
 
 /// A statement's text (source_text.hpp) and where its trailing comment starts in it.
 struct spelling {
@@ -406,7 +408,7 @@ spelling text_of(const statement& s, const source_text* texts, std::string& buff
   return {buffer, comment_at};
 }
 
-void append_header(std::string& out, const statement& s, bool elif_as_if) {
+void append_header(std::string& out, const statement& s, bool elif_as_if, std::string_view module) {
   using k = statement::kind;
   switch (s.what) {
   case k::assign: {
@@ -504,7 +506,9 @@ void append_header(std::string& out, const statement& s, bool elif_as_if) {
     out += s.text().empty() ? std::string_view("pass") : s.text().view();
     break;
   case k::scope: {
-    out += "with pld.comm_domain(";
+    out += "with ";
+    out += module;
+    out += ".comm_domain(";
     append_string_literal(out, s.scope_name());
     out += ", devices=";
     const auto devices = s.devices();
@@ -521,7 +525,8 @@ void append_header(std::string& out, const statement& s, bool elif_as_if) {
       for (std::size_t i = 0; i + 2 < progressions.size(); i += 3) {
         if (i || !devices.empty())
           out += ", ";
-        append_progression(out, {progressions[i], progressions[i + 1], progressions[i + 2]});
+        append_progression(out, {progressions[i], progressions[i + 1], progressions[i + 2]},
+                           std::string(module) + ".world_size()");
       }
       out += ']';
     }
@@ -584,7 +589,7 @@ void append_text(std::string& out, std::string_view text, std::string_view inden
 
 /// A statement's first line: its text as written when it was parsed, else canonical.
 void append_statement(std::string& out, const statement& s, const source_text* texts,
-                      std::string_view indent, std::string_view newline) {
+                      std::string_view indent, std::string_view newline, std::string_view module) {
   using k = statement::kind;
   std::string buffer;
   const spelling spelled = text_of(s, texts, buffer);
@@ -593,7 +598,7 @@ void append_statement(std::string& out, const statement& s, const source_text* t
     if (s.what == k::block || s.what == k::verbatim)
       out += s.what == k::block ? "if True:" : "pass";
     else
-      append_header(out, s, /*elif_as_if=*/true);
+      append_header(out, s, /*elif_as_if=*/true, module);
     return;
   }
   const std::string_view full = spelled.text;
@@ -620,7 +625,8 @@ void append_statement(std::string& out, const statement& s, const source_text* t
 /// Appends `body`, each line indented by `indent` and one `unit` more per nested block,
 /// lines ended by `newline`; an empty body prints `pass`.
 void print_body(std::string& out, const source_text* texts, std::span<const statement_ptr> body,
-                std::string_view indent, std::string_view newline, std::string_view unit) {
+                std::string_view indent, std::string_view newline, std::string_view unit,
+                std::string_view module = "pld") {
   enum class step : std::uint8_t { statement, block, orelse };
   struct item {
     step what;
@@ -662,7 +668,7 @@ void print_body(std::string& out, const source_text* texts, std::span<const stat
       if (!first_line)
         out += newline;
       first_line = false;
-      append_statement(out, s, texts, indent_for(it.level), newline);
+      append_statement(out, s, texts, indent_for(it.level), newline, module);
       switch (s.what) {
       case statement::kind::if_else:
         stack.push_back({step::orelse, &s, {}, it.level});
@@ -746,8 +752,9 @@ void append_decorator(std::string& out, const signature& sig) {
 /// text form: Python modules"): a `@pl.program` class, or module-level `@pl.jit` functions
 /// for a jit group. Bodies that were not parsed print as `pass`.
 void print_statements(std::string& out, const program& in, std::span<const statement_ptr> body,
-                      std::string_view indent, std::string_view newline, std::string_view unit) {
-  print_body(out, source_text::of(in), body, indent, newline, unit);
+                      std::string_view indent, std::string_view newline, std::string_view unit,
+                      std::string_view module) {
+  print_body(out, source_text::of(in), body, indent, newline, unit, module);
 }
 
 std::string print(const program& p) {

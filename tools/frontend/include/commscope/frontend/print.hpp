@@ -30,10 +30,12 @@ void append_progression(std::string& out, device_progression p,
 
 /// Appends `body`, statements of `in`, each line indented by `indent` and one `unit`
 /// more per nested block, lines ended by `newline`; an empty body prints `pass`. A
-/// statement the front end read prints as its author wrote it.
+/// statement the front end read prints as its author wrote it; a scope prints with
+/// `module`, the file's name for pypto.language.distributed.
 void print_statements(std::string& out, const reference::program& in,
                       std::span<const reference::statement_ptr> body, std::string_view indent,
-                      std::string_view newline, std::string_view unit = "    ");
+                      std::string_view newline, std::string_view unit = "    ",
+                      std::string_view module = "pld");
 
 /// The whole program as a module of its own: a `@pl.program` class, or module-level
 /// `@pl.jit` functions for a jit group. Bodies that were not parsed print as `pass`.
