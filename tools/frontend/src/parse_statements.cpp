@@ -495,12 +495,10 @@ statement* dsl_parser::parse_simple() {
   if (peek().kind() == tok::op && is_augmented_code(peek().flags())) {
     next();
     auto value = parse_value();
-    // `x.a += v`, `l[i] += v`: v is stored there.
-    const bool stored =
-        first->what == expression::kind::attribute || first->what == expression::kind::subscript;
-    const expression_ptr v[] = {first, stored ? store_into(*first, value) : expression_ptr(value)};
     gathered<variable_ptr> targets(vs_);
-    rebind_targets(*first, targets);
+    // `x.a += v`, `l[i] += v`: v is stored there.
+    const expression* store = rebind_targets(*first, targets);
+    const expression_ptr v[] = {first, store ? store_into(*store, value) : expression_ptr(value)};
     return opaque_binding(s, v, targets.items());
   }
   if (!is_op("=")) {
@@ -553,7 +551,9 @@ bool dsl_parser::is_docstring(const expression& e) {
           ((t[0] | 0x20) >= 'a' && (t[0] | 0x20) <= 'z' && t.find_first_of("\"'") < 3));
 }
 
-void dsl_parser::rebind_targets(const expression& target, gathered<variable_ptr>& out) {
+const expression* dsl_parser::rebind_targets(const expression& target,
+                                             gathered<variable_ptr>& out) {
+  const expression* store = nullptr;
   std::vector<const expression*> stack{&target};
   while (!stack.empty()) {
     const expression* e = stack.back();
@@ -572,8 +572,12 @@ void dsl_parser::rebind_targets(const expression& target, gathered<variable_ptr>
       const auto args = e->args();
       for (auto it = args.rbegin(); it != args.rend(); ++it)
         stack.push_back(it->get());
+    } else if (!store &&
+               (e->what == expression::kind::attribute || e->what == expression::kind::subscript)) {
+      store = e;
     }
   }
+  return store;
 }
 
 statement* dsl_parser::assignment(statement_spec& s,
@@ -605,30 +609,18 @@ statement* dsl_parser::assignment(statement_spec& s,
     }
   }
   if (!plain) {
+    gathered<variable_ptr> rebound(vs_);
+    const expression* store = nullptr; // `x.b = ...`, `a, x.b = ...`, `[*l[0:1]] = ...`
+    for (const auto& t : targets)
+      if (const expression* st = rebind_targets(*t, rebound); !store)
+        store = st;
     gathered<expression_ptr> values(xs_);
-    // Stored into an attribute or an element (`x.a = v`), the value is read through the
-    // store (named after the first such target): read twice, its calls would count twice.
-    const expression* store = nullptr;
-    std::vector<const expression*> open;
-    for (auto it = targets.rbegin(); it != targets.rend(); ++it)
-      open.push_back(it->get());
-    while (!open.empty() && !store) { // `a, x.b = ...` and `[*l[0:1]] = ...` store too
-      const expression* t = open.back();
-      open.pop_back();
-      if (t->what == expression::kind::attribute || t->what == expression::kind::subscript)
-        store = t;
-      else if (t->what == expression::kind::tuple || t->what == expression::kind::list ||
-               (t->what == expression::kind::opaque && t->text().starts_with("*")))
-        for (auto it = t->args().rbegin(); it != t->args().rend(); ++it)
-          open.push_back(it->get());
-    }
+    // Stored into an attribute or an element, the value is read through the store (named
+    // after the first such target): read twice, its calls would count twice.
     values.push(store ? store_into(*store, value) : expression_ptr(value));
     for (const auto& t : targets)
       if (t->what != expression::kind::name)
         values.push(t); // subscripts and attributes read their operands
-    gathered<variable_ptr> rebound(vs_);
-    for (const auto& t : targets)
-      rebind_targets(*t, rebound);
     return opaque_binding(s, values.items(), rebound.items());
   }
   return assign_names(s, names, value);

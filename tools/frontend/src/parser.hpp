@@ -325,8 +325,9 @@ private:
     return parse_expression_list(nullptr, true);
   }
 
-  /// Names that targets such as `a, (b, *c)` rebind: fresh opaque variables.
-  void rebind_targets(const expression& target, gathered<variable_ptr>& out);
+  /// Names that targets such as `a, (b, *c)` rebind: fresh opaque variables. Returns the
+  /// first attribute or element among them (`x.a`, `l[i]`), where the value is stored.
+  const expression* rebind_targets(const expression& target, gathered<variable_ptr>& out);
 
   /// `targets = value` (chains `a = b = v` too).
   statement* assignment(statement_spec& s, std::span<const expression_ptr> gathered_targets,
