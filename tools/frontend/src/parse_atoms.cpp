@@ -21,10 +21,8 @@ void dsl_parser::shadow_comprehension_targets() {
     const token& x = t_[k];
     if (x.kind() == tok::end)
       return;
-    if (x.is_op("(") || x.is_op("[") || x.is_op("{")) {
-      ++depth;
-    } else if (x.is_op(")") || x.is_op("]") || x.is_op("}")) {
-      if (--depth < 0)
+    if (x.kind() == tok::op) {
+      if ((depth += bracket_nesting(x.flags())) < 0)
         return; // the brackets' end
     } else if (depth == 0 && x.kind() == tok::name) {
       if (x.is_keyword("for"))
@@ -42,7 +40,7 @@ void dsl_parser::shadow_comprehension_targets() {
 mutable_expr dsl_parser::comprehension(std::uint32_t b, const expression_ptr& element) {
   gathered<expression_ptr> ops(xs_);
   ops.push(element);
-  const std::size_t shadowed = shadow_.size();
+  // Its targets are shadowed already, for the whole brackets (comprehension_scope).
   while (is_name("for") || is_name("async")) {
     if (is_name("async"))
       next();
@@ -51,8 +49,6 @@ mutable_expr dsl_parser::comprehension(std::uint32_t b, const expression_ptr& el
     while (!is_name("in")) {
       if (peek().kind() == tok::newline || peek().kind() == tok::end)
         unexpected("'in'");
-      if (peek().kind() == tok::name)
-        shadow_.push_back(text(peek()));
       next();
     }
     next();
@@ -67,7 +63,6 @@ mutable_expr dsl_parser::comprehension(std::uint32_t b, const expression_ptr& el
     }
     no_conditional_ = saved;
   }
-  shadow_.resize(shadowed);
   auto r = opaque(b, ops.items());
   r->set_conditional(); // its element runs once per item, if any
   return r;

@@ -354,20 +354,16 @@ std::vector<expression_ptr> dsl_parser::closure_reads(std::uint32_t b, std::uint
     ++k;
   int depth = 0;
   for (; k < e && !(depth == 0 && t_[k].is_op(":")); ++k) {
-    if (t_[k].is_op("(") || t_[k].is_op("[") || t_[k].is_op("{"))
-      ++depth;
-    else if (t_[k].is_op(")") || t_[k].is_op("]") || t_[k].is_op("}"))
-      --depth;
+    if (const int step = t_[k].kind() == tok::op ? bracket_nesting(t_[k].flags()) : 0; step != 0)
+      depth += step;
     else if (depth == 1 && t_[k].kind() == tok::name && !t_[k].is_reserved() &&
              (t_[k - 1].is_op("(") || t_[k - 1].is_op(",") || t_[k - 1].is_op("*") ||
               t_[k - 1].is_op("**")))
       locals.push_back(text(t_[k]));
   }
   for (depth = 0; k < e; ++k) {
-    if (t_[k].is_op("(") || t_[k].is_op("[") || t_[k].is_op("{"))
-      ++depth;
-    else if (t_[k].is_op(")") || t_[k].is_op("]") || t_[k].is_op("}"))
-      --depth;
+    if (const int step = t_[k].kind() == tok::op ? bracket_nesting(t_[k].flags()) : 0; step != 0)
+      depth += step;
     else if (depth == 0 && t_[k].kind() == tok::name && !t_[k].is_reserved() && k + 1 < e &&
              t_[k + 1].is_op("=") && !t_[k - 1].is_op("."))
       locals.push_back(text(t_[k]));
