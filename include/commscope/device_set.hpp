@@ -20,6 +20,7 @@
 // (includes) are detail/canonical_form.hpp and detail/set_inclusion.hpp, included below.
 #pragma once
 
+#include <commscope/detail/compiled.hpp>
 #include <commscope/detail/sort.hpp>
 #include <commscope/detail/vector.hpp>
 
@@ -215,7 +216,10 @@ public:
   /// without progressions are canonical already. Beyond the bounds of an explicit
   /// construction (constants or a period in the thousands) only join's merging is
   /// applied. Returns whether *this changed.
-  constexpr bool canonicalize(device_id min_world);
+  constexpr bool canonicalize(device_id min_world) {
+    COMMSCOPE_RUN_COMPILED(canonicalize(*this, min_world));
+    return canonicalize_inline(min_world);
+  }
   [[nodiscard]] constexpr device_set canonical(device_id min_world) const {
     device_set s = *this;
     s.canonicalize(min_world);
@@ -232,7 +236,10 @@ public:
   /// their steps is checked (of at most 2^16 elements of `other`'s part). Beyond that
   /// bound, and for a progression of `other` with a negative start or a step below 1, it
   /// answers false: not proven.
-  [[nodiscard]] constexpr bool includes(const device_set& other, device_id min_world) const;
+  [[nodiscard]] constexpr bool includes(const device_set& other, device_id min_world) const {
+    COMMSCOPE_RUN_COMPILED(includes(*this, other, min_world));
+    return includes_inline(other, min_world);
+  }
 
   /// Equal representations. For sets with progressions, compare canonical forms.
   friend constexpr bool operator==(const device_set& a, const device_set& b) {
@@ -421,7 +428,15 @@ private:
   [[nodiscard]] constexpr parts split() const;
   static constexpr device_set joined(const device_set& ids,
                                      std::span<const device_progression> progressions);
-  constexpr bool join_symbolic(const device_set& other);
+  constexpr bool join_symbolic(const device_set& other) {
+    COMMSCOPE_RUN_COMPILED(join_symbolic(*this, other));
+    return join_symbolic_inline(other);
+  }
+  // The definitions that the separately compiled core (detail/compiled.hpp) compiles once.
+  friend struct detail::compiled;
+  constexpr bool canonicalize_inline(device_id min_world);
+  [[nodiscard]] constexpr bool includes_inline(const device_set& other, device_id min_world) const;
+  constexpr bool join_symbolic_inline(const device_set& other);
   /// Adds `from` to the sorted `to`, one progression per line (the smaller start wins).
   static constexpr void merge(detail::vec<device_progression>& to, const progressions_view& from);
   /// Sorts progressions in the printed order. Through sorted_indices, which the pass
@@ -550,7 +565,7 @@ constexpr device_set device_set::progression(device_progression p) {
   return joined(device_set{}, {&p, 1});
 }
 
-constexpr bool device_set::join_symbolic(const device_set& other) {
+constexpr bool device_set::join_symbolic_inline(const device_set& other) {
   parts mine = split();
   if (other.has_progressions()) {
     mine.ids.join(other.split().ids);

@@ -7,6 +7,7 @@
 // library. The message is formatted on demand by `message()`.
 #pragma once
 
+#include <commscope/detail/compiled.hpp>
 #include <commscope/detail/operations.hpp>
 #include <commscope/detail/sort.hpp>
 #include <commscope/error_codes.hpp>
@@ -176,8 +177,8 @@ struct message_fields {
 /// Fills in a pattern of the table. Not a template: one copy serves every location type.
 /// Cold: messages are spelled for a report, off every path the pass runs, so g++ compiles
 /// it for size.
-[[gnu::cold, gnu::noinline]] inline std::string format_message(std::string_view pattern,
-                                                               const message_fields& f) {
+[[gnu::cold, gnu::noinline]] inline std::string format_message_inline(std::string_view pattern,
+                                                                      const message_fields& f) {
   std::string r;
   r.reserve(pattern.size() + f.subject.size() + f.object.size() + 16);
   const auto decimal = [&r](std::int64_t v) { // as std::to_string, whose inlined code is larger
@@ -242,6 +243,11 @@ struct message_fields {
     }
   }
   return r;
+}
+
+inline std::string format_message(std::string_view pattern, const message_fields& f) {
+  COMMSCOPE_RUN_COMPILED(format_message(pattern, f));
+  return format_message_inline(pattern, f);
 }
 } // namespace detail
 

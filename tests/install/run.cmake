@@ -16,9 +16,8 @@ execute_process(COMMAND ${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${WORK_DIR}/lib -G 
                   -DCOMMSCOPE_BUILD_BENCHMARKS=OFF -DCOMMSCOPE_BUILD_TOOLS=OFF ${with_mlir}
                   -DCMAKE_INSTALL_PREFIX=${WORK_DIR}/prefix
                 COMMAND_ERROR_IS_FATAL ANY)
-if(MLIR_DIR) # the libraries to install
-  execute_process(COMMAND ${CMAKE_COMMAND} --build ${WORK_DIR}/lib COMMAND_ERROR_IS_FATAL ANY)
-endif()
+# The libraries to install: the separately compiled core, and the MLIR ones if asked.
+execute_process(COMMAND ${CMAKE_COMMAND} --build ${WORK_DIR}/lib COMMAND_ERROR_IS_FATAL ANY)
 execute_process(COMMAND ${CMAKE_COMMAND} --install ${WORK_DIR}/lib COMMAND_ERROR_IS_FATAL ANY)
 execute_process(COMMAND ${CMAKE_COMMAND} -S ${CONSUMER_DIR} -B ${WORK_DIR}/consumer -G Ninja
                   -DCMAKE_CXX_COMPILER=${CXX} -DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix
@@ -26,6 +25,7 @@ execute_process(COMMAND ${CMAKE_COMMAND} -S ${CONSUMER_DIR} -B ${WORK_DIR}/consu
 execute_process(COMMAND ${CMAKE_COMMAND} --build ${WORK_DIR}/consumer COMMAND_ERROR_IS_FATAL ANY)
 if(NOT MLIR_DIR)
   execute_process(COMMAND ${WORK_DIR}/consumer/consumer COMMAND_ERROR_IS_FATAL ANY)
+  execute_process(COMMAND ${WORK_DIR}/consumer/consumer_separate COMMAND_ERROR_IS_FATAL ANY)
   return()
 endif()
 execute_process(COMMAND ${WORK_DIR}/consumer/pld-opt ${CONSUMER_DIR}/input.mlir

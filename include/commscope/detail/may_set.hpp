@@ -4,6 +4,7 @@
 // first two, so a pool is touched only where bindings actually merge.
 #pragma once
 
+#include <commscope/detail/compiled.hpp>
 #include <commscope/detail/vector.hpp>
 #include <commscope/plan.hpp>
 
@@ -61,6 +62,13 @@ public:
       return a;
     if (a == empty)
       return b;
+    COMMSCOPE_RUN_COMPILED(unite(*this, a, b));
+    return unite_inline(a, b);
+  }
+
+private:
+  friend struct compiled;
+  [[nodiscard]] constexpr handle unite_inline(handle a, handle b) {
     if (starts_.empty())
       starts_.emplace_back(0);
     const auto mark = static_cast<std::uint32_t>(items_.size());
@@ -87,7 +95,6 @@ public:
     return pooled + static_cast<handle>(starts_.size() - 2);
   }
 
-private:
   struct span_of {
     std::uint32_t begin, end;
   };

@@ -142,7 +142,8 @@ struct set_inclusion {
 
 } // namespace detail
 
-constexpr bool device_set::includes(const device_set& other, device_id min_world) const {
+constexpr bool device_set::includes_inline(const device_set& other,
+                                           device_id min_world) const {
   if (is_all() || other.is_bottom())
     return true;
   if (is_bottom())

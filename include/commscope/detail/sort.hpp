@@ -7,6 +7,7 @@
 // in constant evaluation as well.
 #pragma once
 
+#include <commscope/detail/compiled.hpp>
 #include <commscope/detail/vector.hpp>
 
 #include <algorithm>
@@ -35,7 +36,7 @@ template <class Less> struct index_order_of : index_order {
 
 /// 0, 1, ..., n - 1 sorted by `order`: the one instantiation of std::sort. Not stable:
 /// an order must break every tie that a reader can tell apart.
-constexpr vec<std::uint32_t> sorted_indices(std::size_t n, const index_order& order) {
+constexpr vec<std::uint32_t> sorted_indices_inline(std::size_t n, const index_order& order) {
   vec<std::uint32_t> indices;
   indices.reserve(n);
   for (std::size_t i = 0; i < n; ++i)
@@ -43,6 +44,10 @@ constexpr vec<std::uint32_t> sorted_indices(std::size_t n, const index_order& or
   std::sort(indices.begin(), indices.end(),
             [&order](std::uint32_t x, std::uint32_t y) { return order.less(order, x, y); });
   return indices;
+}
+constexpr vec<std::uint32_t> sorted_indices(std::size_t n, const index_order& order) {
+  COMMSCOPE_RUN_COMPILED(sorted_indices(n, order));
+  return sorted_indices_inline(n, order);
 }
 
 /// Sorts `v` by `less` on its elements: sorts indices,

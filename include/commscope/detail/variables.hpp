@@ -26,6 +26,7 @@
 #pragma once
 
 #include <commscope/adapter.hpp>
+#include <commscope/detail/compiled.hpp>
 #include <commscope/detail/may_set.hpp>
 #include <commscope/detail/segmented.hpp>
 #include <commscope/detail/vector.hpp>
@@ -66,9 +67,10 @@ struct binding {
   std::int64_t value = 0;
 };
 
-template <class Adapter> class variable_table {
-  using variable = typename Adapter::variable;
-  static constexpr bool dense = Adapter::dense_variables;
+/// The definitions of one function's variables, by dense variable id: everything of the
+/// table but how the adapter's variables become ids (variable_table, below), so that it
+/// is IR-independent and, built for it, compiled once (compiled.hpp).
+class definitions {
   static constexpr std::uint32_t unknown = no_index - 1;
   static constexpr std::uint32_t top = no_index - 2;    ///< reaches nothing yet
   static constexpr std::uint32_t bottom = no_index - 3; ///< reaches two different things
@@ -77,11 +79,11 @@ public:
   using sets_type = may_sets;
   using set_handle = typename sets_type::handle;
 
-  constexpr variable_table(const Adapter& a, const typename Adapter::program& p) : a_(a) {
-    if constexpr (dense) {
-      bound_ = a.variable_bound(p);
+  /// `dense`: the ids are the adapter's own variable indices, below `bound` (a table
+  /// sized to the program); else they are interned per function, from 0.
+  constexpr definitions(bool dense, std::size_t bound) : dense_(dense), bound_(bound) {
+    if (dense_)
       vars_.resize(bound_);
-    }
   }
 
   /// Forget the previous function: O(1) for the variables (entries of an older
@@ -99,27 +101,10 @@ public:
     frames_.clear();
     records_.clear();
     sets_.clear();
-    if constexpr (!dense) {
-      ids_.clear();
+    if (!dense_)
       vars_.clear();
-    } else if (vars_.size() < bound_) { // given back after a large walk (end_walk)
+    else if (vars_.size() < bound_) // given back after a large walk (end_walk)
       vars_.resize(bound_);
-    }
-  }
-
-  [[nodiscard]] constexpr std::uint32_t id(variable v) {
-    if constexpr (dense) {
-      const auto i = a_.variable_index(v);
-      if (i >= vars_.size())
-        vars_.resize(i + 1); // an adapter whose bound was low: stay correct
-      return static_cast<std::uint32_t>(i);
-    } else {
-      auto [it, fresh] =
-          ids_.try_emplace(a_.variable_key(v), static_cast<std::uint32_t>(vars_.size()));
-      if (fresh)
-        vars_.emplace_back();
-      return it->second;
-    }
   }
 
   // ---- during the walk
@@ -164,6 +149,10 @@ public:
   /// one bound is set aside for the merge at its end, and each variable it bound starts
   /// again from its value before the statement.
   constexpr void branch() {
+    COMMSCOPE_RUN_COMPILED(branch(*this));
+    branch_inline();
+  }
+  constexpr void branch_inline() {
     auto& f = frames_.back();
     if (f.branches++ == 0)
       return;
@@ -179,6 +168,10 @@ public:
   /// A break or continue: the values here reach the innermost loop's next iteration and
   /// its end as the values at the end of its body do.
   constexpr void jump() {
+    COMMSCOPE_RUN_COMPILED(jump(*this));
+    jump_inline();
+  }
+  constexpr void jump_inline() {
     auto k = frames_.size();
     while (k > 0 && frames_[k - 1].how != control_flow::repeat)
       --k;
@@ -192,6 +185,10 @@ public:
 
   /// The statement ends: its merges get their other definitions.
   constexpr void close() {
+    COMMSCOPE_RUN_COMPILED(close(*this));
+    close_inline();
+  }
+  constexpr void close_inline() {
     const frame f = frames_.back();
     for (auto r = f.last_record; r != no_index; r = records_[r].previous) {
       const record rec = records_[r];
@@ -224,9 +221,8 @@ public:
   /// has variables (its largest functions), off the analysis' peak: sizing it again for
   /// the next function then costs at most twice what this walk did.
   constexpr void end_walk() {
-    if constexpr (dense)
-      if (2 * defs_.size() >= vars_.size())
-        vec<variable_entry>().swap(vars_);
+    if (dense_ && 2 * defs_.size() >= vars_.size())
+      vec<variable_entry>().swap(vars_);
   }
 
   /// Frees the definitions and their resolutions once nothing resolves any more (the
@@ -324,7 +320,7 @@ public:
 
   [[nodiscard]] constexpr const sets_type& sets() const { return sets_; }
 
-private:
+protected:
   enum mode : std::uint8_t { root_mode = 0, view_mode = 1 };
 
   struct variable_entry {
@@ -430,6 +426,10 @@ private:
   /// statement around it must know that x changed there, as for a binding. Returns what
   /// the innermost statement sees.
   constexpr std::uint32_t reach(std::uint32_t x, std::uint32_t d, bool binding_it) {
+    COMMSCOPE_RUN_COMPILED(reach(*this, x, d, binding_it));
+    return reach_inline(x, d, binding_it);
+  }
+  constexpr std::uint32_t reach_inline(std::uint32_t x, std::uint32_t d, bool binding_it) {
     auto k = frames_.size();
     while (k > 0 && (d == no_index || frames_[k - 1].first_def > d))
       --k;
@@ -475,12 +475,12 @@ private:
     return end;
   }
   /// A node of the resolution graph in mode m: a definition with a memo.
-  template <class B> static constexpr bool node(const B& b, mode m) {
+  static constexpr bool node(const definition& b, mode m) {
     return b.what == binding::kind::merge ||
            (m == view_mode &&
             (b.what == binding::kind::collective_result || b.what == binding::kind::derived));
   }
-  template <class B> static constexpr bool followed(const B& b, mode m) {
+  static constexpr bool followed(const definition& b, mode m) {
     return b.what == binding::kind::copy || b.what == binding::kind::merge ||
            (m == view_mode &&
             (b.what == binding::kind::collective_result || b.what == binding::kind::derived));
@@ -525,6 +525,10 @@ private:
   /// iterative Tarjan walk over the nodes (copies passed through): a strongly connected
   /// component shares one result.
   constexpr std::uint32_t resolve(std::uint32_t d, mode m) {
+    COMMSCOPE_RUN_COMPILED(resolve(*this, d, m));
+    return resolve_inline(d, m);
+  }
+  constexpr std::uint32_t resolve_inline(std::uint32_t d, mode m) {
     d = past_copies(d);
     if (d >= defs_.size()) // not bound: no view, but no one definition either
       return m == root_mode ? bottom : sets_type::empty;
@@ -653,7 +657,8 @@ private:
     std::uint32_t acc;
   };
 
-  Adapter a_;
+  friend struct compiled;
+  bool dense_;
   vec<variable_entry> vars_;
   /// In segments: the largest table of the walk, whose count is known only at its end
   /// (a vector's growth copied it and held up to twice its size at the analysis' peak).
@@ -674,6 +679,48 @@ private:
   std::uint32_t stamp_ = 0;
   std::uint32_t generation_ = 1; ///< entries start at 0: unbound
   std::size_t bound_ = 0;        ///< dense: the program's variable_bound
+};
+
+/// The definitions, with the adapter's variables numbered: by their variable_index, or
+/// interned by their variable_key.
+template <class Adapter> class variable_table : public definitions {
+  using variable = typename Adapter::variable;
+  static constexpr bool dense = Adapter::dense_variables;
+
+public:
+  constexpr variable_table(const Adapter& a, const typename Adapter::program& p)
+      : definitions(dense, bound_of(a, p)), a_(a) {}
+
+  constexpr void reset() {
+    definitions::reset();
+    if constexpr (!dense)
+      ids_.clear();
+  }
+
+  [[nodiscard]] constexpr std::uint32_t id(variable v) {
+    if constexpr (dense) {
+      const auto i = a_.variable_index(v);
+      if (i >= vars_.size())
+        vars_.resize(i + 1); // an adapter whose bound was low: stay correct
+      return static_cast<std::uint32_t>(i);
+    } else {
+      auto [it, fresh] =
+          ids_.try_emplace(a_.variable_key(v), static_cast<std::uint32_t>(vars_.size()));
+      if (fresh)
+        vars_.emplace_back();
+      return it->second;
+    }
+  }
+
+private:
+  static constexpr std::size_t bound_of(const Adapter& a, const typename Adapter::program& p) {
+    if constexpr (dense)
+      return a.variable_bound(p);
+    else
+      return 0;
+  }
+
+  Adapter a_;
   template <class T, bool Dense> struct interning {
     using type = std::uint8_t; // unused: the adapter numbers its variables
   };

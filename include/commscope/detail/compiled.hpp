@@ -1,0 +1,63 @@
+// The separately compiled core (optional). By default commscope is header-only: every
+// translation unit that runs the pass compiles all of it. Built with
+// COMMSCOPE_SEPARATE_COMPILATION defined in every translation unit (CMake: link
+// commscope::separate, which defines it), the code that does not depend on the IR is
+// compiled once, in the one translation unit that includes
+// <commscope/separate_compilation.hpp>, and the others call it there.
+//
+// Each such function keeps its inline definition, renamed `..._inline`, for constant
+// evaluation (the compile-time IR runs the pass in the compiler); the public name begins
+// with COMMSCOPE_RUN_COMPILED, which calls the compiled one at run time. The compiled definitions call the `_inline` ones, never
+// the public names, so that no inline copy can call back into itself.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <type_traits>
+
+namespace commscope {
+
+class device_set;
+
+namespace detail {
+
+class definitions;
+class may_sets;
+struct message_fields;
+struct index_order;
+template <class T> class trivial_vector;
+
+#if defined(COMMSCOPE_SEPARATE_COMPILATION)
+/// Whether this call runs the separately compiled definition: at run time. Never in
+/// constant evaluation.
+[[nodiscard]] constexpr bool run_compiled() noexcept { return !std::is_constant_evaluated(); }
+/// `COMMSCOPE_RUN_COMPILED(f(args))` returns compiled::f(args) at run time. In the
+/// header-only build it is nothing at all, so that no translation unit refers to the
+/// compiled definitions, even unoptimized.
+#define COMMSCOPE_RUN_COMPILED(...)                                                           \
+  if (::commscope::detail::run_compiled())                                                   \
+  return ::commscope::detail::compiled::__VA_ARGS__
+#else
+#define COMMSCOPE_RUN_COMPILED(...)
+#endif
+
+/// The separately compiled definitions (defined in <commscope/separate_compilation.hpp>).
+/// Declared in both builds; called, and so needed at link time, only in the separate one.
+struct compiled {
+  static bool canonicalize(device_set& s, std::int64_t min_world);
+  static bool includes(const device_set& s, const device_set& other, std::int64_t min_world);
+  static bool join_symbolic(device_set& s, const device_set& other);
+  static std::string format_message(std::string_view pattern, const message_fields& f);
+  static trivial_vector<std::uint32_t> sorted_indices(std::size_t n, const index_order& order);
+  static std::uint32_t unite(may_sets& sets, std::uint32_t a, std::uint32_t b);
+  static void branch(definitions& t);
+  static void jump(definitions& t);
+  static void close(definitions& t);
+  static std::uint32_t reach(definitions& t, std::uint32_t x, std::uint32_t d, bool binding_it);
+  static std::uint32_t resolve(definitions& t, std::uint32_t d, std::uint8_t mode);
+};
+
+} // namespace detail
+} // namespace commscope

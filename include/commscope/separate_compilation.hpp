@@ -1,0 +1,59 @@
+// The separately compiled core: include this header in exactly one translation unit of a
+// program whose translation units all define COMMSCOPE_SEPARATE_COMPILATION (CMake's
+// commscope::separate target does both). It defines what detail/compiled.hpp declares:
+// the code that does not depend on the IR, compiled here once instead of in every
+// translation unit that runs the pass.
+#pragma once
+
+#if !defined(COMMSCOPE_SEPARATE_COMPILATION)
+#error "<commscope/separate_compilation.hpp> is for a build with COMMSCOPE_SEPARATE_COMPILATION defined in every translation unit"
+#endif
+
+#include <commscope/detail/compiled.hpp>
+#include <commscope/detail/may_set.hpp>
+#include <commscope/detail/sort.hpp>
+#include <commscope/detail/variables.hpp>
+#include <commscope/device_set.hpp>
+#include <commscope/diagnostics.hpp>
+
+namespace commscope::detail {
+
+bool compiled::canonicalize(device_set& s, std::int64_t min_world) {
+  return s.canonicalize_inline(min_world);
+}
+
+bool compiled::includes(const device_set& s, const device_set& other, std::int64_t min_world) {
+  return s.includes_inline(other, min_world);
+}
+
+bool compiled::join_symbolic(device_set& s, const device_set& other) {
+  return s.join_symbolic_inline(other);
+}
+
+std::string compiled::format_message(std::string_view pattern, const message_fields& f) {
+  return format_message_inline(pattern, f);
+}
+
+trivial_vector<std::uint32_t> compiled::sorted_indices(std::size_t n, const index_order& order) {
+  return sorted_indices_inline(n, order);
+}
+
+std::uint32_t compiled::unite(may_sets& sets, std::uint32_t a, std::uint32_t b) {
+  return sets.unite_inline(a, b);
+}
+
+void compiled::branch(definitions& t) { t.branch_inline(); }
+
+void compiled::jump(definitions& t) { t.jump_inline(); }
+
+void compiled::close(definitions& t) { t.close_inline(); }
+
+std::uint32_t compiled::reach(definitions& t, std::uint32_t x, std::uint32_t d, bool binding_it) {
+  return t.reach_inline(x, d, binding_it);
+}
+
+std::uint32_t compiled::resolve(definitions& t, std::uint32_t d, std::uint8_t mode) {
+  return t.resolve_inline(d, static_cast<definitions::mode>(mode));
+}
+
+} // namespace commscope::detail
