@@ -12,6 +12,10 @@
 # instantiating the pass costs over reading its headers. Last, the functions g++ generates
 # for the full pass at -O0 are counted, as the compile_cost test does.
 #
+# The same two probes are measured with the separately compiled core
+# (COMMSCOPE_SEPARATE_COMPILATION: commscope::separate), with their ratio, and the core's
+# own TU, which a program compiles once whatever its number of adapters and pass TUs.
+#
 # Before and after: the same probe sources are compiled against the headers of this
 # tree and against those of the git ref BEFORE (its include/ and tests/compile_time/,
 # read with git archive), run for run interleaved so that load from elsewhere hits both
@@ -45,14 +49,23 @@ printf '#include <commscope/compile_time/builder.hpp>\nint main() {}\n' > "$out/
 "$cxx" -std=c++20 -O0 -I"$root/include" "$root/benchmarks/compile_time/reference_pass.cpp" \
   "$root/benchmarks/compile_time/program.cpp" -o "$out/probe"
 "$out/probe" >/dev/null
+# And with the separately compiled core: the pass TU, its program and the core's TU.
+printf '#include <commscope/separate_compilation.hpp>\n' > "$out/separate_core.cpp"
+"$cxx" -std=c++20 -O0 -DCOMMSCOPE_SEPARATE_COMPILATION -I"$root/include" \
+  "$root/benchmarks/compile_time/reference_pass.cpp" "$root/benchmarks/compile_time/program.cpp" \
+  "$out/separate_core.cpp" -o "$out/probe_separate"
+"$out/probe_separate" >/dev/null
 
 declare -A last_user=()
-measure() { # name source
+measure() { # name source [flags] [after-only]
   local -A best_wall=() best_user=()
+  local measured=("${trees[@]}")
+  [ -n "${4:-}" ] && measured=(after)
   for _ in $(seq "$runs"); do
-    for tree in "${trees[@]}"; do
+    for tree in "${measured[@]}"; do
       local base="${include_dir[$tree]}"
-      if ! /usr/bin/time -f '%e %U' -o "$out/time" "$cxx" -std=c++20 -O2 -I"$base/include" \
+      # shellcheck disable=SC2086 # flags: words
+      if ! /usr/bin/time -f '%e %U' -o "$out/time" "$cxx" -std=c++20 -O2 ${3:-} -I"$base/include" \
            -I"$base/tests/compile_time" -c "$2" -o "$out/probe.o" 2> "$out/log"; then
         echo "$1 ($tree): does not compile:" >&2
         cat "$out/log" >&2
@@ -71,7 +84,7 @@ measure() { # name source
     done
   done
   last_user[$1]=${best_user[after]}
-  if [ -n "$before" ]; then
+  if [ -n "$before" ] && [ -z "${4:-}" ]; then
     printf '%-40s user %6.2f s -> %6.2f s   wall %6.2f s -> %6.2f s\n' "$1" \
       "${best_user[before]}" "${best_user[after]}" "${best_wall[before]}" "${best_wall[after]}"
   else
@@ -85,6 +98,16 @@ measure "same headers, nothing instantiated" "$root/benchmarks/compile_time/head
 awk -v full="${last_user[full pass, reference IR]}" \
   -v headers="${last_user[same headers, nothing instantiated]}" \
   'BEGIN { printf "%-40s %.2f (user time, this tree)\n", "full pass / headers only", full / headers }'
+# The separately compiled core (commscope::separate): the pass TU calls the IR-independent
+# code that one other TU of the program compiles once. Against an earlier tree, whose
+# headers ignore the definition, the first line measures the header-only pass again.
+sep=-DCOMMSCOPE_SEPARATE_COMPILATION
+measure "full pass, separate core" "$root/benchmarks/compile_time/reference_pass.cpp" "$sep"
+measure "same headers, separate core" "$root/benchmarks/compile_time/headers_only.cpp" "$sep"
+awk -v full="${last_user[full pass, separate core]}" \
+  -v headers="${last_user[same headers, separate core]}" \
+  'BEGIN { printf "%-40s %.2f (user time, this tree)\n", "full pass / headers only, separate core", full / headers }'
+measure "the separate core's own TU (once)" "$out/separate_core.cpp" "$sep" after-only
 measure "the probe's program (reference builder)" "$root/benchmarks/compile_time/program.cpp"
 cases=$(grep -c '^inline constexpr test_case' "$root/tests/compile_time/cases.hpp")
 measure "compile-time table ($cases cases)" "$root/benchmarks/compile_time/table.cpp"
@@ -92,4 +115,8 @@ measure "compile-time builder header alone" "$out/builder_only.cpp"
 "$cxx" -std=c++20 -O0 -I"$root/include" -c "$root/benchmarks/compile_time/reference_pass.cpp" \
   -o "$out/count.o"
 printf '%-40s %d (-O0, defined code symbols)\n' "functions generated, full pass" \
+  "$(nm --defined-only "$out/count.o" | grep -c ' [TtWw] ')"
+"$cxx" -std=c++20 -O0 "$sep" -I"$root/include" -c "$root/benchmarks/compile_time/reference_pass.cpp" \
+  -o "$out/count.o"
+printf '%-40s %d (-O0, defined code symbols)\n' "functions generated, separate core" \
   "$(nm --defined-only "$out/count.o" | grep -c ' [TtWw] ')"

@@ -194,18 +194,7 @@ public:
     }
     if (has_progressions() || other.has_progressions())
       return join_symbolic(other);
-    // A two-way merge into a fresh array, then coalesced.
-    const auto a = intervals(), b = other.intervals();
-    device_set merged;
-    merged.reserve(a.size() + b.size());
-    auto x = a.begin(), y = b.begin();
-    while (x != a.end() || y != b.end())
-      merged.append(y == b.end() || (x != a.end() && !(*y < *x)) ? *x++ : *y++);
-    merged.coalesce();
-    if (merged == *this)
-      return false;
-    swap(merged);
-    return true;
+    return join_intervals(other);
   }
 
   /// Brings a set with progressions into the canonical form for the world sizes of at
@@ -297,10 +286,8 @@ public:
       accumulate(r);
   }
   constexpr void normalize() {
-    if (many_ && one_[0].last >= 0) { // a set with progressions is kept normalized
-      std::sort(many_, many_ + count_of(*this));
-      coalesce();
-    }
+    if (many_ && one_[0].last >= 0) // a set with progressions is kept normalized
+      sort_intervals();
   }
 
   class builder;
@@ -428,6 +415,34 @@ private:
   [[nodiscard]] constexpr parts split() const;
   static constexpr device_set joined(const device_set& ids,
                                      std::span<const device_progression> progressions);
+  /// join() of two sets without progressions, one of them at least two intervals.
+  constexpr bool join_intervals(const device_set& other) {
+    COMMSCOPE_RUN_COMPILED(join_intervals(*this, other));
+    return join_intervals_inline(other);
+  }
+  constexpr bool join_intervals_inline(const device_set& other) {
+    // A two-way merge into a fresh array, then coalesced.
+    const auto a = intervals(), b = other.intervals();
+    device_set merged;
+    merged.reserve(a.size() + b.size());
+    auto x = a.begin(), y = b.begin();
+    while (x != a.end() || y != b.end())
+      merged.append(y == b.end() || (x != a.end() && !(*y < *x)) ? *x++ : *y++);
+    merged.coalesce();
+    if (merged == *this)
+      return false;
+    swap(merged);
+    return true;
+  }
+  /// normalize() of a set of several intervals: sorted, then coalesced.
+  constexpr void sort_intervals() {
+    COMMSCOPE_RUN_COMPILED(sort_intervals(*this));
+    sort_intervals_inline();
+  }
+  constexpr void sort_intervals_inline() {
+    std::sort(many_, many_ + count_of(*this));
+    coalesce();
+  }
   constexpr bool join_symbolic(const device_set& other) {
     COMMSCOPE_RUN_COMPILED(join_symbolic(*this, other));
     return join_symbolic_inline(other);

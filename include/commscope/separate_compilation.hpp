@@ -10,6 +10,7 @@
 #endif
 
 #include <commscope/detail/compiled.hpp>
+#include <commscope/detail/devices.hpp>
 #include <commscope/detail/may_set.hpp>
 #include <commscope/detail/sort.hpp>
 #include <commscope/detail/variables.hpp>
@@ -28,6 +29,22 @@ bool compiled::includes(const device_set& s, const device_set& other, std::int64
 
 bool compiled::join_symbolic(device_set& s, const device_set& other) {
   return s.join_symbolic_inline(other);
+}
+
+bool compiled::join_intervals(device_set& s, const device_set& other) {
+  return s.join_intervals_inline(other);
+}
+
+void compiled::sort_intervals(device_set& s) { s.sort_intervals_inline(); }
+
+descriptor compiled::range_descriptor(std::int64_t start, std::int64_t stop, std::int64_t step,
+                                      std::int64_t limit) {
+  return range_descriptor_inline(start, stop, step, limit);
+}
+
+descriptor compiled::loop_descriptor(bound start, bound stop, bound step, bool symbolic,
+                                     std::int64_t limit) {
+  return loop_descriptor_inline(start, stop, step, symbolic, limit);
 }
 
 std::string compiled::format_message(std::string_view pattern, const message_fields& f) {

@@ -23,7 +23,9 @@ class device_set;
 
 namespace detail {
 
+struct bound;
 class definitions;
+struct descriptor;
 class may_sets;
 struct message_fields;
 struct index_order;
@@ -49,6 +51,12 @@ struct compiled {
   static bool canonicalize(device_set& s, std::int64_t min_world);
   static bool includes(const device_set& s, const device_set& other, std::int64_t min_world);
   static bool join_symbolic(device_set& s, const device_set& other);
+  static bool join_intervals(device_set& s, const device_set& other);
+  static void sort_intervals(device_set& s);
+  static descriptor range_descriptor(std::int64_t start, std::int64_t stop, std::int64_t step,
+                                     std::int64_t limit);
+  static descriptor loop_descriptor(bound start, bound stop, bound step, bool symbolic,
+                                    std::int64_t limit);
   static std::string format_message(std::string_view pattern, const message_fields& f);
   static trivial_vector<std::uint32_t> sorted_indices(std::size_t n, const index_order& order);
   static std::uint32_t unite(may_sets& sets, std::uint32_t a, std::uint32_t b);

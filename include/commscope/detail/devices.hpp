@@ -31,6 +31,83 @@ struct bound {
   std::int64_t value = 0; ///< world_size: the C of `world_size() - C`
 };
 
+constexpr descriptor error_descriptor(error_code c, std::int64_t n = 0) {
+  return {descriptor::status::error, {}, c, n};
+}
+
+/// range(start, stop, step) over constants, devices below `limit`: the exact set, judged
+/// before enumeration.
+constexpr descriptor range_descriptor_inline(std::int64_t start, std::int64_t stop,
+                                             std::int64_t step, std::int64_t limit) {
+  if (step == 0)
+    return error_descriptor(error_code::unsupported_device, 0);
+  const bool up = step > 0;
+  if (up ? start >= stop : start <= stop)
+    return {descriptor::status::empty, {}, {}, 0};
+  // Unsigned arithmetic: the distance of two int64 always fits in uint64.
+  const std::uint64_t stride =
+      up ? static_cast<std::uint64_t>(step) : std::uint64_t{0} - static_cast<std::uint64_t>(step);
+  const std::uint64_t span =
+      up ? static_cast<std::uint64_t>(stop) - static_cast<std::uint64_t>(start)
+         : static_cast<std::uint64_t>(start) - static_cast<std::uint64_t>(stop);
+  const std::uint64_t count = (span - 1) / stride + 1;
+  const std::uint64_t reach = (count - 1) * stride; // < span: no overflow
+  const std::int64_t last = static_cast<std::int64_t>(
+      up ? static_cast<std::uint64_t>(start) + reach : static_cast<std::uint64_t>(start) - reach);
+  const std::int64_t lo = up ? start : last;
+  const std::int64_t hi = up ? last : start;
+  if (lo < 0)
+    return error_descriptor(error_code::negative_device, lo);
+  if (hi >= limit)
+    return error_descriptor(error_code::device_out_of_range, hi);
+  device_set::builder b;
+  if (stride == 1) {
+    b.add(device_interval{lo, hi});
+  } else {
+    for (std::int64_t d = lo;; d += static_cast<std::int64_t>(stride)) {
+      b.add(device_interval{d, d});
+      if (hi - d < static_cast<std::int64_t>(stride))
+        break;
+    }
+  }
+  return {descriptor::status::devices, b.finish(), {}, 0};
+}
+constexpr descriptor range_descriptor(std::int64_t start, std::int64_t stop, std::int64_t step,
+                                      std::int64_t limit) {
+  COMMSCOPE_RUN_COMPILED(range_descriptor(start, stop, step, limit));
+  return range_descriptor_inline(start, stop, step, limit);
+}
+
+/// The descriptor of a for loop's range from its resolved bounds; `symbolic`: whether
+/// `range(start, world_size() - C, step)` is a progression (else only the whole world is).
+constexpr descriptor loop_descriptor_inline(bound start, bound stop, bound step, bool symbolic,
+                                            std::int64_t limit) {
+  using K = bound::kind;
+  if (stop.what == K::world_size) {
+    if (start.what != K::integer || step.what != K::integer)
+      return error_descriptor(error_code::unsupported_device, 0);
+    if (start.value == 0 && step.value == 1 && stop.value == 0)
+      return {descriptor::status::devices, device_set::all(), {}, 0};
+    if (symbolic && start.value >= 0 && step.value >= 1 && stop.value >= 0) {
+      if (start.value >= limit)
+        return error_descriptor(error_code::device_out_of_range, start.value);
+      return {descriptor::status::devices,
+              device_set::progression({start.value, step.value, stop.value}),
+              {},
+              0};
+    }
+    return error_descriptor(error_code::partial_world_range, 0);
+  }
+  if (start.what != K::integer || stop.what != K::integer || step.what != K::integer)
+    return error_descriptor(error_code::unsupported_device, 0);
+  return range_descriptor(start.value, stop.value, step.value, limit);
+}
+constexpr descriptor loop_descriptor(bound start, bound stop, bound step, bool symbolic,
+                                     std::int64_t limit) {
+  COMMSCOPE_RUN_COMPILED(loop_descriptor(start, stop, step, symbolic, limit));
+  return loop_descriptor_inline(start, stop, step, symbolic, limit);
+}
+
 template <class Adapter> class device_inference {
   using expression = typename Adapter::expression;
   static constexpr std::int64_t limit = Adapter::device_limit;
@@ -114,29 +191,8 @@ public:
   /// The descriptor of `for r in range(start, stop, step)`, for a dispatch inside it.
   [[nodiscard]] constexpr descriptor
   of_loop(const loop_bounds<operand_site<Adapter>>& bounds) {
-    const bound start = resolve(bounds.start);
-    const bound stop = resolve(bounds.stop);
-    const bound step = resolve(bounds.step);
-    using K = bound::kind;
-    if (stop.what == K::world_size) {
-      if (start.what != K::integer || step.what != K::integer)
-        return error(error_code::unsupported_device);
-      if (start.value == 0 && step.value == 1 && stop.value == 0)
-        return {descriptor::status::devices, device_set::all(), {}, 0};
-      if constexpr (Adapter::symbolic)
-        if (start.value >= 0 && step.value >= 1 && stop.value >= 0) {
-          if (start.value >= limit)
-            return error(error_code::device_out_of_range, start.value);
-          return {descriptor::status::devices,
-                  device_set::progression({start.value, step.value, stop.value}),
-                  {},
-                  0};
-        }
-      return error(error_code::partial_world_range);
-    }
-    if (start.what != K::integer || stop.what != K::integer || step.what != K::integer)
-      return error(error_code::unsupported_device);
-    return progression(start.value, stop.value, step.value);
+    return loop_descriptor(resolve(bounds.start), resolve(bounds.stop), resolve(bounds.step),
+                           Adapter::symbolic, limit);
   }
 
   /// Follows a bound through copies to a constant, world_size() or (symbolic only)
@@ -181,43 +237,6 @@ public:
            count_of(a_.arguments(e)) == 0;
   }
 
-  /// range(start, stop, step) over constants: the exact set, judged before enumeration.
-  [[nodiscard]] static constexpr descriptor
-  progression(std::int64_t start, std::int64_t stop, std::int64_t step) {
-    if (step == 0)
-      return error(error_code::unsupported_device);
-    const bool up = step > 0;
-    if (up ? start >= stop : start <= stop)
-      return {descriptor::status::empty, {}, {}, 0};
-    // Unsigned arithmetic: the distance of two int64 always fits in uint64.
-    const std::uint64_t stride =
-        up ? static_cast<std::uint64_t>(step) : std::uint64_t{0} - static_cast<std::uint64_t>(step);
-    const std::uint64_t span =
-        up ? static_cast<std::uint64_t>(stop) - static_cast<std::uint64_t>(start)
-           : static_cast<std::uint64_t>(start) - static_cast<std::uint64_t>(stop);
-    const std::uint64_t count = (span - 1) / stride + 1;
-    const std::uint64_t reach = (count - 1) * stride; // < span: no overflow
-    const std::int64_t last = static_cast<std::int64_t>(
-        up ? static_cast<std::uint64_t>(start) + reach : static_cast<std::uint64_t>(start) - reach);
-    const std::int64_t lo = up ? start : last;
-    const std::int64_t hi = up ? last : start;
-    if (lo < 0)
-      return error(error_code::negative_device, lo);
-    if (hi >= limit)
-      return error(error_code::device_out_of_range, hi);
-    device_set::builder b;
-    if (stride == 1) {
-      b.add(device_interval{lo, hi});
-    } else {
-      for (std::int64_t d = lo;; d += static_cast<std::int64_t>(stride)) {
-        b.add(device_interval{d, d});
-        if (hi - d < static_cast<std::int64_t>(stride))
-          break;
-      }
-    }
-    return {descriptor::status::devices, b.finish(), {}, 0};
-  }
-
 private:
   /// A constant device, written into scratch_ in place: most dispatches of a program
   /// name one, and a fresh set per dispatch would be built and moved each time.
@@ -234,7 +253,7 @@ private:
     return scratch_;
   }
   static constexpr descriptor error(error_code c, std::int64_t n = 0) {
-    return {descriptor::status::error, {}, c, n};
+    return error_descriptor(c, n);
   }
 
   /// Loops' descriptors, direct-mapped by loop index: a loop's dispatches come one after
@@ -242,7 +261,7 @@ private:
   /// grow past 64 entries (an entry per loop was 9 bytes per allocation at the analysis'
   /// peak on the benchmarks' programs), and none for a function without loops.
   static constexpr std::size_t cached_loops = 64;
-  struct loop_descriptor {
+  struct cached_loop {
     std::uint32_t loop = no_index;
     descriptor desc;
   };
@@ -250,7 +269,7 @@ private:
   const Adapter& a_;
   variable_table<Adapter>& vars_;
   const function_facts<Adapter>& facts_;
-  vec<loop_descriptor> loops_;
+  vec<cached_loop> loops_;
   descriptor scratch_;
   descriptor merged_; ///< merged()'s
 };
