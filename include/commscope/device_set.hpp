@@ -207,7 +207,7 @@ public:
   /// applied. Returns whether *this changed.
   constexpr bool canonicalize(device_id min_world) {
     COMMSCOPE_RUN_COMPILED(canonicalize(*this, min_world));
-    return canonicalize_inline(min_world);
+    return canonicalize_impl(min_world);
   }
   [[nodiscard]] constexpr device_set canonical(device_id min_world) const {
     device_set s = *this;
@@ -227,7 +227,7 @@ public:
   /// answers false: not proven.
   [[nodiscard]] constexpr bool includes(const device_set& other, device_id min_world) const {
     COMMSCOPE_RUN_COMPILED(includes(*this, other, min_world));
-    return includes_inline(other, min_world);
+    return includes_impl(other, min_world);
   }
 
   /// Equal representations. For sets with progressions, compare canonical forms.
@@ -418,9 +418,9 @@ private:
   /// join() of two sets without progressions, one of them at least two intervals.
   constexpr bool join_intervals(const device_set& other) {
     COMMSCOPE_RUN_COMPILED(join_intervals(*this, other));
-    return join_intervals_inline(other);
+    return join_intervals_impl(other);
   }
-  constexpr bool join_intervals_inline(const device_set& other) {
+  [[gnu::noinline]] constexpr bool join_intervals_impl(const device_set& other) {
     // A two-way merge into a fresh array, then coalesced.
     const auto a = intervals(), b = other.intervals();
     device_set merged;
@@ -437,21 +437,23 @@ private:
   /// normalize() of a set of several intervals: sorted, then coalesced.
   constexpr void sort_intervals() {
     COMMSCOPE_RUN_COMPILED(sort_intervals(*this));
-    sort_intervals_inline();
+    sort_intervals_impl();
   }
-  constexpr void sort_intervals_inline() {
+  [[gnu::noinline]] constexpr void sort_intervals_impl() {
     std::sort(many_, many_ + count_of(*this));
     coalesce();
   }
   constexpr bool join_symbolic(const device_set& other) {
     COMMSCOPE_RUN_COMPILED(join_symbolic(*this, other));
-    return join_symbolic_inline(other);
+    return join_symbolic_impl(other);
   }
-  // The definitions that the separately compiled core (detail/compiled.hpp) compiles once.
+  // The definitions that the separately compiled core (detail/compiled.hpp) compiles once
+  // (defined out of the class, where g++ would not take `noinline` after `inline`: large
+  // enough that it does not inline them).
   friend struct detail::compiled;
-  constexpr bool canonicalize_inline(device_id min_world);
-  [[nodiscard]] constexpr bool includes_inline(const device_set& other, device_id min_world) const;
-  constexpr bool join_symbolic_inline(const device_set& other);
+  constexpr bool canonicalize_impl(device_id min_world);
+  [[nodiscard]] constexpr bool includes_impl(const device_set& other, device_id min_world) const;
+  constexpr bool join_symbolic_impl(const device_set& other);
   /// Adds `from` to the sorted `to`, one progression per line (the smaller start wins).
   static constexpr void merge(detail::vec<device_progression>& to, const progressions_view& from);
   /// Sorts progressions in the printed order. Through sorted_indices, which the pass
@@ -580,7 +582,7 @@ constexpr device_set device_set::progression(device_progression p) {
   return joined(device_set{}, {&p, 1});
 }
 
-constexpr bool device_set::join_symbolic_inline(const device_set& other) {
+constexpr bool device_set::join_symbolic_impl(const device_set& other) {
   parts mine = split();
   if (other.has_progressions()) {
     mine.ids.join(other.split().ids);

@@ -177,7 +177,7 @@ struct message_fields {
 /// Fills in a pattern of the table. Not a template: one copy serves every location type.
 /// Cold: messages are spelled for a report, off every path the pass runs, so g++ compiles
 /// it for size.
-[[gnu::cold, gnu::noinline]] inline std::string format_message_inline(std::string_view pattern,
+[[gnu::cold, gnu::noinline]] inline std::string format_message_impl(std::string_view pattern,
                                                                       const message_fields& f) {
   std::string r;
   r.reserve(pattern.size() + f.subject.size() + f.object.size() + 16);
@@ -247,7 +247,7 @@ struct message_fields {
 
 inline std::string format_message(std::string_view pattern, const message_fields& f) {
   COMMSCOPE_RUN_COMPILED(format_message(pattern, f));
-  return format_message_inline(pattern, f);
+  return format_message_impl(pattern, f);
 }
 } // namespace detail
 

@@ -20,57 +20,57 @@
 namespace commscope::detail {
 
 bool compiled::canonicalize(device_set& s, std::int64_t min_world) {
-  return s.canonicalize_inline(min_world);
+  return s.canonicalize_impl(min_world);
 }
 
 bool compiled::includes(const device_set& s, const device_set& other, std::int64_t min_world) {
-  return s.includes_inline(other, min_world);
+  return s.includes_impl(other, min_world);
 }
 
 bool compiled::join_symbolic(device_set& s, const device_set& other) {
-  return s.join_symbolic_inline(other);
+  return s.join_symbolic_impl(other);
 }
 
 bool compiled::join_intervals(device_set& s, const device_set& other) {
-  return s.join_intervals_inline(other);
+  return s.join_intervals_impl(other);
 }
 
-void compiled::sort_intervals(device_set& s) { s.sort_intervals_inline(); }
+void compiled::sort_intervals(device_set& s) { s.sort_intervals_impl(); }
 
 descriptor compiled::range_descriptor(std::int64_t start, std::int64_t stop, std::int64_t step,
                                       std::int64_t limit) {
-  return range_descriptor_inline(start, stop, step, limit);
+  return range_descriptor_impl(start, stop, step, limit);
 }
 
 descriptor compiled::loop_descriptor(bound start, bound stop, bound step, bool symbolic,
                                      std::int64_t limit) {
-  return loop_descriptor_inline(start, stop, step, symbolic, limit);
+  return loop_descriptor_impl(start, stop, step, symbolic, limit);
 }
 
 std::string compiled::format_message(std::string_view pattern, const message_fields& f) {
-  return format_message_inline(pattern, f);
+  return format_message_impl(pattern, f);
 }
 
 trivial_vector<std::uint32_t> compiled::sorted_indices(std::size_t n, const index_order& order) {
-  return sorted_indices_inline(n, order);
+  return sorted_indices_impl(n, order);
 }
 
 std::uint32_t compiled::unite(may_sets& sets, std::uint32_t a, std::uint32_t b) {
-  return sets.unite_inline(a, b);
+  return sets.unite_impl(a, b);
 }
 
-void compiled::branch(definitions& t) { t.branch_inline(); }
+void compiled::branch(definitions& t) { t.branch_impl(); }
 
-void compiled::jump(definitions& t) { t.jump_inline(); }
+void compiled::jump(definitions& t) { t.jump_impl(); }
 
-void compiled::close(definitions& t) { t.close_inline(); }
+void compiled::close(definitions& t) { t.close_impl(); }
 
 std::uint32_t compiled::reach(definitions& t, std::uint32_t x, std::uint32_t d, bool binding_it) {
-  return t.reach_inline(x, d, binding_it);
+  return t.reach_impl(x, d, binding_it);
 }
 
 std::uint32_t compiled::resolve(definitions& t, std::uint32_t d, std::uint8_t mode) {
-  return t.resolve_inline(d, static_cast<definitions::mode>(mode));
+  return t.resolve_impl(d, static_cast<definitions::mode>(mode));
 }
 
 } // namespace commscope::detail

@@ -157,7 +157,7 @@ struct canonical_form {
 
 } // namespace detail
 
-constexpr bool device_set::canonicalize_inline(device_id min_world) {
+constexpr bool device_set::canonicalize_impl(device_id min_world) {
   if (!has_progressions())
     return false;
   device_set c;

@@ -5,10 +5,14 @@
 // compiled once, in the one translation unit that includes
 // <commscope/separate_compilation.hpp>, and the others call it there.
 //
-// Each such function keeps its inline definition, renamed `..._inline`, for constant
-// evaluation (the compile-time IR runs the pass in the compiler); the public name begins
-// with COMMSCOPE_RUN_COMPILED, which calls the compiled one at run time. The compiled definitions call the `_inline` ones, never
-// the public names, so that no inline copy can call back into itself.
+// Each such function keeps its definition in the header, renamed `..._impl`: constant
+// evaluation (the compile-time IR runs the pass in the compiler) runs it in both builds,
+// and the compiled core compiles it. Its public name begins with COMMSCOPE_RUN_COMPILED,
+// which calls the compiled definition at run time. The `_impl` functions are never
+// inlined (they are the large, less frequent steps: a symbolic join, a resolution, the
+// end of a statement), so that the walk's own functions stay small: measured, that is
+// faster in the header-only build too. The compiled definitions call the `_impl` ones, never the public
+// names, so that no inline copy can call back into itself.
 #pragma once
 
 #include <cstddef>

@@ -37,7 +37,7 @@ constexpr descriptor error_descriptor(error_code c, std::int64_t n = 0) {
 
 /// range(start, stop, step) over constants, devices below `limit`: the exact set, judged
 /// before enumeration.
-constexpr descriptor range_descriptor_inline(std::int64_t start, std::int64_t stop,
+[[gnu::noinline]] constexpr descriptor range_descriptor_impl(std::int64_t start, std::int64_t stop,
                                              std::int64_t step, std::int64_t limit) {
   if (step == 0)
     return error_descriptor(error_code::unsupported_device, 0);
@@ -75,12 +75,12 @@ constexpr descriptor range_descriptor_inline(std::int64_t start, std::int64_t st
 constexpr descriptor range_descriptor(std::int64_t start, std::int64_t stop, std::int64_t step,
                                       std::int64_t limit) {
   COMMSCOPE_RUN_COMPILED(range_descriptor(start, stop, step, limit));
-  return range_descriptor_inline(start, stop, step, limit);
+  return range_descriptor_impl(start, stop, step, limit);
 }
 
 /// The descriptor of a for loop's range from its resolved bounds; `symbolic`: whether
 /// `range(start, world_size() - C, step)` is a progression (else only the whole world is).
-constexpr descriptor loop_descriptor_inline(bound start, bound stop, bound step, bool symbolic,
+[[gnu::noinline]] constexpr descriptor loop_descriptor_impl(bound start, bound stop, bound step, bool symbolic,
                                             std::int64_t limit) {
   using K = bound::kind;
   if (stop.what == K::world_size) {
@@ -105,7 +105,7 @@ constexpr descriptor loop_descriptor_inline(bound start, bound stop, bound step,
 constexpr descriptor loop_descriptor(bound start, bound stop, bound step, bool symbolic,
                                      std::int64_t limit) {
   COMMSCOPE_RUN_COMPILED(loop_descriptor(start, stop, step, symbolic, limit));
-  return loop_descriptor_inline(start, stop, step, symbolic, limit);
+  return loop_descriptor_impl(start, stop, step, symbolic, limit);
 }
 
 template <class Adapter> class device_inference {

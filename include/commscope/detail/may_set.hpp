@@ -63,12 +63,12 @@ public:
     if (a == empty)
       return b;
     COMMSCOPE_RUN_COMPILED(unite(*this, a, b));
-    return unite_inline(a, b);
+    return unite_impl(a, b);
   }
 
 private:
   friend struct compiled;
-  [[nodiscard]] constexpr handle unite_inline(handle a, handle b) {
+  [[nodiscard, gnu::noinline]] constexpr handle unite_impl(handle a, handle b) {
     if (starts_.empty())
       starts_.emplace_back(0);
     const auto mark = static_cast<std::uint32_t>(items_.size());

@@ -142,7 +142,7 @@ struct set_inclusion {
 
 } // namespace detail
 
-constexpr bool device_set::includes_inline(const device_set& other,
+constexpr bool device_set::includes_impl(const device_set& other,
                                            device_id min_world) const {
   if (is_all() || other.is_bottom())
     return true;

@@ -150,9 +150,9 @@ public:
   /// again from its value before the statement.
   constexpr void branch() {
     COMMSCOPE_RUN_COMPILED(branch(*this));
-    branch_inline();
+    branch_impl();
   }
-  constexpr void branch_inline() {
+  [[gnu::noinline]] constexpr void branch_impl() {
     auto& f = frames_.back();
     if (f.branches++ == 0)
       return;
@@ -169,9 +169,9 @@ public:
   /// its end as the values at the end of its body do.
   constexpr void jump() {
     COMMSCOPE_RUN_COMPILED(jump(*this));
-    jump_inline();
+    jump_impl();
   }
-  constexpr void jump_inline() {
+  [[gnu::noinline]] constexpr void jump_impl() {
     auto k = frames_.size();
     while (k > 0 && frames_[k - 1].how != control_flow::repeat)
       --k;
@@ -186,9 +186,9 @@ public:
   /// The statement ends: its merges get their other definitions.
   constexpr void close() {
     COMMSCOPE_RUN_COMPILED(close(*this));
-    close_inline();
+    close_impl();
   }
-  constexpr void close_inline() {
+  [[gnu::noinline]] constexpr void close_impl() {
     const frame f = frames_.back();
     for (auto r = f.last_record; r != no_index; r = records_[r].previous) {
       const record rec = records_[r];
@@ -427,9 +427,9 @@ protected:
   /// the innermost statement sees.
   constexpr std::uint32_t reach(std::uint32_t x, std::uint32_t d, bool binding_it) {
     COMMSCOPE_RUN_COMPILED(reach(*this, x, d, binding_it));
-    return reach_inline(x, d, binding_it);
+    return reach_impl(x, d, binding_it);
   }
-  constexpr std::uint32_t reach_inline(std::uint32_t x, std::uint32_t d, bool binding_it) {
+  [[gnu::noinline]] constexpr std::uint32_t reach_impl(std::uint32_t x, std::uint32_t d, bool binding_it) {
     auto k = frames_.size();
     while (k > 0 && (d == no_index || frames_[k - 1].first_def > d))
       --k;
@@ -526,9 +526,9 @@ protected:
   /// component shares one result.
   constexpr std::uint32_t resolve(std::uint32_t d, mode m) {
     COMMSCOPE_RUN_COMPILED(resolve(*this, d, m));
-    return resolve_inline(d, m);
+    return resolve_impl(d, m);
   }
-  constexpr std::uint32_t resolve_inline(std::uint32_t d, mode m) {
+  [[gnu::noinline]] constexpr std::uint32_t resolve_impl(std::uint32_t d, mode m) {
     d = past_copies(d);
     if (d >= defs_.size()) // not bound: no view, but no one definition either
       return m == root_mode ? bottom : sets_type::empty;
