@@ -178,7 +178,7 @@ struct message_fields {
 /// Cold: messages are spelled for a report, off every path the pass runs, so g++ compiles
 /// it for size.
 [[gnu::cold, gnu::noinline]] inline std::string format_message_impl(std::string_view pattern,
-                                                                      const message_fields& f) {
+                                                                    const message_fields& f) {
   std::string r;
   r.reserve(pattern.size() + f.subject.size() + f.object.size() + 16);
   const auto decimal = [&r](std::int64_t v) { // as std::to_string, whose inlined code is larger

@@ -6,7 +6,7 @@
 #pragma once
 
 #if !defined(COMMSCOPE_SEPARATE_COMPILATION)
-#error "<commscope/separate_compilation.hpp> is for a build with COMMSCOPE_SEPARATE_COMPILATION defined in every translation unit"
+#error "this header is for a build with COMMSCOPE_SEPARATE_COMPILATION defined in every TU"
 #endif
 
 #include <commscope/detail/compiled.hpp>

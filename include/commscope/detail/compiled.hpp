@@ -11,8 +11,8 @@
 // which calls the compiled definition at run time. The `_impl` functions are never
 // inlined (they are the large, less frequent steps: a symbolic join, a resolution, the
 // end of a statement), so that the walk's own functions stay small: measured, that is
-// faster in the header-only build too. The compiled definitions call the `_impl` ones, never the public
-// names, so that no inline copy can call back into itself.
+// faster in the header-only build too. The compiled definitions call the `_impl` ones,
+// never the public names, so that no inline copy can call back into itself.
 #pragma once
 
 #include <cstddef>
@@ -42,8 +42,8 @@ template <class T> class trivial_vector;
 /// `COMMSCOPE_RUN_COMPILED(f(args))` returns compiled::f(args) at run time. In the
 /// header-only build it is nothing at all, so that no translation unit refers to the
 /// compiled definitions, even unoptimized.
-#define COMMSCOPE_RUN_COMPILED(...)                                                           \
-  if (::commscope::detail::run_compiled())                                                   \
+#define COMMSCOPE_RUN_COMPILED(...)                                                                \
+  if (::commscope::detail::run_compiled())                                                         \
   return ::commscope::detail::compiled::__VA_ARGS__
 #else
 #define COMMSCOPE_RUN_COMPILED(...)

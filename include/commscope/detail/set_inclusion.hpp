@@ -142,8 +142,7 @@ struct set_inclusion {
 
 } // namespace detail
 
-constexpr bool device_set::includes_impl(const device_set& other,
-                                           device_id min_world) const {
+constexpr bool device_set::includes_impl(const device_set& other, device_id min_world) const {
   if (is_all() || other.is_bottom())
     return true;
   if (is_bottom())

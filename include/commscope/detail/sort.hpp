@@ -36,7 +36,8 @@ template <class Less> struct index_order_of : index_order {
 
 /// 0, 1, ..., n - 1 sorted by `order`: the one instantiation of std::sort. Not stable:
 /// an order must break every tie that a reader can tell apart.
-[[gnu::noinline]] constexpr vec<std::uint32_t> sorted_indices_impl(std::size_t n, const index_order& order) {
+[[gnu::noinline]] constexpr vec<std::uint32_t> sorted_indices_impl(std::size_t n,
+                                                                   const index_order& order) {
   vec<std::uint32_t> indices;
   indices.reserve(n);
   for (std::size_t i = 0; i < n; ++i)

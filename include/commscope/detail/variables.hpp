@@ -429,7 +429,8 @@ protected:
     COMMSCOPE_RUN_COMPILED(reach(*this, x, d, binding_it));
     return reach_impl(x, d, binding_it);
   }
-  [[gnu::noinline]] constexpr std::uint32_t reach_impl(std::uint32_t x, std::uint32_t d, bool binding_it) {
+  [[gnu::noinline]] constexpr std::uint32_t reach_impl(std::uint32_t x, std::uint32_t d,
+                                                       bool binding_it) {
     auto k = frames_.size();
     while (k > 0 && (d == no_index || frames_[k - 1].first_def > d))
       --k;
