@@ -320,7 +320,8 @@ public:
 
   [[nodiscard]] constexpr const sets_type& sets() const { return sets_; }
 
-protected:
+private:
+  template <class> friend class variable_table; // numbers the variables: vars_
   enum mode : std::uint8_t { root_mode = 0, view_mode = 1 };
 
   struct variable_entry {
