@@ -38,7 +38,8 @@ constexpr descriptor error_descriptor(error_code c, std::int64_t n = 0) {
 /// range(start, stop, step) over constants, devices below `limit`: the exact set, judged
 /// before enumeration.
 [[gnu::noinline]] constexpr descriptor range_descriptor_impl(std::int64_t start, std::int64_t stop,
-                                             std::int64_t step, std::int64_t limit) {
+                                                             std::int64_t step,
+                                                             std::int64_t limit) {
   if (step == 0)
     return error_descriptor(error_code::unsupported_device, 0);
   const bool up = step > 0;
@@ -80,8 +81,8 @@ constexpr descriptor range_descriptor(std::int64_t start, std::int64_t stop, std
 
 /// The descriptor of a for loop's range from its resolved bounds; `symbolic`: whether
 /// `range(start, world_size() - C, step)` is a progression (else only the whole world is).
-[[gnu::noinline]] constexpr descriptor loop_descriptor_impl(bound start, bound stop, bound step, bool symbolic,
-                                            std::int64_t limit) {
+[[gnu::noinline]] constexpr descriptor loop_descriptor_impl(bound start, bound stop, bound step,
+                                                            bool symbolic, std::int64_t limit) {
   using K = bound::kind;
   if (stop.what == K::world_size) {
     if (start.what != K::integer || step.what != K::integer)
