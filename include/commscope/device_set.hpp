@@ -447,9 +447,9 @@ private:
     COMMSCOPE_RUN_COMPILED(join_symbolic(*this, other));
     return join_symbolic_impl(other);
   }
-  // The definitions that the separately compiled core (detail/compiled.hpp) compiles once
-  // (defined out of the class, where g++ would not take `noinline` after `inline`: large
-  // enough that it does not inline them).
+  // What the separately compiled core (detail/compiled.hpp) compiles once. Defined out of
+  // the class, so without `noinline` (g++ rejects it after `inline`); too large to be
+  // inlined anyway.
   friend struct detail::compiled;
   constexpr bool canonicalize_impl(device_id min_world);
   [[nodiscard]] constexpr bool includes_impl(const device_set& other, device_id min_world) const;
