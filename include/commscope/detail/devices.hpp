@@ -31,6 +31,7 @@ struct bound {
   std::int64_t value = 0; ///< world_size: the C of `world_size() - C`
 };
 
+/// The error `c`; `n` the number its message names (a device), if any.
 constexpr descriptor error_descriptor(error_code c, std::int64_t n = 0) {
   return {descriptor::status::error, {}, c, n};
 }
@@ -130,7 +131,7 @@ public:
       break;
     case device_form::other:
     case device_form::reported: // never inferred (function_analysis.hpp)
-      return scratch_ = error(error_code::unsupported_device);
+      return scratch_ = error_descriptor(error_code::unsupported_device);
     }
     const auto root = vars_.root(d.device_def);
     if (root == no_index && d.device_def != no_index)
@@ -144,10 +145,10 @@ public:
     if (b.what == binding::kind::integer)
       return constant(b.value);
     if (b.what != binding::kind::loop)
-      return scratch_ = error(error_code::unsupported_device);
+      return scratch_ = error_descriptor(error_code::unsupported_device);
     const auto& loop = facts_.loops[b.ref];
     if (!loop.counted || !(loop.begin < d.order && d.order < loop.end))
-      return scratch_ = error(error_code::unsupported_device); // not an enclosing for loop
+      return scratch_ = error_descriptor(error_code::unsupported_device); // not an enclosing for loop
     // Every dispatch inside one loop gets the loop's descriptor: judge it once.
     auto& cached = loops_[b.ref % loops_.size()];
     if (cached.loop != b.ref) {
@@ -167,7 +168,7 @@ public:
     vars_.sources(d.device_def, [&](std::uint32_t src) {
       if (failed)
         return;
-      const auto& one = src == no_index ? (scratch_ = error(error_code::unsupported_device))
+      const auto& one = src == no_index ? (scratch_ = error_descriptor(error_code::unsupported_device))
                                         : of_binding(vars_.at(src), d);
       switch (one.what) {
       case descriptor::status::error:
@@ -243,18 +244,15 @@ private:
   /// name one, and a fresh set per dispatch would be built and moved each time.
   constexpr const descriptor& constant(std::int64_t v) {
     if (v < 0)
-      return scratch_ = error(error_code::negative_device, v);
+      return scratch_ = error_descriptor(error_code::negative_device, v);
     if (v >= limit)
-      return scratch_ = error(error_code::device_out_of_range, v);
+      return scratch_ = error_descriptor(error_code::device_out_of_range, v);
     scratch_.what = descriptor::status::devices;
     scratch_.devices.assign(device_interval{v, v});
     scratch_.code = {};
     scratch_.number = 0;
     scratch_.loop = no_index;
     return scratch_;
-  }
-  static constexpr descriptor error(error_code c, std::int64_t n = 0) {
-    return error_descriptor(c, n);
   }
 
   /// Loops' descriptors, direct-mapped by loop index: a loop's dispatches come one after

@@ -522,11 +522,12 @@ void append_header(std::string& out, const statement& s, bool elif_as_if, std::s
           out += ", ";
         out += std::to_string(devices[i]);
       }
+      const std::string world_size = std::string(module) + ".world_size()";
       for (std::size_t i = 0; i + 2 < progressions.size(); i += 3) {
         if (i || !devices.empty())
           out += ", ";
         append_progression(out, {progressions[i], progressions[i + 1], progressions[i + 2]},
-                           std::string(module) + ".world_size()");
+                           world_size);
       }
       out += ']';
     }
