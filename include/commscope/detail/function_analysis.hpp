@@ -69,6 +69,12 @@ public:
     dispatches(fp);
     release(facts_.escapes); // nothing reads them again: off the later peak
     facts_.dispatches.clear();
+    // Past the dispatches a loop is read for its location only (a collective's note).
+    loop_wheres_.clear();
+    loop_wheres_.reserve(facts_.loops.size());
+    for (const auto& l : facts_.loops)
+      loop_wheres_.emplace_back(l.where);
+    facts_.loops = {};
     vars_.release_definitions();
     fp.allocations.reserve(n);
     for (std::size_t i = 0; i < n; ++i) {
@@ -525,7 +531,7 @@ private:
         const auto& c = facts_.collectives[i];
         report(facts_.diagnostics, error_code::collective_in_loop, reason::none, row(c.op).name,
                c.where, c.order)
-            .with_note(note_kind::enclosing_loop, {}, facts_.loops[c.loop].where);
+            .with_note(note_kind::enclosing_loop, {}, loop_wheres_[c.loop]);
         continue;
       }
       if (st.reported)
@@ -538,7 +544,7 @@ private:
       } else if (c.op == operation::all_to_all_v && c.loop != no_index) { // whatever coverage
         report(facts_.diagnostics, error_code::collective_in_loop, reason::none, r.name, c.where,
                c.order)
-            .with_note(note_kind::enclosing_loop, {}, facts_.loops[c.loop].where);
+            .with_note(note_kind::enclosing_loop, {}, loop_wheres_[c.loop]);
       } else if (!aliased_windows(fp, c, st)) {
         continue;
       }
@@ -669,6 +675,7 @@ private:
   vec<std::uint8_t> suppressed_, queued_, escaped_;
   vec<std::uint32_t> unsure_; ///< the views of windows reported as ambiguous, ascending
   vec<device_set> devices_;   ///< per allocation, until its plan record is made
+  vec<location> loop_wheres_; ///< per loop, once the dispatches are judged
   smallest_world min_world_;  ///< symbolic sets are compared for such worlds
   /// Allocations whose evidence a reported call took, to be suppressed with every
   /// allocation that inherits from them (spread_suppression).

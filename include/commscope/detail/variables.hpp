@@ -86,10 +86,9 @@ public:
       vars_.resize(bound_);
   }
 
-  /// Forget the previous function: O(1) for the variables (entries of an older
-  /// generation read as unbound), linear in the previous function's definitions.
+  /// Forget the previous function: O(1) for the variables (entries stored below the new
+  /// base read as unbound), linear in the previous function's definitions.
   constexpr void reset() {
-    ++generation_;
     defs_.clear();
     wide_.clear();
     resolutions_.clear();
@@ -105,6 +104,11 @@ public:
       vars_.clear();
     else if (vars_.size() < bound_) // given back after a large walk (end_walk)
       vars_.resize(bound_);
+    if (top_ > base_limit) { // entries near overflow: clear them all, once per 2^31
+      vars_.assign(vars_.size(), 0);
+      top_ = 0;
+    }
+    base_ = top_;
   }
 
   // ---- during the walk
@@ -126,7 +130,7 @@ public:
     if (!frames_.empty() && (d == no_index ? first_merges : d < frames_.back().first_def))
       reach(x, d, true);
     const auto def = make(b);
-    vars_[x] = {def, generation_};
+    set(x, def);
     return def;
   }
 
@@ -161,7 +165,7 @@ public:
       rec.def = join(rec.def, current(rec.variable));
       // A definition of its own, made inside the statement: to the walk, the variable is
       // then bound here, and a binding later in this branch makes no second record.
-      vars_[rec.variable] = {make({binding::kind::copy, rec.entry, 0}), generation_};
+      set(rec.variable, make({binding::kind::copy, rec.entry, 0}));
     }
   }
 
@@ -194,17 +198,17 @@ public:
       const record rec = records_[r];
       const std::uint32_t end = current(rec.variable);
       if (f.how == control_flow::alternatives) {
-        vars_[rec.variable] = {join(rec.def, end), generation_};
+        set(rec.variable, join(rec.def, end));
         continue;
       }
       const std::uint32_t last = join(end, rec.extra);
       auto& m = defs_[rec.def];
       if (last == rec.def || last == rec.entry) { // never rebound in it: its entry value
         m = pack({binding::kind::copy, past_copies(rec.entry), 0});
-        vars_[rec.variable] = {rec.entry, generation_};
+        set(rec.variable, rec.entry);
       } else {
-        m.set_index(last);
-        vars_[rec.variable] = {rec.def, generation_};
+        set_index(m, last);
+        set(rec.variable, rec.def);
       }
     }
     frames_.pop_back();
@@ -222,7 +226,7 @@ public:
   /// the next function then costs at most twice what this walk did.
   constexpr void end_walk() {
     if (dense_ && 2 * defs_.size() >= vars_.size())
-      vec<variable_entry>().swap(vars_);
+      vec<std::uint32_t>().swap(vars_);
   }
 
   /// Frees the definitions and their resolutions once nothing resolves any more (the
@@ -230,7 +234,7 @@ public:
   /// may-sets stay: the analysis reads them to the end).
   constexpr void release_definitions() {
     defs_.clear();
-    vec<std::int64_t>().swap(wide_);
+    vec<wide_value>().swap(wide_);
     vec<resolution>().swap(resolutions_);
     vec<std::uint8_t>().swap(on_stack_);
     vec<std::uint64_t>().swap(node_bits_);
@@ -243,10 +247,10 @@ public:
     if (def >= defs_.size())
       return {};
     const auto& d = defs_[def];
-    return {d.what, d.ref, value_of(d)};
+    return {d.what(), ref_of(d), value_of(d)};
   }
   /// A window definition found to be a view gets its view's index.
-  constexpr void set_view(std::uint32_t def, std::uint32_t view) { defs_[def].set_index(view); }
+  constexpr void set_view(std::uint32_t def, std::uint32_t view) { set_index(defs_[def], view); }
 
   /// Follows copies and merges to the one definition they start from, or no_index (none,
   /// or several: see sources()).
@@ -254,7 +258,7 @@ public:
     if (d == no_index)
       return no_index;
     const auto& b = defs_[d];
-    if (b.what != binding::kind::copy && b.what != binding::kind::merge)
+    if (b.what() != binding::kind::copy && b.what() != binding::kind::merge)
       return d;
     const auto r = resolve(d, root_mode);
     return r == top || r == bottom ? no_index : r;
@@ -285,13 +289,13 @@ public:
         continue;
       seen_[x] = stamp_;
       const auto& b = defs_[x];
-      if (b.what == binding::kind::copy) {
-        stack_.emplace_back(b.ref);
-      } else if (b.what == binding::kind::merge) {
-        stack_.emplace_back(b.ref);
+      if (b.what() == binding::kind::copy) {
+        stack_.emplace_back(b.ref); // a copy's value is 0: never wide
+      } else if (b.what() == binding::kind::merge) {
+        stack_.emplace_back(ref_of(b));
         stack_.emplace_back(static_cast<std::uint32_t>(value_of(b)));
-      } else if (b.what == binding::kind::derived && pointers) {
-        stack_.emplace_back(b.ref);
+      } else if (b.what() == binding::kind::derived && pointers) {
+        stack_.emplace_back(ref_of(b));
         if (value_of(b) != no_index)
           stack_.emplace_back(static_cast<std::uint32_t>(value_of(b)));
       } else {
@@ -324,23 +328,34 @@ private:
   template <class> friend class variable_table; // numbers the variables: vars_
   enum mode : std::uint8_t { root_mode = 0, view_mode = 1 };
 
-  struct variable_entry {
-    std::uint32_t def = no_index;
-    std::uint32_t generation = 0;
-  };
-  /// A binding as stored: 12 bytes where a binding takes 16 (the definitions are the
-  /// largest table of the analysis' peak). The value is `low` (form index), `low` minus
-  /// 2^32 (form negative), or wide_[low].
+  /// A binding as stored: 8 bytes where a binding takes 16 (the definitions are the
+  /// largest table of the analysis' peak). `word` holds the kind, the form and `low`: the
+  /// value is `low` (form index; all ones: no_index) or -1 - `low` (form negative), both
+  /// below 2^26 in magnitude (definitions, views, positions, most integers); any other
+  /// value is wide, and `ref` then indexes wide_, which holds the value and the real ref.
+  /// Read both through ref_of() and value_of().
   struct definition {
     enum form_kind : std::uint8_t { index, negative, wide };
+    static constexpr unsigned low_bits = 26;
+    static constexpr std::uint32_t low_mask = (std::uint32_t{1} << low_bits) - 1;
     std::uint32_t ref = no_index;
-    std::uint32_t low = 0;
-    binding::kind what = binding::kind::unbound;
-    form_kind form = index;
-    constexpr void set_index(std::uint32_t v) {
-      low = v;
-      form = index;
+    std::uint32_t word = 0;
+    constexpr definition() = default;
+    constexpr definition(std::uint32_t r, binding::kind what, form_kind form, std::uint32_t low)
+        : ref(r), word(low | (static_cast<std::uint32_t>(what) << low_bits) |
+                       (static_cast<std::uint32_t>(form) << (low_bits + 4))) {}
+    [[nodiscard]] constexpr binding::kind what() const {
+      return static_cast<binding::kind>((word >> low_bits) & 15);
     }
+    [[nodiscard]] constexpr form_kind form() const {
+      return static_cast<form_kind>(word >> (low_bits + 4));
+    }
+    [[nodiscard]] constexpr std::uint32_t low() const { return word & low_mask; }
+  };
+  static_assert(static_cast<unsigned>(binding::kind::derived) < 16, "a kind takes 4 bits");
+  struct wide_value {
+    std::int64_t value;
+    std::uint32_t ref;
   };
   /// What resolution keeps per merge, collective result or derived definition (the nodes
   /// of its graph: a copy is an edge, passed through), in a table of its own, made only
@@ -373,8 +388,14 @@ private:
   }
 
   constexpr std::uint32_t current(std::uint32_t x) const {
-    const auto& v = vars_[x];
-    return v.generation == generation_ ? v.def : no_index;
+    const std::uint32_t v = vars_[x];
+    return v > base_ ? v - base_ - 1 : no_index;
+  }
+  constexpr void set(std::uint32_t x, std::uint32_t def) {
+    const std::uint32_t v = def == no_index ? 0 : base_ + 1 + def;
+    vars_[x] = v;
+    if (v > top_)
+      top_ = v;
   }
 
   constexpr std::uint32_t make(binding b) {
@@ -387,29 +408,33 @@ private:
   /// b as stored: its value in 32 bits when it fits (definitions, views, positions, most
   /// integers), else in wide_.
   constexpr definition pack(binding b) {
-    definition d{b.ref, 0, b.what, definition::index};
-    if (b.value >= 0 && b.value <= std::int64_t{UINT32_MAX}) {
-      d.low = static_cast<std::uint32_t>(b.value);
-    } else if (b.value >= INT32_MIN && b.value < 0) {
-      d.low = static_cast<std::uint32_t>(b.value); // two's complement of the low half
-      d.form = definition::negative;
-    } else {
-      d.low = static_cast<std::uint32_t>(wide_.size());
-      d.form = definition::wide;
-      wide_.emplace_back(b.value);
-    }
-    return d;
+    constexpr std::int64_t limit = definition::low_mask;
+    if (b.value >= 0 && b.value < limit)
+      return {b.ref, b.what, definition::index, static_cast<std::uint32_t>(b.value)};
+    if (b.value == no_index) // a merge's or a derivation's "none yet"
+      return {b.ref, b.what, definition::index, definition::low_mask};
+    if (b.value < 0 && b.value >= -1 - limit)
+      return {b.ref, b.what, definition::negative, static_cast<std::uint32_t>(-1 - b.value)};
+    wide_.emplace_back(wide_value{b.value, b.ref});
+    return {static_cast<std::uint32_t>(wide_.size() - 1), b.what, definition::wide, 0};
   }
   constexpr std::int64_t value_of(const definition& d) const {
-    switch (d.form) {
+    switch (d.form()) {
     case definition::index:
-      return d.low;
+      return d.low() == definition::low_mask ? std::int64_t{no_index} : d.low();
     case definition::negative:
-      return static_cast<std::int64_t>(d.low) - (std::int64_t{1} << 32);
+      return -1 - static_cast<std::int64_t>(d.low());
     case definition::wide:
       break;
     }
-    return wide_[d.low];
+    return wide_[d.ref].value;
+  }
+  constexpr std::uint32_t ref_of(const definition& d) const {
+    return d.form() == definition::wide ? wide_[d.ref].ref : d.ref;
+  }
+  /// d's value becomes v, a definition's or a view's index.
+  constexpr void set_index(definition& d, std::uint32_t v) {
+    d = pack({d.what(), ref_of(d), static_cast<std::int64_t>(v)});
   }
 
   /// a and b merged ("nothing" merges as nothing).
@@ -458,7 +483,7 @@ private:
       if (loop) // the loop's reads see the merge; a skipped block's see the entry
         entry = m;
     }
-    vars_[x] = {entry, generation_};
+    set(x, entry);
     return entry;
   }
 
@@ -467,7 +492,7 @@ private:
   /// that a chain is walked once.
   constexpr std::uint32_t past_copies(std::uint32_t d) {
     std::uint32_t end = d;
-    while (end < defs_.size() && defs_[end].what == binding::kind::copy)
+    while (end < defs_.size() && defs_[end].what() == binding::kind::copy)
       end = defs_[end].ref;
     while (d != end) {
       auto& c = defs_[d];
@@ -478,21 +503,23 @@ private:
   }
   /// A node of the resolution graph in mode m: a definition with a memo.
   static constexpr bool node(const definition& b, mode m) {
-    return b.what == binding::kind::merge ||
+    const auto what = b.what();
+    return what == binding::kind::merge ||
            (m == view_mode &&
-            (b.what == binding::kind::collective_result || b.what == binding::kind::derived));
+            (what == binding::kind::collective_result || what == binding::kind::derived));
   }
   static constexpr bool followed(const definition& b, mode m) {
-    return b.what == binding::kind::copy || b.what == binding::kind::merge ||
+    const auto what = b.what();
+    return what == binding::kind::copy || what == binding::kind::merge ||
            (m == view_mode &&
-            (b.what == binding::kind::collective_result || b.what == binding::kind::derived));
+            (what == binding::kind::collective_result || what == binding::kind::derived));
   }
   /// What a definition that is not followed contributes: itself (root), or its view.
   constexpr std::uint32_t source(std::uint32_t d, mode m) const {
     if (m == root_mode)
       return d;
     const auto& b = defs_[d];
-    return b.what == binding::kind::window && value_of(b) >= 0
+    return b.what() == binding::kind::window && value_of(b) >= 0
                ? static_cast<std::uint32_t>(value_of(b))
                : sets_type::empty;
   }
@@ -509,14 +536,14 @@ private:
   constexpr bool edge(std::uint32_t d, std::uint8_t i, std::uint32_t& to) const {
     const auto& b = defs_[d];
     if (i == 0) {
-      to = b.ref;
+      to = ref_of(b);
       return true;
     }
-    if (i == 1 && b.what == binding::kind::merge) {
+    if (i == 1 && b.what() == binding::kind::merge) {
       to = static_cast<std::uint32_t>(value_of(b));
       return true;
     }
-    if (i == 1 && b.what == binding::kind::derived && value_of(b) != no_index) {
+    if (i == 1 && b.what() == binding::kind::derived && value_of(b) != no_index) {
       to = static_cast<std::uint32_t>(value_of(b));
       return true;
     }
@@ -661,11 +688,17 @@ private:
 
   friend struct compiled;
   bool dense_;
-  vec<variable_entry> vars_;
+  /// By variable id: `base_ + 1 + d` for its reaching definition d of this function; a
+  /// value at most base_ (0 among them) is unbound or an earlier function's. Each
+  /// function's base is above every value stored before it, so forgetting the entries
+  /// takes no pass over them, and an entry takes 4 bytes (a generation beside each made
+  /// it 8). Values stay below 2^32 while a function makes fewer than 2^31 definitions
+  /// (hundreds of gigabytes of IR).
+  vec<std::uint32_t> vars_;
   /// In segments: the largest table of the walk, whose count is known only at its end
   /// (a vector's growth copied it and held up to twice its size at the analysis' peak).
   segmented<definition> defs_;
-  vec<std::int64_t> wide_;       ///< values of definitions that do not fit in 32 bits
+  vec<wide_value> wide_;         ///< values (and refs) of definitions whose value is wide
   vec<resolution> resolutions_;  ///< by node (slot()), once resolution begins
   vec<std::uint8_t> on_stack_;   ///< by node: bit m, on the stack of mode m
   vec<std::uint64_t> node_bits_; ///< by definition: whether it is a node
@@ -679,8 +712,10 @@ private:
   sets_type sets_;
   vec<std::uint32_t> seen_, stack_; ///< sources(): stamps by definition, and its stack
   std::uint32_t stamp_ = 0;
-  std::uint32_t generation_ = 1; ///< entries start at 0: unbound
-  std::size_t bound_ = 0;        ///< dense: the program's variable_bound
+  static constexpr std::uint32_t base_limit = std::uint32_t{1} << 31;
+  std::uint32_t base_ = 0; ///< values at most this are unbound
+  std::uint32_t top_ = 0;  ///< the largest value stored
+  std::size_t bound_ = 0;  ///< dense: the program's variable_bound
 };
 
 /// The definitions, with the adapter's variables numbered: by their variable_index, or
