@@ -48,10 +48,13 @@ nth_argument(const Adapter& a, typename Adapter::expression call, std::size_t i)
 }
 
 /// A loop bound or a device: an integer, or an expression and the definition of the
-/// variable it names (no_index if it names none).
+/// variable it names (no_index if it names none). A bound_operand's fields, laid out so
+/// that the flag pads nothing: a loop holds three.
 template <class Adapter> struct operand_site {
-  bound_operand<typename Adapter::expression> operand{};
+  std::int64_t value = 0; ///< an integer's
+  typename Adapter::expression expression{};
   std::uint32_t def = no_index;
+  bool is_integer = false;
 };
 
 /// What a dispatch's device= expression is, judged while the walk has it in cache:
@@ -126,14 +129,15 @@ template <class Adapter> struct escape_site {
 /// walk missed the cache on every allocation), and its name's hash (duplicate names are
 /// found by it; hashed after the walk, every name missed the cache and the TLB). The
 /// plan's (larger) records are built once the count is known, not moved on every growth.
+/// In this order, with 32 bits of the hash, 4-byte handles leave no padding.
 template <class Adapter> struct allocation_site {
   typename Adapter::statement statement{};
   typename Adapter::variable base{};
   std::uint64_t order = 0; ///< the assignment's
-  typename Adapter::expression size{};
   std::string_view name;
+  typename Adapter::expression size{};
   typename Adapter::location where{}; ///< the assignment's
-  std::uint64_t name_hash = 0;        ///< hash_of(name)
+  std::uint32_t name_hash = 0;        ///< hash_of(name), its low half
 };
 
 /// A window is recorded in the layout of a plan's view, so that the analysis turns the
@@ -489,17 +493,17 @@ private:
   /// with symbolic sets: y's).
   constexpr operand_site<Adapter> operand(const bound_operand<expression>& b) {
     if (b.is_integer)
-      return {b, no_index};
+      return {b.value, b.expression, no_index, true};
     walk(b.expression);
     // A literal is taken as its value while the walk has it in cache: judging the loop
     // after the walk then reads nothing of the IR (that read missed on every loop).
     if (a_.expression_kind_of(b.expression) == expression_kind::integer)
-      return {{true, a_.integer_value(b.expression), b.expression}, no_index};
+      return {a_.integer_value(b.expression), b.expression, no_index, true};
     if constexpr (symbolic)
       if (a_.expression_kind_of(b.expression) == expression_kind::other)
         if (const auto d = a_.minus_constant(b.expression))
-          return {b, read(d->first)};
-    return {b, read(b.expression)};
+          return {b.value, b.expression, read(d->first), false};
+    return {b.value, b.expression, read(b.expression), false};
   }
 
   /// `x = y - C` with y world_size() or a variable: a candidate stop of a partial-world
@@ -597,8 +601,9 @@ private:
     case operation::alloc_window_buffer: {
       const auto idx = static_cast<std::uint32_t>(out_.allocations.size());
       const std::string_view name = a_.allocation_name(e);
-      out_.allocations.emplace_back(allocation_site<Adapter>{
-          s, target, at, nth_argument(a_, e, 0), name, a_.location_of(s), hash_of(name)});
+      out_.allocations.emplace_back(
+          allocation_site<Adapter>{s, target, at, name, nth_argument(a_, e, 0), a_.location_of(s),
+                                   static_cast<std::uint32_t>(hash_of(name))});
       return {binding::kind::allocation, idx, 0};
     }
     case operation::window: {

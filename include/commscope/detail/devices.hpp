@@ -200,9 +200,9 @@ public:
   /// Follows a bound through copies to a constant, world_size() or (symbolic only)
   /// `world_size() - C`.
   [[nodiscard]] constexpr bound resolve(const operand_site<Adapter>& o) {
-    if (o.operand.is_integer)
-      return {bound::kind::integer, o.operand.value};
-    const expression e = o.operand.expression;
+    if (o.is_integer)
+      return {bound::kind::integer, o.value};
+    const expression e = o.expression;
     switch (a_.expression_kind_of(e)) {
     case expression_kind::integer:
       return {bound::kind::integer, a_.integer_value(e)};
