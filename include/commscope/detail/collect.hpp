@@ -77,7 +77,8 @@ template <class Adapter> struct dispatch_site {
   typename Adapter::expression call{};
   /// The definition it reads (device_form::variable) or its value (small_integer).
   std::uint32_t device_def = no_index;
-  std::uint32_t first_argument = 0; ///< function_facts::arguments[first, first + count)
+  /// Its arguments follow the previous dispatch's in function_facts::dispatch_arguments:
+  /// read in order, they need no index (with 4-byte handles the site is then 24 bytes).
   std::uint32_t argument_count = 0;
   /// In what was padding: the site stays its size.
   device_form form = device_form::other;
@@ -156,10 +157,11 @@ template <class Adapter> struct function_facts {
   vec<collective_site<Adapter>> collectives;
   segmented<loop_site<Adapter>> loops;
   vec<escape_site<Adapter>> escapes;
-  /// The definitions of the positional arguments of dispatches and collectives
+  /// The definitions of the positional arguments of collectives and, apart, of dispatches
   /// (no_index for an argument that is no variable); once resolved, the may-sets of views
   /// they hold (variables.hpp, view_of).
   vec<std::uint32_t> arguments;
+  vec<std::uint32_t> dispatch_arguments;
   vec<diagnostic<typename Adapter::location>> diagnostics;
   /// A scope statement was met: the function was materialized before (docs/semantics.md,
   /// "Output invariants": the pass does not wrap a body twice), so its plan is read back
@@ -178,6 +180,7 @@ template <class Adapter> struct function_facts {
     loops.clear();
     escapes.clear();
     arguments.clear();
+    dispatch_arguments.clear();
     diagnostics.clear();
   }
 };
@@ -697,17 +700,17 @@ private:
       out_.escapes.emplace_back(escape_site<Adapter>{e, f.name, at, d, f.call});
   }
 
-  /// Records the definitions of a call's variable arguments; returns the first index.
-  /// An argument that is no variable gives what it is derived from (a slice of a view, a
-  /// tuple of views). `keywords`: the call is a dispatch, whose other operands (keyword
-  /// arguments, after the positional ones) may pass nothing the pass follows.
-  constexpr std::uint32_t record_arguments(expression e, std::uint32_t& count,
-                                           bool keywords = false) {
-    const auto first = static_cast<std::uint32_t>(out_.arguments.size());
+  /// Records the definitions of a call's variable arguments in `to`; returns the first
+  /// index. An argument that is no variable gives what it is derived from (a slice of a
+  /// view, a tuple of views). `keywords`: the call is a dispatch, whose other operands
+  /// (keyword arguments, after the positional ones) may pass nothing the pass follows.
+  constexpr std::uint32_t record_arguments(vec<std::uint32_t>& to, expression e,
+                                           std::uint32_t& count, bool keywords = false) {
+    const auto first = static_cast<std::uint32_t>(to.size());
     std::size_t positional = 0;
     for (auto&& arg : a_.arguments(e)) {
       const expression x(arg);
-      out_.arguments.emplace_back(
+      to.emplace_back(
           a_.expression_kind_of(x) == expression_kind::variable ? read(x) : derived_of(x));
       ++positional;
     }
@@ -721,7 +724,7 @@ private:
         out_.escapes.emplace_back(
             escape_site<Adapter>{e, a_.call_target_of(e).callee.name, order_, d, true, true});
     }
-    count = static_cast<std::uint32_t>(out_.arguments.size()) - first;
+    count = static_cast<std::uint32_t>(to.size()) - first;
     return first;
   }
 
@@ -738,8 +741,8 @@ private:
       report(out_.diagnostics, error_code::malformed_op, reason::unknown_callee, t.callee.name,
              a_.location_of(e), at);
       if (a_.device_of(e)) { // meant as a dispatch: its views are not reported again
-        dispatch_site<Adapter> site{e, no_index, 0, 0, device_form::reported, false, at};
-        site.first_argument = record_arguments(e, site.argument_count);
+        dispatch_site<Adapter> site{e, no_index, 0, device_form::reported, false, at};
+        record_arguments(out_.dispatch_arguments, e, site.argument_count);
         out_.dispatches.emplace_back(site);
       }
       return false;
@@ -747,7 +750,7 @@ private:
       if (!t.callee.is_chip_orchestrator()) // a helper: the pass does not follow calls
         return flow_of_call(e, t, at);
       if (auto d = a_.device_of(e)) {
-        dispatch_site<Adapter> site{e, no_index, 0, 0, device_form::other, false, at};
+        dispatch_site<Adapter> site{e, no_index, 0, device_form::other, false, at};
         switch (a_.expression_kind_of(*d)) {
         case expression_kind::integer:
           if (const std::int64_t v = a_.integer_value(*d); v >= 0 && v < no_index) {
@@ -765,7 +768,7 @@ private:
           break;
         }
         site.surely_runs = guarded_ == 0 && out_.first_jump == UINT64_MAX;
-        site.first_argument = record_arguments(e, site.argument_count, true);
+        record_arguments(out_.dispatch_arguments, e, site.argument_count, true);
         out_.dispatches.emplace_back(site);
       }
       return false;
@@ -781,7 +784,7 @@ private:
       collective_site<Adapter> site{
           e, t.op, a_.location_of(e), at, open_loops_.empty() ? no_index : open_loops_.back(),
           0, 0};
-      site.first_argument = record_arguments(e, site.argument_count);
+      site.first_argument = record_arguments(out_.arguments, e, site.argument_count);
       out_.collectives.emplace_back(site);
     } else if (!arity_ok) {
       report(out_.diagnostics, error_code::malformed_op, reason::wrong_arity, r.name,

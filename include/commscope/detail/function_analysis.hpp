@@ -58,16 +58,16 @@ public:
     const auto n = facts_.allocations.size();
     fp.status = n == 0 ? function_plan<Traits>::state::no_allocations
                        : function_plan<Traits>::state::analyzed;
-    consumed_.assign(n, 0);
-    suppressed_.assign(n, 0);
-    escaped_.assign(n, 0);
+    flags_.assign(n, 0);
     bind_views(fp);
     devices_.assign(n, device_set{});
-    for (auto& arg : facts_.arguments) // a definition becomes the view it resolves to
-      arg = vars_.view_of(arg);
+    for (auto* args : {&facts_.arguments, &facts_.dispatch_arguments})
+      for (auto& arg : *args) // a definition becomes the view it resolves to
+        arg = vars_.view_of(arg);
     escapes(fp);
     dispatches(fp);
     release(facts_.escapes); // nothing reads them again: off the later peak
+    release(facts_.dispatch_arguments);
     facts_.dispatches.clear();
     // Past the dispatches a loop is read for its location only (a collective's note).
     loop_wheres_.clear();
@@ -120,7 +120,7 @@ public:
   /// back, so that the plan says what the program uses; and which allocations' coverage
   /// lost evidence to a reported call (what such a call's diagnostics stand for).
   constexpr void analyze_as_if_unmaterialized() { as_if_unmaterialized_ = true; }
-  [[nodiscard]] constexpr bool suppressed(std::uint32_t a) const { return suppressed_[a] != 0; }
+  [[nodiscard]] constexpr bool suppressed(std::uint32_t a) const { return is(a, suppressed_flag); }
 
 private:
   /// Step 2: a window whose pointer names an allocation (through copies) is a view. The
@@ -268,8 +268,8 @@ private:
   }
 
   constexpr void escaped(std::uint32_t a) {
-    if (!escaped_[a]) {
-      escaped_[a] = 1;
+    if (!is(a, escaped_flag)) {
+      mark(a, escaped_flag);
       to_suppress_.emplace_back(a);
     }
   }
@@ -279,10 +279,13 @@ private:
   /// are made, normalized by inherit()).
   constexpr void dispatches(function_plan<Traits>& fp) {
     device_inference<Adapter> infer(a_, vars_, facts_);
+    std::uint32_t next = 0; // the dispatches' arguments, in their order
     for (const auto& d : facts_.dispatches) {
+      const auto first = next;
+      next += d.argument_count;
       if (d.form == device_form::reported) { // reported by the walk: no dispatch
         for (std::uint32_t k = 0; k < d.argument_count; ++k)
-          for (const auto v : vars_.sets().of(facts_.arguments[d.first_argument + k]))
+          for (const auto v : vars_.sets().of(facts_.dispatch_arguments[first + k]))
             to_suppress_.emplace_back(fp.views[v].allocation);
         continue;
       }
@@ -303,7 +306,7 @@ private:
           diag.with_note(note_kind::device_loop, {}, facts_.loops[desc.loop].where);
       }
       for (std::uint32_t k = 0; k < d.argument_count; ++k)
-        for (const auto v : vars_.sets().of(facts_.arguments[d.first_argument + k]))
+        for (const auto v : vars_.sets().of(facts_.dispatch_arguments[first + k]))
           dispatched(fp, d, desc, failed, v);
     }
   }
@@ -316,7 +319,7 @@ private:
       to_suppress_.emplace_back(a);
       return;
     }
-    consumed_[a] = 1;
+    mark(a, consumed_flag);
     if (desc.what == descriptor::status::devices)
       devices_[a].accumulate(desc.devices);
     if constexpr (Record) {
@@ -411,7 +414,7 @@ private:
                                               std::uint32_t set) const {
     bool covered = false;
     for_each_allocation(fp, set, [&](std::uint32_t a) {
-      covered = covered || suppressed_[a] || !fp.allocations[a].devices.is_bottom();
+      covered = covered || is(a, suppressed_flag) || !fp.allocations[a].devices.is_bottom();
     });
     return !covered;
   }
@@ -454,8 +457,8 @@ private:
       for (auto k = first_[u]; k < first_[u + 1]; ++k) {
         const auto v = next_[k];
         bool changed = fp.allocations[v].devices.join(fp.allocations[u].devices);
-        if (consumed_[u] && !consumed_[v]) {
-          consumed_[v] = 1;
+        if (is(u, consumed_flag) && !is(v, consumed_flag)) {
+          mark(v, consumed_flag);
           changed = true;
         }
         if (changed && !queued_[v]) {
@@ -467,7 +470,7 @@ private:
     spread_suppression();
     if constexpr (Record)
       for (const auto& e : edges_) // coverage that reached the source was passed on
-        if (consumed_[e.from] && e.from != e.to) {
+        if (is(e.from, consumed_flag) && e.from != e.to) {
           const auto& c = facts_.collectives[e.collective];
           fp.evidence.emplace_back();
           auto& ev = fp.evidence.back();
@@ -485,9 +488,9 @@ private:
     while (!to_suppress_.empty()) {
       const auto u = to_suppress_.back();
       to_suppress_.pop_back();
-      if (suppressed_[u])
+      if (is(u, suppressed_flag))
         continue;
-      suppressed_[u] = 1;
+      mark(u, suppressed_flag);
       for (auto k = first_[u]; k < first_[u + 1]; ++k)
         to_suppress_.emplace_back(next_[k]);
     }
@@ -594,11 +597,11 @@ private:
     for (std::size_t i = 0; i < fp.allocations.size(); ++i) {
       const auto& a = fp.allocations[i];
       const auto at = facts_.allocations[i].order;
-      if (a.view_count == 0 && !escaped_[i])
+      if (a.view_count == 0 && !is(i, escaped_flag))
         report(facts_.diagnostics, error_code::dead_alloc, reason::none, a.name, a.where, at);
-      else if (suppressed_[i])
+      else if (is(i, suppressed_flag))
         continue;
-      else if (!consumed_[i]) {
+      else if (!is(i, consumed_flag)) {
         auto& d = report(facts_.diagnostics, error_code::unconsumed_alloc, reason::none, a.name,
                          a.where, at);
         for (const auto v : fp.views_of(static_cast<std::uint32_t>(i)))
@@ -619,7 +622,7 @@ private:
         const auto first = table_.find_or_insert(
             facts_.allocations[i].name_hash, i,
             [&](std::uint32_t j) { return fp.allocations[j].name == name; });
-        if (first != i && !suppressed_[i])
+        if (first != i && !is(i, suppressed_flag))
           report(facts_.diagnostics, error_code::duplicate_name, reason::none, name,
                  fp.allocations[i].where, facts_.allocations[i].order)
               .with_note(note_kind::earlier_allocation, name, fp.allocations[first].where);
@@ -669,10 +672,19 @@ private:
   variable_table<Adapter> vars_;
   std::uint64_t& order_;
   function_facts<Adapter> facts_;
-  /// Per allocation: some dispatch passed a view of it, directly or through a collective
-  /// that passes coverage on (without it, `unconsumed-alloc`).
-  vec<std::uint8_t> consumed_;
-  vec<std::uint8_t> suppressed_, queued_, escaped_;
+  /// Per allocation, one byte of these: consumed, some dispatch passed a view of it,
+  /// directly or through a collective that passes coverage on (without it,
+  /// `unconsumed-alloc`); suppressed, its coverage lost evidence to a reported call;
+  /// escaped, a view or pointer of it escaped.
+  enum allocation_flag : std::uint8_t { consumed_flag = 1, suppressed_flag = 2, escaped_flag = 4 };
+  vec<std::uint8_t> flags_;
+  [[nodiscard]] constexpr bool is(std::size_t a, allocation_flag f) const {
+    return (flags_[a] & f) != 0;
+  }
+  constexpr void mark(std::size_t a, allocation_flag f) {
+    flags_[a] = static_cast<std::uint8_t>(flags_[a] | f);
+  }
+  vec<std::uint8_t> queued_;
   vec<std::uint32_t> unsure_; ///< the views of windows reported as ambiguous, ascending
   vec<device_set> devices_;   ///< per allocation, until its plan record is made
   vec<location> loop_wheres_; ///< per loop, once the dispatches are judged
