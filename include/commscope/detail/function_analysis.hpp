@@ -60,13 +60,15 @@ public:
                        : function_plan<Traits>::state::analyzed;
     flags_.assign(n, 0);
     bind_views(fp);
-    devices_.assign(n, device_set{});
-    for (auto* args : {&facts_.arguments, &facts_.dispatch_arguments})
-      for (auto& arg : *args) // a definition becomes the view it resolves to
-        arg = vars_.view_of(arg);
+    // A definition becomes the view it resolves to.
+    for (auto& arg : facts_.arguments)
+      arg = vars_.view_of(arg);
+    for (auto& arg : facts_.dispatch_arguments)
+      arg = vars_.view_of(arg);
     escapes(fp);
+    release(facts_.escapes); // nothing reads them again: off the dispatches' peak
+    devices_.assign(n, device_set{});
     dispatches(fp);
-    release(facts_.escapes); // nothing reads them again: off the later peak
     release(facts_.dispatch_arguments);
     facts_.dispatches.clear();
     // Past the dispatches a loop is read for its location only (a collective's note).
