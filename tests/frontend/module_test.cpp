@@ -450,3 +450,24 @@ TEST_CASE("a decorator that ends its block is a syntax error, not a decorator of
                                                           "        return 0\n");
   CHECK(!ok.error);
 }
+
+TEST_CASE("an import's alias is one name that is no keyword, then a comma or the end") {
+  // Fuzz finding: `import m as import pypto.language as pl` bound `import` to m, and the
+  // rewrite spelled its scopes `import.comm_domain(...)`, which does not read back.
+  for (const char* line : {"import pypto.language.distributed as import pypto.language as pl\n",
+                           "import pypto.language.distributed as dist pl\n",
+                           "from pypto.language import distributed as for\n",
+                           "from pypto.language import (distributed as dist x)\n",
+                           "import pypto.language.distributed as\n"}) {
+    const auto m = fe::parse_module(std::string(line) + "x = 1\n");
+    REQUIRE_MESSAGE(m.error, line);
+    CHECK(m.error->message.starts_with("invalid syntax: expected "));
+    CHECK(m.error->line == 1);
+  }
+  for (const char* line : {"import pypto.language.distributed as dist, os as o\n",
+                           "from pypto.language import (distributed as dist, jit as j)\n",
+                           "from pypto.language import distributed as dist; y = 2\n"}) {
+    const auto m = fe::parse_module(std::string(line) + "x = 1\n");
+    CHECK_MESSAGE(!m.error, line);
+  }
+}

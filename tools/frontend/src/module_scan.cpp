@@ -527,9 +527,15 @@ void module_scan::import(std::uint32_t b, std::uint32_t e, std::int32_t scope) {
     const std::string path = dotted_name(ts_, i, j);
     std::string alias;
     if (j < e && is_name(j, "as")) {
-      if (j + 1 < e)
-        alias = std::string(ts_.text(t[j + 1]));
-      j = std::min(j + 2, e);
+      // One name, then a comma, the closing parenthesis or the end, as Python reads it:
+      // anything else (`as import`, `as x y`) would be bound, and printed back as a
+      // module no parser reads.
+      if (j + 1 >= e || t[j + 1].kind() != tok::name || t[j + 1].is_reserved())
+        fail_at(t[j + 1 < e ? j + 1 : j].begin, "invalid syntax: expected a name after 'as'");
+      if (j + 2 < e && !is_op(j + 2, ",") && !is_op(j + 2, ")"))
+        fail_at(t[j + 2].begin, "invalid syntax: expected ',' after an import's alias");
+      alias = std::string(ts_.text(t[j + 1]));
+      j += 2;
     }
     const std::string module = from.empty() ? path : from + "." + path;
     if (recordable && !path.empty()) {
