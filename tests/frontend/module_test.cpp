@@ -451,14 +451,18 @@ TEST_CASE("a decorator that ends its block is a syntax error, not a decorator of
   CHECK(!ok.error);
 }
 
-TEST_CASE("an import's alias is one name that is no keyword, then a comma or the end") {
+TEST_CASE("an import names dotted modules, each aliased by one name that is no keyword") {
   // Fuzz finding: `import m as import pypto.language as pl` bound `import` to m, and the
   // rewrite spelled its scopes `import.comm_domain(...)`, which does not read back.
   for (const char* line : {"import pypto.language.distributed as import pypto.language as pl\n",
                            "import pypto.language.distributed as dist pl\n",
                            "from pypto.language import distributed as for\n",
                            "from pypto.language import (distributed as dist x)\n",
-                           "import pypto.language.distributed as\n"}) {
+                           "import pypto.language.distributed as\n",
+                           "import pypto.language.distributed pld\n",
+                           "from pypto.language import distributed dist\n",
+                           "import pypto.language.distributed as pld, import\n",
+                           "import pypto.language.\n"}) {
     const auto m = fe::parse_module(std::string(line) + "x = 1\n");
     REQUIRE_MESSAGE(m.error, line);
     CHECK(m.error->message.starts_with("invalid syntax: expected "));
@@ -466,7 +470,8 @@ TEST_CASE("an import's alias is one name that is no keyword, then a comma or the
   }
   for (const char* line : {"import pypto.language.distributed as dist, os as o\n",
                            "from pypto.language import (distributed as dist, jit as j)\n",
-                           "from pypto.language import distributed as dist; y = 2\n"}) {
+                           "from pypto.language import distributed as dist; y = 2\n",
+                           "from . import match as case\n", "import os.path, sys\n"}) {
     const auto m = fe::parse_module(std::string(line) + "x = 1\n");
     CHECK_MESSAGE(!m.error, line);
   }

@@ -524,6 +524,13 @@ void module_scan::import(std::uint32_t b, std::uint32_t e, std::int32_t scope) {
     std::uint32_t j = i;
     while (j < e && !is_name(j, "as") && !is_op(j, ",") && !is_op(j, ")"))
       ++j;
+    // A dotted name: names that are no keyword, between dots (`import a b` and
+    // `import import` are not Python, and would be bound and printed back).
+    for (std::uint32_t k = i; k < j; ++k)
+      if ((k - i) % 2 == 0 ? t[k].kind() != tok::name || t[k].is_reserved() : !is_op(k, "."))
+        fail_at(t[k].begin, "invalid syntax: expected a dotted module name");
+    if (i < j && (j - i) % 2 == 0)
+      fail_at(t[j - 1].begin, "invalid syntax: expected a dotted module name");
     const std::string path = dotted_name(ts_, i, j);
     std::string alias;
     if (j < e && is_name(j, "as")) {
