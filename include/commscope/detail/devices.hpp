@@ -131,7 +131,7 @@ public:
       break;
     case device_form::other:
     case device_form::reported: // never inferred (function_analysis.hpp)
-      return scratch_ = error_descriptor(error_code::unsupported_device);
+      return unsupported();
     }
     const auto root = vars_.root(d.device_def);
     if (root == no_index && d.device_def != no_index)
@@ -145,10 +145,10 @@ public:
     if (b.what == binding::kind::integer)
       return constant(b.value);
     if (b.what != binding::kind::loop)
-      return scratch_ = error_descriptor(error_code::unsupported_device);
+      return unsupported();
     const auto& loop = facts_.loops[b.ref];
     if (!loop.counted || !(loop.begin < d.order && d.order < loop.end))
-      return scratch_ = error_descriptor(error_code::unsupported_device); // not an enclosing for loop
+      return unsupported(); // not an enclosing for loop
     // Every dispatch inside one loop gets the loop's descriptor: judge it once.
     auto& cached = loops_[b.ref % loops_.size()];
     if (cached.loop != b.ref) {
@@ -168,8 +168,7 @@ public:
     vars_.sources(d.device_def, [&](std::uint32_t src) {
       if (failed)
         return;
-      const auto& one = src == no_index ? (scratch_ = error_descriptor(error_code::unsupported_device))
-                                        : of_binding(vars_.at(src), d);
+      const auto& one = src == no_index ? unsupported() : of_binding(vars_.at(src), d);
       switch (one.what) {
       case descriptor::status::error:
         failed = true;
@@ -240,6 +239,10 @@ public:
   }
 
 private:
+  /// A device the pass cannot follow, in scratch_.
+  constexpr const descriptor& unsupported() {
+    return scratch_ = error_descriptor(error_code::unsupported_device);
+  }
   /// A constant device, written into scratch_ in place: most dispatches of a program
   /// name one, and a fresh set per dispatch would be built and moved each time.
   constexpr const descriptor& constant(std::int64_t v) {
