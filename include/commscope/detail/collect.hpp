@@ -333,7 +333,7 @@ private:
   constexpr binding value_binding(expression e) {
     switch (a_.expression_kind_of(e)) {
     case expression_kind::variable:
-      return {binding::kind::copy, read(e), 0};
+      return {binding::kind::copy, read_variable(e), 0};
     case expression_kind::integer:
       return {binding::kind::integer, no_index, a_.integer_value(e)};
     case expression_kind::call: {
@@ -385,7 +385,7 @@ private:
   constexpr std::uint32_t derived_of(expression e) {
     switch (a_.expression_kind_of(e)) {
     case expression_kind::variable:
-      return read(e);
+      return read_variable(e);
     case expression_kind::integer:
       return no_index;
     default:
@@ -432,7 +432,7 @@ private:
       gather_stack_.pop_back();
       switch (a_.expression_kind_of(e)) {
       case expression_kind::variable:
-        if (const auto d = read(e); d != no_index)
+        if (const auto d = read_variable(e); d != no_index)
           leaves_.emplace_back(d);
         continue;
       case expression_kind::integer:
@@ -489,6 +489,10 @@ private:
   constexpr std::uint32_t read(expression e) {
     if (a_.expression_kind_of(e) != expression_kind::variable)
       return no_index;
+    return read_variable(e);
+  }
+  /// read(e) for an e known to be a variable expression.
+  constexpr std::uint32_t read_variable(expression e) {
     return vars_.use(vars_.id(a_.variable_of(e)));
   }
 
@@ -557,7 +561,7 @@ private:
     if (single) {
       switch (a_.expression_kind_of(e)) {
       case expression_kind::variable:
-        b = {binding::kind::copy, read(e), 0};
+        b = {binding::kind::copy, read_variable(e), 0};
         break;
       case expression_kind::integer:
         b = {binding::kind::integer, no_index, a_.integer_value(e)};
@@ -714,9 +718,7 @@ private:
           a_.expression_kind_of(x) == expression_kind::variable ? read(x) : derived_of(x));
       ++positional;
     }
-    std::size_t operands = 0;
-    if (keywords)
-      for_each_in<expression>(a_.subexpressions(e), [&](expression) { ++operands; });
+    const std::size_t operands = keywords ? count_of(a_.subexpressions(e)) : 0;
     if (operands > positional + 1) { // more than the arguments and device=
       // The keyword arguments; device= among them holds no view.
       const auto d = derived_of_operands(e, positional);
@@ -762,7 +764,7 @@ private:
           break;
         case expression_kind::variable:
           site.form = device_form::variable;
-          site.device_def = read(*d);
+          site.device_def = read_variable(*d);
           break;
         default:
           break;
