@@ -1,4 +1,5 @@
 // The DSL parser: atoms (literals, displays, comprehensions, parenthesized forms).
+#include "formatted_fields.hpp"
 #include "parser.hpp"
 
 #include <algorithm>
@@ -101,7 +102,7 @@ mutable_expr dsl_parser::parse_atom() {
         plain = false;
     }
     if (!plain)
-      return opaque(b, {});
+      return formatted_string(b);
     expression_spec s;
     s.what = expression::kind::string;
     s.where = where(t);
@@ -125,6 +126,34 @@ mutable_expr dsl_parser::parse_atom() {
     break;
   }
   unexpected("an expression");
+}
+
+mutable_expr dsl_parser::formatted_string(std::uint32_t b) {
+  // Formatting a value only reads it, and the string made holds no view: fields without
+  // a call make a plain value. A call in a field may do anything with what it is given,
+  // a dispatch included: then the string is an escape of every variable its fields read.
+  std::vector<formatted_reads> strings;
+  bool may_call = false;
+  for (auto k = b; k < i_; ++k)
+    if (t_[k].flags() & string_formatted) {
+      strings.push_back(formatted_fields(text(t_[k])));
+      may_call = may_call || strings.back().may_call;
+    }
+  if (!may_call)
+    return opaque(b, {});
+  std::vector<expression_ptr> reads;
+  std::vector<const variable*> seen;
+  for (const auto& fields : strings)
+    for (const std::string_view n : fields.names)
+      if (const variable* v = names_.find(n, hash_name(n));
+          v && std::find(seen.begin(), seen.end(), v) == seen.end()) {
+        seen.push_back(v);
+        reads.emplace_back(w_.make_use(where(t_[b]), variable_ptr(v)));
+      }
+  auto made = opaque(b, reads);
+  if (!reads.empty())
+    made->set_store();
+  return made;
 }
 
 mutable_expr dsl_parser::parenthesized(std::uint32_t b) {

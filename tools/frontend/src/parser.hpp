@@ -342,6 +342,13 @@ private:
   expression_ptr opaque_of(source_location at, std::span<const expression_ptr> reads);
   expression_ptr store_into(const expression& target, expression_ptr value);
   std::vector<expression_ptr> closure_reads(std::uint32_t b, std::uint32_t e, variable_ptr self);
+  void own_bindings(std::uint32_t b, std::uint32_t e, std::vector<std::string_view>& bound,
+                    std::vector<std::string_view>& declared) const;
+  std::uint32_t header_colon(std::uint32_t k, std::uint32_t e) const;
+  std::uint32_t block_end(std::uint32_t colon, std::uint32_t e) const;
+  /// A run of string literals [b, i_) of which one is an f-string: a plain value, or an
+  /// escape of what its fields read when a field may call something.
+  mutable_expr formatted_string(std::uint32_t b);
   /// The assignment that binds a block's targets as its body begins (ir.hpp).
   void bind_block_targets(statement& block);
 
