@@ -212,7 +212,21 @@ TEST_CASE("name binding: every binding a variable of its own, one name_id per na
   CHECK(rhs(f, 2).args()[1]->text() == "z");
   CHECK(rhs(f, 4).var() == x2);
   CHECK(f.body[3]->targets().size() == 2);
-  CHECK(p->variable_bound == 7); // x (chip), x, y, x, a, b, w
+  // x (chip), x, y, x, a, b, w, and a and b once more: read as a tuple before the
+  // statement turns out to bind them, each names its variable then (local_variable).
+  CHECK(p->variable_bound == 9);
+  CHECK(f.body[3]->targets()[0]->name_id != f.body[3]->targets()[0]->id);
+}
+
+TEST_CASE("a name the function binds is its own before its binding too (an earlier "
+          "iteration's value)") {
+  auto p = parse_ok(host_program("        for r in range(4):\n            y = w\n"
+                                 "            w = r\n        z = q\n"));
+  const auto& f = *p->functions[1];
+  const auto& read = f.body[0]->body()[0]->value();
+  REQUIRE(read->var() != nullptr);
+  CHECK(read->var()->name_id == f.body[0]->body()[1]->targets()[0]->name_id);
+  CHECK(rhs(f, 1).var() == nullptr); // q: never bound here
 }
 
 TEST_CASE("allocation names: name= keyword wins over the variable") {

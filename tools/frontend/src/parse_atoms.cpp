@@ -145,7 +145,7 @@ mutable_expr dsl_parser::formatted_string(std::uint32_t b) {
   std::vector<const variable*> seen;
   for (const auto& fields : strings)
     for (const std::string_view n : fields.names)
-      if (const variable* v = names_.find(n, hash_name(n));
+      if (const variable* v = local_variable(n, hash_name(n));
           v && std::find(seen.begin(), seen.end(), v) == seen.end()) {
         seen.push_back(v);
         reads.emplace_back(w_.make_use(where(t_[b]), variable_ptr(v)));

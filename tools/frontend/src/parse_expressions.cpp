@@ -334,7 +334,7 @@ dsl_parser::resolved_name dsl_parser::resolve(std::string_view n) {
   if (shadowed)
     return r;
   const std::uint64_t h = hash_name(n);
-  if (const variable* v = names_.find(n, h)) {
+  if (const variable* v = local_variable(n, h)) {
     r.var = v;
     return r;
   }
@@ -345,6 +345,23 @@ dsl_parser::resolved_name dsl_parser::resolve(std::string_view n) {
     }
   }
   return r;
+}
+
+const variable* dsl_parser::local_variable(std::string_view n, std::uint64_t h) {
+  if (const variable* v = names_.find(n, h))
+    return v;
+  if (function_scope_ < 0 || static_cast<std::size_t>(function_scope_) >= scan_.scopes.size())
+    return nullptr;
+  if (!function_names_made_) {
+    function_names_made_ = true;
+    for (const auto& r : scan_.scopes[static_cast<std::size_t>(function_scope_)].records)
+      function_names_.insert(text(t_[r.name]));
+  }
+  if (n == implicit_self_ || !function_names_.contains(n))
+    return nullptr;
+  variable* v = new_variable(n);
+  bind(v);
+  return v;
 }
 
 std::optional<std::int64_t> dsl_parser::constant(std::string_view n, std::uint64_t h) {

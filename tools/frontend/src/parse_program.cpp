@@ -156,6 +156,9 @@ statement_text dsl_parser::make_text(std::uint32_t b, std::uint32_t e, std::stri
 
 function_ptr dsl_parser::parse_function(const definition& d, signature* sig, bool method) {
   function_scope_ = d.own_scope;
+  function_names_.clear();
+  function_names_made_ = false;
+  implicit_self_ = {};
   names_.clear();
   // Sized once from the bindings the scan met in the body (a body of a million
   // assignments would otherwise rehash its table a dozen times), whose first slots are
@@ -199,6 +202,7 @@ function_ptr dsl_parser::parse_function(const definition& d, signature* sig, boo
       const token& pn = next();
       if (first && method && !is_op(":")) {
         // `self` is implicit: no variable, so that self.NAME(...) stays a call.
+        implicit_self_ = text(pn);
       } else {
         auto* v = new_variable(text(pn));
         if (is_op(":")) {

@@ -522,7 +522,7 @@ std::vector<expression_ptr> dsl_parser::closure_reads(std::uint32_t b, std::uint
   const auto read = [&](std::string_view n, const token& at) {
     if (own(n))
       return;
-    const variable* v = names_.find(n, hash_name(n));
+    const variable* v = local_variable(n, hash_name(n));
     if (!v || v == self.get() || std::find(seen.begin(), seen.end(), v) != seen.end())
       return;
     seen.push_back(v);

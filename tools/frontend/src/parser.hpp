@@ -472,6 +472,12 @@ private:
     std::int64_t value = 0;
   };
   resolved_name resolve(std::string_view n);
+  /// The variable a read of the name n reads here (h = hash_name(n)): its binding so far,
+  /// else, when the function binds n anywhere (Python makes it the function's own
+  /// throughout), the name's variable made now, so that a read before its binding (of an
+  /// earlier iteration's value, in a loop) joins the bindings after it. Null for a name
+  /// the function never binds.
+  const variable* local_variable(std::string_view n, std::uint64_t h);
   /// A constant of the file seen from this function (cached per function); `h` is
   /// hash_name(n).
   std::optional<std::int64_t> constant(std::string_view n, std::uint64_t h);
@@ -645,6 +651,11 @@ private:
   /// The `x ** y` nodes (opaque to the pass), which allocation sizes fold.
   std::unordered_set<const expression*> powers_;
   std::int32_t function_scope_ = -1; ///< the scan's scope of the function being read
+  /// The names the function being read binds anywhere (the scan's records), made on the
+  /// first read of a name not bound yet.
+  std::unordered_set<std::string_view> function_names_;
+  bool function_names_made_ = false;
+  std::string_view implicit_self_; ///< a method's `self`, which is no variable
   // scratch
   std::vector<expression_ptr> xs_;
   std::vector<keyword_argument> ks_;
