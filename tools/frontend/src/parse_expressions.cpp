@@ -649,7 +649,37 @@ mutable_expr dsl_parser::make_call(std::uint32_t b, mutable_expr callee, const d
   }
   s.what = expression::kind::call;
   s.base = callee_node();
-  return w_.make(s);
+  auto* call = w_.make(s);
+  // Python's builtins that reach the function's variables by name (`locals()["v"]`,
+  // `eval("v")`, `exec("chip(v, device=3)")`): any of them may use any of its views
+  // anywhere, so the call stands for a read of every name the function binds, and
+  // escapes with them.
+  if (open_root && !is_attribute && !unpacking &&
+      (last == "eval" || last == "exec" || last == "locals" ||
+       (last == "vars" && args.empty() && keywords.empty())))
+    if (auto reads = every_local(); !reads.empty()) {
+      reads.insert(reads.begin(), expression_ptr(call));
+      auto* whole = opaque(b, reads);
+      whole->set_store();
+      return whole;
+    }
+  return call;
+}
+
+std::vector<expression_ptr> dsl_parser::every_local() {
+  std::vector<expression_ptr> reads;
+  if (function_scope_ < 0 || static_cast<std::size_t>(function_scope_) >= scan_.scopes.size())
+    return reads;
+  std::vector<const variable*> seen;
+  for (const auto& r : scan_.scopes[static_cast<std::size_t>(function_scope_)].records) {
+    const std::string_view n = text(t_[r.name]);
+    if (const variable* v = local_variable(n, hash_name(n));
+        v && std::find(seen.begin(), seen.end(), v) == seen.end()) {
+      seen.push_back(v);
+      reads.emplace_back(w_.make_use(where(t_[r.name]), variable_ptr(v)));
+    }
+  }
+  return reads;
 }
 
 } // namespace commscope::frontend::detail

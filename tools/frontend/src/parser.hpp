@@ -478,6 +478,8 @@ private:
   /// earlier iteration's value, in a loop) joins the bindings after it. Null for a name
   /// the function never binds.
   const variable* local_variable(std::string_view n, std::uint64_t h);
+  /// A read of every name the function binds (local_variable), each variable once.
+  std::vector<expression_ptr> every_local();
   /// A constant of the file seen from this function (cached per function); `h` is
   /// hash_name(n).
   std::optional<std::int64_t> constant(std::string_view n, std::uint64_t h);
