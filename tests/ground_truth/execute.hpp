@@ -144,6 +144,14 @@ private:
       m |= std::uint64_t{1} << on;
     return m;
   }
+  /// Whether s passes a late variable (program.hpp) that is unbound in st.
+  bool reads_unbound_late(const state& st, const statement& s) const {
+    for (int v : s.arguments)
+      if (v >= 0 && p_.variables[static_cast<std::size_t>(v)].late &&
+          st[static_cast<std::size_t>(v)] < 0)
+        return true;
+    return false;
+  }
   static operand form_of(const statement& s, std::size_t k) {
     return k < s.forms.size() ? s.forms[k] : operand{};
   }
@@ -195,6 +203,10 @@ private:
       break;
     case statement_kind::dispatch:
       for (auto& st : in) {
+        // A guarded dispatch of a view not bound yet: the execution that runs it raises
+        // NameError before the call, the other does not call.
+        if (s.guarded && reads_unbound_late(st, s))
+          continue;
         const std::int64_t device =
             s.device_variable < 0 ? s.constant : read(st, s.device_variable);
         if (device < 0 || device >= 64) {

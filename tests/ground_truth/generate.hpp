@@ -1,8 +1,10 @@
 // Random host orchestrators for the ground-truth checker: broad rather than tuned to
 // known cases. Every program is valid Python in which every variable is bound on every
 // path before it is read (the views are bound before any control flow; a device is a
-// constant or an enclosing loop's variable), and none is of a class the pass rejects by
-// design, but one: two window arguments of a collective may turn out to be views of one
+// constant or an enclosing loop's variable), but a late view: a loop's guarded dispatch
+// reads one above its first binding, at the end of the body (an execution that runs the
+// dispatch in the first iteration raises NameError). None is of a class the pass rejects
+// by design, but one: two window arguments of a collective may turn out to be views of one
 // allocation (a copy, a swap, a rebinding can make them so), which the checker judges
 // against the executions.
 //
@@ -38,6 +40,7 @@ public:
     tuples_.clear();
     current_.clear();
     loop_names_.clear();
+    lates_ = 0;
     // A quarter of the programs bind only at the top level: there the analysis is exact.
     nested_bindings_ = chance(0.75);
     expressions_ = chance(0.3);
@@ -175,7 +178,25 @@ private:
     ++inner.depth;
     ++inner.loops;
     known(inner);
-    return make_block(inner, 1, 4);
+    // Now and then a view read above its first binding (`previous` in a pipeline): the
+    // read is guarded, since the first iteration finds it unbound.
+    const bool late = nested_bindings_ && !views_.empty() && chance(0.15);
+    block b = make_block(inner, 1, 4);
+    if (late) {
+      const int v = add_variable("late" + std::to_string(lates_++), variable_kind::view);
+      p_.variables[static_cast<std::size_t>(v)].late = true;
+      statement d = dispatch(inner, false);
+      d.arguments = {v};
+      d.forms.clear();
+      d.keywords = false;
+      if (!d.guarded) {
+        d.guarded = true;
+        d.conditions.push_back(p_.conditions++);
+      }
+      b.insert(b.begin(), d);
+      b.push_back(copy(v, any_view()));
+    }
+    return b;
   }
 
   block make_block(const context& c, int lo, int hi) {
@@ -522,6 +543,7 @@ private:
   form pointer_form() { return expressions_ && chance(0.2) ? form::element : form::plain; }
   bool escapes_ = false; ///< helper calls
   int budget_ = 0;
+  int lates_ = 0; ///< late views made (their names)
   int depth_limit_ = 3;
   std::vector<int> views_, buffers_, pointers_, sources_, tuples_;
   int device_ = -1;          ///< the device variable dv, if this program has one

@@ -26,6 +26,10 @@ struct variable {
   std::string name;
   variable_kind kind = variable_kind::view;
   std::vector<int> elements; ///< a tuple's: one hidden view variable per element
+  /// First bound inside a loop, below a guarded dispatch that reads it: unbound there in
+  /// the first iteration (that execution raises NameError if the dispatch runs), the
+  /// previous iteration's value after it.
+  bool late = false;
 };
 
 /// How a dispatch or a helper call passes a variable, or how a derived binding reads it.
