@@ -381,6 +381,22 @@ TEST_CASE("deep nesting is a syntax error, never a stack overflow") {
   CHECK(parse_error(host_program(blocks)).message.find("too many levels") != std::string::npos);
 }
 
+TEST_CASE("calls that read every name by name stay linear: refused past a bound") {
+  // locals(), eval, exec: each reads every name the function binds (view-escapes with
+  // them); a file of many such calls in a function of many names is refused instead of
+  // making the product of the two.
+  std::string body;
+  for (int i = 0; i < 2000; ++i)
+    body += "        n" + std::to_string(i) + " = " + std::to_string(i) + "\n";
+  auto few = parse_ok(host_program(body + "        eval('n0')\n        exec('n1')\n"));
+  const auto& reads = few->functions[1]->body.back()->value()->args();
+  CHECK(reads.size() == 2001); // the call, then every name once
+  for (int i = 0; i < 600; ++i)
+    body += "        eval('0')\n";
+  const auto e = parse_error(host_program(body));
+  CHECK(e.message.find("too many calls of locals(), vars(), eval or exec") != std::string::npos);
+}
+
 TEST_CASE("long chains are read without recursion: operators, elif") {
   // Python reads both; the IR they make is walked with explicit stacks everywhere.
   std::string chain = "        x = 1";

@@ -10,6 +10,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -142,14 +143,11 @@ mutable_expr dsl_parser::formatted_string(std::uint32_t b) {
   if (!may_call)
     return opaque(b, {});
   std::vector<expression_ptr> reads;
-  std::vector<const variable*> seen;
+  std::unordered_set<const variable*> seen;
   for (const auto& fields : strings)
     for (const std::string_view n : fields.names)
-      if (const variable* v = local_variable(n, hash_name(n));
-          v && std::find(seen.begin(), seen.end(), v) == seen.end()) {
-        seen.push_back(v);
+      if (const variable* v = local_variable(n, hash_name(n)); v && seen.insert(v).second)
         reads.emplace_back(w_.make_use(where(t_[b]), variable_ptr(v)));
-      }
   auto made = opaque(b, reads);
   if (!reads.empty())
     made->set_store();

@@ -9,6 +9,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -657,7 +658,7 @@ mutable_expr dsl_parser::make_call(std::uint32_t b, mutable_expr callee, const d
   if (open_root && !is_attribute && !unpacking &&
       (last == "eval" || last == "exec" || last == "locals" ||
        (last == "vars" && args.empty() && keywords.empty())))
-    if (auto reads = every_local(); !reads.empty()) {
+    if (auto reads = every_local(t_[b].begin); !reads.empty()) {
       reads.insert(reads.begin(), expression_ptr(call));
       auto* whole = opaque(b, reads);
       whole->set_store();
@@ -666,18 +667,23 @@ mutable_expr dsl_parser::make_call(std::uint32_t b, mutable_expr callee, const d
   return call;
 }
 
-std::vector<expression_ptr> dsl_parser::every_local() {
+std::vector<expression_ptr> dsl_parser::every_local(std::uint32_t at) {
   std::vector<expression_ptr> reads;
   if (function_scope_ < 0 || static_cast<std::size_t>(function_scope_) >= scan_.scopes.size())
     return reads;
-  std::vector<const variable*> seen;
-  for (const auto& r : scan_.scopes[static_cast<std::size_t>(function_scope_)].records) {
+  const auto& records = scan_.scopes[static_cast<std::size_t>(function_scope_)].records;
+  // Each such call reads every name: many of them in a function of many names would
+  // make that many reads (a file of them, quadratic work): refused past a bound no
+  // program written by hand comes near.
+  dynamic_reads_ += records.size();
+  if (dynamic_reads_ > dynamic_read_limit)
+    fail_at(at, "too many calls of locals(), vars(), eval or exec for the names this function "
+                "binds: each reads them all");
+  std::unordered_set<const variable*> seen;
+  for (const auto& r : records) {
     const std::string_view n = text(t_[r.name]);
-    if (const variable* v = local_variable(n, hash_name(n));
-        v && std::find(seen.begin(), seen.end(), v) == seen.end()) {
-      seen.push_back(v);
+    if (const variable* v = local_variable(n, hash_name(n)); v && seen.insert(v).second)
       reads.emplace_back(w_.make_use(where(t_[r.name]), variable_ptr(v)));
-    }
   }
   return reads;
 }

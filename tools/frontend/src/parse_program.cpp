@@ -159,6 +159,7 @@ function_ptr dsl_parser::parse_function(const definition& d, signature* sig, boo
   function_names_.clear();
   function_names_made_ = false;
   implicit_self_ = {};
+  dynamic_reads_ = 0;
   names_.clear();
   // Sized once from the bindings the scan met in the body (a body of a million
   // assignments would otherwise rehash its table a dozen times), whose first slots are

@@ -11,6 +11,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -478,7 +479,7 @@ std::vector<expression_ptr> dsl_parser::closure_reads(std::uint32_t b, std::uint
   struct scope {
     std::uint32_t body = 0, end = 0; // its body: [body, end)
     bool is_def = false;
-    std::vector<std::string_view> bound, declared;
+    std::unordered_set<std::string_view> bound, declared;
   };
   std::vector<scope> scopes;             // in order of their keywords
   std::vector<std::uint32_t> parameters; // token indices of parameters' names
@@ -495,13 +496,16 @@ std::vector<expression_ptr> dsl_parser::closure_reads(std::uint32_t b, std::uint
       else if (depth == 1 && t_[j].kind() == tok::name && !t_[j].is_reserved() &&
                (t_[j - 1].is_op("(") || t_[j - 1].is_op(",") || t_[j - 1].is_op("*") ||
                 t_[j - 1].is_op("**"))) {
-        sc.bound.push_back(text(t_[j]));
-        parameters.push_back(j);
+        sc.bound.insert(text(t_[j]));
+        parameters.push_back(j); // ascending: scopes and their headers are met in order
       }
     }
     sc.body = colon + 1;
     sc.end = block_end(colon, e);
-    own_bindings(sc.body, sc.end, sc.bound, sc.declared);
+    std::vector<std::string_view> bound, declared;
+    own_bindings(sc.body, sc.end, bound, declared);
+    sc.bound.insert(bound.begin(), bound.end());
+    sc.declared.insert(declared.begin(), declared.end());
     scopes.push_back(std::move(sc));
   }
   // Whether n, read at a token inside the scopes `open` (innermost last), is their own.
@@ -509,24 +513,21 @@ std::vector<expression_ptr> dsl_parser::closure_reads(std::uint32_t b, std::uint
   const auto own = [&](std::string_view n) {
     for (auto i = open.size(); i-- > 0;) {
       const scope& sc = scopes[open[i]];
-      if (std::find(sc.declared.begin(), sc.declared.end(), n) != sc.declared.end())
+      if (sc.declared.contains(n))
         return false;
-      if ((sc.is_def || i + 1 == open.size()) &&
-          std::find(sc.bound.begin(), sc.bound.end(), n) != sc.bound.end())
+      if ((sc.is_def || i + 1 == open.size()) && sc.bound.contains(n))
         return true;
     }
     return false;
   };
   std::vector<expression_ptr> reads;
-  std::vector<const variable*> seen;
+  std::unordered_set<const variable*> seen;
   const auto read = [&](std::string_view n, const token& at) {
     if (own(n))
       return;
     const variable* v = local_variable(n, hash_name(n));
-    if (!v || v == self.get() || std::find(seen.begin(), seen.end(), v) != seen.end())
-      return;
-    seen.push_back(v);
-    reads.emplace_back(w_.make_use(where(at), variable_ptr(v)));
+    if (v && v != self.get() && seen.insert(v).second)
+      reads.emplace_back(w_.make_use(where(at), variable_ptr(v)));
   };
   std::size_t next = 0;
   for (std::uint32_t k = b; k < e; ++k) {
@@ -544,7 +545,7 @@ std::vector<expression_ptr> dsl_parser::closure_reads(std::uint32_t b, std::uint
     }
     if (x.kind() != tok::name || x.is_reserved() || (k > b && t_[k - 1].is_op(".")) ||
         (k + 1 < e && t_[k + 1].is_op("=")) ||
-        std::find(parameters.begin(), parameters.end(), k) != parameters.end())
+        std::binary_search(parameters.begin(), parameters.end(), k))
       continue;
     read(text(x), x);
   }

@@ -478,8 +478,11 @@ private:
   /// earlier iteration's value, in a loop) joins the bindings after it. Null for a name
   /// the function never binds.
   const variable* local_variable(std::string_view n, std::uint64_t h);
-  /// A read of every name the function binds (local_variable), each variable once.
-  std::vector<expression_ptr> every_local();
+  /// A read of every name the function binds (local_variable), each variable once, for
+  /// the call at offset `at`.
+  std::vector<expression_ptr> every_local(std::uint32_t at);
+  static constexpr std::size_t dynamic_read_limit = std::size_t{1} << 20;
+  std::size_t dynamic_reads_ = 0; ///< every_local's reads in this function
   /// A constant of the file seen from this function (cached per function); `h` is
   /// hash_name(n).
   std::optional<std::int64_t> constant(std::string_view n, std::uint64_t h);
