@@ -360,7 +360,10 @@ private:
       s.kind = statement_kind::escape;
       s.else_ = chance(0.3);
       s.store = chance(0.3) ? pick(1, 3) : 0;
-      if (chance(0.2)) { // a window pointer
+      if (s.store == 3) { // a closure: it reads its variable when called, so a binding of
+        // that variable after it is a store too; an allocation's own variable is bound once
+        s.arguments = {any_of(buffers_)};
+      } else if (chance(0.2)) { // a window pointer
         s.arguments = {any_of(sources_)};
       } else {
         s.arguments = {any_view()};

@@ -348,18 +348,45 @@ dsl_parser::resolved_name dsl_parser::resolve(std::string_view n) {
   return r;
 }
 
-const variable* dsl_parser::local_variable(std::string_view n, std::uint64_t h) {
-  if (const variable* v = names_.find(n, h))
-    return v;
-  if (function_scope_ < 0 || static_cast<std::size_t>(function_scope_) >= scan_.scopes.size())
+const variable* dsl_parser::bound_later(std::string_view n, std::uint64_t h) {
+  for (const auto& [hash, name] : unbound_cache_) // the module names read on every line
+    if (hash == h && name == n)
+      return nullptr;
+  if (n == implicit_self_ || function_scope_ < 0 ||
+      static_cast<std::size_t>(function_scope_) >= scan_.scopes.size())
     return nullptr;
-  if (!function_names_made_) {
-    function_names_made_ = true;
-    for (const auto& r : scan_.scopes[static_cast<std::size_t>(function_scope_)].records)
-      function_names_.insert(text(t_[r.name]));
+  // Whether the function binds n anywhere. Most names read unbound are module names and
+  // builtins that it never binds: a filter of the hashes of the names it binds (two bits
+  // of 16 per name, made on its first such read) turns nearly all of them away; a set of
+  // the names, made only if one passes, answers the rest.
+  const auto& records = scan_.scopes[static_cast<std::size_t>(function_scope_)].records;
+  const auto bits_at = [&](std::uint64_t x) {
+    const std::uint64_t mask = record_filter_.size() * 64 - 1;
+    return std::pair{x & mask, (x >> 32) & mask};
+  };
+  if (record_filter_.empty()) {
+    std::size_t bits = 4096;
+    while (bits < 16 * records.size())
+      bits *= 2;
+    record_filter_.assign(bits / 64, 0);
+    for (const auto& r : records) {
+      const auto [a, b] = bits_at(hash_name(text(t_[r.name])));
+      record_filter_[a / 64] |= std::uint64_t{1} << (a % 64);
+      record_filter_[b / 64] |= std::uint64_t{1} << (b % 64);
+    }
   }
-  if (n == implicit_self_ || !function_names_.contains(n))
+  const auto [a, b] = bits_at(h);
+  if (!(record_filter_[a / 64] >> (a % 64) & 1) || !(record_filter_[b / 64] >> (b % 64) & 1)) {
+    unbound_cache_[unbound_next_++ % unbound_cache_.size()] = {h, n};
     return nullptr;
+  }
+  if (function_names_.empty())
+    for (const auto& r : records)
+      function_names_.insert(text(t_[r.name]));
+  if (!function_names_.contains(n)) {
+    unbound_cache_[unbound_next_++ % unbound_cache_.size()] = {h, n};
+    return nullptr;
+  }
   variable* v = new_variable(n);
   bind(v);
   return v;

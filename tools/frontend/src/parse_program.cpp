@@ -157,7 +157,9 @@ statement_text dsl_parser::make_text(std::uint32_t b, std::uint32_t e, std::stri
 function_ptr dsl_parser::parse_function(const definition& d, signature* sig, bool method) {
   function_scope_ = d.own_scope;
   function_names_.clear();
-  function_names_made_ = false;
+  cells_.clear();
+  record_filter_.clear();
+  unbound_cache_ = {};
   implicit_self_ = {};
   dynamic_reads_ = 0;
   names_.clear();

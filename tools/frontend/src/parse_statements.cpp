@@ -321,8 +321,12 @@ statement_ptr dsl_parser::parse_nested_definition() {
   const statement_text t = make_text(b, e, {}, false);
   s.origin = note(t);
   // Its body is not analyzed: whatever variables of the host it reads (a closure's view,
-  // dispatched when it is called) it may use anywhere, as a store would.
-  const auto reads = closure_reads(b, e, target);
+  // dispatched when it is called) it may use anywhere, as a store would, and whatever
+  // they are bound to later too (cells_).
+  std::string named(keyword);
+  if (target)
+    named.append(" ").append(target->name.view());
+  const auto reads = closure_reads(b, e, target, "read by " + named);
   if (reads.empty())
     return opaque_binding(s, {},
                           target ? std::span<const variable_ptr>(&target, 1)
@@ -330,9 +334,6 @@ statement_ptr dsl_parser::parse_nested_definition() {
   expression_spec x;
   x.what = expression::kind::opaque;
   x.where = s.where;
-  std::string named(keyword);
-  if (target)
-    named.append(" ").append(target->name.view());
   x.text = w_.intern(named);
   x.args = reads;
   auto* closure = w_.make(x);
@@ -475,7 +476,7 @@ std::uint32_t dsl_parser::block_end(std::uint32_t colon, std::uint32_t e) const 
 /// whose body holds it directly binds it (a class's names are not seen by its methods).
 /// What an f-string's fields call with counts too (formatted_fields).
 std::vector<expression_ptr> dsl_parser::closure_reads(std::uint32_t b, std::uint32_t e,
-                                                      variable_ptr self) {
+                                                      variable_ptr self, std::string_view reader) {
   struct scope {
     std::uint32_t body = 0, end = 0; // its body: [body, end)
     bool is_def = false;
@@ -526,8 +527,10 @@ std::vector<expression_ptr> dsl_parser::closure_reads(std::uint32_t b, std::uint
     if (own(n))
       return;
     const variable* v = local_variable(n, hash_name(n));
-    if (v && v != self.get() && seen.insert(v).second)
+    if (v && v != self.get() && seen.insert(v).second) {
       reads.emplace_back(w_.make_use(where(at), variable_ptr(v)));
+      cells_.try_emplace(v->name.view(), std::string(reader));
+    }
   };
   std::size_t next = 0;
   for (std::uint32_t k = b; k < e; ++k) {
@@ -604,8 +607,10 @@ statement* dsl_parser::parse_simple() {
       w.is_keyword("nonlocal") || w.is_keyword("import") || w.is_keyword("from")) {
     s.what = statement::kind::verbatim;
     s.jump = w.is_keyword("break") || w.is_keyword("continue");
+    const bool declares = w.is_keyword("global") || w.is_keyword("nonlocal");
     while (!at_line_end())
-      next();
+      if (const token& x = next(); declares && x.kind() == tok::name && !x.is_reserved())
+        cells_.try_emplace(text(x), w.is_keyword("global") ? "global" : "nonlocal");
     return w_.make(s);
   }
   if (w.is_keyword("del") || w.is_keyword("assert") || w.is_keyword("raise")) {
@@ -796,8 +801,38 @@ statement* dsl_parser::opaque_binding(statement_spec& s, std::span<const express
   }
   s.what = statement::kind::assign;
   s.value = opaque_of(s.where, reads);
+  for (const auto& t : targets)
+    if (const std::string_view n = t->name.view(); cells_.contains(n)) {
+      s.value = into_cell(n, s.value, s.where);
+      break;
+    }
   s.targets = targets;
   return w_.make(s);
+}
+
+mutable_expr dsl_parser::into_cell(std::string_view name, expression_ptr value,
+                                   source_location at) {
+  expression_spec e;
+  e.what = expression::kind::opaque;
+  e.where = at;
+  e.text = w_.intern(std::string(name) + " = ... (" + cells_.at(name) + ")");
+  // A window made here escapes as its pointer: it is no view of the plan's then.
+  if (value->what == expression::kind::operation && value->op == commscope::operation::window &&
+      !value->args().empty())
+    value = value->args()[0];
+  const expression_ptr reads[] = {std::move(value)};
+  e.args = reads;
+  auto* x = w_.make(e);
+  x->set_store();
+  return x;
+}
+
+const std::string_view* dsl_parser::first_cell(std::span<const std::string_view> names) const {
+  if (!cells_.empty())
+    for (const auto& n : names)
+      if (cells_.contains(n))
+        return &n;
+  return nullptr;
 }
 
 expression_ptr dsl_parser::opaque_of(source_location at, std::span<const expression_ptr> reads) {
@@ -855,12 +890,19 @@ void dsl_parser::bind_block_targets(statement& block) {
   b.where = block.where;
   b.targets = block.targets();
   b.value = opaque_of(block.where, reads);
+  for (const auto& t : block.targets())
+    if (const std::string_view n = t->name.view(); cells_.contains(n)) {
+      b.value = into_cell(n, b.value, block.where);
+      break;
+    }
   block.set_binding(w_.make(b));
 }
 
 statement* dsl_parser::assign_names(statement_spec& s, std::span<const std::string_view> names,
                                     mutable_expr value) {
   s.what = statement::kind::assign;
+  if (const std::string_view* cell = first_cell(names))
+    value = into_cell(*cell, value, s.where);
   expression& e = *value;
   gathered<variable_ptr> vars(vs_);
   const bool single = names.size() == 1;

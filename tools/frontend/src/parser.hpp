@@ -341,7 +341,9 @@ private:
                             std::span<const variable_ptr> targets);
   expression_ptr opaque_of(source_location at, std::span<const expression_ptr> reads);
   expression_ptr store_into(const expression& target, expression_ptr value);
-  std::vector<expression_ptr> closure_reads(std::uint32_t b, std::uint32_t e, variable_ptr self);
+  /// `reader` says who reads them ("read by def NAME"), for the names it makes cells.
+  std::vector<expression_ptr> closure_reads(std::uint32_t b, std::uint32_t e, variable_ptr self,
+                                            std::string_view reader);
   void own_bindings(std::uint32_t b, std::uint32_t e, std::vector<std::string_view>& bound,
                     std::vector<std::string_view>& declared) const;
   std::uint32_t header_colon(std::uint32_t k, std::uint32_t e) const;
@@ -477,7 +479,13 @@ private:
   /// throughout), the name's variable made now, so that a read before its binding (of an
   /// earlier iteration's value, in a loop) joins the bindings after it. Null for a name
   /// the function never binds.
-  const variable* local_variable(std::string_view n, std::uint64_t h);
+  const variable* local_variable(std::string_view n, std::uint64_t h) {
+    if (const variable* v = names_.find(n, h))
+      return v;
+    return bound_later(n, h);
+  }
+  /// local_variable for a name not bound so far.
+  const variable* bound_later(std::string_view n, std::uint64_t h);
   /// A read of every name the function binds (local_variable), each variable once, for
   /// the call at offset `at`.
   std::vector<expression_ptr> every_local(std::uint32_t at);
@@ -656,11 +664,23 @@ private:
   /// The `x ** y` nodes (opaque to the pass), which allocation sizes fold.
   std::unordered_set<const expression*> powers_;
   std::int32_t function_scope_ = -1; ///< the scan's scope of the function being read
-  /// The names the function being read binds anywhere (the scan's records), made on the
-  /// first read of a name not bound yet.
+  /// local_variable's view of the names the function binds: a filter of their hashes,
+  /// and, made only when a name passes it, the set of them.
+  std::vector<std::uint64_t> record_filter_;
   std::unordered_set<std::string_view> function_names_;
-  bool function_names_made_ = false;
+  /// The last names it found unbound (hash, name): a few module names take most reads.
+  std::array<std::pair<std::uint64_t, std::string_view>, 4> unbound_cache_{};
+  std::size_t unbound_next_ = 0;
   std::string_view implicit_self_; ///< a method's `self`, which is no variable
+  /// The function's names that code the pass does not see may read at any later time,
+  /// and what makes them so: those a nested definition reads ("read by def NAME"), and
+  /// those declared global or nonlocal. A binding of one after that is a store: what it
+  /// binds escapes (into_cell).
+  std::unordered_map<std::string_view, std::string> cells_;
+  /// `value` bound to the cell `name`: a store of it where the analysis cannot follow.
+  mutable_expr into_cell(std::string_view name, expression_ptr value, source_location at);
+  /// The first of `names` that is a cell, or null.
+  const std::string_view* first_cell(std::span<const std::string_view> names) const;
   // scratch
   std::vector<expression_ptr> xs_;
   std::vector<keyword_argument> ks_;
