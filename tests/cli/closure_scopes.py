@@ -63,11 +63,16 @@ def host(x: pl.Tensor[[4, 16], pl.FP32], log):
     def formats_a_call():
         log(f"{chip(x[3], vf, device=3)}")
 
+    def imports_its_own():
+        import va
+        from os import path as vb
+        return va, vb
+
 
 # A nested def's own names are Python's: its parameters and what its body binds (an
-# annotated or augmented assignment, targets, a nested def) are no reads of the host's
-# views, but a name an inner def or a class body binds is not the def's own, and default
-# values run in the host. An f-string only reads what it formats, unless a field calls
+# annotated or augmented assignment, targets, an import, a nested def) are no reads of
+# the host's views, but a name an inner def or a class body binds is not the def's own,
+# and default values run in the host. An f-string only reads what it formats, unless a field calls
 # something: a dispatch inside `f"{...}"` is a use of the view it passes.
 # RUN: %commscope-opt %s > %t.out; test $? -eq 1
 # RUN: %FileCheck %s < %t.out

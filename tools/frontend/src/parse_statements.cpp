@@ -390,14 +390,15 @@ void dsl_parser::own_bindings(std::uint32_t b, std::uint32_t e,
       continue;
     }
     if (s < e && t_[s].is_keyword("for")) { // its targets, up to `in`
-      for (std::uint32_t j = s + 1; j < e && !t_[j].is_keyword("in"); ++j)
+      for (std::uint32_t j = s + 1;
+           j < e && !t_[j].is_keyword("in") && t_[j].kind() != tok::newline; ++j)
         if (name_at(j) && !op_at(j + 1, ".") && !op_at(j + 1, "[") && !op_at(j + 1, "(") &&
             !t_[j - 1].is_op("."))
           bound.push_back(text(t_[j]));
       continue;
     }
     if (x.is_keyword("import") || x.is_keyword("from")) {
-      std::uint32_t j = k + 1;
+      std::uint32_t j = k; // at `import` for `import a`; `from m import a` goes to it
       if (x.is_keyword("from"))
         while (j < e && !t_[j].is_keyword("import") && t_[j].kind() != tok::newline)
           ++j;
