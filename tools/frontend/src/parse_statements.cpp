@@ -344,138 +344,15 @@ statement_ptr dsl_parser::parse_nested_definition() {
                                : std::span<const variable_ptr>());
 }
 
-/// The names that the body [b, e) of a nested def binds in its own scope, which Python
-/// makes local to it, and those it declares global or nonlocal. Only the plain forms
-/// count: `name = ...` (chained too), `a, *b = ...`, `name: T`, `name += ...`,
-/// `for a, b in`, `... as name`, `import a`, `from m import a`, `def name`, `class name`.
-/// What a def or class inside it binds is its own. A binding missed here costs at most
-/// a refusal (the name reads as the host's); one taken for a binding wrongly would drop
-/// a use.
-void dsl_parser::own_bindings(std::uint32_t b, std::uint32_t e,
-                              std::vector<std::string_view>& bound,
-                              std::vector<std::string_view>& declared) const {
-  const auto name_at = [&](std::uint32_t k) {
-    return k < e && t_[k].kind() == tok::name && !t_[k].is_reserved();
-  };
-  const auto op_at = [&](std::uint32_t k, operator_code o) { return k < e && t_[k].is_op(o); };
-  int depth = 0;
-  for (std::uint32_t k = b; k < e; ++k) {
-    const token& x = t_[k];
-    if (x.kind() == tok::op) {
-      depth += bracket_nesting(x.flags());
-      continue;
-    }
-    if (x.is_keyword("as") && name_at(k + 1)) { // with, except, import, case
-      bound.push_back(text(t_[k + 1]));
-      continue;
-    }
-    const bool start = k == b || t_[k - 1].kind() == tok::newline ||
-                       t_[k - 1].kind() == tok::indent || t_[k - 1].kind() == tok::dedent ||
-                       t_[k - 1].is_op(";");
-    if (depth != 0 || !start || x.kind() != tok::name)
-      continue;
-    std::uint32_t s = k;
-    if (x.is_keyword("async"))
-      ++s;
-    if (s < e && (t_[s].is_keyword("def") || t_[s].is_keyword("class"))) {
-      if (name_at(s + 1))
-        bound.push_back(text(t_[s + 1]));
-      k = block_end(header_colon(s, e), e) - 1; // what it binds is its own
-      continue;
-    }
-    if (x.is_keyword("global") || x.is_keyword("nonlocal")) {
-      for (std::uint32_t j = k + 1; j < e && t_[j].kind() != tok::newline && !t_[j].is_op(";"); ++j)
-        if (name_at(j))
-          declared.push_back(text(t_[j]));
-      continue;
-    }
-    if (s < e && t_[s].is_keyword("for")) { // its targets, up to `in`
-      for (std::uint32_t j = s + 1;
-           j < e && !t_[j].is_keyword("in") && t_[j].kind() != tok::newline; ++j)
-        if (name_at(j) && !op_at(j + 1, ".") && !op_at(j + 1, "[") && !op_at(j + 1, "(") &&
-            !t_[j - 1].is_op("."))
-          bound.push_back(text(t_[j]));
-      continue;
-    }
-    if (x.is_keyword("import") || x.is_keyword("from")) {
-      std::uint32_t j = k; // at `import` for `import a`; `from m import a` goes to it
-      if (x.is_keyword("from"))
-        while (j < e && !t_[j].is_keyword("import") && t_[j].kind() != tok::newline)
-          ++j;
-      // The first name of each path (or each name imported), unless `as` renames it.
-      for (++j; j < e && t_[j].kind() != tok::newline && !t_[j].is_op(";"); ++j)
-        if (name_at(j) &&
-            (t_[j - 1].is_keyword("import") || t_[j - 1].is_op(",") || t_[j - 1].is_op("(")) &&
-            !(j + 1 < e && t_[j + 1].is_keyword("as")))
-          bound.push_back(text(t_[j]));
-      continue;
-    }
-    if (!name_at(k))
-      continue;
-    if (op_at(k + 1, ":") || op_at(k + 1, "=") ||
-        (k + 1 < e && t_[k + 1].kind() == tok::op && is_augmented_code(t_[k + 1].flags()))) {
-      bound.push_back(text(x));
-      // A chain `a = b = ...`: each name between two `=` is bound too.
-      for (std::uint32_t j = k + 2; op_at(j - 1, "=") && name_at(j) && op_at(j + 1, "="); j += 2)
-        bound.push_back(text(t_[j]));
-      continue;
-    }
-    if (op_at(k + 1, ",")) { // `a, *b = ...`: names, commas and stars
-      std::uint32_t j = k;
-      while (j < e && (name_at(j) || t_[j].is_op(",") || t_[j].is_op("*")))
-        ++j;
-      if (op_at(j, "="))
-        for (std::uint32_t n = k; n < j; ++n)
-          if (name_at(n))
-            bound.push_back(text(t_[n]));
-    }
-  }
-}
-
-/// The `:` that ends the header of the def or class whose keyword is at k (a lambda's
-/// colon in a default value is not it), or e.
-std::uint32_t dsl_parser::header_colon(std::uint32_t k, std::uint32_t e) const {
-  int depth = 0, lambdas = 0;
-  for (; k < e; ++k) {
-    if (depth == 0 && t_[k].is_keyword("lambda"))
-      ++lambdas;
-    if (t_[k].kind() != tok::op)
-      continue;
-    if (const int step = bracket_nesting(t_[k].flags()); step != 0)
-      depth += step;
-    else if (depth == 0 && t_[k].is_op(":") && lambdas-- == 0)
-      return k;
-  }
-  return e;
-}
-
-/// The end (one past) of the body of a def or class whose header ends at `colon`: an
-/// indented block, or the rest of the line.
-std::uint32_t dsl_parser::block_end(std::uint32_t colon, std::uint32_t e) const {
-  std::uint32_t j = colon + 1;
-  if (j < e && t_[j].kind() == tok::newline) {
-    int levels = 0;
-    for (++j; j < e; ++j) {
-      if (t_[j].kind() == tok::indent)
-        ++levels;
-      else if (t_[j].kind() == tok::dedent && --levels <= 0)
-        return j + 1;
-    }
-    return e;
-  }
-  while (j < e && t_[j].kind() != tok::newline)
-    ++j;
-  return j;
-}
-
 /// The uses of the host's variables that the tokens [b, e) of a nested definition read,
-/// each variable once. Python's scopes decide what is a read of the host's: every def
-/// and class in [b, e), the definition itself first, is a scope whose header (decorators,
-/// default values, annotations) runs in the scope around it. A name is no read of the
-/// host's where a def around it binds it (its parameters, and what its body binds in its
-/// own scope, own_bindings) without declaring it global or nonlocal, or where the class
-/// whose body holds it directly binds it (a class's names are not seen by its methods).
-/// What an f-string's fields call with counts too (formatted_fields).
+/// each variable once. Python's scopes decide what is a read of the host's, as the
+/// module's scan found them: every def and class in [b, e), the definition itself first,
+/// is a scope whose header (decorators, default values, annotations) runs in the scope
+/// around it. A name is no read of the host's where a def around it binds it (its
+/// parameters, and what its body binds, the scan's records of its scope) without
+/// declaring it global or nonlocal, or where the class whose body holds it directly binds
+/// it (a class's names are not seen by its methods). What an f-string's fields call with
+/// counts too (formatted_fields).
 std::vector<expression_ptr> dsl_parser::closure_reads(std::uint32_t b, std::uint32_t e,
                                                       variable_ptr self, std::string_view reader) {
   struct scope {
@@ -483,33 +360,36 @@ std::vector<expression_ptr> dsl_parser::closure_reads(std::uint32_t b, std::uint
     bool is_def = false;
     std::unordered_set<std::string_view> bound, declared;
   };
+  // Whether the record at token k is a name a `global` or `nonlocal` statement declares.
+  const auto declared_at = [&](std::uint32_t k) {
+    while (k > b && t_[k - 1].kind() != tok::newline && t_[k - 1].kind() != tok::indent &&
+           t_[k - 1].kind() != tok::dedent && !t_[k - 1].is_op(";") && !t_[k - 1].is_op(":"))
+      --k;
+    return t_[k].is_keyword("global") || t_[k].is_keyword("nonlocal");
+  };
   std::vector<scope> scopes;             // in order of their keywords
   std::vector<std::uint32_t> parameters; // token indices of parameters' names
-  for (std::uint32_t k = b; k < e; ++k) {
-    if (!t_[k].is_keyword("def") && !t_[k].is_keyword("class"))
-      continue;
+  const auto& defs = scan_.definitions;
+  for (auto d = std::lower_bound(defs.begin(), defs.end(), b,
+                                 [](const definition&x, std::uint32_t k) { return x.keyword < k; });
+       d != defs.end() && d->keyword < e; ++d) {
     scope sc;
-    sc.is_def = t_[k].is_keyword("def");
-    const std::uint32_t colon = header_colon(k, e);
-    int depth = 0;
-    for (std::uint32_t j = k + 1; sc.is_def && j < colon; ++j) {
-      if (const int step = t_[j].kind() == tok::op ? bracket_nesting(t_[j].flags()) : 0; step != 0)
-        depth += step;
-      else if (depth == 1 && t_[j].kind() == tok::name && !t_[j].is_reserved() &&
-               (t_[j - 1].is_op("(") || t_[j - 1].is_op(",") || t_[j - 1].is_op("*") ||
-                t_[j - 1].is_op("**"))) {
-        sc.bound.insert(text(t_[j]));
-        parameters.push_back(j); // ascending: scopes and their headers are met in order
+    sc.is_def = !d->is_class;
+    sc.body = d->colon + 1;
+    sc.end = d->body_end;
+    if (d->own_scope >= 0 && static_cast<std::size_t>(d->own_scope) < scan_.scopes.size())
+      for (const auto& r : scan_.scopes[static_cast<std::size_t>(d->own_scope)].records) {
+        const std::string_view n = text(t_[r.name]);
+        if (r.name < d->colon)
+          parameters.push_back(r.name);
+        if (declared_at(r.name))
+          sc.declared.insert(n);
+        else
+          sc.bound.insert(n);
       }
-    }
-    sc.body = colon + 1;
-    sc.end = block_end(colon, e);
-    std::vector<std::string_view> bound, declared;
-    own_bindings(sc.body, sc.end, bound, declared);
-    sc.bound.insert(bound.begin(), bound.end());
-    sc.declared.insert(declared.begin(), declared.end());
     scopes.push_back(std::move(sc));
   }
+  std::sort(parameters.begin(), parameters.end());
   // Whether n, read at a token inside the scopes `open` (innermost last), is their own.
   std::vector<std::uint32_t> open;
   const auto own = [&](std::string_view n) {

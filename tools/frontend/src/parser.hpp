@@ -344,10 +344,6 @@ private:
   /// `reader` says who reads them ("read by def NAME"), for the names it makes cells.
   std::vector<expression_ptr> closure_reads(std::uint32_t b, std::uint32_t e, variable_ptr self,
                                             std::string_view reader);
-  void own_bindings(std::uint32_t b, std::uint32_t e, std::vector<std::string_view>& bound,
-                    std::vector<std::string_view>& declared) const;
-  std::uint32_t header_colon(std::uint32_t k, std::uint32_t e) const;
-  std::uint32_t block_end(std::uint32_t colon, std::uint32_t e) const;
   /// A run of string literals [b, i_) of which one is an f-string: a plain value, or an
   /// escape of what its fields read when a field may call something.
   mutable_expr formatted_string(std::uint32_t b);
