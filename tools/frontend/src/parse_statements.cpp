@@ -693,19 +693,11 @@ statement* dsl_parser::opaque_binding(statement_spec& s, std::span<const express
 
 mutable_expr dsl_parser::into_cell(std::string_view name, expression_ptr value,
                                    source_location at) {
-  expression_spec e;
-  e.what = expression::kind::opaque;
-  e.where = at;
-  e.text = w_.intern(std::string(name) + " = ... (" + cells_.at(name) + ")");
   // A window made here escapes as its pointer: it is no view of the plan's then.
   if (value->what == expression::kind::operation && value->op == commscope::operation::window &&
       !value->args().empty())
     value = value->args()[0];
-  const expression_ptr reads[] = {std::move(value)};
-  e.args = reads;
-  auto* x = w_.make(e);
-  x->set_store();
-  return x;
+  return store_of(at, std::string(name) + " = ... (" + cells_.at(name) + ")", std::move(value));
 }
 
 const std::string_view* dsl_parser::first_cell(std::span<const std::string_view> names) const {
@@ -745,9 +737,13 @@ expression_ptr dsl_parser::store_into(const expression& target, expression_ptr v
     text += *it;
   }
   text += " = ...";
+  return store_of(target.where, text, std::move(value));
+}
+
+mutable_expr dsl_parser::store_of(source_location at, std::string_view text, expression_ptr value) {
   expression_spec e;
   e.what = expression::kind::opaque;
-  e.where = target.where;
+  e.where = at;
   e.text = w_.intern(text);
   const expression_ptr reads[] = {std::move(value)};
   e.args = reads;

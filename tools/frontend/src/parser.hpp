@@ -341,6 +341,8 @@ private:
                             std::span<const variable_ptr> targets);
   expression_ptr opaque_of(source_location at, std::span<const expression_ptr> reads);
   expression_ptr store_into(const expression& target, expression_ptr value);
+  /// An opaque value named `text` that stores `value` where the analysis cannot follow.
+  mutable_expr store_of(source_location at, std::string_view text, expression_ptr value);
   /// `reader` says who reads them ("read by def NAME"), for the names it makes cells.
   std::vector<expression_ptr> closure_reads(std::uint32_t b, std::uint32_t e, variable_ptr self,
                                             std::string_view reader);
