@@ -1,8 +1,8 @@
 // The separately compiled core: include this header in exactly one translation unit of a
 // program whose translation units all define COMMSCOPE_SEPARATE_COMPILATION (CMake's
 // commscope::separate target does both). It defines what detail/compiled.hpp declares:
-// the code that does not depend on the IR, compiled here once instead of in every
-// translation unit that runs the pass.
+// the code that does not depend on the IR, and the reference IR's rewrite, compiled here
+// once instead of in every translation unit that runs the pass.
 #pragma once
 
 #if !defined(COMMSCOPE_SEPARATE_COMPILATION)
@@ -16,6 +16,7 @@
 #include <commscope/detail/variables.hpp>
 #include <commscope/device_set.hpp>
 #include <commscope/diagnostics.hpp>
+#include <commscope/reference/impl/rewrite.hpp>
 
 namespace commscope::detail {
 
@@ -59,6 +60,12 @@ std::uint32_t compiled::unite(may_sets& sets, std::uint32_t a, std::uint32_t b) 
   return sets.unite_impl(a, b);
 }
 
+void compiled::reset(definitions& t) { t.reset_impl(); }
+
+std::uint32_t compiled::bind(definitions& t, std::uint32_t x, binding b, bool first_merges) {
+  return t.bind_impl(x, b, first_merges);
+}
+
 void compiled::branch(definitions& t) { t.branch_impl(); }
 
 void compiled::jump(definitions& t) { t.jump_impl(); }
@@ -71,6 +78,10 @@ std::uint32_t compiled::reach(definitions& t, std::uint32_t x, std::uint32_t d, 
 
 std::uint32_t compiled::resolve(definitions& t, std::uint32_t d, std::uint8_t mode) {
   return t.resolve_impl(d, static_cast<definitions::mode>(mode));
+}
+
+void compiled::find_sources(definitions& t, std::uint32_t d, bool pointers) {
+  t.find_sources_impl(d, pointers);
 }
 
 } // namespace commscope::detail

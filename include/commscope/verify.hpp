@@ -303,9 +303,9 @@ template <class Program, class Traits>
       if (need.is_bottom())
         return;
       if (scope_sets.empty()) {
-        // assign, as the analysis fills its own sets: resize would be another fill of
-        // std::vector<device_set> for g++ to compile.
-        scope_sets.assign(found.scopes.size(), device_set{});
+        // Made, as the analysis makes its own sets: assign or resize would be another
+        // member of std::vector<device_set> for g++ to compile.
+        scope_sets = detail::vec<device_set>(found.scopes.size());
         scope_read.resize(found.scopes.size(), 0);
       }
       const auto& sc = found.scopes[scope];

@@ -27,6 +27,7 @@ class device_set;
 
 namespace detail {
 
+struct binding;
 struct bound;
 class definitions;
 struct descriptor;
@@ -49,6 +50,15 @@ template <class T> class trivial_vector;
 #define COMMSCOPE_RUN_COMPILED(...)
 #endif
 
+/// How a function that is neither constexpr nor a template, and is defined out of its
+/// class (the reference IR's rewrite), is declared: inline in the header-only build;
+/// in the separate one, an ordinary function that the compiled core defines once.
+#if defined(COMMSCOPE_SEPARATE_COMPILATION)
+#define COMMSCOPE_DECL
+#else
+#define COMMSCOPE_DECL inline
+#endif
+
 /// The separately compiled definitions (defined in <commscope/separate_compilation.hpp>).
 /// Declared in both builds; called, and so needed at link time, only in the separate one.
 struct compiled {
@@ -64,11 +74,14 @@ struct compiled {
   static std::string format_message(std::string_view pattern, const message_fields& f);
   static trivial_vector<std::uint32_t> sorted_indices(std::size_t n, const index_order& order);
   static std::uint32_t unite(may_sets& sets, std::uint32_t a, std::uint32_t b);
+  static void reset(definitions& t);
+  static std::uint32_t bind(definitions& t, std::uint32_t x, binding b, bool first_merges);
   static void branch(definitions& t);
   static void jump(definitions& t);
   static void close(definitions& t);
   static std::uint32_t reach(definitions& t, std::uint32_t x, std::uint32_t d, bool binding_it);
   static std::uint32_t resolve(definitions& t, std::uint32_t d, std::uint8_t mode);
+  static void find_sources(definitions& t, std::uint32_t d, bool pointers);
 };
 
 } // namespace detail

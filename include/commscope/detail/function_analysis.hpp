@@ -67,7 +67,7 @@ public:
       arg = vars_.view_of(arg);
     escapes(fp);
     release(facts_.escapes); // nothing reads them again: off the dispatches' peak
-    devices_.assign(n, device_set{});
+    devices_ = vec<device_set>(n); // made, not assigned: no fill for g++ to compile
     dispatches(fp);
     release(facts_.dispatch_arguments);
     facts_.dispatches.clear();

@@ -89,6 +89,10 @@ public:
   /// Forget the previous function: O(1) for the variables (entries stored below the new
   /// base read as unbound), linear in the previous function's definitions.
   constexpr void reset() {
+    COMMSCOPE_RUN_COMPILED(reset(*this));
+    reset_impl();
+  }
+  [[gnu::noinline]] constexpr void reset_impl() {
     defs_.clear();
     wide_.clear();
     resolutions_.clear();
@@ -126,6 +130,11 @@ public:
   /// (a parameter's value, which the IR does not bind); a loop's own variable need not,
   /// since no use outside its loop takes it for a device.
   constexpr std::uint32_t bind(std::uint32_t x, binding b, bool first_merges = true) {
+    COMMSCOPE_RUN_COMPILED(bind(*this, x, b, first_merges));
+    return bind_impl(x, b, first_merges);
+  }
+  [[gnu::noinline]] constexpr std::uint32_t bind_impl(std::uint32_t x, binding b,
+                                                      bool first_merges) {
     const std::uint32_t d = current(x);
     if (!frames_.empty() && (d == no_index ? first_merges : d < frames_.back().first_def))
       reach(x, d, true);
@@ -269,6 +278,22 @@ public:
   /// followed too (what a window pointer may name). For the rare use that several may
   /// reach where one was needed (root() gave none): not memoized, linear in what it visits.
   template <class F> constexpr void sources(std::uint32_t d, F&& f, bool pointers = false) {
+    const auto mark = found_.size();
+    find_sources(d, pointers);
+    const auto end = found_.size();
+    // f may look for sources itself: those go after `end`, and are gone when it returns.
+    for (auto i = mark; i < end; ++i)
+      f(found_[i]);
+    found_.resize(mark);
+  }
+
+  /// Appends what sources() calls f for to found_: the search, IR-independent and so
+  /// compiled once; the calls, a loop per caller.
+  constexpr void find_sources(std::uint32_t d, bool pointers) {
+    COMMSCOPE_RUN_COMPILED(find_sources(*this, d, pointers));
+    find_sources_impl(d, pointers);
+  }
+  [[gnu::noinline]] constexpr void find_sources_impl(std::uint32_t d, bool pointers) {
     if (seen_.size() < defs_.size())
       seen_.resize(defs_.size(), 0);
     if (++stamp_ == 0) { // wrapped: start the stamps again
@@ -299,11 +324,11 @@ public:
         if (value_of(b) != no_index)
           stack_.emplace_back(static_cast<std::uint32_t>(value_of(b)));
       } else {
-        f(x);
+        found_.emplace_back(x);
       }
     }
     if (unbound)
-      f(no_index);
+      found_.emplace_back(no_index);
   }
 
   /// The allocation a window's pointer names (through copies), or no_index.
@@ -711,6 +736,7 @@ private:
   vec<std::uint32_t> component_;
   sets_type sets_;
   vec<std::uint32_t> seen_, stack_; ///< sources(): stamps by definition, and its stack
+  vec<std::uint32_t> found_;        ///< sources(): what it found, for the callers' calls
   std::uint32_t stamp_ = 0;
   static constexpr std::uint32_t base_limit = std::uint32_t{1} << 31;
   std::uint32_t base_ = 0; ///< values at most this are unbound
