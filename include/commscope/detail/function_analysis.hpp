@@ -66,7 +66,7 @@ public:
     for (auto& arg : facts_.dispatch_arguments)
       arg = vars_.view_of(arg);
     escapes(fp);
-    release(facts_.escapes); // nothing reads them again: off the dispatches' peak
+    release(facts_.escapes);       // nothing reads them again: off the dispatches' peak
     devices_ = vec<device_set>(n); // made, not assigned: no fill for g++ to compile
     dispatches(fp);
     release(facts_.dispatch_arguments);
