@@ -196,6 +196,49 @@ def host():
   CHECK(plan_of(m.programs[0]) == "host: {all b=dist.system.world_size() * 4};");
 }
 
+TEST_CASE("the distributed module through a path: pl.distributed, pypto.language.distributed") {
+  const auto body = [](std::string_view imports, std::string_view lang, std::string_view dist) {
+    std::string src(imports);
+    src += "\n\n@" + std::string(lang) + ".jit\ndef chip(x):\n    return x\n\n@" +
+           std::string(lang) + ".jit.host\ndef host():\n    b = " + std::string(dist) +
+           ".alloc_window_buffer(64)\n    v = " + std::string(dist) +
+           ".window(b, [16], dtype=" + std::string(lang) + ".FP32)\n    chip(v, device=2)\n";
+    return src;
+  };
+  struct form {
+    std::string_view imports, lang, dist, spelled;
+    bool adds_import;
+  };
+  for (const form& f : {
+           form{"import pypto.language as pl", "pl", "pl.distributed", "pl.distributed", false},
+           form{"import pypto.language as lang", "lang", "lang.distributed", "lang.distributed",
+                false},
+           form{"import pypto", "pypto.language", "pypto.language.distributed",
+                "pypto.language.distributed", false},
+           form{"import pypto.language as pl\nimport pypto.language.distributed as dist", "pl",
+                "dist", "dist", false},
+           form{"from pypto.language import jit, FP32\n"
+                "from pypto.language.distributed import alloc_window_buffer, window",
+                "", "", "pld", true},
+       }) {
+    CAPTURE(f.imports);
+    const std::string src =
+        !f.dist.empty() ? body(f.imports, f.lang, f.dist)
+                        : std::string(f.imports) +
+                              "\n\n@jit\ndef chip(x):\n    return x\n\n@jit.host\ndef host():\n"
+                              "    b = alloc_window_buffer(64)\n"
+                              "    v = window(b, [16], dtype=FP32)\n    chip(v, device=2)\n";
+    const auto m = read(src);
+    REQUIRE(m.programs.size() == 1);
+    const auto& u = m.programs[0];
+    CHECK(plan_of(u) == "host: {2, b=64};");
+    CHECK(u.distributed_module == f.spelled);
+    CHECK(u.distributed_import.has_value() == f.adds_import);
+    if (u.distributed_import) // at the end of the first import, before its line end
+      CHECK(src.substr(u.distributed_import->begin, 1) == "\n");
+  }
+}
+
 TEST_CASE("a host body may hold any Python statement and expression") {
   const std::string src = std::string(header) + R"(
 @pl.program

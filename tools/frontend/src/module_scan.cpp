@@ -492,6 +492,9 @@ void module_scan::simple_statement(std::uint32_t b, std::uint32_t e, std::int32_
 
 void module_scan::import(std::uint32_t b, std::uint32_t e, std::int32_t scope) {
   const auto& t = ts_.tokens;
+  if (scope == 0 && top_import_end == no_offset &&
+      ts_.line_starts[ts_.line_of(t[b].begin) - 1] == t[b].begin)
+    top_import_end = ts_.end(t[e - 1]);
   // import a.b.c [as x], ...   |   from m import a [as x], ... / ( ... ) / *
   std::string from;
   std::uint32_t i = b + 1;

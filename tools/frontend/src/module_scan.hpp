@@ -96,13 +96,19 @@ public:
   aliases() {
     map_.emplace_back("pl", "pl");
     map_.emplace_back("pld", "pld");
+    map_.emplace_back("pl.distributed", "pld");
   }
   void add(std::string alias, std::string_view module) {
     using namespace std::string_view_literals;
     constexpr auto dsl = "pypto.language"sv;
     constexpr auto distributed = "pypto.language.distributed"sv;
     if (module == dsl) {
+      // `pl.distributed` is the submodule too (an attribute of the package once loaded).
+      map_.emplace_back(alias + ".distributed", "pld");
       map_.emplace_back(std::move(alias), "pl");
+    } else if (module == "pypto"sv) { // `import pypto`: `pypto.language.distributed.window`
+      map_.emplace_back(alias + ".language.distributed", "pld");
+      map_.emplace_back(alias + ".language", "pl");
     } else if (module == distributed) {
       map_.emplace_back(std::move(alias), "pld");
     } else if (module.starts_with(distributed) && module[distributed.size()] == '.') {
@@ -133,18 +139,24 @@ public:
         map_.emplace_back(std::string(n), "pld." + std::string(n));
     }
   }
-  /// How the file spells `pypto.language.distributed` where it binds the module to a name:
-  /// `pld` when it does so (or binds it to no name at all), else its own alias (`dist`).
+  /// How the file spells `pypto.language.distributed`, for a scope's header: `pld` where
+  /// it binds the module to that name, else its own name for it (`dist`), else a dotted
+  /// path to it from a name it binds (`pypto.language.distributed`, `pl.distributed`);
+  /// empty when it reaches the module by no name (it imports names from it, or nothing).
   [[nodiscard]] std::string distributed_module() const {
     const std::string* own = nullptr;
-    for (std::size_t i = defaults; i < map_.size(); ++i)
-      if (map_[i].second == "pld") {
-        if (map_[i].first == "pld")
-          return "pld";
-        if (!own)
-          own = &map_[i].first;
-      }
-    return own ? *own : std::string("pld");
+    const std::string* path = nullptr;
+    for (std::size_t i = defaults; i < map_.size(); ++i) {
+      const auto& [alias, spelled] = map_[i];
+      if (spelled != "pld")
+        continue;
+      if (alias == "pld")
+        return "pld";
+      auto& first = alias.find('.') == std::string::npos ? own : path;
+      if (!first)
+        first = &alias;
+    }
+    return own ? *own : path ? *path : std::string();
   }
   /// Whether `name` is a name the file imports from the DSL's modules under a name of
   /// its own (`from pypto.language.distributed import alloc_window_buffer as alloc`).
@@ -183,7 +195,8 @@ public:
   }
 
 private:
-  static constexpr std::size_t defaults = 2; ///< `pl` and `pld`, which every file has
+  /// `pl`, `pld` and `pl.distributed`, which every file has
+  static constexpr std::size_t defaults = 3;
   std::vector<std::pair<std::string, std::string>> map_;
   std::vector<std::string> foreign_;
 };
@@ -219,6 +232,12 @@ public:
   std::vector<candidate_program> programs;
   std::vector<import_record> imports;
   aliases names;
+  /// The byte offset just past the first import statement that begins a line of the
+  /// module's top level (no_offset: none): where a rewritten file that reaches
+  /// pypto.language.distributed by no name binds it (`; import ... as pld`), on a line of
+  /// its own so that no line moves.
+  static constexpr std::uint32_t no_offset = UINT32_MAX;
+  std::uint32_t top_import_end = no_offset;
 
   void run();
 

@@ -25,6 +25,14 @@ program_unit dsl_parser::run(const candidate_program& cp, std::string_view stem)
   unit.name = prog->name;
   unit.line = ts_.line(t_[cp.first_decorator]);
   unit.distributed_module = scan_.names.distributed_module();
+  if (unit.distributed_module.empty()) {
+    unit.distributed_module = "pld";
+    if (scan_.top_import_end != module_scan::no_offset && !scan_.names.foreign("pld")) {
+      body_span at;
+      at.begin = at.end = scan_.top_import_end;
+      unit.distributed_import = std::move(at);
+    }
+  }
   // Signatures first: a call may name a function defined after it.
   std::vector<signature*> sigs;
   for (const auto index : cp.functions) {

@@ -28,13 +28,23 @@ std::vector<body_edit> rewritten_bodies(const program_unit& unit, const referenc
         edits.emplace_back(&span, std::move(body));
       }
   }
+  if (!edits.empty() && unit.distributed_import)
+    edits.emplace_back(&*unit.distributed_import,
+                       std::string("; import pypto.language.distributed as pld"));
   return edits;
 }
 
 std::string splice_bodies(std::string_view text, std::vector<body_edit> edits,
                           std::string_view newline) {
-  std::sort(edits.begin(), edits.end(),
-            [](const auto& a, const auto& b) { return a.first->begin < b.first->begin; });
+  std::stable_sort(edits.begin(), edits.end(),
+                   [](const auto& a, const auto& b) { return a.first->begin < b.first->begin; });
+  // Every program of a module that needs the import asks for it at the same place: once.
+  edits.erase(std::unique(edits.begin(), edits.end(),
+                          [](const auto& a, const auto& b) {
+                            return a.first->begin == b.first->begin &&
+                                   a.first->end == b.first->end && a.second == b.second;
+                          }),
+              edits.end());
   std::string out;
   out.reserve(text.size() + text.size() / 4);
   std::size_t at = 0;

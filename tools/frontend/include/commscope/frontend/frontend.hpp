@@ -82,9 +82,14 @@ struct program_unit {
   /// Calls with device= whose arguments are unpacked (`chip(*views, device=r)`): a view
   /// among them is view-escapes there, which the driver words for unpacking.
   std::vector<reference::source_location> unpacked_dispatches;
-  /// The file's name for `pypto.language.distributed` (`pld`, or an alias such as `dist`):
-  /// what the rewritten file spells its scopes with.
+  /// The file's name for `pypto.language.distributed` (`pld`, an alias such as `dist`, or
+  /// a path such as `pl.distributed`): what the rewritten file spells its scopes with.
   std::string distributed_module = "pld";
+  /// Where the rewritten file binds `pld` itself, when it reaches the module by no name
+  /// (it imports names from it only): an empty range at the end of its first top-level
+  /// import, which `; import pypto.language.distributed as pld` follows (ir.py's line
+  /// numbers stay). Empty when no such binding is needed, or there is no such import.
+  std::optional<body_span> distributed_import;
   /// Integer literals beyond 64 bits in a `device=`, by the location of that call: read
   /// as the nearest 64-bit value, and named as written in the message.
   std::vector<std::pair<reference::source_location, std::string>> huge_devices;
