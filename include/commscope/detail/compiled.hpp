@@ -1,9 +1,9 @@
 // The separately compiled core (optional). By default commscope is header-only: every
 // translation unit that runs the pass compiles all of it. Built with
 // COMMSCOPE_SEPARATE_COMPILATION defined in every translation unit (CMake: link
-// commscope::separate, which defines it), the code that does not depend on the IR is
-// compiled once, in the one translation unit that includes
-// <commscope/separate_compilation.hpp>, and the others call it there.
+// commscope::separate, which defines it), the code that does not depend on the IR, and
+// the reference IR's rewrite, are compiled once, in the one translation unit that
+// includes <commscope/separate_compilation.hpp>, and the others call them there.
 //
 // Each such function keeps its definition in the header, renamed `..._impl`: constant
 // evaluation (the compile-time IR runs the pass in the compiler) runs it in both builds,
