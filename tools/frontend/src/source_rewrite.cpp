@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -36,8 +37,10 @@ std::vector<body_edit> rewritten_bodies(const program_unit& unit, const referenc
 
 std::string splice_bodies(std::string_view text, std::vector<body_edit> edits,
                           std::string_view newline) {
-  std::stable_sort(edits.begin(), edits.end(),
-                   [](const auto& a, const auto& b) { return a.first->begin < b.first->begin; });
+  std::sort(edits.begin(), edits.end(), [](const auto& a, const auto& b) {
+    return std::tie(a.first->begin, a.first->end, a.second) <
+           std::tie(b.first->begin, b.first->end, b.second);
+  });
   // Every program of a module that needs the import asks for it at the same place: once.
   edits.erase(std::unique(edits.begin(), edits.end(),
                           [](const auto& a, const auto& b) {
