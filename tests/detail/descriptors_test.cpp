@@ -63,7 +63,8 @@ TEST_CASE("world loop bounds may reach world_size() through temporaries") {
         }) == "all");
 }
 
-TEST_CASE("range(start, world_size(), step) with a descending or zero step is partial-world-range") {
+TEST_CASE(
+    "range(start, world_size(), step) with a descending or zero step is partial-world-range") {
   // The loop is line 6, the dispatch line 7 column 13.
   CHECK(descriptor_of([](fb& h) {
           return device_form{h.for_range("r", 1, h.world_size(), -1), 1};
@@ -84,10 +85,10 @@ TEST_CASE("range(start, world_size(), step) with a descending or zero step is pa
 }
 
 TEST_CASE("constant loops with step 1") {
-  CHECK(descriptor_of([](fb& h) { return device_form{h.for_range("r", 4), 1}; }) ==
-        "{0,1,2,3}");
-  CHECK(descriptor_of([](fb& h) { return device_form{h.for_range("r", 2, 5, 1), 1}; }) ==
-        "{2,3,4}");
+  CHECK(descriptor_of([](fb& h) { return device_form{h.for_range("r", 4), 1}; }) == "{0,1,2,3}");
+  CHECK(descriptor_of([](fb& h) {
+          return device_form{h.for_range("r", 2, 5, 1), 1};
+        }) == "{2,3,4}");
   CHECK(descriptor_of([](fb& h) {
           auto n = h.assign("n", 3);
           auto m = h.assign("m", n);
@@ -96,26 +97,34 @@ TEST_CASE("constant loops with step 1") {
 }
 
 TEST_CASE("constant loops with step 2 and descending steps") {
-  CHECK(descriptor_of([](fb& h) { return device_form{h.for_range("r", 1, 8, 2), 1}; }) ==
-        "{1,3,5,7}");
-  CHECK(descriptor_of([](fb& h) { return device_form{h.for_range("r", 0, 7, 3), 1}; }) ==
-        "{0,3,6}");
-  CHECK(descriptor_of([](fb& h) { return device_form{h.for_range("r", 6, 0, -2), 1}; }) ==
-        "{2,4,6}");
-  CHECK(descriptor_of([](fb& h) { return device_form{h.for_range("r", 3, -1, -1), 1}; }) ==
-        "{0,1,2,3}");
-  CHECK(descriptor_of([](fb& h) { return device_form{h.for_range("r", 9, 0, -4), 1}; }) ==
-        "{1,5,9}");
+  CHECK(descriptor_of([](fb& h) {
+          return device_form{h.for_range("r", 1, 8, 2), 1};
+        }) == "{1,3,5,7}");
+  CHECK(descriptor_of([](fb& h) {
+          return device_form{h.for_range("r", 0, 7, 3), 1};
+        }) == "{0,3,6}");
+  CHECK(descriptor_of([](fb& h) {
+          return device_form{h.for_range("r", 6, 0, -2), 1};
+        }) == "{2,4,6}");
+  CHECK(descriptor_of([](fb& h) {
+          return device_form{h.for_range("r", 3, -1, -1), 1};
+        }) == "{0,1,2,3}");
+  CHECK(descriptor_of([](fb& h) {
+          return device_form{h.for_range("r", 9, 0, -4), 1};
+        }) == "{1,5,9}");
 }
 
 TEST_CASE("empty ranges contribute nothing, and only empty ranges is empty-coverage") {
   // Only coverage from an empty loop: empty-coverage at the allocation (line 4).
-  CHECK(descriptor_of([](fb& h) { return device_form{h.for_range("r", 0), 1}; }) ==
-        "empty-coverage buf 4:9");
-  CHECK(descriptor_of([](fb& h) { return device_form{h.for_range("r", 5, 2, 1), 1}; }) ==
-        "empty-coverage buf 4:9");
-  CHECK(descriptor_of([](fb& h) { return device_form{h.for_range("r", 2, 5, -1), 1}; }) ==
-        "empty-coverage buf 4:9");
+  CHECK(descriptor_of([](fb& h) {
+          return device_form{h.for_range("r", 0), 1};
+        }) == "empty-coverage buf 4:9");
+  CHECK(descriptor_of([](fb& h) {
+          return device_form{h.for_range("r", 5, 2, 1), 1};
+        }) == "empty-coverage buf 4:9");
+  CHECK(descriptor_of([](fb& h) {
+          return device_form{h.for_range("r", 2, 5, -1), 1};
+        }) == "empty-coverage buf 4:9");
   // An empty loop beside a real dispatch: the empty one adds nothing.
   fixture f;
   auto data = f.view("buf");
@@ -129,10 +138,12 @@ TEST_CASE("empty ranges contribute nothing, and only empty ranges is empty-cover
 }
 
 TEST_CASE("a negative element of a constant loop is negative-device") {
-  CHECK(descriptor_of([](fb& h) { return device_form{h.for_range("r", -2, 3, 1), 1}; }) ==
-        "negative-device chip 7:13");
-  CHECK(descriptor_of([](fb& h) { return device_form{h.for_range("r", 2, -3, -1), 1}; }) ==
-        "negative-device chip 7:13");
+  CHECK(descriptor_of([](fb& h) {
+          return device_form{h.for_range("r", -2, 3, 1), 1};
+        }) == "negative-device chip 7:13");
+  CHECK(descriptor_of([](fb& h) {
+          return device_form{h.for_range("r", 2, -3, -1), 1};
+        }) == "negative-device chip 7:13");
   fixture f;
   auto data = f.view("buf");
   auto r = f.h.for_range("r", 4, -5, -3); // 4, 1, -2
@@ -145,8 +156,9 @@ TEST_CASE("a negative element of a constant loop is negative-device") {
 }
 
 TEST_CASE("step 0 is unsupported-device") {
-  CHECK(descriptor_of([](fb& h) { return device_form{h.for_range("r", 0, 4, 0), 1}; }) ==
-        "unsupported-device chip 7:13");
+  CHECK(descriptor_of([](fb& h) {
+          return device_form{h.for_range("r", 0, 4, 0), 1};
+        }) == "unsupported-device chip 7:13");
   CHECK(descriptor_of([](fb& h) {
           auto z = h.assign("z", 0);
           return device_form{h.for_range("r", 0, 4, z), 1};
@@ -156,10 +168,12 @@ TEST_CASE("step 0 is unsupported-device") {
 TEST_CASE("device-out-of-range: constants and loops at or above the limit") {
   CHECK(descriptor_of([](fb&) { return device_form{std::int64_t{1048576}}; }) ==
         "device-out-of-range chip 6:9");
-  CHECK(descriptor_of([](fb& h) { return device_form{h.for_range("r", 1048570, 1048577, 1), 1}; }) ==
-        "device-out-of-range chip 7:13");
-  CHECK(descriptor_of([](fb& h) { return device_form{h.for_range("r", 1048570, 1048576, 1), 1}; }) ==
-        "{1048570,1048571,1048572,1048573,1048574,1048575}");
+  CHECK(descriptor_of([](fb& h) {
+          return device_form{h.for_range("r", 1048570, 1048577, 1), 1};
+        }) == "device-out-of-range chip 7:13");
+  CHECK(descriptor_of([](fb& h) {
+          return device_form{h.for_range("r", 1048570, 1048576, 1), 1};
+        }) == "{1048570,1048571,1048572,1048573,1048574,1048575}");
 }
 
 TEST_CASE("range(4000000000) is judged without enumerating it") {
@@ -181,6 +195,30 @@ TEST_CASE("range(4000000000) is judged without enumerating it") {
   CHECK(descriptor_of([](fb& h) {
           return device_form{h.for_range("r", std::int64_t{4000000000}, 0, -1), 1};
         }) == "device-out-of-range chip 7:13");
+}
+
+TEST_CASE("loop bounds at and beyond 32 bits keep their exact values") {
+  // The walk keeps a bound below 2^32 - 1 in 32 bits and any other beside the loop: the
+  // reported device is exact either way.
+  struct row {
+    std::int64_t start, stop, step, device;
+  };
+  constexpr std::int64_t w = std::int64_t{1} << 32;
+  for (const row r : {row{0, w + 5, 1, w + 4}, row{w - 1, w, 1, w - 1}, row{w - 2, w - 1, 1, w - 2},
+                      row{std::int64_t{1} << 40, 0, -(w << 7), std::int64_t{1} << 40},
+                      row{-3, 2, 1, -3}, row{5, -w, -w, 5 - w}}) {
+    CAPTURE(r.start);
+    CAPTURE(r.stop);
+    CAPTURE(r.step);
+    fixture f;
+    auto data = f.view("buf");
+    auto v = f.h.for_range("r", r.start, r.stop, r.step);
+    f.h.dispatch(f.chip, {data}, v);
+    f.h.end();
+    const auto pl = f.analyze();
+    REQUIRE(pl.diagnostics.size() == 1);
+    CHECK(pl.diagnostics[0].device == r.device);
+  }
 }
 
 TEST_CASE("a variable that is no enclosing loop's variable is unsupported-device") {
@@ -261,11 +299,11 @@ TEST_CASE("calls of functions that are not chip orchestrators are not dispatches
   program_builder pb;
   auto incore = pb.other_function("kernel", commscope::level::chip, false, false); // 1-2
   auto graph = pb.other_function("graph", commscope::level::chip, true, true);     // 3-4
-  auto host_fn = pb.other_function("helper", commscope::level::host, true, false);  // 5-6
-  auto chip = pb.chip_orchestrator("chip");                                         // 7-8
-  auto& h = pb.host_orchestrator("host");                                           // 9
-  auto buf = h.alloc("buf", 64);                                                    // 10
-  auto data = h.window("data", buf);                                                // 11
+  auto host_fn = pb.other_function("helper", commscope::level::host, true, false); // 5-6
+  auto chip = pb.chip_orchestrator("chip");                                        // 7-8
+  auto& h = pb.host_orchestrator("host");                                          // 9
+  auto buf = h.alloc("buf", 64);                                                   // 10
+  auto data = h.window("data", buf);                                               // 11
   // Not dispatches: their device= forms are not even judged. The pass does not follow
   // the view into them: each call is view-escapes, and buf is not reported again.
   h.dispatch(incore, {data}, -1);
@@ -303,11 +341,11 @@ TEST_CASE("while and if between the loop and the dispatch") {
   // The else branch of an if inside a world loop; the dispatch is at depth 3.
   fixture f;
   auto data = f.view("buf");
-  auto r = f.h.for_world("r");      // 6
+  auto r = f.h.for_world("r");     // 6
   f.h.begin_if(fb::name("flag"));  // 7
-  f.h.dispatch(f.chip, {data}, 0);  // 8
+  f.h.dispatch(f.chip, {data}, 0); // 8
   f.h.begin_else();
-  f.h.begin_while(fb::name("c"));  // 9
+  f.h.begin_while(fb::name("c"));   // 9
   f.h.dispatch(f.chip, {data}, -1); // 10, column 9 + 4 * 3
   f.h.end();
   f.h.end();

@@ -25,11 +25,42 @@ constexpr std::uint64_t sum_of_appended(std::size_t n) {
   return sum + s.size();
 }
 
+/// Appends n, trims, appends `more`, trims twice; then whether every element reads back
+/// in order, and after a clear, whether it fills again. In constant evaluation a block
+/// leaked or freed twice is an error (the runtime case below runs under ASan in CI, which
+/// also checks each block is freed with the size it was allocated with).
+constexpr bool trimmed_then_grown(std::size_t n, std::size_t more) {
+  segmented<std::uint32_t> s;
+  for (std::size_t i = 0; i < n; ++i)
+    s.emplace_back(static_cast<std::uint32_t>(i));
+  s.trim();
+  for (std::size_t i = 0; i < more; ++i)
+    s.emplace_back(static_cast<std::uint32_t>(n + i));
+  s.trim();
+  s.trim();
+  if (s.size() != n + more)
+    return false;
+  for (std::size_t i = 0; i < n + more; ++i)
+    if (s[i] != i)
+      return false;
+  s.clear();
+  for (std::uint32_t i = 0; i < 10; ++i)
+    s.emplace_back(i);
+  s.trim();
+  s.emplace_back(10u);
+  return s.size() == 11 && s[10] == 10 && s[3] == 3;
+}
+
 } // namespace
 
 // Past several segments (segments hold at most 4096 elements), in constant evaluation.
 static_assert(sum_of_appended(0) == 0);
 static_assert(sum_of_appended(5000) == 5000ull * 4999 / 2 + 5000);
+// Trimmed empty, inside the first segment, at and past a segment's end (4096).
+static_assert(trimmed_then_grown(0, 0) && trimmed_then_grown(0, 5) && trimmed_then_grown(1, 0));
+static_assert(trimmed_then_grown(3, 1) && trimmed_then_grown(5, 4100));
+static_assert(trimmed_then_grown(4096, 1) && trimmed_then_grown(4097, 0));
+static_assert(trimmed_then_grown(4097, 4095) && trimmed_then_grown(4097, 5000));
 
 TEST_SUITE_BEGIN("segmented");
 
@@ -86,6 +117,29 @@ TEST_CASE("elements that are not plain data: moved on growth, destroyed on clear
   CHECK(t[0] == "again");
   s = std::move(t);
   CHECK(s[0] == "again");
+}
+
+TEST_CASE("trimmed, the last segment keeps its elements and grows again when appended to") {
+  segmented<std::string> s;
+  const std::string long_text(100, 'y');
+  for (int i = 0; i < 5000; ++i)
+    s.emplace_back(long_text + std::to_string(i));
+  const std::string* first = &s[0];
+  s.trim();
+  CHECK(&s[0] == first); // full segments stay where they are
+  for (int i = 5000; i < 9000; ++i)
+    s.emplace_back(long_text + std::to_string(i));
+  s.trim();
+  REQUIRE(s.size() == 9000);
+  for (int i = 0; i < 9000; i += 499)
+    CHECK(s[static_cast<std::size_t>(i)] == long_text + std::to_string(i));
+  CHECK(s[8999] == long_text + "8999");
+  s.clear();
+  s.emplace_back("again");
+  s.trim();
+  s.emplace_back("and again");
+  REQUIRE(s.size() == 2);
+  CHECK(s[1] == "and again");
 }
 
 TEST_SUITE_END();

@@ -47,14 +47,21 @@ nth_argument(const Adapter& a, typename Adapter::expression call, std::size_t i)
   return *it;
 }
 
-/// A loop bound or a device: an integer, or an expression and the definition of the
-/// variable it names (no_index if it names none). A bound_operand's fields, laid out so
-/// that the flag pads nothing: a loop holds three.
+/// How a loop bound is kept (operand_site::def).
+enum class operand_form : std::uint8_t {
+  expression,    ///< the definition of the variable it names (no_index: none)
+  small_integer, ///< an integer in [0, no_index): its value
+  wide_integer,  ///< any other integer: its index in function_facts::wide_integers
+};
+
+/// A loop bound: an integer, or an expression and the definition of the variable it
+/// names. With 4-byte handles it takes 12 bytes where an int64 beside them took 24: a
+/// loop holds three, and the loops are held to the end of the dispatches' inference,
+/// at the analysis' peak.
 template <class Adapter> struct operand_site {
-  std::int64_t value = 0; ///< an integer's
   typename Adapter::expression expression{};
   std::uint32_t def = no_index;
-  bool is_integer = false;
+  operand_form form = operand_form::expression;
 };
 
 /// What a dispatch's device= expression is, judged while the walk has it in cache:
@@ -101,9 +108,9 @@ template <class Adapter> struct collective_site {
 
 template <class Adapter> struct loop_site {
   loop_bounds<operand_site<Adapter>> bounds{}; ///< for loops only
+  bool counted = false;    ///< a for loop (else bounds is empty); in the bounds' padding
   std::uint64_t begin = 0; ///< walk positions strictly inside the loop: (begin, end)
   std::uint64_t end = 0;
-  bool counted = false;               ///< a for loop (else bounds is empty)
   typename Adapter::location where{}; ///< for notes and evidence
 };
 
@@ -162,6 +169,7 @@ template <class Adapter> struct function_facts {
   /// they hold (variables.hpp, view_of).
   vec<std::uint32_t> arguments;
   vec<std::uint32_t> dispatch_arguments;
+  vec<std::int64_t> wide_integers; ///< loop bounds outside [0, no_index) (operand_site)
   vec<diagnostic<typename Adapter::location>> diagnostics;
   /// A scope statement was met: the function was materialized before (docs/semantics.md,
   /// "Output invariants": the pass does not wrap a body twice), so its plan is read back
@@ -181,7 +189,19 @@ template <class Adapter> struct function_facts {
     escapes.clear();
     arguments.clear();
     dispatch_arguments.clear();
+    wide_integers.clear();
     diagnostics.clear();
+  }
+  /// The walk is over: the room beyond the sizes of what grows with the program is
+  /// given back before the analysis adds its per-allocation tables (the arrays' copies
+  /// are smaller than those tables: not a new peak).
+  constexpr void trim() {
+    allocations.trim();
+    dispatches.trim();
+    loops.trim();
+    collectives.shrink_to_fit();
+    arguments.shrink_to_fit();
+    dispatch_arguments.shrink_to_fit();
   }
 };
 
@@ -227,8 +247,12 @@ public:
     case statement_kind::for_loop: {
       const auto b = a_.loop_bounds(s);
       const auto idx = static_cast<std::uint32_t>(out_.loops.size());
-      out_.loops.emplace_back(loop_site<Adapter>{
-          {operand(b.start), operand(b.stop), operand(b.step)}, order_, 0, true, a_.location_of(s)});
+      out_.loops.emplace_back(
+          loop_site<Adapter>{{operand(b.start), operand(b.stop), operand(b.step)},
+                             true,
+                             order_,
+                             0,
+                             a_.location_of(s)});
       carried(s);
       open(control_flow::repeat, idx);
       vars_.bind(vars_.id(a_.loop_variable(s)), {binding::kind::loop, idx, 0}, false);
@@ -236,11 +260,13 @@ public:
     }
     case statement_kind::while_loop: {
       const auto idx = static_cast<std::uint32_t>(out_.loops.size());
-      out_.loops.emplace_back(loop_site<Adapter>{{}, order_, 0, false, a_.location_of(s)});
+      out_.loops.emplace_back(loop_site<Adapter>{{}, false, order_, 0, a_.location_of(s)});
       carried(s);
       open(control_flow::repeat, idx);
       // The condition runs before every iteration and after the last: inside the loop.
-      for (auto&& e : a_.expressions(s)) { walk(e); }
+      for (auto&& e : a_.expressions(s)) {
+        walk(e);
+      }
       return true;
     }
     case statement_kind::return_:
@@ -253,13 +279,17 @@ public:
     case statement_kind::other:
       break;
     }
-    for (auto&& e : a_.expressions(s)) { walk(e); }
+    for (auto&& e : a_.expressions(s)) {
+      walk(e);
+    }
     // What such a statement binds (`with ... as x`, `for x in items`, an op's results)
     // may be (part of) any view its expressions hold, unless its children bind it again
     // (a yield).
     if (has_targets(s)) {
       const auto mark = leaves_.size();
-      for (auto&& e : a_.expressions(s)) { leaves_.emplace_back(derived_of(e)); }
+      for (auto&& e : a_.expressions(s)) {
+        leaves_.emplace_back(derived_of(e));
+      }
       const auto from = derive_leaves(mark);
       for (auto&& t : a_.targets(s))
         vars_.bind(vars_.id(variable(t)), derived_binding(from));
@@ -267,7 +297,7 @@ public:
     const control_flow how = a_.control_of(s);
     if (how == control_flow::repeat) { // a loop of another kind (`for x in items`)
       const auto idx = static_cast<std::uint32_t>(out_.loops.size());
-      out_.loops.emplace_back(loop_site<Adapter>{{}, order_, 0, false, a_.location_of(s)});
+      out_.loops.emplace_back(loop_site<Adapter>{{}, false, order_, 0, a_.location_of(s)});
       open(how, idx);
     } else {
       open(how, no_index);
@@ -500,17 +530,24 @@ private:
   /// with symbolic sets: y's).
   constexpr operand_site<Adapter> operand(const bound_operand<expression>& b) {
     if (b.is_integer)
-      return {b.value, b.expression, no_index, true};
+      return integer_operand(b.value, b.expression);
     walk(b.expression);
     // A literal is taken as its value while the walk has it in cache: judging the loop
     // after the walk then reads nothing of the IR (that read missed on every loop).
     if (a_.expression_kind_of(b.expression) == expression_kind::integer)
-      return {a_.integer_value(b.expression), b.expression, no_index, true};
+      return integer_operand(a_.integer_value(b.expression), b.expression);
     if constexpr (symbolic)
       if (a_.expression_kind_of(b.expression) == expression_kind::other)
         if (const auto d = a_.minus_constant(b.expression))
-          return {b.value, b.expression, read(d->first), false};
-    return {b.value, b.expression, read(b.expression), false};
+          return {b.expression, read(d->first), operand_form::expression};
+    return {b.expression, read(b.expression), operand_form::expression};
+  }
+  constexpr operand_site<Adapter> integer_operand(std::int64_t v, expression e) {
+    if (v >= 0 && v < no_index)
+      return {e, static_cast<std::uint32_t>(v), operand_form::small_integer};
+    out_.wide_integers.push_back(v);
+    return {e, static_cast<std::uint32_t>(out_.wide_integers.size() - 1),
+            operand_form::wide_integer};
   }
 
   /// `x = y - C` with y world_size() or a variable: a candidate stop of a partial-world
@@ -714,8 +751,8 @@ private:
     std::size_t positional = 0;
     for (auto&& arg : a_.arguments(e)) {
       const expression x(arg);
-      to.emplace_back(
-          a_.expression_kind_of(x) == expression_kind::variable ? read(x) : derived_of(x));
+      to.emplace_back(a_.expression_kind_of(x) == expression_kind::variable ? read(x)
+                                                                            : derived_of(x));
       ++positional;
     }
     const std::size_t operands = keywords ? count_of(a_.subexpressions(e)) : 0;

@@ -141,7 +141,7 @@ public:
 
   /// The descriptor of a device variable bound to b.
   [[nodiscard]] constexpr const descriptor& of_binding(const binding& b,
-                                                                const dispatch_site<Adapter>& d) {
+                                                       const dispatch_site<Adapter>& d) {
     if (b.what == binding::kind::integer)
       return constant(b.value);
     if (b.what != binding::kind::loop)
@@ -190,8 +190,7 @@ public:
   }
 
   /// The descriptor of `for r in range(start, stop, step)`, for a dispatch inside it.
-  [[nodiscard]] constexpr descriptor
-  of_loop(const loop_bounds<operand_site<Adapter>>& bounds) {
+  [[nodiscard]] constexpr descriptor of_loop(const loop_bounds<operand_site<Adapter>>& bounds) {
     return loop_descriptor(resolve(bounds.start), resolve(bounds.stop), resolve(bounds.step),
                            Adapter::symbolic, limit);
   }
@@ -199,8 +198,10 @@ public:
   /// Follows a bound through copies to a constant, world_size() or (symbolic only)
   /// `world_size() - C`.
   [[nodiscard]] constexpr bound resolve(const operand_site<Adapter>& o) {
-    if (o.is_integer)
-      return {bound::kind::integer, o.value};
+    if (o.form == operand_form::small_integer)
+      return {bound::kind::integer, o.def};
+    if (o.form == operand_form::wide_integer)
+      return {bound::kind::integer, facts_.wide_integers[o.def]};
     const expression e = o.expression;
     switch (a_.expression_kind_of(e)) {
     case expression_kind::integer:
@@ -283,8 +284,7 @@ private:
 /// the verifier both take it from the dispatches, so they judge canonical forms alike.
 struct smallest_world {
   device_id value = 1;
-  template <class Site>
-  constexpr void widen(const Site& dispatch, const descriptor& d) {
+  template <class Site> constexpr void widen(const Site& dispatch, const descriptor& d) {
     if (!dispatch.surely_runs || d.what != descriptor::status::devices)
       return;
     const auto ids = d.devices.intervals();

@@ -52,6 +52,7 @@ public:
       }
     }
     vars_.end_walk();
+    facts_.trim();
     // Everything that needs the variable table runs first (views, the arguments' views,
     // the dispatches' devices), so that its definitions are gone before the plan's
     // allocation records are made: the two never coexist at the analysis' peak.
@@ -181,8 +182,7 @@ private:
       std::swap(first, second);
     const auto order = static_cast<std::uint64_t>(-1 - vars_.at(w.next).value);
     report(facts_.diagnostics, error_code::malformed_op, reason::ambiguous_window,
-           facts_.allocations[first].name,
-           a_.location_of(w.statement), order)
+           facts_.allocations[first].name, a_.location_of(w.statement), order)
         .with_object(facts_.allocations[second].name);
     return view_of;
   }
@@ -249,8 +249,8 @@ private:
       const auto a = is_view ? alloc : pointer;
       const auto& site = facts_.allocations[a];
       if (e.window) {
-        report(facts_.diagnostics, error_code::malformed_op, reason::window_not_assigned,
-               site.name, a_.location_of(e.use), e.order)
+        report(facts_.diagnostics, error_code::malformed_op, reason::window_not_assigned, site.name,
+               a_.location_of(e.use), e.order)
             .with_note(note_kind::shared_allocation, site.name, site.where);
         continue;
       }
@@ -258,9 +258,8 @@ private:
           e.keyword ? (is_view ? reason::view_by_keyword : reason::pointer_by_keyword)
           : is_view ? (e.call ? reason::view_into_call : reason::view_into_operation)
                     : (e.call ? reason::pointer_into_call : reason::pointer_into_operation);
-      auto& d = report(facts_.diagnostics, error_code::view_escapes, why,
-                       site.name, a_.location_of(e.use),
-                       e.order)
+      auto& d = report(facts_.diagnostics, error_code::view_escapes, why, site.name,
+                       a_.location_of(e.use), e.order)
                     .with_object(e.name.empty() ? std::string_view("?") : e.name);
       if (is_view)
         d.with_note(note_kind::view, {}, a_.location_of(fp.views[view].statement));
@@ -382,8 +381,8 @@ private:
       } else {
         for (auto m : r.must_be_views)
           if (m != none_arg && st.views[m] == no_index) {
-            report(facts_.diagnostics, error_code::collective_arg_not_window, reason::none,
-                   r.name, c.where, c.order)
+            report(facts_.diagnostics, error_code::collective_arg_not_window, reason::none, r.name,
+                   c.where, c.order)
                 .with_arguments(m);
             st.reported = true;
             break;
@@ -577,8 +576,8 @@ private:
           continue;
         const auto& r = row(c.op);
         const auto& al = fp.allocations[must[k]];
-        auto& d = report(facts_.diagnostics, error_code::collective_aliased_windows,
-                         reason::none, r.name, c.where, c.order)
+        auto& d = report(facts_.diagnostics, error_code::collective_aliased_windows, reason::none,
+                         r.name, c.where, c.order)
                       .with_arguments(static_cast<std::int64_t>(j), static_cast<std::int64_t>(k))
                       .with_object(al.name)
                       .with_note(note_kind::shared_allocation, al.name, al.where);
@@ -621,9 +620,9 @@ private:
       table_.reset(d.slots.size());
       for (const auto i : d.slots) {
         const auto& name = fp.allocations[i].name;
-        const auto first = table_.find_or_insert(
-            facts_.allocations[i].name_hash, i,
-            [&](std::uint32_t j) { return fp.allocations[j].name == name; });
+        const auto first =
+            table_.find_or_insert(facts_.allocations[i].name_hash, i,
+                                  [&](std::uint32_t j) { return fp.allocations[j].name == name; });
         if (first != i && !is(i, suppressed_flag))
           report(facts_.diagnostics, error_code::duplicate_name, reason::none, name,
                  fp.allocations[i].where, facts_.allocations[i].order)
@@ -646,8 +645,7 @@ private:
     for (const auto& site : facts_.allocations) {
       const auto id = vars_.id(site.base);
       if (id >= slotted_.size() || !slotted_[id])
-        report(out, error_code::malformed_op, reason::alloc_outside_scope,
-               site.name, site.where,
+        report(out, error_code::malformed_op, reason::alloc_outside_scope, site.name, site.where,
                site.order);
     }
   }
@@ -697,7 +695,7 @@ private:
   vec<std::uint32_t> first_, next_, work_;
   vec<std::uint8_t> inherits_; ///< per allocation: some collective passes coverage to it
   vec<std::uint8_t> slotted_;  ///< per variable id: the base of a scope's slot
-  index_table table_; ///< domain leaders, then names within a domain
+  index_table table_;          ///< domain leaders, then names within a domain
   vec<collective_state> states_;
   vec<edge> edges_;
   bool as_if_unmaterialized_ = false;

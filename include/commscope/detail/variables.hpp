@@ -234,6 +234,7 @@ public:
   /// has variables (its largest functions), off the analysis' peak: sizing it again for
   /// the next function then costs at most twice what this walk did.
   constexpr void end_walk() {
+    defs_.trim(); // resolving may still add a few: they grow it again
     if (dense_ && 2 * defs_.size() >= vars_.size())
       vec<std::uint32_t>().swap(vars_);
   }
