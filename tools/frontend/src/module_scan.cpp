@@ -518,8 +518,11 @@ void module_scan::import(std::uint32_t b, std::uint32_t e, std::int32_t scope) {
   }
   const bool recordable = !from_import || level > 0 || !from_module.empty();
   while (i < e) {
-    if (is_op(i, "*") && from_import && level == 0)
-      names.add_star(from_module);
+    if (is_op(i, "*") && from_import) {
+      star_import = true;
+      if (level == 0)
+        names.add_star(from_module);
+    }
     if (is_op(i, "(") || is_op(i, ")") || is_op(i, ",") || is_op(i, "*")) {
       ++i;
       continue;

@@ -238,6 +238,9 @@ public:
   /// its own so that no line moves.
   static constexpr std::uint32_t no_offset = UINT32_MAX;
   std::uint32_t top_import_end = no_offset;
+  /// Some `from M import *`, at any level: a name the scan sees bound nowhere may be
+  /// bound by it, so none is surely Python's builtin.
+  bool star_import = false;
 
   void run();
 

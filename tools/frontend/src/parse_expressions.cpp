@@ -15,6 +15,19 @@
 
 namespace commscope::frontend::detail {
 
+namespace {
+/// Python's builtins whose value is what they are given, repacked, and that call nothing
+/// the program gives them (not `sorted`, `min` or `max`, whose `key=` they call, nor
+/// `iter` and `next`, which may run a generator's code).
+bool repacks(std::string_view name) {
+  for (const std::string_view b :
+       {"enumerate", "zip", "reversed", "list", "tuple", "dict", "set", "frozenset"})
+    if (name == b)
+      return true;
+  return false;
+}
+} // namespace
+
 mutable_expr dsl_parser::opaque(std::uint32_t b, std::span<const expression_ptr> operands) {
   expression_spec s;
   s.what = expression::kind::opaque;
@@ -675,6 +688,15 @@ mutable_expr dsl_parser::make_call(std::uint32_t b, mutable_expr callee, const d
     }
     return w_.make(s);
   }
+  // Python's builtins that hand back what they are given, repacked (`enumerate(views)`,
+  // `zip(xs, ys)`, `list(views)`): their value may hold the views of their operands, as
+  // a tuple's does, and they do nothing else with them. Unpacked operands stay a call.
+  if (open_root && !is_attribute && !unpacking && repacks(last) && is_builtin(last)) {
+    std::vector<expression_ptr> operands(args.items().begin(), args.items().end());
+    for (const auto& k : keywords.items())
+      operands.push_back(k.value);
+    return opaque(b, operands);
+  }
   s.what = expression::kind::call;
   s.base = callee_node();
   auto* call = w_.make(s);
@@ -692,6 +714,29 @@ mutable_expr dsl_parser::make_call(std::uint32_t b, mutable_expr callee, const d
       return whole;
     }
   return call;
+}
+
+bool dsl_parser::is_builtin(std::string_view name) {
+  if (scan_.star_import)
+    return false;
+  std::string key = std::to_string(function_scope_);
+  key += ':';
+  key += name;
+  if (const auto it = builtins_seen_.find(key); it != builtins_seen_.end())
+    return it->second;
+  // Class bodies on the way out count too, though Python skips them: wrongly taken as
+  // bound, a builtin's call only stays a call the pass does not follow.
+  bool bound = false;
+  const auto n = static_cast<std::int32_t>(scan_.scopes.size());
+  for (std::int32_t s = function_scope_ < 0 ? 0 : function_scope_; s >= 0 && s < n && !bound;
+       s = scan_.scopes[static_cast<std::size_t>(s)].parent)
+    for (const auto& r : scan_.scopes[static_cast<std::size_t>(s)].records)
+      if (text(t_[r.name]) == name) {
+        bound = true;
+        break;
+      }
+  builtins_seen_.emplace(std::move(key), !bound);
+  return !bound;
 }
 
 std::vector<expression_ptr> dsl_parser::every_local(std::uint32_t at) {

@@ -662,6 +662,11 @@ private:
   /// The `x ** y` nodes (opaque to the pass), which allocation sizes fold.
   std::unordered_set<const expression*> powers_;
   std::int32_t function_scope_ = -1; ///< the scan's scope of the function being read
+  /// Whether `name`, read in the function, is Python's builtin: no scope from the
+  /// function out to the module binds it, and no star import may (answers cached by
+  /// scope and name).
+  bool is_builtin(std::string_view name);
+  std::unordered_map<std::string, bool> builtins_seen_;
   /// local_variable's view of the names the function binds: a filter of their hashes,
   /// and, made only when a name passes it, the set of them.
   std::vector<std::uint64_t> record_filter_;
