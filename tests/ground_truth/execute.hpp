@@ -338,8 +338,10 @@ private:
       // The tuple's views in order (its body never packs it again: generate.hpp); the
       // last stays bound.
       const auto& items = elements(s.source);
+      const bool reversed = s.repack == statement::repacking::reversed;
       states exits = iterate(s, std::move(in), items.size(), [&](state& st, std::size_t k) {
-        st[target] = read(st, s.source) < 0 ? std::int8_t{-1} : read(st, items[k]);
+        const auto item = items[reversed ? items.size() - 1 - k : k];
+        st[target] = read(st, s.source) < 0 ? std::int8_t{-1} : read(st, item);
       });
       tidy(exits);
       out.normal = std::move(exits);

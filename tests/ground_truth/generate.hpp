@@ -374,7 +374,11 @@ private:
       s.kind = statement_kind::for_items;
       s.target = any_view();
       s.source = any_of(tuples_);
-      bound(s.target, element(s.source, 0));
+      if (chance(0.5))
+        s.repack = static_cast<statement::repacking>(pick(1, 5));
+      bound(
+          s.target,
+          element(s.source, s.repack == statement::repacking::reversed ? arity(s.source) - 1 : 0));
       s.blocks.push_back(loop_body(c, [&](context& inner) { inner.iterated.push_back(s.source); }));
       return s;
     }

@@ -93,6 +93,7 @@ enum class statement_kind : std::uint8_t {
   for_range,  ///< for target in range(start, stop, step): blocks[0]
   while_loop, ///< while cN(): blocks[0]
   for_items,  ///< for target in source (a tuple): blocks[0], once per element, in order
+              ///< (reversed for `reversed(...)`: `repack`)
   with_block, ///< with pl.at(...): blocks[0], run once
   jump,       ///< break (else_ false) or continue (else_ true)
   return_,    ///< return x
@@ -140,6 +141,15 @@ struct statement {
   std::int64_t world_offset = 0;
   bool builtin_range = false; ///< range(...) rather than pl.range(...)
   bool else_ = false;
+  /// for_items: how the tuple is iterated, through Python's builtins that repack it.
+  enum class repacking : std::uint8_t {
+    none,      ///< for v in t
+    list,      ///< for v in list(t)
+    tuple,     ///< for v in tuple(t)
+    reversed,  ///< for v in reversed(t): the last element first
+    enumerate, ///< for eN, v in enumerate(t)
+    zip,       ///< for v, zN in zip(t, t)
+  } repack = repacking::none;
   std::vector<int> conditions; ///< if: one per branch but an else; while, choose, a
                                ///< guarded dispatch: one
   std::vector<block> blocks;

@@ -229,10 +229,30 @@ private:
       put_block(s.blocks[0], indent + 1);
       return;
     }
-    case statement_kind::for_items:
-      put(indent, "for " + name(s.target) + " in " + name(s.source) + ":");
+    case statement_kind::for_items: {
+      using r = statement::repacking;
+      const std::string t = name(s.source), id = std::to_string(s.id);
+      switch (s.repack) {
+      case r::none:
+        put(indent, "for " + name(s.target) + " in " + t + ":");
+        break;
+      case r::list:
+      case r::tuple:
+      case r::reversed: {
+        const char* f = s.repack == r::list ? "list" : s.repack == r::tuple ? "tuple" : "reversed";
+        put(indent, "for " + name(s.target) + " in " + f + "(" + t + "):");
+        break;
+      }
+      case r::enumerate:
+        put(indent, "for e" + id + ", " + name(s.target) + " in enumerate(" + t + "):");
+        break;
+      case r::zip:
+        put(indent, "for " + name(s.target) + ", z" + id + " in zip(" + t + ", " + t + "):");
+        break;
+      }
       put_block(s.blocks[0], indent + 1);
       return;
+    }
     case statement_kind::while_loop:
       put(indent, "while " + condition(s.conditions[0]) + ":");
       put_block(s.blocks[0], indent + 1);
