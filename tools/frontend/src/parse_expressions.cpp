@@ -728,13 +728,15 @@ bool dsl_parser::is_builtin(std::string_view name) {
   // bound, a builtin's call only stays a call the pass does not follow.
   bool bound = false;
   const auto n = static_cast<std::int32_t>(scan_.scopes.size());
-  for (std::int32_t s = function_scope_ < 0 ? 0 : function_scope_; s >= 0 && s < n && !bound;
-       s = scan_.scopes[static_cast<std::size_t>(s)].parent)
-    for (const auto& r : scan_.scopes[static_cast<std::size_t>(s)].records)
+  for (std::int32_t s = function_scope_ < 0 ? 0 : function_scope_; s >= 0 && s < n && !bound;) {
+    const auto& scope = scan_.scopes[static_cast<std::size_t>(s)];
+    for (const auto& r : scope.records)
       if (text(t_[r.name]) == name) {
         bound = true;
         break;
       }
+    s = scope.parent < s ? scope.parent : -1; // a parent is scanned before its children
+  }
   builtins_seen_.emplace(std::move(key), !bound);
   return !bound;
 }
