@@ -364,11 +364,18 @@ template <> struct commscope::ir_traits<commscope::reference::program_ptr> {
       else if (callee)
         name = callee->text().view();
       // Python's builtins that only read what they are given.
-      if (callee && callee->what == expr_kind::name && !callee->var())
+      if (callee && callee->what == expr_kind::name && !callee->var()) {
         for (const auto b : {"len"sv, "isinstance"sv, "print"sv, "int"sv, "bool"sv, "str"sv,
                              "type"sv, "id"sv, "hasattr"sv})
           if (name == b)
             return {operand_flow::independent, {}, false};
+        // Builtins that call or iterate what they are given: not followed, and not to be
+        // inlined either (the message says so).
+        for (const auto b : {"sorted"sv, "min"sv, "max"sv, "sum"sv, "map"sv, "filter"sv,
+                             "iter"sv, "next"sv, "any"sv, "all"sv, "getattr"sv, "setattr"sv})
+          if (name == b)
+            return {operand_flow::escapes, name, false};
+      }
       return {operand_flow::escapes, name, true};
     }
     case expr_kind::binary: {
