@@ -371,8 +371,8 @@ template <> struct commscope::ir_traits<commscope::reference::program_ptr> {
             return {operand_flow::independent, {}, false};
         // Builtins that call or iterate what they are given: not followed, and not to be
         // inlined either (the message says so).
-        for (const auto b : {"sorted"sv, "min"sv, "max"sv, "sum"sv, "map"sv, "filter"sv,
-                             "iter"sv, "next"sv, "any"sv, "all"sv, "getattr"sv, "setattr"sv})
+        for (const auto b : {"sorted"sv, "min"sv, "max"sv, "sum"sv, "map"sv, "filter"sv, "iter"sv,
+                             "next"sv, "any"sv, "all"sv, "getattr"sv, "setattr"sv})
           if (name == b)
             return {operand_flow::escapes, name, false};
       }
