@@ -726,17 +726,7 @@ bool dsl_parser::is_builtin(std::string_view name) {
     return it->second;
   // Class bodies on the way out count too, though Python skips them: wrongly taken as
   // bound, a builtin's call only stays a call the pass does not follow.
-  bool bound = false;
-  const auto n = static_cast<std::int32_t>(scan_.scopes.size());
-  for (std::int32_t s = function_scope_ < 0 ? 0 : function_scope_; s >= 0 && s < n && !bound;) {
-    const auto& scope = scan_.scopes[static_cast<std::size_t>(s)];
-    for (const auto& r : scope.records)
-      if (text(t_[r.name]) == name) {
-        bound = true;
-        break;
-      }
-    s = scope.parent < s ? scope.parent : -1; // a parent is scanned before its children
-  }
+  const bool bound = binding_scope(function_scope_ < 0 ? 0 : function_scope_, name, false) >= 0;
   builtins_seen_.emplace(std::move(key), !bound);
   return !bound;
 }

@@ -330,32 +330,38 @@ const signature* dsl_parser::enclosing_function(std::string_view name) {
 const signature* dsl_parser::lookup_enclosing(std::string_view name) {
   // As Python looks a free name up: the nearest enclosing function body (class bodies
   // aside) or the module that binds it decides; a DSL function there is the callee.
-  for (std::int32_t sc = scan_.scopes[static_cast<std::size_t>(scope_)].parent; sc >= 0;
-       sc = scan_.scopes[static_cast<std::size_t>(sc)].parent) {
-    const auto& scope = scan_.scopes[static_cast<std::size_t>(sc)];
-    if (scope.what == py_scope::kind::class_body)
+  const std::int32_t sc =
+      binding_scope(scan_.scopes[static_cast<std::size_t>(scope_)].parent, name, true);
+  if (sc < 0)
+    return nullptr;
+  for (const auto& d : scan_.definitions) {
+    using role = definition::dsl;
+    if (d.scope != sc || d.is_class || text(t_[d.keyword + 1]) != name ||
+        (d.role != role::jit_host && d.role != role::jit_chip && d.role != role::jit_kernel))
       continue;
-    const bool binds =
-        std::any_of(scope.records.begin(), scope.records.end(),
-                    [&](const py_scope::record& r) { return text(t_[r.name]) == name; });
-    if (!binds)
-      continue;
-    for (const auto& d : scan_.definitions) {
-      using role = definition::dsl;
-      if (d.scope != sc || d.is_class || text(t_[d.keyword + 1]) != name ||
-          (d.role != role::jit_host && d.role != role::jit_chip && d.role != role::jit_kernel))
-        continue;
-      auto* made = w_.make_node(signature{});
-      made->name = w_.intern(name);
-      made->level = d.role == role::jit_host   ? commscope::level::host
-                    : d.role == role::jit_chip ? commscope::level::chip
-                                               : commscope::level::other;
-      made->orchestrator = d.role != role::jit_kernel;
-      return made;
-    }
-    return nullptr; // bound there to something else
+    auto* made = w_.make_node(signature{});
+    made->name = w_.intern(name);
+    made->level = d.role == role::jit_host   ? commscope::level::host
+                  : d.role == role::jit_chip ? commscope::level::chip
+                                             : commscope::level::other;
+    made->orchestrator = d.role != role::jit_kernel;
+    return made;
   }
-  return nullptr;
+  return nullptr; // bound there to something else
+}
+
+std::int32_t dsl_parser::binding_scope(std::int32_t from, std::string_view name,
+                                       bool skip_classes) const {
+  const auto n = static_cast<std::int32_t>(scan_.scopes.size());
+  for (std::int32_t s = from; s >= 0 && s < n;) {
+    const auto& scope = scan_.scopes[static_cast<std::size_t>(s)];
+    if (!skip_classes || scope.what != py_scope::kind::class_body)
+      for (const auto& r : scope.records)
+        if (text(t_[r.name]) == name)
+          return s;
+    s = scope.parent < s ? scope.parent : -1; // a parent is scanned before its children
+  }
+  return -1;
 }
 
 } // namespace commscope::frontend::detail

@@ -655,6 +655,9 @@ private:
   /// in a test function calling the module's chip orchestrator), as Python finds it.
   const signature* enclosing_function(std::string_view name);
   const signature* lookup_enclosing(std::string_view name);
+  /// The nearest scope from `from` outward that binds `name` (-1: none); class bodies
+  /// are passed over when `skip_classes`, as Python looks a free name up.
+  std::int32_t binding_scope(std::int32_t from, std::string_view name, bool skip_classes) const;
   /// enclosing_function's answers, by the group's scope and the name.
   std::unordered_map<std::string, const signature*> enclosing_;
   /// Turns undispatched_ into program_unit::undispatched_views.
