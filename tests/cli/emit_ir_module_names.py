@@ -53,6 +53,24 @@
 # RESOLVED-ROOT:     RESOLVED pypto.language.distributed.comm_domain -> pypto.language.distributed.comm_domain
 # RESOLVED-ROOT-NOT: UNRESOLVED
 #
+# A file whose `pld` is another module (or whose variables spell `pld_`) binds the DSL's
+# module to a name it spells nowhere.
+# RUN: %commscope-opt --format=json %S/module_names/foreign_pld.py > %t.foreign.plan1
+# RUN: %FileCheck --check-prefix=FOREIGN-PLAN %s < %t.foreign.plan1
+# RUN: %commscope-opt --format=json --emit=ir %S/module_names/foreign_pld.py > %t.d/foreign_pld.py
+# RUN: %commscope-opt --format=json %t.d/foreign_pld.py > %t.foreign.plan2
+# RUN: diff %t.foreign.plan1 %t.foreign.plan2
+# RUN: %commscope-opt --format=json --emit=ir %t.d/foreign_pld.py | diff %t.d/foreign_pld.py -
+# RUN: %FileCheck --check-prefix=FOREIGN %s < %t.d/foreign_pld.py
+# RUN: %python %S/scripts/run_with_stub_dsl.py %t.d/foreign_pld.py | %FileCheck --check-prefix=RESOLVED-FOREIGN %s
+# FOREIGN-PLAN:      "name": "comm_d0",
+# FOREIGN-PLAN-NEXT: "devices": "all",
+# FOREIGN:      import math as pld; import pypto.language.distributed as pld__
+# FOREIGN:      with pld__.comm_domain("comm_d0", devices="all", slots=[buf]):
+# FOREIGN-NEXT:     pld_ = pld.floor(2.5)
+# RESOLVED-FOREIGN:     RESOLVED pld__.comm_domain -> pypto.language.distributed.comm_domain
+# RESOLVED-FOREIGN-NOT: UNRESOLVED
+#
 # The stand-in finds a spelling the file does not bind: the check can fail.
 # RUN: sed 's/; import pypto.language.distributed as pld//' %t.d/from_names.py > %t.d/unbound.py
 # RUN: %python %S/scripts/run_with_stub_dsl.py %t.d/unbound.py | %FileCheck --check-prefix=UNBOUND %s

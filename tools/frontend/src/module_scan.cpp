@@ -185,6 +185,28 @@ void module_scan::run() {
       definitions[static_cast<std::size_t>(blocks.back().definition)].body_end = i;
     blocks.pop_back();
   }
+  if (names.distributed_module().empty())
+    unused_module_name = unused_name("pld");
+}
+
+std::string module_scan::unused_name(std::string_view stem) const {
+  // The longest run of '_' after `stem` among the names that spell it so: one more is
+  // spelled nowhere.
+  std::size_t longest = 0;
+  bool taken = false;
+  for (const token& k : ts_.tokens) {
+    if (k.kind() != tok::name)
+      continue;
+    const std::string_view n = ts_.text(k);
+    if (!n.starts_with(stem) || n.find_first_not_of('_', stem.size()) != std::string_view::npos)
+      continue;
+    taken = true;
+    longest = std::max(longest, n.size() - stem.size());
+  }
+  std::string r(stem);
+  if (taken)
+    r.append(longest + 1, '_');
+  return r;
 }
 
 std::uint32_t module_scan::line_end(std::uint32_t i, line_marks& marks) const {

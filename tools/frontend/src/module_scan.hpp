@@ -241,6 +241,11 @@ public:
   /// Some `from M import *`, at any level: a name the scan sees bound nowhere may be
   /// bound by it, so none is surely Python's builtin.
   bool star_import = false;
+  /// For a file that reaches pypto.language.distributed by no name: the name its rewrite
+  /// binds the module to (top_import_end), spelled nowhere in the file (`pld`, else `pld_`,
+  /// ...), so that no import, assignment or variable of the file can be what the scopes
+  /// read instead. Empty when the file has a name for the module.
+  std::string unused_module_name;
 
   void run();
 
@@ -254,6 +259,8 @@ private:
     return k.kind() == tok::op ? k.flags() : 0;
   }
   bool is_name(std::uint32_t i, keyword_id n) const { return ts_.tokens[i].is_keyword(n); }
+  /// `stem`, or `stem` followed by as many '_' as make it a name no token spells.
+  std::string unused_name(std::string_view stem) const;
 
   /// What a line holds that its statements' scans would otherwise look for in passes of
   /// their own: most lines are one statement without `:=`.

@@ -26,8 +26,8 @@ program_unit dsl_parser::run(const candidate_program& cp, std::string_view stem)
   unit.line = ts_.line(t_[cp.first_decorator]);
   unit.distributed_module = scan_.names.distributed_module();
   if (unit.distributed_module.empty()) {
-    unit.distributed_module = "pld";
-    if (scan_.top_import_end != module_scan::no_offset && !scan_.names.foreign("pld")) {
+    unit.distributed_module = scan_.unused_module_name;
+    if (scan_.top_import_end != module_scan::no_offset) {
       body_span at;
       at.begin = at.end = scan_.top_import_end;
       unit.distributed_import = std::move(at);

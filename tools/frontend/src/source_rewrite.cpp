@@ -31,7 +31,7 @@ std::vector<body_edit> rewritten_bodies(const program_unit& unit, const referenc
   }
   if (!edits.empty() && unit.distributed_import)
     edits.emplace_back(&*unit.distributed_import,
-                       std::string("; import pypto.language.distributed as pld"));
+                       "; import pypto.language.distributed as " + unit.distributed_module);
   return edits;
 }
 

@@ -1,0 +1,18 @@
+import math as pld
+from pypto.language import jit, FP32
+from pypto.language.distributed import alloc_window_buffer, window, world_size
+
+
+@jit
+def chip(x, w):
+    return x
+
+
+@jit.host
+def host(x):
+    pld_ = pld.floor(2.5)
+    buf = alloc_window_buffer(64)
+    v = window(buf, [16], dtype=FP32)
+    for r in range(world_size()):
+        chip(x[r], v, device=r)
+    return pld_
