@@ -71,6 +71,23 @@
 # RESOLVED-FOREIGN:     RESOLVED pld__.comm_domain -> pypto.language.distributed.comm_domain
 # RESOLVED-FOREIGN-NOT: UNRESOLVED
 #
+# A file that imports nothing on a line of its own binds the module where it imports the
+# DSL's names, inside its `try:`.
+# RUN: %commscope-opt --format=json %S/module_names/try_import.py > %t.try.plan1
+# RUN: %FileCheck --check-prefix=FOREIGN-PLAN %s < %t.try.plan1
+# RUN: %commscope-opt --format=json --emit=ir %S/module_names/try_import.py > %t.d/try_import.py
+# RUN: %commscope-opt --format=json %t.d/try_import.py > %t.try.plan2
+# RUN: diff %t.try.plan1 %t.try.plan2
+# RUN: %commscope-opt --format=json --emit=ir %t.d/try_import.py | diff %t.d/try_import.py -
+# RUN: %FileCheck --check-prefix=TRY %s < %t.d/try_import.py
+# RUN: %python %S/scripts/run_with_stub_dsl.py %t.d/try_import.py | %FileCheck --check-prefix=RESOLVED-TRY %s
+# TRY:      try:
+# TRY-NEXT:     from pypto.language import jit, FP32
+# TRY-NEXT:     from pypto.language.distributed import alloc_window_buffer, window, world_size; import pypto.language.distributed as pld
+# TRY:      with pld.comm_domain("comm_d0", devices="all", slots=[buf]):
+# RESOLVED-TRY:     RESOLVED pld.comm_domain -> pypto.language.distributed.comm_domain
+# RESOLVED-TRY-NOT: UNRESOLVED
+#
 # The stand-in finds a spelling the file does not bind: the check can fail.
 # RUN: sed 's/; import pypto.language.distributed as pld//' %t.d/from_names.py > %t.d/unbound.py
 # RUN: %python %S/scripts/run_with_stub_dsl.py %t.d/unbound.py | %FileCheck --check-prefix=UNBOUND %s

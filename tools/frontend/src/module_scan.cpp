@@ -187,6 +187,8 @@ void module_scan::run() {
   }
   if (names.distributed_module().empty())
     unused_module_name = unused_name("pld");
+  if (top_import_end == no_offset)
+    top_import_end = distributed_import_end_;
 }
 
 std::string module_scan::unused_name(std::string_view stem) const {
@@ -539,6 +541,12 @@ void module_scan::import(std::uint32_t b, std::uint32_t e, std::int32_t scope) {
     i = j + 1;
   }
   const bool recordable = !from_import || level > 0 || !from_module.empty();
+  // A file whose module level imports nothing on a line of its own (its imports in a
+  // `try:`) binds the module where it imports the DSL's names: under the same conditions.
+  if (scope == 0 && level == 0 && distributed_import_end_ == no_offset &&
+      (from_module == "pypto.language.distributed" ||
+       from_module.starts_with("pypto.language.distributed.")))
+    distributed_import_end_ = ts_.end(t[e - 1]);
   while (i < e) {
     if (is_op(i, "*") && from_import) {
       star_import = true;

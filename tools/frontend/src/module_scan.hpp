@@ -233,9 +233,10 @@ public:
   std::vector<import_record> imports;
   aliases names;
   /// The byte offset just past the first import statement that begins a line of the
-  /// module's top level (no_offset: none): where a rewritten file that reaches
-  /// pypto.language.distributed by no name binds it (`; import ... as pld`), on a line of
-  /// its own so that no line moves.
+  /// module's top level, else past the first import of names from
+  /// pypto.language.distributed in the module's scope (no_offset: neither): where a
+  /// rewritten file that reaches that module by no name binds it (`; import ... as pld`),
+  /// on the import's line, so that no line moves.
   static constexpr std::uint32_t no_offset = UINT32_MAX;
   std::uint32_t top_import_end = no_offset;
   /// Some `from M import *`, at any level: a name the scan sees bound nowhere may be
@@ -323,6 +324,9 @@ private:
   const token_stream& ts_;
   std::vector<std::uint32_t> eqs_;
   std::unordered_map<std::int32_t, std::int32_t> class_program_;
+  /// The end of the first import of names from pypto.language.distributed in the
+  /// module's scope, at any indentation (top_import_end when no import begins a line).
+  std::uint32_t distributed_import_end_ = no_offset;
   std::unordered_map<std::int32_t, std::int32_t> jit_program_;
 };
 
