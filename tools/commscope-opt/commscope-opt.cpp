@@ -109,16 +109,25 @@ using commscope::opt::usage_error;
 /// Reads the input; nullopt when it cannot be read, with the message in `error`.
 std::optional<std::string> read_input(const std::string& path, std::string& error) {
   if (path == "-") {
-    std::string text{std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>()};
-    if (std::cin.bad()) {
-      error = "cannot read standard input";
+    // Read through stdio, whose error flag a closed or unreadable stream sets (an
+    // istream at EBADF reads as an empty file).
+    std::string text;
+    char chunk[1 << 16];
+    std::size_t n = 0;
+    while ((n = std::fread(chunk, 1, sizeof chunk, stdin)) > 0)
+      text.append(chunk, n);
+    if (std::ferror(stdin)) {
+      error = std::string("cannot read standard input: ") + std::strerror(errno);
       return std::nullopt;
     }
     return text;
   }
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) {
-    error = "cannot read '" + path + "': is a directory";
+    // A directory among the files: one whose listing failed (inputs.hpp).
+    std::filesystem::directory_iterator listing(path, ec);
+    error = ec ? "cannot list directory '" + path + "': " + ec.message()
+               : "cannot read '" + path + "': is a directory";
     return std::nullopt;
   }
   std::FILE* f = std::fopen(path.c_str(), "rb");

@@ -1,5 +1,6 @@
 #include "inputs.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <system_error>
 #include <thread>
@@ -11,27 +12,39 @@ namespace fs = std::filesystem;
 
 /// Every `*.py` regular file under `dir`, sorted bytewise; hidden directories and
 /// `__pycache__` are not entered, and neither are symbolic links to directories (no
-/// cycles). A directory that cannot be listed is skipped, as `find` would.
+/// cycles). A directory that cannot be listed is kept as an input of its own, whose
+/// reading then says why: skipped, its files would pass unchecked.
 std::vector<std::string> python_files_under(const std::string& dir, const exclusion& excluded) {
   std::vector<std::string> files;
-  std::error_code ec;
-  fs::recursive_directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec);
-  const fs::recursive_directory_iterator end;
-  for (; !ec && it != end; it.increment(ec)) {
-    const fs::directory_entry& e = *it;
-    const std::string name = e.path().filename().string();
-    std::error_code type_ec;
-    if (e.is_directory(type_ec) && !e.is_symlink(type_ec)) {
-      if (name.starts_with('.') || name == "__pycache__" ||
-          (excluded && excluded(e.path().string(), false)))
-        it.disable_recursion_pending();
+  std::vector<fs::path> todo{fs::path(dir)};
+  while (!todo.empty()) {
+    const fs::path at = std::move(todo.back());
+    todo.pop_back();
+    std::error_code ec;
+    fs::directory_iterator it(at, ec);
+    if (ec) {
+      files.push_back(at.lexically_normal().string());
       continue;
     }
-    if (name.size() > 3 && name.ends_with(".py") && e.is_regular_file(type_ec) &&
-        !(excluded && excluded(e.path().string(), false)))
-      files.push_back(e.path().lexically_normal().string()); // `./a.py` as `a.py`
+    for (const fs::directory_iterator end; !ec && it != end; it.increment(ec)) {
+      const fs::directory_entry& e = *it;
+      const std::string name = e.path().filename().string();
+      std::error_code type_ec;
+      if (e.is_directory(type_ec) && !e.is_symlink(type_ec)) {
+        if (!name.starts_with('.') && name != "__pycache__" &&
+            !(excluded && excluded(e.path().string(), false)))
+          todo.push_back(e.path());
+        continue;
+      }
+      if (name.size() > 3 && name.ends_with(".py") && e.is_regular_file(type_ec) &&
+          !(excluded && excluded(e.path().string(), false)))
+        files.push_back(e.path().lexically_normal().string()); // `./a.py` as `a.py`
+    }
+    if (ec) // listing stopped part way: the rest of the directory is unread
+      files.push_back(at.lexically_normal().string());
   }
   std::sort(files.begin(), files.end());
+  files.erase(std::unique(files.begin(), files.end()), files.end());
   return files;
 }
 

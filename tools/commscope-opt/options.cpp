@@ -204,6 +204,10 @@ parsed_command_line parse_command_line(int argc, char** argv) {
         o.jobs == 0)
       throw usage_error{"malformed -j '" + raw.jobs + "': expected a positive integer"};
   }
+  // Standard input is read once: a second `-` would be an empty file, or with -j a
+  // stream two workers read at once.
+  if (std::count(o.paths.begin(), o.paths.end(), "-") > 1)
+    throw usage_error{"'-' (standard input) is given more than once"};
   o.synthesize_signals = !raw.no_synthesis;
   for (const auto& d : raw.defines)
     o.defines.push_back(parse_define(d));
