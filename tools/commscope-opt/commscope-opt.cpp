@@ -556,6 +556,24 @@ program_outcome run_program(const fe::program_unit& unit, const options& opt,
     if (d.code == commscope::error_code::unconsumed_alloc)
       with_undispatched_calls(result.findings.back(), unit);
   }
+  // Each domain is a `with` around the body: more than Python nests would make a file it
+  // does not compile (its limit, not the library's: the adapter's is none).
+  for (const auto& fp : pl.functions) {
+    const auto span = std::find_if(unit.bodies.begin(), unit.bodies.end(),
+                                   [&](const fe::body_span& b) { return b.fn == fp.function; });
+    if (span == unit.bodies.end() || fp.domains.size() <= span->scope_room)
+      continue;
+    const auto& a = fp.allocations[fp.domains[span->scope_room].slots.front()];
+    auto d =
+        commscope::diagnostic<ref::source_location>::make(
+            commscope::error_code::scope_nesting_limit, commscope::reason::none, a.name, a.where, 0)
+            .with_depth(static_cast<std::int64_t>(span->scope_room) + 1)
+            .with_limit(static_cast<std::int64_t>(span->scope_room));
+    result.findings.push_back(finding_of(
+        d, d.message() + ": Python compiles at most 20 nested blocks in a function (its loops, "
+                         "`with` items, `try` and `except` clauses among them) and 99 "
+                         "indentation levels in a file, and each scope is one more"));
+  }
   // The rewritten IR is seen only through --emit=ir/both and --verify; materialize
   // reports nothing, so a plan-only run skips it (a tenth of a large file's time).
   const bool rewritten_seen =

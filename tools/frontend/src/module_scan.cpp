@@ -154,6 +154,8 @@ void module_scan::run() {
       def_index = define(kw, colon, scope, decorators, decorators.empty() ? kw : first_decorator,
                          head == "class");
       body_scope = definitions[static_cast<std::size_t>(def_index)].own_scope;
+      definitions[static_cast<std::size_t>(def_index)].level =
+          static_cast<std::uint32_t>(blocks.size() - 1);
       decorators.clear();
     } else {
       header_bindings(kw, colon, scope);

@@ -79,6 +79,7 @@ struct definition {
   enum class dsl : std::uint8_t { none, program_class, jit_host, jit_chip, jit_kernel, method };
   dsl role = dsl::none;
   std::int32_t program = -1; ///< the candidate program it belongs to
+  std::uint32_t level = 0;   ///< the indentation level of its `def` (0: the module's)
 };
 
 struct candidate_program {

@@ -13,6 +13,113 @@
 #include <vector>
 
 namespace commscope::frontend::detail {
+namespace {
+
+/// CPython's limits on what the rewritten body may nest: blocks in one function
+/// (CO_MAXBLOCKS) and indentation levels in a file (its tokenizer's MAXINDENT, less the
+/// module's level).
+constexpr std::uint32_t python_max_blocks = 20;
+constexpr std::uint32_t python_max_indentation = 99;
+
+/// The blocks CPython counts for a compound statement whose header begins at token `kw`
+/// and whose header's ':' is `colon`: a loop, a `try` or `finally` body one, an `except`
+/// clause two, a `with` one per item (a parenthesized list counted both ways: the more),
+/// any other none.
+std::uint32_t block_cost(const token_stream& ts, std::uint32_t kw, std::uint32_t colon) {
+  const auto& t = ts.tokens;
+  if (t[kw].is_keyword("async"))
+    ++kw;
+  if (t[kw].is_keyword("for") || t[kw].is_keyword("while") || t[kw].is_keyword("try") ||
+      t[kw].is_keyword("finally"))
+    return 1;
+  if (t[kw].is_keyword("except"))
+    return 2;
+  if (!t[kw].is_keyword("with"))
+    return 0;
+  std::uint32_t outer = 1, inner = 1;
+  int depth = 0;
+  const bool parenthesized = kw + 1 < colon && t[kw + 1].is_op("(");
+  for (std::uint32_t k = kw + 1; k < colon; ++k) {
+    if (t[k].kind() != tok::op)
+      continue;
+    depth += bracket_nesting(t[k].flags());
+    if (t[k].is_op(",")) {
+      outer += depth == 0 ? 1 : 0;
+      inner += parenthesized && depth == 1 ? 1 : 0;
+    }
+  }
+  return std::max(outer, inner);
+}
+
+/// The first ':' at bracket depth 0 of the logical line from token `b` (a compound
+/// statement's header ends there), or `e`.
+std::uint32_t header_end(const token_stream& ts, std::uint32_t b, std::uint32_t e) {
+  int depth = 0;
+  for (std::uint32_t k = b; k < e; ++k) {
+    const token& x = ts.tokens[k];
+    if (x.kind() != tok::op)
+      continue;
+    depth += bracket_nesting(x.flags());
+    if (depth == 0 && x.is_op(":"))
+      return k;
+  }
+  return e;
+}
+
+/// body_span::scope_room of the host orchestrator `d`: its body's deepest blocks (those
+/// of a nested def or class are another function's) and deepest line, read from the
+/// tokens on an explicit stack.
+std::uint32_t scope_room(const token_stream& ts, const definition& d) {
+  const auto& t = ts.tokens;
+  std::uint32_t deepest_line = d.level + 1;
+  std::uint32_t most_blocks = 0;
+  if (!d.inline_body) {
+    struct open_block {
+      std::uint32_t blocks;   ///< the function's blocks around the lines in it
+      bool nested_definition; ///< inside a def or class of the body
+    };
+    std::vector<open_block> open{{0, false}};
+    std::uint32_t line = d.body_begin + 1; // the first token of the current logical line
+    for (std::uint32_t k = d.body_begin + 1; k < d.body_end && k < t.size(); ++k) {
+      const tok kind = t[k].kind();
+      if (kind == tok::indent || kind == tok::dedent) {
+        if (kind == tok::dedent && open.size() > 1)
+          open.pop_back();
+        line = k + 1;
+        continue;
+      }
+      if (kind != tok::newline)
+        continue;
+      // Line [line, k) is over: its blocks, and those of an inline compound body.
+      const open_block here = open.back();
+      std::uint32_t kw = line;
+      while (kw < k && t[kw].is_op("@")) // a decorator line is no header
+        kw = k;
+      const std::uint32_t colon = kw < k ? header_end(ts, kw, k) : k;
+      const bool compound = colon < k;
+      const bool defines =
+          compound && (t[kw].is_keyword("def") || t[kw].is_keyword("class") ||
+                       (t[kw].is_keyword("async") && kw + 1 < k && t[kw + 1].is_keyword("def")));
+      const std::uint32_t cost = compound && !defines ? block_cost(ts, kw, colon) : 0;
+      if (!here.nested_definition)
+        most_blocks = std::max(most_blocks, here.blocks + (colon + 1 < k ? cost : 0));
+      if (k + 1 < t.size() && t[k + 1].kind() == tok::indent) {
+        open.push_back({here.blocks + cost, here.nested_definition || defines});
+        deepest_line = std::max(deepest_line, d.level + static_cast<std::uint32_t>(open.size()));
+        if (!open.back().nested_definition)
+          most_blocks = std::max(most_blocks, open.back().blocks);
+      }
+      line = k + 1;
+    }
+  }
+  const std::uint32_t by_blocks =
+      most_blocks < python_max_blocks ? python_max_blocks - most_blocks : 0;
+  const std::uint32_t by_lines =
+      deepest_line < python_max_indentation ? python_max_indentation - deepest_line : 0;
+  return std::min(by_blocks, by_lines);
+}
+
+} // namespace
 
 program_unit dsl_parser::run(const candidate_program& cp, std::string_view stem) {
   program_unit unit;
@@ -267,6 +374,7 @@ function_ptr dsl_parser::parse_function(const definition& d, signature* sig, boo
         --last;
       span.end = last > d.body_begin + 1 ? t_[last - 1].begin : first_tok.begin;
     }
+    span.scope_room = scope_room(ts_, d);
     unit_->bodies.push_back(std::move(span));
   }
   return fn;

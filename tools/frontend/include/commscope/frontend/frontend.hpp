@@ -64,6 +64,10 @@ struct body_span {
   std::uint32_t end = 0;
   std::string indent;       ///< the body's indentation as written
   bool inline_body = false; ///< `def f(): stmt` on one line: begin is after the ':'
+  /// How many comm-domain scopes can wrap the body in a file Python still compiles: a
+  /// function nests at most 20 blocks (each `with` item, a loop, a `try` body or a
+  /// `finally` one; an `except` clause two) and a file 99 indentation levels.
+  std::uint32_t scope_room = 0;
 };
 
 /// One DSL program of a module.
