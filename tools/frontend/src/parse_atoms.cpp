@@ -19,24 +19,91 @@ namespace commscope::frontend::detail {
 void dsl_parser::shadow_comprehension_targets() {
   int depth = 0;
   bool targets = false;
-  for (std::size_t k = i_; k < t_.size(); ++k) {
+  std::size_t clause = shadow_.size();               // the first target of the current `for` clause
+  auto visible = static_cast<std::uint32_t>(clause); // what its iterable sees
+  std::uint32_t iterable = 0;                        // where it begins (0: not in one)
+  // The current clause's iterable ends at token k: its targets take their items from it.
+  const auto end_iterable = [&](std::size_t k) {
+    if (iterable == 0)
+      return;
+    for (std::size_t j = clause; j < shadow_sources_.size(); ++j)
+      shadow_sources_[j] = {iterable, static_cast<std::uint32_t>(k), visible};
+    iterable = 0;
+  };
+  std::size_t k = i_;
+  for (; k < t_.size(); ++k) {
     const token& x = t_[k];
     if (x.kind() == tok::end)
-      return;
+      break;
     if (x.kind() == tok::op) {
       if ((depth += bracket_nesting(x.flags())) < 0)
-        return; // the brackets' end
+        break; // the brackets' end
     } else if (depth == 0 && x.kind() == tok::name) {
-      if (x.is_keyword("for"))
-        targets = true;
-      else if (x.is_keyword("in"))
+      if (x.is_keyword("for") || x.is_keyword("async") || x.is_keyword("if")) {
+        end_iterable(k);
+        if (x.is_keyword("for")) {
+          targets = true;
+          // The first clause's iterable is read in the enclosing scope; a later one's
+          // sees the targets of the clauses before it.
+          visible = static_cast<std::uint32_t>(shadow_.size());
+          clause = shadow_.size();
+        }
+      } else if (x.is_keyword("in") && targets) {
         targets = false;
-      else if (targets && !x.is_reserved())
-        shadow_.push_back(text(x));
+        iterable = static_cast<std::uint32_t>(k + 1);
+      } else if (targets && !x.is_reserved()) {
+        shadow(text(x));
+      }
     } else if (targets && x.kind() == tok::name && !x.is_reserved()) {
-      shadow_.push_back(text(x)); // `for (a, b) in ...`
+      shadow(text(x)); // `for (a, b) in ...`
     }
   }
+  end_iterable(k);
+}
+
+mutable_expr dsl_parser::comprehension_target(const token& t, std::size_t k) {
+  gathered<expression_ptr> ops(xs_);
+  expression_spec named;
+  named.what = expression::kind::name;
+  named.where = where(t);
+  named.text = w_.intern(text(t));
+  ops.push(w_.make(named));
+  // The variables the iterable reads, through the targets of enclosing clauses (each
+  // reads only names shadowed before it: the walk ends), on an explicit stack.
+  std::vector<std::size_t> todo{k};
+  std::vector<std::size_t> seen;
+  while (!todo.empty()) {
+    const shadow_source from = shadow_sources_[todo.back()];
+    todo.pop_back();
+    for (std::uint32_t j = from.begin; j < from.end && j < t_.size(); ++j) {
+      const token& x = t_[j];
+      if (x.kind() != tok::name || x.is_reserved() || (j > 0 && t_[j - 1].is_op(".")) ||
+          (j + 1 < t_.size() && t_[j + 1].is_op("=")))
+        continue; // an attribute, a keyword argument's name
+      const std::string_view n = text(x);
+      bool shadowed = false;
+      for (std::size_t s = from.visible; s-- > 0;)
+        if (shadow_[s] == n) {
+          shadowed = true;
+          if (shadow_sources_[s].end > shadow_sources_[s].begin &&
+              std::find(seen.begin(), seen.end(), s) == seen.end()) {
+            seen.push_back(s);
+            todo.push_back(s);
+          }
+          break;
+        }
+      if (shadowed)
+        continue;
+      if (const variable* v = local_variable(n, hash_name(n)))
+        ops.push(w_.make_use(where(x), v));
+    }
+  }
+  expression_spec s;
+  s.what = expression::kind::opaque;
+  s.where = where(t);
+  s.text = w_.intern(text(t));
+  s.args = ops.items();
+  return w_.make(s);
 }
 
 mutable_expr dsl_parser::comprehension(std::uint32_t b, const expression_ptr& element) {

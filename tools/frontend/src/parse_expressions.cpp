@@ -148,7 +148,7 @@ mutable_expr dsl_parser::parse_lambda() {
     else if (is_op(")") || is_op("]") || is_op("}"))
       --depth;
     if (peek().kind() == tok::name && depth == 0 && !is_op("=", 1) && !peek().is_reserved())
-      shadow_.push_back(text(peek()));
+      shadow(text(peek()));
     if (is_op("=") && depth == 0) {
       next();
       const expression_ptr d = parse_test();
@@ -160,7 +160,7 @@ mutable_expr dsl_parser::parse_lambda() {
   next();
   const expression_ptr body = parse_test();
   ops.push(body);
-  shadow_.resize(shadowed);
+  unshadow(shadowed);
   auto r = opaque(b, ops.items());
   r->set_conditional(); // a lambda's body runs when it is called, if ever
   return r;
@@ -343,10 +343,12 @@ mutable_expr dsl_parser::parse_power() {
 
 dsl_parser::resolved_name dsl_parser::resolve(std::string_view n) {
   resolved_name r;
-  const bool shadowed =
-      !shadow_.empty() && std::find(shadow_.begin(), shadow_.end(), n) != shadow_.end();
-  if (shadowed)
-    return r;
+  for (std::size_t k = shadow_.size(); k-- > 0;)
+    if (shadow_[k] == n) {
+      if (shadow_sources_[k].end > shadow_sources_[k].begin)
+        r.target = static_cast<std::uint32_t>(k + 1);
+      return r;
+    }
   const std::uint64_t h = hash_name(n);
   if (const variable* v = local_variable(n, h)) {
     r.var = v;
@@ -415,6 +417,8 @@ std::optional<std::int64_t> dsl_parser::constant(std::string_view n, std::uint64
 }
 
 mutable_expr dsl_parser::name_node(const token& t, const resolved_name& r) {
+  if (r.target)
+    return comprehension_target(t, r.target - 1);
   if (r.var)
     return w_.make_use(where(t), r.var);
   const std::string_view n = text(t);

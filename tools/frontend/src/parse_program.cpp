@@ -291,7 +291,7 @@ function_ptr dsl_parser::parse_function(const definition& d, signature* sig, boo
   }
   constants_seen_.clear();
   open_names_.clear();
-  shadow_.clear();
+  unshadow(0);
   resolving_ = false;
   auto* fn = w_.make_node(function{});
   fn->where = where(t_[d.keyword]);

@@ -165,7 +165,7 @@ private:
     explicit comprehension_scope(dsl_parser& q) : p(q), shadowed(q.shadow_.size()) {
       q.shadow_comprehension_targets();
     }
-    ~comprehension_scope() { p.shadow_.resize(shadowed); }
+    ~comprehension_scope() { p.unshadow(shadowed); }
     comprehension_scope(const comprehension_scope&) = delete;
     comprehension_scope& operator=(const comprehension_scope&) = delete;
   };
@@ -470,6 +470,7 @@ private:
     const variable* var = nullptr;
     bool constant = false;
     std::int64_t value = 0;
+    std::uint32_t target = 0; ///< a comprehension's target: its shadow_ entry + 1
   };
   resolved_name resolve(std::string_view n);
   /// The variable a read of the name n reads here (h = hash_name(n)): its binding so far,
@@ -635,6 +636,27 @@ private:
   std::deque<open_name> open_names_;
   name_table<const open_name*, open_name_key> constants_seen_;
   std::vector<std::string_view> shadow_;
+  /// Per name of shadow_: for a comprehension's target, the tokens of the iterable it
+  /// takes its items from, and how many names of shadow_ that iterable sees (those of
+  /// the enclosing comprehensions, and of its own earlier `for` clauses); none for a
+  /// lambda's parameter.
+  struct shadow_source {
+    std::uint32_t begin, end;
+    std::uint32_t visible;
+  };
+  std::vector<shadow_source> shadow_sources_;
+  void shadow(std::string_view name) {
+    shadow_.push_back(name);
+    shadow_sources_.push_back(shadow_source{0, 0, 0});
+  }
+  void unshadow(std::size_t size) {
+    shadow_.resize(size);
+    shadow_sources_.resize(size);
+  }
+  /// A read of a comprehension's target (shadow_ entry `k`): the name as written (open)
+  /// with, as operands, the variables its iterable reads (through the targets of
+  /// enclosing clauses): it may be (part of) any view among them.
+  mutable_expr comprehension_target(const token& t, std::size_t k);
   std::unordered_map<std::uint32_t, window_buffer_ptr> windows_;
   std::unordered_map<const variable*, std::array<expression_ptr, 3>> loop_of_;
   std::vector<open_scope> scopes_;
