@@ -30,10 +30,35 @@ statement_ptr dsl_parser::parse_for() {
     else if (depth == 0 && x.is_keyword("in"))
       break;
   }
+  // The names the targets bind; an attribute or an element among them (`slots[0]`,
+  // `self.cur`) is a store of each item where the analysis does not follow it, and the
+  // names inside it are read, not bound.
   std::vector<std::string_view> target_names;
-  for (std::uint32_t k = static_cast<std::uint32_t>(i_); k < in; ++k)
-    if (t_[k].kind() == tok::name && !t_[k].is_reserved() && !(k > i_ && t_[k - 1].is_op(".")))
-      target_names.push_back(text(t_[k]));
+  bool stores = false;
+  {
+    std::vector<bool> indexing; // per open bracket: a subscript or a call's, not a group
+    for (std::uint32_t k = static_cast<std::uint32_t>(i_); k < in; ++k) {
+      const token& x = t_[k];
+      const bool after_operand =
+          k > i_ && (t_[k - 1].kind() == tok::name || t_[k - 1].is_op(")") || t_[k - 1].is_op("]"));
+      if (x.is_op("(") || x.is_op("[")) {
+        indexing.push_back(after_operand && !t_[k - 1].is_reserved());
+        stores = stores || indexing.back();
+      } else if (x.is_op(")") || x.is_op("]")) {
+        if (!indexing.empty())
+          indexing.pop_back();
+      } else if (x.is_op(".")) {
+        stores = true;
+      } else if (x.kind() == tok::name && !x.is_reserved() &&
+                 std::find(indexing.begin(), indexing.end(), true) == indexing.end() &&
+                 !(k > i_ && t_[k - 1].is_op(".")) &&
+                 !(k + 1 < in &&
+                   (t_[k + 1].is_op(".") || t_[k + 1].is_op("[") || t_[k + 1].is_op("(")))) {
+        target_names.push_back(text(x));
+      }
+    }
+  }
+  const std::uint32_t targets_begin = static_cast<std::uint32_t>(i_);
   const bool simple_target = in == i_ + 1 || (t_[i_].kind() == tok::name && t_[i_ + 1].is_op(","));
   i_ = in + 1;
   const token& iter_tok = peek();
@@ -62,7 +87,14 @@ statement_ptr dsl_parser::parse_for() {
       targets.push(v);
     }
     const node_list<statement_ptr> body = parse_block();
-    const expression_ptr values[] = {iter};
+    const expression_ptr values[] = {
+        stores ? expression_ptr(store_of(
+                     where(t_[targets_begin]),
+                     std::string(ts_.source.substr(t_[targets_begin].begin,
+                                                   ts_.end(t_[in - 1]) - t_[targets_begin].begin)) +
+                         " = ...",
+                     iter))
+               : iter};
     s.values = values;
     s.targets = targets.items();
     auto* st = w_.make(s);
