@@ -227,6 +227,45 @@ TEST_CASE("a block that runs once replaces, one that may be skipped merges") {
   CHECK(coverage(pl, "c") == "{2}");
 }
 
+TEST_CASE("after a statement that may stop part way, every value it bound may be seen") {
+  // cur = v; try: cur = w; (raises); cur = v / except: ... ; chip(cur, device=1)
+  flow::program p;
+  auto views = two_views(p);
+  p.host(views + block{p.on({"v"}, 0), p.on({"w"}, 0), p.copy("cur", "v"),
+                       p.compound(control_flow::may_stop, {p.copy("cur", "w"), p.copy("cur", "v")}),
+                       p.on({"cur"}, 1)});
+  const auto pl = analyze(p);
+  CHECK(diags(pl) == "");
+  CHECK(coverage(pl, "a") == "{0,1}");
+  CHECK(coverage(pl, "b") == "{0,1}"); // w's, bound in the middle
+  // Read as may_skip, the middle value is lost: the difference is what may_stop adds.
+  flow::program q;
+  auto views_q = two_views(q);
+  q.host(views_q +
+         block{q.on({"v"}, 0), q.on({"w"}, 0), q.copy("cur", "v"),
+               q.compound(control_flow::may_skip, {q.copy("cur", "w"), q.copy("cur", "v")}),
+               q.on({"cur"}, 1)});
+  CHECK(coverage(analyze(q), "b") == "{0}");
+}
+
+TEST_CASE("values bound deeper inside a statement that may stop are seen after it") {
+  // try: [if c: cur = w / else: pass]; for i in range(2): cur = x; cur = v; cur = v
+  flow::program p;
+  auto views = two_views(p);
+  p.host(views + block{p.alloc("c"), p.window("x", "c"), p.on({"v"}, 0), p.on({"w"}, 0),
+                       p.on({"x"}, 0), p.copy("cur", "v"),
+                       p.compound(control_flow::may_stop,
+                                  {p.if_({{p.copy("cur", "w")}, {}}),
+                                   p.for_range("i", 2, {p.copy("cur", "x"), p.copy("cur", "v")}),
+                                   p.copy("cur", "v")}),
+                       p.on({"cur"}, 1)});
+  const auto pl = analyze(p);
+  CHECK(diags(pl) == "");
+  CHECK(coverage(pl, "a") == "{0,1}");
+  CHECK(coverage(pl, "b") == "{0,1}");
+  CHECK(coverage(pl, "c") == "{0,1}");
+}
+
 TEST_CASE("a statement whose children repeat is a loop, for the collectives too") {
   flow::program p;
   auto views = two_views(p);

@@ -200,9 +200,11 @@ COMMSCOPE_RULE(variable_identity,
 // `value` stays, which is sound but merges more)
 
 /// How the children of a statement that is no loop, assignment, evaluation or jump run: a
-/// block (once, in order: `with`, a region that always runs), may_skip (at most once),
-/// repeat (zero or more times: `for x in items`), alternatives (exactly one of
-/// branches(s): if/elif/else, scf.if, scf.index_switch). Loops always repeat; a jump
+/// block (once, in order: a region that always runs), may_skip (at most once), repeat
+/// (zero or more times: `for x in items`), alternatives (exactly one of branches(s):
+/// if/elif/else, scf.if, scf.index_switch), may_stop (at most once, and it may stop after
+/// any step with what follows still running: a try body, a `with` body whose manager may
+/// swallow an exception). Loops always repeat; a jump
 /// (break, continue) carries what was bound before it to the loop's next iteration and
 /// exit. Default: a scope's body runs once, any other statement's children may be skipped.
 COMMSCOPE_OPTIONAL(core, control_of, (statement s), control_flow, {

@@ -53,6 +53,10 @@ enum class control_flow : std::uint8_t {
   may_skip,     ///< at most once
   repeat,       ///< zero or more times
   alternatives, ///< exactly one of branches(statement)
+  /// At most once, and it may stop after any of its steps while what follows still runs
+  /// (a try body, whose exception a handler catches; a with body, whose manager may
+  /// swallow one): what follows may see any value it bound on the way.
+  may_stop,
 };
 
 enum class expression_kind : std::uint8_t { integer, variable, call, other };

@@ -102,6 +102,7 @@ public:
     indexed_ = 0;
     nodes_ = 0;
     frames_.clear();
+    stopping_ = 0;
     records_.clear();
     sets_.clear();
     if (!dense_)
@@ -136,10 +137,14 @@ public:
   [[gnu::noinline]] constexpr std::uint32_t bind_impl(std::uint32_t x, binding b,
                                                       bool first_merges) {
     const std::uint32_t d = current(x);
-    if (!frames_.empty() && (d == no_index ? first_merges : d < frames_.back().first_def))
+    // Inside a statement that may stop, even a loop's own variable may be seen after it.
+    if (!frames_.empty() &&
+        (d == no_index ? first_merges || stopping_ > 0 : d < frames_.back().first_def))
       reach(x, d, true);
     const auto def = make(b);
     set(x, def);
+    if (stopping_ > 0)
+      may_stop_after(x, def);
     return def;
   }
 
@@ -156,6 +161,7 @@ public:
   /// A statement with children begins; `how` its children run.
   constexpr void open(control_flow how) {
     frames_.emplace_back(frame{static_cast<std::uint32_t>(defs_.size()), no_index, how, 0});
+    stopping_ += how == control_flow::may_stop ? 1 : 0;
   }
 
   /// The next branch of the innermost statement (alternatives) begins: what the previous
@@ -220,6 +226,7 @@ public:
         set(rec.variable, rec.def);
       }
     }
+    stopping_ -= f.how == control_flow::may_stop ? 1 : 0;
     frames_.pop_back();
     // The closed statement's records are dead where they lie (each statement walks its
     // own chain, never the others'); all are dead at the top level.
@@ -405,6 +412,20 @@ private:
     std::uint32_t variable, def, entry, extra;
     std::uint32_t previous; ///< the statement's record before this one
   };
+
+  /// x was just bound to def inside statements that may stop after it: what follows each
+  /// of them may see def, as it sees a value carried out by a jump (its record's extra).
+  constexpr void may_stop_after(std::uint32_t x, std::uint32_t def) {
+    for (auto& f : frames_) {
+      if (f.how != control_flow::may_stop)
+        continue;
+      for (auto r = f.last_record; r != no_index; r = records_[r].previous)
+        if (records_[r].variable == x) {
+          records_[r].extra = join(records_[r].extra, def);
+          break;
+        }
+    }
+  }
 
   constexpr void add_record(std::size_t frame_index, record r) {
     auto& f = frames_[frame_index];
@@ -732,6 +753,7 @@ private:
   std::size_t indexed_ = 0;      ///< the definitions index_nodes() has seen
   std::uint32_t nodes_ = 0;
   vec<frame> frames_;
+  std::uint32_t stopping_ = 0; ///< frames_ that may stop (control_flow::may_stop)
   vec<record> records_;
   vec<visit> dfs_;
   vec<std::uint32_t> component_;

@@ -542,12 +542,14 @@ public:
   [[nodiscard]] bool builtin_range() const noexcept { return flags_ & f_builtin_range; }
   /// Printed as `elif` inside its parent's orelse.
   [[nodiscard]] bool is_elif() const noexcept { return flags_ & f_elif; }
-  /// A block's body runs once (`with`), zero or more times (`for x in items`), or at
-  /// most once (anything else: try, except, finally, a loop's else, match, case).
+  /// How a block's body runs (control_flow): once, zero or more times (`for x in items`),
+  /// at most once, or at most once and possibly stopping part way (try, with).
   [[nodiscard]] commscope::control_flow flow() const noexcept {
-    return (flags_ & f_once)     ? commscope::control_flow::block
-           : (flags_ & f_repeat) ? commscope::control_flow::repeat
-                                 : commscope::control_flow::may_skip;
+    const bool once = flags_ & f_once, repeat = flags_ & f_repeat;
+    return once && repeat ? commscope::control_flow::may_stop
+           : once         ? commscope::control_flow::block
+           : repeat       ? commscope::control_flow::repeat
+                          : commscope::control_flow::may_skip;
   }
   /// A verbatim `break` or `continue`.
   [[nodiscard]] bool is_jump() const noexcept { return flags_ & f_jump; }
@@ -666,8 +668,9 @@ public:
   }
   void set_elif(bool e) noexcept { set_flag(f_elif, e); }
   void set_flow(commscope::control_flow f) noexcept {
-    set_flag(f_once, f == commscope::control_flow::block);
-    set_flag(f_repeat, f == commscope::control_flow::repeat);
+    const bool stop = f == commscope::control_flow::may_stop;
+    set_flag(f_once, f == commscope::control_flow::block || stop);
+    set_flag(f_repeat, f == commscope::control_flow::repeat || stop);
   }
   void set_jump(bool j) noexcept { set_flag(f_jump, j); }
   void set_parallel(bool p) noexcept { set_flag(f_parallel, p); }
@@ -734,8 +737,8 @@ private:
     f_builtin_range = 1,
     f_elif = 2,
     f_device_list = 4,
-    f_once = 8,        ///< block: flow() is block
-    f_repeat = 16,     ///< block: flow() is repeat
+    f_once = 8,        ///< block: flow() is block (with f_repeat: may_stop)
+    f_repeat = 16,     ///< block: flow() is repeat (with f_once: may_stop)
     f_jump = 32,       ///< verbatim: break or continue
     f_parallel = 64,   ///< assign: parallel()
     f_respelled = 128, ///< respelled()

@@ -256,11 +256,12 @@ statement_ptr dsl_parser::parse_with() {
       return st;
     }
   }
-  // Any other with: its items are read for the analysis, its body as if inline.
+  // Any other with: its items are read for the analysis; its body runs once, but its
+  // manager may swallow an exception part way through it.
   i_ = items;
   statement_spec s;
   s.what = statement::kind::block;
-  s.flow = commscope::control_flow::block;
+  s.flow = commscope::control_flow::may_stop;
   s.where = at;
   gathered<expression_ptr> values(xs_);
   gathered<variable_ptr> targets(vs_);
@@ -268,6 +269,13 @@ statement_ptr dsl_parser::parse_with() {
   i_ = colon;
   expect_op(":");
   s.origin = note(header_text(b, colon));
+  // The DSL's own managers (`with pl.at(...)`) swallow nothing: their body runs whole.
+  bool dsl_managers = !values.items().empty();
+  for (const auto& v : values.items())
+    dsl_managers = dsl_managers && v->what == expression::kind::call && v->base() &&
+                   spelling(*v->base()) == "pl.at";
+  if (dsl_managers)
+    s.flow = commscope::control_flow::block;
   const node_list<statement_ptr> body = parse_block();
   s.values = values.items();
   s.targets = targets.items();

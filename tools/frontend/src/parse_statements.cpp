@@ -183,11 +183,13 @@ statement_ptr dsl_parser::parse_block_statement() {
       (text(peek()) == "for" || text(peek()) == "with" || text(peek()) == "def") &&
       t_[b].is_keyword("async"))
     next();
-  // `async for` repeats, `async with` runs once; the others may not run.
+  // `async for` repeats; `match` and `case` run at most once; the others (try, except,
+  // else, finally, `async with`) may also stop part way, at an exception that a handler
+  // or a context manager catches while what follows runs.
   const std::string_view keyword = text(t_[i_ - 1]);
-  s.flow = keyword == "for"    ? commscope::control_flow::repeat
-           : keyword == "with" ? commscope::control_flow::block
-                               : commscope::control_flow::may_skip;
+  s.flow = keyword == "for"                          ? commscope::control_flow::repeat
+           : keyword == "match" || keyword == "case" ? commscope::control_flow::may_skip
+                                                     : commscope::control_flow::may_stop;
   gathered<expression_ptr> values(xs_);
   gathered<variable_ptr> targets(vs_);
   if (keyword == "case")
