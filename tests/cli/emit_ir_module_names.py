@@ -88,6 +88,21 @@
 # RESOLVED-TRY:     RESOLVED pld.comm_domain -> pypto.language.distributed.comm_domain
 # RESOLVED-TRY-NOT: UNRESOLVED
 #
+# A module of the DSL bound by an assignment at the module's level (`L = pypto.language`,
+# `dist = L.distributed`) is spelled through that name, as an import's alias is.
+# RUN: %commscope-opt --format=json %S/module_names/assigned_alias.py > %t.alias.plan1
+# RUN: %FileCheck --check-prefix=ALIAS-PLAN %s < %t.alias.plan1
+# RUN: %commscope-opt --format=json --emit=ir %S/module_names/assigned_alias.py > %t.d/assigned_alias.py
+# RUN: %commscope-opt --format=json %t.d/assigned_alias.py > %t.alias.plan2
+# RUN: diff %t.alias.plan1 %t.alias.plan2
+# RUN: %python %S/scripts/run_with_stub_dsl.py %t.d/assigned_alias.py | %FileCheck --check-prefix=RESOLVED-ALIAS %s
+# ALIAS-PLAN:      "name": "comm_d0",
+# ALIAS-PLAN-NEXT: "devices": [
+# ALIAS-PLAN-NEXT:   1
+# ALIAS-PLAN:      "name": "buf",
+# RESOLVED-ALIAS:     RESOLVED dist.comm_domain -> pypto.language.distributed.comm_domain
+# RESOLVED-ALIAS-NOT: UNRESOLVED
+#
 # The stand-in finds a spelling the file does not bind: the check can fail.
 # RUN: sed 's/; import pypto.language.distributed as pld//' %t.d/from_names.py > %t.d/unbound.py
 # RUN: %python %S/scripts/run_with_stub_dsl.py %t.d/unbound.py | %FileCheck --check-prefix=UNBOUND %s

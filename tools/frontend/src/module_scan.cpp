@@ -506,6 +506,17 @@ void module_scan::simple_statement(std::uint32_t b, std::uint32_t e, std::int32_
     return;
   }
   if (eqs_.size() == 1 && eqs_[0] == b + 1 && t[b].kind() == tok::name) {
+    // `dist = pl.distributed`, `L = pypto.language` at the module's level: another name
+    // for a module of the DSL (or a name in it), as an import's alias is.
+    if (scope == 0)
+      if (const std::string path = dotted_name(ts_, b + 2, e);
+          !path.empty() && !names.foreign(path.substr(0, path.find('.'))))
+        if (const std::string spelled = names.canonical(names.canonical(path));
+            spelled != path || path == "pl" || path == "pld" || path.starts_with("pl.") ||
+            path.starts_with("pld."))
+          if (spelled == "pl" || spelled == "pld" || spelled.starts_with("pl.") ||
+              spelled.starts_with("pld."))
+            names.alias(std::string(ts_.text(t[b])), spelled);
     bind(scope, b, eqs_[0] + 1, e);
     return;
   }

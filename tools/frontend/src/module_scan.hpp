@@ -121,6 +121,11 @@ public:
       foreign_.push_back(std::move(alias));
     }
   }
+  /// `alias = spelled` at the module's level, `spelled` a canonical spelling (`pld`,
+  /// `pl.jit`): the name spells it from here on.
+  void alias(std::string name, std::string spelled) {
+    map_.emplace_back(std::move(name), std::move(spelled));
+  }
   /// `from pypto.language[.distributed] import *`: the module's names that the front end
   /// reads (its operations, decorators and enumerations) are spelled bare.
   void add_star(std::string_view module) {
