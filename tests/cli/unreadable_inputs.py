@@ -20,6 +20,11 @@
 # GIVEN: commscope-opt: error: cannot list directory 'tree/locked': Permission denied
 # RUN: chmod 755 %t.d/tree/locked
 #
+# One input that cannot be read is still the JSON document of that file: no programs,
+# and why.
+# RUN: %commscope-opt --format=json %t.d/missing.py > %t.one.json 2> %t.one.err; test $? -eq 2
+# RUN: %python -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['programs'] == [] and d['error'].startswith('cannot open'), d" %t.one.json
+#
 # Standard input closed, and given twice.
 # RUN: %commscope-opt - <&- > %t.out 2> %t.closed; test $? -eq 2
 # RUN: %FileCheck --check-prefix=CLOSED %s < %t.closed

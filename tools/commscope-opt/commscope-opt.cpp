@@ -930,6 +930,24 @@ int run_json_one(const options& opt, const run_setup& setup, const std::string& 
     std::string error;
     auto t = read_input(path, error);
     if (!t) {
+      // Still the document of this file: no programs, and why.
+      json_writer out(false, 0, 512);
+      out.begin_object();
+      out.key("programs");
+      out.begin_array();
+      out.end_array();
+      out.key("diagnostics");
+      out.begin_array();
+      out.end_array();
+      if (opt.emit == emit_kind::both) {
+        out.key("ir");
+        out.null();
+      }
+      out.member("error", std::string_view(error));
+      out.end_object();
+      out.newline();
+      out.flush();
+      std::fflush(stdout);
       std::cerr << "commscope-opt: error: " << error << '\n';
       return exit_usage;
     }
