@@ -267,8 +267,24 @@ std::uint32_t module_scan::header_colon(std::uint32_t kw, std::uint32_t nl) cons
 
 void module_scan::bind_targets(std::uint32_t b, std::uint32_t e, std::int32_t scope) {
   const auto& t = ts_.tokens;
+  // Brackets after an operand (`y[i]`, `f(k)`) hold names that are read, not bound; a
+  // group's (`(a, b)`, `[a, b]`) hold targets.
+  std::vector<bool> reading;
+  std::size_t read_depth = 0;
   for (std::uint32_t i = b; i < e; ++i) {
-    if (t[i].kind() != tok::name || t[i].is_reserved())
+    if (const int step = nesting(i); step != 0) {
+      if (step > 0) {
+        const bool after_operand =
+            i > b && (t[i - 1].kind() == tok::name || is_op(i - 1, ")") || is_op(i - 1, "]"));
+        reading.push_back(after_operand && !t[i - 1].is_reserved());
+        read_depth += reading.back() ? 1 : 0;
+      } else if (!reading.empty()) {
+        read_depth -= reading.back() ? 1 : 0;
+        reading.pop_back();
+      }
+      continue;
+    }
+    if (read_depth > 0 || t[i].kind() != tok::name || t[i].is_reserved())
       continue;
     const bool after_dot = i > b && is_op(i - 1, ".");
     const bool trailer = i + 1 < e && (is_op(i + 1, ".") || is_op(i + 1, "(") || is_op(i + 1, "["));
@@ -468,12 +484,17 @@ void module_scan::simple_statement(std::uint32_t b, std::uint32_t e, std::int32_
   const token& first = t[b];
   if (first.is_keyword("import") || first.is_keyword("from"))
     return import(b, e, scope);
-  if (first.is_keyword("global") || first.is_keyword("nonlocal") || first.is_keyword("del")) {
+  if (first.is_keyword("global") || first.is_keyword("nonlocal")) {
     for (std::uint32_t i = b + 1; i < e; ++i)
       if (t[i].kind() == tok::name) {
         bind(scope, i);
         bind(scope, i); // never a constant
       }
+    return;
+  }
+  if (first.is_keyword("del")) { // `del x, y[i]` unbinds x; i and y are only read
+    bind_targets(b + 1, e, scope);
+    bind_targets(b + 1, e, scope); // never a constant
     return;
   }
   if (walrus)
