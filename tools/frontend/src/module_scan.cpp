@@ -187,6 +187,21 @@ void module_scan::run() {
       definitions[static_cast<std::size_t>(blocks.back().definition)].body_end = i;
     blocks.pop_back();
   }
+  for (const auto& [scope, name] : nonlocals_) {
+    const std::string_view n = ts_.text(t[name]);
+    for (auto s = scopes[static_cast<std::size_t>(scope)].parent; s > 0;
+         s = scopes[static_cast<std::size_t>(s)].parent) {
+      auto& outer = scopes[static_cast<std::size_t>(s)];
+      if (outer.what != py_scope::kind::function)
+        continue; // a class body's names are not an inner function's
+      if (std::any_of(outer.records.begin(), outer.records.end(),
+                      [&](const py_scope::record& r) { return ts_.text(t[r.name]) == n; })) {
+        bind(s, name);
+        bind(s, name);
+        break;
+      }
+    }
+  }
   if (names.distributed_module().empty())
     unused_module_name = unused_name("pld");
   if (top_import_end == no_offset)
@@ -485,10 +500,19 @@ void module_scan::simple_statement(std::uint32_t b, std::uint32_t e, std::int32_
   if (first.is_keyword("import") || first.is_keyword("from"))
     return import(b, e, scope);
   if (first.is_keyword("global") || first.is_keyword("nonlocal")) {
+    // The name is rebound where it lives, through this scope: the module's (global) or
+    // an enclosing function's (nonlocal, found once the whole module is scanned). There
+    // it is no constant either.
     for (std::uint32_t i = b + 1; i < e; ++i)
       if (t[i].kind() == tok::name) {
         bind(scope, i);
         bind(scope, i); // never a constant
+        if (first.is_keyword("global") && scope != 0) {
+          bind(0, i);
+          bind(0, i);
+        } else if (first.is_keyword("nonlocal")) {
+          nonlocals_.emplace_back(scope, i);
+        }
       }
     return;
   }

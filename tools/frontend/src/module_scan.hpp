@@ -333,6 +333,8 @@ private:
   /// The end of the first import of names from pypto.language.distributed in the
   /// module's scope, at any indentation (top_import_end when no import begins a line).
   std::uint32_t distributed_import_end_ = no_offset;
+  /// `nonlocal NAME` declarations: (scope, the name's token).
+  std::vector<std::pair<std::int32_t, std::uint32_t>> nonlocals_;
   std::unordered_map<std::int32_t, std::int32_t> jit_program_;
 };
 
