@@ -163,6 +163,41 @@ TEST_CASE("every operator and delimiter") {
   CHECK(e.message.find("invalid character '!'") == 0);
 }
 
+TEST_CASE("characters above U+007F: in names where Unicode allows them, else Python's error") {
+  // Letters of any script, and what normalizes to them (NFKC), are names.
+  module_ok("größe = 1\n\u03c0 = 3\n\u4e2d\u6587 = 2\n\ufb01x = 1\nx\u00b7y = 0\n");
+  struct case_ {
+    std::string source;
+    std::string message;
+    std::uint32_t column;
+  };
+  for (const auto& [source, message, column] : {
+           case_{"\u20ac = 1\n", "invalid character '\u20ac' (U+20AC)", 1},
+           case_{"x = \u201cquoted\u201d\n", "invalid character '\u201c' (U+201C)", 5},
+           case_{"a\u200bb = 1\n", "invalid non-printable character U+200B", 2},
+           case_{"x = 1\u00a0\n", "invalid non-printable character U+00A0", 6},
+           case_{"x = 1\u200b\n", "invalid non-printable character U+200B", 6},
+           case_{"\u00b7x = 1\n", "invalid character '\u00b7' (U+00B7)", 1}, // continues only
+           case_{"x = \U0001F600\n", "invalid character '\U0001F600' (U+1F600)", 5},
+       }) {
+    CAPTURE(source);
+    const auto e = module_error(source);
+    CHECK(e.message == message);
+    CHECK(e.line == 1);
+    CHECK(e.column == column);
+  }
+  // A file in another encoding (PEP 263) is read as bytes: its names are not decoded.
+  module_ok("# -*- coding: latin-1 -*-\nx\xe9 = 1\n");
+}
+
+TEST_CASE("a line continuation at the end of the file is Python's EOF error") {
+  auto e = module_error("x = 1 \\\n");
+  CHECK(e.message == "unexpected EOF while parsing");
+  CHECK(e.line == 1);
+  CHECK(e.column == 8);
+  module_ok("x = 1 \\\n\n");
+}
+
 TEST_CASE("unbalanced brackets are reported where Python reports them") {
   auto e = module_error("x = (1,\n  2\n");
   CHECK(e.message == "'(' was never closed");

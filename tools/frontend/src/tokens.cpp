@@ -1,6 +1,8 @@
 // The tokenizer: Python 3's lexical rules over a whole file.
 #include "tokens.hpp"
 
+#include "identifier_ranges.hpp"
+
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -34,6 +36,26 @@ inline constexpr auto char_classes = [] {
 inline bool is_name_start(unsigned char c) { return char_classes[c] & cc_name_start; }
 inline bool is_decimal(unsigned char c) { return char_classes[c] & cc_digit; }
 inline bool is_name_char(unsigned char c) { return char_classes[c] & (cc_name_start | cc_digit); }
+
+template <std::size_t N> bool in_ranges(const code_point_range (&ranges)[N], std::uint32_t c) {
+  const auto* it =
+      std::upper_bound(std::begin(ranges), std::end(ranges), c,
+                       [](std::uint32_t x, const code_point_range& r) { return x < r.first; });
+  return it != std::begin(ranges) && c <= (it - 1)->last;
+}
+
+/// The code point that valid UTF-8 `s` holds at byte `i`, and its length in bytes.
+std::pair<std::uint32_t, std::size_t> code_point_at(std::string_view s, std::size_t i) {
+  const auto b = [&](std::size_t k) { return static_cast<unsigned char>(s[i + k]); };
+  const unsigned char c = b(0);
+  if (c < 0x80)
+    return {c, 1};
+  if (c < 0xE0)
+    return {((c & 0x1Fu) << 6) | (b(1) & 0x3Fu), 2};
+  if (c < 0xF0)
+    return {((c & 0x0Fu) << 12) | ((b(1) & 0x3Fu) << 6) | (b(2) & 0x3Fu), 3};
+  return {((c & 0x07u) << 18) | ((b(1) & 0x3Fu) << 12) | ((b(2) & 0x3Fu) << 6) | (b(3) & 0x3Fu), 4};
+}
 
 /// The flags of a string prefix (`rb`, `F`, ...), or -1 when `p` is not one.
 inline int string_prefix_flags(std::string_view p) {
@@ -123,6 +145,8 @@ public:
         if (s_[pos_] != '\n' && s_[pos_] != '\r')
           fail(at, "unexpected character after line continuation character");
         newline();
+        if (pos_ >= s_.size()) // the joined line is the end of the file
+          fail(at + 1, "unexpected EOF while parsing");
       } else if (is_decimal(c) || (c == '.' && pos_ + 1 < s_.size() &&
                                    is_decimal(static_cast<unsigned char>(s_[pos_ + 1])))) {
         number();
@@ -177,7 +201,8 @@ private:
   [[gnu::noinline]] void check_bytes() {
     std::size_t bad = std::string_view::npos;
     std::string why;
-    if (!out_.ascii && !other_coding(s_))
+    utf8_names_ = !out_.ascii && !other_coding(s_);
+    if (utf8_names_)
       bad = invalid_utf8(s_, why);
     if (const auto nul = s_.find('\0'); nul != std::string_view::npos && nul < bad)
       fail(nul, "source code cannot contain null bytes");
@@ -283,7 +308,48 @@ private:
     return std::string_view::npos;
   }
 
-  [[noreturn]] void fail(std::size_t at, std::string message) {
+  /// The characters above U+007F of the name [b, e) (of a UTF-8 file) are ones Python
+  /// accepts there (identifier_ranges.hpp); the first that is not is the error, named as
+  /// Python names it.
+  void check_name(std::size_t b, std::size_t e) const {
+    if (!utf8_names_)
+      return;
+    for (std::size_t i = b; i < e;) {
+      if (static_cast<unsigned char>(s_[i]) < 0x80) {
+        ++i;
+        continue;
+      }
+      const auto [c, n] = code_point_at(s_, i);
+      if (i == b ? !in_ranges(identifier_start_ranges, c)
+                 : !in_ranges(identifier_continue_ranges, c))
+        invalid_character(i, c);
+      i += n;
+    }
+  }
+  /// A character above U+007F right after a number: Python names one that can be in no
+  /// name before it says the literal is invalid.
+  void check_after_number(std::size_t at) const {
+    if (utf8_names_ && at < s_.size() && static_cast<unsigned char>(s_[at]) >= 0x80) {
+      const auto c = code_point_at(s_, at).first;
+      if (!in_ranges(identifier_continue_ranges, c))
+        invalid_character(at, c);
+    }
+  }
+  [[noreturn]] void invalid_character(std::size_t at, std::uint32_t c) const {
+    static constexpr char hex[] = "0123456789ABCDEF";
+    std::string u = "U+"; // at least four digits, as Python's %04X
+    int shift = 12;
+    while (shift < 28 && (c >> (shift + 4)) != 0)
+      shift += 4;
+    for (; shift >= 0; shift -= 4)
+      u += hex[(c >> shift) & 15];
+    if (!in_ranges(printable_ranges, c))
+      fail(at, "invalid non-printable character " + u);
+    fail(at, "invalid character '" + std::string(s_.substr(at, code_point_at(s_, at).second)) +
+                 "' (" + u + ")");
+  }
+
+  [[noreturn]] void fail(std::size_t at, std::string message) const {
     throw syntax_failure{static_cast<std::uint32_t>(at), std::move(message)};
   }
 
@@ -389,6 +455,7 @@ private:
     while (p < e && is_name_char(static_cast<unsigned char>(*p)))
       ++p;
     pos_ = static_cast<std::size_t>(p - s_.data());
+    check_name(b, pos_);
     if (pos_ < s_.size() && (s_[pos_] == '"' || s_[pos_] == '\'')) {
       const int flags = string_prefix_flags(s_.substr(b, pos_ - b));
       if (flags >= 0)
@@ -471,6 +538,7 @@ private:
       } catch (const syntax_failure&) {
         fail(b, what);
       }
+      check_after_number(pos_);
       if (pos_ < s_.size() && is_name_char(static_cast<unsigned char>(s_[pos_])) &&
           !keyword_follows())
         fail(b, what);
@@ -504,6 +572,7 @@ private:
     }
     if (pos_ < s_.size() && (s_[pos_] == 'j' || s_[pos_] == 'J'))
       ++pos_;
+    check_after_number(pos_);
     if (pos_ < s_.size() && is_name_char(static_cast<unsigned char>(s_[pos_])) &&
         !keyword_follows())
       fail(b, "invalid decimal literal");
@@ -826,6 +895,7 @@ private:
 
   token_stream out_;
   std::string_view s_;
+  bool utf8_names_ = false; ///< the names may hold characters above U+007F, in UTF-8
   std::size_t pos_ = 0;
 
   bool line_has_tokens_ = false;
