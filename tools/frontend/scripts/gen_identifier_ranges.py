@@ -4,7 +4,9 @@ those it calls non-printable in its error message, as sorted inclusive ranges, f
 Python's unicodedata. Python normalizes an identifier (NFKC) before it checks it, so a
 code point counts when its normalized form would.
 
-    python3 tools/frontend/scripts/gen_identifier_ranges.py > tools/frontend/src/identifier_ranges.hpp
+    python3 tools/frontend/scripts/gen_identifier_ranges.py \
+      | clang-format --style=file:.clang-format --assume-filename=x.hpp \
+      > tools/frontend/src/identifier_ranges.hpp
 """
 import sys
 import unicodedata
