@@ -265,7 +265,20 @@ statement_ptr dsl_parser::parse_with() {
   s.where = at;
   gathered<expression_ptr> values(xs_);
   gathered<variable_ptr> targets(vs_);
-  read_header_expressions(colon, values, targets);
+  // `with (a as x, b):` (Python 3.10): the parentheses hold the items.
+  std::uint32_t end = colon;
+  if (is_op("(")) {
+    int depth = 0;
+    std::uint32_t close = items;
+    for (; close < colon; ++close)
+      if (t_[close].kind() == tok::op && (depth += bracket_nesting(t_[close].flags())) == 0)
+        break;
+    if (close + 1 == colon) {
+      next();
+      end = close;
+    }
+  }
+  read_header_expressions(end, values, targets);
   i_ = colon;
   expect_op(":");
   s.origin = note(header_text(b, colon));
