@@ -177,11 +177,39 @@ bool same_output_streams() {
 using commscope::opt::finding;
 using commscope::opt::note_line;
 
+/// `message` on one line: a message quotes source (a callee or an operation as written),
+/// which may span lines (a multi-line f-string), and each diagnostic is one line of
+/// `FILE:LINE:COL: error: MESSAGE [CODE]`. Each run of blanks holding a line break
+/// becomes one space.
+std::string one_line(std::string message) {
+  if (message.find_first_of("\r\n") == std::string::npos)
+    return message;
+  std::string out;
+  out.reserve(message.size());
+  for (std::size_t i = 0; i < message.size();) {
+    const auto blank = [&](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
+    if (!blank(message[i])) {
+      out += message[i++];
+      continue;
+    }
+    std::size_t j = i;
+    bool breaks = false;
+    for (; j < message.size() && blank(message[j]); ++j)
+      breaks = breaks || message[j] == '\n' || message[j] == '\r';
+    if (breaks)
+      out += ' ';
+    else
+      out.append(message, i, j - i);
+    i = j;
+  }
+  return out;
+}
+
 /// A library diagnostic as a finding, with its notes. `message` is the library's
 /// message, with the driver's context after it where it has some.
 template <class Diagnostic> finding finding_of(const Diagnostic& d, std::string message) {
   finding f{std::string(commscope::code_name(d.code)),
-            std::move(message),
+            one_line(std::move(message)),
             d.where.line,
             d.where.column,
             0,
@@ -190,15 +218,15 @@ template <class Diagnostic> finding finding_of(const Diagnostic& d, std::string 
             {},
             {}};
   for (const auto& n : d.notes)
-    f.notes.push_back({n.message(), n.where.line, n.where.column});
+    f.notes.push_back({one_line(n.message()), n.where.line, n.where.column});
   return f;
 }
 
 /// A front end's finding (of a program or of the file) as a finding, with its notes.
 finding finding_of_front_end(const fe::front_end_diagnostic& d) {
-  finding f{d.code, d.message, d.where.line, d.where.column, 0, {}, d.file, d.help, {}};
+  finding f{d.code, one_line(d.message), d.where.line, d.where.column, 0, {}, d.file, d.help, {}};
   for (const auto& [message, at] : d.notes)
-    f.notes.push_back({message, at.line, at.column});
+    f.notes.push_back({one_line(message), at.line, at.column});
   return f;
 }
 

@@ -210,8 +210,9 @@ public:
     cache_column_ = col;
     return col;
   }
+  /// Where a token begins (a string spanning lines: its first line, where Python points).
   [[nodiscard]] source_location where(const token& t) const {
-    const std::uint32_t l = line(t);
+    const std::uint32_t l = line_of(t.begin);
     return {l, column(t.begin, l)};
   }
   /// The line that holds byte `offset`. Reading forward stays O(1): the last line found
