@@ -852,15 +852,13 @@ file_result analyze_file(std::string_view display, std::string_view path, std::s
 }
 
 /// The `files` entry of a file that could not be read: no programs, its message.
-file_result unreadable_file(std::string display, std::string error, const options& opt) {
-  file_result r;
-  r.display = std::move(display);
-  r.status = exit_usage;
-  r.stderr_text = "commscope-opt: error: " + error + '\n';
-  r.json.emplace(false, 2, 512);
-  json_writer& out = *r.json;
+/// The JSON of a file that could not be read: its entry of the `files` array (`display`
+/// given), or the whole document of a single input.
+void unreadable_json(json_writer& out, const std::string* display, std::string_view error,
+                     const options& opt) {
   out.begin_object();
-  out.member("file", std::string_view(r.display));
+  if (display)
+    out.member("file", std::string_view(*display));
   out.key("programs");
   out.begin_array();
   out.end_array();
@@ -874,8 +872,17 @@ file_result unreadable_file(std::string display, std::string error, const option
     out.key("dot");
     out.null();
   }
-  out.member("error", std::string_view(error));
+  out.member("error", error);
   out.end_object();
+}
+
+file_result unreadable_file(std::string display, std::string error, const options& opt) {
+  file_result r;
+  r.display = std::move(display);
+  r.status = exit_usage;
+  r.stderr_text = "commscope-opt: error: " + error + '\n';
+  r.json.emplace(false, 2, 512);
+  unreadable_json(*r.json, &r.display, error, opt);
   r.io_error = std::move(error);
   return r;
 }
@@ -960,19 +967,7 @@ int run_json_one(const options& opt, const run_setup& setup, const std::string& 
     if (!t) {
       // Still the document of this file: no programs, and why.
       json_writer out(false, 0, 512);
-      out.begin_object();
-      out.key("programs");
-      out.begin_array();
-      out.end_array();
-      out.key("diagnostics");
-      out.begin_array();
-      out.end_array();
-      if (opt.emit == emit_kind::both) {
-        out.key("ir");
-        out.null();
-      }
-      out.member("error", std::string_view(error));
-      out.end_object();
+      unreadable_json(out, nullptr, error, opt);
       out.newline();
       out.flush();
       std::fflush(stdout);
