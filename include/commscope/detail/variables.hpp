@@ -103,6 +103,7 @@ public:
     nodes_ = 0;
     frames_.clear();
     stopping_ = 0;
+    stopped_.clear();
     records_.clear();
     sets_.clear();
     if (!dense_)
@@ -143,8 +144,8 @@ public:
       reach(x, d, true);
     const auto def = make(b);
     set(x, def);
-    if (stopping_ > 0)
-      may_stop_after(x, def);
+    if (stopping_ > 0) // what follows a statement that may stop may see it
+      stopped_.emplace_back(stop{x, def});
     return def;
   }
 
@@ -160,7 +161,8 @@ public:
 
   /// A statement with children begins; `how` its children run.
   constexpr void open(control_flow how) {
-    frames_.emplace_back(frame{static_cast<std::uint32_t>(defs_.size()), no_index, how, 0});
+    frames_.emplace_back(frame{static_cast<std::uint32_t>(defs_.size()), no_index, how, 0,
+                               static_cast<std::uint32_t>(stopped_.size())});
     stopping_ += how == control_flow::may_stop ? 1 : 0;
   }
 
@@ -209,6 +211,8 @@ public:
   }
   [[gnu::noinline]] constexpr void close_impl() {
     const frame f = frames_.back();
+    if (f.how == control_flow::may_stop)
+      join_stopped(f);
     for (auto r = f.last_record; r != no_index; r = records_[r].previous) {
       const record rec = records_[r];
       const std::uint32_t end = current(rec.variable);
@@ -226,7 +230,8 @@ public:
         set(rec.variable, rec.def);
       }
     }
-    stopping_ -= f.how == control_flow::may_stop ? 1 : 0;
+    if (f.how == control_flow::may_stop && --stopping_ == 0)
+      stopped_.clear(); // an enclosing statement that may stop saw them too
     frames_.pop_back();
     // The closed statement's records are dead where they lie (each statement walks its
     // own chain, never the others'); all are dead at the top level.
@@ -403,7 +408,12 @@ private:
     std::uint32_t first_def;
     std::uint32_t last_record; ///< its newest record; each links to the one before
     control_flow how;
-    std::uint32_t branches; ///< alternatives: how many have begun
+    std::uint32_t branches;  ///< alternatives: how many have begun
+    std::uint32_t stop_mark; ///< stopped_'s size when it began
+  };
+  /// A binding made inside a statement that may stop (control_flow::may_stop).
+  struct stop {
+    std::uint32_t variable, def;
   };
   /// A merge to complete when its statement ends. Alternatives: `def` is what the
   /// branches so far ended with (no_index: none yet), `entry` the value before.
@@ -413,18 +423,23 @@ private:
     std::uint32_t previous; ///< the statement's record before this one
   };
 
-  /// x was just bound to def inside statements that may stop after it: what follows each
-  /// of them may see def, as it sees a value carried out by a jump (its record's extra).
-  constexpr void may_stop_after(std::uint32_t x, std::uint32_t def) {
-    for (auto& f : frames_) {
-      if (f.how != control_flow::may_stop)
-        continue;
-      for (auto r = f.last_record; r != no_index; r = records_[r].previous)
-        if (records_[r].variable == x) {
-          records_[r].extra = join(records_[r].extra, def);
-          break;
-        }
+  /// The statement `f`, which may stop, ends: every value bound in it (stopped_, from its
+  /// mark) may be what follows sees, as a value a jump carries out is (its record's
+  /// extra). Joined per variable first, then given to the records: linear in both.
+  constexpr void join_stopped(const frame& f) {
+    for (auto k = f.stop_mark; k < stopped_.size(); ++k) {
+      const auto [x, def] = stopped_[k];
+      if (x >= stop_joins_.size())
+        stop_joins_.resize(x + 1, no_index);
+      stop_joins_[x] = join(stop_joins_[x], def);
     }
+    for (auto r = f.last_record; r != no_index; r = records_[r].previous) {
+      auto& rec = records_[r];
+      if (rec.variable < stop_joins_.size())
+        rec.extra = join(rec.extra, stop_joins_[rec.variable]);
+    }
+    for (auto k = f.stop_mark; k < stopped_.size(); ++k)
+      stop_joins_[stopped_[k].variable] = no_index;
   }
 
   constexpr void add_record(std::size_t frame_index, record r) {
@@ -753,7 +768,9 @@ private:
   std::size_t indexed_ = 0;      ///< the definitions index_nodes() has seen
   std::uint32_t nodes_ = 0;
   vec<frame> frames_;
-  std::uint32_t stopping_ = 0; ///< frames_ that may stop (control_flow::may_stop)
+  std::uint32_t stopping_ = 0;    ///< frames_ that may stop (control_flow::may_stop)
+  vec<stop> stopped_;             ///< the bindings made inside them, in order
+  vec<std::uint32_t> stop_joins_; ///< join_stopped's values per variable (no_index: none)
   vec<record> records_;
   vec<visit> dfs_;
   vec<std::uint32_t> component_;
