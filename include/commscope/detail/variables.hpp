@@ -144,8 +144,10 @@ public:
       reach(x, d, true);
     const auto def = make(b);
     set(x, def);
-    if (stopping_ > 0) // what follows a statement that may stop may see it
-      stopped_.emplace_back(stop{x, def});
+    if (stopping_ > 0) { // what follows a statement that may stop may see it
+      stopped_.emplace_back(x);
+      stopped_.emplace_back(def);
+    }
     return def;
   }
 
@@ -411,10 +413,6 @@ private:
     std::uint32_t branches;  ///< alternatives: how many have begun
     std::uint32_t stop_mark; ///< stopped_'s size when it began
   };
-  /// A binding made inside a statement that may stop (control_flow::may_stop).
-  struct stop {
-    std::uint32_t variable, def;
-  };
   /// A merge to complete when its statement ends. Alternatives: `def` is what the
   /// branches so far ended with (no_index: none yet), `entry` the value before.
   /// Otherwise `def` is the merge and `extra` what jumps out of an iteration carried.
@@ -427,8 +425,8 @@ private:
   /// mark) may be what follows sees, as a value a jump carries out is (its record's
   /// extra). Joined per variable first, then given to the records: linear in both.
   constexpr void join_stopped(const frame& f) {
-    for (auto k = f.stop_mark; k < stopped_.size(); ++k) {
-      const auto [x, def] = stopped_[k];
+    for (auto k = f.stop_mark; k < stopped_.size(); k += 2) {
+      const auto x = stopped_[k], def = stopped_[k + 1];
       if (x >= stop_joins_.size())
         stop_joins_.resize(x + 1, no_index);
       stop_joins_[x] = join(stop_joins_[x], def);
@@ -438,8 +436,8 @@ private:
       if (rec.variable < stop_joins_.size())
         rec.extra = join(rec.extra, stop_joins_[rec.variable]);
     }
-    for (auto k = f.stop_mark; k < stopped_.size(); ++k)
-      stop_joins_[stopped_[k].variable] = no_index;
+    for (auto k = f.stop_mark; k < stopped_.size(); k += 2)
+      stop_joins_[stopped_[k]] = no_index;
   }
 
   constexpr void add_record(std::size_t frame_index, record r) {
@@ -768,8 +766,10 @@ private:
   std::size_t indexed_ = 0;      ///< the definitions index_nodes() has seen
   std::uint32_t nodes_ = 0;
   vec<frame> frames_;
-  std::uint32_t stopping_ = 0;    ///< frames_ that may stop (control_flow::may_stop)
-  vec<stop> stopped_;             ///< the bindings made inside them, in order
+  std::uint32_t stopping_ = 0; ///< frames_ that may stop (control_flow::may_stop)
+  /// The bindings made inside them, in order: a variable, then its definition (plain
+  /// words: no vector of a type of its own to instantiate).
+  vec<std::uint32_t> stopped_;
   vec<std::uint32_t> stop_joins_; ///< join_stopped's values per variable (no_index: none)
   vec<record> records_;
   vec<visit> dfs_;
