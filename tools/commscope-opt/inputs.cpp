@@ -44,7 +44,6 @@ std::vector<std::string> python_files_under(const std::string& dir, const exclus
       files.push_back(at.lexically_normal().string());
   }
   std::sort(files.begin(), files.end());
-  files.erase(std::unique(files.begin(), files.end()), files.end());
   return files;
 }
 

@@ -281,31 +281,7 @@ std::uint32_t module_scan::header_colon(std::uint32_t kw, std::uint32_t nl) cons
 }
 
 void module_scan::bind_targets(std::uint32_t b, std::uint32_t e, std::int32_t scope) {
-  const auto& t = ts_.tokens;
-  // Brackets after an operand (`y[i]`, `f(k)`) hold names that are read, not bound; a
-  // group's (`(a, b)`, `[a, b]`) hold targets.
-  std::vector<bool> reading;
-  std::size_t read_depth = 0;
-  for (std::uint32_t i = b; i < e; ++i) {
-    if (const int step = nesting(i); step != 0) {
-      if (step > 0) {
-        const bool after_operand =
-            i > b && (t[i - 1].kind() == tok::name || is_op(i - 1, ")") || is_op(i - 1, "]"));
-        reading.push_back(after_operand && !t[i - 1].is_reserved());
-        read_depth += reading.back() ? 1 : 0;
-      } else if (!reading.empty()) {
-        read_depth -= reading.back() ? 1 : 0;
-        reading.pop_back();
-      }
-      continue;
-    }
-    if (read_depth > 0 || t[i].kind() != tok::name || t[i].is_reserved())
-      continue;
-    const bool after_dot = i > b && is_op(i - 1, ".");
-    const bool trailer = i + 1 < e && (is_op(i + 1, ".") || is_op(i + 1, "(") || is_op(i + 1, "["));
-    if (!after_dot && !trailer)
-      bind(scope, i);
-  }
+  for_each_target_name(ts_, b, e, [&](std::uint32_t i) { bind(scope, i); });
 }
 
 void module_scan::header_bindings(std::uint32_t kw, std::uint32_t colon, std::int32_t scope) {
@@ -555,13 +531,13 @@ void module_scan::simple_statement(std::uint32_t b, std::uint32_t e, std::int32_
     // for a module of the DSL (or a name in it), as an import's alias is.
     if (scope == 0)
       if (const std::string path = dotted_name(ts_, b + 2, e);
-          !path.empty() && !names.foreign(path.substr(0, path.find('.'))))
-        if (const std::string spelled = names.canonical(names.canonical(path));
-            spelled != path || path == "pl" || path == "pld" || path.starts_with("pl.") ||
-            path.starts_with("pld."))
-          if (spelled == "pl" || spelled == "pld" || spelled.starts_with("pl.") ||
-              spelled.starts_with("pld."))
-            names.alias(std::string(ts_.text(t[b])), spelled);
+          !path.empty() && !names.foreign(path.substr(0, path.find('.')))) {
+        // Twice: `L.distributed` is `pl.distributed`, which is `pld`.
+        const std::string spelled = names.canonical(names.canonical(path));
+        if (spelled == "pl" || spelled == "pld" || spelled.starts_with("pl.") ||
+            spelled.starts_with("pld."))
+          names.alias(std::string(ts_.text(t[b])), spelled);
+      }
     bind(scope, b, eqs_[0] + 1, e);
     return;
   }

@@ -227,6 +227,42 @@ inline std::string dotted_name(const token_stream& ts, std::uint32_t b, std::uin
   return want_name ? std::string() : r;
 }
 
+/// Calls `bind(i)` for the token index of each name that the target list [b, e) binds
+/// (`a, (b, *c)`): names inside the brackets after an operand (`y[i]`, `f(k).a`) are read,
+/// not bound, and so is the base of an element or attribute. Returns whether some target
+/// is an element or an attribute, which stores rather than binds.
+template <class Bind>
+bool for_each_target_name(const token_stream& ts, std::uint32_t b, std::uint32_t e, Bind&& bind) {
+  const auto& t = ts.tokens;
+  const auto op = [&](std::uint32_t i, operator_code o) { return t[i].is_op(o); };
+  std::vector<bool> reading; // per open bracket: a subscript's or a call's, not a group's
+  std::size_t read_depth = 0;
+  bool stores = false;
+  for (std::uint32_t i = b; i < e; ++i) {
+    if (const int step = t[i].kind() == tok::op ? bracket_nesting(t[i].flags()) : 0; step != 0) {
+      if (step > 0) {
+        const bool after_operand =
+            i > b && (t[i - 1].kind() == tok::name || op(i - 1, ")") || op(i - 1, "]"));
+        reading.push_back(after_operand && !t[i - 1].is_reserved());
+        read_depth += reading.back() ? 1 : 0;
+        stores = stores || reading.back();
+      } else if (!reading.empty()) {
+        read_depth -= reading.back() ? 1 : 0;
+        reading.pop_back();
+      }
+      continue;
+    }
+    stores = stores || op(i, ".");
+    if (read_depth > 0 || t[i].kind() != tok::name || t[i].is_reserved())
+      continue;
+    const bool after_dot = i > b && op(i - 1, ".");
+    const bool trailer = i + 1 < e && (op(i + 1, ".") || op(i + 1, "(") || op(i + 1, "["));
+    if (!after_dot && !trailer)
+      bind(i);
+  }
+  return stores;
+}
+
 /// Walks the whole token stream once: block structure (INDENT after a header, no stray
 /// INDENT), scopes and their bindings, imports, and the DSL's definitions.
 class module_scan {
@@ -256,6 +292,11 @@ public:
 
   void run();
 
+  /// Whether the logical line from token `kw` to its NEWLINE `nl` is a compound statement.
+  bool is_compound(std::uint32_t kw, std::uint32_t nl) const;
+  /// The ':' that ends a compound statement's header.
+  std::uint32_t header_colon(std::uint32_t kw, std::uint32_t nl) const;
+
 private:
   bool is_op(std::uint32_t i, operator_code o) const { return ts_.tokens[i].is_op(o); }
   /// +1 for an opening bracket at token i, -1 for a closing one, else 0.
@@ -277,11 +318,6 @@ private:
   };
   /// The NEWLINE that ends the logical line starting at i, and the line's marks.
   std::uint32_t line_end(std::uint32_t i, line_marks& marks) const;
-
-  bool is_compound(std::uint32_t kw, std::uint32_t nl) const;
-
-  /// The ':' that ends a compound statement's header.
-  std::uint32_t header_colon(std::uint32_t kw, std::uint32_t nl) const;
 
   /// Records a binding of the name at token `name` (`rhs`: the range of E in a simple
   /// `NAME = E`).

@@ -34,30 +34,9 @@ statement_ptr dsl_parser::parse_for() {
   // `self.cur`) is a store of each item where the analysis does not follow it, and the
   // names inside it are read, not bound.
   std::vector<std::string_view> target_names;
-  bool stores = false;
-  {
-    std::vector<bool> indexing; // per open bracket: a subscript or a call's, not a group
-    for (std::uint32_t k = static_cast<std::uint32_t>(i_); k < in; ++k) {
-      const token& x = t_[k];
-      const bool after_operand =
-          k > i_ && (t_[k - 1].kind() == tok::name || t_[k - 1].is_op(")") || t_[k - 1].is_op("]"));
-      if (x.is_op("(") || x.is_op("[")) {
-        indexing.push_back(after_operand && !t_[k - 1].is_reserved());
-        stores = stores || indexing.back();
-      } else if (x.is_op(")") || x.is_op("]")) {
-        if (!indexing.empty())
-          indexing.pop_back();
-      } else if (x.is_op(".")) {
-        stores = true;
-      } else if (x.kind() == tok::name && !x.is_reserved() &&
-                 std::find(indexing.begin(), indexing.end(), true) == indexing.end() &&
-                 !(k > i_ && t_[k - 1].is_op(".")) &&
-                 !(k + 1 < in &&
-                   (t_[k + 1].is_op(".") || t_[k + 1].is_op("[") || t_[k + 1].is_op("(")))) {
-        target_names.push_back(text(x));
-      }
-    }
-  }
+  const bool stores =
+      for_each_target_name(ts_, static_cast<std::uint32_t>(i_), in,
+                           [&](std::uint32_t k) { target_names.push_back(text(t_[k])); });
   const std::uint32_t targets_begin = static_cast<std::uint32_t>(i_);
   const bool simple_target = in == i_ + 1 || (t_[i_].kind() == tok::name && t_[i_ + 1].is_op(","));
   i_ = in + 1;

@@ -51,25 +51,10 @@ std::uint32_t block_cost(const token_stream& ts, std::uint32_t kw, std::uint32_t
   return std::max(outer, inner);
 }
 
-/// The first ':' at bracket depth 0 of the logical line from token `b` (a compound
-/// statement's header ends there), or `e`.
-std::uint32_t header_end(const token_stream& ts, std::uint32_t b, std::uint32_t e) {
-  int depth = 0;
-  for (std::uint32_t k = b; k < e; ++k) {
-    const token& x = ts.tokens[k];
-    if (x.kind() != tok::op)
-      continue;
-    depth += bracket_nesting(x.flags());
-    if (depth == 0 && x.is_op(":"))
-      return k;
-  }
-  return e;
-}
-
 /// body_span::scope_room of the host orchestrator `d`: its body's deepest blocks (those
 /// of a nested def or class are another function's) and deepest line, read from the
 /// tokens on an explicit stack.
-std::uint32_t scope_room(const token_stream& ts, const definition& d) {
+std::uint32_t scope_room(const token_stream& ts, const module_scan& scan, const definition& d) {
   const auto& t = ts.tokens;
   std::uint32_t deepest_line = d.level + 1;
   std::uint32_t most_blocks = 0;
@@ -93,10 +78,10 @@ std::uint32_t scope_room(const token_stream& ts, const definition& d) {
       // Line [line, k) is over: its blocks, and those of an inline compound body.
       const open_block here = open.back();
       std::uint32_t kw = line;
-      while (kw < k && t[kw].is_op("@")) // a decorator line is no header
+      if (t[kw].is_op("@")) // a decorator line is no header
         kw = k;
-      const std::uint32_t colon = kw < k ? header_end(ts, kw, k) : k;
-      const bool compound = colon < k;
+      const bool compound = kw < k && scan.is_compound(kw, k);
+      const std::uint32_t colon = compound ? scan.header_colon(kw, k) : k;
       const bool defines =
           compound && (t[kw].is_keyword("def") || t[kw].is_keyword("class") ||
                        (t[kw].is_keyword("async") && kw + 1 < k && t[kw + 1].is_keyword("def")));
@@ -374,7 +359,7 @@ function_ptr dsl_parser::parse_function(const definition& d, signature* sig, boo
         --last;
       span.end = last > d.body_begin + 1 ? t_[last - 1].begin : first_tok.begin;
     }
-    span.scope_room = scope_room(ts_, d);
+    span.scope_room = scope_room(ts_, scan_, d);
     unit_->bodies.push_back(std::move(span));
   }
   return fn;
