@@ -45,3 +45,13 @@ def host():
 # GitHub and SARIF carry the help too.
 # RUN: %commscope-opt --format=github %t.typo.py | %FileCheck --check-prefix=GH %s; test ${PIPESTATUS[0]} -eq 1
 # GH: ::error file={{.*}}typo.py,line=10,col=2,title=commscope unknown-decorator::unknown decorator 'pl.jit.hots': the DSL has no such decorator%0Ahelp: did you mean 'pl.jit.host'?
+#
+# A name the file binds, but not to a constant, is no misspelling: no `did you mean` a
+# name that merely lies near it ('v' is one edit from 'N').
+# RUN: printf 'N = compute()\n' > %t.bound.py
+# RUN: sed 's/device=rank/device=N/' %s >> %t.bound.py
+# RUN: %commscope-opt %t.bound.py > %t.bound; test $? -eq 1
+# RUN: %FileCheck --check-prefix=BOUND %s < %t.bound
+# BOUND: {{.*}}bound.py:19:9: error: {{.*}}'N' is not bound to an integer constant in this file (bind it with -D N=INT) [unsupported-device]
+# BOUND-NOT: did you mean
+# BOUND: help: device= accepts

@@ -21,7 +21,8 @@ struct own_help {
 };
 inline constexpr std::array<own_help, 1> driver_help{{
     {error_code::unsupported_device,
-     "device= accepts an integer constant (a literal, a constant of the file, a -D name), "
+     "device= accepts an integer constant (a literal, a constant of the file, a -D name, "
+     "arithmetic on them), "
      "pld.world_size(), or the variable of a loop over pl.range(...) with constant or world-size "
      "bounds; for r + 1, loop over the shifted range instead"},
 }};

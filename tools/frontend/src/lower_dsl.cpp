@@ -247,10 +247,14 @@ std::string_view dsl_parser::nearby_name(std::string_view name, source_location 
   // Failing a near spelling, a name of the function that the open name spells out
   // (`device=rank` in `for r in ...`): the abbreviation it most likely stands for.
   std::string_view abbreviation;
+  // A name that the file binds (to something other than a constant) is no misspelling.
+  bool bound = false;
   const auto consider = [&](const py_scope::record& r, bool own) {
     const std::string_view n = text(t_[r.name]);
-    if (n == name)
+    if (n == name) {
+      bound = true;
       return;
+    }
     const std::size_t d = edit_distance(name, n, 2);
     if (d < best_distance) { // ties keep the earlier: the more recent, the inner
       best_distance = d;
@@ -273,6 +277,8 @@ std::string_view dsl_parser::nearby_name(std::string_view name, source_location 
       if (s != function_scope_ || before(*it)) // the function's own: bound before the call
         consider(*it, s == function_scope_);
   }
+  if (bound)
+    return {};
   return best.empty() ? abbreviation : best;
 }
 
@@ -302,12 +308,12 @@ void dsl_parser::resolve_undispatched() {
   view_statements_.clear();
 }
 
-std::optional<std::int64_t> dsl_parser::fold_size(const expression& size) const {
-  // Post-order on an explicit stack: a size nests as deep as the input makes it.
+std::optional<std::int64_t> dsl_parser::fold_integer(const expression& root) const {
+  // Post-order on an explicit stack: an expression nests as deep as the input makes it.
   // The stacks are the parser's, reused: every allocation of a file is folded.
   auto& stack = fold_stack_;
   auto& values = fold_values_;
-  stack.assign(1, {&size, false});
+  stack.assign(1, {&root, false});
   values.clear();
   const auto is_power = [&](const expression* e) { return powers_.count(e) != 0; };
   while (!stack.empty()) {
@@ -358,27 +364,35 @@ std::optional<std::int64_t> dsl_parser::fold_size(const expression& size) const 
           return std::nullopt;
       }
       l = p;
-    } else if (e.text() == "+") {
-      if (__builtin_add_overflow(l, r, &l))
-        return std::nullopt;
-    } else if (e.text() == "-") {
-      if (__builtin_sub_overflow(l, r, &l))
-        return std::nullopt;
-    } else if (e.text() == "*") {
-      if (__builtin_mul_overflow(l, r, &l))
-        return std::nullopt;
     } else {
-      if (r == 0 || (l == std::numeric_limits<std::int64_t>::min() && r == -1))
+      const std::string_view o = e.text().view();
+      const auto v = constants::arithmetic(l, o == "//" ? '/' : o[0], r);
+      if (!v)
         return std::nullopt;
-      std::int64_t q = l / r, m = l % r;
-      if (m != 0 && ((m < 0) != (r < 0))) { // Python floors
-        --q;
-        m += r;
-      }
-      l = e.text() == "//" ? q : m;
+      l = *v;
     }
   }
   return values.size() == 1 ? std::optional<std::int64_t>(values.back()) : std::nullopt;
+}
+
+mutable_expr dsl_parser::integer_of(const expression& e) {
+  if (e.what != expression::kind::binary && e.what != expression::kind::unary &&
+      !(e.what == expression::kind::opaque && powers_.count(&e) != 0))
+    return nullptr;
+  const auto v = fold_integer(e);
+  if (!v)
+    return nullptr;
+  expression_spec c;
+  c.what = expression::kind::integer;
+  c.value = *v;
+  c.where = e.where;
+  return w_.make(c);
+}
+
+expression_ptr dsl_parser::folded(const expression_ptr& e) {
+  if (auto* c = integer_of(*e))
+    return c;
+  return e;
 }
 
 bool dsl_parser::shape_allocation(expression& e) {

@@ -58,6 +58,31 @@ const std::unordered_map<std::string_view, py_scope::binding>& constants::names_
   return *table;
 }
 
+std::optional<std::int64_t> constants::arithmetic(std::int64_t l, char o, std::int64_t r) {
+  std::int64_t v = 0;
+  switch (o) {
+  case '+':
+    return __builtin_add_overflow(l, r, &v) ? std::nullopt : std::optional(v);
+  case '-':
+    return __builtin_sub_overflow(l, r, &v) ? std::nullopt : std::optional(v);
+  case '*':
+    return __builtin_mul_overflow(l, r, &v) ? std::nullopt : std::optional(v);
+  case '/':
+  case '%': {
+    if (r == 0 || (l == std::numeric_limits<std::int64_t>::min() && r == -1))
+      return std::nullopt;
+    std::int64_t q = l / r, m = l % r;
+    if (m != 0 && ((m < 0) != (r < 0))) { // Python floors
+      --q;
+      m += r;
+    }
+    return o == '/' ? q : m;
+  }
+  default:
+    return std::nullopt;
+  }
+}
+
 std::optional<std::int64_t> constants::integer_literal(std::string_view s) {
   unsigned base = 10;
   std::size_t b = 0;

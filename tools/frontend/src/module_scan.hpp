@@ -447,42 +447,22 @@ private:
     std::optional<std::int64_t> sum() {
       auto l = product();
       while (l) {
-        if (op("+")) {
-          auto r = product();
-          if (!r || __builtin_add_overflow(*l, *r, &*l))
-            return std::nullopt;
-        } else if (op("-")) {
-          auto r = product();
-          if (!r || __builtin_sub_overflow(*l, *r, &*l))
-            return std::nullopt;
-        } else {
+        const char o = op("+") ? '+' : op("-") ? '-' : 0;
+        if (!o)
           break;
-        }
+        auto r = product();
+        l = r ? arithmetic(*l, o, *r) : std::nullopt;
       }
       return l;
     }
     std::optional<std::int64_t> product() {
       auto l = unary();
       while (l) {
-        const bool mul = op("*"), fdiv = !mul && op("//"), mod = !mul && !fdiv && op("%");
-        if (!mul && !fdiv && !mod)
+        const char o = op("*") ? '*' : op("//") ? '/' : op("%") ? '%' : 0;
+        if (!o)
           break;
         auto r = unary();
-        if (!r)
-          return std::nullopt;
-        if (mul) {
-          if (__builtin_mul_overflow(*l, *r, &*l))
-            return std::nullopt;
-        } else {
-          if (*r == 0 || (*l == std::numeric_limits<std::int64_t>::min() && *r == -1))
-            return std::nullopt;
-          std::int64_t q = *l / *r, m = *l % *r;
-          if (m != 0 && ((m < 0) != (*r < 0))) { // Python floors
-            --q;
-            m += *r;
-          }
-          l = fdiv ? q : m;
-        }
+        l = r ? arithmetic(*l, o, *r) : std::nullopt;
       }
       return l;
     }
@@ -528,6 +508,9 @@ private:
 public:
   /// The value of an integer literal's spelling; nullopt for floats and beyond int64.
   static std::optional<std::int64_t> integer_literal(std::string_view s);
+  /// `l o r` as Python computes it, for o one of `+ - * %` and `/` standing for `//`
+  /// (floored); nullopt beyond int64 or for a division by zero, where Python would fail.
+  static std::optional<std::int64_t> arithmetic(std::int64_t l, char o, std::int64_t r);
 
 private:
   const token_stream& ts_;

@@ -92,14 +92,15 @@ statement_ptr dsl_parser::parse_for() {
     c.where = iter_at;
     return expression_ptr(w_.make(c));
   };
+  // Bounds such as `N - 1` are the integers they are, as the DSL binds them.
   if (args.size() == 1) {
     s.start = constant(0);
-    s.stop = args[0];
+    s.stop = folded(args[0]);
   } else {
-    s.start = args[0];
-    s.stop = args[1];
+    s.start = folded(args[0]);
+    s.stop = folded(args[1]);
   }
-  s.step = args.size() == 3 ? args[2] : constant(1);
+  s.step = args.size() == 3 ? folded(args[2]) : constant(1);
   auto* v = bind_new(target_names[0]);
   s.loop_var = v;
   loop_of_[v] = {s.start, s.stop, s.step};

@@ -569,7 +569,7 @@ mutable_expr dsl_parser::make_call(std::uint32_t b, mutable_expr callee, const d
       const str kn = w_.intern(text(next()));
       next();
       const expression_ptr v = parse_test();
-      keywords.push({kn, v});
+      keywords.push({kn, kn == "device" ? folded(v) : v});
     } else if (is_op("**")) {
       const std::uint32_t sb = static_cast<std::uint32_t>(i_);
       next();

@@ -780,6 +780,8 @@ void dsl_parser::bind_block_targets(statement& block) {
 statement* dsl_parser::assign_names(statement_spec& s, std::span<const std::string_view> names,
                                     mutable_expr value) {
   s.what = statement::kind::assign;
+  if (auto* c = integer_of(*value)) // `last = N - 1`: a constant temporary
+    value = c;
   if (const std::string_view* cell = first_cell(names))
     value = into_cell(*cell, value, s.where);
   expression& e = *value;
@@ -794,7 +796,7 @@ statement* dsl_parser::assign_names(statement_spec& s, std::span<const std::stri
       e.set_name(var0()->name);
     bind_slot(*var0(), e);
     if (e.args().size() == 1)
-      if (const auto bytes = fold_size(*e.args()[0]))
+      if (const auto bytes = fold_integer(*e.args()[0]))
         unit_->allocation_bytes.emplace_back(s.where, *bytes);
   } else if (e.what == expression::kind::operation && e.op == commscope::operation::window &&
              vars.size() == 1) {

@@ -554,14 +554,24 @@ private:
   /// A call of a chip orchestrator without `device=` dispatches nothing: records the
   /// views it is given by name (program_unit::undispatched_views).
   void note_undispatched(const expression& call, std::string_view callee);
-  /// The value of an allocation's size when it folds (program_unit::allocation_bytes).
-  std::optional<std::int64_t> fold_size(const expression& size) const;
+  /// The value of an integer constant expression as Python computes it: integers (the
+  /// file's constants among them) combined by `+ - * // % **` and unary `-`; nullopt
+  /// for anything else, beyond int64, or where Python would fail (a division by zero).
+  std::optional<std::int64_t> fold_integer(const expression& root) const;
+  /// e as the integer it is when it is an integer constant expression (fold_integer),
+  /// else e: what the DSL binds when it builds the program, where the pass reads an
+  /// integer (`device=TP - 1`, `pl.range(N - 1, -1, -1)`, `last = N - 1`). An
+  /// allocation's size keeps its form: the plan prints it as written.
+  expression_ptr folded(const expression_ptr& e);
+  /// The integer node folded() makes of e; null when e is no integer constant expression
+  /// (or a plain integer already).
+  mutable_expr integer_of(const expression& e);
   struct fold_frame {
     const expression* e;
     bool expanded;
   };
-  mutable std::vector<fold_frame> fold_stack_;    ///< fold_size's scratch
-  mutable std::vector<std::int64_t> fold_values_; ///< fold_size's scratch
+  mutable std::vector<fold_frame> fold_stack_;    ///< fold_integer's scratch
+  mutable std::vector<std::int64_t> fold_values_; ///< fold_integer's scratch
 
   /// `alloc_window_buffer([d0, d1, ...], dtype=pl.T)`: its size is the product of the
   /// shape's elements and the width of T (args[0] becomes that product; base keeps the

@@ -20,8 +20,8 @@ def decoder_layer():
     q = pld.window(q_buf, [HIDDEN], dtype=pl.FP32)
     kv = pld.window(kv_buf, [HIDDEN], dtype=pl.FP32)
     sig = pld.window(sig_buf, [pld.world_size()], dtype=pl.INT32)
-    for r in pl.range(nr + 1):
+    for r in pl.range(nr):
         attention(q, kv, device=r)
-        mlp(q, device=r)
+        mlp(q, device=r + 1)
     q = pld.tensor.allreduce(q, sig, op="sum")
     return q
