@@ -26,3 +26,14 @@
 # ONE: digraph commscope {
 # RUN: %FileCheck --check-prefix=SUMMARY %s < %t.o.out
 # SUMMARY: Found 2 errors in 2 files (4 files checked).
+#
+# Two inputs that -o DIR would draw to one picture (`..` is dropped to stay inside DIR)
+# are a usage error before anything is written; one file named twice is drawn once.
+# RUN: rm -rf %t.clash && mkdir -p %t.clash/in/inner
+# RUN: cp %S/several/a_ring.py %t.clash/in/m.py && cp %S/several/sub/c_pair.py %t.clash/in/inner/m.py
+# RUN: cd %t.clash/in/inner && %commscope-opt --emit=dot -o ../out m.py ../m.py 2> %t.clash.err; test $? -eq 2
+# RUN: %FileCheck --check-prefix=CLASH %s < %t.clash.err
+# CLASH: commscope-opt: error: 'm.py' and '../m.py' would both be drawn to '../out/m.dot': check them in separate runs, or from a directory above both
+# RUN: test ! -e %t.clash/in/out
+# RUN: cd %t.clash/in/inner && %commscope-opt --emit=dot -o ../out m.py ./m.py
+# RUN: test -f %t.clash/in/out/m.dot && test $(find %t.clash/in/out -type f | wc -l) -eq 1

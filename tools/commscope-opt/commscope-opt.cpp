@@ -32,6 +32,7 @@
 #include <fstream>
 #include <iostream>
 #include <iterator>
+#include <map>
 #include <memory>
 #include <optional>
 #include <set>
@@ -1014,6 +1015,22 @@ int run_files(const options& opt, const run_setup& setup, const std::vector<std:
     std::cerr << "commscope-opt: error: --emit=ir takes one input file (several given)\n"
               << usage_hint;
     return exit_usage;
+  }
+  if (opt.emit == emit_kind::dot && opt.output_dir) {
+    // Two inputs whose paths differ only where picture_path drops a part (`m.py` and
+    // `../m.py`) would write one picture: the second would silently replace the first.
+    std::map<std::filesystem::path, std::size_t> drawn;
+    for (std::size_t i = 0; i < files.size(); ++i) {
+      const auto [at, fresh] = drawn.emplace(picture_path(*opt.output_dir, files[i]), i);
+      std::error_code a, b;
+      if (!fresh && std::filesystem::weakly_canonical(files[at->second], a) !=
+                        std::filesystem::weakly_canonical(files[i], b)) {
+        std::cerr << "commscope-opt: error: '" << files[at->second] << "' and '" << files[i]
+                  << "' would both be drawn to '" << at->first.string()
+                  << "': check them in separate runs, or from a directory above both\n";
+        return exit_usage;
+      }
+    }
   }
   // The text format writes to standard output, unless that is the IR or the pictures.
   const bool stdout_taken =
