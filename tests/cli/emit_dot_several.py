@@ -37,3 +37,9 @@
 # RUN: test ! -e %t.clash/in/out
 # RUN: cd %t.clash/in/inner && %commscope-opt --emit=dot -o ../out m.py ./m.py
 # RUN: test -f %t.clash/in/out/m.dot && test $(find %t.clash/in/out -type f | wc -l) -eq 1
+#
+# --format=json does not take the pictures back from -o DIR: they are written, and no
+# `files` document is printed in their stead.
+# RUN: rm -rf %t.json_pictures && cd %S && %commscope-opt --format=json --emit=dot -o %t.json_pictures several/a_ring.py several/sub/c_pair.py > %t.json.out
+# RUN: test -f %t.json_pictures/several/a_ring.dot && test -f %t.json_pictures/several/sub/c_pair.dot
+# RUN: test ! -s %t.json.out

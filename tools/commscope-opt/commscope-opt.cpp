@@ -1010,7 +1010,9 @@ int run_files(const options& opt, const run_setup& setup, const std::vector<std:
   const bool text = opt.format == output_format::text;
   const bool github = opt.format == output_format::github;
   const bool sarif = opt.format == output_format::sarif;
-  const bool json_doc = opt.format == output_format::json && several;
+  // With -o DIR the pictures are written there instead of the `files` document.
+  const bool json_doc = opt.format == output_format::json && several &&
+                        !(opt.emit == emit_kind::dot && opt.output_dir);
   if (opt.emit == emit_kind::ir && several) {
     std::cerr << "commscope-opt: error: --emit=ir takes one input file (several given)\n"
               << usage_hint;

@@ -93,8 +93,16 @@ class Buffer:
 
 
 class View:
+    """A view; a slice of it, or what a method of it returns, is a view of its window."""
+
     def __init__(self, buffer):
         self.buffer = buffer
+
+    def __getitem__(self, key):
+        return View(self.buffer)
+
+    def __getattr__(self, name):
+        return lambda *args, **kwargs: View(self.buffer)
 
 
 class Anything:
@@ -104,8 +112,9 @@ class Anything:
     def __getattr__(self, name):
         return self
 
-    def __call__(self, *args, **kwargs):
-        return self
+    def __call__(self, *args, **kwargs):  # pl.cast(v, ...): still (part of) v's window
+        views = [a for a in list(args) + list(kwargs.values()) if isinstance(a, View)]
+        return View(views[0].buffer) if views else self
 
 
 def allocate(name):
