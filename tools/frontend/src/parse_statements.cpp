@@ -525,8 +525,15 @@ statement* dsl_parser::parse_simple() {
     auto value = parse_value();
     return assign_name(s, target, value);
   }
-  // An expression list, then '=' chains, an annotation, or an augmented operator.
-  auto first = parse_expression_list(nullptr, true);
+  // An expression list (or a yield, whose value leaves as a return's does), then '='
+  // chains, an annotation, or an augmented operator.
+  const bool yields = is_name("yield");
+  auto first = yields ? parse_yield() : parse_expression_list(nullptr, true);
+  if (yields && !at_line_end()) { // as Python 3.11 says it
+    if (is_op("="))
+      fail_at(w.begin, "assignment to yield expression not possible");
+    fail_at(peek().begin, "invalid syntax");
+  }
   if (is_op(":")) { // annotated: NAME: T [= value]
     next();
     (void)parse_test(); // the annotation: kept in the statement's text only
