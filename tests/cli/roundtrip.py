@@ -10,6 +10,10 @@
 # RUN: %commscope-opt --format=json --verify %t.ir.py > /dev/null
 # RUN: %FileCheck --check-prefix=IR %s < %t.ir.py
 # RUN: %FileCheck --check-prefix=PLAN %s < %t.plan2
+# The text plan of the printed IR, read back from its scopes, is the input's, bytes too.
+# RUN: %commscope-opt %s | sed 1d > %t.table1
+# RUN: %commscope-opt %t.ir.py | sed 1d > %t.table2
+# RUN: diff %t.table1 %t.table2
 import pypto.language as pl
 import pypto.language.distributed as pld
 

@@ -238,7 +238,7 @@ TEST_CASE("allocation sizes fold where they are integer constant expressions") {
   REQUIRE(m.programs.size() == 1);
   const auto& u = m.programs[0];
   std::string got;
-  for (const auto& [at, bytes] : u.allocation_bytes)
+  for (const auto& [at, variable, bytes] : u.allocation_bytes)
     got += std::to_string(at.line) + ":" + std::to_string(at.column) + "=" + std::to_string(bytes) +
            " ";
   CHECK(got.starts_with("6:5=1024 7:5=4096 8:5=25 13:5=128 "));
@@ -250,4 +250,5 @@ TEST_CASE("allocation sizes fold where they are integer constant expressions") {
   const auto plan = commscope::analyze(p);
   REQUIRE(plan.functions.size() == 1);
   CHECK(fe::allocation_bytes_at(u, plan.functions[0].allocations[0].where) == 1024);
+  CHECK(fe::allocation_bytes_of(u, *plan.functions[0].allocations[0].base) == 1024);
 }

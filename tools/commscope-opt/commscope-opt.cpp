@@ -384,6 +384,17 @@ std::string size_text(const function_plan_type& fp, std::uint32_t allocation) {
   return size;
 }
 
+/// The bytes of an allocation whose size folds. A body read back from its scopes locates
+/// its allocations at their scopes: they are found by the variable they are bound to.
+std::optional<std::int64_t> allocation_bytes(const fe::program_unit& unit,
+                                             const function_plan_type& fp,
+                                             std::uint32_t allocation) {
+  const auto& a = fp.allocations[allocation];
+  if (a.existing && a.base)
+    return fe::allocation_bytes_of(unit, *a.base);
+  return fe::allocation_bytes_at(unit, a.where);
+}
+
 /// The text format's plan of one host orchestrator: each domain with its devices, its
 /// slots with their sizes (and bytes, when a size folds) and the domain's total.
 void plan_table(std::string& out, const function_plan_type& fp, const fe::program_unit& unit) {
@@ -405,7 +416,7 @@ void plan_table(std::string& out, const function_plan_type& fp, const fe::progra
     bool overflow = false;
     for (const auto a : slots) {
       width = std::max(width, fp.allocations[a].name.size());
-      const auto bytes = fe::allocation_bytes_at(unit, fp.allocations[a].where);
+      const auto bytes = allocation_bytes(unit, fp, a);
       sizes.push_back(commscope::opt::size_with_bytes(size_text(fp, a), bytes));
       if (!bytes)
         ++symbolic;
@@ -523,8 +534,7 @@ program_outcome run_program(const fe::program_unit& unit, const options& opt,
     for (const auto& fp : drawn.functions)
       picture->function(
           fp, traits, [&](std::uint32_t a) { return size_text(fp, a); },
-          [&](std::uint32_t a) { return fe::allocation_bytes_at(unit, fp.allocations[a].where); },
-          v);
+          [&](std::uint32_t a) { return allocation_bytes(unit, fp, a); }, v);
   };
   // The companion pass first (docs/semantics.md, "The companion pass: signal synthesis"):
   // a program it rejects goes no further.

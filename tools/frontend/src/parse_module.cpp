@@ -130,9 +130,21 @@ std::optional<std::int64_t> allocation_bytes_at(const program_unit& unit,
   const auto& v = unit.allocation_bytes;
   const auto it = std::lower_bound(
       v.begin(), v.end(), where,
-      [&](const auto& entry, reference::source_location w) { return before(entry.first, w); });
-  if (it != v.end() && it->first == where)
-    return it->second;
+      [&](const auto& entry, reference::source_location w) { return before(entry.where, w); });
+  if (it != v.end() && it->where == where)
+    return it->bytes;
+  return std::nullopt;
+}
+
+std::optional<std::int64_t> allocation_bytes_of(const program_unit& unit,
+                                                const reference::variable& base) {
+  // Variables are numbered as the body is read: their ids ascend with the entries too.
+  const auto& v = unit.allocation_bytes;
+  const auto it =
+      std::lower_bound(v.begin(), v.end(), base.id,
+                       [](const auto& entry, std::uint32_t id) { return entry.variable < id; });
+  if (it != v.end() && it->variable == base.id)
+    return it->bytes;
   return std::nullopt;
 }
 

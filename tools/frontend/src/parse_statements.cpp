@@ -804,7 +804,7 @@ statement* dsl_parser::assign_names(statement_spec& s, std::span<const std::stri
     bind_slot(*var0(), e);
     if (e.args().size() == 1)
       if (const auto bytes = fold_integer(*e.args()[0]))
-        unit_->allocation_bytes.emplace_back(s.where, *bytes);
+        unit_->allocation_bytes.push_back({s.where, var0()->id, *bytes});
   } else if (e.what == expression::kind::operation && e.op == commscope::operation::window &&
              vars.size() == 1) {
     type ty;

@@ -125,15 +125,26 @@ struct program_unit {
   /// size folds to an integer: integer literals, constants of the file, -D and imported
   /// constants (as `device=` resolves them), `+ - * // % **`, parentheses and unary
   /// minus, with Python's semantics; anything else, or a step that overflows 64 bits,
-  /// leaves the allocation out. Keyed by the allocation's statement, which is the
-  /// location the plan reports (`commscope::allocation::where`). In source order.
-  std::vector<std::pair<reference::source_location, std::int64_t>> allocation_bytes;
+  /// leaves the allocation out. Each with the allocation's statement, which is the
+  /// location the plan reports (`commscope::allocation::where`), and the id of the
+  /// variable it is bound to (`commscope::allocation::base`), both ascending: in source
+  /// order.
+  struct allocation_size {
+    reference::source_location where;
+    std::uint32_t variable = 0;
+    std::int64_t bytes = 0;
+  };
+  std::vector<allocation_size> allocation_bytes;
 };
 
 /// The folded byte count of the allocation the plan locates at `where`
 /// (program_unit::allocation_bytes); nullopt when its size does not fold.
 [[nodiscard]] std::optional<std::int64_t> allocation_bytes_at(const program_unit& unit,
                                                               reference::source_location where);
+/// The same, of the allocation bound to `base`: for a body read back from its scopes,
+/// where the plan locates an allocation at its scope (`commscope::allocation::existing`).
+[[nodiscard]] std::optional<std::int64_t> allocation_bytes_of(const program_unit& unit,
+                                                              const reference::variable& base);
 
 struct module_result {
   std::vector<program_unit> programs;
