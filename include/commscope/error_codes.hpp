@@ -73,10 +73,10 @@ inline constexpr std::array<error_code_info, 17> error_codes{{
      "devices",
      "allocation {subject} is only dispatched from empty loops, so its device set is empty"},
     {"unsupported-device", "A device= form the analysis cannot evaluate.",
-     "The device= argument of a dispatch is neither an integer constant, the world size "
-     "nor a loop variable over a constant range.",
-     "device= accepts an integer constant, pld.world_size(), or the variable of a loop over "
-     "pl.range(...) with constant or world-size bounds; for r + 1, loop over the shifted range "
+     "The device= argument of a dispatch is neither an integer constant nor the variable of "
+     "a loop over a range whose bounds are constants or the world size.",
+     "device= accepts an integer constant or the variable of a loop over pl.range(...) whose "
+     "bounds are constants or pld.world_size(); for r + 1, loop over the shifted range "
      "instead",
      "cannot infer the devices of the dispatch of {subject} from its device= expression"},
     {"negative-device", "A negative device id.",

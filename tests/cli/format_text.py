@@ -36,7 +36,7 @@ class Text:
 # CHECK-NEXT:{{.*}}format_text.py:19:13: error: cannot infer the devices of the dispatch of 'chip' from its device= expression [unsupported-device]
 # CHECK-NEXT:   19 |             self.chip(w, device=r + 1)
 # CHECK-NEXT:      |             ^~~~~~~~~~~~~~~~~~~~~~~~~~
-# CHECK-NEXT:help: device= accepts an integer constant (a literal, a constant of the file, a -D name, arithmetic on them), pld.world_size(), or the variable of a loop over pl.range(...) with constant or world-size bounds; for r + 1, loop over the shifted range instead
+# CHECK-NEXT:help: device= accepts an integer constant (a literal, a constant of the file, a -D name, arithmetic on them) or the variable of a loop over pl.range(...) whose bounds are constants or pld.world_size(); for r + 1, loop over the shifted range instead
 # CHECK-NEXT:Found 2 errors in 1 file (1 file checked).
 #
 # -q: the diagnostics alone.

@@ -22,9 +22,8 @@ struct own_help {
 inline constexpr std::array<own_help, 1> driver_help{{
     {error_code::unsupported_device,
      "device= accepts an integer constant (a literal, a constant of the file, a -D name, "
-     "arithmetic on them), "
-     "pld.world_size(), or the variable of a loop over pl.range(...) with constant or world-size "
-     "bounds; for r + 1, loop over the shifted range instead"},
+     "arithmetic on them) or the variable of a loop over pl.range(...) whose bounds are "
+     "constants or pld.world_size(); for r + 1, loop over the shifted range instead"},
 }};
 
 /// The pass's codes as the driver lists them: the library's rows, with the driver's help
