@@ -463,9 +463,11 @@ std::string with_open_names(std::string message, const fe::program_unit& unit,
       names.push_back(name);
   for (std::size_t i = 0; i < names.size(); ++i) {
     message += i ? "; " : ": ";
-    message += "'" + std::string(names[i]) +
-               "' is not bound to an integer constant in this file (bind it with -D " +
-               std::string(names[i]) + "=INT)";
+    message += "'" + std::string(names[i]) + "' is not bound to an integer constant in this file" +
+               (unit.dynamic_globals ? ", which may rebind its names through globals(), exec or "
+                                       "sys.modules"
+                                     : "") +
+               " (bind it with -D " + std::string(names[i]) + "=INT)";
   }
   bool local = false;
   for (const auto& [where, name] : unit.local_device_names)

@@ -352,7 +352,7 @@ std::optional<std::int64_t> loader_state::constant_in(const std::shared_ptr<scan
       return it->second;
   }
   static const module_options no_defines;
-  constants c(m->ts, m->scan->scopes, no_defines);
+  constants c(m->ts, *m->scan, no_defines);
   constant_context context{this, m.get(), chain};
   c.import_constants(
       [](void* ctx, std::string_view n, std::int32_t scope) -> std::optional<std::int64_t> {

@@ -22,6 +22,8 @@ std::optional<std::int64_t> constants::lookup(std::string_view name, std::int32_
     const auto& sc = scopes_[static_cast<std::size_t>(s)];
     if (sc.what == py_scope::kind::class_body)
       continue; // not an enclosing scope, as in Python
+    if (s == 0 && dynamic_globals_)
+      return std::nullopt;
     const auto& names = names_of(s);
     const auto it = names.find(name);
     if (it == names.end())
@@ -227,10 +229,49 @@ void module_scan::run() {
       }
     }
   }
+  dynamic_globals = rebinds_dynamically();
   if (names.distributed_module().empty())
     unused_module_name = unused_name("pld");
   if (top_import_end == no_offset)
     top_import_end = distributed_import_end_;
+}
+
+bool module_scan::rebinds_dynamically() const {
+  const auto& t = ts_.tokens;
+  const auto name = [&](std::size_t i, std::string_view n) {
+    return i < t.size() && t[i].kind() == tok::name && ts_.text(t[i]) == n &&
+           !(i > 0 && t[i - 1].is_op(".")); // a builtin's name, no attribute's
+  };
+  const auto op = [&](std::size_t i, operator_code o) { return i < t.size() && t[i].is_op(o); };
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    if (name(i, "exec") && op(i + 1, "("))
+      return true;
+    if (name(i, "sys") && op(i + 1, ".") && i + 2 < t.size() && ts_.text(t[i + 2]) == "modules")
+      return true;
+    if (!name(i, "globals") || !op(i + 1, "(") || !op(i + 2, ")"))
+      continue;
+    // Reading is harmless: `globals()[k]`, `globals().get(k)`, `k in globals()`.
+    std::size_t k = i + 3;
+    if (op(k, ".") && k + 1 < t.size() && ts_.text(t[k + 1]) == "get")
+      continue;
+    if (op(k, "[")) {
+      int depth = 0;
+      for (; k < t.size(); ++k) {
+        depth += nesting(static_cast<std::uint32_t>(k));
+        if (depth == 0)
+          break;
+      }
+      const bool deleted = i > 0 && t[i - 1].is_keyword("del");
+      if (!deleted && k + 1 < t.size() && !op(k + 1, "=") &&
+          !is_augmented_code(code(static_cast<std::uint32_t>(k + 1))))
+        continue;
+      return true;
+    }
+    if (i > 0 && t[i - 1].is_keyword("in"))
+      continue;
+    return true;
+  }
+  return false;
 }
 
 std::string module_scan::unused_name(std::string_view stem) const {

@@ -284,6 +284,11 @@ public:
   /// Some `from M import *`, at any level: a name the scan sees bound nowhere may be
   /// bound by it, so none is surely Python's builtin.
   bool star_import = false;
+  /// The module may rebind its own names where no statement names them: it writes
+  /// through `globals()` (`globals()["N"] = 8`, `globals().update(...)`, or passes it
+  /// on), calls `exec`, or reaches itself through `sys.modules`. Then none of its names
+  /// is a constant.
+  bool dynamic_globals = false;
   /// For a file that reaches pypto.language.distributed by no name: the name its rewrite
   /// binds the module to (top_import_end), spelled nowhere in the file (`pld`, else `pld_`,
   /// ...), so that no import, assignment or variable of the file can be what the scopes
@@ -309,6 +314,9 @@ private:
   bool is_name(std::uint32_t i, keyword_id n) const { return ts_.tokens[i].is_keyword(n); }
   /// `stem`, or `stem` followed by as many '_' as make it a name no token spells.
   std::string unused_name(std::string_view stem) const;
+  /// Whether any token sequence of the file may rebind its names dynamically
+  /// (dynamic_globals).
+  bool rebinds_dynamically() const;
 
   /// What a line holds that its statements' scans would otherwise look for in passes of
   /// their own: most lines are one statement without `:=`.
@@ -392,9 +400,8 @@ struct decorator_finding {
 /// the file").
 class constants {
 public:
-  constants(const token_stream& ts, const std::vector<py_scope>& scopes,
-            const module_options& options)
-      : ts_(ts), scopes_(scopes), options_(options) {}
+  constants(const token_stream& ts, const module_scan& scan, const module_options& options)
+      : ts_(ts), scopes_(scan.scopes), options_(options), dynamic_globals_(scan.dynamic_globals) {}
 
   /// A name bound in `scope` by an import: the constant it is in its module, if any
   /// (`depth`: how deep the evaluation already is).
@@ -516,6 +523,7 @@ private:
   const token_stream& ts_;
   const std::vector<py_scope>& scopes_;
   const module_options& options_;
+  bool dynamic_globals_ = false; ///< module_scan::dynamic_globals: no module name is one
   imported_constant imported_ = nullptr;
   void* imported_context_ = nullptr;
   std::unordered_map<std::pair<std::int32_t, std::string_view>, std::optional<std::int64_t>,

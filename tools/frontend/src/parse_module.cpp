@@ -34,7 +34,7 @@ module_result parse_module(std::string_view text, const module_options& options)
       r.newline = "\r\n";
     detail::module_scan scan(ts);
     scan.run();
-    detail::constants consts(ts, scan.scopes, options);
+    detail::constants consts(ts, scan, options);
     // Names the file imports: resolved in the run's modules (docs/commscope-opt.md,
     // "Programs across modules"), after -D and the file's own constants.
     std::string directory;

@@ -117,6 +117,7 @@ program_unit dsl_parser::run(const candidate_program& cp, std::string_view stem)
   unit.name = prog->name;
   unit.line = ts_.line(t_[cp.first_decorator]);
   unit.distributed_module = scan_.names.distributed_module();
+  unit.dynamic_globals = scan_.dynamic_globals;
   if (unit.distributed_module.empty()) {
     unit.distributed_module = scan_.unused_module_name;
     if (scan_.top_import_end != module_scan::no_offset) {

@@ -80,6 +80,10 @@ struct program_unit {
   /// Names left open that a `device=` depends on, by the location of that call: the
   /// driver names them in the `unsupported-device` message and suggests `-D`.
   std::vector<std::pair<reference::source_location, std::string>> open_names;
+  /// The file may rebind its module's names where no statement names them (through
+  /// `globals()`, `exec` or `sys.modules`): none of them is a constant, and the driver
+  /// says why.
+  bool dynamic_globals = false;
   /// Names in a `device=` that a comprehension or a lambda binds (`[f(device=r) for r in
   /// ...]`), by the location of that call: the driver says so instead of suggesting `-D`.
   std::vector<std::pair<reference::source_location, std::string>> local_device_names;
