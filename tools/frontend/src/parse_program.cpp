@@ -351,9 +351,22 @@ function_ptr dsl_parser::parse_function(const definition& d, signature* sig, boo
         ++w;
       span.indent = std::string(ts_.source.substr(ls, w - ls)) + "    ";
     } else {
-      const token& first_tok = t_[d.body_begin + 1];
-      span.begin = ts_.line_starts[ts_.line_of(first_tok.begin) - 1]; // where it starts
-      span.indent = std::string(ts_.source.substr(span.begin, first_tok.begin - span.begin));
+      std::uint32_t first = d.body_begin + 1;
+      // The body's lines begin after the header's: comment lines above the first
+      // statement are printed with it, so they are the body's too.
+      std::uint32_t opens = d.colon;
+      // A docstring on lines of its own stays the function's: the scopes wrap what follows
+      // it, and the analysis has no use for it.
+      if (t_[first].kind() == tok::string && t_[first + 1].kind() == tok::newline &&
+          fn->body.size() > 1 && t_[first + 2].kind() != tok::dedent) {
+        fn->body = w_.list(std::span<const statement_ptr>(fn->body).subspan(1));
+        opens = first + 1;
+        first += 2;
+      }
+      const token& first_tok = t_[first];
+      span.begin = ts_.line_starts[ts_.line_of(t_[opens].begin)];
+      const std::uint32_t line_begin = ts_.line_starts[ts_.line_of(first_tok.begin) - 1];
+      span.indent = std::string(ts_.source.substr(line_begin, first_tok.begin - line_begin));
       // The last NEWLINE of the body: the DEDENT's predecessor.
       std::uint32_t last = d.body_end;
       while (last > d.body_begin + 1 && t_[last - 1].kind() != tok::newline)
