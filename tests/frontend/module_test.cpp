@@ -433,23 +433,23 @@ class P:
   CHECK(plan_of(m.programs[0]).find("malformed-op@17") == std::string::npos);
 }
 
-TEST_CASE("a body that starts with a string spanning lines is replaced where it starts") {
-  // A bare carriage return ends a line inside the docstring (fuzz finding): the body, its
-  // indentation and the leading comments are those of the line the statement starts on.
-  const std::string src = std::string(header) +
-                          "@pl.jit\n"
-                          "def chip(x):\n"
-                          "    return x\n"
-                          "\n"
-                          "@pl.jit.host\n"
-                          "def host():\n"
-                          "    \"\"\"Host: one window\r\x19 per rank.\"\"\"\n"
-                          "    buf = pld.alloc_window_buffer(64)\n"
-                          "    view = pld.window(buf, [16], dtype=pl.FP32)\n"
-                          "    chip(view, device=0)\n"
-                          "\n"
-                          "def main():\n"
-                          "    return 0\n";
+TEST_CASE("a docstring spanning lines stays above the scopes, as written") {
+  // A bare carriage return ends a line inside the docstring (fuzz finding): the body the
+  // scopes replace begins on the line after the docstring ends, with the indentation of
+  // the statement that follows it.
+  const std::string src = std::string(header) + "@pl.jit\n"
+                                                "def chip(x):\n"
+                                                "    return x\n"
+                                                "\n"
+                                                "@pl.jit.host\n"
+                                                "def host():\n"
+                                                "    \"\"\"Host: one window\r\x19 per rank.\"\"\"\n"
+                                                "    buf = pld.alloc_window_buffer(64)\n"
+                                                "    view = pld.window(buf, [16], dtype=pl.FP32)\n"
+                                                "    chip(view, device=0)\n"
+                                                "\n"
+                                                "def main():\n"
+                                                "    return 0\n";
   auto m = read(src);
   REQUIRE(m.programs.size() == 1);
   const auto& unit = m.programs[0];
@@ -458,8 +458,10 @@ TEST_CASE("a body that starts with a string spanning lines is replaced where it 
   REQUIRE(commscope::run(p).empty());
   const std::string out =
       fe::splice_bodies(src, fe::rewritten_bodies(unit, *parsed, *p, m.newline), m.newline);
-  CHECK(out.find("def host():\n    with pld.comm_domain(\"comm_d0\", devices=[0], slots=[buf]):\n"
-                 "        \"\"\"Host: one window\n\x19 per rank.\"\"\"\n") != std::string::npos);
+  // The docstring stays first, as written: the scopes begin below it.
+  CHECK(out.find("def host():\n    \"\"\"Host: one window\r\x19 per rank.\"\"\"\n"
+                 "    with pld.comm_domain(\"comm_d0\", devices=[0], slots=[buf]):\n"
+                 "        buf = pld.alloc_window_buffer(64)\n") != std::string::npos);
   CHECK(out.ends_with("\n\ndef main():\n    return 0\n"));
   const auto again = read(out);
   REQUIRE(again.programs.size() == 1);
@@ -470,42 +472,39 @@ TEST_CASE("a decorator that ends its block is a syntax error, not a decorator of
   // Fuzz finding: a class nested in a host body ended at a decorator, and the scan took
   // the next `def` of the outer class for its decorated statement; the program printed
   // from it (ending at the decorator) did not read back.
-  const std::string src = std::string(header) +
-                          "class A:\n"
-                          "    class B:\n"
-                          "        @staticmethod\n"
-                          "\n"
-                          "# a comment between\n"
-                          "    def f(self):\n"
-                          "        return 0\n";
+  const std::string src = std::string(header) + "class A:\n"
+                                                "    class B:\n"
+                                                "        @staticmethod\n"
+                                                "\n"
+                                                "# a comment between\n"
+                                                "    def f(self):\n"
+                                                "        return 0\n";
   const auto m = fe::parse_module(src);
   REQUIRE(m.error);
   CHECK(m.error->message == "invalid syntax: a decorator must be followed by 'def' or 'class'");
-  const auto header_lines =
-      static_cast<unsigned>(std::count(header.begin(), header.end(), '\n'));
+  const auto header_lines = static_cast<unsigned>(std::count(header.begin(), header.end(), '\n'));
   CHECK(m.error->line == header_lines + 6);
   // Still accepted: decorators, blank lines and comments, then the def in the same block.
   const auto ok = fe::parse_module(std::string(header) + "class A:\n"
-                                                          "    @staticmethod\n"
-                                                          "\n"
-                                                          "    # a comment between\n"
-                                                          "    def f():\n"
-                                                          "        return 0\n");
+                                                         "    @staticmethod\n"
+                                                         "\n"
+                                                         "    # a comment between\n"
+                                                         "    def f():\n"
+                                                         "        return 0\n");
   CHECK(!ok.error);
 }
 
 TEST_CASE("an import names dotted modules, each aliased by one name that is no keyword") {
   // Fuzz finding: `import m as import pypto.language as pl` bound `import` to m, and the
   // rewrite spelled its scopes `import.comm_domain(...)`, which does not read back.
-  for (const char* line : {"import pypto.language.distributed as import pypto.language as pl\n",
-                           "import pypto.language.distributed as dist pl\n",
-                           "from pypto.language import distributed as for\n",
-                           "from pypto.language import (distributed as dist x)\n",
-                           "import pypto.language.distributed as\n",
-                           "import pypto.language.distributed pld\n",
-                           "from pypto.language import distributed dist\n",
-                           "import pypto.language.distributed as pld, import\n",
-                           "import pypto.language.\n"}) {
+  for (const char* line :
+       {"import pypto.language.distributed as import pypto.language as pl\n",
+        "import pypto.language.distributed as dist pl\n",
+        "from pypto.language import distributed as for\n",
+        "from pypto.language import (distributed as dist x)\n",
+        "import pypto.language.distributed as\n", "import pypto.language.distributed pld\n",
+        "from pypto.language import distributed dist\n",
+        "import pypto.language.distributed as pld, import\n", "import pypto.language.\n"}) {
     const auto m = fe::parse_module(std::string(line) + "x = 1\n");
     REQUIRE_MESSAGE(m.error, line);
     CHECK(m.error->message.starts_with("invalid syntax: expected "));
