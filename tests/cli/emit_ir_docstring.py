@@ -27,9 +27,18 @@ def only_code():
     chip(w, device=1)
 
 
+@pl.jit.host
+def formatted(n):
+    f"{n} ranks"
+    d = pld.alloc_window_buffer(256)
+    u = pld.window(d, [1, 64], dtype=pl.FP32)
+    chip(u, device=2)
+
+
 # A docstring on lines of its own stays first in the rewritten function (Python reads it
 # as the function's __doc__ only there); the scopes wrap what follows it, comments
-# included, each once. One that shares its line with code is wrapped with it.
+# included, each once. One that shares its line with code is wrapped with it, and an
+# f-string, which is no docstring, is a statement as any other.
 # RUN: %commscope-opt --emit=ir %s > %t.py
 # RUN: %FileCheck --match-full-lines %s < %t.py
 # CHECK:      def host():
@@ -43,6 +52,9 @@ def only_code():
 # CHECK:      def only_code():
 # CHECK-NEXT:     with pld.comm_domain("comm_d0", devices=[1], slots=[c]):
 # CHECK-NEXT:         "Not alone on its line"
+# CHECK:      def formatted(n):
+# CHECK-NEXT:     with pld.comm_domain("comm_d0", devices=[2], slots=[d]):
+# CHECK-NEXT:         f"{n} ranks"
 # RUN: test $(grep -c "^ *# The allocations[.]$" %t.py) -eq 1
 # RUN: %commscope-opt --emit=ir %t.py | diff - %t.py
 # RUN: %commscope-opt --verify %t.py > /dev/null
