@@ -1030,12 +1030,15 @@ int run_files(const options& opt, const run_setup& setup, const std::vector<std:
               << usage_hint;
     return exit_usage;
   }
+  // With -o DIR, where each input's picture goes. Two inputs whose paths differ only
+  // where picture_path drops a part (`m.py` and `../m.py`) would write one picture: the
+  // second would silently replace the first.
+  std::vector<std::filesystem::path> pictures;
   if (opt.emit == emit_kind::dot && opt.output_dir) {
-    // Two inputs whose paths differ only where picture_path drops a part (`m.py` and
-    // `../m.py`) would write one picture: the second would silently replace the first.
     std::map<std::filesystem::path, std::size_t> drawn;
     for (std::size_t i = 0; i < files.size(); ++i) {
-      const auto [at, fresh] = drawn.emplace(picture_path(*opt.output_dir, files[i]), i);
+      pictures.push_back(picture_path(*opt.output_dir, files[i]));
+      const auto [at, fresh] = drawn.emplace(pictures.back(), i);
       std::error_code a, b;
       if (!fresh && std::filesystem::weakly_canonical(files[at->second], a) !=
                         std::filesystem::weakly_canonical(files[i], b)) {
@@ -1178,7 +1181,7 @@ int run_files(const options& opt, const run_setup& setup, const std::vector<std:
           if (!opt.output_dir) {
             write_out(*r.dot);
           } else {
-            const auto target = picture_path(*opt.output_dir, files[i]);
+            const auto& target = pictures[i];
             std::error_code ec;
             std::filesystem::create_directories(target.parent_path(), ec);
             std::ofstream f(target, std::ios::binary);

@@ -13,11 +13,10 @@ a function decorated `@pl.jit`; every argument of a host orchestrator is a stand
 any subscript or attribute of returns again. `-D` binds a name the file leaves open."""
 
 import argparse
-import importlib.util
 import inspect
-import os
-import sys
 import tempfile
+
+import stub_dsl
 
 LANGUAGE = '''
 from . import distributed  # noqa: F401
@@ -156,18 +155,9 @@ def main():
     parser.add_argument("file")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as root:
-        package = os.path.join(root, "pypto", "language")
-        os.makedirs(package)
-        files = {
-            os.path.join(root, "pypto", "__init__.py"): "from . import language  # noqa: F401\n",
-            os.path.join(package, "__init__.py"): LANGUAGE,
-            os.path.join(package, "distributed.py"): DISTRIBUTED,
-            os.path.join(package, "_record.py"): RECORD,
-        }
-        for path, text in files.items():
-            with open(path, "w") as f:
-                f.write(text)
-        sys.path.insert(0, root)
+        stub_dsl.install(
+            root, {"__init__.py": LANGUAGE, "distributed.py": DISTRIBUTED, "_record.py": RECORD}
+        )
         import builtins
 
         for d in args.defines:
@@ -175,9 +165,7 @@ def main():
             setattr(builtins, name, int(value))
         from pypto.language import _record
 
-        spec = importlib.util.spec_from_file_location("model", args.file)
-        model = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(model)
+        stub_dsl.import_file(args.file)
         for world in args.world or [1]:
             print(f"WORLD {world}")
             _record.world = world

@@ -5,15 +5,14 @@ and every `...world_size` inside one (the DSL's compiler reads a host orchestrat
 source and resolves its names there). Prints `RESOLVED <spelling> -> <function>` or
 `UNRESOLVED <spelling>: <error>` for each, in source order.
 
-The stand-in is a package `pypto` made in a scratch folder, which loads its submodules:
-`pypto.language` (decorators, dtypes) and `pypto.language.distributed` (allocations,
-windows, world_size, comm_domain). A name the file does not bind is not found."""
+The stand-in (stub_dsl.py) has `pypto.language` (decorators, dtypes) and
+`pypto.language.distributed` (allocations, windows, world_size, comm_domain). A name the file does not bind is not found."""
 
 import ast
-import importlib.util
-import os
 import sys
 import tempfile
+
+import stub_dsl
 
 LANGUAGE = '''
 from . import distributed  # noqa: F401
@@ -74,18 +73,8 @@ def scope_names(tree):
 def main():
     path = sys.argv[1]
     with tempfile.TemporaryDirectory() as root:
-        package = os.path.join(root, "pypto", "language")
-        os.makedirs(package)
-        with open(os.path.join(root, "pypto", "__init__.py"), "w") as f:
-            f.write("from . import language  # noqa: F401\n")
-        with open(os.path.join(package, "__init__.py"), "w") as f:
-            f.write(LANGUAGE)
-        with open(os.path.join(package, "distributed.py"), "w") as f:
-            f.write(DISTRIBUTED)
-        sys.path.insert(0, root)
-        spec = importlib.util.spec_from_file_location("model", path)
-        model = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(model)
+        stub_dsl.install(root, {"__init__.py": LANGUAGE, "distributed.py": DISTRIBUTED})
+        model = stub_dsl.import_file(path)
         with open(path, encoding="utf-8") as f:
             tree = ast.parse(f.read())
         for func in sorted(scope_names(tree), key=lambda n: (n.lineno, n.col_offset)):
