@@ -8,10 +8,13 @@
 #include <array>
 #include <cstdint>
 #include <limits>
+#include <string>
+#include <vector>
 
 using commscope::no_index;
 using commscope::detail::binding;
 using commscope::detail::definitions;
+using commscope::detail::interned_keys;
 
 namespace {
 
@@ -105,6 +108,42 @@ TEST_CASE("a view index past 26 bits is kept, and the window's pointer with it")
 
 TEST_CASE("a function's variables are forgotten by the next, across many functions") {
   CHECK(functions_forget(10000));
+}
+
+// Variables without an index are numbered by their keys in the order first seen. Keys
+// laid out the ways handles are (consecutive integers, pointers into arenas of several
+// strides, far-apart values) each get their own number, across the table's growths, and
+// read back the same; release forgets them.
+template <class Key> bool numbers_in_order(const std::vector<Key>& keys) {
+  interned_keys<Key> ids;
+  for (std::uint32_t round = 0; round < 2; ++round)
+    for (std::size_t i = 0; i < keys.size(); ++i)
+      if (ids.id(keys[i]) != i)
+        return false;
+  ids.release();
+  return keys.empty() || ids.id(keys.back()) == 0;
+}
+
+TEST_CASE("variables without an index are numbered by their keys, in the order first seen") {
+  std::vector<std::uint32_t> consecutive, far_apart;
+  for (std::uint32_t i = 0; i < 50000; ++i) {
+    consecutive.push_back(i);
+    far_apart.push_back(i * 2654435761u); // distinct: an odd multiplier is a bijection
+  }
+  CHECK(numbers_in_order(consecutive));
+  CHECK(numbers_in_order(far_apart));
+  static std::array<std::uint64_t, 40000 * 64 / 8> arena{};
+  for (const std::size_t stride : {8u, 16u, 40u, 64u, 4096u}) {
+    std::vector<const void*> pointers;
+    for (std::size_t i = 0; i * stride < sizeof(arena) && i < 40000; ++i)
+      pointers.push_back(reinterpret_cast<const char*>(arena.data()) + i * stride);
+    CHECK_MESSAGE(numbers_in_order(pointers), "stride ", stride);
+  }
+  std::vector<std::string> names;
+  for (int i = 0; i < 1000; ++i)
+    names.push_back("v" + std::to_string(i));
+  CHECK(numbers_in_order(names));
+  CHECK(numbers_in_order(std::vector<std::uint32_t>{}));
 }
 
 TEST_SUITE_END();

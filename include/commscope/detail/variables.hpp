@@ -35,8 +35,8 @@
 #include <algorithm>
 #include <bit>
 #include <cstdint>
+#include <functional>
 #include <type_traits>
-#include <unordered_map>
 #include <vector>
 
 namespace commscope::detail {
@@ -784,6 +784,61 @@ private:
   std::size_t bound_ = 0;  ///< dense: the program's variable_bound
 };
 
+/// Numbers keys densely in the order they are first seen (variables without an index of
+/// their own, by their variable_key): the keys in one array, and an open-addressing table
+/// of 4-byte slots (a key's number plus one; 0: empty), at most half full. A node-based
+/// map took an allocation of about 50 bytes per variable.
+template <class Key> class interned_keys {
+public:
+  std::uint32_t id(const Key& k) {
+    if (2 * (keys_.size() + 1) > slots_.size())
+      grow();
+    const auto mask = slots_.size() - 1;
+    for (auto pos = slot_of(k) & mask;; pos = (pos + 1) & mask) {
+      const std::uint32_t s = slots_[pos];
+      if (s == 0) {
+        keys_.push_back(k);
+        const auto n = static_cast<std::uint32_t>(keys_.size());
+        slots_[pos] = n;
+        return n - 1;
+      }
+      if (keys_[s - 1] == k)
+        return s - 1;
+    }
+  }
+  /// Forgets every key and gives back the memory.
+  void release() {
+    std::vector<Key>().swap(keys_);
+    vec<std::uint32_t>().swap(slots_);
+  }
+
+private:
+  /// Not mixed: std::hash of an integer or a pointer is mostly the value itself, and
+  /// variables are met in about the order they were made, so nearby keys in nearby slots
+  /// keep the walk's lookups in cache (a multiplicative mix made each one a miss). The
+  /// higher bits folded in spread the aligned low bits of pointers.
+  static std::size_t slot_of(const Key& k) {
+    auto h = static_cast<std::uint64_t>(std::hash<Key>{}(k));
+    h ^= (h >> 7) ^ (h >> 17) ^ (h >> 29) ^ (h >> 47);
+    return static_cast<std::size_t>(h);
+  }
+  void grow() {
+    vec<std::uint32_t> old(std::max<std::size_t>(16, 2 * slots_.size()), 0);
+    old.swap(slots_);
+    const auto mask = slots_.size() - 1;
+    for (const std::uint32_t s : old)
+      if (s != 0) {
+        auto pos = slot_of(keys_[s - 1]) & mask;
+        while (slots_[pos] != 0)
+          pos = (pos + 1) & mask;
+        slots_[pos] = s;
+      }
+  }
+
+  std::vector<Key> keys_;
+  vec<std::uint32_t> slots_;
+};
+
 /// The definitions, with the adapter's variables numbered: by their variable_index, or
 /// interned by their variable_key.
 template <class Adapter> class variable_table : public definitions {
@@ -797,7 +852,7 @@ public:
   constexpr void reset() {
     definitions::reset();
     if constexpr (!dense)
-      ids_.clear();
+      ids_.release();
   }
 
   [[nodiscard]] constexpr std::uint32_t id(variable v) {
@@ -807,11 +862,21 @@ public:
         vars_.resize(i + 1); // an adapter whose bound was low: stay correct
       return static_cast<std::uint32_t>(i);
     } else {
-      auto [it, fresh] =
-          ids_.try_emplace(a_.variable_key(v), static_cast<std::uint32_t>(vars_.size()));
-      if (fresh)
+      const auto i = ids_.id(a_.variable_key(v));
+      while (i >= vars_.size()) // a new variable is the next id: grows as a push does
         vars_.emplace_back();
-      return it->second;
+      return i;
+    }
+  }
+
+  /// The walk is over: the interned keys are given back with the definitions' room, off
+  /// the analysis' peak. A variable asked for after it is numbered again, the same for
+  /// equal keys, which is all that the ids compared after the walk need.
+  constexpr void end_walk() {
+    definitions::end_walk();
+    if constexpr (!dense) {
+      ids_.release();
+      vec<std::uint32_t>().swap(vars_);
     }
   }
 
@@ -828,9 +893,8 @@ private:
     using type = std::uint8_t; // unused: the adapter numbers its variables
   };
   template <class T> struct interning<T, false> {
-    using key = std::remove_cvref_t<decltype(std::declval<const T&>().variable_key(
-        std::declval<variable>()))>;
-    using type = std::unordered_map<key, std::uint32_t>;
+    using type = interned_keys<std::remove_cvref_t<decltype(std::declval<const T&>().variable_key(
+        std::declval<variable>()))>>;
   };
   typename interning<Adapter, dense>::type ids_{};
 };
