@@ -234,8 +234,11 @@ TEST_CASE("malformed-op: window with the wrong number of arguments") {
                      "malformed-op window 6:14");
   REQUIRE(pl.diagnostics.size() == 3);
   CHECK(pl.diagnostics[1].arity == 1);
-  CHECK(pl.diagnostics[1].expected_arity == 3);
+  // The bound each misses: ptr and shape are positional, dtype may be a keyword.
+  CHECK(pl.diagnostics[1].expected_arity == 2);
+  CHECK(pl.diagnostics[1].message() == "operation 'window' takes 2 positional arguments, got 1");
   CHECK(pl.diagnostics[2].arity == 4);
+  CHECK(pl.diagnostics[2].message() == "operation 'window' takes 3 positional arguments, got 4");
 }
 
 TEST_CASE("malformed-op: world_size with arguments") {

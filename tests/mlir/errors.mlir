@@ -246,7 +246,7 @@ func.func @host() attributes {pld.level = "host", pld.role = "orchestrator"} {
   "pld.dispatch"(%c0, %v) {callee = @chip} : (index, tensor<64xf32>) -> ()
   // expected-error @+1 {{operation 'allreduce' takes 2 positional arguments, got 1: run commscope-synthesize-signals first to give it a signal [malformed-op]}}
   "pld.allreduce"(%v) : (tensor<64xf32>) -> ()
-  // expected-error @+1 {{operation 'window' takes 3 positional arguments, got 1 [malformed-op]}}
+  // expected-error @+1 {{operation 'window' takes 2 positional arguments, got 1 [malformed-op]}}
   %w = "pld.window"(%x) : (i64) -> tensor<64xf32>
   // expected-error @+1 {{operation 'alloc_window_buffer' takes 1 positional argument, got 0 [malformed-op]}}
   %y = "pld.alloc_window_buffer"() {name = "y"} : () -> i64

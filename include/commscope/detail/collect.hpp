@@ -826,9 +826,10 @@ private:
       site.first_argument = record_arguments(out_.arguments, e, site.argument_count);
       out_.collectives.emplace_back(site);
     } else if (!arity_ok) {
+      // The bound it misses: `window(ptr, shape=...)` takes 2, not the 3 it may take.
       report(out_.diagnostics, error_code::malformed_op, reason::wrong_arity, r.name,
              a_.location_of(e), at)
-          .with_arity(static_cast<std::int64_t>(n), r.max_arity);
+          .with_arity(static_cast<std::int64_t>(n), n < r.min_arity ? r.min_arity : r.max_arity);
     } else if (!bound && t.op == operation::alloc_window_buffer) {
       report(out_.diagnostics, error_code::malformed_op, reason::alloc_not_assigned,
              a_.allocation_name(e), a_.location_of(e), at);
