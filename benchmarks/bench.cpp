@@ -3,6 +3,8 @@
 //   traverse/A         floor: every node of the host orchestrator once, through the traits
 //   analyze/A          commscope::analyze
 //   rebuild/A          floor: a copy of the host orchestrator's body
+//   analyze_hashed/A   the same through an adapter that does not number its variables
+//                      (reference_hashed.hpp): the analysis hashes their handles, pointers
 //   run/A              commscope::analyze + commscope::materialize
 //
 // on the reference IR (shared immutable nodes, rebuilt on rewrite), and
@@ -29,6 +31,7 @@
 // the reference IR's), outside any timing.
 #include "floor.hpp"
 #include "index_program.hpp"
+#include "reference_hashed.hpp"
 #include "synthetic.hpp"
 
 #include <commscope/commscope.hpp>
@@ -274,6 +277,23 @@ template <class P, class Q> bool same_plan(const P& p, const Q& q) {
   return true;
 }
 
+/// The README's adapter, whose variables are pointers it does not number: its plan must
+/// be the reference IR's own.
+void bm_analyze_hashed(benchmark::State& state) {
+  auto& w = current(static_cast<std::size_t>(state.range(0)), state);
+  if (!w.program)
+    return;
+  const commscope::bench::reference_hashed_traits t;
+  if (!same_plan(commscope::analyze(w.program), commscope::analyze(w.program, t))) {
+    state.SkipWithError("the plan through the hashed adapter differs from the reference IR's");
+    return;
+  }
+  counters(state, w, peak_over(state, [&] {
+             auto plan = commscope::analyze(w.program, t);
+             benchmark::DoNotOptimize(plan.functions.data());
+           }));
+}
+
 index_workload& current_index(std::size_t allocations, benchmark::State& state) {
   static index_workload w;
   if (w.allocations == allocations && w.ready)
@@ -381,6 +401,7 @@ int main(int argc, char** argv) {
     benchmark::RegisterBenchmark("traverse", bm_traverse)->Arg(a);
     benchmark::RegisterBenchmark("analyze", bm_analyze)->Arg(a);
     benchmark::RegisterBenchmark("analyze_evidence", bm_analyze_evidence)->Arg(a);
+    benchmark::RegisterBenchmark("analyze_hashed", bm_analyze_hashed)->Arg(a);
     benchmark::RegisterBenchmark("rebuild", bm_rebuild)->Arg(a);
     benchmark::RegisterBenchmark("run", bm_run)->Arg(a);
     benchmark::RegisterBenchmark("index_traverse", bm_index_traverse)->Arg(a);

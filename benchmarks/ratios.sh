@@ -37,7 +37,7 @@ trap 'rm -rf "$out"' EXIT
 for a in $sizes; do
   for ir in reference index; do
     echo "running size $a, $ir IR ..." >&2
-    filter="^(traverse|analyze|analyze_evidence|rebuild|run)/$a\$"
+    filter="^(traverse|analyze|analyze_evidence|analyze_hashed|rebuild|run)/$a\$"
     [ "$ir" = index ] && filter="^index_[a-z_]*/$a\$"
     "$build/benchmarks/commscope_bench" --benchmark_filter="$filter" \
       --benchmark_repetitions="$reps" --benchmark_enable_random_interleaving=true \
@@ -117,6 +117,13 @@ growth(lo, hi, ("index_traverse", "index_analyze", "index_run"),
         ("run/traverse", lambda a: ns("index_run", a) / ns("index_traverse", a))))
 
 print("\nvariables hashed: the same analysis through an adapter without variable_index")
+print("reference IR (pointers, as in the README's adapter)")
+for a in sizes:
+    h = ns("analyze_hashed", a)
+    print(f"{a:>11,} | {h:8.0f} ns/alloc, {h / ns('analyze', a):.2f}x analyze, "
+          f"{h / ns('traverse', a):.2f}x traverse | "
+          f"peak {peak('analyze_hashed', a):7.0f} B/alloc")
+print("index IR (32-bit handles)")
 for a in sizes:
     h = ns("index_analyze_hashed", a)
     print(f"{a:>11,} | {h:8.0f} ns/alloc, {h / ns('index_analyze', a):.2f}x analyze, "

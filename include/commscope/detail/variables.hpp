@@ -815,10 +815,13 @@ public:
 private:
   /// Not mixed: std::hash of an integer or a pointer is mostly the value itself, and
   /// variables are met in about the order they were made, so nearby keys in nearby slots
-  /// keep the walk's lookups in cache (a multiplicative mix made each one a miss). The
-  /// higher bits folded in spread the aligned low bits of pointers.
+  /// keep the walk's lookups in cache (a multiplicative mix made each one a miss). A
+  /// pointer's alignment bits are dropped, and the higher bits folded in spread what
+  /// alignment is left.
   static std::size_t slot_of(const Key& k) {
     auto h = static_cast<std::uint64_t>(std::hash<Key>{}(k));
+    if constexpr (std::is_pointer_v<Key>)
+      h >>= 3;
     h ^= (h >> 7) ^ (h >> 17) ^ (h >> 29) ^ (h >> 47);
     return static_cast<std::size_t>(h);
   }
