@@ -116,19 +116,17 @@ growth(lo, hi, ("index_traverse", "index_analyze", "index_run"),
        (("analyze/traverse", lambda a: ns("index_analyze", a) / ns("index_traverse", a)),
         ("run/traverse", lambda a: ns("index_run", a) / ns("index_traverse", a))))
 
+def hashed_rows(case, analyze, traverse):
+    for a in sizes:
+        h = ns(case, a)
+        print(f"{a:>11,} | {h:8.0f} ns/alloc, {h / ns(analyze, a):.2f}x analyze, "
+              f"{h / ns(traverse, a):.2f}x traverse | peak {peak(case, a):7.0f} B/alloc")
+
 print("\nvariables hashed: the same analysis through an adapter without variable_index")
 print("reference IR (pointers, as in the README's adapter)")
-for a in sizes:
-    h = ns("analyze_hashed", a)
-    print(f"{a:>11,} | {h:8.0f} ns/alloc, {h / ns('analyze', a):.2f}x analyze, "
-          f"{h / ns('traverse', a):.2f}x traverse | "
-          f"peak {peak('analyze_hashed', a):7.0f} B/alloc")
+hashed_rows("analyze_hashed", "analyze", "traverse")
 print("index IR (32-bit handles)")
-for a in sizes:
-    h = ns("index_analyze_hashed", a)
-    print(f"{a:>11,} | {h:8.0f} ns/alloc, {h / ns('index_analyze', a):.2f}x analyze, "
-          f"{h / ns('index_traverse', a):.2f}x traverse | "
-          f"peak {peak('index_analyze_hashed', a):7.0f} B/alloc")
+hashed_rows("index_analyze_hashed", "index_analyze", "index_traverse")
 
 print("\npeak: the heap the pass adds beyond the IR, bytes per allocation. analyze: the")
 print("analysis alone, its plan included; run: analysis and rewrite, what the rewrite adds")
