@@ -787,7 +787,7 @@ private:
 /// Numbers keys densely in the order they are first seen (variables without an index of
 /// their own, by their variable_key): the keys in one array, and an open-addressing table
 /// of 4-byte slots (a key's number plus one; 0: empty), at most half full: no allocation
-/// per variable, as a node-based map makes, and about 16 to 24 bytes each.
+/// per variable, as a node-based map makes, and 12 to 24 bytes each (its key, 2 to 4 slots).
 template <class Key> class interned_keys {
 public:
   std::uint32_t id(const Key& k) {
