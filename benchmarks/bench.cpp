@@ -2,9 +2,9 @@
 //
 //   traverse/A         floor: every node of the host orchestrator once, through the traits
 //   analyze/A          commscope::analyze
-//   rebuild/A          floor: a copy of the host orchestrator's body
 //   analyze_hashed/A   the same through an adapter that does not number its variables
 //                      (reference_hashed.hpp): the analysis hashes their handles, pointers
+//   rebuild/A          floor: a copy of the host orchestrator's body
 //   run/A              commscope::analyze + commscope::materialize
 //
 // on the reference IR (shared immutable nodes, rebuilt on rewrite), and
