@@ -358,14 +358,11 @@ function_ptr dsl_parser::parse_function(const definition& d, signature* sig, boo
       // A docstring on lines of its own stays the function's: the scopes wrap what follows
       // it, and the analysis has no use for it.
       // (An f-string is no docstring, and may call something: it stays a statement.)
-      const auto docstring_token = [&](const token& k) {
-        if (k.kind() != tok::string)
-          return false;
-        const std::string_view x = text(k);
-        return x.substr(0, x.find_first_of("\"'")).find_first_of("fFbB") == std::string_view::npos;
-      };
-      if (docstring_token(t_[first]) && t_[first + 1].kind() == tok::newline &&
-          fn->body.size() > 1 && t_[first + 2].kind() != tok::dedent) {
+      const token& lead = t_[first];
+      const bool docstring =
+          lead.kind() == tok::string && !(lead.flags() & (string_bytes | string_formatted));
+      if (docstring && t_[first + 1].kind() == tok::newline && fn->body.size() > 1 &&
+          t_[first + 2].kind() != tok::dedent) {
         fn->body = w_.list(std::span<const statement_ptr>(fn->body).subspan(1));
         opens = first + 1;
         first += 2;
