@@ -6,7 +6,8 @@ source and resolves its names there). Prints `RESOLVED <spelling> -> <function>`
 `UNRESOLVED <spelling>: <error>` for each, in source order.
 
 The stand-in (stub_dsl.py) has `pypto.language` (decorators, dtypes) and
-`pypto.language.distributed` (allocations, windows, world_size, comm_domain). A name the file does not bind is not found."""
+`pypto.language.distributed` (allocations, windows, world_size, comm_domain). A name the
+file does not bind is not found."""
 
 import ast
 import sys
