@@ -510,11 +510,50 @@ TEST_CASE("an import names dotted modules, each aliased by one name that is no k
     CHECK(m.error->message.starts_with("invalid syntax: expected "));
     CHECK(m.error->line == 1);
   }
-  for (const char* line : {"import pypto.language.distributed as dist, os as o\n",
-                           "from pypto.language import (distributed as dist, jit as j)\n",
-                           "from pypto.language import distributed as dist; y = 2\n",
-                           "from . import match as case\n", "import os.path, sys\n"}) {
+  for (const char* line :
+       {"import pypto.language.distributed as dist, os as o\n",
+        "from pypto.language import (distributed as dist, jit as j)\n",
+        "from pypto.language import distributed as dist; y = 2\n", "from . import match as case\n",
+        "import os.path, sys\n", "from pypto.language import (distributed,)\n",
+        "from .. import a\n", "from ...m import (a as b,\n    c,\n)\n", "from os import *\n",
+        "from os import (a,  # why\n    b)\n"}) {
     const auto m = fe::parse_module(std::string(line) + "x = 1\n");
     CHECK_MESSAGE(!m.error, line);
   }
+}
+
+TEST_CASE("an import Python does not read is a syntax error where Python points") {
+  // Each with the column Python 3.11 gives (ast.parse): the first token it cannot take,
+  // or the statement's end.
+  struct bad {
+    const char* line;
+    std::uint32_t column;
+    std::string_view message;
+  };
+  for (const bad& b : {
+           bad{"import pypto.language.distributed,", 35, "invalid syntax: expected "},
+           bad{"import os, , sys", 12, "invalid syntax: expected "},
+           bad{"import", 7, "invalid syntax: expected "},
+           bad{"from pypto.language import distributed,", 40,
+               "trailing comma not allowed without surrounding parentheses"},
+           bad{"from os import a as b,", 23,
+               "trailing comma not allowed without surrounding parentheses"},
+           bad{"from import os", 6, "invalid syntax: expected "},
+           bad{"from . import", 14, "invalid syntax: expected "},
+           bad{"from os import ()", 17, "invalid syntax: expected "},
+           bad{"from os import *, a", 17, "invalid syntax: expected "},
+           bad{"from os import (a) b", 20, "invalid syntax: expected "},
+           bad{"import os as", 13, "invalid syntax: expected "},
+       }) {
+    const auto m = fe::parse_module(std::string(b.line) + "\nx = 1\n");
+    REQUIRE_MESSAGE(m.error, b.line);
+    CHECK_MESSAGE(m.error->message.starts_with(b.message), b.line);
+    CHECK(m.error->line == 1);
+    CHECK_MESSAGE(m.error->column == b.column, b.line);
+  }
+  // In a function's body too.
+  const auto m = fe::parse_module("def f():\n    import os,\n    return 0\n");
+  REQUIRE(m.error);
+  CHECK(m.error->line == 2);
+  CHECK(m.error->column == 15);
 }

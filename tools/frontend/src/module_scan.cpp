@@ -614,7 +614,83 @@ void module_scan::simple_statement(std::uint32_t b, std::uint32_t e, std::int32_
   }
 }
 
+void module_scan::check_import(std::uint32_t b, std::uint32_t e) const {
+  // import_name: 'import' dotted_as_name (',' dotted_as_name)*
+  // import_from: 'from' ('.' | '...')* dotted_name 'import' targets
+  //            | 'from' ('.' | '...')+ 'import' targets
+  // targets:     '(' as_name (',' as_name)* [','] ')' | as_name (',' as_name)* | '*'
+  // The failure is at the first token Python cannot take, or at the statement's end.
+  const auto& t = ts_.tokens;
+  const auto at = [&](std::uint32_t k) { return k < e ? t[k].begin : ts_.end(t[e - 1]); };
+  const auto op = [&](std::uint32_t k, operator_code o) { return k < e && is_op(k, o); };
+  const auto keyword = [&](std::uint32_t k, keyword_id w) { return k < e && is_name(k, w); };
+  const auto is_plain_name = [&](std::uint32_t k) {
+    return k < e && t[k].kind() == tok::name && !t[k].is_reserved();
+  };
+  const auto dotted_name = [&](std::uint32_t& k) {
+    for (;;) {
+      if (!is_plain_name(k))
+        fail_at(at(k), "invalid syntax: expected a dotted module name");
+      if (!op(++k, "."))
+        return;
+      ++k;
+    }
+  };
+  const auto alias = [&](std::uint32_t& k) {
+    if (keyword(k, "as")) {
+      if (!is_plain_name(++k))
+        fail_at(at(k), "invalid syntax: expected a name after 'as'");
+      ++k;
+    }
+  };
+  std::uint32_t i = b + 1;
+  if (t[b].is_keyword("import")) {
+    for (;;) {
+      dotted_name(i);
+      alias(i);
+      if (i == e)
+        return;
+      if (!op(i, ","))
+        fail_at(at(i), "invalid syntax: expected ',' between imported modules");
+      ++i; // a comma is followed by another module: `import a,` is no statement
+    }
+  }
+  bool relative = false;
+  for (; op(i, ".") || op(i, "..."); ++i)
+    relative = true;
+  if (!relative || !keyword(i, "import"))
+    dotted_name(i);
+  if (!keyword(i, "import"))
+    fail_at(at(i), "invalid syntax: expected 'import'");
+  if (op(++i, "*")) {
+    if (++i < e)
+      fail_at(at(i), "invalid syntax: expected nothing after 'import *'");
+    return;
+  }
+  const bool parenthesized = op(i, "(");
+  i += parenthesized ? 1 : 0;
+  for (;;) {
+    if (!is_plain_name(i))
+      fail_at(at(i), "invalid syntax: expected a name to import");
+    ++i;
+    alias(i);
+    if (i == e && !parenthesized)
+      return;
+    if (parenthesized && op(i, ")"))
+      break;
+    if (!op(i, ","))
+      fail_at(at(i), "invalid syntax: expected ',' between imported names");
+    if (++i == e && !parenthesized)
+      fail_at(at(i), "trailing comma not allowed without surrounding parentheses");
+    if (parenthesized && op(i, ")"))
+      break;
+  }
+  if (++i < e) // past the ')'
+    fail_at(at(i), "invalid syntax: expected nothing after ')'");
+}
+
 void module_scan::import(std::uint32_t b, std::uint32_t e, std::int32_t scope) {
+  check_import(b, e);
   const auto& t = ts_.tokens;
   if (scope == 0 && top_import_end == no_offset &&
       ts_.line_starts[ts_.line_of(t[b].begin) - 1] == t[b].begin)
@@ -657,26 +733,15 @@ void module_scan::import(std::uint32_t b, std::uint32_t e, std::int32_t scope) {
       ++i;
       continue;
     }
+    // check_import has read the statement as Python does: a dotted name, then at most
+    // `as` and one name (anything else, such as `as import`, would be bound and printed
+    // back as a module no parser reads).
     std::uint32_t j = i;
     while (j < e && !is_name(j, "as") && !is_op(j, ",") && !is_op(j, ")"))
       ++j;
-    // A dotted name: names that are no keyword, between dots (`import a b` and
-    // `import import` are not Python, and would be bound and printed back).
-    for (std::uint32_t k = i; k < j; ++k)
-      if ((k - i) % 2 == 0 ? t[k].kind() != tok::name || t[k].is_reserved() : !is_op(k, "."))
-        fail_at(t[k].begin, "invalid syntax: expected a dotted module name");
-    if (i < j && (j - i) % 2 == 0)
-      fail_at(t[j - 1].begin, "invalid syntax: expected a dotted module name");
     const std::string path = dotted_name(ts_, i, j);
     std::string alias;
     if (j < e && is_name(j, "as")) {
-      // One name, then a comma, the closing parenthesis or the end, as Python reads it:
-      // anything else (`as import`, `as x y`) would be bound, and printed back as a
-      // module no parser reads.
-      if (j + 1 >= e || t[j + 1].kind() != tok::name || t[j + 1].is_reserved())
-        fail_at(t[j + 1 < e ? j + 1 : j].begin, "invalid syntax: expected a name after 'as'");
-      if (j + 2 < e && !is_op(j + 2, ",") && !is_op(j + 2, ")"))
-        fail_at(t[j + 2].begin, "invalid syntax: expected ',' after an import's alias");
       alias = std::string(ts_.text(t[j + 1]));
       j += 2;
     }
