@@ -469,10 +469,19 @@ std::string with_open_names(std::string message, const fe::program_unit& unit,
                                      : "") +
                " (bind it with -D " + std::string(names[i]) + "=INT)";
   }
+  bool called = false;
+  for (const auto& [where, name] : unit.device_calls)
+    if (where == at) {
+      message += names.empty() && !called ? ": " : "; ";
+      message += "'" + name + "(...)' is a call, which device= does not evaluate";
+      called = true;
+    }
+  if (called && help.empty())
+    help = "pass the loop variable or a constant itself: device= takes no calls";
   bool local = false;
   for (const auto& [where, name] : unit.local_device_names)
     if (where == at) {
-      message += names.empty() && !local ? ": " : "; ";
+      message += names.empty() && !called && !local ? ": " : "; ";
       message += "'" + name + "' is bound by a comprehension or a lambda, which the analysis " +
                  "does not iterate";
       local = true;

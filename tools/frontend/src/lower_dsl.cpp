@@ -203,19 +203,28 @@ void dsl_parser::note_open_device_names(const expression& call) {
     if (d.what == expression::kind::integer && d.overflow())
       unit_->huge_devices.emplace_back(call.where, std::string(d.text().view()));
     std::vector<std::string> open;
+    std::vector<std::string> called; // `int(r)`: a function, which no -D binds
     auto collect = [&](const expression& root) {
       std::vector<const expression*> stack{&root};
       while (!stack.empty()) {
         const expression* x = stack.back();
         stack.pop_back();
-        if (x->what == expression::kind::name && !x->var() && !x->text().empty() &&
-            is_plain_name(x->text()) && x->text() != "pld" && x->text() != "pl")
+        const auto open_name = [](const expression& n) {
+          return n.what == expression::kind::name && !n.var() && !n.text().empty() &&
+                 is_plain_name(n.text()) && n.text() != "pld" && n.text() != "pl";
+        };
+        if (open_name(*x))
           open.emplace_back(x->text().view());
         if (x->what == expression::kind::attribute)
           continue; // pld.world_size: not a name of the file
         for (const auto& a : x->args())
           if (a)
             stack.push_back(a.get());
+        if (x->what == expression::kind::call && x->base() && open_name(*x->base())) {
+          if (std::find(called.begin(), called.end(), x->base()->text().view()) == called.end())
+            called.emplace_back(x->base()->text().view());
+          continue;
+        }
         if (x->base())
           stack.push_back(x->base().get());
       }
@@ -238,6 +247,8 @@ void dsl_parser::note_open_device_names(const expression& call) {
         unit_->name_suggestions.push_back({call.where, n, std::string(near)});
       unit_->open_names.emplace_back(call.where, std::move(n));
     }
+    for (auto& n : called)
+      unit_->device_calls.emplace_back(call.where, std::move(n));
   }
 }
 

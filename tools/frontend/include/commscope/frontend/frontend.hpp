@@ -87,6 +87,10 @@ struct program_unit {
   /// Names in a `device=` that a comprehension or a lambda binds (`[f(device=r) for r in
   /// ...]`), by the location of that call: the driver says so instead of suggesting `-D`.
   std::vector<std::pair<reference::source_location, std::string>> local_device_names;
+  /// Functions a `device=` calls by a name the file does not bind (`int(r)`, `min(r, 3)`),
+  /// by the location of that call: device= evaluates no call, and `-D` would not bind a
+  /// function, so the driver says so instead of suggesting it.
+  std::vector<std::pair<reference::source_location, std::string>> device_calls;
   /// Calls with device= whose arguments are unpacked (`chip(*views, device=r)`): a view
   /// among them is view-escapes there, which the driver words for unpacking.
   std::vector<reference::source_location> unpacked_dispatches;
