@@ -204,15 +204,15 @@ void dsl_parser::note_open_device_names(const expression& call) {
       unit_->huge_devices.emplace_back(call.where, std::string(d.text().view()));
     std::vector<std::string> open;
     std::vector<std::string> called; // `int(r)`: a function, which no -D binds
+    const auto open_name = [](const expression& n) {
+      return n.what == expression::kind::name && !n.var() && !n.text().empty() &&
+             is_plain_name(n.text()) && n.text() != "pld" && n.text() != "pl";
+    };
     auto collect = [&](const expression& root) {
       std::vector<const expression*> stack{&root};
       while (!stack.empty()) {
         const expression* x = stack.back();
         stack.pop_back();
-        const auto open_name = [](const expression& n) {
-          return n.what == expression::kind::name && !n.var() && !n.text().empty() &&
-                 is_plain_name(n.text()) && n.text() != "pld" && n.text() != "pl";
-        };
         if (open_name(*x))
           open.emplace_back(x->text().view());
         if (x->what == expression::kind::attribute)
