@@ -614,7 +614,7 @@ void module_scan::simple_statement(std::uint32_t b, std::uint32_t e, std::int32_
   }
 }
 
-void module_scan::check_import(std::uint32_t b, std::uint32_t e) const {
+void module_scan::read_import(std::uint32_t b, std::uint32_t e) {
   // import_name: 'import' dotted_as_name (',' dotted_as_name)*
   // import_from: 'from' ('.' | '...')* dotted_name 'import' targets
   //            | 'from' ('.' | '...')+ 'import' targets
@@ -636,18 +636,29 @@ void module_scan::check_import(std::uint32_t b, std::uint32_t e) const {
       ++k;
     }
   };
-  const auto alias = [&](std::uint32_t& k) {
+  // A name being imported (dotted: a module), then at most `as` and one name.
+  const auto imported = [&](std::uint32_t& k, bool dotted) {
+    const std::uint32_t begin = k;
+    if (dotted)
+      dotted_name(k);
+    else if (!is_plain_name(k++))
+      fail_at(at(k - 1), "invalid syntax: expected a name to import");
+    const std::uint32_t end = k;
+    std::uint32_t alias = 0;
     if (keyword(k, "as")) {
       if (!is_plain_name(++k))
         fail_at(at(k), "invalid syntax: expected a name after 'as'");
-      ++k;
+      alias = k++;
     }
+    import_.names.push_back({begin, end, alias});
   };
+  import_.level = import_.module = import_.module_end = 0;
+  import_.star = false;
+  import_.names.clear(); // its room is kept for the next import
   std::uint32_t i = b + 1;
   if (t[b].is_keyword("import")) {
     for (;;) {
-      dotted_name(i);
-      alias(i);
+      imported(i, true);
       if (i == e)
         return;
       if (!op(i, ","))
@@ -655,25 +666,25 @@ void module_scan::check_import(std::uint32_t b, std::uint32_t e) const {
       ++i; // a comma is followed by another module: `import a,` is no statement
     }
   }
-  bool relative = false;
   for (; op(i, ".") || op(i, "..."); ++i)
-    relative = true;
-  if (!relative || !keyword(i, "import"))
+    import_.level += is_op(i, ".") ? 1 : 3;
+  import_.module = import_.module_end = i;
+  if (import_.level == 0 || !keyword(i, "import")) {
     dotted_name(i);
+    import_.module_end = i;
+  }
   if (!keyword(i, "import"))
     fail_at(at(i), "invalid syntax: expected 'import'");
   if (op(++i, "*")) {
     if (++i < e)
       fail_at(at(i), "invalid syntax: expected nothing after 'import *'");
+    import_.star = true;
     return;
   }
   const bool parenthesized = op(i, "(");
   i += parenthesized ? 1 : 0;
   for (;;) {
-    if (!is_plain_name(i))
-      fail_at(at(i), "invalid syntax: expected a name to import");
-    ++i;
-    alias(i);
+    imported(i, false);
     if (i == e && !parenthesized)
       return;
     if (parenthesized && op(i, ")"))
@@ -690,92 +701,47 @@ void module_scan::check_import(std::uint32_t b, std::uint32_t e) const {
 }
 
 void module_scan::import(std::uint32_t b, std::uint32_t e, std::int32_t scope) {
-  check_import(b, e);
+  read_import(b, e);
   const auto& t = ts_.tokens;
   if (scope == 0 && top_import_end == no_offset &&
       ts_.line_starts[ts_.line_of(t[b].begin) - 1] == t[b].begin)
     top_import_end = ts_.end(t[e - 1]);
   // import a.b.c [as x], ...   |   from m import a [as x], ... / ( ... ) / *
-  std::string from;
-  std::uint32_t i = b + 1;
-  const bool from_import = ts_.text(t[b]) == "from";
-  std::uint32_t level = 0;
-  std::string from_module; // without the leading dots
-  if (from_import) {
-    std::uint32_t j = i;
-    while (j < e && !is_name(j, "import"))
-      ++j;
-    from = dotted_name(ts_, i, j);
-    std::uint32_t k = i;
-    for (; k < j && (is_op(k, ".") || is_op(k, "...")); ++k)
-      level += is_op(k, ".") ? 1 : 3;
-    from_module = dotted_name(ts_, k, j);
-    if (from_module.empty() && (level == 0 || k != j))
-      level = 0, from_module.clear(), from.clear(); // not a module name: nothing to record
-    else if (level == 0)
-      from_module = from;
-    i = j + 1;
-  }
-  const bool recordable = !from_import || level > 0 || !from_module.empty();
+  const bool from_import = t[b].is_keyword("from");
+  const std::uint32_t level = import_.level;
+  // Without the leading dots; empty for `import` and for `from . import`.
+  const std::string from_module = dotted_name(ts_, import_.module, import_.module_end);
+  const std::string from = level == 0 ? from_module : std::string(); // what a name is under
   // A file whose module level imports nothing on a line of its own (its imports in a
   // `try:`) binds the module where it imports the DSL's names: under the same conditions.
   if (scope == 0 && level == 0 && distributed_import_end_ == no_offset &&
       (from_module == "pypto.language.distributed" ||
        from_module.starts_with("pypto.language.distributed.")))
     distributed_import_end_ = ts_.end(t[e - 1]);
-  while (i < e) {
-    if (is_op(i, "*") && from_import) {
-      star_import = true;
-      if (level == 0)
-        names.add_star(from_module);
-    }
-    if (is_op(i, "(") || is_op(i, ")") || is_op(i, ",") || is_op(i, "*")) {
-      ++i;
-      continue;
-    }
-    // check_import has read the statement as Python does: a dotted name, then at most
-    // `as` and one name (anything else, such as `as import`, would be bound and printed
-    // back as a module no parser reads).
-    std::uint32_t j = i;
-    while (j < e && !is_name(j, "as") && !is_op(j, ",") && !is_op(j, ")"))
-      ++j;
-    const std::string path = dotted_name(ts_, i, j);
-    std::string alias;
-    if (j < e && is_name(j, "as")) {
-      alias = std::string(ts_.text(t[j + 1]));
-      j += 2;
-    }
+  if (import_.star) {
+    star_import = true;
+    if (level == 0)
+      names.add_star(from_module);
+  }
+  for (const auto& n : import_.names) {
+    const std::string path = dotted_name(ts_, n.begin, n.end);
     const std::string module = from.empty() ? path : from + "." + path;
-    if (recordable && !path.empty()) {
-      import_record rec;
-      rec.scope = scope;
-      rec.token = b;
-      if (from_import) {
-        rec.module = from_module;
-        rec.level = level;
-        rec.name = path;
-        rec.local = alias.empty() ? ts_.text(t[i]) : ts_.text(t[j - 1]);
-        if (path.find('.') == std::string::npos)
-          imports.push_back(std::move(rec));
-      } else {
-        rec.module = alias.empty() ? std::string(ts_.text(t[i])) : path;
-        rec.local = alias.empty() ? ts_.text(t[i]) : ts_.text(t[j - 1]);
-        imports.push_back(std::move(rec));
-      }
-    }
-    if (!alias.empty()) {
-      names.add(alias, module);
-      bind(scope, j - 1);
-    } else if (!from.empty()) {
-      names.add(path, module);
-      if (i < e && t[i].kind() == tok::name)
-        bind(scope, i);
+    const std::uint32_t local = n.alias ? n.alias : n.begin; // the name it binds
+    import_record rec;
+    rec.scope = scope;
+    rec.token = b;
+    rec.local = ts_.text(t[local]);
+    if (from_import) {
+      rec.module = from_module;
+      rec.level = level;
+      rec.name = path;
     } else {
-      names.add(path, module); // `import pypto.language`: spelled out in full
-      if (t[i].kind() == tok::name)
-        bind(scope, i);
+      rec.module = n.alias ? path : std::string(ts_.text(t[n.begin]));
     }
-    i = std::max(j, i + 1); // every step consumes a token, whatever the input
+    imports.push_back(std::move(rec));
+    // `import pypto.language` binds `pypto`, and names the module spelled out in full.
+    names.add(n.alias ? std::string(ts_.text(t[n.alias])) : path, module);
+    bind(scope, local);
   }
 }
 

@@ -370,11 +370,24 @@ private:
   void simple_statement(std::uint32_t b, std::uint32_t e, std::int32_t scope, bool walrus = true);
 
   void import(std::uint32_t b, std::uint32_t e, std::int32_t scope);
-  /// Fails, where Python points, on an import statement that Python does not read.
-  void check_import(std::uint32_t b, std::uint32_t e) const;
+  /// An import statement as Python reads it, by token index.
+  struct import_shape {
+    struct imported {
+      std::uint32_t begin, end; ///< a dotted name (a plain name in a from-import)
+      std::uint32_t alias;      ///< the name after `as`, or 0
+    };
+    std::uint32_t level = 0;                  ///< a from-import's leading dots
+    std::uint32_t module = 0, module_end = 0; ///< its dotted name (none: `from . import`)
+    bool star = false;                        ///< `from m import *`
+    std::vector<imported> names;
+  };
+  /// Reads the import statement [b, e) into import_; fails, where Python points, on one
+  /// that Python does not read.
+  void read_import(std::uint32_t b, std::uint32_t e);
 
   const token_stream& ts_;
   std::vector<std::uint32_t> eqs_;
+  import_shape import_;
   std::unordered_map<std::int32_t, std::int32_t> class_program_;
   /// The end of the first import of names from pypto.language.distributed in the
   /// module's scope, at any indentation (top_import_end when no import begins a line).
