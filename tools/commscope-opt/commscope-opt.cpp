@@ -457,23 +457,26 @@ std::string with_open_names(std::string message, const fe::program_unit& unit,
   for (const auto& s : unit.name_suggestions)
     if (s.call == at && help.empty())
       help = "did you mean '" + s.suggestion + "'?";
+  // Each cause is a clause of its own, after the library's message.
+  const std::size_t bare = message.size();
+  const auto clause = [&](const std::string& text) {
+    message += message.size() == bare ? ": " : "; ";
+    message += text;
+  };
   std::vector<std::string_view> names;
   for (const auto& [where, name] : unit.open_names)
     if (where == at && std::find(names.begin(), names.end(), name) == names.end())
       names.push_back(name);
-  for (std::size_t i = 0; i < names.size(); ++i) {
-    message += i ? "; " : ": ";
-    message += "'" + std::string(names[i]) + "' is not bound to an integer constant in this file" +
-               (unit.dynamic_globals ? ", which may rebind its names through globals(), exec or "
-                                       "sys.modules"
-                                     : "") +
-               " (bind it with -D " + std::string(names[i]) + "=INT)";
-  }
+  for (const auto name : names)
+    clause("'" + std::string(name) + "' is not bound to an integer constant in this file" +
+           (unit.dynamic_globals ? ", which may rebind its names through globals(), exec or "
+                                   "sys.modules"
+                                 : "") +
+           " (bind it with -D " + std::string(name) + "=INT)");
   bool called = false;
   for (const auto& [where, name] : unit.device_calls)
     if (where == at) {
-      message += names.empty() && !called ? ": " : "; ";
-      message += "'" + name + "(...)' is a call, which device= does not evaluate";
+      clause("'" + name + "(...)' is a call, which device= does not evaluate");
       called = true;
     }
   if (called && help.empty())
@@ -481,9 +484,8 @@ std::string with_open_names(std::string message, const fe::program_unit& unit,
   bool local = false;
   for (const auto& [where, name] : unit.local_device_names)
     if (where == at) {
-      message += names.empty() && !called && !local ? ": " : "; ";
-      message += "'" + name + "' is bound by a comprehension or a lambda, which the analysis " +
-                 "does not iterate";
+      clause("'" + name + "' is bound by a comprehension or a lambda, which the analysis " +
+             "does not iterate");
       local = true;
     }
   if (local && help.empty())
