@@ -202,6 +202,21 @@ enum class reason : std::uint8_t {
   /// a window that is not the whole value of an assignment to one variable (subject: the
   /// allocation its pointer names)
   window_not_assigned,
+  /// unsupported-device: device= is an expression, neither an integer constant nor a
+  /// variable (`r + 1`, `r % 2`, `a if c else b`, a call)
+  device_expression,
+  /// unsupported-device: device= reads a variable that may hold something other than an
+  /// integer constant or the variable of a for loop around the dispatch (a parameter, a
+  /// computed value, a counter carried from one iteration to the next)
+  device_variable,
+  /// unsupported-device: the variable of a for loop whose bounds are not integer constants
+  /// or the world size (a note points at the loop)
+  device_loop_bounds,
+  /// unsupported-device: the variable of a for loop whose step is 0 (a note: the loop)
+  device_loop_step,
+  /// unsupported-device: the variable of a for loop that ends before the dispatch (a note:
+  /// the loop)
+  device_loop_ended,
 };
 
 /// A reason's row: the code it refines, its message and help, and its rank among the
@@ -216,7 +231,7 @@ struct reason_info {
 };
 
 /// Every reason, in the order of `reason` (`none` has no text: its code's row speaks).
-inline constexpr std::array<reason_info, 29> reasons{{
+inline constexpr std::array<reason_info, 34> reasons{{
     {error_code::malformed_op, {}, {}, 0}, // none
     {error_code::malformed_op,
      "operation {subject} takes {expected_arity} positional argument{expected_arity:s}, got "
@@ -309,6 +324,32 @@ inline constexpr std::array<reason_info, 29> reasons{{
      "a window of allocation {subject} must be assigned directly to one variable: the rewrite "
      "gives a view its window buffer through its variable",
      "assign the window to one variable on its own (v = window(ptr, ...)) and use v", 0},
+    {error_code::unsupported_device,
+     "cannot infer the devices of the dispatch of {subject} from its device= expression, "
+     "which is neither an integer constant nor a variable",
+     "pass an integer constant or the variable of a loop over pl.range(...); for r + 1 or "
+     "r % 2, loop over those devices themselves (pl.range(1, n + 1), pl.range(0, n, 2))",
+     0},
+    {error_code::unsupported_device,
+     "cannot infer the devices of the dispatch of {subject} from its device= expression: the "
+     "variable may hold a value that is neither an integer constant nor the variable of an "
+     "enclosing loop over a range (a parameter, a computed value, an element of a sequence, "
+     "a value carried over from another iteration)",
+     "dispatch inside a for loop over pl.range(...) and pass its variable, or pass an integer "
+     "constant",
+     0},
+    {error_code::unsupported_device,
+     "cannot infer the devices of the dispatch of {subject} from its device= expression: it "
+     "is the variable of a loop whose bounds are not all integer constants or the world size",
+     "loop over pl.range(pld.world_size()) or over integer constants", 0},
+    {error_code::unsupported_device,
+     "cannot infer the devices of the dispatch of {subject} from its device= expression: it "
+     "is the variable of a loop whose step is 0",
+     "give the loop a step other than 0", 0},
+    {error_code::unsupported_device,
+     "cannot infer the devices of the dispatch of {subject} from its device= expression: it "
+     "is the variable of a loop that ends before the dispatch",
+     "dispatch inside the loop, or pass an integer constant", 0},
 }};
 
 /// The row of a reason.
@@ -325,16 +366,18 @@ enum class note_kind : std::uint8_t {
   enclosing_loop,     ///< collective-in-loop: the innermost loop around the call
   shared_allocation,  ///< collective-aliased-windows: the allocation both views are of
   aliased_view,       ///< collective-aliased-windows: one of the two views; subject = role
+  variable_loop,      ///< unsupported-device: the loop that binds the device variable
 };
 
 /// The message patterns of the notes, in the order of `note_kind`.
-inline constexpr std::array<std::string_view, 6> note_messages{{
+inline constexpr std::array<std::string_view, 7> note_messages{{
     "the first allocation named {subject} is here",
     "the devices come from this loop",
     "a view of it is taken here",
     "inside this loop",
     "allocation {subject} is here",
     "the {subject:as_is} is a view of it taken here",
+    "the device variable is bound by this loop",
 }};
 
 } // namespace commscope

@@ -3,7 +3,8 @@
 # names it and suggests -D. A -D name also overrides the file's own constant.
 # RUN: %commscope-opt --format=json %s > %t.out 2> %t.err; test $? -eq 1
 # RUN: %FileCheck --check-prefix=OPEN --match-full-lines %s < %t.err
-# OPEN: {{.*}}defines.py:40:13: error: cannot infer the devices of the dispatch of 'per_rank' from its device= expression: 'nr' is not bound to an integer constant in this file (bind it with -D nr=INT) [unsupported-device]
+# OPEN: {{.*}}defines.py:41:13: error: cannot infer the devices of the dispatch of 'per_rank' from its device= expression: 'nr' is not bound to an integer constant in this file (bind it with -D nr=INT) [unsupported-device]
+# OPEN-NEXT: {{.*}}defines.py:40:9: note: the device variable is bound by this loop
 # OPEN-EMPTY:
 # RUN: %commscope-opt --format=json -D nr=2 %s | %FileCheck --check-prefix=TWO %s
 # RUN: %commscope-opt --format=json -Dnr=2 %s | %FileCheck --check-prefix=TWO %s

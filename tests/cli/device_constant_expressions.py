@@ -56,4 +56,4 @@ def build():
 # EXEC-NEXT: ALLOCATION last [3]
 # EXEC-NEXT: ALLOCATION upper [2, 3]
 # EXEC-NEXT: ALLOCATION odd [1, 3, 5]
-# ERR: device_constant_expressions.py:37:9: error: cannot infer the devices of the dispatch of 'stage' from its device= expression [unsupported-device]
+# ERR: device_constant_expressions.py:37:9: error: cannot infer the devices of the dispatch of 'stage' from its device= expression, which is neither an integer constant nor a variable [unsupported-device]

@@ -33,15 +33,15 @@ class Text:
 # CHECK-NEXT:   14 |         v = pld.window(lonely, [16], dtype=pl.FP32)
 # CHECK-NEXT:      |         ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 # CHECK-NEXT:help: pass a view of it to a chip orchestrator with device=..., or to a collective whose data buffer is covered
-# CHECK-NEXT:{{.*}}format_text.py:19:13: error: cannot infer the devices of the dispatch of 'chip' from its device= expression [unsupported-device]
+# CHECK-NEXT:{{.*}}format_text.py:19:13: error: cannot infer the devices of the dispatch of 'chip' from its device= expression, which is neither an integer constant nor a variable [unsupported-device]
 # CHECK-NEXT:   19 |             self.chip(w, device=r + 1)
 # CHECK-NEXT:      |             ^~~~~~~~~~~~~~~~~~~~~~~~~~
-# CHECK-NEXT:help: device= accepts an integer constant (a literal, a constant of the file, a -D name, arithmetic on them) or the variable of a loop over pl.range(...) whose bounds are constants or pld.world_size(); for r + 1, loop over the shifted range instead
+# CHECK-NEXT:help: pass an integer constant or the variable of a loop over pl.range(...); for r + 1 or r % 2, loop over those devices themselves (pl.range(1, n + 1), pl.range(0, n, 2))
 # CHECK-NEXT:Found 2 errors in 1 file (1 file checked).
 #
 # -q: the diagnostics alone.
 # RUN: %commscope-opt -q %s > %t.quiet; test $? -eq 1 && tail -n 1 %t.quiet | %FileCheck --check-prefix=QUIET %s
-# QUIET: help: device= accepts {{.*}}
+# QUIET: help: pass an integer constant {{.*}}
 #
 # Color: bold locations, red `error`, green carets; never by default into a pipe.
 # RUN: %commscope-opt --color=always %s > %t.color; sed 's/\x1b/<ESC>/g' %t.color | %FileCheck --check-prefix=COLOR %s

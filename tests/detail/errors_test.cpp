@@ -91,13 +91,59 @@ TEST_CASE("the device errors carry the call's location and their numbers") {
   CHECK(pl.diagnostics[2].device == 2000000);
   CHECK(pl.diagnostics[2].limit == 1048576);
   CHECK(pl.diagnostics[0].message() ==
-        "cannot infer the devices of the dispatch of 'chip' from its device= expression");
+        "cannot infer the devices of the dispatch of 'chip' from its device= expression, which is "
+        "neither an integer constant nor a variable");
   CHECK(pl.diagnostics[2].message() ==
         "the dispatch of 'chip' uses device 2000000, at or above the device limit 1048576");
   CHECK(pl.diagnostics[3].message() ==
         "the dispatch of 'chip' iterates over the world with a negative start, a step below 1 or "
         "a stop past world_size(): a scope holds range(START, world_size() - C, STEP) only for "
         "START >= 0, STEP >= 1 and C >= 0");
+}
+
+TEST_CASE("unsupported-device says what of device= the pass could not follow") {
+  fixture f;
+  auto v = f.view("buf");                       // 4
+  auto k = f.h.assign("k", fb::name("opaque")); // 6
+  f.h.dispatch(f.chip, {v}, k);                 // 7: a value the pass cannot know
+  f.h.dispatch(f.chip, {v}, fb::add(k, 1));     // 8: an expression
+  auto r = f.h.for_range("r", 0, k, 1);         // 9
+  f.h.dispatch(f.chip, {v}, r);                 // 10: a loop bound the pass cannot know
+  f.h.end();
+  auto s = f.h.for_range("s", 0, 4, 0); // 11
+  f.h.dispatch(f.chip, {v}, s);         // 12: a loop that never advances
+  f.h.end();
+  f.h.dispatch(f.chip, {v}, r);       // 13: a loop that has ended
+  auto i = f.h.assign("i", 0);        // 14
+  f.h.begin_while(fb::name("again")); // 15
+  f.h.dispatch(f.chip, {v}, i);       // 16: a counter carried around the loop
+  f.h.assign_to(i, fb::add(i, 1));    // 17
+  f.h.end();
+  const auto pl = f.analyze();
+  CHECK(diags(pl) == "unsupported-device chip 7:9\nunsupported-device chip 8:9\n"
+                     "unsupported-device chip 10:13\nunsupported-device chip 12:13\n"
+                     "unsupported-device chip 13:9\nunsupported-device chip 16:13");
+  REQUIRE(pl.diagnostics.size() == 6);
+  using commscope::reason;
+  CHECK(pl.diagnostics[0].why == reason::device_variable);
+  CHECK(pl.diagnostics[1].why == reason::device_expression);
+  CHECK(pl.diagnostics[2].why == reason::device_loop_bounds);
+  CHECK(pl.diagnostics[3].why == reason::device_loop_step);
+  CHECK(pl.diagnostics[4].why == reason::device_loop_ended);
+  CHECK(pl.diagnostics[5].why == reason::device_variable);
+  // The loop's own cases point at the loop that binds the device variable.
+  for (const std::size_t k : {0, 1, 5})
+    CHECK(pl.diagnostics[k].notes.empty());
+  for (const auto& [k, line] : {std::pair{2, 9}, std::pair{3, 11}, std::pair{4, 9}}) {
+    REQUIRE(pl.diagnostics[k].notes.size() == 1);
+    CHECK(pl.diagnostics[k].notes[0].what == commscope::note_kind::variable_loop);
+    CHECK(pl.diagnostics[k].notes[0].where.line == line);
+    CHECK(pl.diagnostics[k].notes[0].message() == "the device variable is bound by this loop");
+  }
+  CHECK(pl.diagnostics[2].message() ==
+        "cannot infer the devices of the dispatch of 'chip' from its device= expression: it is "
+        "the variable of a loop whose bounds are not all integer constants or the world size");
+  CHECK(pl.diagnostics[4].help() == "dispatch inside the loop, or pass an integer constant");
 }
 
 TEST_CASE("device literals are judged the same on each side of 32 bits") {

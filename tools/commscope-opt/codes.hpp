@@ -26,6 +26,29 @@ inline constexpr std::array<own_help, 1> driver_help{{
      "constants or pld.world_size(); for r + 1, loop over the shifted range instead"},
 }};
 
+/// The driver's own help for a reason of a pass code, where the library's would not name
+/// the file's constants.
+struct own_reason_help {
+  reason why;
+  std::string_view help;
+};
+inline constexpr std::array<own_reason_help, 2> driver_reason_help{{
+    {reason::device_variable,
+     "dispatch inside a for loop over pl.range(...) and pass its variable, or pass an integer "
+     "constant (a literal, a constant of the file, a -D name)"},
+    {reason::device_loop_bounds,
+     "loop over pl.range(pld.world_size()) or over integer constants (literals, constants of "
+     "the file, -D names)"},
+}};
+
+/// The help of a reason as the driver prints it.
+[[nodiscard]] constexpr std::string_view reason_help(reason why) {
+  for (const auto& h : driver_reason_help)
+    if (h.why == why)
+      return h.help;
+  return reason_row(why).help;
+}
+
 /// The pass's codes as the driver lists them: the library's rows, with the driver's help
 /// where it has its own.
 inline constexpr auto pass_codes = [] {

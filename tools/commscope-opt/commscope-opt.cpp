@@ -451,13 +451,19 @@ void plan_table(std::string& out, const function_plan_type& fp, const fe::progra
 
 /// docs/commscope-opt.md, "Constants of the file": an `unsupported-device` whose device=
 /// depends on a name the file leaves open names it and suggests -D; `help` gets the
-/// nearest name in scope, if one is near.
-std::string with_open_names(std::string message, const fe::program_unit& unit,
-                            ref::source_location at, std::string& help) {
+/// nearest name in scope, if one is near. The file's own causes say more than the
+/// library's (which sees `OFFSET + 1` as an expression it does not evaluate): where there
+/// are some, they follow the code's message instead of the library's cause.
+template <class Diagnostic>
+std::string with_open_names(const Diagnostic& d, const fe::program_unit& unit, std::string& help) {
+  const ref::source_location at = d.where;
   for (const auto& s : unit.name_suggestions)
     if (s.call == at && help.empty())
       help = "did you mean '" + s.suggestion + "'?";
-  // Each cause is a clause of its own, after the library's message.
+  auto general = d;
+  general.why = commscope::reason::none;
+  std::string message = general.message();
+  // Each cause is a clause of its own, after the code's message.
   const std::size_t bare = message.size();
   const auto clause = [&](const std::string& text) {
     message += message.size() == bare ? ": " : "; ";
@@ -490,6 +496,10 @@ std::string with_open_names(std::string message, const fe::program_unit& unit,
     }
   if (local && help.empty())
     help = "dispatch in a for loop over pl.range(...) in the host body instead";
+  if (message.size() == bare) // none: the library's cause
+    return d.message();
+  if (help.empty()) // the code's, as its message is; the reason's fix may not be the one
+    help = commscope::opt::pass_codes[static_cast<std::size_t>(d.code)].help;
   return message;
 }
 
@@ -580,7 +590,7 @@ program_outcome run_program(const fe::program_unit& unit, const options& opt,
     // The driver's context follows the library's message: the names the file leaves open,
     // why a callee is unknown.
     if (d.code == commscope::error_code::unsupported_device)
-      message = with_open_names(std::move(message), unit, d.where, help);
+      message = with_open_names(d, unit, help);
     if ((d.why == commscope::reason::view_into_call ||
          d.why == commscope::reason::pointer_into_call) &&
         std::find(unit.unpacked_dispatches.begin(), unit.unpacked_dispatches.end(), d.where) !=
@@ -602,7 +612,7 @@ program_outcome run_program(const fe::program_unit& unit, const options& opt,
     // Where the reason has a fix of its own (a window to assign, a view to pass
     // positionally), it is more use than the code's general one.
     if (help.empty() && d.why != commscope::reason::none)
-      help = d.help();
+      help = commscope::opt::reason_help(d.why);
     result.findings.push_back(finding_of(d, std::move(message)));
     result.findings.back().help = std::move(help);
     if (d.code == commscope::error_code::unconsumed_alloc)

@@ -21,7 +21,9 @@ struct descriptor {
   device_set devices;
   error_code code{};
   std::int64_t number = 0;
-  std::uint32_t loop = no_index; ///< the enclosing loop that gave the set, if one did
+  /// The loop that gave the set, or whose variable could not give one, if any.
+  std::uint32_t loop = no_index;
+  reason why = reason::none; ///< error: what of the device= the pass could not follow
 };
 
 /// A loop bound or device value after following copies and constant temporaries.
@@ -32,8 +34,8 @@ struct bound {
 };
 
 /// The error `c`; `n` the number its message names (a device), if any.
-constexpr descriptor error_descriptor(error_code c, std::int64_t n = 0) {
-  return {descriptor::status::error, {}, c, n};
+constexpr descriptor error_descriptor(error_code c, std::int64_t n = 0, reason why = reason::none) {
+  return {descriptor::status::error, {}, c, n, no_index, why};
 }
 
 /// range(start, stop, step) over constants, devices below `limit`: the exact set, judged
@@ -42,7 +44,7 @@ constexpr descriptor error_descriptor(error_code c, std::int64_t n = 0) {
                                                              std::int64_t step,
                                                              std::int64_t limit) {
   if (step == 0)
-    return error_descriptor(error_code::unsupported_device, 0);
+    return error_descriptor(error_code::unsupported_device, 0, reason::device_loop_step);
   const bool up = step > 0;
   if (up ? start >= stop : start <= stop)
     return {descriptor::status::empty, {}, {}, 0};
@@ -87,7 +89,7 @@ constexpr descriptor range_descriptor(std::int64_t start, std::int64_t stop, std
   using K = bound::kind;
   if (stop.what == K::world_size) {
     if (start.what != K::integer || step.what != K::integer)
-      return error_descriptor(error_code::unsupported_device, 0);
+      return error_descriptor(error_code::unsupported_device, 0, reason::device_loop_bounds);
     if (start.value == 0 && step.value == 1 && stop.value == 0)
       return {descriptor::status::devices, device_set::all(), {}, 0};
     if (symbolic && start.value >= 0 && step.value >= 1 && stop.value >= 0) {
@@ -101,7 +103,7 @@ constexpr descriptor range_descriptor(std::int64_t start, std::int64_t stop, std
     return error_descriptor(error_code::partial_world_range, 0);
   }
   if (start.what != K::integer || stop.what != K::integer || step.what != K::integer)
-    return error_descriptor(error_code::unsupported_device, 0);
+    return error_descriptor(error_code::unsupported_device, 0, reason::device_loop_bounds);
   return range_descriptor(start.value, stop.value, step.value, limit);
 }
 constexpr descriptor loop_descriptor(bound start, bound stop, bound step, bool symbolic,
@@ -131,7 +133,7 @@ public:
       break;
     case device_form::other:
     case device_form::reported: // never inferred (function_analysis.hpp)
-      return unsupported();
+      return unsupported(reason::device_expression);
     }
     const auto root = vars_.root(d.device_def);
     if (root == no_index && d.device_def != no_index)
@@ -145,10 +147,13 @@ public:
     if (b.what == binding::kind::integer)
       return constant(b.value);
     if (b.what != binding::kind::loop)
-      return unsupported();
+      return unsupported(reason::device_variable);
     const auto& loop = facts_.loops[b.ref];
-    if (!loop.counted || !(loop.begin < d.order && d.order < loop.end))
-      return unsupported(); // not an enclosing for loop
+    if (!loop.counted || !(loop.begin < d.order && d.order < loop.end)) {
+      unsupported(reason::device_loop_ended); // not an enclosing for loop
+      scratch_.loop = b.ref;
+      return scratch_;
+    }
     // Every dispatch inside one loop gets the loop's descriptor: judge it once.
     auto& cached = loops_[b.ref % loops_.size()];
     if (cached.loop != b.ref) {
@@ -168,7 +173,8 @@ public:
     vars_.sources(d.device_def, [&](std::uint32_t src) {
       if (failed)
         return;
-      const auto& one = src == no_index ? unsupported() : of_binding(vars_.at(src), d);
+      const auto& one =
+          src == no_index ? unsupported(reason::device_variable) : of_binding(vars_.at(src), d);
       switch (one.what) {
       case descriptor::status::error:
         failed = true;
@@ -240,9 +246,9 @@ public:
   }
 
 private:
-  /// A device the pass cannot follow, in scratch_.
-  constexpr const descriptor& unsupported() {
-    return scratch_ = error_descriptor(error_code::unsupported_device);
+  /// A device the pass cannot follow, in scratch_; `why` says what of it.
+  constexpr const descriptor& unsupported(reason why) {
+    return scratch_ = error_descriptor(error_code::unsupported_device, 0, why);
   }
   /// A constant device, written into scratch_ in place: most dispatches of a program
   /// name one, and a fresh set per dispatch would be built and moved each time.
@@ -256,6 +262,7 @@ private:
     scratch_.code = {};
     scratch_.number = 0;
     scratch_.loop = no_index;
+    scratch_.why = reason::none;
     return scratch_;
   }
 

@@ -298,13 +298,16 @@ private:
         // With symbolic sets, what is left of partial-world-range is a bound out of form.
         const reason why = Adapter::symbolic && desc.code == error_code::partial_world_range
                                ? reason::world_loop_beyond_form
-                               : reason::none;
+                               : desc.why;
         auto& diag = report(facts_.diagnostics, desc.code, why,
                             a_.call_target_of(d.call).callee.name, a_.location_of(d.call), d.order)
                          .with_device(desc.number)
                          .with_limit(adapter<Traits>::device_limit);
-        if (desc.loop != no_index && desc.code != error_code::unsupported_device)
-          diag.with_note(note_kind::device_loop, {}, facts_.loops[desc.loop].where);
+        // A loop that gave no devices is where the device variable comes from.
+        if (desc.loop != no_index)
+          diag.with_note(desc.code == error_code::unsupported_device ? note_kind::variable_loop
+                                                                     : note_kind::device_loop,
+                         {}, facts_.loops[desc.loop].where);
       }
       for (std::uint32_t k = 0; k < d.argument_count; ++k)
         for (const auto v : vars_.sets().of(facts_.dispatch_arguments[first + k]))

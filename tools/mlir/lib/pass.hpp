@@ -118,10 +118,16 @@ inline void note_definition(::mlir::InFlightDiagnostic& diag, ::mlir::Value v,
 template <class Diagnostic>
 void attach_notes(::mlir::InFlightDiagnostic& diag, const Diagnostic& d,
                   const pld::related_ops& ops) {
+  // The loop of a device operand the library could not follow: the adapter's own note
+  // (below) names the operand's definition in MLIR's terms.
+  bool library_notes = false;
   for (const auto& n : d.notes)
-    if (n.where)
-      diag.attachNote(::mlir::Location(n.where)) << n.message();
-  if (!d.notes.empty())
+    if (n.what != commscope::note_kind::variable_loop) {
+      library_notes = true;
+      if (n.where)
+        diag.attachNote(::mlir::Location(n.where)) << n.message();
+    }
+  if (library_notes)
     return;
   switch (d.code) {
   case error_code::unsupported_device:
@@ -167,7 +173,12 @@ void emit(::mlir::ModuleOp m, const related_ops& ops, const Diagnostic& d,
           std::string_view context) {
   const ::mlir::Location at = d.where ? ::mlir::Location(d.where) : m.getLoc();
   auto diag = ::mlir::emitError(at);
-  diag << d.message() << context << " [" << code_name(d.code) << "]";
+  // An unsupported device is explained by the context and the notes in MLIR's terms (an
+  // SSA value, an induction variable), not by the library's cause in the DSL's.
+  auto general = d;
+  if (d.code == error_code::unsupported_device)
+    general.why = commscope::reason::none;
+  diag << general.message() << context << " [" << code_name(d.code) << "]";
   commscope::detail::attach_notes(diag, d, ops);
 }
 
