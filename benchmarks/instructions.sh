@@ -15,14 +15,9 @@ build=${BUILD_DIR:-$src/build-bench}
 sizes=${SIZES:-"10000 100000"}
 command -v valgrind >/dev/null || { echo "instructions.sh: needs valgrind (apt install valgrind)" >&2; exit 2; }
 
-generator=()
-if [[ ! -f $build/CMakeCache.txt ]]; then
-  command -v ninja >/dev/null && generator=(-G Ninja)
-fi
-# The flags users build with (-O2), as ratios.sh.
-cmake -S "$src" -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
-  -DCMAKE_CXX_FLAGS_RELEASE="-O2 -DNDEBUG" >/dev/null
-cmake --build "$build" -j2 --target commscope_instructions >/dev/null
+# shellcheck source=build_bench.sh
+source "$src/benchmarks/build_bench.sh"
+build_bench "$build" commscope_instructions
 
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT

@@ -22,15 +22,9 @@ build=${BUILD_DIR:-$src/build-bench}
 sizes=${SIZES:-"1000 10000 100000 1000000"}
 reps=${REPS:-5}
 
-generator=()
-if [[ ! -f $build/CMakeCache.txt ]]; then
-  command -v ninja >/dev/null && generator=(-G Ninja)
-fi
-# The default preset's flags (-O2, as users build), not CMake's Release default (-O3);
-# passed every time, so that an existing build directory is brought to them too.
-cmake -S "$src" -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
-  -DCMAKE_CXX_FLAGS_RELEASE="-O2 -DNDEBUG" >/dev/null
-cmake --build "$build" -j2 --target commscope_bench >/dev/null
+# shellcheck source=build_bench.sh
+source "$src/benchmarks/build_bench.sh"
+build_bench "$build" commscope_bench
 
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
