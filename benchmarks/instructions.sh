@@ -15,7 +15,7 @@ build=${BUILD_DIR:-$src/build-bench}
 sizes=${SIZES:-"10000 100000"}
 command -v valgrind >/dev/null || { echo "instructions.sh: needs valgrind (apt install valgrind)" >&2; exit 2; }
 
-# shellcheck source=build_bench.sh
+# shellcheck source=SCRIPTDIR/build_bench.sh
 source "$src/benchmarks/build_bench.sh"
 build_bench "$build" commscope_instructions
 

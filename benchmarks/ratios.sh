@@ -22,7 +22,7 @@ build=${BUILD_DIR:-$src/build-bench}
 sizes=${SIZES:-"1000 10000 100000 1000000"}
 reps=${REPS:-5}
 
-# shellcheck source=build_bench.sh
+# shellcheck source=SCRIPTDIR/build_bench.sh
 source "$src/benchmarks/build_bench.sh"
 build_bench "$build" commscope_bench
 
