@@ -160,6 +160,31 @@ std::vector<std::string> loader_state::search_path(const importer& from) const {
   return dirs;
 }
 
+std::pair<std::string, std::string> loader_state::found_above(const importer& from,
+                                                              std::string_view module) const {
+  if (!from.has_directory || module.empty())
+    return {};
+  std::error_code ec;
+  fs::path dir = fs::absolute(fs::path(std::string(from.directory)), ec).lexically_normal();
+  if (ec)
+    return {};
+  // A bounded climb: only a hint on an error's path, never a search of the whole disk.
+  for (int k = 0; k < 32 && dir.has_relative_path(); ++k) {
+    dir = dir.parent_path();
+    if (const auto file = module_file(dir, module)) {
+      // As the input was named: relative to the current directory, or absolute.
+      const bool absolute = fs::path(std::string(from.directory)).is_absolute();
+      const auto shown = [&](const fs::path& p) {
+        std::error_code e;
+        const fs::path r = absolute ? p : fs::proximate(p, e);
+        return e || r.empty() ? p.string() : r.string();
+      };
+      return {shown(dir), shown(*file)};
+    }
+  }
+  return {};
+}
+
 std::shared_ptr<scanned_module> loader_state::find(const importer& from, std::string_view module,
                                                    std::uint32_t level,
                                                    std::vector<std::string>& searched) {

@@ -90,6 +90,13 @@ struct loader_state {
   /// The directories a module imported from `from` is looked for in, in order.
   std::vector<std::string> search_path(const importer& from) const;
 
+  /// For an absolute import the search path misses: the nearest directory above the
+  /// importer's that holds the module (the root of its package, which Python finds
+  /// through the current directory or PYTHONPATH), as a path to pass to -I, and the
+  /// module's file there; empty if none.
+  std::pair<std::string, std::string> found_above(const importer& from,
+                                                  std::string_view module) const;
+
 private:
   std::shared_ptr<scanned_module> load(const std::string& path, const std::string& key);
   resolution function_in(const std::shared_ptr<scanned_module>& m, std::string_view name,

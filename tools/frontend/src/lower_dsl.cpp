@@ -578,7 +578,15 @@ std::string dsl_parser::unresolved_reason(const resolution& r, const imported_us
   default:
     if (r.module != module)
       m += "which imports module '" + r.module + "', ";
-    m += "which was not found in " + list(r.searched) + " (add its directory with -I DIR)";
+    m += "which was not found in " + list(r.searched);
+    // Its package's root above the file, where Python finds it from the current
+    // directory: named, so that the fix is one flag.
+    if (const auto [dir, file] = u.level == 0 ? loader_->found_above(importer_, r.module)
+                                              : std::pair<std::string, std::string>();
+        !dir.empty())
+      m += " (add -I " + dir + " to read it from " + file + ")";
+    else
+      m += " (add its directory with -I DIR)";
     break;
   }
   return m;
