@@ -580,9 +580,10 @@ std::string dsl_parser::unresolved_reason(const resolution& r, const imported_us
       m += "which imports module '" + r.module + "', ";
     m += "which was not found in " + list(r.searched);
     // Its package's root above the file, where Python finds it from the current
-    // directory: named, so that the fix is one flag.
-    if (const auto [dir, file] = u.level == 0 ? loader_->found_above(importer_, r.module)
-                                              : std::pair<std::string, std::string>();
+    // directory: named, so that the fix is one flag (for the file's own import).
+    if (const auto [dir, file] = u.level == 0 && r.module == module
+                                     ? loader_->found_above(importer_, module)
+                                     : std::pair<std::string, std::string>();
         !dir.empty())
       m += " (add -I " + dir + " to read it from " + file + ")";
     else
