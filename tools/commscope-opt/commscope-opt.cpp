@@ -591,6 +591,17 @@ program_outcome run_program(const fe::program_unit& unit, const options& opt,
     // why a callee is unknown.
     if (d.code == commscope::error_code::unsupported_device)
       message = with_open_names(d, unit, help);
+    // A view passed to a module's function: named as written (`pl.cast`), where the IR
+    // keeps its last attribute.
+    auto named = d;
+    if (d.why == commscope::reason::view_into_call || d.why == commscope::reason::pointer_into_call)
+      for (const auto& [where, spelled] : unit.dotted_calls)
+        if (where == d.where && spelled.size() > d.object.size() && spelled.ends_with(d.object) &&
+            spelled[spelled.size() - d.object.size() - 1] == '.') {
+          named.object = spelled;
+          message = named.message();
+          break;
+        }
     if ((d.why == commscope::reason::view_into_call ||
          d.why == commscope::reason::pointer_into_call) &&
         std::find(unit.unpacked_dispatches.begin(), unit.unpacked_dispatches.end(), d.where) !=
@@ -598,7 +609,7 @@ program_outcome run_program(const fe::program_unit& unit, const options& opt,
       message = std::string(d.why == commscope::reason::view_into_call ? "a view"
                                                                        : "the window pointer") +
                 " of allocation '" + std::string(d.subject) + "' is passed to '" +
-                std::string(d.object) +
+                std::string(named.object) +
                 "' in a call with * or ** unpacking, which the analysis does not read as a "
                 "dispatch: where its arguments land is not known before it runs";
       help = "pass the dispatch's arguments one by one, without * or **";
