@@ -593,8 +593,10 @@ program_outcome run_program(const fe::program_unit& unit, const options& opt,
       message = with_open_names(d, unit, help);
     // A view passed to a module's function: named as written (`pl.cast`), where the IR
     // keeps its last attribute.
+    const bool into_call =
+        d.why == commscope::reason::view_into_call || d.why == commscope::reason::pointer_into_call;
     auto named = d;
-    if (d.why == commscope::reason::view_into_call || d.why == commscope::reason::pointer_into_call)
+    if (into_call)
       for (const auto& [where, spelled] : unit.dotted_calls)
         if (where == d.where && spelled.size() > d.object.size() && spelled.ends_with(d.object) &&
             spelled[spelled.size() - d.object.size() - 1] == '.') {
@@ -602,10 +604,8 @@ program_outcome run_program(const fe::program_unit& unit, const options& opt,
           message = named.message();
           break;
         }
-    if ((d.why == commscope::reason::view_into_call ||
-         d.why == commscope::reason::pointer_into_call) &&
-        std::find(unit.unpacked_dispatches.begin(), unit.unpacked_dispatches.end(), d.where) !=
-            unit.unpacked_dispatches.end()) {
+    if (into_call && std::find(unit.unpacked_dispatches.begin(), unit.unpacked_dispatches.end(),
+                               d.where) != unit.unpacked_dispatches.end()) {
       message = std::string(d.why == commscope::reason::view_into_call ? "a view"
                                                                        : "the window pointer") +
                 " of allocation '" + std::string(d.subject) + "' is passed to '" +

@@ -149,11 +149,8 @@ public:
     if (b.what != binding::kind::loop)
       return unsupported(reason::device_variable);
     const auto& loop = facts_.loops[b.ref];
-    if (!loop.counted || !(loop.begin < d.order && d.order < loop.end)) {
-      unsupported(reason::device_loop_ended); // not an enclosing for loop
-      scratch_.loop = b.ref;
-      return scratch_;
-    }
+    if (!loop.counted || !(loop.begin < d.order && d.order < loop.end))
+      return unsupported(reason::device_loop_ended, b.ref); // not an enclosing for loop
     // Every dispatch inside one loop gets the loop's descriptor: judge it once.
     auto& cached = loops_[b.ref % loops_.size()];
     if (cached.loop != b.ref) {
@@ -246,9 +243,12 @@ public:
   }
 
 private:
-  /// A device the pass cannot follow, in scratch_; `why` says what of it.
-  constexpr const descriptor& unsupported(reason why) {
-    return scratch_ = error_descriptor(error_code::unsupported_device, 0, why);
+  /// A device the pass cannot follow, in scratch_; `why` says what of it, `loop` the loop
+  /// its variable comes from, if one.
+  constexpr const descriptor& unsupported(reason why, std::uint32_t loop = no_index) {
+    scratch_ = error_descriptor(error_code::unsupported_device, 0, why);
+    scratch_.loop = loop;
+    return scratch_;
   }
   /// A constant device, written into scratch_ in place: most dispatches of a program
   /// name one, and a fresh set per dispatch would be built and moved each time.

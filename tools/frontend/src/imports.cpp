@@ -168,12 +168,12 @@ std::pair<std::string, std::string> loader_state::found_above(const importer& fr
   fs::path dir = fs::absolute(fs::path(std::string(from.directory)), ec).lexically_normal();
   if (ec)
     return {};
+  // As the input was named: relative to the current directory, or absolute.
+  const bool absolute = fs::path(std::string(from.directory)).is_absolute();
   // A bounded climb: only a hint on an error's path, never a search of the whole disk.
   for (int k = 0; k < 32 && dir.has_relative_path(); ++k) {
     dir = dir.parent_path();
     if (const auto file = module_file(dir, module)) {
-      // As the input was named: relative to the current directory, or absolute.
-      const bool absolute = fs::path(std::string(from.directory)).is_absolute();
       const auto shown = [&](const fs::path& p) {
         std::error_code e;
         const fs::path r = absolute ? p : fs::proximate(p, e);
