@@ -36,7 +36,8 @@ class Escapes:
 # view-escapes: a view passed to a helper the pass does not follow (a module function, a
 # host function), and a window pointer passed on. Each is reported once, at the use;
 # the allocations are not reported again (b has no other use: no unconsumed-alloc; d has
-# no view: no dead-alloc). A function of a module is named as written (`pl.tensor.fill`).
+# no view: no dead-alloc). A function of a module is named as written (`pl.tensor.fill`),
+# and one of a library's is not to be inlined (view_escapes_library.py).
 # RUN: %commscope-opt --format=json %s > %t.out 2> %t.err; test $? -eq 1
 # RUN: %FileCheck --check-prefix=ERR --match-full-lines %s < %t.err
 # RUN: test $(wc -l < %t.err) -eq 8
@@ -45,7 +46,7 @@ class Escapes:
 # ERR-NEXT: {{.*}}error_view_escapes.py:22:9: note: a view of it is taken here
 # ERR-NEXT: {{.*}}error_view_escapes.py:30:9: error: a view of allocation 'b' is passed to 'helper', a function the pass does not follow: dispatch the view directly, or inline 'helper' first [view-escapes]
 # ERR-NEXT: {{.*}}error_view_escapes.py:24:9: note: a view of it is taken here
-# ERR-NEXT: {{.*}}error_view_escapes.py:32:9: error: the window pointer of allocation 'c' is passed to 'pl.tensor.fill', a function the pass does not follow: take the window here and dispatch it, or inline 'pl.tensor.fill' first [view-escapes]
+# ERR-NEXT: {{.*}}error_view_escapes.py:32:9: error: the window pointer of allocation 'c' is passed to 'pl.tensor.fill', a library function the pass does not follow: take a window of it here, dispatch that, and call 'pl.tensor.fill' in the chip function [view-escapes]
 # ERR-NEXT: {{.*}}error_view_escapes.py:25:9: note: allocation 'c' is here
 # ERR-NEXT: {{.*}}error_view_escapes.py:33:9: error: the window pointer of allocation 'd' is passed to 'stage', a function the pass does not follow: take the window here and dispatch it, or inline 'stage' first [view-escapes]
 # ERR-NEXT: {{.*}}error_view_escapes.py:27:9: note: allocation 'd' is here

@@ -449,6 +449,28 @@ void plan_table(std::string& out, const function_plan_type& fp, const fe::progra
   }
 }
 
+/// A view or window pointer passed to a library's function (`pl.cast(v, ...)`,
+/// `np.asarray(v)`): the library's wording advises inlining it, which a model author cannot
+/// do; the use belongs in the chip function the view is dispatched to. Sets `help`.
+template <class Diagnostic>
+std::string library_call_message(const Diagnostic& d, std::string& help) {
+  const std::string callee(d.object);
+  if (d.why == commscope::reason::view_into_call) {
+    help = "pass views to dispatches as they are, and work on them (a cast, a copy, a fill) in "
+           "the chip function they are dispatched to";
+    return "a view of allocation '" + std::string(d.subject) + "' is passed to '" + callee +
+           "', a library function the pass does not follow: dispatch the view itself, and call '" +
+           callee + "' on it in the chip function";
+  }
+  help = "take a window of the pointer where it is and dispatch that; work on the window in the "
+         "chip function it is dispatched to";
+  return "the window pointer of allocation '" + std::string(d.subject) + "' is passed to '" +
+         callee +
+         "', a library function the pass does not follow: take a window of it here, dispatch "
+         "that, and call '" +
+         callee + "' in the chip function";
+}
+
 /// docs/commscope-opt.md, "Constants of the file": an `unsupported-device` whose device=
 /// depends on a name the file leaves open names it and suggests -D; `help` gets the
 /// nearest name in scope, if one is near. The file's own causes say more than the
@@ -597,11 +619,14 @@ program_outcome run_program(const fe::program_unit& unit, const options& opt,
         d.why == commscope::reason::view_into_call || d.why == commscope::reason::pointer_into_call;
     auto named = d;
     if (into_call)
-      for (const auto& [where, spelled] : unit.dotted_calls)
-        if (where == d.where && spelled.size() > d.object.size() && spelled.ends_with(d.object) &&
-            spelled[spelled.size() - d.object.size() - 1] == '.') {
-          named.object = spelled;
+      for (const auto& c : unit.dotted_calls)
+        if (c.where == d.where && c.spelled.size() > d.object.size() &&
+            c.spelled.ends_with(d.object) &&
+            c.spelled[c.spelled.size() - d.object.size() - 1] == '.') {
+          named.object = c.spelled;
           message = named.message();
+          if (c.library) // a library's function: no inlining it
+            message = library_call_message(named, help);
           break;
         }
     if (into_call && std::find(unit.unpacked_dispatches.begin(), unit.unpacked_dispatches.end(),

@@ -201,7 +201,20 @@ std::shared_ptr<scanned_module> loader_state::find(const importer& from, std::st
     return nullptr;
   }
   searched = search_path(from);
-  for (const auto& dir : searched) {
+  const std::string path = locate(searched, module);
+  if (path.empty())
+    return nullptr;
+  std::error_code ec;
+  auto abs = fs::absolute(path, ec);
+  return load(path, (ec ? fs::path(path) : abs).lexically_normal().string());
+}
+
+bool loader_state::has_module(const importer& from, std::string_view module) {
+  return !locate(search_path(from), module).empty();
+}
+
+std::string loader_state::locate(const std::vector<std::string>& dirs, std::string_view module) {
+  for (const auto& dir : dirs) {
     std::string key = dir;
     key += '\0';
     key += module;
@@ -217,13 +230,10 @@ std::shared_ptr<scanned_module> loader_state::find(const importer& from, std::st
       std::lock_guard<std::mutex> g(lock_);
       found_.emplace(key, path);
     }
-    if (path[0] != '\0') {
-      std::error_code ec;
-      auto abs = fs::absolute(path, ec);
-      return load(path, (ec ? fs::path(path) : abs).lexically_normal().string());
-    }
+    if (path[0] != '\0')
+      return path;
   }
-  return nullptr;
+  return {};
 }
 
 std::shared_ptr<scanned_module> loader_state::load(const std::string& path,

@@ -87,6 +87,10 @@ struct loader_state {
                                        std::uint32_t level, std::string_view name,
                                        std::uint32_t chain = 0);
 
+  /// Whether the absolute module `module` is a file of the search path seen from `from`
+  /// (one of the program's own modules, not a library's), without reading it.
+  bool has_module(const importer& from, std::string_view module);
+
   /// The directories a module imported from `from` is looked for in, in order.
   std::vector<std::string> search_path(const importer& from) const;
 
@@ -98,6 +102,8 @@ struct loader_state {
                                                   std::string_view module) const;
 
 private:
+  /// The file of `module` in the first of `dirs` that holds it; empty if none.
+  std::string locate(const std::vector<std::string>& dirs, std::string_view module);
   std::shared_ptr<scanned_module> load(const std::string& path, const std::string& key);
   resolution function_in(const std::shared_ptr<scanned_module>& m, std::string_view name,
                          std::vector<const scanned_module*>& chain);

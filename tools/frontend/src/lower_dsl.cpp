@@ -486,6 +486,33 @@ std::optional<dsl_parser::imported_use> dsl_parser::use_of(const dotted* d, std:
   return u;
 }
 
+bool dsl_parser::library_function(const dotted& d) {
+  const import_record* rec = import_of(scan_, text(t_[d.root]), scope_);
+  if (!rec)
+    return false;
+  const std::string_view m = rec->module;
+  if (rec->level == 0 && (m == "pypto" || m.starts_with("pypto."))) // the DSL itself
+    return true;
+  if (!loader_ || rec->level > 0) // a relative import is of the program's own package
+    return false;
+  std::string module = module_of_use(*rec);
+  for (std::uint32_t k = 0; k + 1 < d.attrs; ++k) {
+    module += '.';
+    module += text(t_[d.attribute(k)]);
+  }
+  if (const auto it = library_modules_.find(module); it != library_modules_.end())
+    return it->second;
+  // `np.linalg.norm`: neither numpy/linalg nor numpy is a file the run can read.
+  bool library = true;
+  for (std::string_view up = module; library && !up.empty();) {
+    library = !loader_->has_module(importer_, up);
+    const auto dot = up.rfind('.');
+    up = dot == std::string_view::npos ? std::string_view() : up.substr(0, dot);
+  }
+  library_modules_.emplace(std::move(module), library);
+  return library;
+}
+
 mutable_expr dsl_parser::imported_call(expression_spec& s, const dotted* d, std::string_view last,
                                        bool is_attribute, bool device) {
   const auto u = use_of(d, last, is_attribute);

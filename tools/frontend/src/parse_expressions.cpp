@@ -705,7 +705,8 @@ mutable_expr dsl_parser::make_call(std::uint32_t b, mutable_expr callee, const d
   s.base = callee_node();
   auto* call = w_.make(s);
   if (open_dotted && is_attribute && !base_is_open_self)
-    unit_->dotted_calls.emplace_back(s.where, std::string(raw_spelling(*d, d->attrs)));
+    unit_->dotted_calls.push_back(
+        {s.where, std::string(raw_spelling(*d, d->attrs)), library_function(*d)});
   // Python's builtins that reach the function's variables by name (`locals()["v"]`,
   // `eval("v")`, `exec("chip(v, device=3)")`): any of them may use any of its views
   // anywhere, so the call stands for a read of every name the function binds, and

@@ -540,6 +540,10 @@ private:
     std::string_view name;
   };
   std::optional<imported_use> use_of(const dotted* d, std::string_view last, bool is_attribute);
+  /// Whether the dotted callee `d` is a library's function (program_unit::dotted_call):
+  /// its root is the DSL's module, or a module that no file of the search path holds
+  /// (nor a package above it). Unknown without a loader, or for a root no import binds.
+  bool library_function(const dotted& d);
   /// Why an imported callee was not found, for the malformed-op message.
   std::string unresolved_reason(const resolution& r, const imported_use& u,
                                 std::string_view callee) const;
@@ -613,6 +617,8 @@ private:
   /// Imported callees already looked up, by scope and spelling: their signature (null:
   /// unresolved).
   std::unordered_map<std::string, const signature*> imported_;
+  /// Modules library_function looked for, by name: whether they are a library's.
+  std::unordered_map<std::string, bool> library_modules_;
   std::vector<const scanned_module*> broken_reported_;
   node_factory w_;
   program_unit* unit_ = nullptr;

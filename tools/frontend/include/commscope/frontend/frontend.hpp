@@ -91,11 +91,19 @@ struct program_unit {
   /// by the location of that call: device= evaluates no call, and `-D` would not bind a
   /// function, so the driver says so instead of suggesting it.
   std::vector<std::pair<reference::source_location, std::string>> device_calls;
-  /// Calls of a dotted name whose root the file binds to no value (a module's function:
+  /// A call of a dotted name whose root the file binds to no value (a module's function:
   /// `pl.cast(v)`, `np.asarray(v)`), as written, by the location of the call: the IR keeps
   /// the callee's last attribute, and the driver names it in full where a view escapes
   /// into it.
-  std::vector<std::pair<reference::source_location, std::string>> dotted_calls;
+  struct dotted_call {
+    reference::source_location where;
+    std::string spelled;
+    /// A function of a library (the DSL's modules, a module no file of the search path
+    /// holds), not of the program's own modules: there is no inlining it, and the driver
+    /// says what to do instead.
+    bool library = false;
+  };
+  std::vector<dotted_call> dotted_calls;
   /// Calls with device= whose arguments are unpacked (`chip(*views, device=r)`): a view
   /// among them is view-escapes there, which the driver words for unpacking.
   std::vector<reference::source_location> unpacked_dispatches;
