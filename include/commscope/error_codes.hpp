@@ -217,6 +217,11 @@ enum class reason : std::uint8_t {
   /// unsupported-device: the variable of a for loop that ends before the dispatch (a note:
   /// the loop)
   device_loop_ended,
+  /// view-escapes: a view passed to a function whose body the program does not have (a
+  /// library's, a declaration: expression_flow::external), which cannot be inlined
+  view_into_external_call,
+  /// view-escapes: a window pointer passed to such a function
+  pointer_into_external_call,
 };
 
 /// A reason's row: the code it refines, its message and help, and its rank among the
@@ -231,7 +236,7 @@ struct reason_info {
 };
 
 /// Every reason, in the order of `reason` (`none` has no text: its code's row speaks).
-inline constexpr std::array<reason_info, 34> reasons{{
+inline constexpr std::array<reason_info, 36> reasons{{
     {error_code::malformed_op, {}, {}, 0}, // none
     {error_code::malformed_op,
      "operation {subject} takes {expected_arity} positional argument{expected_arity:s}, got "
@@ -350,6 +355,19 @@ inline constexpr std::array<reason_info, 34> reasons{{
      "cannot infer the devices of the dispatch of {subject} from its device= expression: it "
      "is the variable of a loop that ends before the dispatch",
      "dispatch inside the loop, or pass an integer constant", 0},
+    {error_code::view_escapes,
+     "a view of allocation {subject} is passed to {object}, a library function the pass does "
+     "not follow: dispatch the view itself, and call {object} on it in the chip function",
+     "pass views to dispatches as they are, and work on them (a cast, a copy, a fill) in the "
+     "chip function they are dispatched to",
+     0},
+    {error_code::view_escapes,
+     "the window pointer of allocation {subject} is passed to {object}, a library function "
+     "the pass does not follow: take a window of it here, dispatch that, and call {object} in "
+     "the chip function",
+     "take a window of the pointer where it is and dispatch that; work on the window in the "
+     "chip function it is dispatched to",
+     0},
 }};
 
 /// The row of a reason.

@@ -115,4 +115,40 @@ TEST_CASE("the result of an escaping call is no view, and an escape before the v
   CHECK(diags(pl) == "");
 }
 
+namespace {
+/// The flow IR with an adapter that knows which functions are outside the program: every
+/// call of a function is of a library's (expression_flow::external).
+struct library_traits : traits {
+  static commscope::expression_flow flow_of(expression e) {
+    if (e->target.what == commscope::call_target::kind::function)
+      return {commscope::operand_flow::escapes, e->name, true, 0, true};
+    return {commscope::operand_flow::escapes, e->name, false};
+  }
+};
+static_assert(commscope::provides<library_traits, commscope::contract::flow_of>);
+} // namespace
+
+TEST_CASE("a view or a pointer passed to an external function escapes with no advice to "
+          "inline it") {
+  flow::program p;
+  p.host({p.alloc("a"), p.window("v", "a"), p.on({"v"}, 0),
+          call(p, commscope::call_target::of(helper), {"v"}, "np.asarray"), p.alloc("b"),
+          p.copy("q", "b"), call(p, commscope::call_target::of(helper), {"q"}, "pl.fill")});
+  const auto pl = commscope::analyze(p, library_traits{});
+  CHECK(diags(pl) == "view-escapes a np.asarray 4\nview-escapes b pl.fill 7");
+  REQUIRE(pl.diagnostics.size() == 2);
+  CHECK(pl.diagnostics[0].why == commscope::reason::view_into_external_call);
+  CHECK(pl.diagnostics[0].message() ==
+        "a view of allocation 'a' is passed to 'np.asarray', a library function the pass does "
+        "not follow: dispatch the view itself, and call 'np.asarray' on it in the chip function");
+  CHECK(pl.diagnostics[0].help().find("in the chip function") != std::string_view::npos);
+  CHECK(pl.diagnostics[1].why == commscope::reason::pointer_into_external_call);
+  CHECK(pl.diagnostics[1].message().find("take a window of it here") != std::string::npos);
+  // Without the flag the same calls are helpers to inline.
+  const auto plain = analyze(p);
+  REQUIRE(plain.diagnostics.size() == 2);
+  CHECK(plain.diagnostics[0].why == commscope::reason::view_into_call);
+  CHECK(plain.diagnostics[1].why == commscope::reason::pointer_into_call);
+}
+
 TEST_SUITE_END();

@@ -1225,6 +1225,9 @@ TEST_CASE("region results: the MLIR rewrite verifies and reads back as the same 
 TEST_CASE("the MLIR adapter: flow_of, what an op does with the views among its operands") {
   mlir_program m(std::string(mlir_chip) + R"(
 func.func private @helper(tensor<64xf32>)
+func.func @inlinable(%a: tensor<64xf32>) {
+  return
+}
 func.func @host(%va: tensor<64xf32>, %vb: tensor<64xf32>, %p: i64, %m: memref<4xi64>, %flag: i1) attributes {pld.level = "host", pld.role = "orchestrator"} {
   %c0 = arith.constant 0 : index
   %cast = tensor.cast %va {n = "derived"} : tensor<64xf32> to tensor<?xf32>
@@ -1236,7 +1239,8 @@ func.func @host(%va: tensor<64xf32>, %vb: tensor<64xf32>, %p: i64, %m: memref<4x
   } else {
     scf.yield %vb : tensor<64xf32>
   } {n = "derived"}
-  func.call @helper(%va) {n = "helper", call} : (tensor<64xf32>) -> ()
+  func.call @helper(%va) {n = "helper", call, external} : (tensor<64xf32>) -> ()
+  func.call @inlinable(%va) {n = "inlinable", call} : (tensor<64xf32>) -> ()
   func.call @chip(%va) {n = "derived"} : (tensor<64xf32>) -> ()
   "pld.dispatch"(%c0, %va) {callee = @helper, n = "helper", call} : (index, tensor<64xf32>) -> ()
   %f = func.constant @helper : (tensor<64xf32>) -> ()
@@ -1267,8 +1271,10 @@ func.func @host(%va: tensor<64xf32>, %vb: tensor<64xf32>, %p: i64, %m: memref<4x
     CHECK(flow.what == commscope::operand_flow::escapes);
     CHECK(flow.name == n);
     CHECK(flow.call == op->hasAttr("call"));
+    // A declaration has no body to inline: the message says so.
+    CHECK(flow.external == op->hasAttr("external"));
   });
-  CHECK(judged == 13);
+  CHECK(judged == 14);
 
   auto host = m.get().lookupSymbol<mlir::func::FuncOp>("host");
   mlir::Operation* region_op = nullptr;

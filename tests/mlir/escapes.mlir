@@ -2,11 +2,13 @@
 // view-escapes at that use: a call of a function that is no chip orchestrator, an op that
 // may have side effects, an op with regions no interface describes, a terminator that
 // passes it where no interface says. The messages are matched by the allocation, the
-// callee or op, and the code.
+// callee or op, and the code; a function with a body is to be inlined, a declaration not.
 // RUN: %opt %s --split-input-file --allow-unregistered-dialect --verify-diagnostics --commscope-materialize
 
 func.func private @chip(tensor<64xf32>) attributes {pld.level = "chip", pld.role = "orchestrator"}
-func.func private @helper(tensor<64xf32>)
+func.func @helper(%a: tensor<64xf32>) {
+  return
+}
 func.func @call(%flag: i1) attributes {pld.level = "host", pld.role = "orchestrator"} {
   %c0 = arith.constant 0 : index
   %c64 = arith.constant 64 : index
@@ -16,6 +18,24 @@ func.func @call(%flag: i1) attributes {pld.level = "host", pld.role = "orchestra
   pld.dispatch @chip(%c0, %v) : (index, tensor<64xf32>) -> ()
   // expected-error-re @+1 {{allocation 'x'{{.*}}inline 'helper' first (--inline) [view-escapes]}}
   func.call @helper(%v) : (tensor<64xf32>) -> ()
+  return
+}
+
+// -----
+
+// A declaration has no body to inline: it is a library's function, to be called in the
+// chip function on the view it is dispatched.
+func.func private @chip(tensor<64xf32>) attributes {pld.level = "chip", pld.role = "orchestrator"}
+func.func private @ext(tensor<64xf32>)
+func.func @external_call() attributes {pld.level = "host", pld.role = "orchestrator"} {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %x = pld.alloc_window_buffer(%c64) {name = "x"} : (index) -> i64
+  // expected-note @+1 {{a view of it is taken here}}
+  %v = pld.window(%x, %c64) : (i64, index) -> tensor<64xf32>
+  pld.dispatch @chip(%c0, %v) : (index, tensor<64xf32>) -> ()
+  // expected-error @+1 {{a view of allocation 'x' is passed to 'ext', a library function the pass does not follow: dispatch the view itself, and call 'ext' on it in the chip function [view-escapes]}}
+  func.call @ext(%v) : (tensor<64xf32>) -> ()
   return
 }
 

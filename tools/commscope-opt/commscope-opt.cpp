@@ -449,28 +449,6 @@ void plan_table(std::string& out, const function_plan_type& fp, const fe::progra
   }
 }
 
-/// A view or window pointer passed to a library's function (`pl.cast(v, ...)`,
-/// `np.asarray(v)`): the library's wording advises inlining it, which a model author cannot
-/// do; the use belongs in the chip function the view is dispatched to. Sets `help`.
-template <class Diagnostic>
-std::string library_call_message(const Diagnostic& d, std::string& help) {
-  const std::string callee(d.object);
-  if (d.why == commscope::reason::view_into_call) {
-    help = "pass views to dispatches as they are, and work on them (a cast, a copy, a fill) in "
-           "the chip function they are dispatched to";
-    return "a view of allocation '" + std::string(d.subject) + "' is passed to '" + callee +
-           "', a library function the pass does not follow: dispatch the view itself, and call '" +
-           callee + "' on it in the chip function";
-  }
-  help = "take a window of the pointer where it is and dispatch that; work on the window in the "
-         "chip function it is dispatched to";
-  return "the window pointer of allocation '" + std::string(d.subject) + "' is passed to '" +
-         callee +
-         "', a library function the pass does not follow: take a window of it here, dispatch "
-         "that, and call '" +
-         callee + "' in the chip function";
-}
-
 /// docs/commscope-opt.md, "Constants of the file": an `unsupported-device` whose device=
 /// depends on a name the file leaves open names it and suggests -D; `help` gets the
 /// nearest name in scope, if one is near. The file's own causes say more than the
@@ -614,7 +592,7 @@ program_outcome run_program(const fe::program_unit& unit, const options& opt,
     if (d.code == commscope::error_code::unsupported_device)
       message = with_open_names(d, unit, help);
     // A view passed to a module's function: named as written (`pl.cast`), where the IR
-    // keeps its last attribute.
+    // keeps its last attribute; a library's function is external (no inlining it).
     const bool into_call =
         d.why == commscope::reason::view_into_call || d.why == commscope::reason::pointer_into_call;
     auto named = d;
@@ -624,9 +602,11 @@ program_outcome run_program(const fe::program_unit& unit, const options& opt,
             c.spelled.ends_with(d.object) &&
             c.spelled[c.spelled.size() - d.object.size() - 1] == '.') {
           named.object = c.spelled;
+          if (c.library)
+            named.why = d.why == commscope::reason::view_into_call
+                            ? commscope::reason::view_into_external_call
+                            : commscope::reason::pointer_into_external_call;
           message = named.message();
-          if (c.library) // a library's function: no inlining it
-            message = library_call_message(named, help);
           break;
         }
     if (into_call && std::find(unit.unpacked_dispatches.begin(), unit.unpacked_dispatches.end(),
@@ -647,8 +627,8 @@ program_outcome run_program(const fe::program_unit& unit, const options& opt,
         }
     // Where the reason has a fix of its own (a window to assign, a view to pass
     // positionally), it is more use than the code's general one.
-    if (help.empty() && d.why != commscope::reason::none)
-      help = commscope::opt::reason_help(d.why);
+    if (help.empty() && named.why != commscope::reason::none)
+      help = commscope::opt::reason_help(named.why);
     result.findings.push_back(finding_of(d, std::move(message)));
     result.findings.back().help = std::move(help);
     if (d.code == commscope::error_code::unconsumed_alloc)

@@ -103,6 +103,10 @@ struct expression_flow {
   /// `lst.append(v)`, `v` of `v.reshape(n)`): they do not escape, and its value may be
   /// (part of) them.
   std::uint32_t receivers = 0;
+  /// For a call: the callee's body is not the program's (a library's function, a
+  /// declaration), so there is nothing to inline; the message says to use it in the chip
+  /// function instead.
+  bool external = false;
 };
 
 /// What a call calls.

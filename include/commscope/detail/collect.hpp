@@ -130,6 +130,8 @@ template <class Adapter> struct escape_site {
   /// A window that is no assignment's whole value: a view the rewrite cannot type, since
   /// it types a view through its variable. `def` is what its pointer may name.
   bool window = false;
+  /// A call of a function whose body the program does not have: no inlining it.
+  bool external = false;
 };
 
 /// What the walk records of an allocation: what its plan record needs from the IR, read
@@ -737,8 +739,10 @@ private:
   constexpr void escape(expression e, const expression_flow& f, std::uint64_t at) {
     // What the call is made on (its receivers) is its result, not an escape.
     const auto d = derived_of_operands(e, f.receivers);
-    if (d != no_index)
+    if (d != no_index) {
       out_.escapes.emplace_back(escape_site<Adapter>{e, f.name, at, d, f.call});
+      out_.escapes.back().external = f.call && f.external;
+    }
   }
 
   /// Records the definitions of a call's variable arguments in `to`; returns the first

@@ -254,10 +254,13 @@ private:
             .with_note(note_kind::shared_allocation, site.name, site.where);
         continue;
       }
-      const reason why =
-          e.keyword ? (is_view ? reason::view_by_keyword : reason::pointer_by_keyword)
-          : is_view ? (e.call ? reason::view_into_call : reason::view_into_operation)
-                    : (e.call ? reason::pointer_into_call : reason::pointer_into_operation);
+      reason why = is_view ? reason::view_into_operation : reason::pointer_into_operation;
+      if (e.keyword)
+        why = is_view ? reason::view_by_keyword : reason::pointer_by_keyword;
+      else if (e.external)
+        why = is_view ? reason::view_into_external_call : reason::pointer_into_external_call;
+      else if (e.call)
+        why = is_view ? reason::view_into_call : reason::pointer_into_call;
       auto& d = report(facts_.diagnostics, error_code::view_escapes, why, site.name,
                        a_.location_of(e.use), e.order)
                     .with_object(e.name.empty() ? std::string_view("?") : e.name);

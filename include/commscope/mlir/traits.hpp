@@ -844,7 +844,8 @@ template <> struct commscope::ir_traits<mlir::ModuleOp> {
   /// IR describes (a region branch op or loop, a region terminator that passes values
   /// on, a branch, func.return, pld.yield), an op without operands, a call of a chip
   /// orchestrator without a device. Escapes: a call (CallOpInterface) of another
-  /// function, named by its callee (inline it first), any other op that may have
+  /// function, named by its callee (inline it first; a declaration, whose body is
+  /// elsewhere, is external: no inlining it), any other op that may have
   /// side effects (an op of an unregistered dialect, memref.store, func.call_indirect),
   /// an op with regions the pass does not follow, a terminator that passes values where
   /// no interface says.
@@ -869,7 +870,9 @@ template <> struct commscope::ir_traits<mlir::ModuleOp> {
                     : mlir::SymbolTable::lookupNearestSymbolFrom<function>(op, flat.getAttr());
       if (f && describe(f).is_chip_orchestrator())
         return derived;
-      return named(callee.getLeafReference().getValue(), true);
+      auto flow = named(callee.getLeafReference().getValue(), true);
+      flow.external = f && function(f).isDeclaration(); // no body to inline
+      return flow;
     }
     if (auto d = mlir::dyn_cast<pld::dispatch>(op)) // of a function that is no chip orchestrator
       return named(d.getCallee(), true);
