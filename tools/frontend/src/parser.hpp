@@ -541,8 +541,9 @@ private:
   };
   std::optional<imported_use> use_of(const dotted* d, std::string_view last, bool is_attribute);
   /// Whether the dotted callee `d` is a library's function (program_unit::dotted_call):
-  /// its root is the DSL's module, or a module that no file of the search path holds
-  /// (nor a package above it). Unknown without a loader, or for a root no import binds.
+  /// its root is the DSL's module, or a module that no file of the search path holds, nor
+  /// any package it is in (`numpy` for `np.linalg.norm`). False for a root no import binds,
+  /// and, without a loader, for any module but the DSL's.
   bool library_function(const dotted& d);
   /// Why an imported callee was not found, for the malformed-op message.
   std::string unresolved_reason(const resolution& r, const imported_use& u,
