@@ -38,8 +38,9 @@ class LibraryCalls:
 # file of the search path holds, here numpy) cannot be inlined, so the message says to
 # dispatch the view itself and work on it in the chip function; a function of the
 # model's own modules (library_calls/helpers.py, found beside this file) is to be
-# inlined, as is one whose module the file never imports.
-# RUN: %commscope-opt %s > %t.out; test $? -eq 1
+# inlined, as is one whose module the file never imports. PYTHONPATH is unset: numpy must
+# be no file of the search path.
+# RUN: env -u PYTHONPATH %commscope-opt %s > %t.out; test $? -eq 1
 # RUN: %FileCheck --match-full-lines %s < %t.out
 # CHECK:{{.*}}view_escapes_library.py:18:16: error: a view of allocation 'a' is passed to 'pl.cast', a library function the pass does not follow: dispatch the view itself, and call 'pl.cast' on it in the chip function [view-escapes]
 # CHECK:help: pass views to dispatches as they are, and work on them (a cast, a copy, a fill) in the chip function they are dispatched to
@@ -56,7 +57,7 @@ class LibraryCalls:
 # CHECK-NEXT:Found 6 errors in 1 file (1 file checked).
 #
 # The same in the JSON output: the messages as the text says them.
-# RUN: %commscope-opt --format=json %s > %t.json 2> /dev/null; test $? -eq 1
+# RUN: env -u PYTHONPATH %commscope-opt --format=json %s > %t.json 2> /dev/null; test $? -eq 1
 # RUN: %python -c "import json,sys; [print(x['line'], x['message'].split(':')[0]) for x in json.load(open(sys.argv[1]))['diagnostics']]" %t.json > %t.jsonlines
 # RUN: %FileCheck --check-prefix=JSON --match-full-lines %s < %t.jsonlines
 # JSON:18 a view of allocation 'a' is passed to 'pl.cast', a library function the pass does not follow
