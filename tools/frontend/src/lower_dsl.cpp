@@ -454,6 +454,23 @@ bool dsl_parser::shape_allocation(expression& e) {
 
 namespace commscope::frontend::detail {
 
+namespace {
+/// Whether an import is of the DSL's own modules (`pypto` and below).
+bool imports_the_dsl(const import_record& r) {
+  const std::string_view m = r.module;
+  return r.level == 0 && (m == "pypto" || m.starts_with("pypto."));
+}
+} // namespace
+
+std::string dsl_parser::dotted_module(const import_record& rec, const dotted& d) const {
+  std::string module = module_of_use(rec);
+  for (std::uint32_t k = 0; k + 1 < d.attrs; ++k) {
+    module += '.';
+    module += text(t_[d.attribute(k)]);
+  }
+  return module;
+}
+
 std::optional<dsl_parser::imported_use> dsl_parser::use_of(const dotted* d, std::string_view last,
                                                            bool is_attribute) {
   imported_use u;
@@ -473,14 +490,9 @@ std::optional<dsl_parser::imported_use> dsl_parser::use_of(const dotted* d, std:
   u.record = import_of(scan_, text(t_[d->root]), scope_);
   if (!u.record)
     return std::nullopt;
-  const std::string_view m = u.record->module;
-  if (u.record->level == 0 && (m == "pypto" || m.starts_with("pypto."))) // the DSL itself
+  if (imports_the_dsl(*u.record))
     return std::nullopt;
-  u.module = module_of_use(*u.record);
-  for (std::uint32_t k = 0; k + 1 < d->attrs; ++k) {
-    u.module += '.';
-    u.module += text(t_[d->attribute(k)]);
-  }
+  u.module = dotted_module(*u.record, *d);
   u.level = u.record->level;
   u.name = last;
   return u;
@@ -490,16 +502,11 @@ bool dsl_parser::library_function(const dotted& d) {
   const import_record* rec = import_of(scan_, text(t_[d.root]), scope_);
   if (!rec)
     return false;
-  const std::string_view m = rec->module;
-  if (rec->level == 0 && (m == "pypto" || m.starts_with("pypto."))) // the DSL itself
+  if (imports_the_dsl(*rec))
     return true;
   if (!loader_ || rec->level > 0) // a relative import is of the program's own package
     return false;
-  std::string module = module_of_use(*rec);
-  for (std::uint32_t k = 0; k + 1 < d.attrs; ++k) {
-    module += '.';
-    module += text(t_[d.attribute(k)]);
-  }
+  std::string module = dotted_module(*rec, d);
   if (const auto it = library_modules_.find(module); it != library_modules_.end())
     return it->second;
   // `np.linalg.norm`: neither numpy/linalg nor numpy is a file the run can read.

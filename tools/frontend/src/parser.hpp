@@ -540,6 +540,9 @@ private:
     std::string_view name;
   };
   std::optional<imported_use> use_of(const dotted* d, std::string_view last, bool is_attribute);
+  /// The module a dotted name `root.a1...an` reaches through `rec`, the import of its root:
+  /// the module of the use (module_of_use) followed by a1 ... a(n-1).
+  std::string dotted_module(const import_record& rec, const dotted& d) const;
   /// Whether the dotted callee `d` is a library's function (program_unit::dotted_call):
   /// its root is the DSL's module, or a module that no file of the search path holds, nor
   /// any package it is in (`numpy` for `np.linalg.norm`). False for a root no import binds,
