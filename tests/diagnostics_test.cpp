@@ -45,6 +45,13 @@ TEST_CASE("messages name the allocation, callee or operation and the numbers") {
   CHECK(a.message() == "operation 'allreduce' takes 1 positional argument, got 2");
   CHECK(a.help() == commscope::reason_row(commscope::reason::wrong_arity).help);
 
+  // The code's message without the reason's cause, for a tool that says it its own way.
+  const auto u = commscope::diagnostic<int>::make(commscope::error_code::unsupported_device,
+                                                  commscope::reason::device_variable, "chip", 0, 0);
+  CHECK(u.code_message() == "cannot infer the devices of the dispatch of 'chip' from its "
+                            "device= expression");
+  CHECK(u.message().starts_with(u.code_message() + ": the variable may hold"));
+
   auto m = commscope::diagnostic<int>::make(commscope::error_code::verify,
                                             commscope::reason::missing_devices, "a", 0, 0);
   m.with_object("comm_d0").with_missing_devices(3, 0);

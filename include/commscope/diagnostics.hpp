@@ -119,6 +119,9 @@ template <class Location> struct diagnostic {
   /// The message with the device id spelled as the tool's input wrote it, for a tool
   /// that read a literal no std::int64_t holds (and reported its nearest value).
   [[nodiscard]] std::string message(std::string_view device_as_written) const;
+  /// The code's message, without its reason's cause: for a tool that says the cause in
+  /// its own terms (a front end's names, an SSA value).
+  [[nodiscard]] std::string code_message() const;
   /// How a program author usually fixes it: the reason's help, else the code's.
   [[nodiscard]] constexpr std::string_view help() const {
     const auto& r = reason_row(why);
@@ -126,6 +129,11 @@ template <class Location> struct diagnostic {
                ? r.help
                : error_codes[static_cast<std::size_t>(code)].help;
   }
+
+private:
+  /// The message of reason `as` (none: the code's) with this diagnostic's fields.
+  [[nodiscard]] std::string formatted(commscope::reason as,
+                                      std::string_view device_as_written) const;
 };
 
 namespace detail {
@@ -257,7 +265,17 @@ template <class Location> std::string diagnostic<Location>::message() const {
 
 template <class Location>
 std::string diagnostic<Location>::message(std::string_view device_as_written) const {
-  return detail::format_message(detail::message_pattern(code, why),
+  return formatted(why, device_as_written);
+}
+
+template <class Location> std::string diagnostic<Location>::code_message() const {
+  return formatted(reason::none, {});
+}
+
+template <class Location>
+std::string diagnostic<Location>::formatted(commscope::reason as,
+                                            std::string_view device_as_written) const {
+  return detail::format_message(detail::message_pattern(code, as),
                                 {subject, object, device, limit, depth, arity, expected_arity,
                                  argument, other_argument, more, device_as_written});
 }

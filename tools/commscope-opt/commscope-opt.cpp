@@ -460,9 +460,7 @@ std::string with_open_names(const Diagnostic& d, const fe::program_unit& unit, s
   for (const auto& s : unit.name_suggestions)
     if (s.call == at && help.empty())
       help = "did you mean '" + s.suggestion + "'?";
-  auto general = d;
-  general.why = commscope::reason::none;
-  std::string message = general.message();
+  std::string message = d.code_message();
   // Each cause is a clause of its own, after the code's message.
   const std::size_t bare = message.size();
   const auto clause = [&](const std::string& text) {

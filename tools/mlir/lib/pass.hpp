@@ -175,10 +175,8 @@ void emit(::mlir::ModuleOp m, const related_ops& ops, const Diagnostic& d,
   auto diag = ::mlir::emitError(at);
   // An unsupported device is explained by the context and the notes in MLIR's terms (an
   // SSA value, an induction variable), not by the library's cause in the DSL's.
-  auto general = d;
-  if (d.code == error_code::unsupported_device)
-    general.why = commscope::reason::none;
-  diag << general.message() << context << " [" << code_name(d.code) << "]";
+  diag << (d.code == error_code::unsupported_device ? d.code_message() : d.message()) << context
+       << " [" << code_name(d.code) << "]";
   commscope::detail::attach_notes(diag, d, ops);
 }
 
