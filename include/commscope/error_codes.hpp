@@ -222,6 +222,9 @@ enum class reason : std::uint8_t {
   view_into_external_call,
   /// view-escapes: a window pointer passed to such a function
   pointer_into_external_call,
+  /// a host orchestrator (subject) whose walk has more positions (statements, calls) than
+  /// the analysis numbers: 2^32 - 1
+  function_too_large,
 };
 
 /// A reason's row: the code it refines, its message and help, and its rank among the
@@ -236,7 +239,7 @@ struct reason_info {
 };
 
 /// Every reason, in the order of `reason` (`none` has no text: its code's row speaks).
-inline constexpr std::array<reason_info, 36> reasons{{
+inline constexpr std::array<reason_info, 37> reasons{{
     {error_code::malformed_op, {}, {}, 0}, // none
     {error_code::malformed_op,
      "operation {subject} takes {expected_arity} positional argument{expected_arity:s}, got "
@@ -368,6 +371,10 @@ inline constexpr std::array<reason_info, 36> reasons{{
      "take a window of the pointer where it is and dispatch that; work on the window in the "
      "chip function it is dispatched to",
      0},
+    {error_code::malformed_op,
+     "host orchestrator {subject} has more statements and calls than the analysis numbers "
+     "(4,294,967,295)",
+     "split it into several host orchestrators", 0},
 }};
 
 /// The row of a reason.

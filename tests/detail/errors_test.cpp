@@ -440,4 +440,38 @@ TEST_CASE("no cascade: a collective's coverage lost to a reported dispatch") {
   CHECK(diags(f.analyze()) == "unsupported-device chip 13:9");
 }
 
+TEST_CASE("a function with more walk positions than the analysis numbers is reported, at its "
+          "first statement") {
+  // Four billion statements do not fit in a test: the walk's counter starts near the
+  // limit instead, as it would stand deep into such a function.
+  using adapter = commscope::detail::adapter<traits>;
+  fixture f;
+  auto buf_v = f.view("buf"); // 4:9
+  f.h.dispatch(f.chip, {buf_v}, 0);
+  const auto p = f.finish();
+  const adapter a{traits{}};
+  commscope::detail::variable_table<adapter> vars(a, p);
+  for (std::uint64_t start : {std::uint64_t{0}, commscope::detail::max_position - 2}) {
+    for (auto&& fn : a.functions(p)) {
+      if (!a.describe(fn).is_host_orchestrator())
+        continue;
+      vars.reset();
+      commscope::detail::function_facts<adapter> facts;
+      std::uint64_t order = start;
+      commscope::detail::collector<adapter>(a, vars, facts, order).run(fn);
+      if (start == 0) {
+        CHECK(facts.diagnostics.empty());
+        continue;
+      }
+      REQUIRE(facts.diagnostics.size() == 1);
+      const auto& d = facts.diagnostics[0];
+      CHECK(d.code == error_code::malformed_op);
+      CHECK(d.why == commscope::reason::function_too_large);
+      CHECK(d.where.line == 4);
+      CHECK(d.message() == "host orchestrator 'host' has more statements and calls than the "
+                           "analysis numbers (4,294,967,295)");
+    }
+  }
+}
+
 TEST_SUITE_END();

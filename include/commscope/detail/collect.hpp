@@ -47,6 +47,12 @@ nth_argument(const Adapter& a, typename Adapter::expression call, std::size_t i)
   return *it;
 }
 
+/// A position of the walk (collector), counted from the function's first statement. Four
+/// bytes in every site rather than eight: a function has fewer positions than that, and
+/// the walk reports one that has more (reason::function_too_large).
+using position = std::uint32_t;
+inline constexpr std::uint64_t max_position = 0xffffffffu;
+
 /// How a loop bound is kept (operand_site::def).
 enum class operand_form : std::uint8_t {
   expression,    ///< the definition of the variable it names (no_index: none)
@@ -93,14 +99,14 @@ template <class Adapter> struct dispatch_site {
   /// skip it (the smallest world, devices.hpp, counts only such dispatches).
   bool surely_runs = false;
   /// The callee's name and location are read again on error.
-  std::uint64_t order = 0;
+  position order = 0;
 };
 
 template <class Adapter> struct collective_site {
   typename Adapter::expression call{};
   operation op = operation::none;
   typename Adapter::location where{};
-  std::uint64_t order = 0;
+  position order = 0;
   std::uint32_t loop = no_index; ///< the innermost enclosing loop (facts' loops), if any
   std::uint32_t first_argument = 0;
   std::uint32_t argument_count = 0;
@@ -109,8 +115,8 @@ template <class Adapter> struct collective_site {
 template <class Adapter> struct loop_site {
   loop_bounds<operand_site<Adapter>> bounds{}; ///< for loops only
   bool counted = false;    ///< a for loop (else bounds is empty); in the bounds' padding
-  std::uint64_t begin = 0; ///< walk positions strictly inside the loop: (begin, end)
-  std::uint64_t end = 0;
+  position begin = 0;      ///< walk positions strictly inside the loop: (begin, end)
+  position end = 0;
   typename Adapter::location where{}; ///< for notes and evidence
 };
 
@@ -120,7 +126,7 @@ template <class Adapter> struct loop_site {
 template <class Adapter> struct escape_site {
   typename Adapter::expression use{};
   std::string_view name; ///< the callee or operation
-  std::uint64_t order = 0;
+  position order = 0;
   /// A definition derived from every variable among its operands (variables.hpp).
   std::uint32_t def = no_index;
   bool call = false; ///< a call of a function: the fix is to inline it
@@ -139,14 +145,14 @@ template <class Adapter> struct escape_site {
 /// walk missed the cache on every allocation), and its name's hash (duplicate names are
 /// found by it; hashed after the walk, every name missed the cache and the TLB). The
 /// plan's (larger) records are built once the count is known, not moved on every growth.
-/// In this order, with 32 bits of the hash, 4-byte handles leave no padding.
+/// In this order, with 32 bits of the hash, 8-byte handles leave no padding.
 template <class Adapter> struct allocation_site {
+  std::string_view name;
   typename Adapter::statement statement{};
   typename Adapter::variable base{};
-  std::uint64_t order = 0; ///< the assignment's
-  std::string_view name;
   typename Adapter::expression size{};
   typename Adapter::location where{}; ///< the assignment's
+  position order = 0;                 ///< the assignment's
   std::uint32_t name_hash = 0;        ///< hash_of(name), its low half
 };
 
@@ -209,6 +215,8 @@ template <class Adapter> struct function_facts {
 
 /// Positions (`order`) number the walk's events in pre-order: statements, calls and loop
 /// ends. Other expressions get none: only the relative order of events is ever compared.
+/// They count on from the counter the caller passes, 0 for a function's own numbering
+/// (what the sites keep: position).
 template <class Adapter> class collector {
   using statement = typename Adapter::statement;
   using expression = typename Adapter::expression;
@@ -228,6 +236,13 @@ public:
     // and loops grow in segments, never moved.)
     out_.windows.reserve(count_of(a_.body(f)) / 3);
     walker_.run(a_, a_.body(f), *this);
+    // More positions than the sites keep: the later sites hold wrong ones, so the
+    // function is reported (at its first statement), never analyzed on them quietly.
+    if (order_ > max_position) [[unlikely]] {
+      auto&& body = a_.body(f);
+      report(out_.diagnostics, error_code::malformed_op, reason::function_too_large,
+             a_.describe(f).name, a_.location_of(*std::ranges::begin(body)), 0);
+    }
   }
 
   /// The walk's events.
@@ -252,7 +267,7 @@ public:
       out_.loops.emplace_back(
           loop_site<Adapter>{{operand(b.start), operand(b.stop), operand(b.step)},
                              true,
-                             order_,
+                             narrow(order_),
                              0,
                              a_.location_of(s)});
       carried(s);
@@ -262,7 +277,7 @@ public:
     }
     case statement_kind::while_loop: {
       const auto idx = static_cast<std::uint32_t>(out_.loops.size());
-      out_.loops.emplace_back(loop_site<Adapter>{{}, false, order_, 0, a_.location_of(s)});
+      out_.loops.emplace_back(loop_site<Adapter>{{}, false, narrow(order_), 0, a_.location_of(s)});
       carried(s);
       open(control_flow::repeat, idx);
       // The condition runs before every iteration and after the last: inside the loop.
@@ -299,7 +314,7 @@ public:
     const control_flow how = a_.control_of(s);
     if (how == control_flow::repeat) { // a loop of another kind (`for x in items`)
       const auto idx = static_cast<std::uint32_t>(out_.loops.size());
-      out_.loops.emplace_back(loop_site<Adapter>{{}, false, order_, 0, a_.location_of(s)});
+      out_.loops.emplace_back(loop_site<Adapter>{{}, false, narrow(order_), 0, a_.location_of(s)});
       open(how, idx);
     } else {
       open(how, no_index);
@@ -319,7 +334,7 @@ public:
     guarded_ -= open_guarded_.back();
     open_guarded_.pop_back();
     if (loop != no_index) {
-      out_.loops[loop].end = ++order_;
+      out_.loops[loop].end = narrow(++order_);
       open_loops_.pop_back();
     }
     vars_.close();
@@ -648,8 +663,8 @@ private:
       const auto idx = static_cast<std::uint32_t>(out_.allocations.size());
       const std::string_view name = a_.allocation_name(e);
       out_.allocations.emplace_back(
-          allocation_site<Adapter>{s, target, at, name, nth_argument(a_, e, 0), a_.location_of(s),
-                                   static_cast<std::uint32_t>(hash_of(name))});
+          allocation_site<Adapter>{name, s, target, nth_argument(a_, e, 0), a_.location_of(s),
+                                   narrow(at), static_cast<std::uint32_t>(hash_of(name))});
       return {binding::kind::allocation, idx, 0};
     }
     case operation::window: {
@@ -740,7 +755,7 @@ private:
     // What the call is made on (its receivers) is its result, not an escape.
     const auto d = derived_of_operands(e, f.receivers);
     if (d != no_index) {
-      out_.escapes.emplace_back(escape_site<Adapter>{e, f.name, at, d, f.call});
+      out_.escapes.emplace_back(escape_site<Adapter>{e, f.name, narrow(at), d, f.call});
       out_.escapes.back().external = f.call && f.external;
     }
   }
@@ -764,8 +779,8 @@ private:
       // The keyword arguments; device= among them holds no view.
       const auto d = derived_of_operands(e, positional);
       if (d != no_index)
-        out_.escapes.emplace_back(
-            escape_site<Adapter>{e, a_.call_target_of(e).callee.name, order_, d, true, true});
+        out_.escapes.emplace_back(escape_site<Adapter>{e, a_.call_target_of(e).callee.name,
+                                                       narrow(order_), d, true, true});
     }
     count = static_cast<std::uint32_t>(to.size()) - first;
     return first;
@@ -784,7 +799,7 @@ private:
       report(out_.diagnostics, error_code::malformed_op, reason::unknown_callee, t.callee.name,
              a_.location_of(e), at);
       if (a_.device_of(e)) { // meant as a dispatch: its views are not reported again
-        dispatch_site<Adapter> site{e, no_index, 0, device_form::reported, false, at};
+        dispatch_site<Adapter> site{e, no_index, 0, device_form::reported, false, narrow(at)};
         record_arguments(out_.dispatch_arguments, e, site.argument_count);
         out_.dispatches.emplace_back(site);
       }
@@ -793,7 +808,7 @@ private:
       if (!t.callee.is_chip_orchestrator()) // a helper: the pass does not follow calls
         return flow_of_call(e, t, at);
       if (auto d = a_.device_of(e)) {
-        dispatch_site<Adapter> site{e, no_index, 0, device_form::other, false, at};
+        dispatch_site<Adapter> site{e, no_index, 0, device_form::other, false, narrow(at)};
         switch (a_.expression_kind_of(*d)) {
         case expression_kind::integer:
           if (const std::int64_t v = a_.integer_value(*d); v >= 0 && v < no_index) {
@@ -824,9 +839,13 @@ private:
     const std::size_t n = count_of(a_.arguments(e));
     const bool arity_ok = n >= r.min_arity && n <= r.max_arity;
     if (r.collective) { // arity is judged with the collective's other checks
-      collective_site<Adapter> site{
-          e, t.op, a_.location_of(e), at, open_loops_.empty() ? no_index : open_loops_.back(),
-          0, 0};
+      collective_site<Adapter> site{e,
+                                    t.op,
+                                    a_.location_of(e),
+                                    narrow(at),
+                                    open_loops_.empty() ? no_index : open_loops_.back(),
+                                    0,
+                                    0};
       site.first_argument = record_arguments(out_.arguments, e, site.argument_count);
       out_.collectives.emplace_back(site);
     } else if (!arity_ok) {
@@ -840,7 +859,8 @@ private:
     } else if (!bound && t.op == operation::window) {
       // Its allocation is known only once the walk is over: judged with the escapes.
       if (const auto d = derived_of(nth_argument(a_, e, 0)); d != no_index)
-        out_.escapes.emplace_back(escape_site<Adapter>{e, r.name, at, d, false, false, true});
+        out_.escapes.emplace_back(
+            escape_site<Adapter>{e, r.name, narrow(at), d, false, false, true});
     }
     if (bound && arity_ok)
       *bound = bind_operation(s, target, e, t.op, r, at_assignment);
@@ -854,6 +874,11 @@ private:
     if (f.what == operand_flow::escapes)
       escape(e, f, at);
     return f.what == operand_flow::conditional;
+  }
+
+  /// A position as the sites keep it; past max_position the walk is reported (run).
+  [[nodiscard]] static constexpr position narrow(std::uint64_t at) {
+    return static_cast<position>(at);
   }
 
   const Adapter& a_;

@@ -42,7 +42,12 @@ public:
     min_world_ = {};
     // A materialized body is walked too: an allocation inside its scopes that no scope
     // lists (one added since, such as a synthesized signal) is an error, never skipped.
-    collector<Adapter>(a_, vars_, facts_, order_).run(f);
+    // The walk numbers its positions from 0 (position): the program's count goes on
+    // from base_, which diagnostics and evidence add to them.
+    std::uint64_t walked = 0;
+    collector<Adapter>(a_, vars_, facts_, walked).run(f);
+    base_ = order_;
+    order_ += walked;
     if constexpr (Adapter::has_readers) {
       if (facts_.saw_scope && !as_if_unmaterialized_) { // materialized before
         read_back<Traits>(a_, f, fp);
@@ -115,8 +120,10 @@ public:
           return x.order < y.order;
         return x.passed_view < y.passed_view; // one dispatch passing two views of one allocation
       });
-    for (auto& d : facts_.diagnostics)
+    for (auto& d : facts_.diagnostics) {
+      d.order += base_;
       diagnostics.push_back(std::move(d));
+    }
   }
 
   /// For the verifier (verify.hpp): scopes are walked as the blocks they are, never read
@@ -334,7 +341,7 @@ private:
       auto& ev = fp.evidence.back();
       ev.what = contribution<Traits>::kind::dispatch;
       ev.receiver = a;
-      ev.order = d.order;
+      ev.order = base_ + d.order;
       ev.callee = a_.call_target_of(d.call).callee.name;
       ev.where = a_.location_of(d.call);
       if (desc.what == descriptor::status::devices)
@@ -483,7 +490,7 @@ private:
           auto& ev = fp.evidence.back();
           ev.what = contribution<Traits>::kind::inherited;
           ev.receiver = e.to;
-          ev.order = c.order;
+          ev.order = base_ + c.order;
           ev.callee = row(c.op).name;
           ev.where = c.where;
           ev.from = e.from;
@@ -652,7 +659,7 @@ private:
       const auto id = vars_.id(site.base);
       if (id >= slotted_.size() || !slotted_[id])
         report(out, error_code::malformed_op, reason::alloc_outside_scope, site.name, site.where,
-               site.order);
+               base_ + site.order);
     }
   }
 
@@ -677,6 +684,7 @@ private:
   Adapter a_;
   variable_table<Adapter> vars_;
   std::uint64_t& order_;
+  std::uint64_t base_ = 0; ///< the program's position before this function's walk
   function_facts<Adapter> facts_;
   /// Per allocation, one byte of these: consumed, some dispatch passed a view of it,
   /// directly or through a collective that passes coverage on (without it,
