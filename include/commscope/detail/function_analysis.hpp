@@ -73,7 +73,7 @@ public:
       arg = vars_.view_of(arg);
     escapes(fp);
     release(facts_.escapes);       // nothing reads them again: off the dispatches' peak
-    devices_ = vec<device_set>(n); // made, not assigned: no fill for g++ to compile
+    device_ids_.assign(n, 0);
     dispatches(fp);
     release(facts_.dispatch_arguments);
     facts_.dispatches.clear();
@@ -94,9 +94,20 @@ public:
       a.size = site.size;
       a.name = site.name;
       a.where = site.where;
-      a.devices = std::move(devices_[i]);
+      a.devices = pool_[device_ids_[i]];
     }
-    release(devices_);
+    release(device_ids_);
+    release(pool_);
+    // Past the records only an allocation's position and name's hash are read of its site
+    // (diagnostics, duplicate names): kept apart, the sites are freed before the steps
+    // that follow add their tables.
+    positions_.resize(n);
+    name_hashes_.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      positions_[i] = facts_.allocations[i].order;
+      name_hashes_[i] = facts_.allocations[i].name_hash;
+    }
+    facts_.allocations.clear();
     link_views(fp);
     collectives_structure(fp);
     inherit(fp);
@@ -110,7 +121,7 @@ public:
     duplicate_names(fp);
     if (n > 0 && !a_.can_wrap_body(f))
       report(facts_.diagnostics, error_code::malformed_op, reason::unwrappable_body,
-             fp.allocations[0].name, fp.allocations[0].where, facts_.allocations[0].order);
+             fp.allocations[0].name, fp.allocations[0].where, positions_[0]);
     nesting_limit(fp);
     if constexpr (Record)
       std::sort(fp.evidence.begin(), fp.evidence.end(), [](const auto& x, const auto& y) {
@@ -286,11 +297,18 @@ private:
   }
 
   /// Step 3: every dispatch's descriptor goes to the allocations of its view arguments
-  /// (accumulated per allocation in devices_, moved into the plan's records once they
-  /// are made, normalized by inherit()).
+  /// (accumulated per allocation as an index into pool_, copied into the plan's records
+  /// once they are made, normalized by inherit()).
   constexpr void dispatches(function_plan<Traits>& fp) {
     device_inference<Adapter> infer(a_, vars_, facts_);
+    release(pool_);
+    pool_table_.reset(16);
+    intern(device_set{});   // 0: bottom, the devices of an allocation no dispatch passed
     std::uint32_t next = 0; // the dispatches' arguments, in their order
+    for (auto& slot : interval_ids_)
+      slot = {};
+    for (auto& slot : joins_)
+      slot = {};
     for (const auto& d : facts_.dispatches) {
       const auto first = next;
       next += d.argument_count;
@@ -319,23 +337,62 @@ private:
                                                                      : note_kind::device_loop,
                          {}, facts_.loops[desc.loop].where);
       }
+      const std::uint32_t given =
+          desc.what == descriptor::status::devices && !failed ? id_of(desc.devices) : 0;
       for (std::uint32_t k = 0; k < d.argument_count; ++k)
         for (const auto v : vars_.sets().of(facts_.dispatch_arguments[first + k]))
-          dispatched(fp, d, desc, failed, v);
+          dispatched(fp, d, desc, failed, v, given);
     }
+  }
+
+  /// The index in pool_ of a set equal to s. A set of one interval, the common case, is
+  /// looked up in a small cache first, without hashing the set.
+  constexpr std::uint32_t id_of(const device_set& s) {
+    const auto v = s.intervals();
+    if (v.size() != 1 || s.has_progressions())
+      return intern(s);
+    const device_interval r = v[0];
+    auto& slot = interval_ids_[static_cast<std::uint64_t>(r.first * 8 + r.last) % join_slots];
+    if (slot.id == 0 || !(slot.r == r))
+      slot = {r, intern(s)};
+    return slot.id;
+  }
+
+  /// The index in pool_ of a set equal to s, added if there is none.
+  constexpr std::uint32_t intern(const device_set& s) {
+    const auto next = static_cast<std::uint32_t>(pool_.size());
+    const auto i = pool_table_.find_or_insert(hash_of(s), next,
+                                              [&](std::uint32_t j) { return pool_[j] == s; });
+    if (i == next)
+      pool_.push_back(device_set(s));
+    return i;
   }
 
   /// One view that a dispatch may pass: its allocation gets the dispatch's devices.
   constexpr void dispatched(function_plan<Traits>& fp, const dispatch_site<Adapter>& d,
-                            const descriptor& desc, bool failed, std::uint32_t v) {
+                            const descriptor& desc, bool failed, std::uint32_t v,
+                            std::uint32_t given) {
     const auto a = fp.views[v].allocation;
     if (failed) {
       to_suppress_.emplace_back(a);
       return;
     }
     mark(a, consumed_flag);
-    if (desc.what == descriptor::status::devices)
-      devices_[a].accumulate(desc.devices);
+    // Most allocations are passed one set, or the same one again: an index each, where a
+    // set of their own took 24 bytes per allocation at the analysis' peak.
+    if (auto& at = device_ids_[a]; at != given && given != 0) {
+      if (at == 0) {
+        at = given;
+      } else if (auto& j = joins_[(at * 8 + given) % join_slots]; j.x == at && j.y == given) {
+        at = j.joined;
+      } else {
+        device_set joined = pool_[at];
+        joined.accumulate(pool_[given]);
+        joined.normalize();
+        j = {at, given, intern(joined)};
+        at = j.joined;
+      }
+    }
     if constexpr (Record) {
       fp.evidence.emplace_back();
       auto& ev = fp.evidence.back();
@@ -610,7 +667,7 @@ private:
   constexpr void check_allocations(const function_plan<Traits>& fp) {
     for (std::size_t i = 0; i < fp.allocations.size(); ++i) {
       const auto& a = fp.allocations[i];
-      const auto at = facts_.allocations[i].order;
+      const auto at = positions_[i];
       if (a.view_count == 0 && !is(i, escaped_flag))
         report(facts_.diagnostics, error_code::dead_alloc, reason::none, a.name, a.where, at);
       else if (is(i, suppressed_flag))
@@ -633,12 +690,11 @@ private:
       table_.reset(d.slots.size());
       for (const auto i : d.slots) {
         const auto& name = fp.allocations[i].name;
-        const auto first =
-            table_.find_or_insert(facts_.allocations[i].name_hash, i,
-                                  [&](std::uint32_t j) { return fp.allocations[j].name == name; });
+        const auto first = table_.find_or_insert(
+            name_hashes_[i], i, [&](std::uint32_t j) { return fp.allocations[j].name == name; });
         if (first != i && !is(i, suppressed_flag))
           report(facts_.diagnostics, error_code::duplicate_name, reason::none, name,
-                 fp.allocations[i].where, facts_.allocations[i].order)
+                 fp.allocations[i].where, positions_[i])
               .with_note(note_kind::earlier_allocation, name, fp.allocations[first].where);
       }
     }
@@ -671,7 +727,7 @@ private:
       return;
     const auto i = fp.domains[limit].slots.front();
     report(facts_.diagnostics, error_code::scope_nesting_limit, reason::none,
-           fp.allocations[i].name, fp.allocations[i].where, facts_.allocations[i].order)
+           fp.allocations[i].name, fp.allocations[i].where, positions_[i])
         .with_depth(static_cast<std::int64_t>(limit) + 1)
         .with_limit(static_cast<std::int64_t>(limit));
   }
@@ -700,7 +756,26 @@ private:
   }
   vec<std::uint8_t> queued_;
   vec<std::uint32_t> unsure_; ///< the views of windows reported as ambiguous, ascending
-  vec<device_set> devices_;   ///< per allocation, until its plan record is made
+  /// Per allocation until its plan record is made: its devices, an index into pool_, which
+  /// holds each set once (pool_table_ finds it).
+  vec<std::uint32_t> device_ids_;
+  vec<device_set> pool_;
+  index_table pool_table_;
+  /// Direct-mapped caches in front of pool_: sets of one interval by their interval, and
+  /// joins by the two sets joined (dispatches repeat their devices and allocations their
+  /// pairs: a hash of a set per dispatch was 4% of the analysis' instructions).
+  static constexpr std::size_t join_slots = 64;
+  struct interval_id {
+    device_interval r{0, 0};
+    std::uint32_t id = 0; ///< 0: empty (a set of one interval is never bottom)
+  };
+  struct join {
+    std::uint32_t x = 0, y = 0, joined = 0; ///< x = 0: empty (bottom is never joined)
+  };
+  interval_id interval_ids_[join_slots]{};
+  join joins_[join_slots]{};
+  /// Per allocation once its site is freed: what diagnostics and duplicate names read.
+  vec<std::uint32_t> positions_, name_hashes_;
   vec<location> loop_wheres_; ///< per loop, once the dispatches are judged
   smallest_world min_world_;  ///< symbolic sets are compared for such worlds
   /// Allocations whose evidence a reported call took, to be suppressed with every
