@@ -10,6 +10,7 @@
 #endif
 
 #include <commscope/detail/compiled.hpp>
+#include <commscope/detail/device_pool.hpp>
 #include <commscope/detail/devices.hpp>
 #include <commscope/detail/may_set.hpp>
 #include <commscope/detail/sort.hpp>
@@ -82,6 +83,12 @@ std::uint32_t compiled::resolve(definitions& t, std::uint32_t d, std::uint8_t mo
 
 void compiled::find_sources(definitions& t, std::uint32_t d, bool pointers) {
   t.find_sources_impl(d, pointers);
+}
+
+std::uint32_t compiled::intern(device_pool& p, const device_set& s) { return p.intern_impl(s); }
+
+std::uint32_t compiled::join_sets(device_pool& p, std::uint32_t x, std::uint32_t y) {
+  return p.join_sets_impl(x, y);
 }
 
 } // namespace commscope::detail

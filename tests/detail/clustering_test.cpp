@@ -2,6 +2,7 @@
 // slot order.
 #include "pass_support.hpp"
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -166,6 +167,39 @@ TEST_CASE("domains are per function") {
   CHECK(diags(pl) == "");
   CHECK(domains(function_named(pl, "one")) == "[{1}] a");
   CHECK(domains(function_named(pl, "two")) == "[{2}] b; [{1}] c");
+}
+
+TEST_CASE("an allocation's devices are the union of what its dispatches pass, over more "
+          "distinct sets and pairs of sets than any cache of them holds") {
+  // Each allocation is passed one of 5 devices, then a loop's range, one of 97, then its
+  // device again (two allocations in three): 485 pairs of sets, so that sets and pairs
+  // keep replacing one another in the lookups, and one set is joined with many others.
+  fixture f;
+  constexpr int n = 600;
+  std::vector<variable_ptr> views;
+  for (int i = 0; i < n; ++i)
+    views.push_back(f.view("b" + std::to_string(i)));
+  const auto own = [](int i) { return std::int64_t{1000} + i % 5; };
+  const auto low = [](int i) { return std::int64_t{4} * (i % 97); };
+  for (int i = 0; i < n; ++i) {
+    f.h.dispatch(f.chip, {views[i]}, own(i));
+    auto r =
+        f.h.for_range("r" + std::to_string(i), ref::ex(low(i)), ref::ex(low(i) + 3), ref::ex(1));
+    f.h.dispatch(f.chip, {views[i]}, r);
+    f.h.end();
+    if (i % 3 != 0)
+      f.h.dispatch(f.chip, {views[i]}, own(i));
+  }
+  const auto pl = f.analyze();
+  CHECK(diags(pl) == "");
+  const auto& fp = pl.functions[0];
+  REQUIRE(fp.allocations.size() == n);
+  for (int i = 0; i < n; ++i) {
+    commscope::device_set::builder want;
+    want.add(commscope::device_interval{own(i), own(i)});
+    want.add(commscope::device_interval{low(i), low(i) + 2});
+    CHECK(render(fp.allocations[static_cast<std::size_t>(i)].devices) == render(want.finish()));
+  }
 }
 
 TEST_SUITE_END();

@@ -31,6 +31,7 @@ struct binding;
 struct bound;
 class definitions;
 struct descriptor;
+class device_pool;
 class may_sets;
 struct message_fields;
 struct index_order;
@@ -82,6 +83,8 @@ struct compiled {
   static std::uint32_t reach(definitions& t, std::uint32_t x, std::uint32_t d, bool binding_it);
   static std::uint32_t resolve(definitions& t, std::uint32_t d, std::uint8_t mode);
   static void find_sources(definitions& t, std::uint32_t d, bool pointers);
+  static std::uint32_t intern(device_pool& p, const device_set& s);
+  static std::uint32_t join_sets(device_pool& p, std::uint32_t x, std::uint32_t y);
 };
 
 } // namespace detail

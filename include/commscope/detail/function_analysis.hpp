@@ -6,6 +6,7 @@
 #include <commscope/adapter.hpp>
 #include <commscope/detail/cluster.hpp>
 #include <commscope/detail/collect.hpp>
+#include <commscope/detail/device_pool.hpp>
 #include <commscope/detail/devices.hpp>
 #include <commscope/detail/hash_index.hpp>
 #include <commscope/detail/link_views.hpp>
@@ -97,7 +98,7 @@ public:
       a.devices = pool_[device_ids_[i]];
     }
     release(device_ids_);
-    release(pool_);
+    pool_.release();
     // Past the records only an allocation's position and name's hash are read of its site
     // (diagnostics, duplicate names): kept apart, the sites are freed before the steps
     // that follow add their tables.
@@ -301,14 +302,8 @@ private:
   /// once they are made, normalized by inherit()).
   constexpr void dispatches(function_plan<Traits>& fp) {
     device_inference<Adapter> infer(a_, vars_, facts_);
-    release(pool_);
-    pool_table_.reset(16);
-    intern(device_set{});   // 0: bottom, the devices of an allocation no dispatch passed
+    pool_.reset();
     std::uint32_t next = 0; // the dispatches' arguments, in their order
-    for (auto& slot : interval_ids_)
-      slot = {};
-    for (auto& slot : joins_)
-      slot = {};
     for (const auto& d : facts_.dispatches) {
       const auto first = next;
       next += d.argument_count;
@@ -337,35 +332,13 @@ private:
                                                                      : note_kind::device_loop,
                          {}, facts_.loops[desc.loop].where);
       }
-      const std::uint32_t given =
-          desc.what == descriptor::status::devices && !failed ? id_of(desc.devices) : 0;
+      const std::uint32_t given = desc.what == descriptor::status::devices && !failed
+                                      ? pool_.id_of(desc.devices)
+                                      : device_pool::bottom;
       for (std::uint32_t k = 0; k < d.argument_count; ++k)
         for (const auto v : vars_.sets().of(facts_.dispatch_arguments[first + k]))
           dispatched(fp, d, desc, failed, v, given);
     }
-  }
-
-  /// The index in pool_ of a set equal to s. A set of one interval, the common case, is
-  /// looked up in a small cache first, without hashing the set.
-  constexpr std::uint32_t id_of(const device_set& s) {
-    const auto v = s.intervals();
-    if (v.size() != 1 || s.has_progressions())
-      return intern(s);
-    const device_interval r = v[0];
-    auto& slot = interval_ids_[static_cast<std::uint64_t>(r.first * 8 + r.last) % join_slots];
-    if (slot.id == 0 || !(slot.r == r))
-      slot = {r, intern(s)};
-    return slot.id;
-  }
-
-  /// The index in pool_ of a set equal to s, added if there is none.
-  constexpr std::uint32_t intern(const device_set& s) {
-    const auto next = static_cast<std::uint32_t>(pool_.size());
-    const auto i = pool_table_.find_or_insert(hash_of(s), next,
-                                              [&](std::uint32_t j) { return pool_[j] == s; });
-    if (i == next)
-      pool_.push_back(device_set(s));
-    return i;
   }
 
   /// One view that a dispatch may pass: its allocation gets the dispatch's devices.
@@ -378,21 +351,8 @@ private:
       return;
     }
     mark(a, consumed_flag);
-    // Most allocations are passed one set, or the same one again: an index each, where a
-    // set of their own took 24 bytes per allocation at the analysis' peak.
-    if (auto& at = device_ids_[a]; at != given && given != 0) {
-      if (at == 0) {
-        at = given;
-      } else if (auto& j = joins_[(at * 8 + given) % join_slots]; j.x == at && j.y == given) {
-        at = j.joined;
-      } else {
-        device_set joined = pool_[at];
-        joined.accumulate(pool_[given]);
-        joined.normalize();
-        j = {at, given, intern(joined)};
-        at = j.joined;
-      }
-    }
+    if (auto& at = device_ids_[a]; at != given && given != device_pool::bottom)
+      at = at == device_pool::bottom ? given : pool_.join(at, given);
     if constexpr (Record) {
       fp.evidence.emplace_back();
       auto& ev = fp.evidence.back();
@@ -756,24 +716,9 @@ private:
   }
   vec<std::uint8_t> queued_;
   vec<std::uint32_t> unsure_; ///< the views of windows reported as ambiguous, ascending
-  /// Per allocation until its plan record is made: its devices, an index into pool_, which
-  /// holds each set once (pool_table_ finds it).
+  /// Per allocation until its plan record is made: its devices, an index into pool_.
   vec<std::uint32_t> device_ids_;
-  vec<device_set> pool_;
-  index_table pool_table_;
-  /// Direct-mapped caches in front of pool_: sets of one interval by their interval, and
-  /// joins by the two sets joined (dispatches repeat their devices and allocations their
-  /// pairs: a hash of a set per dispatch was 4% of the analysis' instructions).
-  static constexpr std::size_t join_slots = 64;
-  struct interval_id {
-    device_interval r{0, 0};
-    std::uint32_t id = 0; ///< 0: empty (a set of one interval is never bottom)
-  };
-  struct join {
-    std::uint32_t x = 0, y = 0, joined = 0; ///< x = 0: empty (bottom is never joined)
-  };
-  interval_id interval_ids_[join_slots]{};
-  join joins_[join_slots]{};
+  device_pool pool_;
   /// Per allocation once its site is freed: what diagnostics and duplicate names read.
   vec<std::uint32_t> positions_, name_hashes_;
   vec<location> loop_wheres_; ///< per loop, once the dispatches are judged
