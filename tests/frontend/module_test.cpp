@@ -557,3 +557,24 @@ TEST_CASE("an import Python does not read is a syntax error where Python points"
   CHECK(m.error->line == 2);
   CHECK(m.error->column == 15);
 }
+
+TEST_CASE("a call on a comprehension's target keeps its arguments where the target grows the "
+          "parser's stacks (fuzz finding)") {
+  // Making `p.window` reads the comprehension's target `p`, which parses the clauses again
+  // on the stack the call's arguments lie on: the arguments must be read after it (the
+  // sanitizer build reports the read of a moved stack).
+  const auto m = fe::parse_module(
+      "import pypto.language as pl\n"
+      "\n"
+      "\n"
+      "@pl.program\n"
+      "class P:\n"
+      "    @pl.function(type=p.window(b, [16], dtype=pl.FP32) for i, v in enumerate([va, x]) "
+      "for p in zip([vb]))\n"
+      "    def host(self, x):\n"
+      "        return 0\n");
+  // Unparenthesized, the generator is a syntax error, found after the call was made.
+  REQUIRE(m.error);
+  CHECK(m.error->line == 6);
+  CHECK(m.error->column == 56);
+}

@@ -703,6 +703,10 @@ mutable_expr dsl_parser::make_call(std::uint32_t b, mutable_expr callee, const d
   }
   s.what = expression::kind::call;
   s.base = callee_node();
+  // Making the callee may parse again (a comprehension's targets), which grows the stacks
+  // the arguments lie on and may move them: their spans are taken again after it.
+  s.args = args.items();
+  s.keywords = keywords.items();
   auto* call = w_.make(s);
   if (open_dotted && is_attribute && !base_is_open_self)
     unit_->dotted_calls.push_back(
