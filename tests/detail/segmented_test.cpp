@@ -51,6 +51,26 @@ constexpr bool trimmed_then_grown(std::size_t n, std::size_t more) {
   return s.size() == 11 && s[10] == 10 && s[3] == 3;
 }
 
+/// Appends n (trimmed when asked), consumes them, checks that they came in order, then
+/// that the emptied sequence fills again. Constant evaluation checks that consume frees
+/// every block once.
+constexpr bool consumed_in_order(std::size_t n, bool trimmed) {
+  segmented<std::uint32_t> s;
+  for (std::size_t i = 0; i < n; ++i)
+    s.emplace_back(static_cast<std::uint32_t>(3 * i));
+  if (trimmed)
+    s.trim();
+  std::size_t next = 0;
+  bool in_order = true;
+  s.consume([&](std::uint32_t x) { in_order = in_order && x == 3 * next++; });
+  if (!in_order || next != n || !s.empty())
+    return false;
+  s.consume([&](std::uint32_t) { ++next; }); // empty: calls nothing
+  for (std::uint32_t i = 0; i < 5000; ++i)
+    s.emplace_back(i);
+  return next == n && s.size() == 5000 && s[4999] == 4999 && s[0] == 0;
+}
+
 } // namespace
 
 // Past several segments (segments hold at most 4096 elements), in constant evaluation.
@@ -61,6 +81,10 @@ static_assert(trimmed_then_grown(0, 0) && trimmed_then_grown(0, 5) && trimmed_th
 static_assert(trimmed_then_grown(3, 1) && trimmed_then_grown(5, 4100));
 static_assert(trimmed_then_grown(4096, 1) && trimmed_then_grown(4097, 0));
 static_assert(trimmed_then_grown(4097, 4095) && trimmed_then_grown(4097, 5000));
+// Consumed empty, inside the first segment, at a segment's end and past several.
+static_assert(consumed_in_order(0, false) && consumed_in_order(7, false));
+static_assert(consumed_in_order(7, true) && consumed_in_order(4096, false));
+static_assert(consumed_in_order(4097, true) && consumed_in_order(9000, false));
 
 TEST_SUITE_BEGIN("segmented");
 
@@ -98,6 +122,21 @@ TEST_CASE("appending one of its own elements while the first segment grows") {
     s.emplace_back(s[0]);
   for (const auto x : s)
     CHECK(x == 41u);
+}
+
+TEST_CASE("consume reads every element once, in order, and leaves no block") {
+  segmented<std::string> s;
+  const std::string long_text(100, 'y'); // heap owned: ASan sees a leak or a double free
+  constexpr int n = 9000;                // several segments (1024 strings each)
+  for (int i = 0; i < n; ++i)
+    s.emplace_back(long_text + std::to_string(i));
+  int next = 0;
+  s.consume([&](const std::string& x) { CHECK(x == long_text + std::to_string(next++)); });
+  CHECK(next == n);
+  CHECK(s.empty());
+  s.emplace_back("after");
+  REQUIRE(s.size() == 1);
+  CHECK(s[0] == "after");
 }
 
 TEST_CASE("elements that are not plain data: moved on growth, destroyed on clear") {

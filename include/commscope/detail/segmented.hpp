@@ -123,6 +123,24 @@ public:
     limit_ = next_ + kept;
   }
 
+  /// Calls f(element) for each element in order and frees each segment once it is read:
+  /// it ends empty, holding no block, so that what f copies out of a large sequence
+  /// never coexists with all of it.
+  template <class F> constexpr void consume(F&& f) {
+    for (std::size_t s = 0; s < segments_.size(); ++s) {
+      const std::size_t n = held_by(s);
+      for (std::size_t i = 0; i < n; ++i)
+        f(std::as_const(segments_[s][i]));
+      if constexpr (!std::is_trivially_destructible_v<T>)
+        std::destroy_n(segments_[s], n);
+      deallocate(segments_[s], s + 1 == segments_.size() ? last_capacity_ : segment);
+    }
+    segments_.clear();
+    size_ = 0;
+    last_capacity_ = 0;
+    next_ = limit_ = nullptr;
+  }
+
 private:
   template <class... Args> constexpr T& place(Args&&... args) {
     std::construct_at(next_, std::forward<Args>(args)...);
