@@ -152,22 +152,30 @@ template <class Adapter> struct allocation_site {
   typename Adapter::variable base{};
   typename Adapter::expression size{};
   typename Adapter::location where{}; ///< the assignment's
-  position order = 0;                 ///< the assignment's
-  std::uint32_t name_hash = 0;        ///< hash_of(name), its low half
+  /// The assignment's; once the analysis keeps positions apart, the index of the
+  /// allocation's devices in its pool (function_analysis, devices_of).
+  position order = 0;
+  std::uint32_t name_hash = 0; ///< hash_of(name), its low half
 };
 
-/// A window is recorded in the layout of a plan's view, so that the analysis turns the
-/// list of windows into the plan's views in place (analyze.hpp, bind_views) instead of
-/// holding both: until then `allocation` holds the definition of the window's pointer
-/// and `next` the window's own definition.
-template <class Adapter> using window_site = view<typename Adapter::traits_type>;
+/// A window: until the views are bound (function_analysis, bind_views) `allocation` holds
+/// the definition of the window's pointer and `next` the window's own definition; then
+/// the views' allocation and no_index. The plan's view adds the assignment's variable,
+/// read again from the statement once the views are made, with the plan's records: kept
+/// here, it took 8 bytes of every window at the walk's end, the analysis' peak.
+template <class Adapter> struct window_site {
+  typename Adapter::statement statement{};
+  std::uint32_t allocation = no_index;
+  std::uint32_t next = no_index;
+};
 
 template <class Adapter> struct function_facts {
-  /// Allocations, dispatches and loops (large sites) grow in segments (segmented.hpp).
-  /// Windows become the plan's views in place; collectives and arguments are small, and
-  /// segmented they cost about 3 KB of -O2 code in every pass TU.
+  /// Allocations, dispatches, loops and arguments grow in segments (segmented.hpp): a
+  /// vector's doubling held up to twice what they need at the walk's end, the analysis'
+  /// peak. Windows become the views in place; collectives are few, and segmented they
+  /// cost about 3 KB of -O2 code in every pass TU.
   segmented<allocation_site<Adapter>> allocations;
-  std::vector<window_site<Adapter>> windows;
+  vec<window_site<Adapter>> windows;
   segmented<dispatch_site<Adapter>> dispatches;
   vec<collective_site<Adapter>> collectives;
   segmented<loop_site<Adapter>> loops;
@@ -175,8 +183,8 @@ template <class Adapter> struct function_facts {
   /// The definitions of the positional arguments of collectives and, apart, of dispatches
   /// (no_index for an argument that is no variable); once resolved, the may-sets of views
   /// they hold (variables.hpp, view_of).
-  vec<std::uint32_t> arguments;
-  vec<std::uint32_t> dispatch_arguments;
+  segmented<std::uint32_t> arguments;
+  segmented<std::uint32_t> dispatch_arguments;
   vec<std::int64_t> wide_integers; ///< loop bounds outside [0, no_index) (operand_site)
   vec<diagnostic<typename Adapter::location>> diagnostics;
   /// A scope statement was met: the function was materialized before (docs/semantics.md,
@@ -208,8 +216,8 @@ template <class Adapter> struct function_facts {
     dispatches.trim();
     loops.trim();
     collectives.shrink_to_fit();
-    arguments.shrink_to_fit();
-    dispatch_arguments.shrink_to_fit();
+    arguments.trim();
+    dispatch_arguments.trim();
   }
 };
 
@@ -651,7 +659,7 @@ private:
     }
     const auto def = vars_.bind(vars_.id(first), b);
     if (window)
-      out_.windows.emplace_back(window_site<Adapter>{s, first, window_pointer, def});
+      out_.windows.emplace_back(window_site<Adapter>{s, window_pointer, def});
   }
 
   /// The binding of `x = op(...)`, op recognized with a valid arity; records
@@ -764,7 +772,7 @@ private:
   /// index. An argument that is no variable gives what it is derived from (a slice of a
   /// view, a tuple of views). `keywords`: the call is a dispatch, whose other operands
   /// (keyword arguments, after the positional ones) may pass nothing the pass follows.
-  constexpr std::uint32_t record_arguments(vec<std::uint32_t>& to, expression e,
+  constexpr std::uint32_t record_arguments(segmented<std::uint32_t>& to, expression e,
                                            std::uint32_t& count, bool keywords = false) {
     const auto first = static_cast<std::uint32_t>(to.size());
     std::size_t positional = 0;

@@ -20,6 +20,8 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <ranges>
+#include <type_traits>
 #include <vector>
 
 namespace commscope {
@@ -68,13 +70,19 @@ public:
     flags_.assign(n, 0);
     bind_views(fp);
     // A definition becomes the view it resolves to.
-    for (auto& arg : facts_.arguments)
-      arg = vars_.view_of(arg);
-    for (auto& arg : facts_.dispatch_arguments)
-      arg = vars_.view_of(arg);
-    escapes(fp);
-    release(facts_.escapes);       // nothing reads them again: off the dispatches' peak
-    device_ids_.assign(n, 0);
+    for (std::size_t k = 0; k < facts_.arguments.size(); ++k)
+      facts_.arguments[k] = vars_.view_of(facts_.arguments[k]);
+    for (std::size_t k = 0; k < facts_.dispatch_arguments.size(); ++k)
+      facts_.dispatch_arguments[k] = vars_.view_of(facts_.dispatch_arguments[k]);
+    escapes();
+    release(facts_.escapes); // nothing reads them again: off the dispatches' peak
+    // From here on only diagnostics read an allocation's position: kept apart, its site's
+    // field holds the index of its devices in pool_ instead (devices_of).
+    positions_.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      positions_[i] = facts_.allocations[i].order;
+      devices_of(i) = device_pool::bottom;
+    }
     dispatches(fp);
     release(facts_.dispatch_arguments);
     facts_.dispatches.clear();
@@ -85,6 +93,9 @@ public:
       loop_wheres_.emplace_back(l.where);
     facts_.loops = {};
     vars_.release_definitions();
+    // The plan's records, then its views: at the records' peak the windows are smaller,
+    // and hold no more room than they need (the walk reserved an estimate).
+    facts_.windows.shrink_to_fit();
     fp.allocations.reserve(n);
     for (std::size_t i = 0; i < n; ++i) {
       const auto& site = facts_.allocations[i];
@@ -95,20 +106,16 @@ public:
       a.size = site.size;
       a.name = site.name;
       a.where = site.where;
-      a.devices = pool_[device_ids_[i]];
+      a.devices = pool_[site.order];
     }
-    release(device_ids_);
     pool_.release();
-    // Past the records only an allocation's position and name's hash are read of its site
-    // (diagnostics, duplicate names): kept apart, the sites are freed before the steps
-    // that follow add their tables.
-    positions_.resize(n);
+    // Past the records only an allocation's name's hash is read of its site (duplicate
+    // names): the sites are freed as it is copied out, before the views are made and the
+    // steps that follow add their tables.
     name_hashes_.resize(n);
-    for (std::size_t i = 0; i < n; ++i) {
-      positions_[i] = facts_.allocations[i].order;
-      name_hashes_[i] = facts_.allocations[i].name_hash;
-    }
-    facts_.allocations.clear();
+    std::size_t next = 0;
+    facts_.allocations.consume([&](const auto& site) { name_hashes_[next++] = site.name_hash; });
+    make_views(fp);
     link_views(fp);
     collectives_structure(fp);
     inherit(fp);
@@ -146,7 +153,8 @@ public:
 
 private:
   /// Step 2: a window whose pointer names an allocation (through copies) is a view. The
-  /// windows (collect.hpp, window_site) become the plan's views in place. A pointer that
+  /// windows (collect.hpp, window_site) become the views in place, the plan's once the
+  /// dispatches are judged (make_views). A pointer that
   /// several bindings reach names the allocations they name: one is a view of it (the
   /// others are values the pass does not follow), two are an error, since a view has one
   /// window buffer.
@@ -164,11 +172,30 @@ private:
       if (reported) // a view still, so that nothing downstream reports its rejection again
         unsure_.emplace_back(views);
       vars_.set_view(w.next, views); // the window's definition
-      windows[views++] = {w.statement, w.variable, a, no_index};
+      windows[views++] = {w.statement, a, no_index};
     }
     windows.resize(views);
-    fp.views = std::move(windows);
-    windows = {};
+    fp.views.clear();
+  }
+
+  /// The plan's views, in the views' order: each window's assignment and its (single)
+  /// target. Made once the variable table's definitions are freed, at their exact count.
+  constexpr void make_views(function_plan<Traits>& fp) {
+    fp.views.resize(facts_.windows.size());
+    for (std::size_t v = 0; v < fp.views.size(); ++v) {
+      // The statements were last read by the walk: a few views ahead, a statement that is
+      // a pointer is asked for early, so that reading its target does not wait for it.
+      if constexpr (std::is_pointer_v<typename Traits::statement>)
+        if (!std::is_constant_evaluated() && v + 16 < fp.views.size()) {
+          const auto* ahead = reinterpret_cast<const char*>(facts_.windows[v + 16].statement);
+          __builtin_prefetch(ahead);
+          __builtin_prefetch(ahead + 64);
+        }
+      const auto& w = facts_.windows[v];
+      auto&& targets = a_.targets(w.statement);
+      fp.views[v] = {w.statement, *std::ranges::begin(targets), w.allocation, no_index};
+    }
+    release(facts_.windows);
   }
 
   /// The one allocation a window's pointer may name, or no_index (none). Several are
@@ -207,7 +234,7 @@ private:
   }
 
   /// Frees a table this function no longer needs (clear() would keep its capacity).
-  template <class V> static constexpr void release(V& v) { V().swap(v); }
+  template <class V> static constexpr void release(V& v) { v = V(); }
 
   /// Calls f(view) for every view an argument's may-set holds (facts' arguments hold
   /// may-sets once resolved).
@@ -239,11 +266,11 @@ private:
   /// hold a view or a window pointer is `view-escapes`, once per use, naming the first
   /// allocation concerned; those allocations are not reported again (no unconsumed-alloc
   /// nor dead-alloc: one cause, one diagnostic).
-  constexpr void escapes(const function_plan<Traits>& fp) {
+  constexpr void escapes() {
     for (const auto& e : facts_.escapes) {
       std::uint32_t alloc = no_index, view = no_index;
       for (const auto v : vars_.sets().of(vars_.view_of(e.def))) {
-        const auto a = fp.views[v].allocation;
+        const auto a = facts_.windows[v].allocation;
         escaped(a);
         if (alloc == no_index || a < alloc) {
           alloc = a;
@@ -284,7 +311,7 @@ private:
                        a_.location_of(e.use), e.order)
                     .with_object(e.name.empty() ? std::string_view("?") : e.name);
       if (is_view)
-        d.with_note(note_kind::view, {}, a_.location_of(fp.views[view].statement));
+        d.with_note(note_kind::view, {}, a_.location_of(facts_.windows[view].statement));
       else
         d.with_note(note_kind::shared_allocation, d.subject, site.where);
     }
@@ -310,7 +337,7 @@ private:
       if (d.form == device_form::reported) { // reported by the walk: no dispatch
         for (std::uint32_t k = 0; k < d.argument_count; ++k)
           for (const auto v : vars_.sets().of(facts_.dispatch_arguments[first + k]))
-            to_suppress_.emplace_back(fp.views[v].allocation);
+            to_suppress_.emplace_back(facts_.windows[v].allocation);
         continue;
       }
       const auto& desc = infer.infer(d);
@@ -345,13 +372,13 @@ private:
   constexpr void dispatched(function_plan<Traits>& fp, const dispatch_site<Adapter>& d,
                             const descriptor& desc, bool failed, std::uint32_t v,
                             std::uint32_t given) {
-    const auto a = fp.views[v].allocation;
+    const auto a = facts_.windows[v].allocation;
     if (failed) {
       to_suppress_.emplace_back(a);
       return;
     }
     mark(a, consumed_flag);
-    if (auto& at = device_ids_[a]; at != given && given != device_pool::bottom)
+    if (auto& at = devices_of(a); at != given && given != device_pool::bottom)
       at = at == device_pool::bottom ? given : pool_.join(at, given);
     if constexpr (Record) {
       fp.evidence.emplace_back();
@@ -716,8 +743,11 @@ private:
   }
   vec<std::uint8_t> queued_;
   vec<std::uint32_t> unsure_; ///< the views of windows reported as ambiguous, ascending
-  /// Per allocation until its plan record is made: its devices, an index into pool_.
-  vec<std::uint32_t> device_ids_;
+  /// Allocation a's devices until its plan record is made, an index into pool_: in its
+  /// site, whose position is then kept in positions_.
+  [[nodiscard]] constexpr std::uint32_t& devices_of(std::size_t a) {
+    return facts_.allocations[a].order;
+  }
   device_pool pool_;
   /// Per allocation once its site is freed: what diagnostics and duplicate names read.
   vec<std::uint32_t> positions_, name_hashes_;

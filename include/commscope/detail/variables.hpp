@@ -248,9 +248,10 @@ public:
   /// has variables (its largest functions), off the analysis' peak: sizing it again for
   /// the next function then costs at most twice what this walk did.
   constexpr void end_walk() {
-    defs_.trim(); // resolving may still add a few: they grow it again
+    // The entries first: trimming copies the last segment, and should not add it on top.
     if (dense_ && 2 * defs_.size() >= vars_.size())
       vec<std::uint32_t>().swap(vars_);
+    defs_.trim(); // resolving may still add a few: they grow it again
   }
 
   /// Frees the definitions and their resolutions once nothing resolves any more (the
