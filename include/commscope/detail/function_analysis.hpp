@@ -68,7 +68,7 @@ public:
     fp.status = n == 0 ? function_plan<Traits>::state::no_allocations
                        : function_plan<Traits>::state::analyzed;
     flags_.assign(n, 0);
-    bind_views(fp);
+    bind_views();
     // A definition becomes the view it resolves to.
     for (std::size_t k = 0; k < facts_.arguments.size(); ++k)
       facts_.arguments[k] = vars_.view_of(facts_.arguments[k]);
@@ -158,7 +158,7 @@ private:
   /// several bindings reach names the allocations they name: one is a view of it (the
   /// others are values the pass does not follow), two are an error, since a view has one
   /// window buffer.
-  constexpr void bind_views(function_plan<Traits>& fp) {
+  constexpr void bind_views() {
     auto& windows = facts_.windows;
     std::uint32_t views = 0;
     unsure_.clear();
@@ -175,11 +175,10 @@ private:
       windows[views++] = {w.statement, a, no_index};
     }
     windows.resize(views);
-    fp.views.clear();
   }
 
   /// The plan's views, in the views' order: each window's assignment and its (single)
-  /// target. Made once the variable table's definitions are freed, at their exact count.
+  /// target. Made after the plan's records, once the sites are freed, at their exact count.
   constexpr void make_views(function_plan<Traits>& fp) {
     fp.views.resize(facts_.windows.size());
     for (std::size_t v = 0; v < fp.views.size(); ++v) {

@@ -131,14 +131,10 @@ public:
       const std::size_t n = held_by(s);
       for (std::size_t i = 0; i < n; ++i)
         f(std::as_const(segments_[s][i]));
-      if constexpr (!std::is_trivially_destructible_v<T>)
-        std::destroy_n(segments_[s], n);
-      deallocate(segments_[s], s + 1 == segments_.size() ? last_capacity_ : segment);
+      release_segment(s);
     }
     segments_.clear();
-    size_ = 0;
-    last_capacity_ = 0;
-    next_ = limit_ = nullptr;
+    free(); // the blocks are freed: what is left is to empty it
   }
 
 private:
@@ -148,13 +144,16 @@ private:
     return *next_++;
   }
 
+  /// Destroys the elements of segment `s` and frees it.
+  constexpr void release_segment(std::size_t s) {
+    if constexpr (!std::is_trivially_destructible_v<T>)
+      std::destroy_n(segments_[s], held_by(s));
+    deallocate(segments_[s], s + 1 == segments_.size() ? last_capacity_ : segment);
+  }
   /// Destroys the elements of segments `from` on and frees those segments.
   constexpr void release_from(std::size_t from) {
-    for (std::size_t s = from; s < segments_.size(); ++s) {
-      if constexpr (!std::is_trivially_destructible_v<T>)
-        std::destroy_n(segments_[s], held_by(s));
-      deallocate(segments_[s], s + 1 == segments_.size() ? last_capacity_ : segment);
-    }
+    for (std::size_t s = from; s < segments_.size(); ++s)
+      release_segment(s);
   }
   /// The elements segment `s` holds (every segment past the first holds at least one).
   [[nodiscard]] constexpr std::size_t held_by(std::size_t s) const {
