@@ -167,7 +167,10 @@ public:
       return;
     }
     const T copy = value;
-    reserve(count);
+    // A table grown index by index (`resize(i + 1)`) must not copy itself each time:
+    // past its first block it grows as a push does. The first block is exact.
+    if (count > capacity())
+      reallocate(capacity() == 0 ? count : byte_array::grown(capacity(), count));
     put(last_, count - size(), copy);
     last_ = first_ + count;
   }
