@@ -177,6 +177,9 @@ constexpr void read_back(const Adapter& a, typename Adapter::function f,
   scope_records<Adapter> found;
   read_scopes(a, f, found);
   vec<plain_pair<window_buffer, std::uint32_t>> index;
+  // At most one allocation per slot: a long body's records are not moved as they come.
+  fp.allocations.reserve(found.slots.size());
+  index.reserve(found.slots.size());
   for (const auto& sc : found.scopes) {
     const auto d = static_cast<std::uint32_t>(fp.domains.size());
     fp.domains.emplace_back();

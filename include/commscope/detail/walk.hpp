@@ -8,8 +8,11 @@
 #include <commscope/detail/vector.hpp>
 
 #include <algorithm>
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
+#include <ranges>
+#include <utility>
 #include <vector>
 
 namespace commscope::detail {
@@ -22,10 +25,28 @@ namespace commscope::detail {
 /// first too). Other visitors see the children.
 template <class Adapter> class statement_walker {
   using statement = typename Adapter::statement;
-  enum class event : std::uint8_t { enter, leave, branch };
+  using children_range =
+      decltype(std::declval<const Adapter&>().children(std::declval<statement>()));
+  /// Children the walker can index (a subscript, or random access): read one at a time
+  /// from their parent (a cursor on the stack), never stacked all at once. A
+  /// materialized body is one scope's children: stacking them would copy the whole body.
+  static constexpr bool subscripted = requires(const children_range& r, std::size_t k) {
+    { r[k] } -> std::convertible_to<statement>;
+  };
+  static constexpr bool indexed_children =
+      std::ranges::sized_range<children_range> &&
+      (subscripted || std::ranges::random_access_range<children_range>);
+  static constexpr statement child(const children_range& r, std::size_t k) {
+    if constexpr (subscripted)
+      return r[k];
+    else
+      return std::ranges::begin(r)[static_cast<std::ranges::range_difference_t<children_range>>(k)];
+  }
+  enum class event : std::uint8_t { enter, leave, branch, children };
   struct item {
     statement s{};
     event what = event::enter;
+    std::uint32_t next = 0; ///< children: the index of the next child of s
   };
 
 public:
@@ -65,7 +86,18 @@ public:
         }
         if (stack_.empty())
           break;
-        s = stack_.back().s;
+        item& top = stack_.back();
+        if constexpr (indexed_children) {
+          if (top.what == event::children) { // a cursor: its next child
+            auto&& children = a.children(top.s);
+            const std::uint32_t k = top.next++;
+            if (top.next == static_cast<std::size_t>(std::ranges::size(children)))
+              stack_.pop_back(); // the last child: the cursor is done
+            s = child(children, k);
+            continue;
+          }
+        }
+        s = top.s;
         stack_.pop_back();
       }
     }
@@ -73,7 +105,16 @@ public:
 
 private:
   constexpr void push_children(const Adapter& a, statement s) {
-    for (auto&& c : a.children(s))
+    auto&& children = a.children(s);
+    if constexpr (indexed_children) {
+      // A few children are stacked, which costs less than reading them through a cursor.
+      const auto n = static_cast<std::size_t>(std::ranges::size(children));
+      if (n > 16 && n <= UINT32_MAX) {
+        stack_.emplace_back(item{s, event::children, 0});
+        return;
+      }
+    }
+    for (auto&& c : children)
       stack_.emplace_back(item{c, event::enter});
   }
   constexpr void push_branches(const Adapter& a, statement s) {
@@ -86,8 +127,6 @@ private:
     }
   }
 
-public:
-private:
   vec<item> stack_;
 };
 
@@ -100,10 +139,11 @@ constexpr void for_each_operand_preorder(const Adapter& a, typename Adapter::exp
   const auto base = stack.size();
   for (;;) {
     const auto mark = stack.size();
-    for_each_in<typename Adapter::expression>(a.subexpressions(e), [&](typename Adapter::expression sub) {
-      if (wanted(sub))
-        stack.emplace_back(sub);
-    });
+    for_each_in<typename Adapter::expression>(a.subexpressions(e),
+                                              [&](typename Adapter::expression sub) {
+                                                if (wanted(sub))
+                                                  stack.emplace_back(sub);
+                                              });
     if (stack.size() - mark > 1) // operands go on the stack last first
       std::reverse(stack.begin() + static_cast<std::ptrdiff_t>(mark), stack.end());
     if (stack.size() == base)

@@ -57,6 +57,10 @@ public:
     return b_.empty() ? end() : iterator{b_.data(), nullptr, nullptr};
   }
   [[nodiscard]] std::size_t size() const { return a_.size() + b_.size(); }
+  /// The k-th handle (k < size()): the walk reads a long body's children one at a time.
+  [[nodiscard]] const T* operator[](std::size_t k) const {
+    return k < a_.size() ? a_[k].get() : b_[k - a_.size()].get();
+  }
   [[nodiscard]] iterator end() const {
     const element* e = b_.empty() ? a_.data() + a_.size() : b_.data() + b_.size();
     return {e, nullptr, nullptr};
