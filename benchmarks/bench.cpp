@@ -6,6 +6,8 @@
 //                      (reference_hashed.hpp): the analysis hashes their handles, pointers
 //   rebuild/A          floor: a copy of the host orchestrator's body
 //   run/A              commscope::analyze + commscope::materialize
+//   analyze_materialized/A  commscope::analyze of run's output (its scopes read back)
+//   verify/A           commscope::verify of run's output
 //
 // on the reference IR (shared immutable nodes, rebuilt on rewrite), and
 //
@@ -105,6 +107,7 @@ struct workload {
   program_ptr program;
   std::size_t ir_bytes = 0;
   const commscope::reference::function* host = nullptr;
+  program_ptr materialized; ///< the program after run: what a second run or verify reads
 };
 
 /// The benchmarks' program shape at a size.
@@ -120,6 +123,7 @@ workload& current(std::size_t allocations, benchmark::State& state) {
   if (w.allocations == allocations && w.program)
     return w;
   w.program.reset();
+  w.materialized.reset();
   const std::size_t before = heap_now;
   w.program = commscope::bench::synthetic_program(shape_of(allocations));
   w.ir_bytes = heap_now - before;
@@ -133,7 +137,9 @@ workload& current(std::size_t allocations, benchmark::State& state) {
   if (!diagnostics.empty() || q == w.program || !commscope::verify(q).empty()) {
     state.SkipWithError("the synthetic program does not pass cleanly");
     w.program.reset();
+    return w;
   }
+  w.materialized = std::move(q);
   return w;
 }
 
@@ -193,6 +199,29 @@ void bm_analyze_evidence(benchmark::State& state) {
   counters(state, w, peak_over(state, [&] {
              auto plan = commscope::analyze(w.program, traits{}, commscope::with_evidence);
              benchmark::DoNotOptimize(plan.functions.data());
+           }));
+}
+
+/// The analysis of the materialized program (its scopes read back, its body walked for
+/// allocations no scope lists): what running the pass again on its own output costs.
+void bm_analyze_materialized(benchmark::State& state) {
+  auto& w = current(static_cast<std::size_t>(state.range(0)), state);
+  if (!w.program)
+    return;
+  counters(state, w, peak_over(state, [&] {
+             auto plan = commscope::analyze(w.materialized);
+             benchmark::DoNotOptimize(plan.functions.data());
+           }));
+}
+
+/// The verifier on the materialized program.
+void bm_verify(benchmark::State& state) {
+  auto& w = current(static_cast<std::size_t>(state.range(0)), state);
+  if (!w.program)
+    return;
+  counters(state, w, peak_over(state, [&] {
+             auto diagnostics = commscope::verify(w.materialized);
+             benchmark::DoNotOptimize(diagnostics.data());
            }));
 }
 
@@ -404,6 +433,8 @@ int main(int argc, char** argv) {
     benchmark::RegisterBenchmark("analyze_hashed", bm_analyze_hashed)->Arg(a);
     benchmark::RegisterBenchmark("rebuild", bm_rebuild)->Arg(a);
     benchmark::RegisterBenchmark("run", bm_run)->Arg(a);
+    benchmark::RegisterBenchmark("analyze_materialized", bm_analyze_materialized)->Arg(a);
+    benchmark::RegisterBenchmark("verify", bm_verify)->Arg(a);
     benchmark::RegisterBenchmark("index_traverse", bm_index_traverse)->Arg(a);
     benchmark::RegisterBenchmark("index_analyze", bm_index_analyze<index_ir::traits>)->Arg(a);
     benchmark::RegisterBenchmark("index_analyze_hashed", bm_index_analyze<index_ir::hashed_traits>)
