@@ -29,7 +29,9 @@
 //
 // Ranges and lifetimes. A range may be any input range, returned by value (a prvalue
 // vector, a view, a small struct with begin/end) or by reference to the IR; the library
-// iterates it once, while the traits object and the IR are alive, and keeps no iterator.
+// iterates it once, while the traits object and the IR are alive, and keeps no iterator;
+// only a wide `children(s)` that can be indexed is asked for again, once per child
+// (detail/walk.hpp), so it must give the same statements each time.
 // The plan (plan.hpp) keeps handles and the string_views of names (describe, allocation
 // names, scope names) and diagnostics keep subjects: they must stay valid as long as the
 // IR is unchanged. A rewrite that rebuilds the IR (reference/) may release the old nodes:
