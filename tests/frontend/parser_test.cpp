@@ -288,6 +288,32 @@ TEST_CASE("comm_domain blocks rebuild scopes and shared window buffers") {
   CHECK(commscope::verify(p).empty());
 }
 
+TEST_CASE("comm_domain slots are taken in order, a name listed twice by two allocations") {
+  // A wide scope (as a materialized body's is), and a name allocated twice: each of its
+  // slots takes the next allocation of that name.
+  std::string body = "        with pld.comm_domain(\"comm_d0\", devices=\"all\", slots=[a, ";
+  for (int i = 0; i < 300; ++i)
+    body += "b" + std::to_string(i) + ", ";
+  body += "a]):\n            a = pld.alloc_window_buffer(8)\n";
+  for (int i = 0; i < 300; ++i)
+    body += "            b" + std::to_string(i) + " = pld.alloc_window_buffer(" +
+            std::to_string(i + 1) + ")\n";
+  body += "            a = pld.alloc_window_buffer(16)\n";
+  auto p = parse_ok(host_program(body));
+  const statement& scope = *p->functions[1]->body.at(0);
+  REQUIRE(scope.slots().size() == 302);
+  for (std::size_t k = 0; k < 302; ++k) {
+    CAPTURE(k);
+    const auto& slot = scope.slots()[k];
+    REQUIRE(slot);
+    CHECK(slot->base == scope.body()[k]->targets()[0]); // the k-th allocation's variable
+  }
+  CHECK(scope.slots()[0] != scope.slots()[301]);
+  CHECK(scope.slots()[0]->name == "a");
+  CHECK(scope.slots()[301]->name == "a");
+  CHECK(fe::print_expression(*scope.slots()[301]->size) == "16");
+}
+
 TEST_CASE("a comm_domain slot must name an allocation of its body") {
   auto e = parse_error(
       host_program("        with pld.comm_domain(\"comm_d0\", devices=\"all\", slots=[nope]):\n"

@@ -84,16 +84,35 @@ void dsl_parser::bind_slot(const variable& v, const expression& alloc) {
     return;
   window_buffer* w = nullptr;
   const std::string_view name = alloc.name();
+  // In every enclosing scope, the first slot of that name not taken yet.
   for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it) {
-    for (std::size_t i = 0; i < it->names.size(); ++i) {
-      if (it->names[i] != name || it->found[i])
-        continue;
-      if (!w) {
-        w = w_.make_node(window_buffer{&v, alloc.args()[0], false, false, alloc.name()});
-        windows_[v.id] = w;
-      }
-      it->found[i] = w;
-      break;
+    const auto slot = it->first_open.find(name);
+    if (slot == it->first_open.end())
+      continue;
+    const std::uint32_t i = slot->second;
+    if (!w) {
+      w = w_.make_node(window_buffer{&v, alloc.args()[0], false, false, alloc.name()});
+      windows_[v.id] = w;
+    }
+    it->found[i] = w;
+    if (it->next_same[i] == open_scope::no_slot)
+      it->first_open.erase(slot);
+    else
+      slot->second = it->next_same[i];
+  }
+}
+
+void dsl_parser::open_scope::index_slots() {
+  first_open.clear();
+  next_same.assign(names.size(), no_slot);
+  std::unordered_map<std::string_view, std::uint32_t> last; // per name, its last slot so far
+  for (std::uint32_t i = 0; i < names.size(); ++i) {
+    const std::string_view n = names[i];
+    if (const auto [at, added] = last.try_emplace(n, i); !added) {
+      next_same[at->second] = i;
+      at->second = i;
+    } else {
+      first_open.emplace(n, i);
     }
   }
 }

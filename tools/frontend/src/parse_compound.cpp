@@ -201,6 +201,7 @@ statement_ptr dsl_parser::parse_with() {
       next();
       trivia_.clear(); // scopes print canonically
       scopes_.push_back(std::move(*scope));
+      scopes_.back().index_slots();
       const node_list<statement_ptr> body = parse_block();
       open_scope done = std::move(scopes_.back());
       scopes_.pop_back();

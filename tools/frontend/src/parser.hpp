@@ -401,6 +401,15 @@ private:
   struct open_scope {
     std::vector<std::string> names;
     std::vector<window_buffer_ptr> found;
+    /// Per name, the first of its slots that no allocation has taken yet; next_same[i],
+    /// the next slot after i with the same name (or none). A materialized body's
+    /// allocations find their slots in constant time, not by a scan of every slot.
+    static constexpr std::uint32_t no_slot = 0xffffffffu;
+    std::unordered_map<std::string_view, std::uint32_t> first_open;
+    std::vector<std::uint32_t> next_same;
+    /// Fills first_open and next_same from names (the views point into names' strings,
+    /// which stay where they are when the scope is moved).
+    void index_slots();
   };
 
   void front_end_error(source_location at, std::string message) {
