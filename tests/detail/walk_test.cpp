@@ -8,14 +8,17 @@
 
 #include <array>
 #include <cstddef>
+#include <iterator>
+#include <ranges>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
 
 /// A tree of statements 0..n-1; 0 is not walked (the body's owner). kids[s] are s's
-/// children; a statement in `alternatives` has them as branches of branch_size each.
+/// children; a statement whose branch_size is not 0 has them as branches of that many.
 struct tree {
   std::vector<std::vector<int>> kids;
   std::vector<int> branch_size; ///< 0: plain children
@@ -176,7 +179,8 @@ TEST_CASE("a walker is reused: a second body walks as the first") {
 }
 
 namespace {
-/// In constant evaluation: the nodes of a fixed tree, counted by depth-weighted sum.
+/// In constant evaluation: a fixed tree, its walk order checked by a sum of each
+/// statement weighted by its place in the walk.
 struct fixed_adapter {
   using statement = int;
   static constexpr std::array<std::array<int, 3>, 8> kids{{{1, 2, 3},
