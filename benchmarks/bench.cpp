@@ -171,58 +171,52 @@ template <class Body> std::size_t peak_over(benchmark::State& state, Body&& body
   return peak;
 }
 
-void bm_traverse(benchmark::State& state) {
+/// A reference-IR case whose every iteration is `body(w)` on the workload of its size,
+/// its peak heap counted.
+template <class Body> void on_reference_program(benchmark::State& state, Body&& body) {
   auto& w = current(static_cast<std::size_t>(state.range(0)), state);
   if (!w.program)
     return;
-  counters(state, w, peak_over(state, [&] {
-             benchmark::DoNotOptimize(commscope::bench::traverse<traits>(w.program));
-           }));
+  counters(state, w, peak_over(state, [&] { body(w); }));
+}
+
+void bm_traverse(benchmark::State& state) {
+  on_reference_program(state, [](const workload& w) {
+    benchmark::DoNotOptimize(commscope::bench::traverse<traits>(w.program));
+  });
 }
 
 void bm_analyze(benchmark::State& state) {
-  auto& w = current(static_cast<std::size_t>(state.range(0)), state);
-  if (!w.program)
-    return;
-  counters(state, w, peak_over(state, [&] {
-             auto plan = commscope::analyze(w.program);
-             benchmark::DoNotOptimize(plan.functions.data());
-           }));
+  on_reference_program(state, [](const workload& w) {
+    auto plan = commscope::analyze(w.program);
+    benchmark::DoNotOptimize(plan.functions.data());
+  });
 }
 
 /// The analysis recording evidence (`--explain`): what it costs when asked for. Beside
 /// `analyze`, which records none, it also shows that not asking costs nothing.
 void bm_analyze_evidence(benchmark::State& state) {
-  auto& w = current(static_cast<std::size_t>(state.range(0)), state);
-  if (!w.program)
-    return;
-  counters(state, w, peak_over(state, [&] {
-             auto plan = commscope::analyze(w.program, traits{}, commscope::with_evidence);
-             benchmark::DoNotOptimize(plan.functions.data());
-           }));
+  on_reference_program(state, [](const workload& w) {
+    auto plan = commscope::analyze(w.program, traits{}, commscope::with_evidence);
+    benchmark::DoNotOptimize(plan.functions.data());
+  });
 }
 
 /// The analysis of the materialized program (its scopes read back, its body walked for
 /// allocations no scope lists): what running the pass again on its own output costs.
 void bm_analyze_materialized(benchmark::State& state) {
-  auto& w = current(static_cast<std::size_t>(state.range(0)), state);
-  if (!w.program)
-    return;
-  counters(state, w, peak_over(state, [&] {
-             auto plan = commscope::analyze(w.materialized);
-             benchmark::DoNotOptimize(plan.functions.data());
-           }));
+  on_reference_program(state, [](const workload& w) {
+    auto plan = commscope::analyze(w.materialized);
+    benchmark::DoNotOptimize(plan.functions.data());
+  });
 }
 
 /// The verifier on the materialized program.
 void bm_verify(benchmark::State& state) {
-  auto& w = current(static_cast<std::size_t>(state.range(0)), state);
-  if (!w.program)
-    return;
-  counters(state, w, peak_over(state, [&] {
-             auto diagnostics = commscope::verify(w.materialized);
-             benchmark::DoNotOptimize(diagnostics.data());
-           }));
+  on_reference_program(state, [](const workload& w) {
+    auto diagnostics = commscope::verify(w.materialized);
+    benchmark::DoNotOptimize(diagnostics.data());
+  });
 }
 
 void bm_rebuild(benchmark::State& state) {
