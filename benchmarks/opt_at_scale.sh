@@ -19,6 +19,11 @@ row() { # label file [options]: one run of commscope-opt on file, its output dis
   shift 2
   # A file the pass reports exits 1: its time is measured all the same.
   /usr/bin/time -f '%e %U %S %M' -o "$work/time" "$opt" "$@" "$file" > "$work/out" 2>&1 || true
+  if grep -q "terminated by signal" "$work/time"; then
+    echo "opt_at_scale.sh: commscope-opt crashed on $label:" >&2
+    tail -5 "$work/out" >&2
+    exit 1
+  fi
   read -r wall user sys peak < <(tail -1 "$work/time")
   printf '%-28s %6s %10s %10s %10s %12s\n' "$label" "$(( $(stat -c %s "$file") / 1000000 ))" \
     "$wall" "$user" "$sys" "$((peak / 1000))"
