@@ -105,16 +105,13 @@ void dsl_parser::bind_slot(const variable& v, const expression& alloc) {
 void dsl_parser::open_scope::index_slots() {
   first_open.clear();
   next_same.assign(names.size(), no_slot);
-  std::unordered_map<std::string_view, std::uint32_t> last; // per name, its last slot so far
-  for (std::uint32_t i = 0; i < names.size(); ++i) {
-    const std::string_view n = names[i];
-    if (const auto [at, added] = last.try_emplace(n, i); !added) {
-      next_same[at->second] = i;
+  // From the last slot back: a name's entry ends at its first slot, each chained to the
+  // one after it.
+  for (auto i = static_cast<std::uint32_t>(names.size()); i-- > 0;)
+    if (const auto [at, added] = first_open.try_emplace(names[i], i); !added) {
+      next_same[i] = at->second;
       at->second = i;
-    } else {
-      first_open.emplace(n, i);
     }
-  }
 }
 
 void dsl_parser::yield_as_assignment(const node_list<statement_ptr>& body,
