@@ -27,21 +27,14 @@ template <class Adapter> class statement_walker {
   using statement = typename Adapter::statement;
   using children_range =
       decltype(std::declval<const Adapter&>().children(std::declval<statement>()));
-  /// Children the walker can index (a subscript, or random access): read one at a time
-  /// from their parent (a cursor on the stack), never stacked all at once. A
-  /// materialized body is one scope's children: stacking them would copy the whole body.
-  static constexpr bool subscripted = requires(const children_range& r, std::size_t k) {
+  /// Children the walker can index (sized, with a subscript: std::vector, std::span, a
+  /// random-access view): read one at a time from their parent (a cursor on the stack),
+  /// never stacked all at once. A materialized body is one scope's children: stacking
+  /// them would copy the whole body.
+  static constexpr bool indexed_children =
+      std::ranges::sized_range<children_range> && requires(const children_range& r, std::size_t k) {
     { r[k] } -> std::convertible_to<statement>;
   };
-  static constexpr bool indexed_children =
-      std::ranges::sized_range<children_range> &&
-      (subscripted || std::ranges::random_access_range<children_range>);
-  static constexpr statement child(const children_range& r, std::size_t k) {
-    if constexpr (subscripted)
-      return r[k];
-    else
-      return std::ranges::begin(r)[static_cast<std::ranges::range_difference_t<children_range>>(k)];
-  }
   enum class event : std::uint8_t { enter, leave, branch, children };
   struct item {
     statement s{};
@@ -93,7 +86,7 @@ public:
             const std::uint32_t k = top.next++;
             if (top.next == static_cast<std::size_t>(std::ranges::size(children)))
               stack_.pop_back(); // the last child: the cursor is done
-            s = child(children, k);
+            s = children[k];
             continue;
           }
         }
