@@ -67,6 +67,8 @@ std::uint32_t compiled::bind(definitions& t, std::uint32_t x, binding b, bool fi
   return t.bind_impl(x, b, first_merges);
 }
 
+void compiled::open(definitions& t, control_flow how) { t.open_impl(how); }
+
 void compiled::branch(definitions& t) { t.branch_impl(); }
 
 void compiled::jump(definitions& t) { t.jump_impl(); }

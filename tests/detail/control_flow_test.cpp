@@ -227,6 +227,29 @@ TEST_CASE("a block that runs once replaces, one that may be skipped merges") {
   CHECK(coverage(pl, "c") == "{2}");
 }
 
+TEST_CASE("blocks between a statement that merges and a binding in it change nothing") {
+  // As a materialized body nests its statements in scopes: blocks around a loop, around
+  // its body and around a binding in it; then blocks around a block that may be skipped.
+  flow::program p;
+  auto views = two_views(p);
+  auto nested = [&](int depth, block inner) {
+    for (int k = 0; k < depth; ++k)
+      inner = {p.compound(control_flow::block, inner)};
+    return inner;
+  };
+  p.host(views + block{p.alloc("c"), p.window("x", "c")} +
+         nested(3, {p.for_range(
+                       "k", 2, nested(2, block{p.on({"v"}, 5)} + nested(4, {p.copy("v", "w")})))}) +
+         block{p.on({"v"}, 7)} +
+         nested(5, {p.compound(control_flow::may_skip, nested(3, {p.copy("x", "w")}))}) +
+         block{p.on({"x"}, 2)});
+  const auto pl = analyze(p);
+  CHECK(diags(pl) == "");
+  CHECK(coverage(pl, "a") == "{5,7}");
+  CHECK(coverage(pl, "b") == "{2,5,7}");
+  CHECK(coverage(pl, "c") == "{2}");
+}
+
 TEST_CASE("after a statement that may stop part way, every value it bound may be seen") {
   // cur = v; try: cur = w; (raises); cur = v / except: ... ; chip(cur, device=1)
   flow::program p;

@@ -24,6 +24,7 @@
 namespace commscope {
 
 class device_set;
+enum class control_flow : std::uint8_t;
 
 namespace detail {
 
@@ -77,6 +78,7 @@ struct compiled {
   static std::uint32_t unite(may_sets& sets, std::uint32_t a, std::uint32_t b);
   static void reset(definitions& t);
   static std::uint32_t bind(definitions& t, std::uint32_t x, binding b, bool first_merges);
+  static void open(definitions& t, control_flow how);
   static void branch(definitions& t);
   static void jump(definitions& t);
   static void close(definitions& t);

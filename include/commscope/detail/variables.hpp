@@ -102,6 +102,8 @@ public:
     indexed_ = 0;
     nodes_ = 0;
     frames_.clear();
+    merging_.clear();
+    reach_from_ = 0;
     stopping_ = 0;
     stopped_.clear();
     records_.clear();
@@ -122,7 +124,7 @@ public:
   /// The definition of variable x that reaches this point of the walk (no_index: none).
   [[nodiscard]] constexpr std::uint32_t use(std::uint32_t x) {
     const std::uint32_t d = current(x);
-    if (frames_.empty() || (d != no_index && d >= frames_.back().first_def))
+    if (d + 1 >= reach_from_) // no_index + 1 wraps to 0
       return d;
     return reach(x, d, false);
   }
@@ -139,8 +141,7 @@ public:
                                                       bool first_merges) {
     const std::uint32_t d = current(x);
     // Inside a statement that may stop, even a loop's own variable may be seen after it.
-    if (!frames_.empty() &&
-        (d == no_index ? first_merges || stopping_ > 0 : d < frames_.back().first_def))
+    if (d + 1 < reach_from_ && (d != no_index || first_merges || stopping_ > 0))
       reach(x, d, true);
     const auto def = make(b);
     set(x, def);
@@ -163,6 +164,14 @@ public:
 
   /// A statement with children begins; `how` its children run.
   constexpr void open(control_flow how) {
+    COMMSCOPE_RUN_COMPILED(open(*this, how));
+    open_impl(how);
+  }
+  [[gnu::noinline]] constexpr void open_impl(control_flow how) {
+    if (how != control_flow::block) {
+      merging_.emplace_back(static_cast<std::uint32_t>(frames_.size()));
+      reach_from_ = static_cast<std::uint32_t>(defs_.size()) + 1;
+    }
     frames_.emplace_back(frame{static_cast<std::uint32_t>(defs_.size()), no_index, how, 0,
                                static_cast<std::uint32_t>(stopped_.size())});
     stopping_ += how == control_flow::may_stop ? 1 : 0;
@@ -234,6 +243,10 @@ public:
     }
     if (f.how == control_flow::may_stop && --stopping_ == 0)
       stopped_.clear(); // an enclosing statement that may stop saw them too
+    if (f.how != control_flow::block) {
+      merging_.pop_back();
+      reach_from_ = merging_.empty() ? 0 : frames_[merging_.back()].first_def + 1;
+    }
     frames_.pop_back();
     // The closed statement's records are dead where they lie (each statement walks its
     // own chain, never the others'); all are dead at the top level.
@@ -518,22 +531,23 @@ private:
   }
   [[gnu::noinline]] constexpr std::uint32_t reach_impl(std::uint32_t x, std::uint32_t d,
                                                        bool binding_it) {
-    auto k = frames_.size();
-    while (k > 0 && (d == no_index || frames_[k - 1].first_def > d))
+    // Blocks are passed by: only the statements that merge are visited, those that began
+    // after d (a suffix: a statement begins after those around it).
+    auto k = merging_.size();
+    while (k > 0 && (d == no_index || frames_[merging_[k - 1]].first_def > d))
       --k;
     if (!binding_it) {
-      auto i = k;
-      while (i < frames_.size() && frames_[i].how != control_flow::repeat)
-        ++i;
-      if (i == frames_.size())
+      auto j = k;
+      while (j < merging_.size() && frames_[merging_[j]].how != control_flow::repeat)
+        ++j;
+      if (j == merging_.size())
         return d; // a read in a branch or a block sees the value before it
     }
     std::uint32_t entry = d;
-    for (auto i = k; i < frames_.size(); ++i) {
+    for (auto j = k; j < merging_.size(); ++j) {
+      const auto i = merging_[j];
       const auto how = frames_[i].how;
       const bool loop = how == control_flow::repeat;
-      if (how == control_flow::block)
-        continue;
       if (how == control_flow::alternatives) {
         // The branches before this one left x as it was.
         add_record(i, record{x, frames_[i].branches > 1 ? entry : no_index, entry, no_index, 0});
@@ -767,6 +781,13 @@ private:
   std::size_t indexed_ = 0;      ///< the definitions index_nodes() has seen
   std::uint32_t nodes_ = 0;
   vec<frame> frames_;
+  /// The indices of frames_ whose statements are no block, innermost last: a binding or a
+  /// read passes the blocks around it by, so that a body nested in many scopes (a
+  /// materialized one) costs no more per variable than a flat one.
+  vec<std::uint32_t> merging_;
+  /// 1 + the first definition of the innermost of them, 0 when there is none: a variable
+  /// whose definition d has d + 1 (no_index: 0) at least this needs no record anywhere.
+  std::uint32_t reach_from_ = 0;
   std::uint32_t stopping_ = 0; ///< frames_ that may stop (control_flow::may_stop)
   /// The bindings made inside them, in order: a variable, then its definition (plain
   /// words: no vector of a type of its own to instantiate).
