@@ -12,6 +12,8 @@
 
 #include <commscope/analyze.hpp>
 #include <commscope/reference/traits.hpp>
+#include <commscope/run.hpp>
+#include <commscope/verify.hpp>
 
 #include <cstdint>
 #include <cstdio>
@@ -29,6 +31,14 @@ extern "C" {
 [[gnu::noinline]] std::uint64_t commscope_count_analyze(const program_ptr& p) {
   const auto plan = commscope::analyze(p);
   return plan.functions.size() + plan.diagnostics.size();
+}
+/// The pass on its own output: the program run materialized, analyzed again, verified.
+[[gnu::noinline]] std::uint64_t commscope_count_analyze_materialized(const program_ptr& p) {
+  const auto plan = commscope::analyze(p);
+  return plan.functions.size() + plan.diagnostics.size();
+}
+[[gnu::noinline]] std::uint64_t commscope_count_verify(const program_ptr& p) {
+  return commscope::verify(p).size();
 }
 [[gnu::noinline]] std::uint64_t commscope_count_index_traverse(index_ir::module& m) {
   const index_ir::traits t{&m};
@@ -54,9 +64,14 @@ int main(int argc, char** argv) {
   // something else.
   const std::uint64_t plans =
       commscope_count_analyze(p) + commscope_count_index_analyze(index.module);
+  program_ptr materialized = p;
+  const bool clean = commscope::run(materialized).empty() && materialized != p;
+  const std::uint64_t again =
+      commscope_count_analyze_materialized(materialized) + commscope_count_verify(materialized);
   const std::uint64_t sums =
       commscope_count_traverse(p) + commscope_count_index_traverse(index.module);
   std::printf("%zu allocations: %llu plans, checksum %llu\n", allocations,
               static_cast<unsigned long long>(plans), static_cast<unsigned long long>(sums));
-  return plans == 2 ? 0 : 1;
+  // The materialized program: one plan, no finding of the analysis or the verifier.
+  return plans == 2 && clean && again == 1 ? 0 : 1;
 }
