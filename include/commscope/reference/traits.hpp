@@ -335,6 +335,9 @@ template <> struct commscope::ir_traits<commscope::reference::program_ptr> {
   /// or ndim, and builtins that only read (`len`, `isinstance`, `print`, ...): independent.
   /// Any other call (a helper `self.stage(v)`, a module's function `pl.f(v)`): may do
   /// anything.
+  /// How many calls a method's receiver chain may pass through (`v.a().b()`) and still be
+  /// followed to the value the host holds.
+  static constexpr std::size_t max_chained_calls = 64;
   static expression_flow flow_of(expression e) {
     using namespace std::string_view_literals;
     switch (e->what) {
@@ -352,10 +355,20 @@ template <> struct commscope::ir_traits<commscope::reference::program_ptr> {
     case expr_kind::call: {
       const reference::expression* callee = e->base().get();
       if (callee && callee->what == expr_kind::attribute) {
+        // The analysis asks this of every call of a chain (`v.a().b()...`): past
+        // max_chained_calls calls on the way to its root, the chain is taken as no value
+        // the host holds (its receiver then escapes: reported), so that a long chain costs
+        // linear time, not quadratic.
         const reference::expression* owner = callee->base().get();
+        std::size_t calls = 0;
         while (owner && (owner->what == expr_kind::attribute ||
-                         owner->what == expr_kind::subscript || owner->what == expr_kind::call))
+                         owner->what == expr_kind::subscript || owner->what == expr_kind::call)) {
+          if (owner->what == expr_kind::call && ++calls > max_chained_calls) {
+            owner = nullptr;
+            break;
+          }
           owner = owner->base().get();
+        }
         // A method of a value the host holds (`self`'s members may do anything): its
         // value may be (part of) the value, its arguments escape (`lst.append(v)`).
         if (owner && owner->what == expr_kind::name && owner->var() &&
