@@ -115,12 +115,37 @@ TEST_CASE("every DSL decorator and value is known, and other modules' decorators
                        "    def g(self): pass\n"
                        "    @pl.inline\n"
                        "    def i(self): pass\n"
-                       "    @pl.function(level=LEVEL)\n"
+                       "    @pl.function(level=pl.Level.HOST, **{'role': pl.Role.Worker})\n"
                        "    def j(self): pass\n");
   REQUIRE(!m.error);
   CHECK(m.diagnostics.empty());
   for (const auto& u : m.programs)
     CHECK(diagnostics_of(u.diagnostics).empty());
+}
+
+TEST_CASE("a @pl.function whose kind cannot be read is refused") {
+  // A value that may be any member, or a dict that may pass any keyword, could make the
+  // function a host orchestrator that would otherwise go unchecked.
+  const auto m = fe::parse_module("import pypto.language as pl\n"
+                                  "KW = {'role': pl.Role.Orchestrator}\n"
+                                  "KW.update(level=pl.Level.CHIP)\n"
+                                  "@pl.program\n"
+                                  "class P:\n"
+                                  "    @pl.function(level=LEVEL)\n"
+                                  "    def j(self): pass\n"
+                                  "    @pl.function(level=pl.Level.HOST, **KW)\n"
+                                  "    def k(self): pass\n");
+  REQUIRE(!m.error);
+  REQUIRE(m.programs.size() == 1);
+  const std::string help = " | write level=, type= and role= in the decorator itself, as "
+                           "members of pl.Level, pl.FunctionType and pl.Role\n";
+  CHECK(diagnostics_of(m.programs[0].diagnostics) ==
+        "6:6 unknown-decorator the kind of 'j' cannot be read from '@pl.function(...)': "
+        "level=LEVEL is no member of pl.Level the front end can read" +
+            help +
+            "8:6 unknown-decorator the kind of 'k' cannot be read from '@pl.function(...)': it "
+            "unpacks '**KW', which may pass any of level=, type= and role=" +
+            help);
 }
 
 TEST_CASE("a file that is not valid UTF-8 is a syntax error at the first bad byte") {

@@ -5,6 +5,7 @@
 #include "module_scan.hpp"
 
 #include <array>
+#include <cctype>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -113,51 +114,77 @@ private:
   }
 
   /// `@pl.function(level=pl.Level.X, ...)`: the values of level=, type= and role= that
-  /// are spelled as members of the DSL's enumerations.
+  /// are spelled as members of the DSL's enumerations; any other value of theirs, or an
+  /// unpacking that may pass them, leaves the function's kind unread.
   void keywords(const definition& d, std::uint32_t name, std::uint32_t open, std::uint32_t e,
                 const std::string& spelled) {
     static constexpr std::array<keyword_values, 3> table = {
         keyword_values{"level", "pl.Level.", levels},
         keyword_values{"type", "pl.FunctionType.", function_types},
         keyword_values{"role", "pl.Role.", roles}};
-    int depth = 0;
-    for (std::uint32_t i = open; i < e; ++i) {
-      const token& t = ts_.tokens[i];
-      depth += t.kind() == tok::op ? bracket_nesting(t.flags()) : 0;
-      if (depth != 1 || t.kind() != tok::name || i + 2 >= e || !ts_.tokens[i + 1].is_op("=") ||
-          !(ts_.tokens[i - 1].is_op("(") || ts_.tokens[i - 1].is_op(",")))
-        continue;
-      // The value: a dotted name up to the next ',' or ')' at this depth.
-      std::uint32_t v = i + 2, ve = v;
-      while (ve < e && !ts_.tokens[ve].is_op(",") && !ts_.tokens[ve].is_op(")"))
-        ++ve;
-      const std::string value = dotted_name(ts_, v, ve);
-      if (value.empty())
-        continue;
-      const std::string canonical = scan_.names.canonical(value);
-      if (scan_.names.foreign(root(value)))
-        continue;
-      for (const auto& kv : table) {
-        if (ts_.text(t) != kv.keyword || !canonical.starts_with(kv.prefix))
-          continue;
-        const std::string_view member = std::string_view(canonical).substr(kv.prefix.size());
-        bool known = member.find('.') != std::string_view::npos; // not a member: left alone
-        for (const auto k : kv.values)
-          known = known || member == k;
-        if (known)
+    const decorator_keywords read = read_decorator_keywords(ts_, scan_, open, e);
+    if (read.unreadable != 0) {
+      const std::uint32_t u = read.unreadable;
+      std::uint32_t ue = u + 1;
+      for (int depth = 0; ue < e; ++ue) {
+        const token& t = ts_.tokens[ue];
+        depth += t.kind() == tok::op ? bracket_nesting(t.flags()) : 0;
+        if (depth < 0 || (depth == 0 && t.is_op(",")))
           break;
-        front_end_diagnostic fd;
-        fd.code = "unknown-decorator";
-        fd.message = "unknown value '" + value + "' of " + std::string(kv.keyword) + "= in '@" +
-                     spelled + "': the DSL has no such " + std::string(kv.keyword);
-        if (const auto s = nearest(member, kv.values); !s.empty())
-          fd.help = "did you mean '" +
-                    respelled(value, canonical, std::string(kv.prefix) + std::string(s)) + "'?";
-        add(d, name, std::move(fd));
-        break;
       }
-      i = ve - 1;
+      unreadable(d, name, spelled,
+                 "it unpacks '" +
+                     std::string(ts_.source.substr(
+                         ts_.tokens[u].begin, ts_.end(ts_.tokens[ue - 1]) - ts_.tokens[u].begin)) +
+                     "', which may pass any of level=, type= and role=");
+      return;
     }
+    for (const auto& k : read.keywords) {
+      const keyword_values* kv = nullptr;
+      for (const auto& x : table)
+        kv = k.name == x.keyword ? &x : kv;
+      if (!kv)
+        continue;
+      const std::string value = dotted_name(ts_, k.value_begin, k.value_end);
+      const std::string canonical = scan_.names.canonical(value);
+      if (value.empty() || !canonical.starts_with(kv->prefix) || scan_.names.foreign(root(value))) {
+        const std::uint32_t vb = ts_.tokens[k.value_begin].begin;
+        unreadable(
+            d, name, spelled,
+            std::string(k.name) + "=" +
+                std::string(ts_.source.substr(vb, ts_.end(ts_.tokens[k.value_end - 1]) - vb)) +
+                " is no member of " + std::string(kv->prefix.substr(0, kv->prefix.size() - 1)) +
+                " the front end can read");
+        return;
+      }
+      const std::string_view member = std::string_view(canonical).substr(kv->prefix.size());
+      bool known = member.find('.') != std::string_view::npos; // not a member: left alone
+      for (const auto m : kv->values)
+        known = known || member == m;
+      if (known)
+        continue;
+      front_end_diagnostic fd;
+      fd.code = "unknown-decorator";
+      fd.message = "unknown value '" + value + "' of " + std::string(kv->keyword) + "= in '@" +
+                   spelled + "': the DSL has no such " + std::string(kv->keyword);
+      if (const auto s = nearest(member, kv->values); !s.empty())
+        fd.help = "did you mean '" +
+                  respelled(value, canonical, std::string(kv->prefix) + std::string(s)) + "'?";
+      add(d, name, std::move(fd));
+    }
+  }
+
+  /// A function whose kind the front end cannot read would drop out of the check
+  /// unseen: the decorator is refused, and says why.
+  void unreadable(const definition& d, std::uint32_t name, const std::string& spelled,
+                  const std::string& why) {
+    front_end_diagnostic fd;
+    fd.code = "unknown-decorator";
+    fd.message = "the kind of '" + std::string(ts_.text(ts_.tokens[d.keyword + 1])) +
+                 "' cannot be read from '@" + spelled + "(...)': " + why;
+    fd.help = "write level=, type= and role= in the decorator itself, as members of "
+              "pl.Level, pl.FunctionType and pl.Role";
+    add(d, name, std::move(fd));
   }
 
   static std::string_view root(std::string_view dotted) {
@@ -185,7 +212,124 @@ private:
   std::vector<decorator_finding> out_;
 };
 
+/// The items of the bracketed list whose opening bracket is token `open`, split at its
+/// commas: token ranges, up to the closing bracket (or `e`).
+std::vector<std::pair<std::uint32_t, std::uint32_t>>
+list_items(const token_stream& ts, std::uint32_t open, std::uint32_t e) {
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> items;
+  std::uint32_t begin = open + 1;
+  int depth = 0;
+  for (std::uint32_t i = open + 1; i < e; ++i) {
+    const token& t = ts.tokens[i];
+    const int step = t.kind() == tok::op ? bracket_nesting(t.flags()) : 0;
+    if (step < 0 && depth == 0) {
+      e = i;
+      break;
+    }
+    depth += step;
+    if (depth == 0 && t.is_op(",")) {
+      items.emplace_back(begin, i);
+      begin = i + 1;
+    }
+  }
+  if (begin < e)
+    items.emplace_back(begin, e);
+  return items;
+}
+
+/// Whether the bracket at token `open` is closed by the token just before `e`.
+bool closes_at(const token_stream& ts, std::uint32_t open, std::uint32_t e) {
+  int depth = 0;
+  for (std::uint32_t i = open; i < e; ++i) {
+    const token& t = ts.tokens[i];
+    depth += t.kind() == tok::op ? bracket_nesting(t.flags()) : 0;
+    if (depth == 0)
+      return i + 1 == e;
+  }
+  return false;
+}
+
+/// The module-level name `name` is bound once, with `NAME = E`, and used nowhere but
+/// after `**`, so that nothing changes the dict it holds: E's token range, else {0, 0}.
+std::pair<std::uint32_t, std::uint32_t>
+exact_dict_constant(const token_stream& ts, const module_scan& scan, std::string_view name) {
+  if (scan.dynamic_globals || !scan.star_modules.empty() || scan.scopes.empty())
+    return {};
+  const py_scope::record* found = nullptr;
+  for (const auto& r : scan.scopes[0].records)
+    if (ts.text(ts.tokens[r.name]) == name) {
+      if (found)
+        return {};
+      found = &r;
+    }
+  if (!found || found->rhs_end == 0)
+    return {};
+  for (std::uint32_t i = 0; i < ts.tokens.size(); ++i)
+    if (ts.tokens[i].kind() == tok::name && ts.text(ts.tokens[i]) == name && i != found->name &&
+        !(i > 0 && ts.tokens[i - 1].is_op("**")))
+      return {};
+  return {found->rhs_begin, found->rhs_end};
+}
+
+/// Appends the keywords of the dict [b, e) when it is read exactly; false otherwise.
+bool dict_keywords(const token_stream& ts, const module_scan& scan, std::uint32_t b,
+                   std::uint32_t e, std::vector<decorator_keyword>& out, bool named = true) {
+  const auto& t = ts.tokens;
+  if (named && e == b + 1 && t[b].kind() == tok::name) {
+    const auto [rb, re] = exact_dict_constant(ts, scan, ts.text(t[b]));
+    return rb < re && dict_keywords(ts, scan, rb, re, out, false);
+  }
+  if (e >= b + 2 && t[b].is_op("{") && closes_at(ts, b, e)) {
+    for (const auto& [ib, ie] : list_items(ts, b, e - 1)) {
+      // `"NAME": V`, NAME spelled in one plain quoted string
+      if (ie < ib + 3 || t[ib].kind() != tok::string || !t[ib + 1].is_op(":"))
+        return false;
+      std::string_view key = ts.text(t[ib]);
+      if (key.size() < 3 || (key.front() != '"' && key.front() != '\'') ||
+          key.back() != key.front())
+        return false;
+      key = key.substr(1, key.size() - 2);
+      for (const char c : key)
+        if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_'))
+          return false;
+      out.push_back({key, ib + 2, ie});
+    }
+    return true;
+  }
+  // `dict(k=V, ...)`, where nothing of the module binds `dict`
+  if (e >= b + 3 && t[b].kind() == tok::name && ts.text(t[b]) == "dict" && t[b + 1].is_op("(") &&
+      closes_at(ts, b + 1, e) && scan.star_modules.empty()) {
+    for (const auto& r : scan.scopes[0].records)
+      if (ts.text(t[r.name]) == "dict")
+        return false;
+    for (const auto& [ib, ie] : list_items(ts, b + 1, e - 1)) {
+      if (ie < ib + 3 || t[ib].kind() != tok::name || !t[ib + 1].is_op("="))
+        return false;
+      out.push_back({ts.text(t[ib]), ib + 2, ie});
+    }
+    return true;
+  }
+  return false;
+}
+
 } // namespace
+
+decorator_keywords read_decorator_keywords(const token_stream& ts, const module_scan& scan,
+                                           std::uint32_t open, std::uint32_t e) {
+  decorator_keywords r;
+  const auto& t = ts.tokens;
+  for (const auto& [ib, ie] : list_items(ts, open, e)) {
+    if (ie >= ib + 2 && t[ib].kind() == tok::name && t[ib + 1].is_op("=")) {
+      r.keywords.push_back({ts.text(t[ib]), ib + 2, ie});
+    } else if (t[ib].is_op("**") || t[ib].is_op("*")) {
+      // `*X` may pass a positional argument that changes what the call means.
+      if ((t[ib].is_op("*") || !dict_keywords(ts, scan, ib + 1, ie, r.keywords)) &&
+          r.unreadable == 0)
+        r.unreadable = ib;
+    }
+  }
+  return r;
+}
 
 std::vector<decorator_finding> unknown_decorators(const token_stream& ts, const module_scan& scan) {
   return checker(ts, scan).run();

@@ -49,9 +49,16 @@ signature* dsl_parser::make_signature(const definition& d) {
     const expression* callee = call ? ex.base().get() : &ex;
     if (!callee || spelling(*callee) != "pl.function")
       continue;
-    for (const auto& k : ex.keywords()) {
+    for (const auto& k : ex.keywords())
       decorator.push_back(k);
-      const std::string v(spelling(*k.value));
+    std::uint32_t open = b;
+    while (open < e && !t_[open].is_op("("))
+      ++open;
+    if (!call || open == e)
+      continue;
+    // Read from the tokens: a `**` dict read exactly passes keywords too.
+    for (const auto& k : read_decorator_keywords(ts_, scan_, open, e).keywords) {
+      const std::string v = scan_.names.canonical(dotted_name(ts_, k.value_begin, k.value_end));
       if (k.name == "level") {
         explicit_level = true;
         if (v == "pl.Level.HOST")
@@ -494,7 +501,7 @@ std::optional<dsl_parser::imported_use> dsl_parser::use_of(const dotted* d, std:
     if (signatures_.find(last)) // a function of the file's own
       return std::nullopt;
     u.record = import_of(scan_, last, scope_);
-    if (!u.record || u.record->name.empty())
+    if (!u.record || u.record->name.empty() || !binds_last(*u.record, last))
       return std::nullopt;
     u.module = u.record->module;
     u.level = u.record->level;
@@ -504,7 +511,7 @@ std::optional<dsl_parser::imported_use> dsl_parser::use_of(const dotted* d, std:
   if (!d || d->attrs == 0)
     return std::nullopt;
   u.record = import_of(scan_, text(t_[d->root]), scope_);
-  if (!u.record)
+  if (!u.record || !binds_last(*u.record, text(t_[d->root])))
     return std::nullopt;
   if (imports_the_dsl(*u.record))
     return std::nullopt;

@@ -28,6 +28,9 @@ std::optional<std::int64_t> constants::lookup(std::string_view name, std::int32_
     const auto it = names.find(name);
     if (it == names.end())
       continue;
+    // A name made twice is no constant: a star import may be its second binding.
+    if (s == 0 && star_modules_ && (!star_ || star_(star_context_, name)))
+      return std::nullopt;
     if (!it->second.simple || it->second.count != 1)
       return (imported_ && it->second.count == 1) ? imported_(imported_context_, name, s)
                                                   : std::nullopt;
@@ -359,6 +362,19 @@ void module_scan::header_bindings(std::uint32_t kw, std::uint32_t colon, std::in
       if ((depth += nesting(in)) == 0 && is_name(in, "in"))
         break;
     bind_targets(kw + 1, in, scope);
+  } else if (head.is_keyword("case")) {
+    // A capture pattern binds its names: any name of the pattern that is no dotted value
+    // (`Color.RED`), class (`Point(...)`) or keyword (`x=`) of one. The guard only reads.
+    int depth = 0;
+    for (std::uint32_t i = kw + 1; i < colon; ++i) {
+      depth += nesting(i);
+      if (depth == 0 && is_name(i, "if"))
+        break;
+      const token& k = ts_.tokens[i];
+      if (k.kind() == tok::name && !k.is_reserved() && !is_op(i - 1, ".") && !is_op(i + 1, ".") &&
+          !is_op(i + 1, "(") && !is_op(i + 1, "="))
+        bind(scope, i);
+    }
   } else if (head.is_keyword("with") || head.is_keyword("except")) {
     for (std::uint32_t i = kw + 1; i + 1 < colon; ++i)
       if (is_name(i, "as")) {
@@ -379,6 +395,11 @@ module_scan::define(std::uint32_t kw, std::uint32_t colon, std::int32_t scope,
   if (t[kw + 1].kind() != tok::name)
     fail_at(t[kw + 1].begin, "invalid syntax: expected a name");
   const std::string_view name = ts_.text(t[kw + 1]);
+  // Decorators, default values, annotations and bases run in the enclosing scope: a `:=`
+  // among them binds there.
+  for (const auto& [b, e] : decorators)
+    walrus_bindings(b, e, scope);
+  walrus_bindings(kw + 2, colon, scope);
   bind(scope, kw + 1);
   py_scope s;
   s.what = is_class ? py_scope::kind::class_body : py_scope::kind::function;
@@ -722,6 +743,8 @@ void module_scan::import(std::uint32_t b, std::uint32_t e, std::int32_t scope) {
     star_import = true;
     if (level == 0)
       names.add_star(from_module);
+    if (level != 0 || (from_module != "pypto" && !from_module.starts_with("pypto.")))
+      star_modules.emplace_back(from_module, level);
   }
   for (const auto& n : import_.names) {
     const std::string path = dotted_name(ts_, n.begin, n.end);

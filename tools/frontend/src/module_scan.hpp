@@ -284,6 +284,9 @@ public:
   /// Some `from M import *`, at any level: a name the scan sees bound nowhere may be
   /// bound by it, so none is surely Python's builtin.
   bool star_import = false;
+  /// The modules of `from M import *` other than the DSL's (module, leading dots): each
+  /// may bind any name of the module's scope.
+  std::vector<std::pair<std::string, std::uint32_t>> star_modules;
   /// The module may rebind its own names where no statement names them: it writes
   /// through `globals()` (`globals()["N"] = 8`, `globals().update(...)`, or passes it
   /// on), calls `exec`, or reaches itself through `sys.modules`. Then none of its names
@@ -411,12 +414,31 @@ struct decorator_finding {
 [[nodiscard]] std::vector<decorator_finding> unknown_decorators(const token_stream& ts,
                                                                 const module_scan& scan);
 
+/// One keyword a `@pl.function(...)` call passes: its name and its value's token range.
+struct decorator_keyword {
+  std::string_view name;
+  std::uint32_t value_begin = 0;
+  std::uint32_t value_end = 0;
+};
+struct decorator_keywords {
+  std::vector<decorator_keyword> keywords;
+  std::uint32_t unreadable = 0; ///< the first `*X` or `**X` not read (its '*'), or 0
+};
+/// The keywords the call whose '(' is token `open` (ending before `e`) passes, as Python
+/// passes them: its own, and those of a `**` dict that is read exactly (a `{"k": V}`
+/// display or `dict(k=V)`, written there or bound once at the module's level to a name
+/// the file uses nowhere else). Whatever else it unpacks may pass any keyword.
+[[nodiscard]] decorator_keywords read_decorator_keywords(const token_stream& ts,
+                                                         const module_scan& scan,
+                                                         std::uint32_t open, std::uint32_t e);
+
 /// Resolves a name a host orchestrator leaves open (docs/commscope-opt.md, "Constants of
 /// the file").
 class constants {
 public:
   constants(const token_stream& ts, const module_scan& scan, const module_options& options)
-      : ts_(ts), scopes_(scan.scopes), options_(options), dynamic_globals_(scan.dynamic_globals) {}
+      : ts_(ts), scopes_(scan.scopes), options_(options), dynamic_globals_(scan.dynamic_globals),
+        star_modules_(!scan.star_modules.empty()) {}
 
   /// A name bound in `scope` by an import: the constant it is in its module, if any
   /// (`depth`: how deep the evaluation already is).
@@ -425,6 +447,12 @@ public:
   void import_constants(imported_constant f, void* context) {
     imported_ = f;
     imported_context_ = context;
+  }
+  /// Whether the module's star imports (module_scan::star_modules) may bind `name`.
+  using star_binding = bool (*)(void* context, std::string_view name);
+  void star_imports(star_binding f, void* context) {
+    star_ = f;
+    star_context_ = context;
   }
 
   /// The integer `name` stands for, seen from `scope` outward; nullopt when it is open.
@@ -541,6 +569,9 @@ private:
   bool dynamic_globals_ = false; ///< module_scan::dynamic_globals: no module name is one
   imported_constant imported_ = nullptr;
   void* imported_context_ = nullptr;
+  bool star_modules_ = false;   ///< some module_scan::star_modules
+  star_binding star_ = nullptr; ///< without it, a star import may bind any name
+  void* star_context_ = nullptr;
   std::unordered_map<std::pair<std::int32_t, std::string_view>, std::optional<std::int64_t>,
                      key_hash>
       memo_;

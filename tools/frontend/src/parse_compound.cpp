@@ -54,8 +54,10 @@ statement_ptr dsl_parser::parse_for() {
   for (const auto& k : call.keywords())
     keywords_ok = keywords_ok && callee == "pl.range" && k.name == "init_values";
   const auto args = call.args();
-  const bool range = (callee == "pl.range" || callee == "range") && !args.empty() &&
-                     args.size() <= 3 && keywords_ok && simple_target && !target_names.empty();
+  bool range = (callee == "pl.range" || callee == "range") && !args.empty() && args.size() <= 3 &&
+               keywords_ok && simple_target && !target_names.empty();
+  for (const auto n : target_names) // a `:=` binds it too: not only the range's values
+    range = range && !walrus_names_.contains(n);
   gathered<variable_ptr> targets(vs_);
   if (!range) {
     // Any other iteration: a block whose targets are opaque, run zero or more times.

@@ -54,6 +54,24 @@ module_result parse_module(std::string_view text, const module_options& options)
             return ic.loader->constant(ic.from, imp->module, imp->level, imp->name);
           },
           &context);
+    if (context.loader && !scan.star_modules.empty())
+      consts.star_imports(
+          [](void* c, std::string_view name) {
+            const auto& ic = *static_cast<const import_context*>(c);
+            for (const auto& [module, level] : ic.scan->star_modules) {
+              // A module the loader cannot read, or whose names it cannot list, may bind
+              // any name.
+              std::vector<std::string> searched;
+              const auto m = ic.loader->find(ic.from, module, level, searched);
+              if (!m || !m->scan || m->scan->dynamic_globals || !m->scan->star_modules.empty())
+                return true;
+              for (const auto& r : m->scan->scopes[0].records)
+                if (m->ts.text(m->ts.tokens[r.name]) == name)
+                  return true;
+            }
+            return false;
+          },
+          &context);
     std::vector<std::int32_t> unit_of(scan.programs.size(), -1);
     for (std::size_t k = 0; k < scan.programs.size(); ++k) {
       const auto& cp = scan.programs[k];

@@ -2,6 +2,7 @@
 #include "parser.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -9,6 +10,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -128,10 +130,16 @@ program_unit dsl_parser::run(const candidate_program& cp, std::string_view stem)
   }
   // Signatures first: a call may name a function defined after it.
   std::vector<signature*> sigs;
+  // DSL functions whose name is bound again below them (`def chip` after `@pl.jit def
+  // chip`): a call of the name is no longer theirs. Name, the DSL def, the last binding.
+  std::vector<std::tuple<std::string_view, std::uint32_t, std::uint32_t>> rebound;
   for (const auto index : cp.functions) {
     const definition& d = scan_.definitions[index];
     sigs.push_back(make_signature(d));
-    if (!signatures_.find(sigs.back()->name))
+    const std::string_view name = text(t_[d.keyword + 1]);
+    if (const std::uint32_t last = final_binding(d.scope, name); last != d.keyword + 1)
+      rebound.emplace_back(name, d.keyword, last);
+    else if (!signatures_.find(sigs.back()->name))
       signatures_.put(sigs.back());
   }
   for (std::size_t k = 0; k < cp.functions.size(); ++k) {
@@ -146,7 +154,17 @@ program_unit dsl_parser::run(const candidate_program& cp, std::string_view stem)
     if (s) {
       call->set_callee(s);
       note_undispatched(*call, name);
+      continue;
     }
+    for (const auto& [n, def, last] : rebound)
+      if (n == name && last != no_binding) {
+        unit_->unresolved_callees.emplace_back(
+            call->where, "'" + std::string(name) + "' is bound again on line " +
+                             std::to_string(ts_.line(t_[last])) +
+                             ", below the DSL function of line " +
+                             std::to_string(ts_.line(t_[def])) + ", which it no longer names");
+        break;
+      }
   }
   resolve_undispatched();
   prog->variable_bound = next_id_;
@@ -255,10 +273,41 @@ statement_text dsl_parser::make_text(std::uint32_t b, std::uint32_t e, std::stri
   return r;
 }
 
+void dsl_parser::find_walrus_names(std::uint32_t b, std::uint32_t e) {
+  walrus_names_.clear();
+  // Those of nested scopes count too, as do a format spec's `:=` (`f"{x:=^8}"`): more
+  // names than Python binds only make more values unfollowed.
+  const auto add = [&](std::string_view n) {
+    if (walrus_names_.insert(n).second)
+      cells_.try_emplace(n, "bound by :=");
+  };
+  for (std::uint32_t k = b; k < e && k + 1 < t_.size(); ++k) {
+    const token& x = t_[k];
+    if (x.kind() == tok::name && t_[k + 1].is_op(":=")) {
+      add(text(x));
+    } else if (x.kind() == tok::string && (x.flags() & string_formatted)) {
+      const std::string_view s = text(x);
+      for (std::size_t at = s.find(":="); at != std::string_view::npos; at = s.find(":=", at + 2)) {
+        std::size_t end = at;
+        while (end > 0 && (s[end - 1] == ' ' || s[end - 1] == '\t'))
+          --end;
+        std::size_t begin = end;
+        while (begin > 0 &&
+               (std::isalnum(static_cast<unsigned char>(s[begin - 1])) || s[begin - 1] == '_' ||
+                static_cast<unsigned char>(s[begin - 1]) >= 0x80))
+          --begin;
+        if (begin < end)
+          add(s.substr(begin, end - begin));
+      }
+    }
+  }
+}
+
 function_ptr dsl_parser::parse_function(const definition& d, signature* sig, bool method) {
   function_scope_ = d.own_scope;
   function_names_.clear();
   cells_.clear();
+  find_walrus_names(d.colon + 1, d.body_end);
   record_filter_.clear();
   unbound_cache_ = {};
   implicit_self_ = {};
@@ -445,9 +494,10 @@ const signature* dsl_parser::lookup_enclosing(std::string_view name) {
       binding_scope(scan_.scopes[static_cast<std::size_t>(scope_)].parent, name, true);
   if (sc < 0)
     return nullptr;
+  const std::uint32_t last = final_binding(sc, name);
   for (const auto& d : scan_.definitions) {
     using role = definition::dsl;
-    if (d.scope != sc || d.is_class || text(t_[d.keyword + 1]) != name ||
+    if (d.scope != sc || d.is_class || d.keyword + 1 != last ||
         (d.role != role::jit_host && d.role != role::jit_chip && d.role != role::jit_kernel))
       continue;
     auto* made = w_.make_node(signature{});
@@ -473,6 +523,27 @@ std::int32_t dsl_parser::binding_scope(std::int32_t from, std::string_view name,
     s = scope.parent < s ? scope.parent : -1; // a parent is scanned before its children
   }
   return -1;
+}
+
+std::uint32_t dsl_parser::final_binding(std::int32_t scope, std::string_view name) const {
+  std::uint32_t last = no_binding;
+  if (scope < 0 || static_cast<std::size_t>(scope) >= scan_.scopes.size())
+    return last;
+  for (const auto& r : scan_.scopes[static_cast<std::size_t>(scope)].records)
+    if (text(t_[r.name]) == name && (last == no_binding || r.name > last))
+      last = r.name;
+  return last;
+}
+
+bool dsl_parser::binds_last(const import_record& r, std::string_view name) const {
+  const std::uint32_t last = final_binding(r.scope, name);
+  if (last == no_binding || last < r.token)
+    return false;
+  // The binding is of this import statement: no statement begins between them.
+  for (std::uint32_t i = r.token; i < last; ++i)
+    if (t_[i].kind() == tok::newline || t_[i].is_op(";"))
+      return false;
+  return true;
 }
 
 } // namespace commscope::frontend::detail

@@ -299,7 +299,8 @@ statement_ptr dsl_parser::parse_nested_definition() {
     auto* v = bind_new(text(peek()));
     target = v;
   }
-  i_ = header_end() + 1;
+  const auto colon = static_cast<std::uint32_t>(header_end());
+  i_ = colon + 1;
   if (peek().kind() != tok::newline) {
     while (peek().kind() != tok::newline && peek().kind() != tok::end)
       next();
@@ -329,10 +330,27 @@ statement_ptr dsl_parser::parse_nested_definition() {
   if (target)
     named.append(" ").append(target->name.view());
   const auto reads = closure_reads(b, e, target, "read by " + named);
+  // The host's names it rebinds are values the pass does not follow from here on: a `:=`
+  // in its header binds in the host, and a `nonlocal` in its body may be called to.
+  std::vector<variable_ptr> targets;
+  if (target)
+    targets.push_back(target);
+  std::unordered_set<std::string_view> rebound;
+  const auto rebind = [&](std::uint32_t k) {
+    const std::string_view n = text(t_[k]);
+    if (t_[k].kind() == tok::name && !t_[k].is_reserved() && local_variable(n, hash_name(n)) &&
+        rebound.insert(n).second)
+      targets.emplace_back(bind_new(n));
+  };
+  for (std::uint32_t k = b; k + 1 < colon; ++k)
+    if (t_[k + 1].is_op(":="))
+      rebind(k);
+  for (std::uint32_t k = colon; k < e; ++k)
+    if (t_[k].is_keyword("nonlocal"))
+      for (++k; k < e && t_[k].kind() != tok::newline && !t_[k].is_op(";"); ++k)
+        rebind(k);
   if (reads.empty())
-    return opaque_binding(s, {},
-                          target ? std::span<const variable_ptr>(&target, 1)
-                                 : std::span<const variable_ptr>());
+    return opaque_binding(s, {}, targets);
   expression_spec x;
   x.what = expression::kind::opaque;
   x.where = s.where;
@@ -341,9 +359,7 @@ statement_ptr dsl_parser::parse_nested_definition() {
   auto* closure = w_.make(x);
   closure->set_store();
   const expression_ptr read[] = {expression_ptr(closure)};
-  return opaque_binding(s, read,
-                        target ? std::span<const variable_ptr>(&target, 1)
-                               : std::span<const variable_ptr>());
+  return opaque_binding(s, read, targets);
 }
 
 /// The uses of the host's variables that the tokens [b, e) of a nested definition read,
@@ -491,9 +507,32 @@ statement* dsl_parser::parse_simple() {
     s.what = statement::kind::verbatim;
     s.jump = w.is_keyword("break") || w.is_keyword("continue");
     const bool declares = w.is_keyword("global") || w.is_keyword("nonlocal");
-    while (!at_line_end())
-      if (const token& x = next(); declares && x.kind() == tok::name && !x.is_reserved())
+    const bool imports = w.is_keyword("import") || w.is_keyword("from");
+    // An import binds names: a value the pass does not follow (the DSL's own modules
+    // are known by their names, not as variables).
+    gathered<variable_ptr> imported(vs_);
+    bool dsl = false;
+    const auto keyword_at = static_cast<std::uint32_t>(i_);
+    while (!at_line_end()) {
+      const auto k = static_cast<std::uint32_t>(i_);
+      const token& x = next();
+      if (declares && x.kind() == tok::name && !x.is_reserved())
         cells_.try_emplace(text(x), w.is_keyword("global") ? "global" : "nonlocal");
+      if (!imports || x.kind() != tok::name || x.is_reserved())
+        continue;
+      if (k == keyword_at + 1 && text(x) == "pypto")
+        dsl = true;
+      // The name bound: the one after `as`, else a from-import's name or an import's
+      // first component.
+      const bool after_as = k > 0 && t_[k - 1].is_keyword("as");
+      const bool aliased = is_name("as");
+      const bool first =
+          t_[k - 1].is_keyword("import") || t_[k - 1].is_op(",") || t_[k - 1].is_op("(");
+      if (!dsl && !aliased && (after_as || first))
+        imported.push(bind_new(text(x)));
+    }
+    if (!imported.items().empty())
+      return opaque_binding(s, {}, imported.items());
     return w_.make(s);
   }
   if (w.is_keyword("del") || w.is_keyword("assert") || w.is_keyword("raise")) {

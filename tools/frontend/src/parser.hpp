@@ -709,6 +709,12 @@ private:
   /// The nearest scope from `from` outward that binds `name` (-1: none); class bodies
   /// are passed over when `skip_classes`, as Python looks a free name up.
   std::int32_t binding_scope(std::int32_t from, std::string_view name, bool skip_classes) const;
+  /// The token of the last binding of `name` in `scope` (no_binding: none): what the name
+  /// holds once the scope has run, as when a host orchestrator runs after its module.
+  static constexpr std::uint32_t no_binding = UINT32_MAX;
+  std::uint32_t final_binding(std::int32_t scope, std::string_view name) const;
+  /// Whether the import `r` makes the last binding of `name` in its scope.
+  bool binds_last(const import_record& r, std::string_view name) const;
   /// enclosing_function's answers, by the group's scope and the name.
   std::unordered_map<std::string, const signature*> enclosing_;
   /// Turns undispatched_ into program_unit::undispatched_views.
@@ -734,6 +740,11 @@ private:
   /// those declared global or nonlocal. A binding of one after that is a store: what it
   /// binds escapes (into_cell).
   std::unordered_map<std::string_view, std::string> cells_;
+  /// The names a `:=` may bind in the function: no statement shows the analysis that
+  /// binding, so every binding of them is a value it does not follow (cells_).
+  std::unordered_set<std::string_view> walrus_names_;
+  /// Fills walrus_names_ from the tokens [b, e) of a body.
+  void find_walrus_names(std::uint32_t b, std::uint32_t e);
   /// `value` bound to the cell `name`: a store of it where the analysis cannot follow.
   mutable_expr into_cell(std::string_view name, expression_ptr value, source_location at);
   /// The first of `names` that is a cell, or null.
