@@ -398,6 +398,11 @@ TEST_CASE("a view typed with the window buffer of another allocation than its wi
   const auto out = commscope::verify(body(wb));
   CHECK(findings(out) == "view_of_other_buffer b 7:13");
   CHECK(out[0].message() == "a view typed with window buffer 'b' reads another allocation");
+  // Without a scope the analysis does not run: the walk alone judges the view.
+  const auto unscoped = program_with(
+      {allocation(a, {5, 13}), allocation(b, {6, 13}), window_view("v", a, wb, 13, {7, 13})});
+  CHECK(findings(commscope::verify(unscoped)) == "view_outside_scope b 7:13\n"
+                                                 "view_of_other_buffer b 7:13");
 }
 
 TEST_CASE("several findings come out in walk order") {

@@ -32,7 +32,8 @@ namespace commscope {
 namespace detail {
 /// A function walked as the analysis walks it (collect.hpp, variables.hpp), once for
 /// the questions the verifier asks of its materialized body: which allocation each
-/// window reads, and the smallest world that can run it.
+/// window reads, and the smallest world that can run it. Only for a function the
+/// analysis does not run on (used_devices, below, answers them on its own walk).
 template <class Adapter> class function_walk {
 public:
   constexpr function_walk(const Adapter& a, const typename Adapter::program& p)
@@ -50,30 +51,12 @@ public:
     collector<Adapter>(a_, vars_, facts_, order).run(f);
   }
 
-  /// Calls bad(view) for each of `views` (the collected function's, in walk order) whose
-  /// window buffer's base is not the base of the allocation its window reads. Views
-  /// whose assignment is no window of an allocation (a copy the IR types too) are not
-  /// judged; nor are any where statements cannot be compared.
-  template <class Views, class Bad> constexpr void check_pointers(Views views, Bad&& bad) {
-    if constexpr (std::equality_comparable<typename Adapter::statement>) {
-      std::size_t k = 0;
-      for (const auto& w : facts_.windows) {
-        while (k < views.size() && !(views[k].statement == w.statement))
-          ++k; // a typed assignment that is no window
-        if (k == views.size())
-          return;
-        const auto& v = views[k];
-        const auto alloc = vars_.allocation_of(w.allocation); // the pointer's definition
-        if (alloc != no_index && !(vars_.id(a_.window_buffer_base(v.buffer)) ==
-                                   vars_.id(facts_.allocations[alloc].base)))
-          bad(v);
-        // One statement may type several targets: only its first is the window's.
-        while (k < views.size() && views[k].statement == w.statement)
-          ++k;
-      }
-    } else {
-      (void)views, (void)bad;
-    }
+  /// Appends to `bad` the indices of `views` (the collected function's, in walk order)
+  /// whose window buffer's base is not the base of the allocation its window reads
+  /// (check_window_pointers).
+  constexpr void check_pointers(std::span<typename scope_records<Adapter>::view> views,
+                                vec<std::uint32_t>& bad) {
+    check_window_pointers(a_, vars_, facts_, views, bad);
   }
 
   /// W of the collected function as the analysis takes it (devices.hpp, smallest_world):
@@ -104,14 +87,22 @@ public:
   /// evidence to a call the analysis reports (its error: the verifier adds no cascade),
   /// and every allocation of a function whose allocations the analysis does not find as
   /// read_scopes does (each one it does not find is an error it reports).
-  constexpr void add(typename Traits::function f, std::size_t count) {
+  /// Where `pointers`, the window buffers of `views` (the function's) are judged on the
+  /// same walk: the indices of those whose pointer names another allocation go to `bad`.
+  /// Returns W, the smallest world the function's dispatches need (smallest_world).
+  constexpr device_id add(typename Traits::function f, std::size_t count,
+                          std::span<typename scope_records<Adapter>::view> views, bool pointers,
+                          vec<std::uint32_t>& bad) {
     plan_ = {};
     diagnostics_.clear();
+    if (pointers)
+      analysis_.judge_pointers(views, bad);
     analysis_.run(f, plan_, diagnostics_);
     const bool same = plan_.allocations.size() == count;
     for (std::uint32_t i = 0; i < count; ++i)
       devices_.push_back(same && !analysis_.suppressed(i) ? std::move(plan_.allocations[i].devices)
                                                           : device_set{});
+    return analysis_.min_world();
   }
   [[nodiscard]] constexpr const device_set& operator[](std::size_t i) const { return devices_[i]; }
 
@@ -207,6 +198,7 @@ template <class Program, class Traits>
     detail::function_walk<Adapter> walk(a, p);
     detail::used_devices<Traits> used(a, p);
     detail::vec<device_id> worlds; ///< per scope: its function's W
+    detail::vec<std::uint32_t> bad; ///< per function: its views of another allocation
     for (auto&& f : a.functions(p)) {
       const auto first_scope = found.scopes.size();
       const auto first_allocation = found.allocations.size();
@@ -220,21 +212,26 @@ template <class Program, class Traits>
                                found.scopes.end(),
                                [](const auto& sc) { return sc.progression_count > 0; });
       const bool pointers = host && walk.judges(views);
-      if (pointers || symbolic)
-        walk.collect(f);
-      if (!host)
-        found.allocations.resize(first_allocation);
-      else if (pointers)
-        walk.check_pointers(views, [&](const auto& v) {
-          report(reason::view_of_other_buffer, a.window_buffer_name(v.buffer), v.where, v.at);
-        });
       // Only a host orchestrator with scopes must hold every allocation in them.
-      if (found.scopes.size() == first_scope)
+      if (!host || found.scopes.size() == first_scope)
         found.allocations.resize(first_allocation);
+      // One walk of the function answers the three questions: the analysis' when it
+      // runs (a host orchestrator with scopes), else the collector's alone.
+      bad.clear();
+      device_id world = 1;
+      if (found.allocations.size() > first_allocation) {
+        world = used.add(f, found.allocations.size() - first_allocation, views, pointers, bad);
+      } else if (pointers || symbolic) {
+        walk.collect(f);
+        if (pointers)
+          walk.check_pointers(views, bad);
+        world = walk.smallest_world();
+      }
+      for (const auto k : bad)
+        report(reason::view_of_other_buffer, a.window_buffer_name(views[k].buffer), views[k].where,
+               views[k].at);
       if constexpr (Adapter::symbolic)
-        worlds.resize(found.scopes.size(), symbolic ? walk.smallest_world() : device_id{1});
-      if (found.allocations.size() > first_allocation) // a host orchestrator with scopes
-        used.add(f, found.allocations.size() - first_allocation);
+        worlds.resize(found.scopes.size(), symbolic ? world : device_id{1});
     }
     // (window buffer, scope), as read_back's index: sorted by the same instantiation.
     using slot_entry = detail::plain_pair<window_buffer, std::uint32_t>;

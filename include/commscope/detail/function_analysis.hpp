@@ -21,11 +21,43 @@
 #include <array>
 #include <cstdint>
 #include <ranges>
+#include <span>
 #include <type_traits>
 #include <vector>
 
 namespace commscope {
 namespace detail {
+
+/// Appends to `bad` the index of each of `views` (a materialized function's, in walk order,
+/// read back) whose window buffer's base is not the base of the allocation its window
+/// reads, from the function's walk (`facts`, `vars`). Views whose assignment is no window
+/// of an allocation (a copy the IR types too) are not judged; nor are any where
+/// statements cannot be compared.
+template <class Adapter>
+constexpr void check_window_pointers(const Adapter& a, variable_table<Adapter>& vars,
+                                     function_facts<Adapter>& facts,
+                                     std::span<typename scope_records<Adapter>::view> views,
+                                     vec<std::uint32_t>& bad) {
+  if constexpr (std::equality_comparable<typename Adapter::statement>) {
+    std::size_t k = 0;
+    for (const auto& w : facts.windows) {
+      while (k < views.size() && !(views[k].statement == w.statement))
+        ++k; // a typed assignment that is no window
+      if (k == views.size())
+        return;
+      const auto& v = views[k];
+      const auto alloc = vars.allocation_of(w.allocation); // the pointer's definition
+      if (alloc != no_index &&
+          !(vars.id(a.window_buffer_base(v.buffer)) == vars.id(facts.allocations[alloc].base)))
+        bad.emplace_back(static_cast<std::uint32_t>(k));
+      // One statement may type several targets: only its first is the window's.
+      while (k < views.size() && views[k].statement == w.statement)
+        ++k;
+    }
+  } else {
+    (void)a, (void)vars, (void)facts, (void)views, (void)bad;
+  }
+}
 
 /// `Record`: whether evidence is recorded (plan.hpp); off, its code is not instantiated.
 template <class Traits, bool Record = false> class function_analysis {
@@ -49,6 +81,12 @@ public:
     // from base_, which diagnostics and evidence add to them.
     std::uint64_t walked = 0;
     collector<Adapter>(a_, vars_, facts_, walked).run(f);
+    if constexpr (Adapter::has_readers) {
+      if (bad_views_) { // the verifier's question, on this walk
+        check_window_pointers(a_, vars_, facts_, judged_views_, *bad_views_);
+        bad_views_ = nullptr;
+      }
+    }
     base_ = order_;
     order_ += walked;
     if constexpr (Adapter::has_readers) {
@@ -150,6 +188,17 @@ public:
   /// lost evidence to a reported call (what such a call's diagnostics stand for).
   constexpr void analyze_as_if_unmaterialized() { as_if_unmaterialized_ = true; }
   [[nodiscard]] constexpr bool suppressed(std::uint32_t a) const { return is(a, suppressed_flag); }
+  /// For the verifier: the next run judges these views' window buffers on its walk
+  /// (check_window_pointers), so that the function is walked once, and appends to `bad`
+  /// the indices of those whose pointer names another allocation.
+  constexpr void judge_pointers(std::span<typename scope_records<Adapter>::view> views,
+                                vec<std::uint32_t>& bad) {
+    judged_views_ = views;
+    bad_views_ = &bad;
+  }
+  /// The smallest world the last run's dispatches need (devices.hpp, smallest_world):
+  /// with symbolic sets, what its canonical forms are for.
+  [[nodiscard]] constexpr device_id min_world() const { return min_world_.value; }
 
 private:
   /// Step 2: a window whose pointer names an allocation (through copies) is a view. The
@@ -752,6 +801,8 @@ private:
   vec<std::uint32_t> positions_, name_hashes_;
   vec<location> loop_wheres_; ///< per loop, once the dispatches are judged
   smallest_world min_world_;  ///< symbolic sets are compared for such worlds
+  std::span<typename scope_records<Adapter>::view> judged_views_; ///< judge_pointers
+  vec<std::uint32_t>* bad_views_ = nullptr;
   /// Allocations whose evidence a reported call took, to be suppressed with every
   /// allocation that inherits from them (spread_suppression).
   vec<std::uint32_t> to_suppress_;
