@@ -124,14 +124,7 @@ private:
         keyword_values{"role", "pl.Role.", roles}};
     const decorator_keywords read = read_decorator_keywords(ts_, scan_, open, e);
     if (read.unreadable != 0) {
-      const std::uint32_t u = read.unreadable;
-      std::uint32_t ue = u + 1;
-      for (int depth = 0; ue < e; ++ue) {
-        const token& t = ts_.tokens[ue];
-        depth += t.kind() == tok::op ? bracket_nesting(t.flags()) : 0;
-        if (depth < 0 || (depth == 0 && t.is_op(",")))
-          break;
-      }
+      const std::uint32_t u = read.unreadable, ue = read.unreadable_end;
       unreadable(d, name, spelled,
                  "it unpacks '" +
                      std::string(ts_.source.substr(
@@ -324,8 +317,10 @@ decorator_keywords read_decorator_keywords(const token_stream& ts, const module_
     } else if (t[ib].is_op("**") || t[ib].is_op("*")) {
       // `*X` may pass a positional argument that changes what the call means.
       if ((t[ib].is_op("*") || !dict_keywords(ts, scan, ib + 1, ie, r.keywords)) &&
-          r.unreadable == 0)
+          r.unreadable == 0) {
         r.unreadable = ib;
+        r.unreadable_end = ie;
+      }
     }
   }
   return r;

@@ -423,6 +423,7 @@ struct decorator_keyword {
 struct decorator_keywords {
   std::vector<decorator_keyword> keywords;
   std::uint32_t unreadable = 0; ///< the first `*X` or `**X` not read (its '*'), or 0
+  std::uint32_t unreadable_end = 0; ///< the end of that argument (its ',' or ')')
 };
 /// The keywords the call whose '(' is token `open` (ending before `e`) passes, as Python
 /// passes them: its own, and those of a `**` dict that is read exactly (a `{"k": V}`
