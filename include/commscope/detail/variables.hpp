@@ -80,11 +80,10 @@ public:
   using set_handle = typename sets_type::handle;
 
   /// `dense`: the ids are the adapter's own variable indices, below `bound` (a table
-  /// sized to the program); else they are interned per function, from 0.
-  constexpr definitions(bool dense, std::size_t bound) : dense_(dense), bound_(bound) {
-    if (dense_)
-      vars_.resize(bound_);
-  }
+  /// sized to the program); else they are interned per function, from 0. The table is
+  /// sized by the first reset(), which every walk begins with: a table that never walks
+  /// (the verifier's second walker, on most programs) costs nothing.
+  constexpr definitions(bool dense, std::size_t bound) : dense_(dense), bound_(bound) {}
 
   /// Forget the previous function: O(1) for the variables (entries stored below the new
   /// base read as unbound), linear in the previous function's definitions.
