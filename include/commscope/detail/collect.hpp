@@ -405,7 +405,7 @@ private:
       if (r.result_through != none_arg) {
         const expression through = nth_argument(a_, e, r.result_through);
         if (a_.expression_kind_of(through) == expression_kind::variable)
-          return {binding::kind::collective_result, read(through), 0};
+          return {binding::kind::collective_result, read_variable(through), 0};
       }
       return {binding::kind::opaque};
     }
@@ -690,7 +690,7 @@ private:
       if (r.result_through != none_arg) {
         const expression through = nth_argument(a_, e, r.result_through);
         if (a_.expression_kind_of(through) == expression_kind::variable)
-          return {binding::kind::collective_result, read(through), 0};
+          return {binding::kind::collective_result, read_variable(through), 0};
       }
       return {binding::kind::opaque};
     }
@@ -778,8 +778,7 @@ private:
     std::size_t positional = 0;
     for (auto&& arg : a_.arguments(e)) {
       const expression x(arg);
-      to.emplace_back(a_.expression_kind_of(x) == expression_kind::variable ? read(x)
-                                                                            : derived_of(x));
+      to.emplace_back(derived_of(x));
       ++positional;
     }
     const std::size_t operands = keywords ? count_of(a_.subexpressions(e)) : 0;
