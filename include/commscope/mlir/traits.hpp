@@ -37,9 +37,10 @@
 // (CallOpInterface: func.call of a function that is no chip orchestrator, named by its
 // callee: inline it first; func.call_indirect), of an op that may have side effects (an
 // op of an unregistered dialect, memref.store), of an op with regions no interface
-// describes (its region arguments are not followed), of a region branch op that passes
-// entry operands into a region without being a loop, and of a terminator that passes
-// values where no interface says.
+// describes (its region arguments are not followed; a terminator with regions and
+// operands, scf.reduce, is one), of a region branch op that passes entry operands into a
+// region without being a loop, and of a terminator that passes values where no
+// interface says.
 //
 // The rewrite is in place: an allocation gets `window_buffer = <id>` (unique in its
 // function), each view's pld.window the same id, and the host body moves into nested
@@ -245,11 +246,15 @@ inline terminator_role role_of(mlir::Operation* t) {
 /// Whether the pass follows what flows into and out of an op's regions: a region branch
 /// op or a loop (what the interfaces describe; a region branch op that is no loop but
 /// passes operands into a region excepted: its statement cannot bind them), a
-/// function, a scope, a terminator.
+/// function, a scope, a terminator without operands (scf.forall.in_parallel). A
+/// terminator with regions and operands passes them where no interface says (scf.reduce
+/// into its regions' arguments and the scf.parallel's results; an unregistered op that
+/// merely ends its block, into its regions).
 inline bool follows_regions(mlir::Operation* op) {
-  if (mlir::isa<pld::comm_domain_scope, mlir::LoopLikeOpInterface, mlir::FunctionOpInterface>(op) ||
-      is_terminator(op))
+  if (mlir::isa<pld::comm_domain_scope, mlir::LoopLikeOpInterface, mlir::FunctionOpInterface>(op))
     return true;
+  if (is_terminator(op))
+    return op->getNumOperands() == 0;
   auto b = mlir::dyn_cast<mlir::RegionBranchOpInterface>(op);
   if (!b)
     return false;
