@@ -71,3 +71,32 @@ func.func @unregistered_last() attributes {pld.level = "host", pld.role = "orche
   }
   return
 }
+
+// -----
+
+// scf.parallel's init values reach its scf.reduce's regions (the first argument) and its
+// results, where no interface says: a view among them is view-escapes at the scf.reduce
+// (the dispatches of %a and of the result would miss devices 5 and 3).
+func.func private @chip(index, tensor<64xf32>) attributes {pld.level = "chip", pld.role = "orchestrator"}
+func.func @reduce_init() attributes {pld.level = "host", pld.role = "orchestrator"} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c5 = arith.constant 5 : index
+  %c64 = arith.constant 64 : index
+  %y = pld.alloc_window_buffer(%c64) {name = "y"} : (index) -> i64
+  // expected-note @+1 {{a view of it is taken here}}
+  %vy = pld.window(%y, %c64) : (i64, index) -> tensor<64xf32>
+  pld.dispatch @chip(%c0, %vy) : (index, tensor<64xf32>) -> ()
+  %e = tensor.empty() : tensor<64xf32>
+  %r = scf.parallel (%i) = (%c0) to (%c1) step (%c1) init (%vy) -> tensor<64xf32> {
+    // expected-error-re @+1 {{allocation 'y'{{.*}}'scf.reduce'{{.*}}[view-escapes]}}
+    scf.reduce(%e : tensor<64xf32>) {
+    ^bb0(%a: tensor<64xf32>, %b: tensor<64xf32>):
+      pld.dispatch @chip(%c5, %a) : (index, tensor<64xf32>) -> ()
+      scf.reduce.return %a : tensor<64xf32>
+    }
+  }
+  pld.dispatch @chip(%c3, %r) : (index, tensor<64xf32>) -> ()
+  return
+}

@@ -538,6 +538,30 @@ inline llvm::SmallVector<expression, 6> operands_of(mlir::Operation* o, unsigned
   return r;
 }
 
+/// The operands of a loop or region branch op that no interface places: neither a bound
+/// nor an init of a loop nor an entry operand of a region. scf.parallel's init values
+/// are such: they reach its scf.reduce's regions and its results.
+inline llvm::SmallVector<mlir::Value, 4> unplaced_operands(mlir::Operation* op) {
+  llvm::SmallVector<mlir::Value, 8> placed;
+  if (auto loop = mlir::dyn_cast<mlir::LoopLikeOpInterface>(op)) {
+    for (const auto& bounds :
+         {loop.getLoopLowerBounds(), loop.getLoopUpperBounds(), loop.getLoopSteps()})
+      if (bounds)
+        for (mlir::OpFoldResult f : *bounds)
+          if (auto v = llvm::dyn_cast<mlir::Value>(f))
+            placed.push_back(v);
+    llvm::append_range(placed, loop.getInits());
+  }
+  if (auto b = mlir::dyn_cast<mlir::RegionBranchOpInterface>(op))
+    for (const mlir::RegionSuccessor& s : entry_successors(b))
+      llvm::append_range(placed, b.getEntrySuccessorOperands(s));
+  llvm::SmallVector<mlir::Value, 4> r;
+  for (mlir::Value v : op->getOperands())
+    if (!llvm::is_contained(placed, v))
+      r.push_back(v);
+  return r;
+}
+
 /// An integer attribute (not i1) that fits an int64.
 inline std::optional<std::int64_t> integer_of(mlir::Attribute a) {
   auto i = mlir::dyn_cast_or_null<mlir::IntegerAttr>(a);
@@ -836,10 +860,20 @@ template <> struct commscope::ir_traits<mlir::ModuleOp> {
       return std::pair{expression{e.op, r}, -*c};
     return std::nullopt;
   }
+  /// An op's operands; for a terminator with regions and operands (scf.reduce, which
+  /// the pass does not follow), also what the op it ends passes into them where no
+  /// interface says (pld::unplaced_operands: scf.parallel's init values), so that a view
+  /// among those is view-escapes there too.
   static llvm::SmallVector<expression, 6> subexpressions(expression e) {
     if (e.value || e.part != pld::bound_part::none)
       return {};
-    return pld::operands_of(e.op);
+    auto r = pld::operands_of(e.op);
+    mlir::Operation* parent = e.op->getParentOp();
+    if (e.op->getNumRegions() > 0 && e.op->getNumOperands() > 0 && pld::is_terminator(e.op) &&
+        mlir::isa_and_present<mlir::LoopLikeOpInterface, mlir::RegionBranchOpInterface>(parent))
+      for (mlir::Value v : pld::unplaced_operands(parent))
+        r.push_back({e.op, v});
+    return r;
   }
 
   // ---- every use of a view is followed or refused
