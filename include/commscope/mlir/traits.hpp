@@ -661,7 +661,8 @@ template <> struct commscope::ir_traits<mlir::ModuleOp> {
     auto* s = llvm::dyn_cast<mlir::Operation*>(st);
     if (s && s->getNumRegions() == 0) {
       if (s->getNumResults() > 0)
-        return pld::is_select(s) ? statement_kind::other : statement_kind::assignment;
+        return pld::is_select(s) || returns_arguments(s) ? statement_kind::other
+                                                         : statement_kind::assignment;
       if (s->getNumOperands() == 0 || !pld::is_terminator(s))
         return statement_kind::evaluation;
       switch (pld::role_of(s)) {
@@ -760,9 +761,33 @@ template <> struct commscope::ir_traits<mlir::ModuleOp> {
     auto* op = llvm::dyn_cast<mlir::Operation*>(s);
     if (!op)
       return {};
+    if (op->getNumRegions() == 0 && returns_arguments(op)) {
+      auto r = pld::operands_of(op);
+      r.insert(r.begin(), expression{op, {}});
+      return r;
+    }
     if (op->getNumRegions() == 0 || pld::follows_regions(op))
       return pld::operands_of(op);
     return {expression{op, {}}};
+  }
+  /// Whether an op is a call of a chip orchestrator with results: a pld.dispatch, or a
+  /// call without a device. The chip function may return an argument it is given (a
+  /// tensor in destination-passing style), which the library takes for no view: such a
+  /// call is a statement of its own kind, whose expressions are the call (a dispatch)
+  /// and its operands, so that its results may be any view among those.
+  static bool returns_arguments(mlir::Operation* op) {
+    if (op->getNumResults() == 0 || op->getNumOperands() == 0)
+      return false;
+    if (mlir::isa<pld::dispatch>(op))
+      return true;
+    auto call = mlir::dyn_cast<mlir::CallOpInterface>(op);
+    auto symbol = call ? llvm::dyn_cast<mlir::SymbolRefAttr>(call.getCallableForCallee())
+                       : mlir::SymbolRefAttr();
+    auto callee = mlir::dyn_cast_or_null<mlir::FlatSymbolRefAttr>(symbol);
+    const function f =
+        callee ? mlir::SymbolTable::lookupNearestSymbolFrom<function>(op, callee.getAttr())
+               : function();
+    return f && describe(f).is_chip_orchestrator();
   }
   static variable loop_variable(statement s) {
     return *mlir::cast<mlir::LoopLikeOpInterface>(llvm::cast<mlir::Operation*>(s))
