@@ -609,6 +609,24 @@ inline bool positive_step(mlir::OpFoldResult step) {
   return *integer_of(llvm::cast<mlir::Attribute>(step)) > 0;
 }
 
+/// Whether a counted loop's induction variable, an integer narrower than 64 bits, may
+/// pass its type's maximum before it reaches the upper bound: scf.for steps with an
+/// arith.addi that wraps (i8 from 100 to 127 by 20 runs 100, 120, -116, ... forever),
+/// while the bounds describe only 100 and 120. Unknown constants may.
+inline bool may_wrap(mlir::LoopLikeOpInterface loop) {
+  auto type = mlir::dyn_cast<mlir::IntegerType>(loop.getSingleInductionVar()->getType());
+  if (!type || type.getWidth() >= 64)
+    return false;
+  const auto value = [](mlir::OpFoldResult f) {
+    auto v = llvm::dyn_cast<mlir::Value>(f);
+    return v ? constant_of(v) : integer_of(llvm::cast<mlir::Attribute>(f));
+  };
+  const auto upper = value(*loop.getSingleUpperBound()), step = value(*loop.getSingleStep());
+  // Below 64 bits, neither the sum nor the maximum overflows an int64.
+  return !upper || !step ||
+         *upper - 1 + *step > llvm::APInt::getSignedMaxValue(type.getWidth()).getSExtValue();
+}
+
 /// The window_buffer id of an allocation or a view.
 inline std::optional<std::int64_t> window_buffer_id(mlir::Operation* o) {
   mlir::IntegerAttr id;
@@ -794,8 +812,9 @@ template <> struct commscope::ir_traits<mlir::ModuleOp> {
                 .getSingleInductionVar();
   }
   /// Each bound an SSA value, or a constant of the loop (affine.for). A non-positive
-  /// constant step is given as the loop op itself, an expression of kind other: the
-  /// devices of such a loop are `unsupported-device`.
+  /// constant step, or a step of an induction variable that may wrap (pld::may_wrap), is
+  /// given as the loop op itself, an expression of kind other: the devices of such a
+  /// loop are `unsupported-device`.
   static commscope::loop_bounds<expression> loop_bounds(statement st) {
     auto* s = llvm::cast<mlir::Operation*>(st);
     auto loop = mlir::cast<mlir::LoopLikeOpInterface>(s);
@@ -806,7 +825,8 @@ template <> struct commscope::ir_traits<mlir::ModuleOp> {
     const mlir::OpFoldResult step = *loop.getSingleStep();
     return {bound(*loop.getSingleLowerBound(), pld::bound_part::lower),
             bound(*loop.getSingleUpperBound(), pld::bound_part::upper),
-            pld::positive_step(step) ? bound(step, pld::bound_part::step) : expression{s, {}}};
+            pld::positive_step(step) && !pld::may_wrap(loop) ? bound(step, pld::bound_part::step)
+                                                             : expression{s, {}}};
   }
 
   // ---- expressions

@@ -1,0 +1,37 @@
+// An scf.for over an integer narrower than 64 bits steps with an arith.addi that wraps:
+// i8 from 100 to 127 by 20 runs 100, 120, -116, ... and never stops, while its bounds say
+// 100 and 120. A loop whose induction variable may pass its type's maximum before the
+// upper bound is unsupported-device; one that cannot (0 to 100 by 20) keeps its devices.
+// RUN: %opt %s --split-input-file --verify-diagnostics --commscope-materialize
+
+func.func private @chip(i8, tensor<64xf32>) attributes {pld.level = "chip", pld.role = "orchestrator"}
+func.func @wraps() attributes {pld.level = "host", pld.role = "orchestrator"} {
+  %lo = arith.constant 100 : i8
+  %hi = arith.constant 127 : i8
+  %step = arith.constant 20 : i8
+  %c64 = arith.constant 64 : index
+  %x = pld.alloc_window_buffer(%c64) {name = "x"} : (index) -> i64
+  %v = pld.window(%x, %c64) : (i64, index) -> tensor<64xf32>
+  // expected-note @+1 {{the device operand is the induction variable of this scf.for}}
+  scf.for %r = %lo to %hi step %step : i8 {
+    // expected-error @+1 {{[unsupported-device]}}
+    pld.dispatch @chip(%r, %v) : (i8, tensor<64xf32>) -> ()
+  }
+  return
+}
+
+// -----
+
+func.func private @chip(i8, tensor<64xf32>) attributes {pld.level = "chip", pld.role = "orchestrator"}
+func.func @stays() attributes {pld.level = "host", pld.role = "orchestrator"} {
+  %lo = arith.constant 0 : i8
+  %hi = arith.constant 100 : i8
+  %step = arith.constant 20 : i8
+  %c64 = arith.constant 64 : index
+  %x = pld.alloc_window_buffer(%c64) {name = "x"} : (index) -> i64
+  %v = pld.window(%x, %c64) : (i64, index) -> tensor<64xf32>
+  scf.for %r = %lo to %hi step %step : i8 {
+    pld.dispatch @chip(%r, %v) : (i8, tensor<64xf32>) -> ()
+  }
+  return
+}
