@@ -35,3 +35,39 @@ func.func @stays() attributes {pld.level = "host", pld.role = "orchestrator"} {
   }
   return
 }
+
+// -----
+
+// Over the world size in i32: no world the analysis handles wraps it.
+func.func private @chip(i32, tensor<64xf32>) attributes {pld.level = "chip", pld.role = "orchestrator"}
+func.func @world() attributes {pld.level = "host", pld.role = "orchestrator"} {
+  %lo = arith.constant 0 : i32
+  %step = arith.constant 1 : i32
+  %n = pld.world_size() : () -> i32
+  %c64 = arith.constant 64 : index
+  %x = pld.alloc_window_buffer(%c64) {name = "x"} : (index) -> i64
+  %v = pld.window(%x, %c64) : (i64, index) -> tensor<64xf32>
+  scf.for %r = %lo to %n step %step : i32 {
+    pld.dispatch @chip(%r, %v) : (i32, tensor<64xf32>) -> ()
+  }
+  return
+}
+
+// -----
+
+// Over the world size in i8: a world of 128 ranks or more would wrap it.
+func.func private @chip(i8, tensor<64xf32>) attributes {pld.level = "chip", pld.role = "orchestrator"}
+func.func @world_narrow() attributes {pld.level = "host", pld.role = "orchestrator"} {
+  %lo = arith.constant 0 : i8
+  %step = arith.constant 1 : i8
+  %n = pld.world_size() : () -> i8
+  %c64 = arith.constant 64 : index
+  %x = pld.alloc_window_buffer(%c64) {name = "x"} : (index) -> i64
+  %v = pld.window(%x, %c64) : (i64, index) -> tensor<64xf32>
+  // expected-note @+1 {{the device operand is the induction variable of this scf.for}}
+  scf.for %r = %lo to %n step %step : i8 {
+    // expected-error @+1 {{[unsupported-device]}}
+    pld.dispatch @chip(%r, %v) : (i8, tensor<64xf32>) -> ()
+  }
+  return
+}

@@ -612,19 +612,22 @@ inline bool positive_step(mlir::OpFoldResult step) {
 /// Whether a counted loop's induction variable, an integer narrower than 64 bits, may
 /// pass its type's maximum before it reaches the upper bound: scf.for steps with an
 /// arith.addi that wraps (i8 from 100 to 127 by 20 runs 100, 120, -116, ... forever),
-/// while the bounds describe only 100 and 120. Unknown constants may.
-inline bool may_wrap(mlir::LoopLikeOpInterface loop) {
+/// while the bounds describe only 100 and 120. A bound or step that is no constant (the
+/// world size) is taken at `limit`, the largest world the analysis handles: the others
+/// make the loop's devices unsupported anyway.
+inline bool may_wrap(mlir::LoopLikeOpInterface loop, std::int64_t limit) {
   auto type = mlir::dyn_cast<mlir::IntegerType>(loop.getSingleInductionVar()->getType());
   if (!type || type.getWidth() >= 64)
     return false;
-  const auto value = [](mlir::OpFoldResult f) {
+  const auto value = [&](mlir::OpFoldResult f) {
     auto v = llvm::dyn_cast<mlir::Value>(f);
-    return v ? constant_of(v) : integer_of(llvm::cast<mlir::Attribute>(f));
+    return (v ? constant_of(v) : integer_of(llvm::cast<mlir::Attribute>(f))).value_or(limit);
   };
-  const auto upper = value(*loop.getSingleUpperBound()), step = value(*loop.getSingleStep());
-  // Below 64 bits, neither the sum nor the maximum overflows an int64.
-  return !upper || !step ||
-         *upper - 1 + *step > llvm::APInt::getSignedMaxValue(type.getWidth()).getSExtValue();
+  const std::int64_t upper = value(*loop.getSingleUpperBound());
+  const std::int64_t step = value(*loop.getSingleStep());
+  const std::int64_t max = llvm::APInt::getSignedMaxValue(type.getWidth()).getSExtValue();
+  // Each term is below 2^63 / 2: the sum cannot overflow.
+  return upper > max || step > max || upper - 1 + step > max;
 }
 
 /// The window_buffer id of an allocation or a view.
@@ -825,8 +828,10 @@ template <> struct commscope::ir_traits<mlir::ModuleOp> {
     const mlir::OpFoldResult step = *loop.getSingleStep();
     return {bound(*loop.getSingleLowerBound(), pld::bound_part::lower),
             bound(*loop.getSingleUpperBound(), pld::bound_part::upper),
-            pld::positive_step(step) && !pld::may_wrap(loop) ? bound(step, pld::bound_part::step)
-                                                             : expression{s, {}}};
+            pld::positive_step(step) &&
+                    !pld::may_wrap(loop, contract::device_limit::of<ir_traits>())
+                ? bound(step, pld::bound_part::step)
+                : expression{s, {}}};
   }
 
   // ---- expressions
