@@ -778,7 +778,8 @@ private:
     std::size_t positional = 0;
     for (auto&& arg : a_.arguments(e)) {
       const expression x(arg);
-      to.emplace_back(derived_of(x));
+      to.emplace_back(a_.expression_kind_of(x) == expression_kind::variable ? read_variable(x)
+                                                                            : derived_of(x));
       ++positional;
     }
     const std::size_t operands = keywords ? count_of(a_.subexpressions(e)) : 0;
