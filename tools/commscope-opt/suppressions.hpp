@@ -56,13 +56,24 @@ struct ignore_directive {
   return {};
 }
 
-/// The directive `commscope: KEYWORD` or `commscope: KEYWORD[CODE, ...]` in a comment, if
-/// it holds one (after any other tool's directives: `# noqa: E501  # commscope: ignore`).
+/// Whether `commscope:` at `at` opens a comment: only blanks between it and a '#'. Prose
+/// that mentions a directive (`# TODO: drop the commscope: ignore`) is no directive, as
+/// `# noqa` counts for ruff only right after a '#'.
+[[nodiscard]] inline bool opens_comment(std::string_view comment, std::size_t at) {
+  while (at > 0 && (comment[at - 1] == ' ' || comment[at - 1] == '\t'))
+    --at;
+  return at > 0 && comment[at - 1] == '#';
+}
+
+/// The directive `# commscope: KEYWORD` or `# commscope: KEYWORD[CODE, ...]` in a comment,
+/// if it holds one (after any other tool's directives: `# noqa: E501  # commscope: ignore`).
 [[nodiscard]] inline std::optional<ignore_directive> directive_in(std::string_view comment,
                                                                   std::string_view keyword) {
   constexpr std::string_view tool = "commscope:";
   for (std::size_t at = comment.find(tool); at != std::string_view::npos;
        at = comment.find(tool, at + 1)) {
+    if (!opens_comment(comment, at))
+      continue;
     std::string_view rest = comment.substr(at + tool.size());
     while (!rest.empty() && (rest.front() == ' ' || rest.front() == '\t'))
       rest.remove_prefix(1);
