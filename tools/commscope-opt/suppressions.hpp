@@ -84,6 +84,10 @@ struct ignore_directive {
     if (!rest.empty() && rest.front() != '[' && rest.front() != ' ' && rest.front() != '\t' &&
         rest.front() != '#' && rest.front() != '\r')
       continue;
+    // `ignore [CODE]` lists its codes as `ignore[CODE]` does: read as a bare `ignore`, it
+    // would suppress every code of the line, not the one written.
+    while (!rest.empty() && (rest.front() == ' ' || rest.front() == '\t'))
+      rest.remove_prefix(1);
     ignore_directive d;
     if (!rest.starts_with('[')) {
       d.all = true;
