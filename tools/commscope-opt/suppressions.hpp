@@ -29,14 +29,16 @@ struct ignore_directive {
 };
 
 /// The index just past the string literal whose quote is at `i` (past the line when it
-/// does not close on it); escapes skipped.
+/// does not close on it); escapes skipped. A triple-quoted one ends at three quotes: a
+/// lone quote inside it (`"""it's"""`) does not end it.
 [[nodiscard]] inline std::size_t past_string(std::string_view line, std::size_t i) {
-  const char quote = line[i];
-  for (++i; i < line.size(); ++i) {
+  const std::string_view triple = line[i] == '"' ? std::string_view(R"(""")") : "'''";
+  const std::string_view end = line.substr(i).starts_with(triple) ? triple : triple.substr(0, 1);
+  for (i += end.size(); i < line.size(); ++i) {
     if (line[i] == '\\')
       ++i;
-    else if (line[i] == quote)
-      return i + 1;
+    else if (line.substr(i).starts_with(end))
+      return i + end.size();
   }
   return line.size();
 }
