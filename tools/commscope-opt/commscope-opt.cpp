@@ -729,7 +729,12 @@ suppression suppression_of(const finding& f, Lines&& lines,
   if (f.code == "syntax")
     return suppression::none;
   if (f.file.empty()) {
-    const auto comment = commscope::opt::comment_of(lines().line(f.line));
+    // No comment may follow a backslash that continues a line: the directive of such a
+    // line stands at the end of the statement's last line, as ruff reads `# noqa`.
+    std::uint32_t line = f.line;
+    while (line < lines().count() && lines().line(line).ends_with('\\'))
+      ++line;
+    const auto comment = commscope::opt::comment_of(lines().line(line));
     if (!comment.empty())
       if (const auto d = commscope::opt::directive_in(comment, "ignore"); d && d->covers(f.code))
         return suppression::inline_comment;
