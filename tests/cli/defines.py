@@ -41,3 +41,7 @@ def build(nr):
             per_rank(view, device=r)
 
     return host
+
+
+# A name given twice takes its last value, as with a compiler's -D:
+# RUN: %commscope-opt --format=json -D nr=5 -D nr=2 %s | %FileCheck --check-prefix=TWO %s

@@ -209,8 +209,17 @@ parsed_command_line parse_command_line(int argc, char** argv) {
   if (std::count(o.paths.begin(), o.paths.end(), "-") > 1)
     throw usage_error{"'-' (standard input) is given more than once"};
   o.synthesize_signals = !raw.no_synthesis;
-  for (const auto& d : raw.defines)
-    o.defines.push_back(parse_define(d));
+  // A name given again takes its last value, as a compiler's -D does: a script's own -D
+  // after shared flags overrides them.
+  for (const auto& d : raw.defines) {
+    auto define = parse_define(d);
+    const auto same = std::find_if(o.defines.begin(), o.defines.end(),
+                                   [&](const auto& e) { return e.first == define.first; });
+    if (same == o.defines.end())
+      o.defines.push_back(std::move(define));
+    else
+      same->second = define.second;
+  }
   if (app.count("--select"))
     o.select = checked_codes(raw.select, "--select");
   o.ignore = checked_codes(raw.ignore, "--ignore");
