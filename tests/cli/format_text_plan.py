@@ -47,9 +47,10 @@ def host():
 # BUILTIN-NEXT:All checks passed: 1 file, 1 program, 1 host orchestrator.
 #
 # Several inputs print no plan unless --show-plan asks for it; -q never does.
-# RUN: %commscope-opt -D nr=4 %s %s | %FileCheck --check-prefix=SEVERAL %s
+# RUN: cp %s %t.copy.py
+# RUN: %commscope-opt -D nr=4 %s %t.copy.py | %FileCheck --check-prefix=SEVERAL %s
 # SEVERAL-NOT: comm_d0
 # SEVERAL: All checks passed: 2 files, 2 programs, 2 host orchestrators.
-# RUN: %commscope-opt --show-plan -D nr=4 %s %s | grep -c 'comm_d0 ' | %FileCheck --check-prefix=SHOWN %s
+# RUN: %commscope-opt --show-plan -D nr=4 %s %t.copy.py | grep -c 'comm_d0 ' | %FileCheck --check-prefix=SHOWN %s
 # SHOWN: 2
 # RUN: %commscope-opt -q -D nr=4 %s > %t.quiet && test ! -s %t.quiet

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <set>
 #include <system_error>
 #include <thread>
 
@@ -53,6 +54,16 @@ expanded_inputs expand_inputs(const std::vector<std::string>& arguments,
                               const exclusion& excluded) {
   expanded_inputs in;
   in.several = arguments.size() > 1;
+  // A file is checked once however often it is reached (`m.py ./m.py`, a directory and a
+  // file in it), as linters do: twice, it would be counted twice and its diagnostics
+  // repeated in the JSON and SARIF.
+  std::set<fs::path> seen;
+  const auto add = [&](std::string f) {
+    std::error_code ec;
+    const fs::path absolute = fs::absolute(f, ec);
+    if (ec || seen.insert(absolute.lexically_normal()).second)
+      in.files.push_back(std::move(f));
+  };
   for (const auto& a : arguments) {
     std::error_code ec;
     if (a != "-" && fs::is_directory(a, ec)) {
@@ -61,9 +72,11 @@ expanded_inputs expand_inputs(const std::vector<std::string>& arguments,
       if (files.empty())
         in.empty_directories.push_back(a);
       for (auto& f : files)
-        in.files.push_back(std::move(f));
-    } else if (a == "-" || !excluded || !excluded(a, true)) {
+        add(std::move(f));
+    } else if (a == "-") {
       in.files.push_back(a);
+    } else if (!excluded || !excluded(a, true)) {
+      add(a);
     }
   }
   return in;

@@ -32,7 +32,7 @@ using exclusion = std::function<bool(const std::string&, bool)>;
 /// Each argument as given; a directory becomes every `*.py` file under it, recursively,
 /// sorted by path bytewise, hidden directories, `__pycache__` and excluded directories
 /// skipped. A path that is neither stays as it is (reading it reports why it cannot be
-/// read).
+/// read). A file reached again (the same absolute path, lexically) is left out.
 [[nodiscard]] expanded_inputs expand_inputs(const std::vector<std::string>& arguments,
                                             const exclusion& excluded = {});
 
