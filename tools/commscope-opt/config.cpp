@@ -409,6 +409,34 @@ private:
   const code_check& known_code_;
 };
 
+// The spellings of a root that a glob written as an absolute path may start with: as
+// made absolute, and with its symbolic links resolved; without a trailing '/'.
+std::vector<std::string> root_spellings(const fs::path& root) {
+  const fs::path base = root.empty() ? fs::path(".") : root;
+  std::vector<std::string> r;
+  std::error_code ec;
+  const fs::path absolute = fs::absolute(base, ec);
+  for (const fs::path& p : {ec ? base : absolute.lexically_normal(), resolved(base)}) {
+    std::string s = p.generic_string();
+    while (s.ends_with('/'))
+      s.pop_back();
+    if (std::find(r.begin(), r.end(), s) == r.end())
+      r.push_back(std::move(s));
+  }
+  return r;
+}
+
+// A glob written as an absolute path below the root (`--exclude "$PWD/build"`) is that
+// path relative to the root, still anchored there: read as it is, its leading '/' would
+// anchor the whole path at the root, and it would match nothing. Other globs as written.
+std::string below_root(const std::string& glob, const std::vector<std::string>& roots) {
+  if (glob.starts_with('/'))
+    for (const std::string& r : roots)
+      if (glob.size() > r.size() + 1 && glob.starts_with(r) && glob[r.size()] == '/')
+        return "." + glob.substr(r.size());
+  return glob;
+}
+
 // Where `entry` of include-dirs leads from `root`: absolute, normal, no trailing '/'.
 std::string include_dir(const fs::path& root, const std::string& entry) {
   fs::path p = (root / entry).lexically_normal();
@@ -430,8 +458,10 @@ bool config::excluded(const fs::path& file) const {
   if (!rel)
     return false;
   const std::vector<std::string_view> path = split_path(*rel);
+  const std::vector<std::string> roots = root_spellings(root);
   return std::any_of(exclude.begin(), exclude.end(), [&](const std::string& g) {
-    return matches_path_or_parent(compiled_glob(g), path);
+    const std::string glob = below_root(g, roots);
+    return matches_path_or_parent(compiled_glob(glob), path);
   });
 }
 
@@ -443,8 +473,10 @@ std::vector<std::string> config::ignored_codes_for(const fs::path& file) const {
   if (!rel)
     return r;
   const std::vector<std::string_view> path = split_path(*rel);
-  for (const auto& [glob, codes] : per_file_ignores)
-    if (matches_path_or_parent(compiled_glob(glob), path))
+  const std::vector<std::string> roots = root_spellings(root);
+  for (const auto& [g, codes] : per_file_ignores)
+    if (const std::string glob = below_root(g, roots);
+        matches_path_or_parent(compiled_glob(glob), path))
       for (const std::string& c : codes)
         if (std::find(r.begin(), r.end(), c) == r.end())
           r.push_back(c);

@@ -51,7 +51,8 @@ struct config {
   std::optional<unsigned> jobs;
 
   /// Whether `file` (a file or a directory) is excluded: its path relative to `root`, or
-  /// that of any directory between `root` and it, matches an `exclude` glob. Both paths
+  /// that of any directory between `root` and it, matches an `exclude` glob. A glob
+  /// written as an absolute path below `root` is taken relative to `root` first. Both paths
   /// are made absolute and have their symbolic links resolved first. False for `root`
   /// itself and for anything outside it. A directory walk may ask this of directories to
   /// skip them whole. Never throws on any path.

@@ -445,6 +445,21 @@ TEST_CASE("excluded resolves symbolic links of the root and the file") {
   CHECK_FALSE(c.excluded(d.path / "link/src/x.py"));
 }
 
+TEST_CASE("excluded takes a glob written as an absolute path below the root relative to it") {
+  temp_dir d;
+  config c = load_config(d.write("pyproject.toml", "[tool.commscope]\n"));
+  c.exclude = {(d.path / "build").generic_string() + "/", (d.path / "gen/*.py").generic_string(),
+               "/top.py"};
+  CHECK(c.excluded(d.write("build/x.py", "")));
+  CHECK_FALSE(c.excluded(d.write("pkg/build/x.py", ""))); // still anchored at the root
+  CHECK(c.excluded(d.write("gen/a.py", "")));
+  CHECK(c.excluded(d.write("top.py", ""))); // not below the root: a leading '/' anchors
+  CHECK_FALSE(c.excluded(d.write("src/x.py", "")));
+  c.per_file_ignores = {{(d.path / "tests").generic_string(), {"dead-alloc"}}};
+  CHECK(c.ignored_codes_for(d.path / "tests/a.py") == std::vector<std::string>{"dead-alloc"});
+  CHECK(c.ignored_codes_for(d.path / "src/tests/a.py").empty());
+}
+
 TEST_CASE("excluded without a pyproject is relative to the current directory") {
   temp_dir d;
   config c;
