@@ -224,11 +224,22 @@ fs::path resolved(const fs::path& p) {
 }
 
 // `file` relative to `root` ('/'-separated), or nullopt when outside it or `root` itself.
+// The path as found comes first: a symbolic link below the root (`tests/shared.py` to a
+// file elsewhere) is matched where it stands, as the output names it and as ruff matches
+// it. Resolved when that lies outside (the root reached through another link).
 std::optional<std::string> relative_to(const fs::path& root, const fs::path& file) {
   try {
-    const fs::path base = resolved(root.empty() ? fs::path(".") : root);
-    const fs::path rel = resolved(file).lexically_relative(base);
-    if (rel.empty() || rel == "." || *rel.begin() == "..")
+    const fs::path base = root.empty() ? fs::path(".") : root;
+    const auto inside = [](const fs::path& rel) {
+      return !rel.empty() && rel != "." && *rel.begin() != "..";
+    };
+    std::error_code a, b;
+    const fs::path as_found = fs::absolute(file, a).lexically_normal().lexically_relative(
+        fs::absolute(base, b).lexically_normal());
+    if (!a && !b && inside(as_found))
+      return as_found.generic_string();
+    const fs::path rel = resolved(file).lexically_relative(resolved(base));
+    if (!inside(rel))
       return std::nullopt;
     return rel.generic_string();
   } catch (const std::exception&) { // allocation failures only; no answer is the safe one

@@ -53,9 +53,10 @@ struct config {
   /// Whether `file` (a file or a directory) is excluded: its path relative to `root`, or
   /// that of any directory between `root` and it, matches an `exclude` glob. A glob
   /// written as an absolute path below `root` is taken relative to `root` first. Both paths
-  /// are made absolute and have their symbolic links resolved first. False for `root`
-  /// itself and for anything outside it. A directory walk may ask this of directories to
-  /// skip them whole. Never throws on any path.
+  /// are made absolute: the file's path as given is matched when it lies below `root`
+  /// (a symbolic link there is matched where it stands), else both have their symbolic
+  /// links resolved first. False for `root` itself and for anything outside it. A directory walk
+  /// may ask this of directories to skip them whole. Never throws on any path.
   [[nodiscard]] bool excluded(const std::filesystem::path& file) const;
 
   /// The codes `per-file-ignores` ignores in `file`: the union, in file order without

@@ -445,6 +445,26 @@ TEST_CASE("excluded resolves symbolic links of the root and the file") {
   CHECK_FALSE(c.excluded(d.path / "link/src/x.py"));
 }
 
+TEST_CASE("excluded matches a symbolic link below the root where it stands") {
+  temp_dir d;
+  const config c = load_config(
+      d.write("real/pyproject.toml", "[tool.commscope]\nexclude = ['build/**']\nper-file-ignores = "
+                                     "{ 'tests/**' = ['dead-alloc'] }\n"));
+  const fs::path outside = d.write("shared/layer.py", "");
+  const fs::path inside = d.write("real/src/model.py", "");
+  std::error_code ec;
+  fs::create_directories(d.path / "real/tests", ec);
+  fs::create_directories(d.path / "real/build", ec);
+  fs::create_symlink(outside, d.path / "real/tests/layer.py", ec);
+  if (ec)
+    return; // no symbolic links here
+  fs::create_symlink(inside, d.path / "real/build/model.py", ec);
+  CHECK(c.ignored_codes_for(d.path / "real/tests/layer.py") ==
+        std::vector<std::string>{"dead-alloc"});
+  CHECK(c.excluded(d.path / "real/build/model.py"));
+  CHECK_FALSE(c.excluded(inside));
+}
+
 TEST_CASE("excluded takes a glob written as an absolute path below the root relative to it") {
   temp_dir d;
   config c = load_config(d.write("pyproject.toml", "[tool.commscope]\n"));
