@@ -730,9 +730,11 @@ suppression suppression_of(const finding& f, Lines&& lines,
     return suppression::none;
   if (f.file.empty()) {
     // No comment may follow a backslash that continues a line: the directive of such a
-    // line stands at the end of the statement's last line, as ruff reads `# noqa`.
+    // line stands at the end of the statement's last line, as ruff reads `# noqa`. A
+    // backslash that ends a comment continues nothing.
     std::uint32_t line = f.line;
-    while (line < lines().count() && lines().line(line).ends_with('\\'))
+    while (line < lines().count() && lines().line(line).ends_with('\\') &&
+           commscope::opt::comment_of(lines().line(line)).empty())
       ++line;
     const auto comment = commscope::opt::comment_of(lines().line(line));
     if (!comment.empty())
