@@ -160,3 +160,25 @@ func.func @followed(%flag: i1) -> tensor<64xf32> attributes {pld.level = "host",
   pld.dispatch @chip(%c0, %w) : (index, tensor<64xf32>) -> ()
   return %vx : tensor<64xf32>
 }
+
+// -----
+
+// A helper's results: its view operand escapes at the call, once, and a dispatch of what
+// it returned reports nothing more.
+func.func private @chip(index, tensor<64xf32>) attributes {pld.level = "chip", pld.role = "orchestrator"}
+func.func @twice(%a: tensor<64xf32>) -> tensor<64xf32> {
+  return %a : tensor<64xf32>
+}
+func.func @call_results() attributes {pld.level = "host", pld.role = "orchestrator"} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %x = pld.alloc_window_buffer(%c64) {name = "x"} : (index) -> i64
+  // expected-note @+1 {{a view of it is taken here}}
+  %v = pld.window(%x, %c64) : (i64, index) -> tensor<64xf32>
+  pld.dispatch @chip(%c0, %v) : (index, tensor<64xf32>) -> ()
+  // expected-error-re @+1 {{allocation 'x'{{.*}}inline 'twice' first (--inline) [view-escapes]}}
+  %r = func.call @twice(%v) : (tensor<64xf32>) -> tensor<64xf32>
+  pld.dispatch @chip(%c1, %r) : (index, tensor<64xf32>) -> ()
+  return
+}

@@ -791,24 +791,18 @@ template <> struct commscope::ir_traits<mlir::ModuleOp> {
       return pld::operands_of(op);
     return {expression{op, {}}};
   }
-  /// Whether an op is a call of a chip orchestrator with results: a pld.dispatch, or a
-  /// call without a device. The chip function may return an argument it is given (a
-  /// tensor in destination-passing style), which the library takes for no view: such a
-  /// call is a statement of its own kind, whose expressions are the call (a dispatch)
-  /// and its operands, so that its results may be any view among those.
+  /// Whether an op is a call with results whose callee may return an argument it is given
+  /// (a tensor in destination-passing style), which the library takes for no view: a
+  /// pld.dispatch, or a call (CallOpInterface). Such a call is a statement of its own
+  /// kind, whose expressions are the call (a dispatch, or an escape of its view operands)
+  /// and its operands, so that its results may be any view among those. A call of
+  /// anything but a chip orchestrator makes its view operands view-escapes already, so
+  /// what its results derive from changes nothing there; asking which function it calls
+  /// would cost a scan of the module for every call (no symbol table reaches a static
+  /// member).
   static bool returns_arguments(mlir::Operation* op) {
-    if (op->getNumResults() == 0 || op->getNumOperands() == 0)
-      return false;
-    if (mlir::isa<pld::dispatch>(op))
-      return true;
-    auto call = mlir::dyn_cast<mlir::CallOpInterface>(op);
-    auto symbol = call ? llvm::dyn_cast<mlir::SymbolRefAttr>(call.getCallableForCallee())
-                       : mlir::SymbolRefAttr();
-    auto callee = mlir::dyn_cast_or_null<mlir::FlatSymbolRefAttr>(symbol);
-    const function f =
-        callee ? mlir::SymbolTable::lookupNearestSymbolFrom<function>(op, callee.getAttr())
-               : function();
-    return f && describe(f).is_chip_orchestrator();
+    return op->getNumResults() > 0 && op->getNumOperands() > 0 &&
+           mlir::isa<pld::dispatch, mlir::CallOpInterface>(op);
   }
   static variable loop_variable(statement s) {
     return *mlir::cast<mlir::LoopLikeOpInterface>(llvm::cast<mlir::Operation*>(s))
