@@ -439,10 +439,11 @@ std::vector<std::string> root_spellings(const fs::path& root) {
 
 // A glob written as an absolute path below the root (`--exclude "$PWD/build"`) is that
 // path relative to the root, still anchored there: read as it is, its leading '/' would
-// anchor the whole path at the root, and it would match nothing. Other globs as written.
-std::string below_root(const std::string& glob, const std::vector<std::string>& roots) {
+// anchor the whole path at the root, and it would match nothing. Other globs as written,
+// without asking the file system for the root's spellings.
+std::string below_root(const std::string& glob, const fs::path& root) {
   if (glob.starts_with('/'))
-    for (const std::string& r : roots)
+    for (const std::string& r : root_spellings(root))
       if (glob.size() > r.size() + 1 && glob.starts_with(r) && glob[r.size()] == '/')
         return "." + glob.substr(r.size());
   return glob;
@@ -469,10 +470,8 @@ bool config::excluded(const fs::path& file) const {
   if (!rel)
     return false;
   const std::vector<std::string_view> path = split_path(*rel);
-  const std::vector<std::string> roots = root_spellings(root);
   return std::any_of(exclude.begin(), exclude.end(), [&](const std::string& g) {
-    const std::string glob = below_root(g, roots);
-    return matches_path_or_parent(compiled_glob(glob), path);
+    return matches_path_or_parent(compiled_glob(below_root(g, root)), path);
   });
 }
 
@@ -484,10 +483,8 @@ std::vector<std::string> config::ignored_codes_for(const fs::path& file) const {
   if (!rel)
     return r;
   const std::vector<std::string_view> path = split_path(*rel);
-  const std::vector<std::string> roots = root_spellings(root);
-  for (const auto& [g, codes] : per_file_ignores)
-    if (const std::string glob = below_root(g, roots);
-        matches_path_or_parent(compiled_glob(glob), path))
+  for (const auto& [glob, codes] : per_file_ignores)
+    if (matches_path_or_parent(compiled_glob(below_root(glob, root)), path))
       for (const std::string& c : codes)
         if (std::find(r.begin(), r.end(), c) == r.end())
           r.push_back(c);

@@ -58,6 +58,13 @@ struct ignore_directive {
   return {};
 }
 
+/// `s` without its leading blanks.
+[[nodiscard]] inline std::string_view without_blanks(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
+    s.remove_prefix(1);
+  return s;
+}
+
 /// Whether `commscope:` at `at` opens a comment: only blanks between it and a '#'. Prose
 /// that mentions a directive (`# TODO: drop the commscope: ignore`) is no directive, as
 /// `# noqa` counts for ruff only right after a '#'.
@@ -76,9 +83,7 @@ struct ignore_directive {
        at = comment.find(tool, at + 1)) {
     if (!opens_comment(comment, at))
       continue;
-    std::string_view rest = comment.substr(at + tool.size());
-    while (!rest.empty() && (rest.front() == ' ' || rest.front() == '\t'))
-      rest.remove_prefix(1);
+    std::string_view rest = without_blanks(comment.substr(at + tool.size()));
     if (!rest.starts_with(keyword))
       continue;
     rest.remove_prefix(keyword.size());
@@ -88,8 +93,7 @@ struct ignore_directive {
       continue;
     // `ignore [CODE]` lists its codes as `ignore[CODE]` does: read as a bare `ignore`, it
     // would suppress every code of the line, not the one written.
-    while (!rest.empty() && (rest.front() == ' ' || rest.front() == '\t'))
-      rest.remove_prefix(1);
+    rest = without_blanks(rest);
     ignore_directive d;
     if (!rest.starts_with('[')) {
       d.all = true;
@@ -101,10 +105,8 @@ struct ignore_directive {
     std::string_view list = rest.substr(1, close - 1);
     while (!list.empty()) {
       const auto comma = list.find(',');
-      std::string_view item = list.substr(0, comma);
+      std::string_view item = without_blanks(list.substr(0, comma));
       list = comma == std::string_view::npos ? std::string_view{} : list.substr(comma + 1);
-      while (!item.empty() && (item.front() == ' ' || item.front() == '\t'))
-        item.remove_prefix(1);
       while (!item.empty() && (item.back() == ' ' || item.back() == '\t'))
         item.remove_suffix(1);
       if (!item.empty())
