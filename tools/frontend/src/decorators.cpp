@@ -4,6 +4,8 @@
 #include "edit_distance.hpp"
 #include "module_scan.hpp"
 
+#include <commscope/frontend/frontend.hpp>
+
 #include <array>
 #include <cctype>
 #include <cstddef>
@@ -37,24 +39,6 @@ struct keyword_values {
   std::string_view prefix; ///< canonical, with the final '.'
   std::span<const std::string_view> values;
 };
-
-/// The nearest of `candidates` within two edits of `name` (the first on a tie), or empty.
-std::string_view nearest(std::string_view name, std::span<const std::string_view> candidates,
-                         std::string_view prefix = {}) {
-  std::string_view best;
-  std::size_t best_distance = 3;
-  std::string full;
-  for (const auto c : candidates) {
-    full.assign(prefix);
-    full += c;
-    const std::size_t d = edit_distance(name, full, 2);
-    if (d < best_distance) {
-      best_distance = d;
-      best = c;
-    }
-  }
-  return best;
-}
 
 class checker {
 public:
@@ -104,7 +88,7 @@ private:
       front_end_diagnostic fd;
       fd.code = "unknown-decorator";
       fd.message = "unknown decorator '" + spelled + "': the DSL has no such decorator";
-      if (const auto s = nearest(canonical, dsl_decorators); !s.empty())
+      if (const auto s = nearest_spelling(canonical, dsl_decorators); !s.empty())
         fd.help = "did you mean '" + respelled(spelled, canonical, s) + "'?";
       add(d, b, std::move(fd));
       return;
@@ -160,7 +144,7 @@ private:
       fd.code = "unknown-decorator";
       fd.message = "unknown value '" + value + "' of " + std::string(kv->keyword) + "= in '@" +
                    spelled + "': the DSL has no such " + std::string(kv->keyword);
-      if (const auto s = nearest(member, kv->values); !s.empty())
+      if (const auto s = nearest_spelling(member, kv->values); !s.empty())
         fd.help = "did you mean '" +
                   respelled(value, canonical, std::string(kv->prefix) + std::string(s)) + "'?";
       add(d, name, std::move(fd));
@@ -331,3 +315,21 @@ std::vector<decorator_finding> unknown_decorators(const token_stream& ts, const 
 }
 
 } // namespace commscope::frontend::detail
+
+namespace commscope::frontend {
+
+std::string_view nearest_spelling(std::string_view name,
+                                  std::span<const std::string_view> candidates) {
+  std::string_view best;
+  std::size_t best_distance = 3;
+  for (const auto c : candidates) {
+    const std::size_t d = detail::edit_distance(name, c, 2);
+    if (d < best_distance) {
+      best_distance = d;
+      best = c;
+    }
+  }
+  return best;
+}
+
+} // namespace commscope::frontend

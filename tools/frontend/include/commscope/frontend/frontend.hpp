@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -192,5 +193,10 @@ struct parse_result {
 
 /// Whether `n` reads back as a name: an ASCII identifier that is not a reserved word.
 [[nodiscard]] bool is_plain_name(std::string_view n);
+
+/// The nearest of `candidates` within two edits of `name` (the first on a tie), or empty:
+/// the `did you mean` of a misspelled decorator, and of the driver's own warnings.
+[[nodiscard]] std::string_view nearest_spelling(std::string_view name,
+                                                std::span<const std::string_view> candidates);
 
 } // namespace commscope::frontend
