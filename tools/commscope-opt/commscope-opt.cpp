@@ -1297,8 +1297,9 @@ run_setup configure(options& opt) {
     }
     auto& c = *setup.config;
     const std::string where = " in [tool.commscope] of " + c.file.string();
+    // `select = []` would report nothing: a run that checks nothing must not pass.
     if (c.select)
-      c.select = cfg::checked_codes(*c.select, "'select'" + where);
+      c.select = cfg::checked_list(*c.select, "'select'" + where);
     c.ignore = cfg::checked_codes(c.ignore, "'ignore'" + where);
     for (auto& [glob, codes] : c.per_file_ignores)
       codes = cfg::checked_codes(codes, "'per-file-ignores'" + where);

@@ -39,7 +39,7 @@ struct config {
   /// `define`, in file order; names are plain names (as for -D), values 64-bit integers.
   std::vector<std::pair<std::string, std::int64_t>> defines;
   /// `select`, as written; absent when the key is (the default selection), present and
-  /// empty for `select = []` (nothing selected).
+  /// empty for `select = []` (which the driver refuses: a run must select some code).
   std::optional<std::vector<std::string>> select;
   /// `ignore`, as written.
   std::vector<std::string> ignore;

@@ -80,13 +80,13 @@ void declare(CLI::App& app, raw_options& raw, options& o) {
       ->allow_extra_args(false);
   app.add_option("-j", raw.jobs, "analyze up to N files at once (default: the cores)")
       ->type_name("N");
+  // The commas are split by parse_command_line, not by CLI11: a value of commas alone
+  // would give CLI11 no item, and it would take the next argument (a file) for the codes.
   app.add_option("--select", raw.select, "report only these codes (comma-separated)")
       ->type_name("CODES")
-      ->delimiter(',')
       ->allow_extra_args(false);
   app.add_option("--ignore", raw.ignore, "do not report these codes (comma-separated)")
       ->type_name("CODES")
-      ->delimiter(',')
       ->allow_extra_args(false);
   app.add_option("--config", raw.config, "read [tool.commscope] from FILE")->type_name("FILE");
   app.add_flag("--no-config", o.no_config, "read no pyproject.toml");
@@ -122,6 +122,18 @@ std::pair<std::string, std::int64_t> parse_define(std::string_view d) {
   return {std::string(name), negative ? -value : value};
 }
 
+namespace {
+
+/// Every code, for the messages about a list of them.
+std::string known_codes() {
+  std::string known;
+  for (std::size_t k = 0; k < code_count; ++k)
+    known += (k ? ", " : "") + std::string(code_at(k).name);
+  return known;
+}
+
+} // namespace
+
 std::vector<std::string> checked_codes(const std::vector<std::string>& items,
                                        std::string_view what) {
   std::vector<std::string> codes;
@@ -132,15 +144,19 @@ std::vector<std::string> checked_codes(const std::vector<std::string>& items,
     if (b == std::string::npos)
       continue;
     std::string code = item.substr(b, e - b + 1);
-    if (!code_index(code)) {
-      std::string known;
-      for (std::size_t k = 0; k < code_count; ++k)
-        known += (k ? ", " : "") + std::string(code_at(k).name);
+    if (!code_index(code))
       throw usage_error{"unknown code '" + code + "' in " + std::string(what) +
-                        " (codes: " + known + ")"};
-    }
+                        " (codes: " + known_codes() + ")"};
     codes.push_back(std::move(code));
   }
+  return codes;
+}
+
+std::vector<std::string> checked_list(const std::vector<std::string>& items,
+                                      std::string_view what) {
+  std::vector<std::string> codes = checked_codes(items, what);
+  if (codes.empty())
+    throw usage_error{std::string(what) + " got no codes (codes: " + known_codes() + ")"};
   return codes;
 }
 
@@ -151,6 +167,12 @@ parsed_command_line parse_command_line(int argc, char** argv) {
                "it cannot.",
                "commscope-opt"};
   declare(app, raw, r.opt);
+  // CLI11 reads `--select=` (an empty value) as no value, and takes the next argument
+  // (a file) for it.
+  for (int i = 1; i < argc && std::string_view(argv[i]) != "--"; ++i)
+    for (const std::string_view option : {"--select", "--ignore"})
+      if (std::string_view(argv[i]) == std::string(option) + "=")
+        throw usage_error{std::string(option) + " got no codes (codes: " + known_codes() + ")"};
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -220,9 +242,27 @@ parsed_command_line parse_command_line(int argc, char** argv) {
     else
       same->second = define.second;
   }
+  // Each --select and --ignore is a list of its own: one that names no code (`--select
+  // "$CODES"` with the variable unset) is a mistake, and would select nothing.
+  const auto codes_of = [](const std::vector<std::string>& values, std::string_view option) {
+    std::vector<std::string> codes;
+    for (const auto& v : values) {
+      std::vector<std::string> items;
+      for (std::size_t b = 0;;) {
+        const std::size_t comma = v.find(',', b);
+        items.push_back(v.substr(b, comma == std::string::npos ? comma : comma - b));
+        if (comma == std::string::npos)
+          break;
+        b = comma + 1;
+      }
+      for (auto& c : checked_list(items, option))
+        codes.push_back(std::move(c));
+    }
+    return codes;
+  };
   if (app.count("--select"))
-    o.select = checked_codes(raw.select, "--select");
-  o.ignore = checked_codes(raw.ignore, "--ignore");
+    o.select = codes_of(raw.select, "--select");
+  o.ignore = codes_of(raw.ignore, "--ignore");
   if (std::find(o.ignore.begin(), o.ignore.end(), "syntax") != o.ignore.end())
     throw usage_error{"'syntax' cannot be ignored: a file Python rejects is never checked"};
   if (app.count("--config"))

@@ -67,4 +67,9 @@ struct usage_error {
 [[nodiscard]] std::vector<std::string> checked_codes(const std::vector<std::string>& items,
                                                      std::string_view what);
 
+/// checked_codes of a list that must name at least one code: one that names none (empty,
+/// or blanks alone) is a usage error.
+[[nodiscard]] std::vector<std::string> checked_list(const std::vector<std::string>& items,
+                                                    std::string_view what);
+
 } // namespace commscope::opt
