@@ -21,6 +21,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <climits>
 #include <cstdint>
@@ -704,6 +705,7 @@ struct file_result {
   std::string display;                 ///< the path as given; <stdin>, <builtin>
   std::optional<json_writer> json;     ///< its JSON document, or its `files` entry
   std::string stderr_text;             ///< its one-line diagnostics (JSON and SARIF)
+  std::string warnings;                ///< for standard error in every format
   std::vector<finding> findings;       ///< in source order
   std::optional<std::string> ir;       ///< --emit=ir/both, unless a syntax error
   std::optional<std::string> dot;      ///< --emit=dot
@@ -753,6 +755,31 @@ suppression suppression_of(const finding& f, Lines&& lines,
   return suppression::none;
 }
 
+/// The warnings for the codes of `# commscope: ignore[...]` directives that are no code of
+/// the tool: such a code suppresses nothing, and the diagnostic it was meant for would be
+/// printed with no word of why.
+std::string unknown_listed_codes(std::string_view display, std::string_view text) {
+  static const auto names = [] {
+    std::array<std::string_view, commscope::opt::code_count> n;
+    for (std::size_t k = 0; k < n.size(); ++k)
+      n[k] = commscope::opt::code_at(k).name;
+    return n;
+  }();
+  std::string out;
+  for (const auto& c : commscope::opt::listed_codes(text)) {
+    if (commscope::opt::code_index(c.code))
+      continue;
+    out += display;
+    out += ':' + std::to_string(c.line) + ':' + std::to_string(c.column) +
+           ": warning: unknown code '" + c.code +
+           "' in a suppression comment: it suppresses nothing";
+    if (const auto near = fe::nearest_spelling(c.code, names); !near.empty())
+      out += "; did you mean '" + std::string(near) + "'?";
+    out += '\n';
+  }
+  return out;
+}
+
 /// One file's analysis, as if it were the only input (`path` is empty for standard input
 /// and the built-in example). It shares with the analysis of another file only the module
 /// loader, which is made for that: files may be analyzed concurrently.
@@ -774,6 +801,7 @@ file_result analyze_file(std::string_view display, std::string_view path, std::s
     return *line_index;
   };
   const auto file_wide = commscope::opt::file_directives(text);
+  r.warnings = unknown_listed_codes(display, text);
 
   // The plan is written as it is made, unless diagnostics and plan share one file.
   r.json.emplace(layout.stream, layout.files_form ? 2 : 0,
@@ -1036,6 +1064,7 @@ int run_json_one(const options& opt, const run_setup& setup, const std::string& 
   auto r =
       analyze_file(name.display, name.file, name.stem, text, opt,
                    {false, !same_output_streams(), false, false}, policy_for(path, opt, setup));
+  std::cerr << r.warnings;
   if (!opt.quiet)
     std::cerr << r.stderr_text;
   std::cerr.flush();
@@ -1146,6 +1175,10 @@ int run_files(const options& opt, const run_setup& setup, const std::vector<std:
         hosts += r.host_orchestrators;
         syntax_errors += r.syntax_error ? 1 : 0;
         std::size_t file_errors = r.io_error ? 1 : 0;
+        if (!r.warnings.empty()) { // before the file's diagnostics, wherever those go
+          std::fflush(stdout);
+          std::cerr << r.warnings;
+        }
         if (r.io_error || (!text && !github && !opt.quiet))
           std::cerr << r.stderr_text;
         if (r.io_error && github) // an annotation too, or the workflow shows no cause

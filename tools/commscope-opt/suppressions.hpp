@@ -5,6 +5,7 @@
 
 #include "finding.hpp"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -18,6 +19,7 @@ namespace commscope::opt {
 struct ignore_directive {
   bool all = false;
   std::vector<std::string> codes;
+  std::vector<std::size_t> offsets; ///< where each code starts in the comment
   [[nodiscard]] bool covers(std::string_view code) const {
     if (all)
       return true;
@@ -109,8 +111,10 @@ struct ignore_directive {
       list = comma == std::string_view::npos ? std::string_view{} : list.substr(comma + 1);
       while (!item.empty() && (item.back() == ' ' || item.back() == '\t'))
         item.remove_suffix(1);
-      if (!item.empty())
+      if (!item.empty()) {
         d.codes.emplace_back(item);
+        d.offsets.push_back(static_cast<std::size_t>(item.data() - comment.data()));
+      }
     }
     return d;
   }
@@ -162,6 +166,70 @@ private:
       break;
     if (auto d = directive_in(l, "ignore-file"))
       found.push_back(std::move(*d));
+  }
+  return found;
+}
+
+/// A code listed by an `ignore` or `ignore-file` directive, and where it is written
+/// (1-based; the column in characters, as diagnostics count it).
+struct listed_code {
+  std::string code;
+  std::uint32_t line = 0;
+  std::uint32_t column = 0;
+};
+
+/// Every code listed by an `ignore` or `ignore-file` directive in the comments of `text`,
+/// in source order, so that one the run does not know is reported instead of silently
+/// suppressing nothing. Comments are found as Python finds them: a string literal,
+/// triple-quoted ones across lines too, is skipped, so that a docstring showing a
+/// directive lists nothing.
+[[nodiscard]] inline std::vector<listed_code> listed_codes(std::string_view text) {
+  std::vector<listed_code> found;
+  if (text.find("commscope:") == std::string_view::npos) // most files: no scan
+    return found;
+  std::uint32_t line = 1;
+  std::size_t line_start = 0;
+  const auto next_lines = [&](std::size_t from, std::size_t to) {
+    for (std::size_t k = from; k < to; ++k)
+      if (text[k] == '\n') {
+        ++line;
+        line_start = k + 1;
+      }
+  };
+  for (std::size_t i = 0; i < text.size();) {
+    const char c = text[i];
+    if (c == '"' || c == '\'') {
+      const std::string_view triple = c == '"' ? std::string_view(R"(""")") : "'''";
+      std::size_t end = i;
+      if (text.substr(i).starts_with(triple)) {
+        end = past_string(text, i);
+      } else { // a one-line string ends at its line's end, unless a backslash continues it
+        for (++end; end < text.size() && text[end] != c && text[end] != '\n'; ++end)
+          if (text[end] == '\\')
+            ++end;
+        end = std::min(end + 1, text.size());
+      }
+      next_lines(i, end);
+      i = end;
+    } else if (c == '#') {
+      const std::size_t eol = std::min(text.find('\n', i), text.size());
+      const std::string_view comment = text.substr(i, eol - i);
+      for (const std::string_view keyword : {"ignore", "ignore-file"}) {
+        const auto d = directive_in(comment, keyword);
+        if (!d)
+          continue;
+        for (std::size_t k = 0; k < d->codes.size(); ++k) {
+          std::uint32_t column = 1;
+          for (std::size_t b = line_start; b < i + d->offsets[k]; ++b)
+            column += (static_cast<unsigned char>(text[b]) & 0xC0) != 0x80 ? 1 : 0;
+          found.push_back({d->codes[k], line, column});
+        }
+      }
+      i = eol;
+    } else {
+      next_lines(i, i + 1);
+      ++i;
+    }
   }
   return found;
 }
