@@ -1387,8 +1387,25 @@ int run(int argc, char** argv) {
       commscope::opt::expand_inputs(opt.paths, [&](const std::string& path, bool named) {
         return (!named || opt.force_exclude) && is_excluded(path, setup);
       });
+  // A run that checks nothing because the exclusions left nothing says so: its last line
+  // alone would read as an all-clear.
+  const auto excluded = [](std::size_t files, std::size_t directories) {
+    std::string left_out;
+    const auto count = [&](std::size_t n, std::string_view one, std::string_view many) {
+      if (n)
+        left_out += (left_out.empty() ? " (" : " and ") + std::to_string(n) + ' ' +
+                    std::string(n == 1 ? one : many);
+    };
+    count(files, "file", "files");
+    count(directories, "directory", "directories");
+    return left_out.empty() ? left_out : left_out + " excluded)";
+  };
   for (const auto& dir : inputs.empty_directories)
-    std::cerr << "commscope-opt: warning: no Python files under " << dir << '\n';
+    std::cerr << "commscope-opt: warning: no Python files under " << dir.path
+              << excluded(dir.excluded_files, dir.excluded_directories) << '\n';
+  if (inputs.files.empty() && inputs.excluded_files)
+    std::cerr << "commscope-opt: warning: no Python files to check"
+              << excluded(inputs.excluded_files, 0) << '\n';
   int status = exit_ok;
   if (opt.format == output_format::json && !inputs.several &&
       (opt.emit == emit_kind::plan || opt.emit == emit_kind::both) &&

@@ -15,7 +15,8 @@ namespace fs = std::filesystem;
 /// `__pycache__` are not entered, and neither are symbolic links to directories (no
 /// cycles). A directory that cannot be listed is kept as an input of its own, whose
 /// reading then says why: skipped, its files would pass unchecked.
-std::vector<std::string> python_files_under(const std::string& dir, const exclusion& excluded) {
+std::vector<std::string> python_files_under(const std::string& dir, const exclusion& excluded,
+                                            expanded_inputs::empty_directory& left_out) {
   std::vector<std::string> files;
   std::vector<fs::path> todo{fs::path(dir)};
   while (!todo.empty()) {
@@ -32,14 +33,20 @@ std::vector<std::string> python_files_under(const std::string& dir, const exclus
       const std::string name = e.path().filename().string();
       std::error_code type_ec;
       if (e.is_directory(type_ec) && !e.is_symlink(type_ec)) {
-        if (!name.starts_with('.') && name != "__pycache__" &&
-            !(excluded && excluded(e.path().string(), false)))
+        if (name.starts_with('.') || name == "__pycache__")
+          continue;
+        if (excluded && excluded(e.path().string(), false))
+          ++left_out.excluded_directories;
+        else
           todo.push_back(e.path());
         continue;
       }
-      if (name.size() > 3 && name.ends_with(".py") && e.is_regular_file(type_ec) &&
-          !(excluded && excluded(e.path().string(), false)))
-        files.push_back(e.path().lexically_normal().string()); // `./a.py` as `a.py`
+      if (name.size() > 3 && name.ends_with(".py") && e.is_regular_file(type_ec)) {
+        if (excluded && excluded(e.path().string(), false))
+          ++left_out.excluded_files;
+        else
+          files.push_back(e.path().lexically_normal().string()); // `./a.py` as `a.py`
+      }
     }
     if (ec) // listing stopped part way: the rest of the directory is unread
       files.push_back(at.lexically_normal().string());
@@ -68,14 +75,17 @@ expanded_inputs expand_inputs(const std::vector<std::string>& arguments,
     std::error_code ec;
     if (a != "-" && fs::is_directory(a, ec)) {
       in.several = true;
-      auto files = python_files_under(a, excluded);
+      expanded_inputs::empty_directory left_out{a};
+      auto files = python_files_under(a, excluded, left_out);
       if (files.empty())
-        in.empty_directories.push_back(a);
+        in.empty_directories.push_back(std::move(left_out));
       for (auto& f : files)
         add(std::move(f));
     } else if (a == "-") {
       in.files.push_back(a);
-    } else if (!excluded || !excluded(a, true)) {
+    } else if (excluded && excluded(a, true)) {
+      ++in.excluded_files;
+    } else {
       add(a);
     }
   }

@@ -21,8 +21,16 @@ struct expanded_inputs {
   std::vector<std::string> files; ///< in input order, each directory's files sorted
   /// A directory was given, or more than one file: the output takes the `files` form.
   bool several = false;
-  /// The directories given that hold no Python file to analyze (a warning, not an error).
-  std::vector<std::string> empty_directories;
+  /// A directory given that holds no Python file to analyze (a warning, not an error),
+  /// and what the exclusions left out of it: all there was to check, perhaps.
+  struct empty_directory {
+    std::string path;
+    std::size_t excluded_files = 0;       ///< `*.py` files excluded
+    std::size_t excluded_directories = 0; ///< directories excluded, not entered
+  };
+  std::vector<empty_directory> empty_directories;
+  /// Files given by name that the exclusions left out (`--force-exclude`).
+  std::size_t excluded_files = 0;
 };
 
 /// Whether a path is left out: `(path, named)`, `named` when the path was given as it is
