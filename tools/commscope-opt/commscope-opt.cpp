@@ -755,24 +755,35 @@ suppression suppression_of(const finding& f, Lines&& lines,
   return suppression::none;
 }
 
-/// The warnings for the codes of `# commscope: ignore[...]` directives that are no code of
-/// the tool: such a code suppresses nothing, and the diagnostic it was meant for would be
-/// printed with no word of why.
-std::string unknown_listed_codes(std::string_view display, std::string_view text) {
+/// The warnings for the suppression comments that suppress less than they say: a code of
+/// `# commscope: ignore[...]` that is no code of the tool, an empty list, a '[' never
+/// closed. The diagnostic such a comment was meant for would be printed with no word of
+/// why.
+std::string suppression_warnings(std::string_view display, std::string_view text) {
   static const auto names = [] {
     std::array<std::string_view, commscope::opt::code_count> n;
     for (std::size_t k = 0; k < n.size(); ++k)
       n[k] = commscope::opt::code_at(k).name;
     return n;
   }();
+  using flaw = commscope::opt::ignore_directive::flaw;
   std::string out;
   for (const auto& c : commscope::opt::listed_codes(text)) {
-    if (commscope::opt::code_index(c.code))
+    if (c.problem == flaw::none && commscope::opt::code_index(c.code))
       continue;
     out += display;
-    out += ':' + std::to_string(c.line) + ':' + std::to_string(c.column) +
-           ": warning: unknown code '" + c.code +
-           "' in a suppression comment: it suppresses nothing";
+    out += ':' + std::to_string(c.line) + ':' + std::to_string(c.column) + ": warning: ";
+    if (c.problem == flaw::no_codes) {
+      out += "a suppression comment with no code in its brackets suppresses nothing: list "
+             "the codes, or write '# commscope: ignore' for every code\n";
+      continue;
+    }
+    if (c.problem == flaw::unclosed) {
+      out += "a suppression comment whose '[' is not closed suppresses nothing: close its "
+             "list with ']'\n";
+      continue;
+    }
+    out += "unknown code '" + c.code + "' in a suppression comment: it suppresses nothing";
     if (const auto near = fe::nearest_spelling(c.code, names); !near.empty())
       out += "; did you mean '" + std::string(near) + "'?";
     out += '\n';
@@ -801,7 +812,7 @@ file_result analyze_file(std::string_view display, std::string_view path, std::s
     return *line_index;
   };
   const auto file_wide = commscope::opt::file_directives(text);
-  r.warnings = unknown_listed_codes(display, text);
+  r.warnings = suppression_warnings(display, text);
 
   // The plan is written as it is made, unless diagnostics and plan share one file.
   r.json.emplace(layout.stream, layout.files_form ? 2 : 0,

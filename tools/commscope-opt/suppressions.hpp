@@ -17,9 +17,14 @@ namespace commscope::opt {
 
 /// A `commscope: ignore` directive: every code (`all`), or the codes listed.
 struct ignore_directive {
+  /// A list that suppresses nothing as written: its brackets hold no code, or the '[' is
+  /// never closed.
+  enum class flaw : std::uint8_t { none, no_codes, unclosed };
   bool all = false;
   std::vector<std::string> codes;
   std::vector<std::size_t> offsets; ///< where each code starts in the comment
+  flaw problem = flaw::none;
+  std::size_t bracket = 0; ///< where the list's '[' is in the comment
   [[nodiscard]] bool covers(std::string_view code) const {
     if (all)
       return true;
@@ -101,9 +106,12 @@ struct ignore_directive {
       d.all = true;
       return d;
     }
+    d.bracket = static_cast<std::size_t>(rest.data() - comment.data());
     const auto close = rest.find(']');
-    if (close == std::string_view::npos)
-      continue;
+    if (close == std::string_view::npos) {
+      d.problem = ignore_directive::flaw::unclosed;
+      return d;
+    }
     std::string_view list = rest.substr(1, close - 1);
     while (!list.empty()) {
       const auto comma = list.find(',');
@@ -116,6 +124,8 @@ struct ignore_directive {
         d.offsets.push_back(static_cast<std::size_t>(item.data() - comment.data()));
       }
     }
+    if (d.codes.empty())
+      d.problem = ignore_directive::flaw::no_codes;
     return d;
   }
   return std::nullopt;
@@ -170,18 +180,20 @@ private:
   return found;
 }
 
-/// A code listed by an `ignore` or `ignore-file` directive, and where it is written
-/// (1-based; the column in characters, as diagnostics count it).
+/// A code listed by an `ignore` or `ignore-file` directive, or a list of its that
+/// suppresses nothing (`problem`, `code` empty), and where it is written (1-based; the
+/// column in characters, as diagnostics count it).
 struct listed_code {
   std::string code;
   std::uint32_t line = 0;
   std::uint32_t column = 0;
+  ignore_directive::flaw problem = ignore_directive::flaw::none;
 };
 
 /// Every code listed by an `ignore` or `ignore-file` directive in the comments of `text`,
-/// in source order, so that one the run does not know is reported instead of silently
-/// suppressing nothing. Comments are found as Python finds them: a string literal,
-/// triple-quoted ones across lines too, is skipped, so that a docstring showing a
+/// and every list that holds none, in source order, so that one the run does not know is
+/// reported instead of silently suppressing nothing. Comments are found as Python finds them: a
+/// string literal, triple-quoted ones across lines too, is skipped, so that a docstring showing a
 /// directive lists nothing.
 [[nodiscard]] inline std::vector<listed_code> listed_codes(std::string_view text) {
   std::vector<listed_code> found;
@@ -218,12 +230,16 @@ struct listed_code {
         const auto d = directive_in(comment, keyword);
         if (!d)
           continue;
-        for (std::size_t k = 0; k < d->codes.size(); ++k) {
+        const auto column_of = [&](std::size_t offset) {
           std::uint32_t column = 1;
-          for (std::size_t b = line_start; b < i + d->offsets[k]; ++b)
+          for (std::size_t b = line_start; b < i + offset; ++b)
             column += (static_cast<unsigned char>(text[b]) & 0xC0) != 0x80 ? 1 : 0;
-          found.push_back({d->codes[k], line, column});
-        }
+          return column;
+        };
+        if (d->problem != ignore_directive::flaw::none)
+          found.push_back({{}, line, column_of(d->bracket), d->problem});
+        for (std::size_t k = 0; k < d->codes.size(); ++k)
+          found.push_back({d->codes[k], line, column_of(d->offsets[k])});
       }
       i = eol;
     } else {
