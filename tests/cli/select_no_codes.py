@@ -58,3 +58,13 @@ class Spare:
 # RUN: %commscope-opt %t.d/m.py | %FileCheck --check-prefix=REPORTED %s; test ${PIPESTATUS[0]} -eq 1
 # REPORTED: m.py:13:9: error: allocation 'spare' has no window view [dead-alloc]
 # REPORTED: Found 1 error in 1 file (1 file checked).
+#
+# Any option that takes a value, written with '=' and nothing after it, is refused alike:
+# CLI11 would take the next argument (the file) for its value.
+# RUN: %commscope-opt --config= %s 2>&1 >/dev/null | %FileCheck --check-prefix=CONFIGEQ %s; test ${PIPESTATUS[0]} -eq 2
+# CONFIGEQ: commscope-opt: error: --config= got no value
+# RUN: %commscope-opt --no-config --format= %s 2>&1 >/dev/null | %FileCheck --check-prefix=FORMATEQ %s; test ${PIPESTATUS[0]} -eq 2
+# FORMATEQ: commscope-opt: error: --format= got no value
+# A flag with '=' is CLI11's own (`--version=` prints the version).
+# RUN: %commscope-opt --version= | %FileCheck --check-prefix=VERSION %s
+# VERSION: commscope-opt {{[0-9]+}}.{{[0-9]+}}.{{[0-9]+}}

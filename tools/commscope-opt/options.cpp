@@ -167,12 +167,18 @@ parsed_command_line parse_command_line(int argc, char** argv) {
                "it cannot.",
                "commscope-opt"};
   declare(app, raw, r.opt);
-  // CLI11 reads `--select=` (an empty value) as no value, and takes the next argument
-  // (a file) for it.
-  for (int i = 1; i < argc && std::string_view(argv[i]) != "--"; ++i)
-    for (const std::string_view option : {"--select", "--ignore"})
-      if (std::string_view(argv[i]) == std::string(option) + "=")
-        throw usage_error{std::string(option) + " got no codes (codes: " + known_codes() + ")"};
+  // CLI11 reads `--config=` (an empty value) as no value, and takes the next argument (a
+  // file) for it: a confusing error at best, the file read as something else at worst.
+  for (int i = 1; i < argc && std::string_view(argv[i]) != "--"; ++i) {
+    const std::string_view a(argv[i]);
+    if (a.size() <= 3 || !a.starts_with("--") || !a.ends_with('='))
+      continue;
+    const std::string option(a.substr(0, a.size() - 1));
+    if (option == "--select" || option == "--ignore")
+      throw usage_error{option + " got no codes (codes: " + known_codes() + ")"};
+    if (const auto* o = app.get_option_no_throw(option); o != nullptr && o->get_items_expected_max() > 0)
+      throw usage_error{option + "= got no value"};
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
