@@ -588,12 +588,24 @@ statement* dsl_parser::parse_simple() {
     return assignment(s, targets, value);
   }
   if (peek().kind() == tok::op && is_augmented_code(peek().flags())) {
-    next();
+    const std::string_view op = text(next());
     auto value = parse_value();
     gathered<variable_ptr> targets(vs_);
-    // `x.a += v`, `l[i] += v`: v is stored there.
+    // `x.a += v`, `l[i] += v`: v is stored there. So it is by `l += [v]`: a list or a
+    // dict changes in place, and every other name that holds it (`alias = l` before) holds
+    // v then, where the analysis does not follow.
     const expression* store = rebind_targets(*first, targets);
-    const expression_ptr v[] = {first, store ? store_into(*store, value) : expression_ptr(value)};
+    expression_ptr stored;
+    if (store) {
+      stored = store_into(*store, value);
+    } else {
+      std::string named = first->what != expression::kind::name ? std::string("(...)")
+                          : first->var() ? std::string(first->var()->name.view())
+                                         : std::string(first->text().view());
+      named.append(" ").append(op).append(" ...");
+      stored = store_of(first->where, named, value);
+    }
+    const expression_ptr v[] = {first, stored};
     return opaque_binding(s, v, targets.items());
   }
   if (!is_op("=")) {
