@@ -123,7 +123,12 @@ mutable_expr dsl_parser::comprehension(std::uint32_t b, const expression_ptr& el
     next();
     const bool saved = no_conditional_;
     no_conditional_ = true;
+    // A generator's first iterable is read where it stands; the rest runs when iterated.
+    const std::uint32_t late = late_from_;
+    if (ops.items().size() == 1 && late_from_ == b)
+      late_from_ = no_late;
     const expression_ptr it = parse_or();
+    late_from_ = late;
     ops.push(it);
     while (is_name("if")) {
       next();
@@ -223,6 +228,8 @@ mutable_expr dsl_parser::formatted_string(std::uint32_t b) {
 
 mutable_expr dsl_parser::parenthesized(std::uint32_t b) {
   const comprehension_scope scope(*this);
+  // A generator expression (its targets are shadowed now) runs when it is iterated.
+  const late_reading late(*this, b, shadow_.size() > scope.shadowed);
   if (is_op(")")) {
     next();
     return leaf(expression::kind::tuple, where(t_[b]));

@@ -17,6 +17,9 @@ namespace commscope::frontend::detail {
 statement_ptr dsl_parser::parse_for() {
   const std::uint32_t b = static_cast<std::uint32_t>(i_);
   const std::uint32_t colon = header_end();
+  if (loops_open_ == 0)
+    note_late_reads(b, block_end(colon));
+  const open_loop loop(*this);
   statement_spec s;
   s.where = where(next());
   // The target list up to `in` at depth 0.
@@ -123,9 +126,108 @@ statement_ptr dsl_parser::parse_for() {
   return st;
 }
 
+std::uint32_t dsl_parser::block_end(std::uint32_t colon) const {
+  std::size_t k = colon + std::size_t{1};
+  const std::size_t n = t_.size();
+  if (k < n && t_[k].kind() != tok::newline) { // a body on the header's line
+    while (k < n && t_[k].kind() != tok::newline && t_[k].kind() != tok::end)
+      ++k;
+    return static_cast<std::uint32_t>(k);
+  }
+  int depth = 0;
+  for (++k; k < n && t_[k].kind() != tok::end; ++k) {
+    if (t_[k].kind() == tok::indent)
+      ++depth;
+    else if (t_[k].kind() == tok::dedent && --depth <= 0)
+      break;
+  }
+  return static_cast<std::uint32_t>(std::min(k, n));
+}
+
+void dsl_parser::note_late_reads(std::uint32_t b, std::uint32_t e) {
+  const std::string reader = "read later by a lambda or a generator expression";
+  const auto note = [&](std::uint32_t k) {
+    const token& x = t_[k];
+    if (x.kind() == tok::name && !x.is_reserved() && !(k > 0 && t_[k - 1].is_op(".")) &&
+        !(k + 1 < t_.size() && t_[k + 1].is_op("=")) && last_binding_of(text(x)) != no_late)
+      cells_.try_emplace(text(x), reader);
+  };
+  // Nested definitions: what they read of the host's, as at their own statements.
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> defined; // their tokens, in order
+  const auto& defs = scan_.definitions;
+  for (auto d = std::lower_bound(defs.begin(), defs.end(), b,
+                                 [](const definition&x, std::uint32_t k) { return x.keyword < k; });
+       d != defs.end() && d->keyword < e; ++d) {
+    if (!defined.empty() && d->keyword < defined.back().second)
+      continue; // inside the one before
+    defined.emplace_back(d->keyword, d->body_end);
+    (void)closure_reads(d->keyword, d->body_end, {}, "read by a nested definition", true);
+  }
+  // Lambdas and generator expressions outside them: every name in their text, more than
+  // they read (their own parameters and targets too) only makes more values unfollowed.
+  std::vector<std::uint32_t> open; // open brackets
+  std::uint32_t done = 0;          // tokens below it are noted already
+  auto def = defined.begin();
+  for (std::uint32_t k = b; k < e && k < t_.size(); ++k) {
+    if (def != defined.end() && k >= def->first) {
+      k = def->second - 1; // its reads are noted above
+      ++def;
+      open.clear();
+      continue;
+    }
+    const token& x = t_[k];
+    if (x.kind() == tok::op) {
+      const int step = bracket_nesting(x.flags());
+      if (step > 0)
+        open.push_back(k);
+      else if (step < 0 && !open.empty())
+        open.pop_back();
+      continue;
+    }
+    if (k < done)
+      continue;
+    if (x.is_keyword("lambda")) {
+      int depth = 0;
+      std::uint32_t j = k;
+      for (; j < e && t_[j].kind() != tok::newline && t_[j].kind() != tok::end; ++j) {
+        if (t_[j].kind() == tok::op) {
+          depth += bracket_nesting(t_[j].flags());
+          if (depth < 0 || (depth == 0 && t_[j].is_op(";")))
+            break;
+        }
+        note(j);
+      }
+      done = j;
+    } else if (x.is_keyword("for") && !open.empty() && t_[open.back()].is_op("(")) {
+      // A generator expression: all of its brackets but its first iterable, which is
+      // read where it stands.
+      int depth = 0;
+      bool first_iterable = false, seen_in = false;
+      std::uint32_t j = open.back() + 1;
+      for (; j < e && j < t_.size(); ++j) {
+        const token& y = t_[j];
+        if (y.kind() == tok::op && (depth += bracket_nesting(y.flags())) < 0)
+          break;
+        if (depth == 0 && j > k && !seen_in && y.is_keyword("in")) {
+          seen_in = first_iterable = true;
+          continue;
+        }
+        if (depth == 0 && first_iterable && (y.is_keyword("for") || y.is_keyword("if")))
+          first_iterable = false;
+        if (!first_iterable)
+          note(j);
+      }
+      done = std::max(done, j);
+    }
+  }
+}
+
 statement_ptr dsl_parser::parse_while() {
   const std::uint32_t b = static_cast<std::uint32_t>(i_);
   const std::uint32_t colon = header_end();
+  if (loops_open_ == 0)
+    note_late_reads(b, block_end(colon));
+  const open_loop loop(*this);
   statement_spec s;
   s.what = statement::kind::while_loop;
   s.where = where(next());

@@ -158,6 +158,7 @@ mutable_expr dsl_parser::parse_lambda() {
     next();
   }
   next();
+  const late_reading late(*this, b);
   const expression_ptr body = parse_test();
   ops.push(body);
   unshadow(shadowed);
@@ -407,6 +408,20 @@ const variable* dsl_parser::bound_later(std::string_view n, std::uint64_t h) {
   return v;
 }
 
+std::uint32_t dsl_parser::last_binding_of(std::string_view n) {
+  if (!last_binding_made_) {
+    last_binding_made_ = true;
+    if (function_scope_ >= 0 && static_cast<std::size_t>(function_scope_) < scan_.scopes.size())
+      for (const auto& r : scan_.scopes[static_cast<std::size_t>(function_scope_)].records) {
+        auto [at, fresh] = last_binding_.try_emplace(text(t_[r.name]), r.name);
+        if (!fresh)
+          at->second = std::max(at->second, r.name);
+      }
+  }
+  const auto at = last_binding_.find(n);
+  return at == last_binding_.end() ? no_late : at->second;
+}
+
 std::optional<std::int64_t> dsl_parser::constant(std::string_view n, std::uint64_t h) {
   if (const open_name* seen = constants_seen_.find(n, h))
     return seen->value;
@@ -419,8 +434,25 @@ std::optional<std::int64_t> dsl_parser::constant(std::string_view n, std::uint64
 mutable_expr dsl_parser::name_node(const token& t, const resolved_name& r) {
   if (r.target)
     return comprehension_target(t, r.target - 1);
-  if (r.var)
-    return w_.make_use(where(t), r.var);
+  if (r.var) {
+    mutable_expr use = w_.make_use(where(t), r.var);
+    if (late_from_ == no_late)
+      return use;
+    // Read when the lambda is called or the generator iterated: a binding of the name
+    // after this point, which the analysis does not see here, may be what it reads then.
+    const std::string_view n = r.var->name.view();
+    cells_.try_emplace(n, "read later by a lambda or a generator expression");
+    const std::uint32_t last = last_binding_of(n);
+    if (last == no_late || last < late_from_)
+      return use;
+    const expression_ptr held[] = {use};
+    expression_spec s;
+    s.what = expression::kind::opaque;
+    s.where = where(t);
+    s.text = w_.intern(n);
+    s.args = held;
+    return w_.make(s);
+  }
   const std::string_view n = text(t);
   expression_spec s;
   s.where = where(t);
@@ -561,6 +593,8 @@ mutable_expr dsl_parser::parse_slice() {
 mutable_expr dsl_parser::make_call(std::uint32_t b, mutable_expr callee, const dotted* d,
                                    const resolved_name& root) {
   const comprehension_scope scope(*this); // f(g(r) for r in ...)
+  // A `for` at the arguments' depth makes them one generator expression, which runs late.
+  const late_reading late(*this, b, shadow_.size() > scope.shadowed);
   gathered<expression_ptr> args(xs_);
   gathered<keyword_argument> keywords(ks_);
   bool unpacking = false;

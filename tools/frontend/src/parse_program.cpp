@@ -307,6 +307,10 @@ function_ptr dsl_parser::parse_function(const definition& d, signature* sig, boo
   function_scope_ = d.own_scope;
   function_names_.clear();
   cells_.clear();
+  late_from_ = no_late;
+  loops_open_ = 0;
+  last_binding_.clear();
+  last_binding_made_ = false;
   find_walrus_names(d.colon + 1, d.body_end);
   record_filter_.clear();
   unbound_cache_ = {};

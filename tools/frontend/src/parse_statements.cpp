@@ -372,7 +372,8 @@ statement_ptr dsl_parser::parse_nested_definition() {
 /// it (a class's names are not seen by its methods). What an f-string's fields call with
 /// counts too (formatted_fields).
 std::vector<expression_ptr> dsl_parser::closure_reads(std::uint32_t b, std::uint32_t e,
-                                                      variable_ptr self, std::string_view reader) {
+                                                      variable_ptr self, std::string_view reader,
+                                                      bool note_only) {
   struct scope {
     std::uint32_t body = 0, end = 0; // its body: [body, end)
     bool is_def = false;
@@ -425,6 +426,11 @@ std::vector<expression_ptr> dsl_parser::closure_reads(std::uint32_t b, std::uint
   const auto read = [&](std::string_view n, const token& at) {
     if (own(n))
       return;
+    if (note_only) {
+      if (last_binding_of(n) != no_late)
+        cells_.try_emplace(n, std::string(reader));
+      return;
+    }
     const variable* v = local_variable(n, hash_name(n));
     if (v && v != self.get() && seen.insert(v).second) {
       reads.emplace_back(w_.make_use(where(at), variable_ptr(v)));

@@ -344,8 +344,9 @@ private:
   /// An opaque value named `text` that stores `value` where the analysis cannot follow.
   mutable_expr store_of(source_location at, std::string_view text, expression_ptr value);
   /// `reader` says who reads them ("read by def NAME"), for the names it makes cells.
+  /// With `note_only`, no reads are made: the names are only made cells.
   std::vector<expression_ptr> closure_reads(std::uint32_t b, std::uint32_t e, variable_ptr self,
-                                            std::string_view reader);
+                                            std::string_view reader, bool note_only = false);
   /// A run of string literals [b, i_) of which one is an f-string: a plain value, or an
   /// escape of what its fields read when a field may call something.
   mutable_expr formatted_string(std::uint32_t b);
@@ -745,6 +746,45 @@ private:
   std::unordered_set<std::string_view> walrus_names_;
   /// Fills walrus_names_ from the tokens [b, e) of a body.
   void find_walrus_names(std::uint32_t b, std::uint32_t e);
+  /// Where the outermost lambda or generator expression being read begins (no_late:
+  /// none). Its body runs when it is called or iterated, maybe after the names it reads
+  /// are bound again: each such name is a cell from there on, and one the function binds
+  /// after that point is no value the analysis follows in the body (name_node).
+  static constexpr std::uint32_t no_late = UINT32_MAX;
+  std::uint32_t late_from_ = no_late;
+  /// Loops open around the statement being read.
+  std::uint32_t loops_open_ = 0;
+  /// The token of the function's last binding of each name it binds (made when first
+  /// needed, from the scan's records).
+  std::unordered_map<std::string_view, std::uint32_t> last_binding_;
+  bool last_binding_made_ = false;
+  std::uint32_t last_binding_of(std::string_view n);
+  /// The names that the nested definitions, lambdas and generator expressions in the
+  /// tokens [b, e) of a loop read become cells before the loop is read: a later iteration
+  /// may call them after any binding in it, above them in the text as well.
+  void note_late_reads(std::uint32_t b, std::uint32_t e);
+  /// The end of the block whose header ends at `colon` (one past its last token).
+  std::uint32_t block_end(std::uint32_t colon) const;
+  struct open_loop {
+    dsl_parser& p;
+    explicit open_loop(dsl_parser& q) : p(q) { ++q.loops_open_; }
+    ~open_loop() { --p.loops_open_; }
+    open_loop(const open_loop&) = delete;
+    open_loop& operator=(const open_loop&) = delete;
+  };
+  /// Sets late_from_ for what it reads, unless an enclosing lambda or generator
+  /// expression has.
+  struct late_reading {
+    dsl_parser& p;
+    std::uint32_t saved;
+    late_reading(dsl_parser& q, std::uint32_t b, bool late = true) : p(q), saved(q.late_from_) {
+      if (late && saved == no_late)
+        q.late_from_ = b;
+    }
+    ~late_reading() { p.late_from_ = saved; }
+    late_reading(const late_reading&) = delete;
+    late_reading& operator=(const late_reading&) = delete;
+  };
   /// `value` bound to the cell `name`: a store of it where the analysis cannot follow.
   mutable_expr into_cell(std::string_view name, expression_ptr value, source_location at);
   /// The first of `names` that is a cell, or null.
