@@ -151,10 +151,29 @@ void dsl_parser::read_header_expressions(std::uint32_t end, gathered<expression_
     const token& t = peek();
     if (t.is_keyword("as")) {
       next();
-      if (peek().kind() == tok::name && !peek().is_reserved()) {
-        auto* v = bind_new(text(next()));
-        targets.push(v);
+      // Its target, up to the item's end: a name, names in brackets (`as (x, y)`), or an
+      // element or an attribute (`as self.cur`), where what the manager gives is stored.
+      std::uint32_t te = static_cast<std::uint32_t>(i_);
+      for (int depth = 0; te < end; ++te) {
+        const token& x = t_[te];
+        if (x.kind() != tok::op)
+          continue;
+        const int step = bracket_nesting(x.flags());
+        if ((step < 0 && depth == 0) || (depth == 0 && x.is_op(",")))
+          break;
+        depth += step;
       }
+      const auto b = static_cast<std::uint32_t>(i_);
+      const bool stores = te > b && for_each_target_name(ts_, b, te, [&](std::uint32_t k) {
+                            targets.push(bind_new(text(t_[k])));
+                          });
+      if (stores && !values.empty())
+        values.stack.back() = store_of(
+            where(t_[b]),
+            std::string(ts_.source.substr(t_[b].begin, ts_.end(t_[te - 1]) - t_[b].begin)) +
+                " = ...",
+            values.stack.back());
+      i_ = te;
       continue;
     }
     if (t.is_reserved() && !t.is_keyword("not") && !t.is_keyword("lambda") &&
