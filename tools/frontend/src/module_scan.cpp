@@ -157,7 +157,21 @@ void module_scan::run() {
     if (is_op(i, "@")) {
       if (decorators.empty())
         first_decorator = i;
-      decorators.emplace_back(i + 1, nl);
+      // `@(pl.jit.host)` is `@pl.jit.host`: the parentheses around the whole expression
+      // only group it.
+      std::uint32_t b = i + 1, e = nl;
+      while (e > b + 1 && is_op(b, "(") && is_op(e - 1, ")")) {
+        int depth = 0;
+        std::uint32_t close = b;
+        for (; close < e; ++close)
+          if (t[close].kind() == tok::op && (depth += bracket_nesting(t[close].flags())) == 0)
+            break;
+        if (close != e - 1)
+          break;
+        ++b;
+        --e;
+      }
+      decorators.emplace_back(b, e);
       i = nl + 1;
       continue;
     }
