@@ -146,11 +146,18 @@ std::uint32_t dsl_parser::block_end(std::uint32_t colon) const {
 
 void dsl_parser::note_late_reads(std::uint32_t b, std::uint32_t e) {
   const std::string reader = "read later by a lambda or a generator expression";
-  const auto note = [&](std::uint32_t k) {
+  std::vector<std::string_view> own; // the parameters or targets of the one at hand
+  const auto is_name_read = [&](std::uint32_t k) {
     const token& x = t_[k];
-    if (x.kind() == tok::name && !x.is_reserved() && !(k > 0 && t_[k - 1].is_op(".")) &&
-        !(k + 1 < t_.size() && t_[k + 1].is_op("=")) && last_binding_of(text(x)) != no_late)
-      cells_.try_emplace(text(x), reader);
+    return x.kind() == tok::name && !x.is_reserved() && !(k > 0 && t_[k - 1].is_op(".")) &&
+           !(k + 1 < t_.size() && t_[k + 1].is_op("="));
+  };
+  const auto note = [&](std::uint32_t k) {
+    if (!is_name_read(k))
+      return;
+    const std::string_view n = text(t_[k]);
+    if (std::find(own.begin(), own.end(), n) == own.end() && last_binding_of(n) != no_late)
+      cells_.try_emplace(n, reader);
   };
   // Nested definitions: what they read of the host's, as at their own statements.
   std::vector<std::pair<std::uint32_t, std::uint32_t>> defined; // their tokens, in order
@@ -163,8 +170,9 @@ void dsl_parser::note_late_reads(std::uint32_t b, std::uint32_t e) {
     defined.emplace_back(d->keyword, d->body_end);
     (void)closure_reads(d->keyword, d->body_end, {}, "read by a nested definition", true);
   }
-  // Lambdas and generator expressions outside them: every name in their text, more than
-  // they read (their own parameters and targets too) only makes more values unfollowed.
+  // Lambdas and generator expressions outside them: every name in their text but their
+  // own parameters and targets (a nested one's too: more names only make more values
+  // unfollowed).
   std::vector<std::uint32_t> open; // open brackets
   std::uint32_t done = 0;          // tokens below it are noted already
   auto def = defined.begin();
@@ -188,14 +196,25 @@ void dsl_parser::note_late_reads(std::uint32_t b, std::uint32_t e) {
       continue;
     if (x.is_keyword("lambda")) {
       int depth = 0;
-      std::uint32_t j = k;
+      bool header = true; // its parameters and their defaults, read where it stands
+      own.clear();
+      std::uint32_t j = k + 1;
       for (; j < e && t_[j].kind() != tok::newline && t_[j].kind() != tok::end; ++j) {
         if (t_[j].kind() == tok::op) {
           depth += bracket_nesting(t_[j].flags());
           if (depth < 0 || (depth == 0 && t_[j].is_op(";")))
             break;
+          if (header && depth == 0 && t_[j].is_op(":")) {
+            header = false;
+            continue;
+          }
         }
-        note(j);
+        if (!header)
+          note(j);
+        else if (depth == 0 && t_[j].kind() == tok::name &&
+                 (t_[j - 1].is_keyword("lambda") || t_[j - 1].is_op(",") || t_[j - 1].is_op("*") ||
+                  t_[j - 1].is_op("**")))
+          own.push_back(text(t_[j]));
       }
       done = j;
     } else if (x.is_keyword("for") && !open.empty() && t_[open.back()].is_op("(")) {
@@ -203,6 +222,18 @@ void dsl_parser::note_late_reads(std::uint32_t b, std::uint32_t e) {
       // read where it stands.
       int depth = 0;
       bool first_iterable = false, seen_in = false;
+      own.clear();
+      for (std::uint32_t j = open.back() + 1, targets = 0; j < e && j < t_.size(); ++j) {
+        const token& y = t_[j];
+        if (y.kind() == tok::op && (depth += bracket_nesting(y.flags())) < 0)
+          break;
+        if (depth == 0 && y.is_keyword("for"))
+          targets = 1;
+        else if (depth == 0 && y.is_keyword("in"))
+          targets = 0;
+        else if (targets != 0 && y.kind() == tok::name && !y.is_reserved())
+          own.push_back(text(y));
+      }
       std::uint32_t j = open.back() + 1;
       for (; j < e && j < t_.size(); ++j) {
         const token& y = t_[j];
