@@ -55,3 +55,12 @@ def host():
 # RUN: %FileCheck --check-prefix=OK %s < %t.ok.out
 # OK: comm_d0  devices [0]  1 slot, 64 B
 # OK: comm_d1  devices [2]  1 slot, 64 B
+# A lambda's parameters and a generator's targets are their own, in a loop too: the
+# host's `v` and `y` bound in the loop stay followed.
+# RUN: head -n 15 %s > %t.own.py
+# RUN: printf '    for r in pl.range(2):\n        n = sorted([1], key=lambda v, y=0: v)\n        m = sum(1 for v in (1,) for y in (v,))\n        g = (x for x in (lambda y=va: y)())\n        v = va\n        y = vb\n        chip(v, device=r)\n        chip(y, device=r)\n' >> %t.own.py
+# RUN: %commscope-opt %t.own.py > %t.own.out; test $? -eq 1
+# RUN: %FileCheck --check-prefix=OWN %s < %t.own.out
+# OWN: .py:19:25: error: a view of allocation 'a' is passed to 'lambda y=va: y'{{.*}}[view-escapes]
+# OWN-NOT: error
+# OWN: Found 1 error in 1 file (1 file checked).

@@ -234,6 +234,7 @@ void dsl_parser::note_late_reads(std::uint32_t b, std::uint32_t e) {
         else if (targets != 0 && y.kind() == tok::name && !y.is_reserved())
           own.push_back(text(y));
       }
+      depth = 0;
       std::uint32_t j = open.back() + 1;
       for (; j < e && j < t_.size(); ++j) {
         const token& y = t_[j];

@@ -137,7 +137,7 @@ mutable_expr dsl_parser::parse_test() {
 mutable_expr dsl_parser::parse_lambda() {
   const std::uint32_t b = static_cast<std::uint32_t>(i_);
   next();
-  const std::size_t shadowed = shadow_.size();
+  const std::size_t shadowed = shadow_.size(), defaulted = defaulted_.size();
   int depth = 0;
   gathered<expression_ptr> ops(xs_);
   while (!(depth == 0 && is_op(":"))) {
@@ -149,6 +149,8 @@ mutable_expr dsl_parser::parse_lambda() {
       --depth;
     if (peek().kind() == tok::name && depth == 0 && !is_op("=", 1) && !peek().is_reserved())
       shadow(text(peek()));
+    else if (peek().kind() == tok::name && depth == 0 && !peek().is_reserved())
+      defaulted_.push_back(text(peek())); // bound when the lambda is made, not later
     if (is_op("=") && depth == 0) {
       next();
       const expression_ptr d = parse_test();
@@ -162,6 +164,7 @@ mutable_expr dsl_parser::parse_lambda() {
   const expression_ptr body = parse_test();
   ops.push(body);
   unshadow(shadowed);
+  defaulted_.resize(defaulted);
   auto r = opaque(b, ops.items());
   r->set_conditional(); // a lambda's body runs when it is called, if ever
   return r;
@@ -441,6 +444,8 @@ mutable_expr dsl_parser::name_node(const token& t, const resolved_name& r) {
     // Read when the lambda is called or the generator iterated: a binding of the name
     // after this point, which the analysis does not see here, may be what it reads then.
     const std::string_view n = r.var->name.view();
+    if (std::find(defaulted_.begin(), defaulted_.end(), n) != defaulted_.end())
+      return use;
     cells_.try_emplace(n, "read later by a lambda or a generator expression");
     const std::uint32_t last = last_binding_of(n);
     if (last == no_late || last < late_from_)

@@ -308,6 +308,7 @@ function_ptr dsl_parser::parse_function(const definition& d, signature* sig, boo
   function_names_.clear();
   cells_.clear();
   late_from_ = no_late;
+  defaulted_.clear();
   loops_open_ = 0;
   last_binding_.clear();
   last_binding_made_ = false;

@@ -752,6 +752,9 @@ private:
   /// after that point is no value the analysis follows in the body (name_node).
   static constexpr std::uint32_t no_late = UINT32_MAX;
   std::uint32_t late_from_ = no_late;
+  /// The parameters with default values of the lambdas being read: the analysis reads
+  /// them as the host's names, and they hold what they held when the lambda was made.
+  std::vector<std::string_view> defaulted_;
   /// Loops open around the statement being read.
   std::uint32_t loops_open_ = 0;
   /// The token of the function's last binding of each name it binds (made when first
