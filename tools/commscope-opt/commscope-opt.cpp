@@ -495,6 +495,15 @@ std::string with_open_names(const Diagnostic& d, const fe::program_unit& unit, s
     }
   if (local && help.empty())
     help = "dispatch in a for loop over pl.range(...) in the host body instead";
+  bool late = false;
+  for (const auto& [where, name] : unit.late_device_names)
+    if (where == at) {
+      clause("'" + name + "' is read when the lambda or generator expression runs, and the " +
+             "function binds it again below, which the analysis does not follow there");
+      late = true;
+    }
+  if (late && help.empty())
+    help = "call the lambda where it stands, or bind the name once";
   if (message.size() == bare) // none: the library's cause
     return d.message();
   if (help.empty()) // the code's, as its message is; the reason's fix may not be the one

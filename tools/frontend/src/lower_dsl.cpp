@@ -238,6 +238,8 @@ void dsl_parser::note_open_device_names(const expression& call) {
         stack.pop_back();
         if (open_name(*x))
           open.emplace_back(x->text().view());
+        if (late_reads_.contains(x))
+          unit_->late_device_names.emplace_back(call.where, std::string(x->text().view()));
         if (x->what == expression::kind::attribute)
           continue; // pld.world_size: not a name of the file
         for (const auto& a : x->args())

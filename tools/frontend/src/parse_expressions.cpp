@@ -456,7 +456,9 @@ mutable_expr dsl_parser::name_node(const token& t, const resolved_name& r) {
     s.where = where(t);
     s.text = w_.intern(n);
     s.args = held;
-    return w_.make(s);
+    auto* late = w_.make(s);
+    late_reads_.insert(late);
+    return late;
   }
   const std::string_view n = text(t);
   expression_spec s;

@@ -309,6 +309,7 @@ function_ptr dsl_parser::parse_function(const definition& d, signature* sig, boo
   cells_.clear();
   late_from_ = no_late;
   defaulted_.clear();
+  late_reads_.clear();
   loops_open_ = 0;
   last_binding_.clear();
   last_binding_made_ = false;

@@ -755,6 +755,8 @@ private:
   /// The parameters with default values of the lambdas being read: the analysis reads
   /// them as the host's names, and they hold what they held when the lambda was made.
   std::vector<std::string_view> defaulted_;
+  /// The reads name_node made opaque because a binding below may be what they read.
+  std::unordered_set<const expression*> late_reads_;
   /// Loops open around the statement being read.
   std::uint32_t loops_open_ = 0;
   /// The token of the function's last binding of each name it binds (made when first

@@ -88,6 +88,10 @@ struct program_unit {
   /// Names in a `device=` that a comprehension or a lambda binds (`[f(device=r) for r in
   /// ...]`), by the location of that call: the driver says so instead of suggesting `-D`.
   std::vector<std::pair<reference::source_location, std::string>> local_device_names;
+  /// Names in a `device=` inside a lambda or a generator expression that the function
+  /// binds again below it (`lambda: f(device=d)`, then `d = 3`), by the location of that
+  /// call: the body reads what they hold when it runs, which the analysis does not follow.
+  std::vector<std::pair<reference::source_location, std::string>> late_device_names;
   /// Functions a `device=` calls by a name the file does not bind (`int(r)`, `min(r, 3)`),
   /// by the location of that call: device= evaluates no call, and `-D` would not bind a
   /// function, so the driver says so instead of suggesting it.
