@@ -21,7 +21,7 @@
 # RUN: %commscope-opt --format=json -D 1x=2 %s 2>&1 >/dev/null | %FileCheck --check-prefix=BAD %s; test ${PIPESTATUS[0]} -eq 2
 # RUN: %commscope-opt --format=json -D nr=2.5 %s 2>&1 >/dev/null | %FileCheck --check-prefix=BAD %s; test ${PIPESTATUS[0]} -eq 2
 # RUN: %commscope-opt --format=json %s -D 2>&1 >/dev/null | %FileCheck --check-prefix=BAD %s; test ${PIPESTATUS[0]} -eq 2
-# BAD: commscope-opt: error: {{(malformed -D|-D needs)}}
+# BAD: commscope-opt: error: {{(malformed -D|-D needs|-D: 1 required NAME=INT missing)}}
 import pypto.language as pl
 import pypto.language.distributed as pld
 

@@ -23,6 +23,9 @@ while IFS= read -r line; do
   cmd=${cmd//%s/$test}
   cmd=${cmd//%S/$dir}
   cmd=${cmd//%t/$tmp}
+  # `cmd | FileCheck ...; test ${PIPESTATUS[0]} -eq 2` checks cmd's status, and the line's
+  # status is that test's alone: FileCheck's must count too, or its failure passes.
+  cmd=${cmd//'; test ${PIPESTATUS['/'; s=("${PIPESTATUS[@]}"); test "${s[-1]}" -eq 0 && test ${s['}
   n=$((n + 1))
   echo "RUN[$n]: $cmd"
   if ! (cd "$work" && bash -o pipefail -c "$cmd"); then
