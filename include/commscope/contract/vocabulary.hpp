@@ -44,7 +44,8 @@ enum class statement_kind : std::uint8_t {
   other,      ///< anything else: children and expressions are still visited
   return_,    ///< a return: the returned values are its expressions. Optional (`other`
               ///< does for the main pass); signal synthesis accepts an allreduce there
-  jump,       ///< break or continue (optional: an IR without them never says it)
+  jump,       ///< break, continue, raise: leaves the block, its expressions evaluated
+              ///< first. Optional: an IR without them never says it
 };
 
 /// How a statement's children run (core.hpp, `control_of`).

@@ -267,6 +267,10 @@ public:
       return false;
     case statement_kind::jump:
       out_.first_jump = std::min(out_.first_jump, at);
+      // What it evaluates on its way out (a raise's exception) runs before it jumps.
+      for (auto&& e : a_.expressions(s)) {
+        walk(e);
+      }
       vars_.jump();
       return false;
     case statement_kind::for_loop: {

@@ -580,6 +580,9 @@ statement* dsl_parser::parse_simple() {
       values.push(e);
     }
     s.values = values.items();
+    // A raise leaves the function (or the loop, for a handler outside it) as a return or
+    // a break does: no dispatch after it surely runs.
+    s.jump = w.is_keyword("raise");
     return w_.make(s);
   }
   if (w.is_keyword("type") && peek(1).kind() == tok::name && (is_op("=", 2) || is_op("[", 2))) {

@@ -1,0 +1,34 @@
+import pypto.language as pl
+import pypto.language.distributed as pld
+
+
+@pl.jit
+def chip(x):
+    return x
+
+
+@pl.jit.host
+def host(ready):
+    a = pld.alloc_window_buffer(64)
+    va = pld.window(a, [16], dtype=pl.FP32)
+    b = pld.alloc_window_buffer(64)
+    vb = pld.window(b, [16], dtype=pl.FP32)
+    chip(va, device=5)
+    for r in pl.range(6, pld.world_size() - 2):
+        chip(va, device=r)
+    if not ready:
+        raise RuntimeError("not ready")
+    chip(vb, device=9)
+
+
+# A raise leaves the function as a return does: the dispatch after it need not run, so
+# device 9 need not exist and the world may be 7, where `range(6, ws - 2)` is empty and
+# device 5 must stay an id of its own (a smallest world of 10 absorbed it into
+# `range(5, ws - 2)`, empty in a world of 7).
+# RUN: %commscope-opt %s > %t.out
+# RUN: %FileCheck %s < %t.out
+# CHECK: comm_d0  devices [5, range(6, world_size() - 2)]  1 slot, 64 B
+#
+# Its exception is evaluated first: a view passed to it escapes.
+# RUN: sed 's/RuntimeError("not ready")/RuntimeError(vb)/' %s | %commscope-opt - | %FileCheck --check-prefix=ESCAPE %s; test ${PIPESTATUS[1]} -eq 1
+# ESCAPE: <stdin>:20:15: error: a view of allocation 'b' is passed to 'RuntimeError', a function the pass does not follow{{.*}}[view-escapes]
