@@ -121,7 +121,8 @@ public:
         return false;
       loops_.emplace_back(a_.location_of(s)); // a loop of another kind (`for x in items`)
       return true;
-    case statement_kind::jump:
+    case statement_kind::jump: // a raise's exception
+      for (auto&& e : a_.expressions(s)) { nested(e); }
       return false;
     }
     return false;
