@@ -351,6 +351,8 @@ public:
         stack_.emplace_back(ref_of(b));
         if (value_of(b) != no_index)
           stack_.emplace_back(static_cast<std::uint32_t>(value_of(b)));
+      } else if (b.what() == binding::kind::world_offset && pointers && ref_of(b) != no_index) {
+        stack_.emplace_back(ref_of(b)); // its value is the offset, no definition
       } else {
         found_.emplace_back(x);
       }
@@ -575,18 +577,22 @@ private:
     }
     return end;
   }
-  /// A node of the resolution graph in mode m: a definition with a memo.
+  /// A node of the resolution graph in mode m: a definition with a memo. An offset of a
+  /// variable leads to it as a derived definition does (edge 0: y; world_size() itself,
+  /// ref no_index, is not bound).
   static constexpr bool node(const definition& b, mode m) {
     const auto what = b.what();
-    return what == binding::kind::merge ||
-           (m == view_mode &&
-            (what == binding::kind::collective_result || what == binding::kind::derived));
+    return what == binding::kind::merge || (m == view_mode && derives(what));
   }
   static constexpr bool followed(const definition& b, mode m) {
     const auto what = b.what();
     return what == binding::kind::copy || what == binding::kind::merge ||
-           (m == view_mode &&
-            (what == binding::kind::collective_result || what == binding::kind::derived));
+           (m == view_mode && derives(what));
+  }
+  /// Whether a definition of this kind may be (part of) the views it leads to.
+  static constexpr bool derives(binding::kind what) {
+    return what == binding::kind::collective_result || what == binding::kind::derived ||
+           what == binding::kind::world_offset;
   }
   /// What a definition that is not followed contributes: itself (root), or its view.
   constexpr std::uint32_t source(std::uint32_t d, mode m) const {
