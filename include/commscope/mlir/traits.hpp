@@ -30,17 +30,20 @@
 //   - the results of an op that cannot dispatch anything (isMemoryEffectFree,
 //     CastOpInterface, ViewLikeOpInterface: tensor.cast, tensor.extract_slice,
 //     builtin.unrealized_conversion_cast, ...) may be views of its operands (flow_of:
-//     derived); a view returned by func.return, a comparison whose result goes nowhere
+//     derived); so may its region arguments, and its results what its regions'
+//     terminators yield, when it has regions no interface describes and none of its ops
+//     has side effects (is_pure_holder: tensor.pad, tensor.generate, linalg.generic on
+//     tensors); a view returned by func.return, a comparison whose result goes nowhere
 //     and a func.call of a chip orchestrator (no device: it runs nowhere the pass
 //     counts) are no escape.
 // Refused, `view-escapes` at the use (flow_of: escapes): an operand of a call
 // (CallOpInterface: func.call of a function that is no chip orchestrator, named by its
 // callee: inline it first; func.call_indirect), of an op that may have side effects (an
 // op of an unregistered dialect, memref.store), of an op with regions no interface
-// describes (its region arguments are not followed; a terminator with regions and
-// operands, scf.reduce, is one), of a region branch op that passes entry operands into a
-// region without being a loop, and of a terminator that passes values where no
-// interface says.
+// describes that may have side effects (its region arguments are not followed; a
+// terminator with regions and operands, scf.reduce, is one), of a region branch op that
+// passes entry operands into a region without being a loop, and of a terminator that
+// passes values where no interface says.
 //
 // The rewrite is in place: an allocation gets `window_buffer = <id>` (unique in its
 // function), each view's pld.window the same id, and the host body moves into nested
@@ -212,10 +215,22 @@ inline mlir::SuccessorOperands edge_operands(mlir::BlockOperand* e) {
       .getSuccessorOperands(e->getOperandNumber());
 }
 
+/// Whether an op has regions that no interface describes and no side effects, in them
+/// either (isMemoryEffectFree: tensor.pad, tensor.generate, linalg.generic on tensors):
+/// like any op without side effects, its results, and what its regions receive, may be
+/// views of its operands; what its regions' terminators yield may be its results.
+inline bool is_pure_holder(mlir::Operation* op) {
+  return op->getNumRegions() > 0 && !is_terminator(op) &&
+         !mlir::isa<pld::comm_domain_scope, mlir::RegionBranchOpInterface,
+                    mlir::LoopLikeOpInterface, mlir::FunctionOpInterface>(op) &&
+         mlir::isMemoryEffectFree(op);
+}
+
 /// How a block's terminator is presented.
 enum class terminator_role : std::uint8_t {
   none,    ///< not at all: it passes nothing (or returns from the function, or ends a scope)
   binding, ///< a statement binding what it passes to regions or results (region_transfer)
+  derives, ///< a statement binding its op's results to what they may be (is_pure_holder)
   edges,   ///< a branch (BranchOpInterface) that passes values: the alternatives of its edges
   holder,  ///< a statement holding ops in its regions (scf.reduce)
   escapes, ///< a statement whose operands go where the pass cannot follow (flow_of)
@@ -240,6 +255,8 @@ inline terminator_role role_of(mlir::Operation* t) {
   if (mlir::isa<pld::yield>(t) ||
       mlir::isa_and_present<mlir::FunctionOpInterface>(t->getParentOp()))
     return terminator_role::none;
+  if (t->getParentOp() && is_pure_holder(t->getParentOp()))
+    return terminator_role::derives;
   return terminator_role::escapes;
 }
 
@@ -688,6 +705,7 @@ template <> struct commscope::ir_traits<mlir::ModuleOp> {
         return statement_kind::evaluation;
       switch (pld::role_of(s)) {
       case pld::terminator_role::binding:
+      case pld::terminator_role::derives:
         return statement_kind::assignment;
       case pld::terminator_role::edges:
         return statement_kind::other;
@@ -751,11 +769,26 @@ template <> struct commscope::ir_traits<mlir::ModuleOp> {
     }
     return r;
   }
+  /// An op's results; an op without side effects whose regions no interface describes
+  /// (pld::is_pure_holder), also its regions' arguments, and its terminator its results;
+  /// else what the statement binds (pld::transfer_of).
   static llvm::SmallVector<variable, 4> targets(statement s) {
     auto* op = llvm::dyn_cast<mlir::Operation*>(s);
     if (op && op->getNumRegions() == 0 &&
         (op->getNumResults() > 0 ? !pld::is_select(op) : !pld::is_terminator(op)))
       return llvm::SmallVector<variable, 4>(op->getResults().begin(), op->getResults().end());
+    if (op && op->getNumRegions() > 0 && pld::is_pure_holder(op)) {
+      llvm::SmallVector<variable, 4> r(op->getResults().begin(), op->getResults().end());
+      for (mlir::Region& region : op->getRegions())
+        if (!region.empty())
+          llvm::append_range(r, region.front().getArguments());
+      return r;
+    }
+    if (op && op->getNumRegions() == 0 && op->getNumOperands() > 0 &&
+        pld::role_of(op) == pld::terminator_role::derives) {
+      const auto results = op->getParentOp()->getResults();
+      return llvm::SmallVector<variable, 4>(results.begin(), results.end());
+    }
     return pld::transfer_of(s).targets;
   }
   /// A binding terminator, an edge of one value or a select's choice is a copy; any
@@ -913,6 +946,17 @@ template <> struct commscope::ir_traits<mlir::ModuleOp> {
       return {};
     auto r = pld::operands_of(e.op);
     mlir::Operation* parent = e.op->getParentOp();
+    // The terminator of an op without side effects whose regions no interface describes
+    // binds the op's results (targets) to what they may be: what it yields, and what they
+    // already may be (the op's operands, another terminator's yield).
+    if (e.op->getNumRegions() == 0 && !r.empty() && pld::is_terminator(e.op) &&
+        pld::role_of(e.op) == pld::terminator_role::derives) {
+      for (mlir::Value v : parent->getOperands())
+        r.push_back({e.op, v});
+      for (mlir::Value v : parent->getResults())
+        r.push_back({e.op, v});
+      return r;
+    }
     if (e.op->getNumRegions() > 0 && e.op->getNumOperands() > 0 && pld::is_terminator(e.op) &&
         mlir::isa_and_present<mlir::LoopLikeOpInterface, mlir::RegionBranchOpInterface>(parent))
       for (mlir::Value v : pld::unplaced_operands(parent))
@@ -923,15 +967,16 @@ template <> struct commscope::ir_traits<mlir::ModuleOp> {
   // ---- every use of a view is followed or refused
   /// What an op the pass does not recognize does with the views among its operands.
   /// Derived: an op without side effects (isMemoryEffectFree: pure ops, casts, view-like
-  /// ops, tensor.extract_slice, builtin.unrealized_conversion_cast, ...), a transfer the
+  /// ops, tensor.extract_slice, builtin.unrealized_conversion_cast, ...; tensor.pad and
+  /// others whose regions no interface describes: pld::is_pure_holder), a transfer the
   /// IR describes (a region branch op or loop, a region terminator that passes values
   /// on, a branch, func.return, pld.yield), an op without operands, a call of a chip
   /// orchestrator without a device. Escapes: a call (CallOpInterface) of another
   /// function, named by its callee (inline it first; a declaration, whose body is
   /// elsewhere, is external: no inlining it), any other op that may have
   /// side effects (an op of an unregistered dialect, memref.store, func.call_indirect),
-  /// an op with regions the pass does not follow, a terminator that passes values where
-  /// no interface says.
+  /// an op with regions the pass does not follow and side effects, a terminator that
+  /// passes values where no interface says.
   expression_flow flow_of(expression e) const {
     constexpr expression_flow derived{operand_flow::derived, {}, false};
     if (e.value || e.part != pld::bound_part::none || e.op->getNumOperands() == 0)
@@ -964,7 +1009,9 @@ template <> struct commscope::ir_traits<mlir::ModuleOp> {
                  ? named(op->getName().getStringRef(), false)
                  : derived;
     if (op->getNumRegions() > 0)
-      return pld::follows_regions(op) ? derived : named(op->getName().getStringRef(), false);
+      return pld::follows_regions(op) || pld::is_pure_holder(op)
+                 ? derived
+                 : named(op->getName().getStringRef(), false);
     if (mlir::isa<mlir::CastOpInterface, mlir::ViewLikeOpInterface>(op) ||
         mlir::isMemoryEffectFree(op) || mlir::isa<pld::comm_domain_scope, pld::yield>(op))
       return derived;
