@@ -182,3 +182,23 @@ func.func @call_results() attributes {pld.level = "host", pld.role = "orchestrat
   pld.dispatch @chip(%c1, %r) : (index, tensor<64xf32>) -> ()
   return
 }
+
+// -----
+
+// A window of a view (directly or through a cast) names no allocation: the view it is
+// taken of would be used wherever it is dispatched, uncounted.
+func.func private @chip(tensor<64xf32>) attributes {pld.level = "chip", pld.role = "orchestrator"}
+func.func @window_of_view() attributes {pld.level = "host", pld.role = "orchestrator"} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %x = pld.alloc_window_buffer(%c64) {name = "x"} : (index) -> i64
+  // expected-note @+1 {{a view of it is taken here}}
+  %v = pld.window(%x, %c64) : (i64, index) -> tensor<64xf32>
+  pld.dispatch @chip(%c0, %v) : (index, tensor<64xf32>) -> ()
+  %c = tensor.cast %v : tensor<64xf32> to tensor<?xf32>
+  // expected-error-re @+1 {{a view of allocation 'x'{{.*}}'window'{{.*}}[view-escapes]}}
+  %w = pld.window(%c, %c64) : (tensor<?xf32>, index) -> tensor<64xf32>
+  pld.dispatch @chip(%c1, %w) : (index, tensor<64xf32>) -> ()
+  return
+}

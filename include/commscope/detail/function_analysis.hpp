@@ -216,8 +216,10 @@ private:
       bool reported = false;
       if (a == no_index)
         a = several_allocations(w, reported);
-      if (a == no_index)
+      if (a == no_index) {
+        window_of_view(w);
         continue;
+      }
       if (reported) // a view still, so that nothing downstream reports its rejection again
         unsure_.emplace_back(views);
       vars_.set_view(w.next, views); // the window's definition
@@ -279,6 +281,38 @@ private:
            facts_.allocations[first].name, a_.location_of(w.statement), order)
         .with_object(facts_.allocations[second].name);
     return view_of;
+  }
+
+  /// A window that names no allocation but whose pointer may be a view (a window of a
+  /// window, through copies and derived values) would use that view's allocation where
+  /// no dispatch of it is counted: view-escapes at the window, naming the allocation of
+  /// the first such view (whose windows come before: they are views by now).
+  constexpr void window_of_view(const window_site<Adapter>& w) {
+    std::uint32_t alloc = no_index, view = no_index;
+    vars_.sources(
+        w.allocation,
+        [&](std::uint32_t d) {
+          if (d == no_index)
+            return;
+          const auto& b = vars_.at(d);
+          if (b.what != binding::kind::window || b.value < 0)
+            return;
+          const auto v = static_cast<std::uint32_t>(b.value);
+          const auto a = facts_.windows[v].allocation;
+          escaped(a);
+          if (alloc == no_index || a < alloc) {
+            alloc = a;
+            view = v;
+          }
+        },
+        true);
+    if (alloc == no_index)
+      return;
+    const auto order = static_cast<std::uint64_t>(-1 - vars_.at(w.next).value);
+    report(facts_.diagnostics, error_code::view_escapes, reason::view_into_operation,
+           facts_.allocations[alloc].name, a_.location_of(w.statement), order)
+        .with_object("window")
+        .with_note(note_kind::view, {}, a_.location_of(facts_.windows[view].statement));
   }
 
   /// Frees a table this function no longer needs (clear() would keep its capacity).
