@@ -9,6 +9,8 @@
 // SIGNALS-LABEL: func.func @host
 // SIGNALS-NEXT:    pld.comm_domain_scope "comm_d0" devices [0, 1] slots [0, 1]
 // SIGNALS:           pld.alloc_window_buffer(%{{.*}}) {name = "__allreduce_signal_buf_0", window_buffer = 1 : i64}
+// Dialects commscope-mlir-opt does not register, the stock mlir-opt's: async.execute.
+// RUN: %mlir-opt --load-dialect-plugin=%plugin --load-pass-plugin=%plugin %S/inputs/async_execute.mlir --pass-pipeline='builtin.module(commscope-materialize)' | %FileCheck %S/inputs/async_execute.mlir
 // Errors are reported the same way (a pass plugin registers after the command line is
 // read: its passes are named in --pass-pipeline, not as flags):
 // RUN: %mlir-opt --load-dialect-plugin=%plugin --load-pass-plugin=%plugin %s --pass-pipeline='builtin.module(commscope-materialize)' --verify-diagnostics

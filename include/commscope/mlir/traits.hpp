@@ -41,8 +41,7 @@
 // callee: inline it first; func.call_indirect), of an op that may have side effects (an
 // op of an unregistered dialect, memref.store), of an op with regions no interface
 // describes that may have side effects (its region arguments are not followed; a
-// terminator with regions and operands, scf.reduce, is one), of a region branch op that
-// passes entry operands into a region without being a loop, and of a terminator that
+// terminator with regions and operands, scf.reduce, is one), and of a terminator that
 // passes values where no interface says.
 //
 // The rewrite is in place: an allocation gets `window_buffer = <id>` (unique in its
@@ -261,9 +260,9 @@ inline terminator_role role_of(mlir::Operation* t) {
 }
 
 /// Whether the pass follows what flows into and out of an op's regions: a region branch
-/// op or a loop (what the interfaces describe; a region branch op that is no loop but
-/// passes operands into a region excepted: its statement cannot bind them), a
-/// function, a scope, a terminator without operands (scf.forall.in_parallel). A
+/// op or a loop (what the interfaces describe; a region branch op that is no loop binds
+/// what it passes on entry at its statement: entry_inputs), a function, a scope, a
+/// terminator without operands (scf.forall.in_parallel). A
 /// terminator with regions and operands passes them where no interface says (scf.reduce
 /// into its regions' arguments and the scf.parallel's results; an unregistered op that
 /// merely ends its block, into its regions).
@@ -272,14 +271,23 @@ inline bool follows_regions(mlir::Operation* op) {
     return true;
   if (is_terminator(op))
     return op->getNumOperands() == 0;
-  auto b = mlir::dyn_cast<mlir::RegionBranchOpInterface>(op);
-  if (!b)
-    return false;
-  if (b.hasLoop() || b->getNumOperands() == 0)
-    return true;
-  return llvm::all_of(entry_successors(b), [&](const mlir::RegionSuccessor& s) {
-    return s.isParent() || b.getEntrySuccessorOperands(s).empty();
-  });
+  return mlir::isa<mlir::RegionBranchOpInterface>(op);
+}
+
+/// What a region branch op that is no loop passes on entry (async.execute's body
+/// operands to its body's arguments; operands passed straight to its results): bound at
+/// its statement, each to what any of its operands may be.
+inline llvm::SmallVector<mlir::Value, 4> entry_inputs(mlir::RegionBranchOpInterface b) {
+  llvm::SmallVector<mlir::Value, 4> r;
+  if (b->getNumOperands() == 0)
+    return r;
+  for (const mlir::RegionSuccessor& s : entry_successors(b)) {
+    const auto operands = b.getEntrySuccessorOperands(s);
+    const auto inputs = s.getSuccessorInputs();
+    if (!operands.empty() && operands.size() <= inputs.size())
+      llvm::append_range(r, inputs.take_back(operands.size()));
+  }
+  return r;
 }
 
 /// Whether a region's blocks may run in a cycle (found by the CFG's edges, whatever the
@@ -771,6 +779,7 @@ template <> struct commscope::ir_traits<mlir::ModuleOp> {
   }
   /// An op's results; an op without side effects whose regions no interface describes
   /// (pld::is_pure_holder), also its regions' arguments, and its terminator its results;
+  /// a region branch op that is no loop what it passes on entry (pld::entry_inputs);
   /// else what the statement binds (pld::transfer_of).
   static llvm::SmallVector<variable, 4> targets(statement s) {
     auto* op = llvm::dyn_cast<mlir::Operation*>(s);
@@ -789,6 +798,9 @@ template <> struct commscope::ir_traits<mlir::ModuleOp> {
       const auto results = op->getParentOp()->getResults();
       return llvm::SmallVector<variable, 4>(results.begin(), results.end());
     }
+    if (op && op->getNumRegions() > 0 && !pld::is_loop(op))
+      if (auto b = mlir::dyn_cast<mlir::RegionBranchOpInterface>(op))
+        return pld::entry_inputs(b);
     return pld::transfer_of(s).targets;
   }
   /// A binding terminator, an edge of one value or a select's choice is a copy; any
