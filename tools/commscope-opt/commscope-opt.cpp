@@ -478,32 +478,28 @@ std::string with_open_names(const Diagnostic& d, const fe::program_unit& unit, s
                                    "sys.modules"
                                  : "") +
            " (bind it with -D " + std::string(name) + "=INT)");
-  bool called = false;
-  for (const auto& [where, name] : unit.device_calls)
-    if (where == at) {
-      clause("'" + name + "(...)' is a call, which device= does not evaluate");
-      called = true;
-    }
-  if (called && help.empty())
-    help = "pass the loop variable or a constant itself: device= takes no calls";
-  bool local = false;
-  for (const auto& [where, name] : unit.local_device_names)
-    if (where == at) {
-      clause("'" + name + "' is bound by a comprehension or a lambda, which the analysis " +
-             "does not iterate");
-      local = true;
-    }
-  if (local && help.empty())
-    help = "dispatch in a for loop over pl.range(...) in the host body instead";
-  bool late = false;
-  for (const auto& [where, name] : unit.late_device_names)
-    if (where == at) {
-      clause("'" + name + "' is read when the lambda or generator expression runs, and the " +
-             "function binds it again below, which the analysis does not follow there");
-      late = true;
-    }
-  if (late && help.empty())
-    help = "call the lambda where it stands, or bind the name once";
+  // Each list the front end kept of names at this dispatch adds a clause per name; the
+  // first list with one gives the help line.
+  const auto noted = [&](const decltype(unit.device_calls)& list, std::string_view says,
+                         std::string_view fix) {
+    bool any = false;
+    for (const auto& [where, name] : list)
+      if (where == at) {
+        clause("'" + name + std::string(says));
+        any = true;
+      }
+    if (any && help.empty())
+      help = fix;
+  };
+  noted(unit.device_calls, "(...)' is a call, which device= does not evaluate",
+        "pass the loop variable or a constant itself: device= takes no calls");
+  noted(unit.local_device_names,
+        "' is bound by a comprehension or a lambda, which the analysis does not iterate",
+        "dispatch in a for loop over pl.range(...) in the host body instead");
+  noted(unit.late_device_names,
+        "' is read when the lambda or generator expression runs, and the function binds it "
+        "again below, which the analysis does not follow there",
+        "call the lambda where it stands, or bind the name once");
   if (message.size() == bare) // none: the library's cause
     return d.message();
   if (help.empty()) // the code's, as its message is; the reason's fix may not be the one
