@@ -122,3 +122,28 @@ func.func @synthesized_in_forall() attributes {pld.level = "host", pld.role = "o
   }
   return
 }
+
+// -----
+
+// An op whose regions no interface describes may run them any number of times
+// (tensor.generate once per element): a collective there is in a loop.
+// CHECK: error: collective 'all_to_all_v' cannot run inside a loop: its signal is single-use [collective-in-loop]
+func.func private @chip(tensor<64xf32>) attributes {pld.level = "chip", pld.role = "orchestrator"}
+func.func @generate_loop() attributes {pld.level = "host", pld.role = "orchestrator"} {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %f0 = arith.constant 0.0 : f32
+  %t = pld.alloc_window_buffer(%c64) {name = "t"} : (index) -> i64
+  %s = pld.alloc_window_buffer(%c64) {name = "s"} : (index) -> i64
+  %r = pld.alloc_window_buffer(%c64) {name = "r"} : (index) -> i64
+  %vt = pld.window(%t, %c64) : (i64, index) -> tensor<64xf32>
+  %vs = pld.window(%s, %c64) : (i64, index) -> tensor<64xf32>
+  %vr = pld.window(%r, %c64) : (i64, index) -> tensor<64xf32>
+  pld.dispatch @chip(%c0, %vt) : (index, tensor<64xf32>) -> ()
+  %g = tensor.generate {
+  ^bb0(%i: index):
+    pld.all_to_all_v(%vt, %vt, %vs, %vt, %vr) : (tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>) -> ()
+    tensor.yield %f0 : f32
+  } : tensor<64xf32>
+  return
+}

@@ -741,7 +741,10 @@ template <> struct commscope::ir_traits<mlir::ModuleOp> {
   }
   /// An op whose regions' blocks may run in a cycle, or a loop, repeats; a region branch
   /// op that is no loop runs its regions as its interface says (region_control); a block
-  /// that may not run, or an op of another kind, runs its regions at most once.
+  /// that may not run runs at most once. An op of another kind, which no interface says
+  /// how often runs its regions (tensor.generate and linalg.generic once per element,
+  /// gpu.launch per thread), repeats: a collective there is in a loop, and nothing
+  /// bound there is taken to hold in a single run.
   static control_flow control_of(statement st) {
     auto* s = llvm::dyn_cast<mlir::Operation*>(st);
     if (s && s->getNumRegions() == 0)
@@ -757,7 +760,7 @@ template <> struct commscope::ir_traits<mlir::ModuleOp> {
       return control_flow::repeat;
     if (auto b = mlir::dyn_cast<mlir::RegionBranchOpInterface>(s))
       return pld::region_control(b);
-    return control_flow::may_skip;
+    return control_flow::repeat;
   }
   /// A region branch op: the regions it may enter, in source order (none when it may
   /// enter none: scf.if without else, last); a branch: its edges;
