@@ -132,6 +132,11 @@ std::string known_codes() {
   return known;
 }
 
+/// The error of a list of codes that names none.
+usage_error no_codes(std::string_view what) {
+  return {std::string(what) + " got no codes (codes: " + known_codes() + ")"};
+}
+
 } // namespace
 
 std::vector<std::string> checked_codes(const std::vector<std::string>& items,
@@ -156,7 +161,7 @@ std::vector<std::string> checked_list(const std::vector<std::string>& items,
                                       std::string_view what) {
   std::vector<std::string> codes = checked_codes(items, what);
   if (codes.empty())
-    throw usage_error{std::string(what) + " got no codes (codes: " + known_codes() + ")"};
+    throw no_codes(what);
   return codes;
 }
 
@@ -175,8 +180,9 @@ parsed_command_line parse_command_line(int argc, char** argv) {
       continue;
     const std::string option(a.substr(0, a.size() - 1));
     if (option == "--select" || option == "--ignore")
-      throw usage_error{option + " got no codes (codes: " + known_codes() + ")"};
-    if (const auto* o = app.get_option_no_throw(option); o != nullptr && o->get_items_expected_max() > 0)
+      throw no_codes(option);
+    const CLI::Option* o = app.get_option_no_throw(option);
+    if (o != nullptr && o->get_items_expected_max() > 0) // not a flag
       throw usage_error{option + "= got no value"};
   }
   try {

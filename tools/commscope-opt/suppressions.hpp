@@ -192,9 +192,9 @@ struct listed_code {
 
 /// Every code listed by an `ignore` or `ignore-file` directive in the comments of `text`,
 /// and every list that holds none, in source order, so that one the run does not know is
-/// reported instead of silently suppressing nothing. Comments are found as Python finds them: a
-/// string literal, triple-quoted ones across lines too, is skipped, so that a docstring showing a
-/// directive lists nothing.
+/// reported instead of silently suppressing nothing. Comments are found as Python finds
+/// them: a string literal, triple-quoted ones across lines too, is skipped, so that a
+/// docstring showing a directive lists nothing.
 [[nodiscard]] inline std::vector<listed_code> listed_codes(std::string_view text) {
   std::vector<listed_code> found;
   if (text.find("commscope:") == std::string_view::npos) // most files: no scan

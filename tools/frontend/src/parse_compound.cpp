@@ -145,7 +145,6 @@ std::uint32_t dsl_parser::block_end(std::uint32_t colon) const {
 }
 
 void dsl_parser::note_late_reads(std::uint32_t b, std::uint32_t e) {
-  const std::string reader = "read later by a lambda or a generator expression";
   std::vector<std::string_view> own; // the parameters or targets of the one at hand
   const auto is_name_read = [&](std::uint32_t k) {
     const token& x = t_[k];
@@ -157,7 +156,7 @@ void dsl_parser::note_late_reads(std::uint32_t b, std::uint32_t e) {
       return;
     const std::string_view n = text(t_[k]);
     if (std::find(own.begin(), own.end(), n) == own.end() && last_binding_of(n) != no_late)
-      cells_.try_emplace(n, reader);
+      cells_.try_emplace(n, late_reader);
   };
   // Nested definitions: what they read of the host's, as at their own statements.
   std::vector<std::pair<std::uint32_t, std::uint32_t>> defined; // their tokens, in order

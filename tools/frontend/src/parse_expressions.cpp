@@ -446,7 +446,7 @@ mutable_expr dsl_parser::name_node(const token& t, const resolved_name& r) {
     const std::string_view n = r.var->name.view();
     if (std::find(defaulted_.begin(), defaulted_.end(), n) != defaulted_.end())
       return use;
-    cells_.try_emplace(n, "read later by a lambda or a generator expression");
+    cells_.try_emplace(n, late_reader);
     const std::uint32_t last = last_binding_of(n);
     if (last == no_late || last < late_from_)
       return use;

@@ -751,6 +751,9 @@ private:
   /// are bound again: each such name is a cell from there on, and one the function binds
   /// after that point is no value the analysis follows in the body (name_node).
   static constexpr std::uint32_t no_late = UINT32_MAX;
+  /// Who reads a name late, for the cells it makes.
+  static constexpr std::string_view late_reader =
+      "read later by a lambda or a generator expression";
   std::uint32_t late_from_ = no_late;
   /// The parameters with default values of the lambdas being read: the analysis reads
   /// them as the host's names, and they hold what they held when the lambda was made.
