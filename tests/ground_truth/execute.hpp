@@ -233,6 +233,8 @@ private:
           if (s.keywords)
             t_.escaped[static_cast<std::size_t>(s.id)] |= held;
         }
+        if (s.target >= 0) // what chipN returns: its x0
+          st[target] = read(st, s.arguments[0]);
       }
       break;
     case statement_kind::derive: // a slice, a method call, an element: the same allocation

@@ -439,6 +439,11 @@ private:
     } else {
       s.constant = pick(0, 3);
     }
+    // `vN = chipK(...)`: every chip returns its x0, so the target is then a view of what
+    // the first argument views, which a later dispatch may use (or a store escape).
+    if (expressions_ && bind && !s.keywords && !s.guarded && !s.arguments.empty() &&
+        s.arguments[0] >= 0 && (s.forms.empty() || s.forms[0] == operand{}) && chance(0.15))
+      s.target = any_view();
     return s;
   }
 

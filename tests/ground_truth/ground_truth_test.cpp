@@ -931,7 +931,7 @@ TEST_CASE("generated programs: sound, exact without bindings under control flow,
   std::uint64_t shown_so_far = 0;
   std::map<std::string, std::uint64_t> categories;
   std::uint64_t exact = 0, wider = 0, rejected = 0, failures = 0, straight = 0, truncated = 0,
-                expressions = 0, escapes = 0;
+                expressions = 0, escapes = 0, results = 0;
   for (std::uint64_t k = 0; k < count; ++k) {
     gt::generator g(seed + k);
     const gt::program base = g.make();
@@ -940,6 +940,7 @@ TEST_CASE("generated programs: sound, exact without bindings under control flow,
     const auto v = check(p);
     straight += gt::exact_class(p) ? 1 : 0;
     expressions += gt::has_expressions(p) ? 1 : 0;
+    results += gt::has_dispatch_results(p) ? 1 : 0;
     escapes += gt::has_escapes(p, false) || gt::has_escapes(p, true) ? 1 : 0;
     if (v.what == verdict_kind::failure || v.what == verdict_kind::rejected)
       ++categories[(v.what == verdict_kind::rejected ? "rejected: " : "failures: ") + v.category];
@@ -969,13 +970,15 @@ TEST_CASE("generated programs: sound, exact without bindings under control flow,
   }
   std::printf("ground truth: seed %llu: %llu programs, %llu exact, %llu sound but wider, %llu "
               "rejected by design or as expected, %llu failures (%llu in the exact class, %llu "
-              "with expressions, %llu with helper calls, %llu truncated)\n",
+              "with expressions, %llu with helper calls, %llu binding a dispatch's result, %llu "
+              "truncated)\n",
               static_cast<unsigned long long>(seed), static_cast<unsigned long long>(count),
               static_cast<unsigned long long>(exact), static_cast<unsigned long long>(wider),
               static_cast<unsigned long long>(rejected), static_cast<unsigned long long>(failures),
               static_cast<unsigned long long>(straight),
               static_cast<unsigned long long>(expressions),
-              static_cast<unsigned long long>(escapes), static_cast<unsigned long long>(truncated));
+              static_cast<unsigned long long>(escapes), static_cast<unsigned long long>(results),
+              static_cast<unsigned long long>(truncated));
   for (const auto& [what, n] : categories)
     std::printf("ground truth:   %s: %llu\n", what.c_str(), static_cast<unsigned long long>(n));
   CHECK(failures == 0);

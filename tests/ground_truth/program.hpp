@@ -226,7 +226,7 @@ inline bool binds(const statement& s) {
   case statement_kind::for_items:
     return true;
   case statement_kind::dispatch:
-    return s.through_copy;
+    return s.through_copy || s.target >= 0;
   case statement_kind::collective:
     return s.target >= 0;
   default:
@@ -287,6 +287,15 @@ inline bool has_expressions(const program& p) {
            (s.kind == statement_kind::window && s.from.how != form::plain);
     for (const auto& f : s.forms)
       any |= f.how != form::plain;
+  });
+  return any;
+}
+
+/// Whether the program binds what a dispatch returns (`vN = chipK(...)`).
+inline bool has_dispatch_results(const program& p) {
+  bool any = false;
+  each_statement(p.body, [&](const statement& s, int) {
+    any |= s.kind == statement_kind::dispatch && s.target >= 0;
   });
   return any;
 }

@@ -151,6 +151,8 @@ private:
       call += "device=" + device + ")";
       if (s.guarded)
         call += " if " + condition(s.conditions[0]) + " else None";
+      if (s.target >= 0)
+        call = name(s.target) + " = " + call;
       put(indent, call);
       return;
     }

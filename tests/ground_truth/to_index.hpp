@@ -93,6 +93,10 @@ private:
       const commscope::function_info chip{chips_[s.arguments.size() - 1], commscope::level::chip,
                                           true, false};
       out.push_back(b_.evaluate(b_.call(commscope::call_target::of(chip), args, device, at), at));
+      // What the chip returns, its x0, bound as a copy: this IR says nothing of what a
+      // chip orchestrator returns, so its value would be any of the arguments.
+      if (s.target >= 0)
+        out.push_back(b_.assign(name(s.target), use(s.arguments[0], at), at));
       return;
     }
     case statement_kind::collective: {

@@ -255,6 +255,14 @@ COMMSCOPE_OPTIONAL(core, flow_of, (expression e), expression_flow, {
   return detail::default_flow(kind,
                               kind == expression_kind::call ? t.call_target_of(e) : call_target{});
 });
+/// For a call of a chip orchestrator: the operands (subexpressions, in their order) whose
+/// views its value may hold, bit k for the k-th (bit 63 for the 63rd and every later one):
+/// what the chip function may return of what it is given (a tensor it writes into, passed
+/// and returned). A value that may hold a view is followed like a derived one: dispatched
+/// again, its devices go to that view's allocation; stored, it escapes. Default: every
+/// operand, since the pass does not look into the chip function.
+COMMSCOPE_OPTIONAL(core, returned_operands, (expression), std::uint64_t,
+                   { return ~std::uint64_t{0}; });
 /// False for a body wrap_body cannot wrap (an MLIR function with several blocks): a host
 /// orchestrator with allocations there is `malformed-op`. Default: true.
 COMMSCOPE_OPTIONAL(core, can_wrap_body, (function), bool, { return true; });
@@ -290,8 +298,9 @@ using analysis_core =
             loop_bounds, expression_kind_of, integer_value, variable_of, call_target_of, arguments,
             device_of, allocation_name, variable_index, variable_bound, variable_numbering,
             variable_key, variable_identity, control_of, branches, control_flow_pair, values,
-            expressions, subexpressions, flow_of, can_wrap_body, device_limit, scope_nesting_limit,
-            usable_by_default, symbolic_device_sets, minus_constant, symbolic_subtraction>;
+            expressions, subexpressions, flow_of, returned_operands, can_wrap_body, device_limit,
+            scope_nesting_limit, usable_by_default, symbolic_device_sets, minus_constant,
+            symbolic_subtraction>;
 
 } // namespace contract
 } // namespace commscope

@@ -428,8 +428,8 @@ private:
   }
 
   /// The binding of a variable to e, which is no recognized operation: derived from the
-  /// operands its value may hold views of (gather), opaque when none may (a dispatch's
-  /// result, a reported call's, an escape's without receivers).
+  /// operands its value may hold views of (gather), opaque when none may (a reported
+  /// call's result, an escape's without receivers, a dispatch's that returns none).
   constexpr binding derived_result(expression e) { return derived_binding(derived_of(e)); }
 
   /// Whether s binds anything.
@@ -481,8 +481,9 @@ private:
 
   /// Appends to leaves_ the definitions of the variables whose views e may hold: its own
   /// when it is a variable, its operands' when it is derived (an expression without
-  /// effects, a collective's result through its argument), none for any other call (a
-  /// dispatch, an escape: their results are no view). On an explicit stack.
+  /// effects, a collective's result through its argument, a dispatch's through what the
+  /// chip function may return), an escaping call's receivers', none for any other call (a
+  /// reported one). On an explicit stack.
   constexpr void gather(expression root) {
     const auto base = gather_stack_.size();
     gather_stack_.emplace_back(root);
@@ -505,24 +506,30 @@ private:
             gather_stack_.emplace_back(nth_argument(a_, e, r.result_through));
           continue;
         }
-        push_derived(e, derived_operands(e, t));
+        push_derived(e, t.what == call_target::kind::function && t.callee.is_chip_orchestrator()
+                            ? a_.returned_operands(e)
+                            : first_operands(derived_operands(e, t)));
         continue;
       }
       case expression_kind::other:
-        push_derived(e, derived_operands(e, call_target{}));
+        push_derived(e, first_operands(derived_operands(e, call_target{})));
         continue;
       }
     }
   }
 
-  /// Stacks e's first n operands (gather).
-  constexpr void push_derived(expression e, std::uint32_t n) {
+  /// Stacks the operands of e that `mask` selects, bit k for the k-th, bit 63 for the
+  /// 63rd and every later one (gather).
+  constexpr void push_derived(expression e, std::uint64_t mask) {
+    std::uint32_t k = 0;
     for_each_in<expression>(a_.subexpressions(e), [&](expression sub) {
-      if (n > 0) {
-        --n;
+      if ((mask >> std::min<std::uint32_t>(k++, 63)) & 1)
         gather_stack_.emplace_back(sub);
-      }
     });
+  }
+  /// The mask of the first n operands.
+  static constexpr std::uint64_t first_operands(std::uint32_t n) {
+    return n >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << n) - 1;
   }
 
   /// How many of the first operands of e (no recognized operation) its value may hold

@@ -258,6 +258,11 @@ struct signature {
   bool orchestrator = false;             ///< role Orchestrator or type Orchestration
   bool graph = false;                    ///< type Graph
   node_list<keyword_argument> decorator; ///< @pl.function(...) as written
+  /// What a chip orchestrator's value may be (part of) of its arguments: its parameters,
+  /// in order (a method's without its receiver), and which of them, bit k for the k-th
+  /// (bit 63 also for every later one). The default, all: any argument it is given.
+  node_list<str> parameters;
+  std::uint64_t returned = ~std::uint64_t{0};
 
   [[nodiscard]] function_info info() const { return {name.view(), level, orchestrator, graph}; }
 };

@@ -295,6 +295,37 @@ template <> struct commscope::ir_traits<commscope::reference::program_ptr> {
   static reference::pointer_range<reference::expression> arguments(expression e) {
     return reference::pointer_range<reference::expression>(e->args());
   }
+  /// A chip orchestrator's call: the operands passed for the parameters its signature says
+  /// it may return (reference::signature::returned), and any operand it cannot place: an
+  /// unpacked one (`*xs`, and every positional one after it), a keyword of no parameter.
+  static std::uint64_t returned_operands(expression e) {
+    using namespace std::string_view_literals;
+    const auto* sig = e->callee().get();
+    if (!sig || sig->returned == ~std::uint64_t{0})
+      return ~std::uint64_t{0};
+    std::uint64_t out = 0;
+    std::size_t k = 0; // the operand's index: bit min(k, 63)
+    if (e->base())
+      out |= std::uint64_t{1} << k++; // what the call is made on
+    bool unpacked = false;
+    for (std::size_t p = 0; p < e->args().size(); ++p, ++k) {
+      const auto& a = *e->args()[p];
+      unpacked = unpacked || (a.what == expr_kind::opaque && a.text().view().starts_with("*"));
+      if (unpacked || ((sig->returned >> std::min<std::size_t>(p, 63)) & 1) != 0)
+        out |= std::uint64_t{1} << std::min<std::size_t>(k, 63);
+    }
+    for (const auto& kw : e->keywords()) {
+      const auto name = kw.name.view();
+      std::size_t p = 0; // the parameter it names, or none (the end)
+      while (p < sig->parameters.size() && sig->parameters[p].view() != name)
+        ++p;
+      if (name != "device"sv && // a place, no value
+          (p == sig->parameters.size() || ((sig->returned >> std::min<std::size_t>(p, 63)) & 1)))
+        out |= std::uint64_t{1} << std::min<std::size_t>(k, 63);
+      ++k;
+    }
+    return out;
+  }
   static std::optional<expression> device_of(expression e) {
     using namespace std::string_view_literals; // compares lengths before bytes
     for (const auto& k : e->keywords())
@@ -380,6 +411,11 @@ template <> struct commscope::ir_traits<commscope::reference::program_ptr> {
         name = callee->var()->name.view();
       else if (callee)
         name = callee->text().view();
+      // A function the host made and holds (`later = lambda: chip(v, device=2)`): what it
+      // does was followed where it was made; its value may be (part of) what it holds, its
+      // arguments escape.
+      if (callee && callee->what == expr_kind::name && callee->var())
+        return {operand_flow::escapes, name, true, 1};
       // Python's builtins that only read what they are given.
       if (callee && callee->what == expr_kind::name && !callee->var()) {
         for (const auto b : {"len"sv, "isinstance"sv, "print"sv, "int"sv, "bool"sv, "str"sv,

@@ -1,5 +1,6 @@
 // The run's imported modules: found as Python finds them, read and scanned once each.
 #include "imports_internal.hpp"
+#include "returned_parameters.hpp"
 
 #include <commscope/frontend/imports.hpp>
 
@@ -261,6 +262,7 @@ std::shared_ptr<scanned_module> loader_state::load(const std::string& path,
       m->ts = tokenize(m->source);
       m->scan = std::make_unique<module_scan>(m->ts);
       m->scan->run();
+      std::optional<returned_parameter_table> returned;
       for (const auto& d : m->scan->definitions) {
         using r = definition::dsl;
         if (d.scope != 0 || d.is_class ||
@@ -272,6 +274,14 @@ std::shared_ptr<scanned_module> loader_state::load(const std::string& path,
           for (const auto& rec : m->scan->scopes[static_cast<std::size_t>(d.own_scope)].records)
             if (rec.name < d.colon)
               f.parameters.emplace_back(m->ts.text(m->ts.tokens[rec.name]));
+        if (d.role == r::jit_chip) {
+          if (!returned)
+            returned.emplace(m->ts, *m->scan);
+          const auto& answer =
+              returned->of(static_cast<std::uint32_t>(&d - m->scan->definitions.data()));
+          f.returned = answer.mask;
+          f.returned_names.assign(answer.names.begin(), answer.names.end());
+        }
         m->functions.insert_or_assign(m->ts.text(m->ts.tokens[d.keyword + 1]), std::move(f));
       }
     } catch (const syntax_failure& f) {

@@ -26,6 +26,9 @@ namespace commscope::frontend::detail {
 struct imported_function {
   definition::dsl role = definition::dsl::none; ///< jit_host, jit_chip or jit_kernel
   std::vector<std::string> parameters;
+  /// A chip orchestrator's: what it may return of its arguments (returned_parameters.hpp).
+  std::vector<std::string> returned_names;
+  std::uint64_t returned = ~std::uint64_t{0};
 };
 
 /// One module file, read, tokenized and scanned once; never parsed further.

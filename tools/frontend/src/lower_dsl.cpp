@@ -18,6 +18,22 @@
 namespace commscope::frontend::detail {
 
 signature* dsl_parser::make_signature(const definition& d) {
+  signature* sig = make_signature_of_decorators(d);
+  if (sig->level == commscope::level::chip && sig->orchestrator) {
+    if (!returned_)
+      returned_.emplace(ts_, scan_);
+    const auto& r = returned_->of(static_cast<std::uint32_t>(&d - scan_.definitions.data()));
+    std::vector<str> names;
+    names.reserve(r.names.size());
+    for (const auto n : r.names)
+      names.push_back(w_.intern(n));
+    sig->parameters = w_.list(names);
+    sig->returned = r.mask;
+  }
+  return sig;
+}
+
+signature* dsl_parser::make_signature_of_decorators(const definition& d) {
   auto* sig = w_.make_node(signature{});
   sig->name = w_.intern(text(t_[d.keyword + 1]));
   using r = definition::dsl;
@@ -571,6 +587,11 @@ mutable_expr dsl_parser::imported_call(expression_spec& s, const dotted* d, std:
       } else if (r.function->role == role::jit_chip) {
         made->level = commscope::level::chip;
         made->orchestrator = true;
+        std::vector<str> names;
+        for (const auto& n : r.function->returned_names)
+          names.push_back(w_.intern(n));
+        made->parameters = w_.list(names);
+        made->returned = r.function->returned;
       } else {
         made->level = commscope::level::other;
       }

@@ -7,6 +7,7 @@
 
 #include "imports_internal.hpp"
 #include "module_scan.hpp"
+#include "returned_parameters.hpp"
 #include "source_text.hpp"
 #include "tokens.hpp"
 
@@ -208,6 +209,7 @@ private:
 
   // ---- functions
   signature* make_signature(const definition& d);
+  signature* make_signature_of_decorators(const definition& d);
 
   function_ptr parse_function(const definition& d, signature* sig, bool method);
 
@@ -634,6 +636,9 @@ private:
   /// Modules library_function looked for, by name: whether they are a library's.
   std::unordered_map<std::string, bool> library_modules_;
   std::vector<const scanned_module*> broken_reported_;
+  /// What the module's functions may return of their arguments, made for its first chip
+  /// orchestrator.
+  std::optional<returned_parameter_table> returned_;
   node_factory w_;
   program_unit* unit_ = nullptr;
   std::shared_ptr<source_text> texts_;
