@@ -87,6 +87,23 @@ TEST_CASE("a copy of a view, and one a branch may bind, escape alike") {
   CHECK(diags(pl) == "view-escapes a helper 9");
 }
 
+TEST_CASE("a window of a pointer a branch may bind to a view escapes, and stays a view of the "
+          "allocation it may name") {
+  flow::program p;
+  p.host({p.alloc("a"), p.alloc("b"), p.window("v", "b"), p.on({"v"}, 0), p.copy("q", "a"),
+          p.if_({{p.copy("q", "v")}, {}}), p.window("w", "q"), p.on({"w"}, 1)});
+  const auto pl = analyze(p);
+  // w may use b's memory on device 1, which b's devices lack: one diagnostic, at w.
+  CHECK(diags(pl) == "view-escapes b window 8");
+  REQUIRE(pl.diagnostics.size() == 1);
+  CHECK(pl.diagnostics[0].why == commscope::reason::view_into_operation);
+  REQUIRE(pl.diagnostics[0].notes.size() == 1);
+  CHECK(pl.diagnostics[0].notes[0].where == 3);
+  const auto& fp = pl.functions[0];
+  REQUIRE(fp.views.size() == 2);
+  CHECK(fp.views[1].allocation == 0);
+}
+
 TEST_CASE("a window pointer passed on escapes, and its allocation is no dead-alloc") {
   flow::program p;
   p.host({p.alloc("a"), p.copy("q", "a"),

@@ -202,3 +202,65 @@ func.func @window_of_view() attributes {pld.level = "host", pld.role = "orchestr
   pld.dispatch @chip(%c1, %w) : (index, tensor<64xf32>) -> ()
   return
 }
+
+// -----
+
+// A window pointer that may be an allocation's pointer or a view (an arith.select of the
+// two) is a view of the allocation, and the view's allocation would be used uncounted:
+// view-escapes at the window, naming the view's allocation ('y' alone got device 0).
+func.func private @chip(tensor<64xf32>) attributes {pld.level = "chip", pld.role = "orchestrator"}
+func.func private @chip_i64(i64) attributes {pld.level = "chip", pld.role = "orchestrator"}
+func.func @window_of_pointer_or_view(%flag: i1) attributes {pld.level = "host", pld.role = "orchestrator"} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c256 = arith.constant 256 : index
+  %x = pld.alloc_window_buffer(%c256) {name = "x"} : (index) -> i64
+  %y = pld.alloc_window_buffer(%c256) {name = "y"} : (index) -> i64
+  // expected-note @+1 {{a view of it is taken here}}
+  %vy = pld.window(%y, %c256) : (i64, index) -> i64
+  pld.dispatch @chip_i64(%c0, %vy) : (index, i64) -> ()
+  %p = arith.select %flag, %x, %vy : i64
+  // expected-error @+1 {{a view of allocation 'y' is an operand of 'window'}}
+  %w = pld.window(%p, %c256) : (i64, index) -> tensor<64xf32>
+  pld.dispatch @chip(%c1, %w) : (index, tensor<64xf32>) -> ()
+  return
+}
+
+// -----
+
+// The same merged by an scf.if's result, and by a block argument: one error per window,
+// naming the first allocation of the views it may be ('y', not 'z').
+func.func private @chip(tensor<64xf32>) attributes {pld.level = "chip", pld.role = "orchestrator"}
+func.func private @chip_i64(i64) attributes {pld.level = "chip", pld.role = "orchestrator"}
+func.func @window_of_merged_pointer(%flag: i1, %other: i1) attributes {pld.level = "host", pld.role = "orchestrator"} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c256 = arith.constant 256 : index
+  %x = pld.alloc_window_buffer(%c256) {name = "x"} : (index) -> i64
+  %y = pld.alloc_window_buffer(%c256) {name = "y"} : (index) -> i64
+  %z = pld.alloc_window_buffer(%c256) {name = "z"} : (index) -> i64
+  // expected-note @+1 {{a view of it is taken here}}
+  %vy = pld.window(%y, %c256) : (i64, index) -> i64
+  %vz = pld.window(%z, %c256) : (i64, index) -> i64
+  pld.dispatch @chip_i64(%c0, %vy) : (index, i64) -> ()
+  pld.dispatch @chip_i64(%c0, %vz) : (index, i64) -> ()
+  %p = scf.if %flag -> (i64) {
+    scf.yield %x : i64
+  } else {
+    %q = arith.select %other, %vz, %vy : i64
+    scf.yield %q : i64
+  }
+  // expected-error @+1 {{a view of allocation 'y' is an operand of 'window'}}
+  %w = pld.window(%p, %c256) : (i64, index) -> tensor<64xf32>
+  pld.dispatch @chip(%c1, %w) : (index, tensor<64xf32>) -> ()
+  %r = scf.execute_region -> (i64) {
+    cf.cond_br %flag, ^b1(%vy : i64), ^b1(%x : i64)
+  ^b1(%s: i64):
+    scf.yield %s : i64
+  }
+  // expected-error @+1 {{a view of allocation 'y' is an operand of 'window'}}
+  %u = pld.window(%r, %c256) : (i64, index) -> tensor<64xf32>
+  pld.dispatch @chip(%c2, %u) : (index, tensor<64xf32>) -> ()
+  return
+}

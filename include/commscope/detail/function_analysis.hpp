@@ -206,7 +206,7 @@ private:
   /// dispatches are judged (make_views). A pointer that
   /// several bindings reach names the allocations they name: one is a view of it (the
   /// others are values the pass does not follow), two are an error, since a view has one
-  /// window buffer.
+  /// window buffer; a view among them is view-escapes (window_of_view).
   constexpr void bind_views() {
     auto& windows = facts_.windows;
     std::uint32_t views = 0;
@@ -214,11 +214,13 @@ private:
     for (auto& w : windows) {
       auto a = vars_.allocation_of(w.allocation); // the pointer's definition
       bool reported = false;
-      if (a == no_index)
-        a = several_allocations(w, reported);
       if (a == no_index) {
+        a = several_allocations(w, reported);
+        // A pointer that may be a view as well as an allocation's pointer would use that
+        // view's allocation uncounted too: the window stays a view of its allocation.
         window_of_view(w);
-        continue;
+        if (a == no_index)
+          continue;
       }
       if (reported) // a view still, so that nothing downstream reports its rejection again
         unsure_.emplace_back(views);
@@ -283,10 +285,11 @@ private:
     return view_of;
   }
 
-  /// A window that names no allocation but whose pointer may be a view (a window of a
-  /// window, through copies and derived values) would use that view's allocation where
-  /// no dispatch of it is counted: view-escapes at the window, naming the allocation of
-  /// the first such view (whose windows come before: they are views by now).
+  /// A window whose pointer may be a view (a window of a window, through copies and
+  /// derived values, whether or not it may also name an allocation) would use that view's
+  /// allocation where no dispatch of it is counted: view-escapes at the window, naming
+  /// the allocation of the first such view (whose windows come before: they are views by
+  /// now).
   constexpr void window_of_view(const window_site<Adapter>& w) {
     std::uint32_t alloc = no_index, view = no_index;
     vars_.sources(
