@@ -503,6 +503,7 @@ void dsl_parser::parse_simple_line() {
 }
 
 statement* dsl_parser::parse_simple() {
+  const auto start = static_cast<std::uint32_t>(i_);
   statement_spec s;
   s.where = where(peek());
   const token& w = peek();
@@ -646,11 +647,15 @@ statement* dsl_parser::parse_simple() {
   if (!is_op("=")) {
     s.what = statement::kind::evaluate;
     s.value = first;
-    if (first->what == expression::kind::string || is_docstring(*first)) {
+    const bool exit = !yields && exits(start, static_cast<std::uint32_t>(i_));
+    if (exit || first->what == expression::kind::string || is_docstring(*first)) {
       s.what = statement::kind::verbatim;
       const expression_ptr v[] = {first};
       s.values = v;
       s.value = nullptr;
+      // `sys.exit(1)` ends the program as a raise does: no dispatch after it surely runs.
+      // Its arguments are evaluated first, as a raise's exception is.
+      s.jump = exit;
       return w_.make(s);
     }
     return w_.make(s);
@@ -665,6 +670,40 @@ statement* dsl_parser::parse_simple() {
       targets.push(value);
   }
   return assignment(s, targets.items(), value);
+}
+
+bool dsl_parser::exits(std::uint32_t b, std::uint32_t e) {
+  // D(...) with D a dotted name of one or two names, the call's ')' ending the statement.
+  std::uint32_t open = b;
+  while (open < e && (t_[open].kind() == tok::name || t_[open].is_op(".")))
+    ++open;
+  const std::string d = dotted_name(ts_, b, open);
+  if (d.empty() || open >= e || !t_[open].is_op("(") || !t_[e - 1].is_op(")"))
+    return false;
+  int depth = 0;
+  for (std::uint32_t k = open; k < e; ++k)
+    if ((depth += t_[k].kind() == tok::op ? bracket_nesting(t_[k].flags()) : 0) == 0 && k + 1 != e)
+      return false; // `sys.exit(1).x`, `exit()()`: not the call alone
+  const auto dot = d.find('.');
+  const std::string_view root = std::string_view(d).substr(0, dot);
+  if (dot == std::string::npos && (d == "exit" || d == "quit") && scan_.star_modules.empty() &&
+      binding_scope(function_scope_ < 0 ? 0 : function_scope_, root, true) < 0)
+    return true; // the builtins (site's): no scope binds the name, no star import may
+  if (dot != std::string::npos && d.find('.', dot + 1) != std::string::npos)
+    return false;
+  // Else an import of the name that the function sees: `import sys [as s]` for
+  // `s.exit`, `from sys import exit [as e]` for `e`.
+  const import_record* rec = import_of(scan_, root, function_scope_ < 0 ? 0 : function_scope_);
+  if (!rec || rec->level != 0 || !binds_last(*rec, root) ||
+      binding_scope(function_scope_ < 0 ? 0 : function_scope_, root, true) != rec->scope)
+    return false;
+  const std::string_view name =
+      dot == std::string::npos ? std::string_view(rec->name) : std::string_view(d).substr(dot + 1);
+  if (dot != std::string::npos && !rec->name.empty())
+    return false; // `from m import sys`: not the module
+  const std::string_view module = rec->module;
+  return (module == "sys" && name == "exit") || (module == "os" && name == "_exit") ||
+         (module == "builtins" && (name == "exit" || name == "quit"));
 }
 
 bool dsl_parser::single_target() const {

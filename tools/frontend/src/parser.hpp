@@ -733,6 +733,10 @@ private:
   /// scope and name).
   bool is_builtin(std::string_view name);
   std::unordered_map<std::string, bool> builtins_seen_;
+  /// Whether the expression statement [b, e) is a call that ends the program as a raise
+  /// does: `sys.exit(...)`, `os._exit(...)`, the builtins `exit()` and `quit()`, each as
+  /// the file's imports and bindings resolve the callee.
+  bool exits(std::uint32_t b, std::uint32_t e);
   /// local_variable's view of the names the function binds: a filter of their hashes,
   /// and, made only when a name passes it, the set of them.
   std::vector<std::uint64_t> record_filter_;
