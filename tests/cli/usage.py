@@ -44,7 +44,7 @@
 # HELP: 3  syntax error in an input
 # HELP: Codes
 # HELP-NEXT: dead-alloc An allocation has no window view.
-# HELP: unknown-decorator A DSL decorator that the DSL does not define.
+# HELP: unknown-decorator A DSL decorator that the DSL does not define, or one the front end cannot read.
 # RUN: %commscope-opt --version | %FileCheck --check-prefix=VERSION %s
 # VERSION: commscope-opt {{[0-9]+\.[0-9]+\.[0-9]+$}}
 #

@@ -68,10 +68,12 @@ inline constexpr std::array<error_code_info, 2> front_end_codes{{
      "fix the file so that Python reads it; no program of it was checked",
      {}},
     {"unknown-decorator",
-     "A DSL decorator that the DSL does not define.",
+     "A DSL decorator that the DSL does not define, or one the front end cannot read.",
      "A decorator (or a @pl.function keyword value) names an attribute of the DSL's module "
-     "that does not exist, so Python itself would fail on it; the function it decorates "
-     "would otherwise silently drop out of the analysis.",
+     "that does not exist, so Python itself would fail on it; or it is spelled in a form the "
+     "front end does not follow (@(pl).jit.host, a name bound to pl.jit.host if c else "
+     "pl.jit, host = pl.jit.host(f) where f is no def above it in the same scope). The "
+     "function it decorates would otherwise silently drop out of the analysis.",
      "the DSL's decorators are pl.program, pl.function, pl.inline, pl.jit and pl.jit.host, "
      "pl.jit.incore, pl.jit.inline, pl.jit.opaque, pl.jit.extern",
      {}},

@@ -6,6 +6,7 @@
 
 #include <commscope/frontend/frontend.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <cstddef>
@@ -13,6 +14,9 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <tuple>
+#include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -45,9 +49,22 @@ public:
   checker(const token_stream& ts, const module_scan& scan) : ts_(ts), scan_(scan) {}
 
   std::vector<decorator_finding> run() {
+    find_suspects();
     for (const auto& d : scan_.definitions)
       for (const auto& [b, e] : d.decorators)
         decorator(d, b, e);
+    for (const auto& u : scan_.unread_wrappings)
+      wrapping(u);
+    if (!suspects_.empty())
+      suspect_calls();
+    // Source order, as the definitions' findings were before wrappings joined them
+    // (no two share a place: a sort by it is stable).
+    std::sort(out_.begin(), out_.end(), [](const auto& a, const auto& b) {
+      const auto& x = a.diagnostic.where;
+      const auto& y = b.diagnostic.where;
+      return std::tie(x.line, x.column, a.diagnostic.message) <
+             std::tie(y.line, y.column, b.diagnostic.message);
+    });
     return std::move(out_);
   }
 
@@ -76,11 +93,21 @@ private:
         break;
       }
     const std::string spelled = dotted_name(ts_, b, end);
-    if (spelled.empty())
+    if (spelled.empty()) {
+      // `@(pl).jit.host`, `@pl.jit.host if X else pl.jit`: an expression of the DSL's
+      // decorators that is no dotted name, whose value the front end does not compute.
+      if (d.role == definition::dsl::none && mentions_decorators(b, e))
+        unread(d, b, e, "it is no dotted name");
       return;
+    }
     const std::string canonical = scan_.names.canonical(spelled);
-    if (!canonical.starts_with("pl.") || scan_.names.foreign(root(spelled)))
-      return; // not the DSL's module
+    if (!canonical.starts_with("pl.") || scan_.names.foreign(root(spelled))) {
+      if (d.role != definition::dsl::none || !suspects_.contains(root(spelled)))
+        return; // not the DSL's module
+      if (const auto* r = bound_to_decorators(d.scope, root(spelled)))
+        unread(d, b, e, bound_on(*r));
+      return;
+    }
     bool known = false;
     for (const auto k : dsl_decorators)
       known = known || canonical == k;
@@ -157,11 +184,182 @@ private:
                   const std::string& why) {
     front_end_diagnostic fd;
     fd.code = "unknown-decorator";
-    fd.message = "the kind of '" + std::string(ts_.text(ts_.tokens[d.keyword + 1])) +
+    fd.message = "the kind of '" + std::string(ts_.text(ts_.tokens[d.name])) +
                  "' cannot be read from '@" + spelled + "(...)': " + why;
     fd.help = "write level=, type= and role= in the decorator itself, as members of "
               "pl.Level, pl.FunctionType and pl.Role";
     add(d, name, std::move(fd));
+  }
+
+  /// Whether the tokens [b, e) name the DSL's module or one of its decorators (`pl`,
+  /// `pl.jit.host`, through the file's aliases): not its types or operations.
+  bool mentions_decorators(std::uint32_t b, std::uint32_t e) const {
+    const auto& t = ts_.tokens;
+    for (std::uint32_t i = b; i < e; ++i) {
+      if (t[i].kind() != tok::name || (i > b && t[i - 1].is_op(".")))
+        continue;
+      std::uint32_t k = i + 1; // the dotted name that starts at i
+      while (k + 1 < e && t[k].is_op(".") && t[k + 1].kind() == tok::name)
+        k += 2;
+      const std::string spelled = dotted_name(ts_, i, k);
+      if (spelled.empty() || scan_.names.foreign(root(spelled)))
+        continue;
+      const std::string c = scan_.names.canonical(spelled);
+      for (const std::string_view m : {"pl", "pl.jit", "pl.program", "pl.function", "pl.inline"})
+        if (c == m || (m != "pl" && c.starts_with(m) && c[m.size()] == '.'))
+          return true;
+    }
+    return false;
+  }
+
+  /// The names bound somewhere to an expression of the DSL's decorators that is no
+  /// wrapping the scan read or reported (`deco = pl.jit.host if X else pl.jit`,
+  /// `deco = pl.function(level=pl.Level.HOST)`, `deco = pl.jit.host` in a function's
+  /// body): a decorator or a call through one of them may make a DSL function unseen.
+  void find_suspects() {
+    std::unordered_set<std::uint32_t> wrapped; // the targets of wrappings
+    for (const auto& d : scan_.definitions)
+      if (d.name != d.keyword + 1)
+        wrapped.insert(d.name);
+    for (const auto& u : scan_.unread_wrappings)
+      wrapped.insert(u.target);
+    for (const auto& sc : scan_.scopes)
+      for (const auto& r : sc.records)
+        if (r.rhs_end != 0 && !wrapped.contains(r.name) &&
+            mentions_decorators(r.rhs_begin, r.rhs_end))
+          suspects_.insert(ts_.text(ts_.tokens[r.name]));
+  }
+
+  /// The binding of `name`, a suspect, that code of scope `scope` sees when it holds an
+  /// expression of the DSL's decorators; else nullptr.
+  const py_scope::record* bound_to_decorators(std::int32_t scope, std::string_view name) {
+    // Asked once per scope and name: a file of many calls through a suspect would
+    // otherwise walk the scopes' bindings for each.
+    std::string key = std::to_string(scope);
+    key += ':';
+    key += name;
+    if (const auto it = bound_.find(key); it != bound_.end())
+      return it->second;
+    const py_scope::record* found = lookup_bound(scope, name);
+    bound_.emplace(std::move(key), found);
+    return found;
+  }
+
+  const py_scope::record* lookup_bound(std::int32_t scope, std::string_view name) const {
+    const auto& t = ts_.tokens;
+    // As Python looks it up: the scope itself, then the enclosing functions' and the
+    // module's (class bodies aside).
+    for (std::int32_t s = scope; s >= 0;) {
+      const auto& sc = scan_.scopes[static_cast<std::size_t>(s)];
+      bool bound = false;
+      if (s == scope || sc.what != py_scope::kind::class_body)
+        for (const auto& r : sc.records) {
+          if (ts_.text(t[r.name]) != name)
+            continue;
+          bound = true;
+          if (r.rhs_end != 0 && mentions_decorators(r.rhs_begin, r.rhs_end))
+            return &r;
+        }
+      if (bound)
+        return nullptr;
+      s = sc.parent;
+    }
+    return nullptr;
+  }
+
+  /// Why a name bound so is not read: "'deco' is bound on line 5 to '...', ...".
+  std::string bound_on(const py_scope::record& r) const {
+    const auto& t = ts_.tokens;
+    const std::uint32_t vb = t[r.rhs_begin].begin;
+    return "'" + std::string(ts_.text(t[r.name])) + "' is bound on line " +
+           std::to_string(ts_.line(t[r.name])) + " to '" +
+           std::string(ts_.source.substr(vb, ts_.end(t[r.rhs_end - 1]) - vb)) +
+           "': the front end follows only a name bound at the module's level to a dotted name of "
+           "the DSL's module";
+  }
+
+  /// `host = deco(impl)`, `deco` a suspect that resolves to such a binding: the wrapping
+  /// of a decorator the front end does not read.
+  void suspect_calls() {
+    const auto& t = ts_.tokens;
+    for (std::size_t s = 0; s < scan_.scopes.size(); ++s)
+      for (const auto& r : scan_.scopes[s].records) {
+        const std::uint32_t b = r.rhs_begin, e = r.rhs_end;
+        if (e < b + 3 || t[b].kind() != tok::name || !t[e - 1].is_op(")") ||
+            !suspects_.contains(ts_.text(t[b])))
+          continue;
+        std::uint32_t open = b + 1; // past the callee's dotted name, at its call's '('
+        while (open + 1 < e && t[open].is_op(".") && t[open + 1].kind() == tok::name)
+          open += 2;
+        if (!t[open].is_op("("))
+          continue;
+        // A module-level alias of the DSL's (`deco = pl.jit.host`): the scan's wrapping.
+        const std::string callee = dotted_name(ts_, b, open);
+        if (scan_.names.canonical(callee).starts_with("pl.") && !scan_.names.foreign(root(callee)))
+          continue;
+        const auto* bound = bound_to_decorators(static_cast<std::int32_t>(s), ts_.text(t[b]));
+        if (!bound || bound == &r)
+          continue;
+        front_end_diagnostic fd;
+        fd.code = "unknown-decorator";
+        fd.where = ts_.where(t[b]);
+        fd.message =
+            "cannot read '" + std::string(ts_.text(t[r.name])) + " = " +
+            std::string(ts_.source.substr(t[b].begin, ts_.end(t[e - 1]) - t[b].begin)) +
+            "', which may make a DSL function that the check would skip: " + bound_on(*bound);
+        fd.help = "wrap the function in a dotted name of the DSL's module ('" +
+                  std::string(ts_.text(t[r.name])) +
+                  " = pl.jit.host(impl)'), or bind a name to one "
+                  "alone at the module's level ('deco = pl.jit.host')";
+        out_.push_back({program_of_scope(static_cast<std::int32_t>(s)), std::move(fd)});
+      }
+  }
+
+  /// A decorator the front end cannot read that may make the function the DSL's: it
+  /// would drop out of the check unseen.
+  void unread(const definition& d, std::uint32_t b, std::uint32_t e, const std::string& why) {
+    const auto& t = ts_.tokens;
+    front_end_diagnostic fd;
+    fd.code = "unknown-decorator";
+    fd.message = "cannot read the decorator '" +
+                 std::string(ts_.source.substr(t[b].begin, ts_.end(t[e - 1]) - t[b].begin)) +
+                 "' of '" + std::string(ts_.text(t[d.keyword + 1])) +
+                 "', which may make it a DSL function that the check would skip: " + why;
+    fd.help = "spell the decorator as a dotted name of the DSL's module ('@pl.jit.host'), or "
+              "bind a name to one alone at the module's level ('deco = pl.jit.host')";
+    add(d, b, std::move(fd));
+  }
+
+  /// `NAME = D(F)` whose F the scan could not take for a function of the file.
+  void wrapping(const unread_wrapping& u) {
+    const auto& t = ts_.tokens;
+    const auto text = [&](std::uint32_t b, std::uint32_t e) {
+      return b >= e ? std::string()
+                    : std::string(ts_.source.substr(t[b].begin, ts_.end(t[e - 1]) - t[b].begin));
+    };
+    front_end_diagnostic fd;
+    fd.code = "unknown-decorator";
+    fd.where = ts_.where(t[u.callee_begin]);
+    std::uint32_t end = u.callee_begin; // D of D(...)
+    while (end < u.callee_end && !t[end].is_op("("))
+      ++end;
+    const std::string spelled = dotted_name(ts_, u.callee_begin, end);
+    const std::string canonical = scan_.names.canonical(spelled);
+    if (std::find(dsl_decorators.begin(), dsl_decorators.end(), canonical) ==
+        dsl_decorators.end()) {
+      fd.message = "unknown decorator '" + spelled + "': the DSL has no such decorator";
+      if (const auto s = nearest_spelling(canonical, dsl_decorators); !s.empty())
+        fd.help = "did you mean '" + respelled(spelled, canonical, s) + "'?";
+      out_.push_back({program_of_scope(u.scope), std::move(fd)});
+      return;
+    }
+    fd.message = "cannot read '" + std::string(ts_.text(t[u.target])) + " = " +
+                 text(u.callee_begin, u.callee_end) + "(" + text(u.argument_begin, u.argument_end) +
+                 ")', whose DSL function the check would skip: " + u.why;
+    fd.help = "wrap a function defined with def above it in the same scope ('" +
+              std::string(ts_.text(t[u.target])) + " = " + text(u.callee_begin, u.callee_end) +
+              "(impl)'), or decorate the def itself";
+    out_.push_back({program_of_scope(u.scope), std::move(fd)});
   }
 
   static std::string_view root(std::string_view dotted) {
@@ -172,21 +370,28 @@ private:
   /// its own, else the program class it is a method of, else its scope's `@pl.jit` group.
   void add(const definition& d, std::uint32_t name, front_end_diagnostic fd) {
     fd.where = ts_.where(ts_.tokens[name]);
-    std::int32_t program = d.program;
-    if (program < 0)
-      for (const auto& c : scan_.definitions)
-        if (c.is_class && c.role == definition::dsl::program_class && c.own_scope == d.scope)
-          program = c.program;
+    out_.push_back({d.program >= 0 ? d.program : program_of_scope(d.scope), std::move(fd)});
+  }
+
+  /// The program a definition of scope `scope` would belong to: the program class whose
+  /// body it is, else the scope's `@pl.jit` group; -1: none.
+  std::int32_t program_of_scope(std::int32_t scope) const {
+    std::int32_t program = -1;
+    for (const auto& c : scan_.definitions)
+      if (c.is_class && c.role == definition::dsl::program_class && c.own_scope == scope)
+        program = c.program;
     if (program < 0)
       for (std::size_t p = 0; p < scan_.programs.size(); ++p)
-        if (!scan_.programs[p].is_class && scan_.programs[p].scope == d.scope)
+        if (!scan_.programs[p].is_class && scan_.programs[p].scope == scope)
           program = static_cast<std::int32_t>(p);
-    out_.push_back({program, std::move(fd)});
+    return program;
   }
 
   const token_stream& ts_;
   const module_scan& scan_;
   std::vector<decorator_finding> out_;
+  std::unordered_set<std::string_view> suspects_;                  ///< find_suspects
+  std::unordered_map<std::string, const py_scope::record*> bound_; ///< bound_to_decorators
 };
 
 /// The items of the bracketed list whose opening bracket is token `open`, split at its

@@ -282,7 +282,7 @@ std::shared_ptr<scanned_module> loader_state::load(const std::string& path,
           f.returned = answer.mask;
           f.returned_names.assign(answer.names.begin(), answer.names.end());
         }
-        m->functions.insert_or_assign(m->ts.text(m->ts.tokens[d.keyword + 1]), std::move(f));
+        m->functions.insert_or_assign(m->ts.text(m->ts.tokens[d.name]), std::move(f));
       }
     } catch (const syntax_failure& f) {
       m->scan.reset();

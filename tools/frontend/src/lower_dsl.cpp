@@ -35,7 +35,7 @@ signature* dsl_parser::make_signature(const definition& d) {
 
 signature* dsl_parser::make_signature_of_decorators(const definition& d) {
   auto* sig = w_.make_node(signature{});
-  sig->name = w_.intern(text(t_[d.keyword + 1]));
+  sig->name = w_.intern(text(t_[d.name]));
   using r = definition::dsl;
   switch (d.role) {
   case r::jit_host:
@@ -57,8 +57,13 @@ signature* dsl_parser::make_signature_of_decorators(const definition& d) {
   std::vector<keyword_argument> decorator;
   for (const auto& [b, e] : d.decorators) {
     i_ = b;
-    auto deco = parse_test();
-    if (i_ != e)
+    const expression* deco = parse_test();
+    // `NAME = pl.function(...)(F)`: the decorator is the callee of the call of F, which
+    // the expression goes on to read (module_scan::wrapping).
+    const bool wrapping = d.name != d.keyword + 1 && b == d.decorators.back().first;
+    if (wrapping && deco->what == expression::kind::call && deco->base() && i_ == e + 3)
+      deco = deco->base().get();
+    else if (i_ != e)
       unexpected("end of the decorator");
     const expression& ex = *deco;
     const bool call = ex.what == expression::kind::call;

@@ -251,6 +251,11 @@ void module_scan::run() {
     unused_module_name = unused_name("pld");
   if (top_import_end == no_offset)
     top_import_end = distributed_import_end_;
+  if (wrapped_) // a function wrapped below its def joined its program late: source order
+    for (auto& p : programs)
+      std::sort(p.functions.begin(), p.functions.end(), [&](std::uint32_t a, std::uint32_t b) {
+        return definitions[a].keyword < definitions[b].keyword;
+      });
 }
 
 bool module_scan::rebinds_dynamically() const {
@@ -427,6 +432,7 @@ module_scan::define(std::uint32_t kw, std::uint32_t colon, std::int32_t scope,
   d.first_decorator = first;
   d.decorators = decorators;
   d.keyword = kw;
+  d.name = kw + 1;
   d.colon = colon;
   d.is_class = is_class;
   d.scope = scope;
@@ -434,6 +440,7 @@ module_scan::define(std::uint32_t kw, std::uint32_t colon, std::int32_t scope,
   classify(d);
   definitions.push_back(std::move(d));
   const auto index = static_cast<std::int32_t>(definitions.size() - 1);
+  definition_named_[kw + 1] = index;
   attach(index);
   return index;
 }
@@ -639,6 +646,7 @@ void module_scan::simple_statement(std::uint32_t b, std::uint32_t e, std::int32_
             spelled.starts_with("pld."))
           names.alias(std::string(ts_.text(t[b])), spelled);
       }
+    wrapping(b, e, scope); // before the target's binding: `chip = pl.jit(chip)`
     bind(scope, b, eqs_[0] + 1, e);
     return;
   }
@@ -647,6 +655,89 @@ void module_scan::simple_statement(std::uint32_t b, std::uint32_t e, std::int32_
     bind_targets(s, q, scope);
     s = q + 1;
   }
+}
+
+bool module_scan::wrapping(std::uint32_t b, std::uint32_t e, std::int32_t scope) {
+  // NAME = D(F) or NAME = D(...)(F): the last call's '(' is the one that closes at e - 1.
+  const auto& t = ts_.tokens;
+  const std::uint32_t r = b + 2;
+  if (e < r + 4 || !is_op(e - 1, ")"))
+    return false;
+  std::uint32_t open = e - 1;
+  for (int depth = 0; open > r; --open)
+    if ((depth += nesting(open)) == 0)
+      break;
+  if (open <= r || !is_op(open, "(") || !(t[open - 1].kind() == tok::name || is_op(open - 1, ")")))
+    return false;
+  std::uint32_t callee_end = open; // D: up to its own call's '(', if it has one
+  for (std::uint32_t k = r; k < open; ++k)
+    if (is_op(k, "(")) {
+      callee_end = k;
+      break;
+    }
+  if (callee_end < open) { // D(...): that call must end just before F's '('
+    int depth = 0;
+    std::uint32_t k = callee_end;
+    for (; k < open; ++k)
+      if ((depth += nesting(k)) == 0)
+        break;
+    if (k + 1 != open)
+      return false;
+  }
+  const std::string spelled = dotted_name(ts_, r, callee_end);
+  if (spelled.empty() || names.foreign(spelled.substr(0, spelled.find('.'))))
+    return false;
+  const std::string canonical = names.canonical(spelled);
+  // The DSL's decorators, and any name under pl.jit (a misspelled one is reported as a
+  // decorator's is); pl.range(n) and the like are no wrappings.
+  static constexpr std::array<std::string_view, 5> wrappers = {"pl.program", "pl.function",
+                                                               "pl.inline", "pl.jit", "pl.jit."};
+  bool wraps = false;
+  for (const auto w : wrappers)
+    wraps = wraps || (w.ends_with('.') ? canonical.starts_with(w) : canonical == w);
+  if (!wraps)
+    return false;
+  if (callee_end == open) { // `D(k=V)`, `D()`: a decorator made with its arguments
+    int depth = 0;
+    bool keyword = open + 2 == e;
+    for (std::uint32_t k = open + 1; k + 1 < e && !keyword; ++k)
+      keyword = (depth += nesting(k)) == 0 && (is_op(k, "=") || is_op(k, "**"));
+    if (keyword)
+      return false;
+  }
+  unread_wrapping u{scope, b, r, open, open + 1, e - 1, {}};
+  const auto unread = [&](std::string why) {
+    u.why = std::move(why);
+    unread_wrappings.push_back(std::move(u));
+    return true;
+  };
+  if (open + 2 != e - 1 || t[open + 1].kind() != tok::name || t[open + 1].is_reserved())
+    return unread("it wraps no plain name of a function");
+  const std::string_view f = ts_.text(t[open + 1]);
+  // F as the scope binds it here: its last binding so far.
+  const auto& records = scopes[static_cast<std::size_t>(scope)].records;
+  std::uint32_t last = 0;
+  bool bound = false;
+  for (auto it = records.rbegin(); it != records.rend() && !bound; ++it)
+    if (ts_.text(t[it->name]) == f) {
+      last = it->name;
+      bound = true;
+    }
+  const auto found = bound ? definition_named_.find(last) : definition_named_.end();
+  if (found == definition_named_.end())
+    return unread("'" + std::string(f) + "' is no function defined above it in this scope");
+  const auto index = found->second;
+  definition& d = definitions[static_cast<std::size_t>(index)];
+  if (d.is_class)
+    return unread("'" + std::string(f) + "' is a class");
+  if (d.role != definition::dsl::none || d.name != d.keyword + 1)
+    return unread("'" + std::string(f) + "' is a DSL function already");
+  d.decorators.emplace_back(r, open);
+  d.name = b;
+  classify(d);
+  attach(index);
+  wrapped_ = true;
+  return true;
 }
 
 void module_scan::read_import(std::uint32_t b, std::uint32_t e) {

@@ -69,6 +69,9 @@ struct definition {
   std::uint32_t first_decorator = 0; ///< token index of the first '@' (or of `def`)
   std::vector<std::pair<std::uint32_t, std::uint32_t>> decorators; ///< token ranges after '@'
   std::uint32_t keyword = 0;    ///< token index of `def` / `class`
+  /// The token of the name the function is called by: its own (keyword + 1), or the
+  /// target of the assignment that wraps it (`chip = pl.jit(chip_impl)`).
+  std::uint32_t name = 0;
   std::uint32_t colon = 0;      ///< the header's ':'
   std::uint32_t body_begin = 0; ///< first token of the body
   std::uint32_t body_end = 0;   ///< its DEDENT (or NEWLINE for an inline body)
@@ -80,6 +83,17 @@ struct definition {
   dsl role = dsl::none;
   std::int32_t program = -1; ///< the candidate program it belongs to
   std::uint32_t level = 0;   ///< the indentation level of its `def` (0: the module's)
+};
+
+/// `NAME = D(F)` (or `D(...)(F)`) where D is a DSL decorator and F names no function the
+/// scan can take for the one wrapped: a def of the same scope above it, not already
+/// the DSL's. Reported (unknown-decorator): what it makes is never analyzed.
+struct unread_wrapping {
+  std::int32_t scope = 0;
+  std::uint32_t target = 0;                       ///< NAME's token
+  std::uint32_t callee_begin = 0, callee_end = 0; ///< D or D(...)
+  std::uint32_t argument_begin = 0, argument_end = 0;
+  std::string why; ///< why F is not read
 };
 
 struct candidate_program {
@@ -273,6 +287,7 @@ public:
   std::vector<definition> definitions;
   std::vector<candidate_program> programs;
   std::vector<import_record> imports;
+  std::vector<unread_wrapping> unread_wrappings;
   aliases names;
   /// The byte offset just past the first import statement that begins a line of the
   /// module's top level, else past the first import of names from
@@ -372,6 +387,11 @@ private:
   /// `walrus`: the statement may hold a `:=` (false only when its line holds none).
   void simple_statement(std::uint32_t b, std::uint32_t e, std::int32_t scope, bool walrus = true);
 
+  /// `NAME = D(F)` of a DSL decorator D: F's def becomes the DSL function that NAME
+  /// names, as `@D` on it would make it (else an unread_wrapping). False: no such
+  /// statement.
+  bool wrapping(std::uint32_t b, std::uint32_t e, std::int32_t scope);
+
   void import(std::uint32_t b, std::uint32_t e, std::int32_t scope);
   /// An import statement as Python reads it, by token index.
   struct import_shape {
@@ -398,6 +418,9 @@ private:
   /// `nonlocal NAME` declarations: (scope, the name's token).
   std::vector<std::pair<std::int32_t, std::uint32_t>> nonlocals_;
   std::unordered_map<std::int32_t, std::int32_t> jit_program_;
+  /// The definition whose name a token is (its def's name): for wrapping.
+  std::unordered_map<std::uint32_t, std::int32_t> definition_named_;
+  bool wrapped_ = false; ///< some wrapping attached a function after its def
 };
 
 // ---- constants of the file -------------------------------------------------------

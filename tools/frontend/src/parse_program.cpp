@@ -136,8 +136,8 @@ program_unit dsl_parser::run(const candidate_program& cp, std::string_view stem)
   for (const auto index : cp.functions) {
     const definition& d = scan_.definitions[index];
     sigs.push_back(make_signature(d));
-    const std::string_view name = text(t_[d.keyword + 1]);
-    if (const std::uint32_t last = final_binding(d.scope, name); last != d.keyword + 1)
+    const std::string_view name = text(t_[d.name]);
+    if (const std::uint32_t last = final_binding(d.scope, name); last != d.name)
       rebound.emplace_back(name, d.keyword, last);
     else if (!signatures_.find(sigs.back()->name))
       signatures_.put(sigs.back());
@@ -503,7 +503,7 @@ const signature* dsl_parser::lookup_enclosing(std::string_view name) {
   const std::uint32_t last = final_binding(sc, name);
   for (const auto& d : scan_.definitions) {
     using role = definition::dsl;
-    if (d.scope != sc || d.is_class || d.keyword + 1 != last ||
+    if (d.scope != sc || d.is_class || d.name != last ||
         (d.role != role::jit_host && d.role != role::jit_chip && d.role != role::jit_kernel))
       continue;
     auto* made = w_.make_node(signature{});

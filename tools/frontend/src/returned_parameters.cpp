@@ -190,7 +190,7 @@ std::int32_t returned_parameter_table::callee(std::uint32_t d, std::uint32_t b,
   }
   for (std::uint32_t c = 0; c < scan_.definitions.size(); ++c) {
     const auto& cd = scan_.definitions[c];
-    if (!is_dsl_function(cd) || ts_.text(t[cd.keyword + 1]) != name)
+    if (!is_dsl_function(cd) || ts_.text(t[cd.name]) != name)
       continue;
     // A method of the same class through self; else a function of the module or of the
     // scope the caller is defined in.
