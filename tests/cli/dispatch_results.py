@@ -64,6 +64,11 @@ def host(x, y):
 # A chip that may return its view: storing its result stores the view.
 # RUN: sed 's/^    return step(x, y, data)$/    return step(x, data, y)/' %s | %commscope-opt - | %FileCheck --check-prefix=STORED %s; test ${PIPESTATUS[1]} -eq 1
 # STORED: <stdin>:44:9: error: {{.*}}allocation 'a'{{.*}}[view-escapes]
+# By keyword, a kernel's arguments go where its parameters' names say: still only y.
+# RUN: sed 's/^    return step(x, y, data)$/    return step(data=data, x=x, y=y)/' %s | %commscope-opt - | %FileCheck %s
+# A kernel defined twice: which one runs is not read, so it may return any argument.
+# RUN: sed 's/^@pl.jit$/@pl.jit.incore\ndef step(x, y, data):\n    return data\n\n\n@pl.jit/' %s | %commscope-opt - | %FileCheck --check-prefix=TWICE %s; test ${PIPESTATUS[1]} -eq 1
+# TWICE: error: a view of allocation 'a' is an operand of 'y[...] = ...'{{.*}}[view-escapes]
 #
 # A chip imported from a module of its own is read there: this `passes` returns its x, so
 # device 5 gets no view; one that takes *args may return any argument.

@@ -66,6 +66,7 @@ returned_parameter_table::returned_parameter_table(const token_stream& ts, const
   for (std::uint32_t d = 0; d < scan.definitions.size(); ++d) {
     if (!is_dsl_function(scan.definitions[d]))
       continue;
+    by_name_.emplace(ts.text(ts.tokens[scan.definitions[d].name]), d);
     parameters(d);
     if (!variadic_[d]) {
       table_[d].mask = 0; // grows to the fixed point from below
@@ -188,16 +189,18 @@ std::int32_t returned_parameter_table::callee(std::uint32_t d, std::uint32_t b,
   } else {
     return -1;
   }
-  for (std::uint32_t c = 0; c < scan_.definitions.size(); ++c) {
-    const auto& cd = scan_.definitions[c];
-    if (!is_dsl_function(cd) || ts_.text(t[cd.name]) != name)
-      continue;
-    // A method of the same class through self; else a function of the module or of the
-    // scope the caller is defined in.
-    if (method ? cd.scope == def.scope : (cd.scope == 0 || cd.scope == def.scope))
-      return static_cast<std::int32_t>(c);
+  // A method of the same class through self; else a function of the module or of the
+  // scope the caller is defined in. Two of one name: which one runs is not read here.
+  std::int32_t found = -1;
+  for (auto [it, end] = by_name_.equal_range(name); it != end; ++it) {
+    const auto& cd = scan_.definitions[it->second];
+    if (method ? cd.scope == def.scope : (cd.scope == 0 || cd.scope == def.scope)) {
+      if (found >= 0)
+        return -1;
+      found = static_cast<std::int32_t>(it->second);
+    }
   }
-  return -1;
+  return found;
 }
 
 bool returned_parameter_table::evaluate(std::uint32_t d) {

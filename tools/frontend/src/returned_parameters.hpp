@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace commscope::frontend::detail {
@@ -46,6 +47,8 @@ private:
   const module_scan& scan_;
   std::vector<returned_parameters> table_;
   std::vector<bool> variadic_; ///< takes *args or **kwargs: any argument may be returned
+  /// The DSL functions by the name they are called by.
+  std::unordered_multimap<std::string_view, std::uint32_t> by_name_;
 };
 
 } // namespace commscope::frontend::detail
