@@ -342,6 +342,16 @@ TEST_CASE("a window whose pointer may name two allocations is an error, one a vi
         "the pointer of this window may name allocation 'a' or 'b': a view has one window buffer");
 }
 
+TEST_CASE("an allocation a rejected window may view gets no dead-alloc on top") {
+  // The window is taken as a view of one of the two: the other has no view of its own,
+  // and its lack of one is the window's error already.
+  flow::program p;
+  p.host({p.alloc("a"), p.alloc("b"), p.if_({{p.copy("p", "a")}, {p.copy("p", "b")}}),
+          p.window("v", "p"), p.on({"v"}, 0)});
+  const auto pl = analyze(p);
+  CHECK(diags(pl) == "malformed-op a 6");
+}
+
 TEST_CASE("a device variable that several bindings reach: the union of their devices") {
   flow::program p;
   auto views = two_views(p);

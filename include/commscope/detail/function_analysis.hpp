@@ -735,12 +735,14 @@ private:
     return false;
   }
 
-  /// Step 6 for allocations: dead, unconsumed, empty.
+  /// Step 6 for allocations: dead, unconsumed, empty. One whose evidence a reported
+  /// window took (the pointer may name it or another: several_allocations) is spared
+  /// all three, since that window may be its view.
   constexpr void check_allocations(const function_plan<Traits>& fp) {
     for (std::size_t i = 0; i < fp.allocations.size(); ++i) {
       const auto& a = fp.allocations[i];
       const auto at = positions_[i];
-      if (a.view_count == 0 && !is(i, escaped_flag))
+      if (a.view_count == 0 && !is(i, escaped_flag) && !is(i, suppressed_flag))
         report(facts_.diagnostics, error_code::dead_alloc, reason::none, a.name, a.where, at);
       else if (is(i, suppressed_flag))
         continue;
