@@ -364,8 +364,9 @@ template <> struct commscope::ir_traits<commscope::reference::program_ptr> {
   /// comprehension, `and`/`or`: derived, conditionally evaluated. A store into an object
   /// or a container (`x.a = v`): may do anything. A tensor's shape, dtype
   /// or ndim, and builtins that only read (`len`, `isinstance`, `print`, ...): independent.
-  /// Any other call (a helper `self.stage(v)`, a module's function `pl.f(v)`): may do
-  /// anything.
+  /// A call of a function value the host holds (`later()` of `later = lambda: ...`):
+  /// derived from that value, its arguments escape. Any other call (a helper
+  /// `self.stage(v)`, a module's function `pl.f(v)`): may do anything.
   /// How many calls a method's receiver chain may pass through (`v.a().b()`) and still be
   /// followed to the value the host holds.
   static constexpr std::size_t max_chained_calls = 64;
