@@ -46,7 +46,13 @@ struct keyword_values {
 
 class checker {
 public:
-  checker(const token_stream& ts, const module_scan& scan) : ts_(ts), scan_(scan) {}
+  checker(const token_stream& ts, const module_scan& scan)
+      : ts_(ts), scan_(scan), roots_(scan.names.roots()) {
+    for (const auto r : roots_) {
+      root_first_[static_cast<unsigned char>(r.front())] = true;
+      root_lengths_ |= std::uint64_t{1} << std::min<std::size_t>(r.size(), 63);
+    }
+  }
 
   std::vector<decorator_finding> run() {
     find_suspects();
@@ -198,6 +204,10 @@ private:
     for (std::uint32_t i = b; i < e; ++i) {
       if (t[i].kind() != tok::name || (i > b && t[i - 1].is_op(".")))
         continue;
+      // Most names spell nothing of the DSL: no string is made for them (this runs over
+      // every binding of the file).
+      if (!is_root(ts_.text(t[i])))
+        continue;
       std::uint32_t k = i + 1; // the dotted name that starts at i
       while (k + 1 < e && t[k].is_op(".") && t[k + 1].kind() == tok::name)
         k += 2;
@@ -223,11 +233,24 @@ private:
         wrapped.insert(d.name);
     for (const auto& u : scan_.unread_wrappings)
       wrapped.insert(u.target);
+    // Only a name that a decorator or a binding's call starts with is ever asked about
+    // (decorator, suspect_calls): the bindings of other names are not read.
+    const auto& t = ts_.tokens;
+    std::unordered_set<std::string_view> used;
+    for (const auto& d : scan_.definitions)
+      for (const auto& [b, e] : d.decorators)
+        if (t[b].kind() == tok::name)
+          used.insert(ts_.text(t[b]));
     for (const auto& sc : scan_.scopes)
       for (const auto& r : sc.records)
-        if (r.rhs_end != 0 && !wrapped.contains(r.name) &&
+        if (r.rhs_end >= r.rhs_begin + 3 && t[r.rhs_begin].kind() == tok::name &&
+            t[r.rhs_end - 1].is_op(")"))
+          used.insert(ts_.text(t[r.rhs_begin]));
+    for (const auto& sc : scan_.scopes)
+      for (const auto& r : sc.records)
+        if (r.rhs_end != 0 && used.contains(ts_.text(t[r.name])) && !wrapped.contains(r.name) &&
             mentions_decorators(r.rhs_begin, r.rhs_end))
-          suspects_.insert(ts_.text(ts_.tokens[r.name]));
+          suspects_.insert(ts_.text(t[r.name]));
   }
 
   /// The binding of `name`, a suspect, that code of scope `scope` sees when it holds an
@@ -391,6 +414,17 @@ private:
   const module_scan& scan_;
   std::vector<decorator_finding> out_;
   std::unordered_set<std::string_view> suspects_;                  ///< find_suspects
+  std::vector<std::string_view> roots_; ///< the first names of what the aliases map
+  std::array<bool, 256> root_first_{};  ///< their first characters
+  std::uint64_t root_lengths_ = 0;      ///< their lengths (63: 63 or more)
+  /// Whether `name` is one of roots_: most names are told apart by their first character
+  /// or their length alone.
+  [[nodiscard]] bool is_root(std::string_view name) const {
+    if (!root_first_[static_cast<unsigned char>(name.front())] ||
+        !((root_lengths_ >> std::min<std::size_t>(name.size(), 63)) & 1))
+      return false;
+    return std::find(roots_.begin(), roots_.end(), name) != roots_.end();
+  }
   std::unordered_map<std::string, const py_scope::record*> bound_; ///< bound_to_decorators
 };
 

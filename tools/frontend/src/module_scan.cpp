@@ -663,6 +663,10 @@ bool module_scan::wrapping(std::uint32_t b, std::uint32_t e, std::int32_t scope)
   const std::uint32_t r = b + 2;
   if (e < r + 4 || !is_op(e - 1, ")"))
     return false;
+  // A callee whose first name the aliases do not map is no spelling of the DSL's: most
+  // assignments of a call, told apart before their tokens are read again.
+  if (t[r].kind() != tok::name || !names.maps_root(ts_.text(t[r])))
+    return false;
   std::uint32_t open = e - 1;
   for (int depth = 0; open > r; --open)
     if ((depth += nesting(open)) == 0)

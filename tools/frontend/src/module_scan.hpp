@@ -192,6 +192,26 @@ public:
   [[nodiscard]] bool foreign(std::string_view root) const {
     return std::find(foreign_.begin(), foreign_.end(), root) != foreign_.end();
   }
+  /// The first names of the spellings the map reads, each once: canonical() leaves a
+  /// dotted name whose root is none of them unchanged.
+  [[nodiscard]] std::vector<std::string_view> roots() const {
+    std::vector<std::string_view> r;
+    for (const auto& m : map_) {
+      const std::string_view k = m.first;
+      const std::string_view root = k.substr(0, k.find('.'));
+      if (std::find(r.begin(), r.end(), root) == r.end())
+        r.push_back(root);
+    }
+    return r;
+  }
+  /// Whether `root` is one of roots(), without making them.
+  [[nodiscard]] bool maps_root(std::string_view root) const {
+    for (const auto& m : map_)
+      if (m.first.starts_with(root) &&
+          (m.first.size() == root.size() || m.first[root.size()] == '.'))
+        return true;
+    return false;
+  }
   /// `dist.alloc_window_buffer` -> `pld.alloc_window_buffer`; unchanged otherwise.
   [[nodiscard]] std::string canonical(std::string_view dotted) const {
     std::string r;
