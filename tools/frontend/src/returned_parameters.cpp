@@ -61,32 +61,42 @@ private:
 
 returned_parameter_table::returned_parameter_table(const token_stream& ts, const module_scan& scan)
     : ts_(ts), scan_(scan), table_(scan.definitions.size()),
-      variadic_(scan.definitions.size(), false) {
-  std::vector<std::uint32_t> functions;
+      variadic_(scan.definitions.size(), false), state_(scan.definitions.size(), 0) {
   for (std::uint32_t d = 0; d < scan.definitions.size(); ++d) {
     if (!is_dsl_function(scan.definitions[d]))
       continue;
     by_name_.emplace(ts.text(ts.tokens[scan.definitions[d].name]), d);
     parameters(d);
-    if (!variadic_[d]) {
+    if (!variadic_[d])
       table_[d].mask = 0; // grows to the fixed point from below
-      functions.push_back(d);
-    }
   }
-  // Each round reads the callees' answers of the last: answers only grow, so the rounds
-  // end; past 64 of them (a long chain of calls) every answer is taken as any argument.
+}
+
+const returned_parameters& returned_parameter_table::of(std::uint32_t d) {
+  if (variadic_[d] || !is_dsl_function(scan_.definitions[d]) || state_[d] == done)
+    return table_[d];
+  // d and the functions it calls, found as their bodies are read (a host orchestrator
+  // no chip calls is never read). Each round reads the callees' answers of the last:
+  // answers only grow, so the rounds end; past 64 of them (a long chain of calls) every
+  // answer is taken as any argument.
+  closure_.assign(1, d);
+  state_[d] = pending;
   for (int round = 0;; ++round) {
+    const std::size_t known = closure_.size();
     bool changed = false;
-    for (const auto d : functions)
-      changed = evaluate(d) || changed;
-    if (!changed)
-      return;
+    for (std::size_t k = 0; k < closure_.size(); ++k)
+      changed = evaluate(closure_[k]) || changed;
+    if (!changed && closure_.size() == known)
+      break;
     if (round == 64) {
-      for (const auto d : functions)
-        table_[d].mask = ~std::uint64_t{0};
-      return;
+      for (const auto c : closure_)
+        table_[c].mask = ~std::uint64_t{0};
+      break;
     }
   }
+  for (const auto c : closure_)
+    state_[c] = done;
+  return table_[d];
 }
 
 void returned_parameter_table::parameters(std::uint32_t d) {
@@ -310,6 +320,11 @@ bool returned_parameter_table::evaluate(std::uint32_t d) {
           const bool fresh = std::find(fresh_operations.begin(), fresh_operations.end(),
                                        std::string_view(dotted)) != fresh_operations.end();
           const auto c = fresh || locals.contains(ts_.text(k)) ? -1 : callee(d, i, j);
+          if (c >= 0 && !variadic_[static_cast<std::uint32_t>(c)] &&
+              state_[static_cast<std::uint32_t>(c)] == unread) { // read in this closure too
+            state_[static_cast<std::uint32_t>(c)] = pending;
+            closure_.push_back(static_cast<std::uint32_t>(c));
+          }
           if (fresh || c >= 0) {
             i = split_arguments(j, s.e, fresh ? nullptr : &table_[static_cast<std::uint32_t>(c)],
                                 [&](std::uint32_t b, std::uint32_t e, bool kept) {

@@ -21,14 +21,15 @@ struct returned_parameters {
   std::uint64_t mask = ~std::uint64_t{0};
 };
 
-/// For every function of the DSL the module defines, what it may return (any other
-/// definition: any argument); computed once per module, to a fixed point over the calls
-/// between them.
+/// For the functions of the DSL the module defines, what each may return (any other
+/// definition: any argument); computed when asked for, to a fixed point over the calls
+/// among the function and those it calls.
 class returned_parameter_table {
 public:
   returned_parameter_table(const token_stream& ts, const module_scan& scan);
-  /// Definition d's (an index into scan.definitions).
-  [[nodiscard]] const returned_parameters& of(std::uint32_t d) const { return table_[d]; }
+  /// Definition d's (an index into scan.definitions), read with the functions it calls
+  /// the first time it is asked for.
+  const returned_parameters& of(std::uint32_t d);
 
 private:
   void parameters(std::uint32_t d);
@@ -47,6 +48,9 @@ private:
   const module_scan& scan_;
   std::vector<returned_parameters> table_;
   std::vector<bool> variadic_; ///< takes *args or **kwargs: any argument may be returned
+  enum : std::uint8_t { unread, pending, done };
+  std::vector<std::uint8_t> state_;    ///< per definition: its answer's
+  std::vector<std::uint32_t> closure_; ///< of(): the functions read to a fixed point
   /// The DSL functions by the name they are called by.
   std::unordered_multimap<std::string_view, std::uint32_t> by_name_;
 };
