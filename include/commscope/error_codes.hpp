@@ -225,6 +225,8 @@ enum class reason : std::uint8_t {
   /// a host orchestrator (subject) whose walk has more positions (statements, calls) than
   /// the analysis numbers: 2^32 - 1
   function_too_large,
+  /// view-escapes: a window pointer passed to a dispatch (object: the chip function)
+  pointer_into_dispatch,
 };
 
 /// A reason's row: the code it refines, its message and help, and its rank among the
@@ -239,7 +241,7 @@ struct reason_info {
 };
 
 /// Every reason, in the order of `reason` (`none` has no text: its code's row speaks).
-inline constexpr std::array<reason_info, 37> reasons{{
+inline constexpr std::array<reason_info, 38> reasons{{
     {error_code::malformed_op, {}, {}, 0}, // none
     {error_code::malformed_op,
      "operation {subject} takes {expected_arity} positional argument{expected_arity:s}, got "
@@ -375,6 +377,11 @@ inline constexpr std::array<reason_info, 37> reasons{{
      "host orchestrator {subject} has more statements and calls than the analysis numbers "
      "(4,294,967,295)",
      "split it into several host orchestrators", 0},
+    {error_code::view_escapes,
+     "the window pointer of allocation {subject} is passed to the dispatch of {object}: a "
+     "dispatch gives its devices to the views it is passed, not to a pointer; take a window "
+     "of the pointer and dispatch that",
+     "take a window of the pointer (pld.window) and dispatch that", 0},
 }};
 
 /// The row of a reason.

@@ -87,6 +87,10 @@ void compiled::find_sources(definitions& t, std::uint32_t d, bool pointers) {
   t.find_sources_impl(d, pointers);
 }
 
+std::uint32_t compiled::pointer_allocation(definitions& t, std::uint32_t d) {
+  return t.pointer_allocation_impl(d);
+}
+
 std::uint32_t compiled::intern(device_pool& p, const device_set& s) { return p.intern_impl(s); }
 
 std::uint32_t compiled::join_sets(device_pool& p, std::uint32_t x, std::uint32_t y) {

@@ -85,6 +85,7 @@ struct compiled {
   static std::uint32_t reach(definitions& t, std::uint32_t x, std::uint32_t d, bool binding_it);
   static std::uint32_t resolve(definitions& t, std::uint32_t d, std::uint8_t mode);
   static void find_sources(definitions& t, std::uint32_t d, bool pointers);
+  static std::uint32_t pointer_allocation(definitions& t, std::uint32_t d);
   static std::uint32_t intern(device_pool& p, const device_set& s);
   static std::uint32_t join_sets(device_pool& p, std::uint32_t x, std::uint32_t y);
 };

@@ -107,6 +107,7 @@ public:
                        : function_plan<Traits>::state::analyzed;
     flags_.assign(n, 0);
     bind_views();
+    pointer_arguments();
     // A definition becomes the view it resolves to.
     for (std::size_t k = 0; k < facts_.arguments.size(); ++k)
       facts_.arguments[k] = vars_.view_of(facts_.arguments[k]);
@@ -316,6 +317,32 @@ private:
            facts_.allocations[alloc].name, a_.location_of(w.statement), order)
         .with_object("window")
         .with_note(note_kind::view, {}, a_.location_of(facts_.windows[view].statement));
+  }
+
+  /// A dispatch argument that may be a window pointer (an allocation's result, through
+  /// copies, merges and derived values) hands the chip the whole allocation on devices no
+  /// view of it counts: view-escapes at the dispatch, once per dispatch, naming the first
+  /// such allocation.
+  constexpr void pointer_arguments() {
+    std::uint32_t next = 0; // the dispatches' arguments, in their order
+    for (const auto& d : facts_.dispatches) {
+      const auto first = next;
+      next += d.argument_count;
+      if (d.form == device_form::reported) // no dispatch: its arguments are spared
+        continue;
+      std::uint32_t alloc = no_index;
+      for (std::uint32_t k = 0; k < d.argument_count; ++k)
+        alloc = std::min(alloc, vars_.pointer_allocation(facts_.dispatch_arguments[first + k]));
+      if (alloc == no_index)
+        continue;
+      escaped(alloc);
+      const auto& site = facts_.allocations[alloc];
+      report(facts_.diagnostics, error_code::view_escapes, reason::pointer_into_dispatch, site.name,
+             a_.location_of(d.call), d.order)
+          .with_object(a_.call_target_of(d.call).callee.name)
+          .with_note(note_kind::shared_allocation, site.name, site.where);
+    }
+    vars_.release_pointer_searches();
   }
 
   /// Frees a table this function no longer needs (clear() would keep its capacity).

@@ -93,6 +93,8 @@ public:
   }
   [[gnu::noinline]] constexpr void reset_impl() {
     defs_.clear();
+    no_pointer_.clear();
+    searching_.clear();
     wide_.clear();
     resolutions_.clear();
     on_stack_.clear();
@@ -359,6 +361,75 @@ public:
     }
     if (unbound)
       found_.emplace_back(no_index);
+  }
+
+  /// The allocation (the smallest index) whose window pointer d may hold, through copies,
+  /// merges and derived values, or no_index: what a dispatch argument that is no view may
+  /// hand the chip. Asked of every dispatch argument, so the definitions a search finds
+  /// to reach no pointer are remembered (one bit each), and each is searched once;
+  /// release_pointer_searches() forgets them. A search that finds one (an error) is not
+  /// remembered.
+  constexpr std::uint32_t pointer_allocation(std::uint32_t d) {
+    COMMSCOPE_RUN_COMPILED(pointer_allocation(*this, d));
+    return pointer_allocation_impl(d);
+  }
+  [[gnu::noinline]] constexpr std::uint32_t pointer_allocation_impl(std::uint32_t d) {
+    const std::size_t words = (defs_.size() + 63) / 64;
+    if (no_pointer_.size() < words) {
+      no_pointer_.resize(words, 0);
+      searching_.resize(words, 0);
+    }
+    const auto marked = [](const vec<std::uint64_t>& bits, std::uint32_t x) {
+      return ((bits[x / 64] >> (x % 64)) & 1u) != 0;
+    };
+    std::uint32_t found = no_index;
+    const auto mark = found_.size(); // the definitions this search visits
+    stack_.clear();
+    stack_.emplace_back(d);
+    while (!stack_.empty()) {
+      const auto x = stack_.back();
+      stack_.pop_back();
+      if (x >= defs_.size() || marked(no_pointer_, x) || marked(searching_, x))
+        continue;
+      searching_[x / 64] |= std::uint64_t{1} << (x % 64);
+      found_.emplace_back(x);
+      const auto& b = defs_[x];
+      switch (b.what()) {
+      case binding::kind::allocation:
+        found = std::min(found, ref_of(b));
+        break;
+      case binding::kind::copy:
+        stack_.emplace_back(ref_of(b));
+        break;
+      case binding::kind::merge:
+        stack_.emplace_back(ref_of(b));
+        stack_.emplace_back(static_cast<std::uint32_t>(value_of(b)));
+        break;
+      case binding::kind::derived:
+        stack_.emplace_back(ref_of(b));
+        if (value_of(b) != no_index)
+          stack_.emplace_back(static_cast<std::uint32_t>(value_of(b)));
+        break;
+      case binding::kind::world_offset:
+        stack_.emplace_back(ref_of(b)); // its value is the offset, no definition
+        break;
+      default: // a view, a value: no pointer
+        break;
+      }
+    }
+    for (auto i = mark; i < found_.size(); ++i) {
+      const auto x = found_[i];
+      searching_[x / 64] &= ~(std::uint64_t{1} << (x % 64));
+      if (found == no_index) // none reaches one: everything they reach was visited
+        no_pointer_[x / 64] |= std::uint64_t{1} << (x % 64);
+    }
+    found_.resize(mark);
+    return found;
+  }
+  /// Gives back what pointer_allocation() remembers.
+  constexpr void release_pointer_searches() {
+    vec<std::uint64_t>().swap(no_pointer_);
+    vec<std::uint64_t>().swap(searching_);
   }
 
   /// The allocation a window's pointer names (through copies), or no_index.
@@ -804,6 +875,9 @@ private:
   sets_type sets_;
   vec<std::uint32_t> seen_, stack_; ///< sources(): stamps by definition, and its stack
   vec<std::uint32_t> found_;        ///< sources(): what it found, for the callers' calls
+  /// pointer_allocation(): by definition, found to reach no window pointer, and on the
+  /// search under way.
+  vec<std::uint64_t> no_pointer_, searching_;
   std::uint32_t stamp_ = 0;
   static constexpr std::uint32_t base_limit = std::uint32_t{1} << 31;
   std::uint32_t base_ = 0; ///< values at most this are unbound
