@@ -215,6 +215,7 @@ TEST_CASE("unbalanced brackets are reported where Python reports them") {
 
 TEST_CASE("BOM and CRLF, columns count characters") {
   module_ok("\xEF\xBB\xBFx = 1\r\nif x:\r\n    y = 2\r\n");
+  CHECK(module_error("\xEF\xBB\xBFx = )\n").column == 5); // as Python: the BOM is no column
   const auto e = module_error("s = '\xC3\xA9\xC3\xA9' $\n");
   CHECK(e.column == 10); // 'éé' is four characters, six bytes
   const std::string nul("x = 1\ny = 2\0\n", 13);

@@ -144,8 +144,10 @@ public:
   [[nodiscard]] std::string_view line(std::uint32_t n) const {
     if (n == 0 || n > starts_.size())
       return {};
-    const std::size_t b = starts_[n - 1];
+    std::size_t b = starts_[n - 1];
     std::size_t e = n < starts_.size() ? starts_[n] - 1 : text_.size();
+    if (n == 1 && text_.starts_with("\xEF\xBB\xBF")) // columns count from after a BOM
+      b = std::min<std::size_t>(3, e);
     if (e > b && text_[e - 1] == '\r')
       --e;
     return text_.substr(b, e - b);
@@ -200,7 +202,7 @@ struct listed_code {
   if (text.find("commscope:") == std::string_view::npos) // most files: no scan
     return found;
   std::uint32_t line = 1;
-  std::size_t line_start = 0;
+  std::size_t line_start = text.starts_with("\xEF\xBB\xBF") ? 3 : 0; // columns follow a BOM
   const auto next_lines = [&](std::size_t from, std::size_t to) {
     for (std::size_t k = from; k < to; ++k)
       if (text[k] == '\n') {

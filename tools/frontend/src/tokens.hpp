@@ -194,7 +194,9 @@ public:
   /// last column asked for on the same line, so reading a long line left to right stays
   /// linear.
   [[nodiscard]] std::uint32_t column(std::uint32_t offset, std::uint32_t line) const {
-    const std::uint32_t start = line >= 1 && line <= line_starts.size() ? line_starts[line - 1] : 0;
+    std::uint32_t start = line >= 1 && line <= line_starts.size() ? line_starts[line - 1] : 0;
+    if (line == 1 && source.starts_with("\xEF\xBB\xBF")) // Python counts from after a BOM
+      start = 3;
     if (ascii || offset < start)
       return offset >= start ? offset - start + 1 : 1;
     std::uint32_t b = start, col = 1;
