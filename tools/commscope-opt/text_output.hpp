@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <filesystem>
 #include <string>
 #include <string_view>
 
@@ -234,10 +235,20 @@ inline void append_property(std::string& out, std::string_view s) {
   }
 }
 
+/// The path of an annotation: GitHub matches `file=` against the repository's paths as
+/// written, so `./m.py` or `a/../m.py` (as `find .` or a script passes them) would
+/// annotate no line of the diff. An absolute path stays absolute: the runner makes it
+/// relative to the workspace.
+inline std::string annotation_path(std::string_view file) {
+  if (file.empty() || file.starts_with('<'))
+    return std::string(file);
+  return std::filesystem::path(file).lexically_normal().generic_string();
+}
+
 inline void command(std::string& out, std::string_view file, const finding& f,
                     std::string_view note_file) {
   out += "::error file=";
-  append_property(out, file);
+  append_property(out, annotation_path(file));
   out += ",line=" + std::to_string(f.line == 0 ? 1 : f.line);
   out += ",col=" + std::to_string(f.column == 0 ? 1 : f.column);
   out += ",title=";
@@ -259,7 +270,7 @@ inline void command(std::string& out, std::string_view file, const finding& f,
 /// A file that could not be read: an annotation of the file itself.
 inline std::string file_error(std::string_view file, std::string_view message) {
   std::string out = "::error file=";
-  append_property(out, file);
+  append_property(out, annotation_path(file));
   out += ",title=commscope::";
   append_data(out, message);
   out += '\n';
