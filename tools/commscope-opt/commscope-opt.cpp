@@ -1095,7 +1095,7 @@ std::filesystem::path picture_path(const std::string& dir, const std::string& pa
   for (const auto& part : std::filesystem::path(path).lexically_normal().relative_path())
     if (part != ".." && part != ".")
       rel /= part;
-  if (rel.empty())
+  if (rel.empty() || path == "-") // standard input: `stdin.dot`, not `-.dot`
     rel = path.empty() ? "builtin" : "stdin";
   rel.replace_extension(".dot");
   return std::filesystem::path(dir) / rel;
