@@ -107,6 +107,53 @@ inline std::size_t byte_of_column(std::string_view line, std::uint32_t column) {
   return i;
 }
 
+/// The code point at byte `i` of `line` (a lead byte alone when the sequence is broken,
+/// as in a file of another declared encoding; a stray continuation byte, which columns
+/// count with the character before it, as a zero-width space), and the byte after it.
+inline char32_t code_point_at(std::string_view line, std::size_t& i) {
+  const auto lead = static_cast<unsigned char>(line[i++]);
+  if ((lead & 0xc0) == 0x80)
+    return 0x200b;
+  const int more = lead >= 0xf0 ? 3 : lead >= 0xe0 ? 2 : lead >= 0xc0 ? 1 : 0;
+  char32_t cp = more == 3   ? lead & 0x07u
+                : more == 2 ? lead & 0x0fu
+                : more == 1 ? lead & 0x1fu
+                            : lead;
+  for (int k = 0; k < more; ++k) {
+    if (i >= line.size() || (static_cast<unsigned char>(line[i]) & 0xc0) != 0x80)
+      return lead;
+    cp = (cp << 6) | (static_cast<unsigned char>(line[i++]) & 0x3fu);
+  }
+  return cp;
+}
+
+/// The terminal cells code point `cp` takes: none for combining marks and zero-width
+/// characters, two for East Asian wide and fullwidth ones (CJK, kana, Hangul, fullwidth
+/// forms), else one; so that a caret after them stands under its column.
+inline int cells_of(char32_t cp) {
+  struct range {
+    char32_t first, last;
+  };
+  static constexpr range zero[] = {{0x0300, 0x036f}, {0x1160, 0x11ff}, {0x1ab0, 0x1aff},
+                                   {0x1dc0, 0x1dff}, {0x200b, 0x200f}, {0x2060, 0x2064},
+                                   {0x20d0, 0x20ff}, {0x3099, 0x309a}, {0xfe00, 0xfe0f},
+                                   {0xfe20, 0xfe2f}, {0xfeff, 0xfeff}};
+  static constexpr range wide[] = {{0x1100, 0x115f},   {0x2e80, 0x303e},   {0x3041, 0x3247},
+                                   {0x3250, 0x4dbf},   {0x4e00, 0xa4cf},   {0xa960, 0xa97f},
+                                   {0xac00, 0xd7a3},   {0xf900, 0xfaff},   {0xfe10, 0xfe19},
+                                   {0xfe30, 0xfe6f},   {0xff00, 0xff60},   {0xffe0, 0xffe6},
+                                   {0x1b000, 0x1b2ff}, {0x20000, 0x2fffd}, {0x30000, 0x3fffd}};
+  if (cp < 0x300)
+    return 1;
+  for (const range& r : zero)
+    if (cp >= r.first && cp <= r.last)
+      return 0;
+  for (const range& r : wide)
+    if (cp >= r.first && cp <= r.last)
+      return 2;
+  return 1;
+}
+
 } // namespace text_detail
 
 /// How to fix a finding: its own help, else its code's.
@@ -184,20 +231,28 @@ private:
     out.append(width + 1, ' ');
     out += " | ";
     const std::size_t b = text_detail::byte_of_column(text, column);
-    // Tabs stay tabs so that the caret stands under its column however tabs are shown.
-    for (std::size_t i = 0; i < b; ++i) {
-      const auto c = static_cast<unsigned char>(text[i]);
-      if (c == '\t')
+    // Tabs stay tabs so that the caret stands under its column however tabs are shown;
+    // a wide character (CJK) takes two cells, a combining mark none.
+    for (std::size_t i = 0; i < b;) {
+      if (text[i] == '\t') {
         out += '\t';
-      else if ((c & 0xc0) != 0x80)
-        out += ' ';
+        ++i;
+      } else {
+        out.append(
+            static_cast<std::size_t>(text_detail::cells_of(text_detail::code_point_at(text, i))),
+            ' ');
+      }
     }
     out += style_.caret;
     out += '^';
     const std::size_t e = text_detail::extent_end(text, b);
-    for (std::size_t i = b + 1; i < e; ++i)
-      if ((static_cast<unsigned char>(text[i]) & 0xc0) != 0x80)
-        out += '~';
+    std::size_t i = b;
+    if (i < e) // the caret's own character
+      text_detail::code_point_at(text, i);
+    while (i < e)
+      out.append(
+          static_cast<std::size_t>(text_detail::cells_of(text_detail::code_point_at(text, i))),
+          '~');
     out += style_.reset;
     out += '\n';
   }
