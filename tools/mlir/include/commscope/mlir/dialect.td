@@ -110,7 +110,11 @@ def Pld_DispatchOp : Pld_Op<"dispatch"> {
   let hasVerifier = 1;
 }
 
-def Pld_CommDomainScopeOp : Pld_Op<"comm_domain_scope", [SingleBlock, NoRegionArguments]> {
+// AffineScope: the rewrite moves the host body into the innermost scope, so the values
+// defined at the function's top level, valid affine symbols there (the bound of an
+// `affine.for %i = 0 to %ws`), must stay symbols at the scope's top level.
+def Pld_CommDomainScopeOp : Pld_Op<"comm_domain_scope",
+                                   [AffineScope, SingleBlock, NoRegionArguments]> {
   let summary = "one communication domain: its devices and its window buffers";
   let description = [{
     The materialized form of one domain (docs/semantics.md, step 10). `devices` is
