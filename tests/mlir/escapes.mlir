@@ -264,3 +264,49 @@ func.func @window_of_merged_pointer(%flag: i1, %other: i1) attributes {pld.level
   pld.dispatch @chip(%c2, %u) : (index, tensor<64xf32>) -> ()
   return
 }
+
+// -----
+
+// A host orchestrator that the module calls returns into its caller, which the pass does
+// not follow: 'main' dispatches the view on device 1, which x's scope would lack.
+func.func private @chip(index, tensor<64xf32>) attributes {pld.level = "chip", pld.role = "orchestrator"}
+func.func @make() -> (tensor<64xf32>, i64) attributes {pld.level = "host", pld.role = "orchestrator"} {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %x = pld.alloc_window_buffer(%c64) {name = "x"} : (index) -> i64
+  // expected-note @+1 {{a view of it is taken here}}
+  %vx = pld.window(%x, %c64) : (i64, index) -> tensor<64xf32>
+  pld.dispatch @chip(%c0, %vx) : (index, tensor<64xf32>) -> ()
+  // expected-error @+1 {{a view of allocation 'x' is an operand of 'func.return', which may have side effects the pass cannot follow: dispatch the view directly, or derive it through an operation without side effects: the function is called in the module, and the pass does not follow a view it returns into its callers (dispatch the view in the function that allocates it) [view-escapes]}}
+  return %vx, %x : tensor<64xf32>, i64
+}
+func.func @main() attributes {pld.level = "host", pld.role = "orchestrator"} {
+  %c1 = arith.constant 1 : index
+  %v:2 = func.call @make() : () -> (tensor<64xf32>, i64)
+  pld.dispatch @chip(%c1, %v#0) : (index, tensor<64xf32>) -> ()
+  return
+}
+
+// -----
+
+// The same for a window pointer, returned by a function called through a func.constant.
+func.func private @chip(index, tensor<64xf32>) attributes {pld.level = "chip", pld.role = "orchestrator"}
+func.func @make_pointer() -> i64 attributes {pld.level = "host", pld.role = "orchestrator"} {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  // expected-note @+1 {{allocation 'x' is here}}
+  %x = pld.alloc_window_buffer(%c64) {name = "x"} : (index) -> i64
+  %vx = pld.window(%x, %c64) : (i64, index) -> tensor<64xf32>
+  pld.dispatch @chip(%c0, %vx) : (index, tensor<64xf32>) -> ()
+  // expected-error-re @+1 {{the window pointer of allocation 'x' is an operand of 'func.return'{{.*}}its callers{{.*}}[view-escapes]}}
+  return %x : i64
+}
+func.func @main() attributes {pld.level = "host", pld.role = "orchestrator"} {
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %f = func.constant @make_pointer : () -> i64
+  %p = func.call_indirect %f() : () -> i64
+  %w = pld.window(%p, %c64) : (i64, index) -> tensor<64xf32>
+  pld.dispatch @chip(%c1, %w) : (index, tensor<64xf32>) -> ()
+  return
+}

@@ -33,16 +33,17 @@
 //     derived); so may its region arguments, and its results what its regions'
 //     terminators yield, when it has regions no interface describes and none of its ops
 //     has side effects (is_pure_holder: tensor.pad, tensor.generate, linalg.generic on
-//     tensors); a view returned by func.return, a comparison whose result goes nowhere
-//     and a func.call of a chip orchestrator (no device: it runs nowhere the pass
-//     counts) are no escape.
+//     tensors); a view returned by func.return (of a function no op of the module
+//     names), a comparison whose result goes nowhere and a func.call of a chip
+//     orchestrator (no device: it runs nowhere the pass counts) are no escape.
 // Refused, `view-escapes` at the use (flow_of: escapes): an operand of a call
 // (CallOpInterface: func.call of a function that is no chip orchestrator, named by its
 // callee: inline it first; func.call_indirect), of an op that may have side effects (an
 // op of an unregistered dialect, memref.store), of an op with regions no interface
 // describes that may have side effects (its region arguments are not followed; a
-// terminator with regions and operands, scf.reduce, is one), and of a terminator that
-// passes values where no interface says.
+// terminator with regions and operands, scf.reduce, is one), of a terminator that
+// passes values where no interface says, and of the func.return of a function that the
+// module calls (returns_to_callers: its caller may dispatch what it returns).
 //
 // The rewrite is in place: an allocation gets `window_buffer = <id>` (unique in its
 // function), each view's pld.window the same id, and the host body moves into nested
@@ -225,6 +226,16 @@ inline bool is_pure_holder(mlir::Operation* op) {
          mlir::isMemoryEffectFree(op);
 }
 
+/// Whether the values a function returns reach code of the module that the pass does not
+/// follow: the function is named in its module (a func.call of it). A host orchestrator
+/// that nobody calls returns to the runtime; one that another function calls hands its
+/// views to that caller, which may dispatch them on devices its allocations never get.
+inline bool returns_to_callers(mlir::Operation* f) {
+  mlir::Operation* table = f->getParentOp();
+  return table && mlir::isa<mlir::SymbolOpInterface>(f) &&
+         !mlir::SymbolTable::symbolKnownUseEmpty(f, table);
+}
+
 /// How a block's terminator is presented.
 enum class terminator_role : std::uint8_t {
   none,    ///< not at all: it passes nothing (or returns from the function, or ends a scope)
@@ -251,9 +262,10 @@ inline terminator_role role_of(mlir::Operation* t) {
   if (mlir::isa<mlir::RegionBranchTerminatorOpInterface>(t) &&
       mlir::isa_and_present<mlir::RegionBranchOpInterface>(t->getParentOp()))
     return region_transfer(t).sources.empty() ? terminator_role::none : terminator_role::binding;
-  if (mlir::isa<pld::yield>(t) ||
-      mlir::isa_and_present<mlir::FunctionOpInterface>(t->getParentOp()))
+  if (mlir::isa<pld::yield>(t))
     return terminator_role::none;
+  if (mlir::isa_and_present<mlir::FunctionOpInterface>(t->getParentOp()))
+    return returns_to_callers(t->getParentOp()) ? terminator_role::escapes : terminator_role::none;
   if (t->getParentOp() && is_pure_holder(t->getParentOp()))
     return terminator_role::derives;
   return terminator_role::escapes;
@@ -991,7 +1003,7 @@ template <> struct commscope::ir_traits<mlir::ModuleOp> {
   /// elsewhere, is external: no inlining it), any other op that may have
   /// side effects (an op of an unregistered dialect, memref.store, func.call_indirect),
   /// an op with regions the pass does not follow and side effects, a terminator that
-  /// passes values where no interface says.
+  /// passes values where no interface says (the return of a function the module calls).
   expression_flow flow_of(expression e) const {
     constexpr expression_flow derived{operand_flow::derived, {}, false};
     if (e.value || e.part != pld::bound_part::none || e.op->getNumOperands() == 0)

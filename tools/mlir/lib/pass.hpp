@@ -44,6 +44,12 @@ template <class Diagnostic> std::string_view context_of(const Diagnostic& d) {
   case commscope::reason::view_into_call:
   case commscope::reason::pointer_into_call:
     return " (--inline)";
+  case commscope::reason::view_into_operation:
+  case commscope::reason::pointer_into_operation:
+    if (d.object == "func.return") // traits.hpp, returns_to_callers
+      return ": the function is called in the module, and the pass does not follow a view it "
+             "returns into its callers (dispatch the view in the function that allocates it)";
+    return {};
   default:
     break;
   }
