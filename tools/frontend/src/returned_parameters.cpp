@@ -249,11 +249,59 @@ bool returned_parameter_table::evaluate(std::uint32_t d) {
       statements.emplace_back(start, body_end);
   }
 
-  // The names the body binds (targets of `=`, augmented assignments, `for`, `as`, `:=`):
-  // only those and the parameters may carry an argument; any other name is the module's.
+  // The header of a compound statement that starts with the soft keyword `kw` (`match
+  // x:`, `case [a, b]:`): the index of its `:`, else 0 (`match = 3` is an assignment).
+  const auto header_colon = [&](std::uint32_t b, std::uint32_t e, keyword_id kw) {
+    if (b + 1 >= e || !t[b].is_keyword(kw) || t[b + 1].is_op("=") || t[b + 1].is_op("."))
+      return std::uint32_t{0};
+    int depth = 0;
+    for (std::uint32_t i = b + 1; i < e; ++i)
+      if (t[i].kind() == tok::op) {
+        if (depth == 0 && t[i].is_op(":"))
+          return i;
+        depth += bracket_nesting(t[i].flags());
+      }
+    return std::uint32_t{0};
+  };
+  // The names a `case` pattern captures (`case [a, *rest]:`, `case P(x=a)`): no name of
+  // a value pattern (`pl.FP32`), a class (`P(`) or a keyword (`x=`).
+  const auto for_each_capture = [&](std::uint32_t b, std::uint32_t colon, auto&& bind) {
+    for (std::uint32_t i = b + 1; i < colon; ++i)
+      if (t[i].kind() == tok::name && !t[i].is_reserved() && !t[i - 1].is_op(".") &&
+          !(t[i + 1].is_op(".") || t[i + 1].is_op("(") || t[i + 1].is_op("=")))
+        bind(ts_.text(t[i]));
+  };
+
+  // The names the body binds (targets of `=`, augmented assignments, `for`, `as`, `:=`,
+  // `def`, `class`, a nested def's parameters, a `case` pattern's captures): only those
+  // and the parameters may carry an argument; any other name is the module's.
   for (const auto& [b, e] : statements) {
     int depth = 0;
     std::uint32_t last_assign = UINT32_MAX;
+    if (const auto colon = header_colon(b, e, keyword_id{"case"}))
+      for_each_capture(b, colon, [&](std::string_view n) { (void)local(n); });
+    std::uint32_t def = t[b].is_keyword(keyword_id{"async"}) ? b + 1 : b;
+    if (def + 1 < e &&
+        (t[def].is_keyword(keyword_id{"def"}) || t[def].is_keyword(keyword_id{"class"})) &&
+        t[def + 1].kind() == tok::name) {
+      (void)local(ts_.text(t[def + 1])); // `def inner(t=data)`: inner may hand back data
+      if (t[def].is_keyword(keyword_id{"def"}) && def + 2 < e && t[def + 2].is_op("(")) {
+        bool at_start = true;
+        int level = 0;
+        for (std::uint32_t i = def + 3; i < e; ++i) {
+          if (t[i].kind() == tok::op) {
+            if (level == 0 && t[i].is_op(")"))
+              break;
+            level += bracket_nesting(t[i].flags());
+            at_start = at_start || (level == 0 && t[i].is_op(","));
+            continue;
+          }
+          if (level == 0 && at_start && t[i].kind() == tok::name && !t[i].is_reserved())
+            (void)local(ts_.text(t[i]));
+          at_start = false;
+        }
+      }
+    }
     for (std::uint32_t i = b; i < e; ++i) {
       const token& k = t[i];
       if (k.kind() == tok::op) {
@@ -266,6 +314,20 @@ bool returned_parameter_table::evaluate(std::uint32_t d) {
       }
       if (k.is_keyword(keyword_id{"as"}) && i + 1 < e && t[i + 1].kind() == tok::name)
         (void)local(ts_.text(t[i + 1]));
+      // `as (t, u)`: each name in the brackets.
+      if (k.is_keyword(keyword_id{"as"}) && i + 1 < e &&
+          (t[i + 1].is_op("(") || t[i + 1].is_op("["))) {
+        int level = 0;
+        for (std::uint32_t j = i + 1; j < e; ++j) {
+          if (t[j].kind() == tok::op) {
+            level += bracket_nesting(t[j].flags());
+            if (level == 0)
+              break;
+          } else if (t[j].kind() == tok::name && !t[j].is_reserved() && !t[j - 1].is_op(".")) {
+            (void)local(ts_.text(t[j]));
+          }
+        }
+      }
       if (k.is_keyword(keyword_id{"for"})) {
         std::uint32_t in = i + 1;
         while (in < e && !t[in].is_keyword(keyword_id{"in"}))
@@ -289,9 +351,15 @@ bool returned_parameter_table::evaluate(std::uint32_t d) {
   std::vector<span> stack;
   std::vector<std::uint32_t> returned; // the anchor of each returned group
   std::string dotted;
+  // What a `case` pattern captures may be any part of any `match` subject of the body.
+  const std::uint32_t matched = g.add();
   for (const auto& [sb, se] : statements) {
     const std::uint32_t statement_anchor = g.add();
     bool returns = false; // `return` may follow a header on its line: `if c: return x`
+    if (header_colon(sb, se, keyword_id{"match"}))
+      g.unite(statement_anchor, matched);
+    if (const auto colon = header_colon(sb, se, keyword_id{"case"}))
+      for_each_capture(sb, colon, [&](std::string_view n) { g.unite(locals.at(n), matched); });
     stack.push_back({sb, se, statement_anchor});
     while (!stack.empty()) {
       const span s = stack.back();
