@@ -29,6 +29,12 @@ signature* dsl_parser::make_signature(const definition& d) {
       names.push_back(w_.intern(n));
     sig->parameters = w_.list(names);
     sig->returned = r.mask;
+    // Defined twice in its scope (`if FAST: @pl.jit def f` / `else: @pl.jit def f`):
+    // which one runs is not read, so it may return any argument.
+    for (const auto& other : scan_.definitions)
+      if (&other != &d && !other.is_class && other.scope == d.scope &&
+          text(t_[other.name]) == text(t_[d.name]))
+        sig->returned = ~std::uint64_t{0};
   }
   return sig;
 }
@@ -597,6 +603,13 @@ mutable_expr dsl_parser::imported_call(expression_spec& s, const dotted* d, std:
           names.push_back(w_.intern(n));
         made->parameters = w_.list(names);
         made->returned = r.function->returned;
+        // Imported twice in its scope (`try: from .fast import f` / `except ImportError:
+        // from .slow import f`): which one runs is not read, so it may return any argument.
+        std::size_t bindings = 0;
+        for (const auto& rec : scan_.imports)
+          bindings += rec.scope == u->record->scope && rec.local == u->record->local ? 1 : 0;
+        if (bindings > 1)
+          made->returned = ~std::uint64_t{0};
       } else {
         made->level = commscope::level::other;
       }
