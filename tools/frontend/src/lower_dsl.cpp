@@ -695,9 +695,82 @@ std::optional<std::int64_t> dsl_parser::imported_constant(const dotted& d) {
   if (!loader_ || scan_.imports.empty() || d.attrs == 0)
     return std::nullopt;
   const auto u = use_of(&d, text(t_[d.attribute(d.attrs - 1)]), true);
-  if (!u)
+  if (!u || stores_attribute(u->name)) // `config.N_RANKS = 4` in main(): no constant
     return std::nullopt;
   return loader_->constant(importer_, u->module, u->level, u->name);
+}
+
+bool dsl_parser::stores_attribute(std::string_view name) {
+  if (!stored_attributes_) {
+    stored_attributes_.emplace();
+    const std::size_t n = t_.size();
+    const auto statement_start = [&](std::size_t i) {
+      while (i > 0 && !t_[i - 1].is(tok::newline) && !t_[i - 1].is(tok::indent) &&
+             !t_[i - 1].is(tok::dedent))
+        --i;
+      return i;
+    };
+    for (std::size_t i = 1; i < n; ++i) {
+      const token& k = t_[i];
+      if (k.kind() != tok::name)
+        continue;
+      if (!t_[i - 1].is_op(".")) {
+        // setattr(obj, "NAME", value): the second argument names the attribute.
+        if (text(k) != "setattr" || i + 1 >= n || !t_[i + 1].is_op("("))
+          continue;
+        std::size_t j = i + 2;
+        for (int depth = 0; j < n && !t_[j].is(tok::newline); ++j) {
+          if (t_[j].kind() == tok::op) {
+            if (depth == 0 && t_[j].is_op(","))
+              break;
+            depth += bracket_nesting(t_[j].flags());
+            if (depth < 0)
+              break;
+          }
+        }
+        if (j + 2 < n && t_[j].is_op(",") && t_[j + 1].kind() == tok::string &&
+            (t_[j + 2].is_op(",") || t_[j + 2].is_op(")"))) {
+          std::string_view lit = text(t_[j + 1]);
+          if (lit.size() >= 2)
+            lit = lit.substr(1, lit.size() - 2);
+          stored_attributes_->insert(lit);
+        } else {
+          stores_any_attribute_ = true;
+        }
+        continue;
+      }
+      // OBJ.NAME as a target: of `=` or an augmented assignment, in a tuple before a
+      // `=`, of `del`, `for ... in` or `as`.
+      const token* next = i + 1 < n ? &t_[i + 1] : nullptr;
+      bool stored =
+          next && next->kind() == tok::op && (next->is_op("=") || is_augmented_code(next->flags()));
+      const std::size_t b = statement_start(i);
+      if (!stored && t_[b].is_keyword(keyword_id{"del"}))
+        stored = true;
+      if (!stored && t_[b].is_keyword(keyword_id{"for"})) {
+        stored = true; // unless it is read in the iterable, after `in`
+        for (std::size_t j = b; j < i && stored; ++j)
+          stored = !t_[j].is_keyword(keyword_id{"in"});
+      }
+      std::size_t root = i - 2;
+      while (root >= 2 && t_[root - 1].is_op(".") && t_[root - 2].kind() == tok::name)
+        root -= 2;
+      if (!stored && root >= 1 && t_[root - 1].is_keyword(keyword_id{"as"}))
+        stored = true;
+      if (!stored && next && (next->is_op(",") || next->is_op(")") || next->is_op("]"))) {
+        int depth = 0;
+        for (std::size_t j = b; j < n && !t_[j].is(tok::newline) && !stored; ++j)
+          if (t_[j].kind() == tok::op) {
+            if (j > i && depth == 0 && t_[j].is_op("="))
+              stored = true;
+            depth += bracket_nesting(t_[j].flags());
+          }
+      }
+      if (stored)
+        stored_attributes_->insert(text(k));
+    }
+  }
+  return stores_any_attribute_ || stored_attributes_->contains(name);
 }
 
 } // namespace commscope::frontend::detail

@@ -544,6 +544,9 @@ private:
                              bool is_attribute, bool device);
   /// `m.NAME` after `import M as m`: the constant NAME of module M, if it is one.
   std::optional<std::int64_t> imported_constant(const dotted& d);
+  /// Whether the file may store an attribute named `name` of some object (`C.N = 4`,
+  /// `setattr(C, "N", 4)`): a module's constant of that name may then be rebound.
+  bool stores_attribute(std::string_view name);
   /// The import a dotted use's root names, and the module and name it reaches.
   struct imported_use {
     const import_record* record = nullptr;
@@ -635,6 +638,10 @@ private:
   std::unordered_map<std::string, const signature*> imported_;
   /// Modules library_function looked for, by name: whether they are a library's.
   std::unordered_map<std::string, bool> library_modules_;
+  /// The attribute names the file stores (stores_attribute), found on first use; any
+  /// name when a `setattr` names its attribute by no string literal.
+  std::optional<std::unordered_set<std::string_view>> stored_attributes_;
+  bool stores_any_attribute_ = false;
   std::vector<const scanned_module*> broken_reported_;
   /// What the module's functions may return of their arguments, made for its first chip
   /// orchestrator.
