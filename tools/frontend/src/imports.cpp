@@ -355,13 +355,27 @@ resolution loader_state::function_in(const std::shared_ptr<scanned_module>& m,
     return r;
   }
   const import_record* imp = import_of(*m->scan, name, 0, true);
+  importer here;
+  here.directory = m->directory;
+  here.has_directory = true;
+  if (!imp) {
+    // A package's `from .kernels import *` re-exports the DSL functions of that module:
+    // the last star import that has the name binds it, as in Python.
+    for (auto it = m->scan->star_modules.rbegin(); it != m->scan->star_modules.rend(); ++it) {
+      std::vector<std::string> searched;
+      auto next = find(here, it->first, it->second, searched);
+      if (!next)
+        continue;
+      auto branch = chain;
+      auto sub = function_in(next, name, branch);
+      if (sub.what == resolution::status::found || sub.what == resolution::status::broken)
+        return sub;
+    }
+  }
   if (!imp || imp->name.empty()) {
     r.what = resolution::status::no_function;
     return r;
   }
-  importer here;
-  here.directory = m->directory;
-  here.has_directory = true;
   std::vector<std::string> searched;
   auto next = find(here, imp->module, imp->level, searched);
   if (!next) {
