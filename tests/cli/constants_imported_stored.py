@@ -32,6 +32,8 @@ def main():
 # RUN: %commscope-opt %t.d/host_setattr.py | %FileCheck --check-prefix=STORED %s; test ${PIPESTATUS[0]} -eq 1
 # RUN: sed 's/^    C.N_RANKS = 4$/    C.N_RANKS, C.OTHER = 4, 0/' %s > %t.d/host_tuple.py
 # RUN: %commscope-opt %t.d/host_tuple.py | %FileCheck --check-prefix=STORED %s; test ${PIPESTATUS[0]} -eq 1
+# RUN: sed 's/^    C.N_RANKS = 4$/    C.N_RANKS: int = 4/' %s > %t.d/host_annotated.py
+# RUN: %commscope-opt %t.d/host_annotated.py | %FileCheck --check-prefix=STORED %s; test ${PIPESTATUS[0]} -eq 1
 # Reading it, or storing another attribute, leaves it the module's constant.
 # RUN: sed 's/^    C.N_RANKS = 4$/    C.OTHER = C.N_RANKS + 1/' %s > %t.d/host_read.py
 # RUN: %commscope-opt %t.d/host_read.py | %FileCheck --check-prefix=READ %s

@@ -739,8 +739,8 @@ bool dsl_parser::stores_attribute(std::string_view name) {
         }
         continue;
       }
-      // OBJ.NAME as a target: of `=` or an augmented assignment, in a tuple before a
-      // `=`, of `del`, `for ... in` or `as`.
+      // OBJ.NAME as a target: of `=` or an augmented assignment, in a tuple or with an
+      // annotation before a `=`, of `del`, `for ... in` or `as`.
       const token* next = i + 1 < n ? &t_[i + 1] : nullptr;
       bool stored =
           next && next->kind() == tok::op && (next->is_op("=") || is_augmented_code(next->flags()));
@@ -752,12 +752,13 @@ bool dsl_parser::stores_attribute(std::string_view name) {
         for (std::size_t j = b; j < i && stored; ++j)
           stored = !t_[j].is_keyword(keyword_id{"in"});
       }
-      std::size_t root = i - 2;
+      std::size_t root = i >= 2 ? i - 2 : 0; // the name the attribute is of
       while (root >= 2 && t_[root - 1].is_op(".") && t_[root - 2].kind() == tok::name)
         root -= 2;
       if (!stored && root >= 1 && t_[root - 1].is_keyword(keyword_id{"as"}))
         stored = true;
-      if (!stored && next && (next->is_op(",") || next->is_op(")") || next->is_op("]"))) {
+      if (!stored && next &&
+          (next->is_op(",") || next->is_op(")") || next->is_op("]") || next->is_op(":"))) {
         int depth = 0;
         for (std::size_t j = b; j < n && !t_[j].is(tok::newline) && !stored; ++j)
           if (t_[j].kind() == tok::op) {
