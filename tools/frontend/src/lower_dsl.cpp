@@ -608,7 +608,8 @@ mutable_expr dsl_parser::imported_call(expression_spec& s, const dotted* d, std:
         std::size_t bindings = 0;
         for (const auto& rec : scan_.imports)
           bindings += rec.scope == u->record->scope && rec.local == u->record->local ? 1 : 0;
-        if (bindings > 1)
+        // So may `m.f` where the file stores that attribute (`chips.f = chips.g`).
+        if (bindings > 1 || (is_attribute && stores_attribute(u->name)))
           made->returned = ~std::uint64_t{0};
       } else {
         made->level = commscope::level::other;
