@@ -21,6 +21,9 @@ def host(x):
 # RUN: %commscope-opt %t.d/lib/host.py | %FileCheck %s
 # CHECK: comm_d0  devices [0, 1]  1 slot, 64 B
 # CHECK: All checks passed
+# So does a host's own star import of the module.
+# RUN: sed 's/^from \. import scatter$/from .other import *\nfrom .kernels import */' %s > %t.d/lib/host_star.py
+# RUN: %commscope-opt %t.d/lib/host_star.py | %FileCheck %s
 # A name no module of its star imports defines is still no function of the program.
 # RUN: sed 's/scatter/gather/' %s > %t.d/lib/host_missing.py
 # RUN: %commscope-opt %t.d/lib/host_missing.py | %FileCheck --check-prefix=MISSING %s; test ${PIPESTATUS[0]} -eq 1

@@ -530,7 +530,11 @@ std::optional<dsl_parser::imported_use> dsl_parser::use_of(const dotted* d, std:
     if (signatures_.find(last)) // a function of the file's own
       return std::nullopt;
     u.record = import_of(scan_, last, scope_);
-    if (!u.record || u.record->name.empty() || !binds_last(*u.record, last))
+    if (!u.record)
+      u.record = star_import_of(last);
+    else if (u.record->name.empty() || !binds_last(*u.record, last))
+      return std::nullopt;
+    if (!u.record)
       return std::nullopt;
     u.module = u.record->module;
     u.level = u.record->level;
@@ -548,6 +552,30 @@ std::optional<dsl_parser::imported_use> dsl_parser::use_of(const dotted* d, std:
   u.level = u.record->level;
   u.name = last;
   return u;
+}
+
+const import_record* dsl_parser::star_import_of(std::string_view name) {
+  // Python allows `import *` at a module's level only; a name the module binds itself
+  // is its own.
+  if (!loader_ || scan_.star_modules.empty() || final_binding(0, name) != no_binding)
+    return nullptr;
+  for (std::size_t k = scan_.star_modules.size(); k-- > 0;) {
+    const auto& [module, level] = scan_.star_modules[k];
+    const auto r = loader_->function(importer_, module, level, name);
+    if (r.what != resolution::status::found && r.what != resolution::status::broken)
+      continue;
+    for (const auto& rec : star_records_)
+      if (rec.local == name && rec.module == module && rec.level == level)
+        return &rec;
+    import_record& rec = star_records_.emplace_back();
+    rec.token = scan_.star_tokens[k];
+    rec.local = name;
+    rec.module = module;
+    rec.level = level;
+    rec.name = std::string(name);
+    return &rec;
+  }
+  return nullptr;
 }
 
 bool dsl_parser::library_function(const dotted& d) {

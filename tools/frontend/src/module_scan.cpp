@@ -852,8 +852,10 @@ void module_scan::import(std::uint32_t b, std::uint32_t e, std::int32_t scope) {
     star_import = true;
     if (level == 0)
       names.add_star(from_module);
-    if (level != 0 || (from_module != "pypto" && !from_module.starts_with("pypto.")))
+    if (level != 0 || (from_module != "pypto" && !from_module.starts_with("pypto."))) {
       star_modules.emplace_back(from_module, level);
+      star_tokens.push_back(b);
+    }
   }
   for (const auto& n : import_.names) {
     const std::string path = dotted_name(ts_, n.begin, n.end);

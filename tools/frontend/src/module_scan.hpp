@@ -322,6 +322,8 @@ public:
   /// The modules of `from M import *` other than the DSL's (module, leading dots): each
   /// may bind any name of the module's scope.
   std::vector<std::pair<std::string, std::uint32_t>> star_modules;
+  /// The first token of each of star_modules' import statements.
+  std::vector<std::uint32_t> star_tokens;
   /// The module may rebind its own names where no statement names them: it writes
   /// through `globals()` (`globals()["N"] = 8`, `globals().update(...)`, or passes it
   /// on), calls `exec`, or reaches itself through `sys.modules`. Then none of its names

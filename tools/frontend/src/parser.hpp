@@ -555,6 +555,10 @@ private:
     std::string_view name;
   };
   std::optional<imported_use> use_of(const dotted* d, std::string_view last, bool is_attribute);
+  /// A name the module binds only by a star import (`from chips import *`): an import
+  /// record of it from the last such module that defines a DSL function of that name.
+  const import_record* star_import_of(std::string_view name);
+  std::deque<import_record> star_records_;
   /// The module a dotted name `root.a1...an` reaches through `rec`, the import of its root:
   /// the module of the use (module_of_use) followed by a1 ... a(n-1).
   std::string dotted_module(const import_record& rec, const dotted& d) const;
