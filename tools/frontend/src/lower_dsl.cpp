@@ -31,10 +31,18 @@ signature* dsl_parser::make_signature(const definition& d) {
     sig->returned = r.mask;
     // Defined twice in its scope (`if FAST: @pl.jit def f` / `else: @pl.jit def f`):
     // which one runs is not read, so it may return any argument.
-    for (const auto& other : scan_.definitions)
-      if (&other != &d && !other.is_class && other.scope == d.scope &&
-          text(t_[other.name]) == text(t_[d.name]))
-        sig->returned = ~std::uint64_t{0};
+    if (!definitions_by_name_) {
+      definitions_by_name_.emplace();
+      for (const auto& other : scan_.definitions)
+        if (!other.is_class)
+          definitions_by_name_->emplace(text(t_[other.name]), other.scope);
+    }
+    std::size_t same = 0; // d among them
+    const auto [first, last] = definitions_by_name_->equal_range(text(t_[d.name]));
+    for (auto it = first; it != last; ++it)
+      same += it->second == d.scope ? 1 : 0;
+    if (same > 1)
+      sig->returned = ~std::uint64_t{0};
   }
   return sig;
 }
@@ -733,13 +741,28 @@ bool dsl_parser::stores_attribute(std::string_view name) {
   if (!stored_attributes_) {
     stored_attributes_.emplace();
     const std::size_t n = t_.size();
-    const auto statement_start = [&](std::size_t i) {
-      while (i > 0 && !t_[i - 1].is(tok::newline) && !t_[i - 1].is(tok::indent) &&
-             !t_[i - 1].is(tok::dedent))
-        --i;
-      return i;
+    // One pass: the statement a token is in begins after the last newline, indent or
+    // dedent; whether it has a `=` at its top level after a token is read once per
+    // statement, so that a statement of many attributes (a table) costs linear time.
+    std::size_t b = 0;                       // the current statement's first token
+    std::size_t last_eq_of = n, last_eq = 0; // statement last_eq_of: its last top-level `=`
+    const auto top_level_eq_after = [&](std::size_t i) {
+      if (last_eq_of != b) {
+        last_eq_of = b;
+        last_eq = 0;
+        int depth = 0;
+        for (std::size_t j = b; j < n && !t_[j].is(tok::newline); ++j)
+          if (t_[j].kind() == tok::op) {
+            if (depth == 0 && t_[j].is_op("="))
+              last_eq = j;
+            depth += bracket_nesting(t_[j].flags());
+          }
+      }
+      return last_eq > i;
     };
     for (std::size_t i = 1; i < n; ++i) {
+      if (t_[i - 1].is(tok::newline) || t_[i - 1].is(tok::indent) || t_[i - 1].is(tok::dedent))
+        b = i;
       const token& k = t_[i];
       if (k.kind() != tok::name)
         continue;
@@ -773,7 +796,6 @@ bool dsl_parser::stores_attribute(std::string_view name) {
       const token* next = i + 1 < n ? &t_[i + 1] : nullptr;
       bool stored =
           next && next->kind() == tok::op && (next->is_op("=") || is_augmented_code(next->flags()));
-      const std::size_t b = statement_start(i);
       if (!stored && t_[b].is_keyword(keyword_id{"del"}))
         stored = true;
       if (!stored && t_[b].is_keyword(keyword_id{"for"})) {
@@ -787,15 +809,8 @@ bool dsl_parser::stores_attribute(std::string_view name) {
       if (!stored && root >= 1 && t_[root - 1].is_keyword(keyword_id{"as"}))
         stored = true;
       if (!stored && next &&
-          (next->is_op(",") || next->is_op(")") || next->is_op("]") || next->is_op(":"))) {
-        int depth = 0;
-        for (std::size_t j = b; j < n && !t_[j].is(tok::newline) && !stored; ++j)
-          if (t_[j].kind() == tok::op) {
-            if (j > i && depth == 0 && t_[j].is_op("="))
-              stored = true;
-            depth += bracket_nesting(t_[j].flags());
-          }
-      }
+          (next->is_op(",") || next->is_op(")") || next->is_op("]") || next->is_op(":")))
+        stored = top_level_eq_after(i);
       if (stored)
         stored_attributes_->insert(text(k));
     }

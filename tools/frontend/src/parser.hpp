@@ -650,6 +650,9 @@ private:
   /// What the module's functions may return of their arguments, made for its first chip
   /// orchestrator.
   std::optional<returned_parameter_table> returned_;
+  /// The scope of each function the file defines, by name (make_signature: a chip defined
+  /// twice in one scope), made for its first chip orchestrator.
+  std::optional<std::unordered_multimap<std::string_view, std::int32_t>> definitions_by_name_;
   node_factory w_;
   program_unit* unit_ = nullptr;
   std::shared_ptr<source_text> texts_;
