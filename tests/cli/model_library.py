@@ -4,6 +4,8 @@
 # and parser tests, per-file ignores for the tests, an inline suppression in a model.
 # RUN: cd %S/lint/model_library && %commscope-opt . > %t.out 2> %t.err; test $? -eq 0 && test ! -s %t.err
 # RUN: %FileCheck --check-prefix=LIB --match-full-lines %s < %t.out
+# The same with the long form of -j.
+# RUN: cd %S/lint/model_library && %commscope-opt --jobs 2 . > %t.jobs.out; test $? -eq 0 && cmp %t.out %t.jobs.out
 # LIB: models/moe.py:10:1: note: program 'MoE' is not transformed: its 1 error is suppressed, and a program with errors is rejected
 # LIB-NEXT: tests/test_models.py:11:1: note: program 'test_spare_buffer_is_allowed' is not transformed: its 1 error is suppressed, and a program with errors is rejected
 # LIB-NEXT: All checks passed: 5 files, 5 programs, 1 host orchestrator, 2 suppressed.

@@ -78,7 +78,7 @@ void declare(CLI::App& app, raw_options& raw, options& o) {
   app.add_option("-I", o.include_dirs, "search DIR for imported modules")
       ->type_name("DIR")
       ->allow_extra_args(false);
-  app.add_option("-j", raw.jobs, "analyze up to N files at once (default: the cores)")
+  app.add_option("-j,--jobs", raw.jobs, "analyze up to N files at once (default: the cores)")
       ->type_name("N");
   // The commas are split by parse_command_line, not by CLI11: a value of commas alone
   // would give CLI11 no item, and it would take the next argument (a file) for the codes.
