@@ -310,3 +310,22 @@ func.func @main() attributes {pld.level = "host", pld.role = "orchestrator"} {
   pld.dispatch @chip(%c1, %w) : (index, tensor<64xf32>) -> ()
   return
 }
+
+// -----
+
+// A window pointer dispatched as it is: the chip could take windows of it on device 1,
+// which no view counts (the view alone gives device 0).
+func.func private @chip(tensor<64xf32>) attributes {pld.level = "chip", pld.role = "orchestrator"}
+func.func private @chipp(i64) attributes {pld.level = "chip", pld.role = "orchestrator"}
+func.func @pointer_dispatch() attributes {pld.level = "host", pld.role = "orchestrator"} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  // expected-note @+1 {{allocation 'x' is here}}
+  %x = pld.alloc_window_buffer(%c64) {name = "x"} : (index) -> i64
+  %v = pld.window(%x, %c64) : (i64, index) -> tensor<64xf32>
+  pld.dispatch @chip(%c0, %v) : (index, tensor<64xf32>) -> ()
+  // expected-error @+1 {{the window pointer of allocation 'x' is passed to the dispatch of 'chipp': a dispatch gives its devices to the views it is passed, not to a pointer; take a window of the pointer and dispatch that [view-escapes]}}
+  pld.dispatch @chipp(%c1, %x) : (index, i64) -> ()
+  return
+}
