@@ -24,7 +24,7 @@
 # RUN: %commscope-opt --format=json -j0 %s 2>&1 >/dev/null | %FileCheck --check-prefix=JOBS %s; test ${PIPESTATUS[0]} -eq 2
 # RUN: %commscope-opt --format=json %s -j 2>&1 >/dev/null | %FileCheck --check-prefix=JOBSMISSING %s; test ${PIPESTATUS[0]} -eq 2
 # JOBS: commscope-opt: error: malformed -j '0': expected a positive integer
-# JOBSMISSING: commscope-opt: error: -j: 1 required N missing
+# JOBSMISSING: commscope-opt: error: --jobs: 1 required N missing
 # RUN: %commscope-opt --format=json %t.does-not-exist.py 2>&1 >/dev/null | %FileCheck --check-prefix=MISSING %s; test ${PIPESTATUS[0]} -eq 2
 # MISSING: commscope-opt: error: cannot open '{{.*}}does-not-exist.py': No such file or directory
 # A directory is several inputs: one without Python files gives an empty list.

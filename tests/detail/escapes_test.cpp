@@ -118,16 +118,26 @@ TEST_CASE("a window pointer passed to a dispatch escapes at the dispatch, throug
           "branches, and its allocation gets no other diagnostic") {
   flow::program p;
   // a: its view goes to device 0, its pointer to device 1, where a chip could window it.
-  // b: only a copy of its pointer that a branch may bind is dispatched. c: a view only.
+  // b: a copy of its pointer that a branch may bind is dispatched too. c: a view only.
   p.host({p.alloc("a"), p.alloc("b"), p.alloc("c"), p.window("v", "a"), p.on({"v"}, 0),
           p.on({"a"}, 1), p.assign("q", p.integer(0)), p.if_({{p.copy("q", "b")}, {}}),
-          p.window("w", "c"), p.on({"w", "q"}, 2), p.on({"w"}, 3)});
+          p.window("w", "c"), p.on({"w", "q"}, 2), p.on({"w"}, 3), p.window("u", "b"),
+          p.on({"u"}, 4)});
   const auto pl = analyze(p);
   CHECK(diags(pl) == "view-escapes a chip 6\nview-escapes b chip 11");
   REQUIRE(pl.diagnostics.size() == 2);
   CHECK(pl.diagnostics[0].why == commscope::reason::pointer_into_dispatch);
   REQUIRE(pl.diagnostics[0].notes.size() == 1);
   CHECK(pl.diagnostics[0].notes[0].where == 1);
+}
+
+TEST_CASE("a dispatched pointer of an allocation without views is dead-alloc, always "
+          "reported; another pointer of the same dispatch is still found") {
+  flow::program p;
+  p.host({p.alloc("a"), p.alloc("b"), p.window("v", "b"), p.on({"v"}, 0), p.on({"a"}, 1),
+          p.on({"a", "b"}, 2)});
+  const auto pl = analyze(p);
+  CHECK(diags(pl) == "dead-alloc a  1\nview-escapes b chip 6");
 }
 
 TEST_CASE("a pointer passed to a dispatch in a loop is found once per dispatch, and a view "

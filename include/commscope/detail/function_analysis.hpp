@@ -322,8 +322,10 @@ private:
   /// A dispatch argument that may be a window pointer (an allocation's result, through
   /// copies, merges and derived values) hands the chip the whole allocation on devices no
   /// view of it counts: view-escapes at the dispatch, once per dispatch, naming the first
-  /// such allocation.
+  /// such allocation. An allocation without views is dead-alloc, always reported, and
+  /// rejected by it already.
   constexpr void pointer_arguments() {
+    bool viewed = false;    // the allocations' viewed_flag is set
     std::uint32_t next = 0; // the dispatches' arguments, in their order
     for (const auto& d : facts_.dispatches) {
       const auto first = next;
@@ -335,6 +337,25 @@ private:
         alloc = std::min(alloc, vars_.pointer_allocation(facts_.dispatch_arguments[first + k]));
       if (alloc == no_index)
         continue;
+      if (!viewed) {
+        viewed = true;
+        for (const auto& w : facts_.windows)
+          mark(w.allocation, viewed_flag);
+      }
+      if (!is(alloc, viewed_flag)) { // rare: look for another that has views
+        alloc = no_index;
+        for (std::uint32_t k = 0; k < d.argument_count; ++k)
+          vars_.sources(
+              facts_.dispatch_arguments[first + k],
+              [&](std::uint32_t x) {
+                const auto& b = vars_.at(x);
+                if (x != no_index && b.what == binding::kind::allocation && is(b.ref, viewed_flag))
+                  alloc = std::min(alloc, b.ref);
+              },
+              true);
+        if (alloc == no_index)
+          continue;
+      }
       escaped(alloc);
       const auto& site = facts_.allocations[alloc];
       report(facts_.diagnostics, error_code::view_escapes, reason::pointer_into_dispatch, site.name,
@@ -847,7 +868,14 @@ private:
   /// directly or through a collective that passes coverage on (without it,
   /// `unconsumed-alloc`); suppressed, its coverage lost evidence to a reported call;
   /// escaped, a view or pointer of it escaped.
-  enum allocation_flag : std::uint8_t { consumed_flag = 1, suppressed_flag = 2, escaped_flag = 4 };
+  /// viewed, it has a view (set by pointer_arguments only, when a dispatch may pass a
+  /// pointer).
+  enum allocation_flag : std::uint8_t {
+    consumed_flag = 1,
+    suppressed_flag = 2,
+    escaped_flag = 4,
+    viewed_flag = 8
+  };
   vec<std::uint8_t> flags_;
   [[nodiscard]] constexpr bool is(std::size_t a, allocation_flag f) const {
     return (flags_[a] & f) != 0;
