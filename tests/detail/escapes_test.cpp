@@ -132,7 +132,7 @@ TEST_CASE("a window pointer passed to a dispatch escapes at the dispatch, throug
 }
 
 TEST_CASE("a dispatched pointer of an allocation without views is dead-alloc, always "
-          "reported; another pointer of the same dispatch is still found") {
+          "reported, and another pointer of the same dispatch is still found") {
   flow::program p;
   p.host({p.alloc("a"), p.alloc("b"), p.window("v", "b"), p.on({"v"}, 0), p.on({"a"}, 1),
           p.on({"a", "b"}, 2)});
