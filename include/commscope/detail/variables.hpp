@@ -94,7 +94,6 @@ public:
   [[gnu::noinline]] constexpr void reset_impl() {
     defs_.clear();
     no_pointer_.clear();
-    searching_.clear();
     wide_.clear();
     resolutions_.clear();
     on_stack_.clear();
@@ -374,14 +373,25 @@ public:
     return pointer_allocation_impl(d);
   }
   [[gnu::noinline]] constexpr std::uint32_t pointer_allocation_impl(std::uint32_t d) {
-    const std::size_t words = (defs_.size() + 63) / 64;
-    if (no_pointer_.size() < words) {
-      no_pointer_.resize(words, 0);
-      searching_.resize(words, 0);
+    if (d >= defs_.size())
+      return no_index;
+    switch (defs_[d].what()) { // most arguments are a view's own definition: no search
+    case binding::kind::allocation:
+      return ref_of(defs_[d]);
+    case binding::kind::copy:
+    case binding::kind::merge:
+    case binding::kind::derived:
+    case binding::kind::world_offset:
+      break;
+    default:
+      return no_index;
     }
-    const auto marked = [](const vec<std::uint64_t>& bits, std::uint32_t x) {
-      return ((bits[x / 64] >> (x % 64)) & 1u) != 0;
-    };
+    const std::size_t words = (defs_.size() + 63) / 64;
+    if (no_pointer_.size() < words)
+      no_pointer_.resize(words, 0);
+    // Each definition visited is marked at once as reaching no pointer, which every
+    // search that ends without one makes true; one that finds a pointer (an error: rare)
+    // takes its marks back.
     std::uint32_t found = no_index;
     const auto mark = found_.size(); // the definitions this search visits
     stack_.clear();
@@ -389,9 +399,13 @@ public:
     while (!stack_.empty()) {
       const auto x = stack_.back();
       stack_.pop_back();
-      if (x >= defs_.size() || marked(no_pointer_, x) || marked(searching_, x))
+      if (x >= defs_.size())
         continue;
-      searching_[x / 64] |= std::uint64_t{1} << (x % 64);
+      auto& word = no_pointer_[x / 64];
+      const std::uint64_t bit = std::uint64_t{1} << (x % 64);
+      if ((word & bit) != 0)
+        continue;
+      word |= bit;
       found_.emplace_back(x);
       const auto& b = defs_[x];
       switch (b.what()) {
@@ -399,38 +413,26 @@ public:
         found = std::min(found, ref_of(b));
         break;
       case binding::kind::copy:
+      case binding::kind::world_offset: // its value is the offset, no definition
         stack_.emplace_back(ref_of(b));
         break;
       case binding::kind::merge:
-        stack_.emplace_back(ref_of(b));
-        stack_.emplace_back(static_cast<std::uint32_t>(value_of(b)));
-        break;
       case binding::kind::derived:
         stack_.emplace_back(ref_of(b));
-        if (value_of(b) != no_index)
-          stack_.emplace_back(static_cast<std::uint32_t>(value_of(b)));
-        break;
-      case binding::kind::world_offset:
-        stack_.emplace_back(ref_of(b)); // its value is the offset, no definition
+        stack_.emplace_back(static_cast<std::uint32_t>(value_of(b))); // no_index: none
         break;
       default: // a view, a value: no pointer
         break;
       }
     }
-    for (auto i = mark; i < found_.size(); ++i) {
-      const auto x = found_[i];
-      searching_[x / 64] &= ~(std::uint64_t{1} << (x % 64));
-      if (found == no_index) // none reaches one: everything they reach was visited
-        no_pointer_[x / 64] |= std::uint64_t{1} << (x % 64);
-    }
+    if (found != no_index)
+      for (auto i = mark; i < found_.size(); ++i)
+        no_pointer_[found_[i] / 64] &= ~(std::uint64_t{1} << (found_[i] % 64));
     found_.resize(mark);
     return found;
   }
   /// Gives back what pointer_allocation() remembers.
-  constexpr void release_pointer_searches() {
-    vec<std::uint64_t>().swap(no_pointer_);
-    vec<std::uint64_t>().swap(searching_);
-  }
+  constexpr void release_pointer_searches() { vec<std::uint64_t>().swap(no_pointer_); }
 
   /// The allocation a window's pointer names (through copies), or no_index.
   [[nodiscard]] constexpr std::uint32_t allocation_of(std::uint32_t d) {
@@ -875,9 +877,9 @@ private:
   sets_type sets_;
   vec<std::uint32_t> seen_, stack_; ///< sources(): stamps by definition, and its stack
   vec<std::uint32_t> found_;        ///< sources(): what it found, for the callers' calls
-  /// pointer_allocation(): by definition, found to reach no window pointer, and on the
-  /// search under way.
-  vec<std::uint64_t> no_pointer_, searching_;
+  /// pointer_allocation(): by definition, found to reach no window pointer (or visited by
+  /// the search under way).
+  vec<std::uint64_t> no_pointer_;
   std::uint32_t stamp_ = 0;
   static constexpr std::uint32_t base_limit = std::uint32_t{1} << 31;
   std::uint32_t base_ = 0; ///< values at most this are unbound
