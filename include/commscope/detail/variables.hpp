@@ -342,21 +342,8 @@ public:
       if (seen_[x] == stamp_)
         continue;
       seen_[x] = stamp_;
-      const auto& b = defs_[x];
-      if (b.what() == binding::kind::copy) {
-        stack_.emplace_back(b.ref); // a copy's value is 0: never wide
-      } else if (b.what() == binding::kind::merge) {
-        stack_.emplace_back(ref_of(b));
-        stack_.emplace_back(static_cast<std::uint32_t>(value_of(b)));
-      } else if (b.what() == binding::kind::derived && pointers) {
-        stack_.emplace_back(ref_of(b));
-        if (value_of(b) != no_index)
-          stack_.emplace_back(static_cast<std::uint32_t>(value_of(b)));
-      } else if (b.what() == binding::kind::world_offset && pointers && ref_of(b) != no_index) {
-        stack_.emplace_back(ref_of(b)); // its value is the offset, no definition
-      } else {
+      if (!follow(defs_[x], pointers))
         found_.emplace_back(x);
-      }
     }
     if (unbound)
       found_.emplace_back(no_index);
@@ -408,22 +395,8 @@ public:
       word |= bit;
       found_.emplace_back(x);
       const auto& b = defs_[x];
-      switch (b.what()) {
-      case binding::kind::allocation:
-        found = std::min(found, ref_of(b));
-        break;
-      case binding::kind::copy:
-      case binding::kind::world_offset: // its value is the offset, no definition
-        stack_.emplace_back(ref_of(b));
-        break;
-      case binding::kind::merge:
-      case binding::kind::derived:
-        stack_.emplace_back(ref_of(b));
-        stack_.emplace_back(static_cast<std::uint32_t>(value_of(b))); // no_index: none
-        break;
-      default: // a view, a value: no pointer
-        break;
-      }
+      if (!follow(b, true) && b.what() == binding::kind::allocation)
+        found = std::min(found, ref_of(b)); // any other source, a view or a value: none
     }
     if (found != no_index)
       for (auto i = mark; i < found_.size(); ++i)
@@ -580,6 +553,27 @@ private:
   constexpr std::uint32_t ref_of(const definition& d) const {
     return d.form() == definition::wide ? wide_[d.ref].ref : d.ref;
   }
+  /// Stacks what definition b leads to (its sources are what it copies, merges, and with
+  /// `pointers` what it is derived from): false for a source, which leads nowhere. One
+  /// rule for sources() and pointer_allocation().
+  constexpr bool follow(const definition& b, bool pointers) {
+    if (b.what() == binding::kind::copy) {
+      stack_.emplace_back(b.ref); // a copy's value is 0: never wide
+    } else if (b.what() == binding::kind::merge) {
+      stack_.emplace_back(ref_of(b));
+      stack_.emplace_back(static_cast<std::uint32_t>(value_of(b)));
+    } else if (b.what() == binding::kind::derived && pointers) {
+      stack_.emplace_back(ref_of(b));
+      if (value_of(b) != no_index)
+        stack_.emplace_back(static_cast<std::uint32_t>(value_of(b)));
+    } else if (b.what() == binding::kind::world_offset && pointers && ref_of(b) != no_index) {
+      stack_.emplace_back(ref_of(b)); // its value is the offset, no definition
+    } else {
+      return false;
+    }
+    return true;
+  }
+
   /// d's value becomes v, a definition's or a view's index.
   constexpr void set_index(definition& d, std::uint32_t v) {
     d = pack({d.what(), ref_of(d), static_cast<std::int64_t>(v)});
