@@ -227,6 +227,11 @@ enum class reason : std::uint8_t {
   function_too_large,
   /// view-escapes: a window pointer passed to a dispatch (object: the chip function)
   pointer_into_dispatch,
+  /// view-escapes: a view returned by a host orchestrator (object) whose callers the pass
+  /// does not follow (returns_to_callers)
+  view_returned_to_callers,
+  /// view-escapes: a window pointer returned by such a host orchestrator (object)
+  pointer_returned_to_callers,
 };
 
 /// A reason's row: the code it refines, its message and help, and its rank among the
@@ -241,7 +246,7 @@ struct reason_info {
 };
 
 /// Every reason, in the order of `reason` (`none` has no text: its code's row speaks).
-inline constexpr std::array<reason_info, 38> reasons{{
+inline constexpr std::array<reason_info, 40> reasons{{
     {error_code::malformed_op, {}, {}, 0}, // none
     {error_code::malformed_op,
      "operation {subject} takes {expected_arity} positional argument{expected_arity:s}, got "
@@ -382,6 +387,17 @@ inline constexpr std::array<reason_info, 38> reasons{{
      "dispatch gives its devices to the views it is passed, not to a pointer; take a window "
      "of the pointer and dispatch that",
      "take a window of the pointer (pld.window) and dispatch that", 0},
+    {error_code::view_escapes,
+     "a view of allocation {subject} is returned by {object} to callers the pass does not "
+     "follow: a caller that dispatches it would use devices the allocation's scope lacks",
+     "dispatch the view in the function that allocates it, and return no view of it", 0},
+    {error_code::view_escapes,
+     "the window pointer of allocation {subject} is returned by {object} to callers the pass "
+     "does not follow: a caller could take windows of it on devices the allocation's scope "
+     "lacks",
+     "take the windows and dispatch them in the function that allocates it, and return no "
+     "pointer",
+     0},
 }};
 
 /// The row of a reason.

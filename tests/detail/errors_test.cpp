@@ -440,6 +440,40 @@ TEST_CASE("no cascade: a collective's coverage lost to a reported dispatch") {
   CHECK(diags(f.analyze()) == "unsupported-device chip 13:9");
 }
 
+TEST_CASE("view-escapes: a view or a window pointer that a host others call returns, and "
+          "nothing where the host returns to the runtime") {
+  for (const bool called : {true, false}) {
+    CAPTURE(called);
+    fixture f;
+    if (called)
+      f.h.called_by_others();
+    auto a = f.h.alloc("a", 64);                // 4
+    auto v = f.h.window("v", a);                // 5
+    f.h.dispatch(f.chip, {v}, 0);               // 6
+    auto b = f.h.alloc("b", 64);                // 7
+    auto w = f.h.window("w", b);                // 8
+    f.h.dispatch(f.chip, {w}, 1);               // 9
+    auto c = f.h.alloc("c", 64);                // 10
+    auto u = f.h.window("u", c);                // 11
+    f.h.dispatch(f.chip, {u}, 2);               // 12
+    f.h.return_value({fb::list({v, 1}), b, 3}); // 13: c's view stays in the host
+    const auto pl = f.analyze();
+    if (!called) {
+      CHECK(diags(pl).empty());
+      continue;
+    }
+    CHECK(diags(pl) == "view-escapes a 13:9\nview-escapes b 13:9");
+    REQUIRE(pl.diagnostics.size() == 2);
+    CHECK(pl.diagnostics[0].why == commscope::reason::view_returned_to_callers);
+    CHECK(pl.diagnostics[0].message() ==
+          "a view of allocation 'a' is returned by 'host' to callers the pass does not follow: "
+          "a caller that dispatches it would use devices the allocation's scope lacks");
+    REQUIRE(pl.diagnostics[0].notes.size() == 1);
+    CHECK(pl.diagnostics[0].notes[0].where.line == 5);
+    CHECK(pl.diagnostics[1].why == commscope::reason::pointer_returned_to_callers);
+  }
+}
+
 TEST_CASE("a function with more walk positions than the analysis numbers is reported, at its "
           "first statement") {
   // Four billion statements do not fit in a test: the walk's counter starts near the

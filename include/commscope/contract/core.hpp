@@ -263,6 +263,12 @@ COMMSCOPE_OPTIONAL(core, flow_of, (expression e), expression_flow, {
 /// operand, since the pass does not look into the chip function.
 COMMSCOPE_OPTIONAL(core, returned_operands, (expression), std::uint64_t,
                    { return ~std::uint64_t{0}; });
+/// Whether what the function returns reaches code the pass does not follow: a host
+/// orchestrator that another function of the program calls hands the views it returns to
+/// that caller, which may dispatch them on devices its allocations never get. A view or
+/// window pointer among its returned values (statement_kind::return_) is then
+/// `view-escapes`. Default: false, the function returns to the runtime.
+COMMSCOPE_OPTIONAL(core, returns_to_callers, (function), bool, { return false; });
 /// False for a body wrap_body cannot wrap (an MLIR function with several blocks): a host
 /// orchestrator with allocations there is `malformed-op`. Default: true.
 COMMSCOPE_OPTIONAL(core, can_wrap_body, (function), bool, { return true; });
@@ -298,9 +304,9 @@ using analysis_core =
             loop_bounds, expression_kind_of, integer_value, variable_of, call_target_of, arguments,
             device_of, allocation_name, variable_index, variable_bound, variable_numbering,
             variable_key, variable_identity, control_of, branches, control_flow_pair, values,
-            expressions, subexpressions, flow_of, returned_operands, can_wrap_body, device_limit,
-            scope_nesting_limit, usable_by_default, symbolic_device_sets, minus_constant,
-            symbolic_subtraction>;
+            expressions, subexpressions, flow_of, returned_operands, returns_to_callers,
+            can_wrap_body, device_limit, scope_nesting_limit, usable_by_default,
+            symbolic_device_sets, minus_constant, symbolic_subtraction>;
 
 } // namespace contract
 } // namespace commscope

@@ -138,6 +138,11 @@ template <class Adapter> struct escape_site {
   bool window = false;
   /// A call of a function whose body the program does not have: no inlining it.
   bool external = false;
+  /// A value returned to callers the pass does not follow (returns_to_callers); `name`
+  /// is the function's, and the diagnostic points at the return statement (an IR need not
+  /// locate a returned variable).
+  bool returned = false;
+  typename Adapter::statement statement{};
 };
 
 /// What the walk records of an allocation: what its plan record needs from the IR, read
@@ -243,6 +248,9 @@ public:
     // too low costs one growth; one too high, memory unused. (Allocations, dispatches
     // and loops grow in segments, never moved.)
     out_.windows.reserve(count_of(a_.body(f)) / 3);
+    returns_ = a_.returns_to_callers(f);
+    if (returns_)
+      returns_to_ = a_.describe(f).name;
     walker_.run(a_, a_.body(f), *this);
     // More positions than the sites keep: the later sites hold wrong ones, so the
     // function is reported (at its first statement), never analyzed on them quietly.
@@ -300,6 +308,8 @@ public:
     }
     case statement_kind::return_:
       out_.first_jump = std::min(out_.first_jump, at);
+      if (returns_) [[unlikely]]
+        returned(s, at);
       break;
     case statement_kind::scope:
       if constexpr (Adapter::has_readers)
@@ -779,6 +789,19 @@ private:
     }
   }
 
+  /// The values a return hands to callers the pass does not follow: each that reads a
+  /// variable is an escape, judged with the others.
+  constexpr void returned(statement s, std::uint64_t at) {
+    for (auto&& e : a_.expressions(s)) {
+      const expression x(e);
+      if (const auto d = derived_of(x); d != no_index) {
+        out_.escapes.emplace_back(escape_site<Adapter>{x, returns_to_, narrow(at), d, false});
+        out_.escapes.back().returned = true;
+        out_.escapes.back().statement = s;
+      }
+    }
+  }
+
   /// Records the definitions of a call's variable arguments in `to`; returns the first
   /// index. An argument that is no variable gives what it is derived from (a slice of a
   /// view, a tuple of views). `keywords`: the call is a dispatch, whose other operands
@@ -914,6 +937,10 @@ private:
   std::uint32_t guarded_ = 0;      ///< the open statements that may skip or repeat
   vec<binding> pending_;           ///< a parallel assignment's values, read before binding
   bool alternatives_ = false;      ///< the statement entered last has alternatives
+  /// Whether the function's returned values reach callers the pass does not follow, and
+  /// its name.
+  bool returns_ = false;
+  std::string_view returns_to_;
 };
 
 } // namespace commscope::detail

@@ -440,8 +440,10 @@ private:
         why = is_view ? reason::view_into_external_call : reason::pointer_into_external_call;
       else if (e.call)
         why = is_view ? reason::view_into_call : reason::pointer_into_call;
+      else if (e.returned)
+        why = is_view ? reason::view_returned_to_callers : reason::pointer_returned_to_callers;
       auto& d = report(facts_.diagnostics, error_code::view_escapes, why, site.name,
-                       a_.location_of(e.use), e.order)
+                       e.returned ? a_.location_of(e.statement) : a_.location_of(e.use), e.order)
                     .with_object(e.name.empty() ? std::string_view("?") : e.name);
       if (is_view)
         d.with_note(note_kind::view, {}, a_.location_of(facts_.windows[view].statement));

@@ -339,6 +339,10 @@ public:
     append(w_.make(s));
   }
 
+  /// Another function of the program calls this one: what it returns reaches a caller
+  /// the pass does not follow (function::returns_to_callers).
+  void called_by_others() { returns_to_callers_ = true; }
+
   /// A fresh variable bound by no statement (for parameters and hand-made statements).
   variable_ptr new_variable(std::string_view n) { return w_.make_variable((*ids_)++, w_.intern(n)); }
 
@@ -541,6 +545,7 @@ private:
   signature_ptr sig_;
   source_location where_{};
   std::vector<statement_ptr> body_;
+  bool returns_to_callers_ = false;
 };
 
 class program_builder {
@@ -586,6 +591,7 @@ public:
       f->sig = b->sig_;
       f->where = b->where_;
       f->body = w_.list(b->body_);
+      f->returns_to_callers = b->returns_to_callers_;
       p->functions.push_back(f);
     }
     p->variable_bound = ids_;

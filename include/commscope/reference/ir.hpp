@@ -784,6 +784,9 @@ struct function {
   expression_ptr returns; ///< the `-> TYPE` annotation, or null
   node_list<statement_ptr> body;
   source_location where{};
+  /// Another function of the program calls it (a front end knows): a view it returns
+  /// reaches a caller the pass does not follow (traits: returns_to_callers).
+  bool returns_to_callers = false;
 };
 
 static_assert(sizeof(expression) == 24 && alignof(expression) == 8);

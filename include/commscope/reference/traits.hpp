@@ -192,6 +192,7 @@ template <> struct commscope::ir_traits<commscope::reference::program_ptr> {
         reference::node_span<reference::function_ptr>(p->functions.data(), p->functions.size()));
   }
   static function_info describe(function f) { return f->sig->info(); }
+  static bool returns_to_callers(function f) { return f->returns_to_callers; }
   static reference::pointer_range<reference::statement> body(function f) {
     return reference::pointer_range<reference::statement>(f->body.span());
   }

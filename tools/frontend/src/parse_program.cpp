@@ -53,6 +53,41 @@ std::uint32_t block_cost(const token_stream& ts, std::uint32_t kw, std::uint32_t
   return std::max(outer, inner);
 }
 
+/// For each definition `hosts` names (indices into `defs`), whether a body of the file's
+/// DSL functions names it, other than its own definition: a host orchestrator that
+/// another one calls (`make()`, `self.make()`, or passed on), which hands what it returns
+/// to code the pass does not follow. Any use counts, since the pass does not follow what
+/// is done with the value; a call at the module's level is the runtime's, which the views
+/// of a finished scope cannot reach a device through.
+std::vector<bool> named_in_bodies(const token_stream& ts, const std::vector<definition>& defs,
+                                  const std::vector<std::uint32_t>& hosts) {
+  std::vector<bool> named(hosts.size(), false);
+  if (hosts.empty())
+    return named;
+  const auto& t = ts.tokens;
+  // Lengths first: most name tokens are none of the hosts' names.
+  std::uint64_t lengths = 0;
+  for (const auto h : hosts)
+    lengths |= std::uint64_t{1} << std::min<std::size_t>(ts.text(t[defs[h].name]).size(), 63);
+  for (const auto& d : defs) {
+    if (d.role == definition::dsl::none || d.is_class)
+      continue;
+    for (std::uint32_t k = d.body_begin; k < d.body_end && k < t.size(); ++k) {
+      if (t[k].kind() != tok::name || t[k].is_reserved())
+        continue;
+      const std::string_view n = ts.text(t[k]);
+      if (!((lengths >> std::min<std::size_t>(n.size(), 63)) & 1))
+        continue;
+      for (std::size_t i = 0; i < hosts.size(); ++i) {
+        const definition& h = defs[hosts[i]];
+        if (!named[i] && k != h.name && k != h.keyword + 1 && n == ts.text(t[h.name]))
+          named[i] = true;
+      }
+    }
+  }
+  return named;
+}
+
 /// body_span::scope_room of the host orchestrator `d`: its body's deepest blocks (those
 /// of a nested def or class are another function's) and deepest line, read from the
 /// tokens on an explicit stack.
@@ -142,9 +177,15 @@ program_unit dsl_parser::run(const candidate_program& cp, std::string_view stem)
     else if (!signatures_.find(sigs.back()->name))
       signatures_.put(sigs.back());
   }
-  for (std::size_t k = 0; k < cp.functions.size(); ++k) {
+  std::vector<std::uint32_t> hosts;
+  for (std::size_t k = 0; k < cp.functions.size(); ++k)
+    if (sigs[k]->level == commscope::level::host && sigs[k]->orchestrator)
+      hosts.push_back(cp.functions[k]);
+  const std::vector<bool> called = named_in_bodies(ts_, scan_.definitions, hosts);
+  for (std::size_t k = 0, h = 0; k < cp.functions.size(); ++k) {
     const definition& d = scan_.definitions[cp.functions[k]];
     scope_ = cp.is_class ? scan_.scopes[static_cast<std::size_t>(d.scope)].parent : d.scope;
+    returns_to_callers_ = h < hosts.size() && hosts[h] == cp.functions[k] && called[h++];
     prog->functions.push_back(parse_function(d, sigs[k], cp.is_class));
   }
   for (auto& [call, name] : pending_calls_) {
@@ -389,6 +430,7 @@ function_ptr dsl_parser::parse_function(const definition& d, signature* sig, boo
   }
   fn->sig = sig;
   const bool host = sig->level == commscope::level::host && sig->orchestrator;
+  fn->returns_to_callers = host && returns_to_callers_;
   if (host) {
     resolving_ = true;
     i_ = d.body_begin;

@@ -663,6 +663,9 @@ private:
   std::int32_t scope_ = 0;
   bool jit_ = false;
   bool resolving_ = false;
+  /// The function parse_function makes is a host orchestrator that another DSL function
+  /// of the file names (function::returns_to_callers).
+  bool returns_to_callers_ = false;
   bool no_conditional_ = false;
   name_table<const variable*, variable_name> names_;
   /// The scan's records of the body being read, fetched ahead (hash_of_binding).
