@@ -41,6 +41,16 @@ def main():
     w = pld.window(q, [16], dtype=pl.FP32)
     chip(w, device=2)
     chip(None, scalar(3), device=3)
+    for g in stream():
+        chip(g, device=4)
+
+
+@pl.jit.host
+def stream():
+    f = pld.alloc_window_buffer(64)
+    vf = pld.window(f, [16], dtype=pl.FP32)
+    chip(vf, device=0)
+    yield vf
 
 
 @pl.jit.host
@@ -80,8 +90,8 @@ class Model:
 
 # A host orchestrator that another DSL function of the file calls hands what it returns
 # to that caller, which the pass does not follow: main dispatches make's view on device
-# 1 and takes windows of pointer's b on device 2, devices those allocations' scopes
-# lack. A returned value that is no view (scalar's n) is fine, and so is a view returned
+# 1, takes windows of pointer's b on device 2 and dispatches what stream yields on
+# device 4, devices those allocations' scopes lack. A returned value that is no view (scalar's n) is fine, and so is a view returned
 # by a host that only the module's own code calls (entry, at the runtime's level).
 # CHECK: returns_to_callers.py:16:9: error: a view of allocation 'a' is returned by 'make' to callers the pass does not follow: a caller that dispatches it would use devices the allocation's scope lacks [view-escapes]
 # CHECK: returns_to_callers.py:13:5: note: a view of it is taken here
@@ -89,6 +99,8 @@ class Model:
 # CHECK: returns_to_callers.py:17:5: error: a view of allocation 'a' is returned by 'make'
 # CHECK: returns_to_callers.py:25:5: error: the window pointer of allocation 'b' is returned by 'pointer' to callers the pass does not follow: a caller could take windows of it on devices the allocation's scope lacks [view-escapes]
 # CHECK: returns_to_callers.py:22:5: note: allocation 'b' is here
-# CHECK: returns_to_callers.py:70:9: error: a view of allocation 'e' is returned by 'stage' to callers
+# CHECK: returns_to_callers.py:53:5: error: a view of allocation 'f' is returned by 'stream' to callers the pass does not follow
+# CHECK: returns_to_callers.py:51:5: note: a view of it is taken here
+# CHECK: returns_to_callers.py:80:9: error: a view of allocation 'e' is returned by 'stage' to callers
 # CHECK-NOT: error:
-# CHECK: Found 4 errors in 1 file (1 file checked).
+# CHECK: Found 5 errors in 1 file (1 file checked).

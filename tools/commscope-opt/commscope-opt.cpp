@@ -613,6 +613,18 @@ program_outcome run_program(const fe::program_unit& unit, const options& opt,
           message = named.message();
           break;
         }
+    // A yield of a host that another DSL function calls: its value reaches that caller.
+    if (d.why == commscope::reason::view_into_operation ||
+        d.why == commscope::reason::pointer_into_operation)
+      for (const auto& [where, host] : unit.yields_to_callers)
+        if (where == d.where) {
+          named.why = d.why == commscope::reason::view_into_operation
+                          ? commscope::reason::view_returned_to_callers
+                          : commscope::reason::pointer_returned_to_callers;
+          named.object = host;
+          message = named.message();
+          break;
+        }
     if (into_call && std::find(unit.unpacked_dispatches.begin(), unit.unpacked_dispatches.end(),
                                d.where) != unit.unpacked_dispatches.end()) {
       message = std::string(d.why == commscope::reason::view_into_call ? "a view"

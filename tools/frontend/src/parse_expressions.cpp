@@ -102,16 +102,23 @@ mutable_expr dsl_parser::parse_named() {
 mutable_expr dsl_parser::parse_yield() {
   const std::uint32_t b = static_cast<std::uint32_t>(i_);
   next();
+  mutable_expr y;
   if (is_name("from")) {
     next();
-    auto x = parse_test();
-    return opaque(b, {x});
+    y = opaque(b, {parse_test()});
+  } else if (!at_line_end() && !is_op(")") && !is_op("=")) {
+    y = opaque(b, {parse_expression_list(nullptr, true)});
+  } else {
+    return opaque(b, {});
   }
-  if (!at_line_end() && !is_op(")") && !is_op("=")) {
-    auto x = parse_expression_list(nullptr, true);
-    return opaque(b, {x});
+  // What a host orchestrator that another DSL function calls yields goes to that caller,
+  // as a return's value does (function::returns_to_callers), and while its scopes are
+  // still open: a store the pass does not follow.
+  if (returns_to_callers_) {
+    y->set_store();
+    unit_->yields_to_callers.emplace_back(y->where, std::string(host_name_));
   }
-  return opaque(b, {});
+  return y;
 }
 
 mutable_expr dsl_parser::parse_test() {

@@ -186,6 +186,7 @@ program_unit dsl_parser::run(const candidate_program& cp, std::string_view stem)
     const definition& d = scan_.definitions[cp.functions[k]];
     scope_ = cp.is_class ? scan_.scopes[static_cast<std::size_t>(d.scope)].parent : d.scope;
     returns_to_callers_ = h < hosts.size() && hosts[h] == cp.functions[k] && called[h++];
+    host_name_ = text(t_[d.name]);
     prog->functions.push_back(parse_function(d, sigs[k], cp.is_class));
   }
   for (auto& [call, name] : pending_calls_) {

@@ -666,6 +666,7 @@ private:
   /// The function parse_function makes is a host orchestrator that another DSL function
   /// of the file names (function::returns_to_callers).
   bool returns_to_callers_ = false;
+  std::string_view host_name_; ///< its name, when it is
   bool no_conditional_ = false;
   name_table<const variable*, variable_name> names_;
   /// The scan's records of the body being read, fetched ahead (hash_of_binding).

@@ -123,6 +123,10 @@ struct program_unit {
   /// Integer literals beyond 64 bits in a `device=`, by the location of that call: read
   /// as the nearest 64-bit value, and named as written in the message.
   std::vector<std::pair<reference::source_location, std::string>> huge_devices;
+  /// The yields of host orchestrators that another DSL function of the file calls (whose
+  /// values reach that caller, as a return's do), by location, with the host's name: a
+  /// view among them is view-escapes there, which the driver words as a returned one.
+  std::vector<std::pair<reference::source_location, std::string>> yields_to_callers;
   /// Why a `device=` call of an imported name found no function, by the location of
   /// that call: the driver adds it to the `malformed-op` message.
   std::vector<std::pair<reference::source_location, std::string>> unresolved_callees;
