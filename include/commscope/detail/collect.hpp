@@ -373,11 +373,20 @@ private:
   }
 
   /// A loop's carried variables, bound to their entry values before the first iteration.
+  /// Without one value per variable (`init_values=init`, a name for the tuple), each may
+  /// hold any view among the values: left unbound, a view they carry would go unseen.
   constexpr void carried(statement s) {
     if constexpr (Adapter::has_parallel_values)
-      if (!parallel(s))
-        for (auto&& e : a_.values(s)) // no carried variable to bind: only calls to find
+      if (!parallel(s)) {
+        const auto mark = leaves_.size();
+        for (auto&& e : a_.values(s)) {
           walk(expression(e));
+          leaves_.emplace_back(derived_of(expression(e)));
+        }
+        const auto from = derive_leaves(mark);
+        for (auto&& t : a_.targets(s))
+          vars_.bind(vars_.id(variable(t)), derived_binding(from));
+      }
   }
 
   /// Binds each target of s to its own value (values(s)), all values read first; false,

@@ -115,8 +115,11 @@ statement_ptr dsl_parser::parse_for() {
   }
   const std::size_t carried = target_names.size() - 1;
   for (const auto& k : call.keywords()) // their values on entry
-    if (k.name == "init_values" && is_tuple_of(*k.value, carried))
-      s.values = k.value->args();
+    if (k.name == "init_values")
+      // Not one element per variable (a name bound to the tuple, a starred element): the
+      // whole value, which each of them may hold part of.
+      s.values = is_tuple_of(*k.value, carried) ? std::span<const expression_ptr>(k.value->args())
+                                                : std::span<const expression_ptr>(&k.value, 1);
   const node_list<statement_ptr> body = parse_block();
   s.targets = targets.items();
   auto* st = w_.make(s);
