@@ -156,14 +156,22 @@ void dsl_parser::open_scope::index_slots() {
     }
 }
 
+bool dsl_parser::is_yield(const statement& st, std::size_t n) const {
+  const expression_ptr call = st.value();
+  return call && call->what == expression::kind::call && call->base() &&
+         spelling(*call->base()) == "pl.yield_" && call->keywords().empty() &&
+         are_values(call->args(), n) &&
+         (st.what != statement::kind::assign || st.targets().size() == n);
+}
+
 void dsl_parser::yield_as_assignment(const node_list<statement_ptr>& body,
-                                     node_span<variable_ptr> carried) {
+                                     node_span<variable_ptr> carried,
+                                     std::span<const variable_ptr> results) {
   const statement& last = *body.back();
-  const expression_ptr call = last.value();
-  if (last.what != statement::kind::evaluate || !call || call->what != expression::kind::call ||
-      !call->base() || spelling(*call->base()) != "pl.yield_" || !call->keywords().empty() ||
-      !are_values(call->args(), carried.size()))
+  if ((last.what != statement::kind::evaluate && last.what != statement::kind::assign) ||
+      !is_yield(last, carried.size()))
     return;
+  const expression_ptr call = last.value();
   std::vector<variable_ptr> targets;
   for (const auto& c : carried)
     targets.push_back(w_.make_binding(next_id_++, *c));
@@ -172,7 +180,34 @@ void dsl_parser::yield_as_assignment(const node_list<statement_ptr>& body,
   y.where = last.where;
   y.origin = last.origin();
   y.value = call;
+  y.parallel = true;
+  if (last.what == statement::kind::assign) {
+    // The carried names and the results both take the yielded values: each may hold any
+    // of them (one value, the usual case, is exact).
+    targets.insert(targets.end(), results.begin(), results.end());
+    expression_spec t;
+    t.what = expression::kind::tuple;
+    t.where = call->where;
+    t.args = call->args();
+    y.value = w_.make(t);
+    y.parallel = false;
+  }
   y.targets = targets;
+  body.mutable_data()[body.size() - 1] = w_.make(y);
+}
+
+void dsl_parser::yield_as_parallel(const node_list<statement_ptr>& body) {
+  if (body.empty() || body.back()->what != statement::kind::assign)
+    return;
+  const statement& last = *body.back();
+  if (!is_yield(last, last.targets().size()))
+    return;
+  statement_spec y;
+  y.what = statement::kind::assign;
+  y.where = last.where;
+  y.origin = last.origin();
+  y.value = last.value();
+  y.targets = last.targets();
   y.parallel = true;
   body.mutable_data()[body.size() - 1] = w_.make(y);
 }

@@ -121,11 +121,21 @@ statement_ptr dsl_parser::parse_for() {
       s.values = is_tuple_of(*k.value, carried) ? std::span<const expression_ptr>(k.value->args())
                                                 : std::span<const expression_ptr>(&k.value, 1);
   const node_list<statement_ptr> body = parse_block();
+  // The DSL's assignment form of the closing yield, `res = pl.yield_(e)`: `res` names the
+  // loop's result after it, which is its entry value when the body never runs, so it is
+  // carried as well.
+  std::span<const variable_ptr> results;
+  if (carried > 0 && !body.empty() && body.back()->what == statement::kind::assign &&
+      is_yield(*body.back(), carried)) {
+    results = body.back()->targets();
+    for (const auto& r : results)
+      targets.push(w_.make_binding(next_id_++, *r));
+  }
   s.targets = targets.items();
   auto* st = w_.make(s);
   st->set_body(body);
   if (carried > 0 && !body.empty())
-    yield_as_assignment(body, st->targets());
+    yield_as_assignment(body, node_span<variable_ptr>(st->targets().data(), carried), results);
   return st;
 }
 
@@ -291,6 +301,7 @@ statement_ptr dsl_parser::parse_if() {
     expect_op(":");
     br.origin = note(header_text(b, colon));
     br.body = parse_block();
+    yield_as_parallel(br.body);
     chain.push_back(br);
     if (!is_name("elif"))
       break;
@@ -300,6 +311,7 @@ statement_ptr dsl_parser::parse_if() {
     next();
     expect_op(":");
     orelse = parse_block();
+    yield_as_parallel(orelse);
   }
   // Linked back to front: an elif chain of any length is built without recursion.
   statement* made = nullptr;

@@ -394,8 +394,16 @@ private:
 
   /// A loop body's closing `pl.yield_(e, ...)` binds the loop-carried targets for the
   /// next iteration: it becomes an assignment of them, each to its own argument (printed
-  /// as written all the same).
-  void yield_as_assignment(const node_list<statement_ptr>& body, node_span<variable_ptr> carried);
+  /// as written all the same). In the assignment form, `r, ... = pl.yield_(e, ...)`, it
+  /// binds `results` (the assignment's targets) too.
+  void yield_as_assignment(const node_list<statement_ptr>& body, node_span<variable_ptr> carried,
+                           std::span<const variable_ptr> results);
+  /// An if branch's closing `y, ... = pl.yield_(e, ...)` binds each target to its own
+  /// argument, as `y, ... = e, ...` would: the DSL's phi of the branches.
+  void yield_as_parallel(const node_list<statement_ptr>& body);
+  /// A call `pl.yield_(e, ...)` of n values, without keywords, that is the value of st;
+  /// in an assignment, of n targets.
+  bool is_yield(const statement& st, std::size_t n) const;
 
   statement_ptr parse_while();
 
