@@ -41,6 +41,8 @@
 #include <string>
 #include <string_view>
 #include <tuple>
+#include <type_traits>
+#include <unordered_map>
 #include <vector>
 
 #if defined(__unix__) || defined(__APPLE__)
@@ -667,6 +669,37 @@ program_outcome run_program(const fe::program_unit& unit, const options& opt,
         d, d.message() + ": Python compiles at most 20 nested blocks in a function (its loops, "
                          "`with` items, `try` and `except` clauses among them) and 99 "
                          "indentation levels in a file, and each scope is one more"));
+  }
+  // The rewritten scopes list their slots by the allocations' names, so two allocations of
+  // one name in different domains (`buf = ...` in both branches of an if) could not be
+  // told apart where the rewritten file is read: it cannot be printed. The plan is right
+  // all the same, so only a run that prints the file says so. One domain's are the
+  // library's duplicate-name already.
+  const bool printed = opt.emit == emit_kind::ir || opt.emit == emit_kind::both;
+  for (const auto& fp : pl.functions) {
+    if (!printed || fp.status != std::remove_cvref_t<decltype(fp)>::state::analyzed)
+      continue;
+    std::unordered_map<std::string_view, std::size_t> first;
+    for (std::size_t i = 0; i < fp.allocations.size(); ++i) {
+      const auto& a = fp.allocations[i];
+      const auto [at, added] = first.try_emplace(a.name, i);
+      const auto& f = fp.allocations[at->second];
+      if (added || f.domain == a.domain)
+        continue;
+      const auto domain_name = [&](std::uint32_t k) {
+        return fp.domains[k].name.empty() ? "comm_d" + std::to_string(k)
+                                          : std::string(fp.domains[k].name);
+      };
+      const auto d =
+          commscope::diagnostic<ref::source_location>::make(
+              commscope::error_code::duplicate_name, commscope::reason::none, a.name, a.where, 0)
+              .with_note(commscope::note_kind::earlier_allocation, a.name, f.where);
+      result.findings.push_back(finding_of(
+          d,
+          "allocation name '" + std::string(a.name) + "' is used in two comm domains, " +
+              domain_name(f.domain) + " and " + domain_name(a.domain) +
+              ": the rewritten file names a scope's slots by it, so they could not be told apart"));
+    }
   }
   // The rewritten IR is seen only through --emit=ir/both and --verify; materialize
   // reports nothing, so a plan-only run skips it (a tenth of a large file's time).
