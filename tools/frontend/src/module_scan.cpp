@@ -650,11 +650,60 @@ void module_scan::simple_statement(std::uint32_t b, std::uint32_t e, std::int32_
     bind(scope, b, eqs_[0] + 1, e);
     return;
   }
+  if (eqs_.size() == 1 && unpacked_names(b, eqs_[0], e, scope))
+    return;
   std::uint32_t s = b;
   for (const auto q : eqs_) {
     bind_targets(s, q, scope);
     s = q + 1;
   }
+}
+
+bool module_scan::unpacked_names(std::uint32_t b, std::uint32_t eq, std::uint32_t e,
+                                 std::int32_t scope) {
+  // `TP, T = cfg.TP, 3`: each name is bound to its own element, as `TP = cfg.TP` and
+  // `T = 3` would bind it, when the targets are bare names and the value a display of as
+  // many elements, none of them unpacked.
+  const auto& t = ts_.tokens;
+  std::vector<std::uint32_t> names_at;
+  for (std::uint32_t i = b; i < eq; i += 2) {
+    if (t[i].kind() != tok::name || t[i].is_reserved() || (i + 1 < eq && !is_op(i + 1, ",")))
+      return false;
+    names_at.push_back(i);
+  }
+  std::uint32_t vb = eq + 1, ve = e;
+  if (ve > vb + 1 && (is_op(vb, "(") || is_op(vb, "["))) { // `(1, 2)` as a whole
+    int depth = 0;
+    std::uint32_t close = vb;
+    for (; close < ve; ++close)
+      if ((depth += nesting(close)) == 0)
+        break;
+    if (close == ve - 1) {
+      ++vb;
+      --ve;
+    }
+  }
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> values;
+  int depth = 0;
+  std::uint32_t from = vb;
+  for (std::uint32_t i = vb; i <= ve; ++i)
+    if (i == ve || (depth == 0 && is_op(i, ","))) {
+      if (i > from)
+        values.emplace_back(from, i);
+      else if (i < ve)
+        return false;
+      from = i + 1;
+    } else {
+      depth += nesting(i);
+    }
+  if (names_at.size() < 2 || values.size() != names_at.size())
+    return false;
+  for (const auto& [v, end] : values)
+    if (is_op(v, "*") || is_op(v, "**"))
+      return false;
+  for (std::size_t k = 0; k < names_at.size(); ++k)
+    bind(scope, names_at[k], values[k].first, values[k].second);
+  return true;
 }
 
 bool module_scan::wrapping(std::uint32_t b, std::uint32_t e, std::int32_t scope) {

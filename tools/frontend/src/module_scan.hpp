@@ -369,6 +369,9 @@ private:
 
   /// Records a binding of the name at token `name` (`rhs`: the range of E in a simple
   /// `NAME = E`).
+  /// `A, B = X, Y`: binds each name to its own element; false, binding nothing, for any
+  /// other assignment (targets [b, eq), value [eq + 1, e)).
+  bool unpacked_names(std::uint32_t b, std::uint32_t eq, std::uint32_t e, std::int32_t scope);
   void bind(std::int32_t scope, std::uint32_t name, std::uint32_t rhs_begin = 0,
             std::uint32_t rhs_end = 0) {
     scopes[static_cast<std::size_t>(scope)].records.push_back({name, rhs_begin, rhs_end});
