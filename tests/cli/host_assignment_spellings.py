@@ -69,7 +69,7 @@ class P:
 # GROUPED: <stdin>:11:2: error: cannot read the decorator '(pl).jit.host' of 'host_impl', which may make it a DSL function that the check would skip: it is no dotted name [unknown-decorator]
 # GROUPED: help: spell the decorator as a dotted name of the DSL's module ('@pl.jit.host'), or bind a name to one alone at the module's level ('deco = pl.jit.host')
 # RUN: sed -e '3s/^$/deco = pl.jit.host if pl else pl.jit/' -e '11s/^$/@deco/' -e '20s/.*/host = host_impl/' %s | %commscope-opt - | %FileCheck --check-prefix=ALIAS %s; test ${PIPESTATUS[1]} -eq 1
-# ALIAS: <stdin>:11:2: error: cannot read the decorator 'deco' of 'host_impl', which may make it a DSL function that the check would skip: 'deco' is bound on line 3 to 'pl.jit.host if pl else pl.jit': the front end follows only a name bound at the module's level to a dotted name of the DSL's module [unknown-decorator]
+# ALIAS: <stdin>:11:2: error: cannot read the decorator 'deco' of 'host_impl', which may make it a DSL function that the check would skip: 'deco' is bound on line 3 to 'pl.jit.host if pl else pl.jit': the front end follows only a name bound once at the module's level to a dotted name of the DSL's module [unknown-decorator]
 # RUN: sed -e '3s/^$/deco = pl.jit.host if pl else pl.jit/' -e '20s/.*/host = deco(host_impl)/' %s | %commscope-opt - | %FileCheck --check-prefix=ALIAS-CALL %s; test ${PIPESTATUS[1]} -eq 1
 # ALIAS-CALL: <stdin>:20:8: error: cannot read 'host = deco(host_impl)', which may make a DSL function that the check would skip: 'deco' is bound on line 3 to 'pl.jit.host if pl else pl.jit'{{.*}}[unknown-decorator]
 #

@@ -114,6 +114,12 @@ private:
         unread(d, b, e, bound_on(*r));
       return;
     }
+    // An alias the module binds again to the DSL's decorators (`H = pl.jit` then
+    // `H = H.host`) is read as its first binding alone.
+    if (const auto* r = rebound_alias(root(spelled))) {
+      unread(d, b, e, bound_on(*r));
+      return;
+    }
     bool known = false;
     for (const auto k : dsl_decorators)
       known = known || canonical == k;
@@ -248,9 +254,34 @@ private:
           used.insert(ts_.text(t[r.rhs_begin]));
     for (const auto& sc : scan_.scopes)
       for (const auto& r : sc.records)
-        if (r.rhs_end != 0 && used.contains(ts_.text(t[r.name])) && !wrapped.contains(r.name) &&
-            mentions_decorators(r.rhs_begin, r.rhs_end))
-          suspects_.insert(ts_.text(t[r.name]));
+        if (used.contains(ts_.text(t[r.name])) && !wrapped.contains(r.name))
+          if (const auto [b, e] = value_of(r); mentions_decorators(b, e))
+            suspects_.insert(ts_.text(t[r.name]));
+  }
+
+  /// What a binding binds its name to: `E` of `NAME = E`; for any other binding the
+  /// scan records no value of (`A = B = E`, `(A, B) = E`, `for A in E:`, `with E as A:`),
+  /// the whole statement, whose value the front end does not compute. An import, a def
+  /// or a class binds nothing that is read here (empty).
+  std::pair<std::uint32_t, std::uint32_t> value_of(const py_scope::record& r) const {
+    if (r.rhs_end != 0)
+      return {r.rhs_begin, r.rhs_end};
+    const auto& t = ts_.tokens;
+    const auto separates = [&](std::uint32_t k) {
+      return t[k].kind() == tok::newline || t[k].kind() == tok::indent ||
+             t[k].kind() == tok::dedent || t[k].is_op(";");
+    };
+    std::uint32_t b = r.name;
+    while (b > 0 && !separates(b - 1))
+      --b;
+    std::uint32_t e = r.name;
+    while (e < t.size() && t[e].kind() != tok::end && !separates(e))
+      ++e;
+    for (const std::string_view k :
+         {"import", "from", "def", "class", "async", "global", "nonlocal"})
+      if (t[b].kind() == tok::name && ts_.text(t[b]) == k)
+        return {0, 0};
+    return {b, e};
   }
 
   /// The binding of `name`, a suspect, that code of scope `scope` sees when it holds an
@@ -280,7 +311,7 @@ private:
           if (ts_.text(t[r.name]) != name)
             continue;
           bound = true;
-          if (r.rhs_end != 0 && mentions_decorators(r.rhs_begin, r.rhs_end))
+          if (const auto [b, e] = value_of(r); mentions_decorators(b, e))
             return &r;
         }
       if (bound)
@@ -290,15 +321,44 @@ private:
     return nullptr;
   }
 
+  /// A second module-level binding of `name`, an alias the scan read from its first
+  /// (`H = pl.jit`), that binds it to an expression of the DSL's decorators; else nullptr.
+  const py_scope::record* rebound_alias(std::string_view name) {
+    // Asked once per name: a file of many decorators would otherwise walk the module's
+    // bindings for each.
+    std::string key(name);
+    if (const auto it = rebound_.find(key); it != rebound_.end())
+      return it->second;
+    return rebound_[std::move(key)] = find_rebound_alias(name);
+  }
+  const py_scope::record* find_rebound_alias(std::string_view name) const {
+    const auto& t = ts_.tokens;
+    const py_scope::record* first = nullptr;
+    for (const auto& r : scan_.scopes[0].records) {
+      if (ts_.text(t[r.name]) != name)
+        continue;
+      if (!first) {
+        first = &r;
+        if (r.rhs_end == 0) // an import: the map's own
+          return nullptr;
+        continue;
+      }
+      if (const auto [b, e] = value_of(r); mentions_decorators(b, e))
+        return &r;
+    }
+    return nullptr;
+  }
+
   /// Why a name bound so is not read: "'deco' is bound on line 5 to '...', ...".
   std::string bound_on(const py_scope::record& r) const {
     const auto& t = ts_.tokens;
-    const std::uint32_t vb = t[r.rhs_begin].begin;
+    const auto [b, e] = value_of(r);
+    const std::uint32_t vb = t[b].begin;
     return "'" + std::string(ts_.text(t[r.name])) + "' is bound on line " +
-           std::to_string(ts_.line(t[r.name])) + " to '" +
-           std::string(ts_.source.substr(vb, ts_.end(t[r.rhs_end - 1]) - vb)) +
-           "': the front end follows only a name bound at the module's level to a dotted name of "
-           "the DSL's module";
+           std::to_string(ts_.line(t[r.name])) + (r.rhs_end != 0 ? " to '" : " by '") +
+           std::string(ts_.source.substr(vb, ts_.end(t[e - 1]) - vb)) +
+           "': the front end follows only a name bound once at the module's level to a dotted "
+           "name of the DSL's module";
   }
 
   /// `host = deco(impl)`, `deco` a suspect that resolves to such a binding: the wrapping
@@ -426,6 +486,7 @@ private:
     return std::find(roots_.begin(), roots_.end(), name) != roots_.end();
   }
   std::unordered_map<std::string, const py_scope::record*> bound_; ///< bound_to_decorators
+  std::unordered_map<std::string, const py_scope::record*> rebound_; ///< rebound_alias
 };
 
 /// The items of the bracketed list whose opening bracket is token `open`, split at its
