@@ -773,84 +773,9 @@ std::optional<std::int64_t> dsl_parser::imported_constant(const dotted& d) {
 }
 
 bool dsl_parser::stores_attribute(std::string_view name) {
-  if (!stored_attributes_) {
-    stored_attributes_.emplace();
-    const std::size_t n = t_.size();
-    // One pass: the statement a token is in begins after the last newline, indent or
-    // dedent; whether it has a `=` at its top level after a token is read once per
-    // statement, so that a statement of many attributes (a table) costs linear time.
-    std::size_t b = 0;                       // the current statement's first token
-    std::size_t last_eq_of = n, last_eq = 0; // statement last_eq_of: its last top-level `=`
-    const auto top_level_eq_after = [&](std::size_t i) {
-      if (last_eq_of != b) {
-        last_eq_of = b;
-        last_eq = 0;
-        int depth = 0;
-        for (std::size_t j = b; j < n && !t_[j].is(tok::newline); ++j)
-          if (t_[j].kind() == tok::op) {
-            if (depth == 0 && t_[j].is_op("="))
-              last_eq = j;
-            depth += bracket_nesting(t_[j].flags());
-          }
-      }
-      return last_eq > i;
-    };
-    for (std::size_t i = 1; i < n; ++i) {
-      if (t_[i - 1].is(tok::newline) || t_[i - 1].is(tok::indent) || t_[i - 1].is(tok::dedent))
-        b = i;
-      const token& k = t_[i];
-      if (k.kind() != tok::name)
-        continue;
-      if (!t_[i - 1].is_op(".")) {
-        // setattr(obj, "NAME", value): the second argument names the attribute.
-        if (text(k) != "setattr" || i + 1 >= n || !t_[i + 1].is_op("("))
-          continue;
-        std::size_t j = i + 2;
-        for (int depth = 0; j < n && !t_[j].is(tok::newline); ++j) {
-          if (t_[j].kind() == tok::op) {
-            if (depth == 0 && t_[j].is_op(","))
-              break;
-            depth += bracket_nesting(t_[j].flags());
-            if (depth < 0)
-              break;
-          }
-        }
-        if (j + 2 < n && t_[j].is_op(",") && t_[j + 1].kind() == tok::string &&
-            (t_[j + 2].is_op(",") || t_[j + 2].is_op(")"))) {
-          std::string_view lit = text(t_[j + 1]);
-          if (lit.size() >= 2)
-            lit = lit.substr(1, lit.size() - 2);
-          stored_attributes_->insert(lit);
-        } else {
-          stores_any_attribute_ = true;
-        }
-        continue;
-      }
-      // OBJ.NAME as a target: of `=` or an augmented assignment, in a tuple or with an
-      // annotation before a `=`, of `del`, `for ... in` or `as`.
-      const token* next = i + 1 < n ? &t_[i + 1] : nullptr;
-      bool stored =
-          next && next->kind() == tok::op && (next->is_op("=") || is_augmented_code(next->flags()));
-      if (!stored && t_[b].is_keyword(keyword_id{"del"}))
-        stored = true;
-      if (!stored && t_[b].is_keyword(keyword_id{"for"})) {
-        stored = true; // unless it is read in the iterable, after `in`
-        for (std::size_t j = b; j < i && stored; ++j)
-          stored = !t_[j].is_keyword(keyword_id{"in"});
-      }
-      std::size_t root = i >= 2 ? i - 2 : 0; // the name the attribute is of
-      while (root >= 2 && t_[root - 1].is_op(".") && t_[root - 2].kind() == tok::name)
-        root -= 2;
-      if (!stored && root >= 1 && t_[root - 1].is_keyword(keyword_id{"as"}))
-        stored = true;
-      if (!stored && next &&
-          (next->is_op(",") || next->is_op(")") || next->is_op("]") || next->is_op(":")))
-        stored = top_level_eq_after(i);
-      if (stored)
-        stored_attributes_->insert(text(k));
-    }
-  }
-  return stores_any_attribute_ || stored_attributes_->contains(name);
+  if (!stored_attributes_)
+    stored_attributes_ = find_attribute_stores(ts_);
+  return stored_attributes_->stores(name);
 }
 
 } // namespace commscope::frontend::detail

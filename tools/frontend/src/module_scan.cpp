@@ -46,6 +46,30 @@ std::optional<std::int64_t> constants::lookup(std::string_view name, std::int32_
   return std::nullopt;
 }
 
+std::optional<std::int64_t> constants::lookup_attribute(std::string_view root,
+                                                        std::string_view path, std::int32_t scope) {
+  if (!attribute_)
+    return std::nullopt;
+  for (std::int32_t s = scope; s >= 0; s = scopes_[static_cast<std::size_t>(s)].parent) {
+    const auto& sc = scopes_[static_cast<std::size_t>(s)];
+    if (sc.what == py_scope::kind::class_body)
+      continue;
+    if (s == 0 && dynamic_globals_)
+      return std::nullopt;
+    const auto& names = names_of(s);
+    const auto it = names.find(root);
+    if (it == names.end())
+      continue;
+    if (s == 0 && star_modules_ && (!star_ || star_(star_context_, root)))
+      return std::nullopt;
+    // Bound once, and by no `NAME = E`: an import, which the callback finds.
+    if (it->second.simple || it->second.count != 1)
+      return std::nullopt;
+    return attribute_(imported_context_, root, path, s);
+  }
+  return std::nullopt;
+}
+
 const std::unordered_map<std::string_view, py_scope::binding>& constants::names_of(std::int32_t s) {
   if (tables_.empty())
     tables_.resize(scopes_.size());
@@ -926,6 +950,86 @@ void module_scan::import(std::uint32_t b, std::uint32_t e, std::int32_t scope) {
     names.add(n.alias ? std::string(ts_.text(t[n.alias])) : path, module);
     bind(scope, local);
   }
+}
+
+attribute_stores find_attribute_stores(const token_stream& ts) {
+  attribute_stores out;
+  const auto& t = ts.tokens;
+  const std::size_t n = t.size();
+  // One pass: the statement a token is in begins after the last newline, indent or
+  // dedent; whether it has a `=` at its top level after a token is read once per
+  // statement, so that a statement of many attributes (a table) costs linear time.
+  std::size_t b = 0;                       // the current statement's first token
+  std::size_t last_eq_of = n, last_eq = 0; // statement last_eq_of: its last top-level `=`
+  const auto top_level_eq_after = [&](std::size_t i) {
+    if (last_eq_of != b) {
+      last_eq_of = b;
+      last_eq = 0;
+      int depth = 0;
+      for (std::size_t j = b; j < n && !t[j].is(tok::newline); ++j)
+        if (t[j].kind() == tok::op) {
+          if (depth == 0 && t[j].is_op("="))
+            last_eq = j;
+          depth += bracket_nesting(t[j].flags());
+        }
+    }
+    return last_eq > i;
+  };
+  for (std::size_t i = 1; i < n; ++i) {
+    if (t[i - 1].is(tok::newline) || t[i - 1].is(tok::indent) || t[i - 1].is(tok::dedent))
+      b = i;
+    const token& k = t[i];
+    if (k.kind() != tok::name)
+      continue;
+    if (!t[i - 1].is_op(".")) {
+      // setattr(obj, "NAME", value): the second argument names the attribute.
+      if (ts.text(k) != "setattr" || i + 1 >= n || !t[i + 1].is_op("("))
+        continue;
+      std::size_t j = i + 2;
+      for (int depth = 0; j < n && !t[j].is(tok::newline); ++j) {
+        if (t[j].kind() == tok::op) {
+          if (depth == 0 && t[j].is_op(","))
+            break;
+          depth += bracket_nesting(t[j].flags());
+          if (depth < 0)
+            break;
+        }
+      }
+      if (j + 2 < n && t[j].is_op(",") && t[j + 1].kind() == tok::string &&
+          (t[j + 2].is_op(",") || t[j + 2].is_op(")"))) {
+        std::string_view lit = ts.text(t[j + 1]);
+        if (lit.size() >= 2)
+          lit = lit.substr(1, lit.size() - 2);
+        out.names.insert(lit);
+      } else {
+        out.any = true;
+      }
+      continue;
+    }
+    // OBJ.NAME as a target: of `=` or an augmented assignment, in a tuple or with an
+    // annotation before a `=`, of `del`, `for ... in` or `as`.
+    const token* next = i + 1 < n ? &t[i + 1] : nullptr;
+    bool stored =
+        next && next->kind() == tok::op && (next->is_op("=") || is_augmented_code(next->flags()));
+    if (!stored && t[b].is_keyword(keyword_id{"del"}))
+      stored = true;
+    if (!stored && t[b].is_keyword(keyword_id{"for"})) {
+      stored = true; // unless it is read in the iterable, after `in`
+      for (std::size_t j = b; j < i && stored; ++j)
+        stored = !t[j].is_keyword(keyword_id{"in"});
+    }
+    std::size_t root = i >= 2 ? i - 2 : 0; // the name the attribute is of
+    while (root >= 2 && t[root - 1].is_op(".") && t[root - 2].kind() == tok::name)
+      root -= 2;
+    if (!stored && root >= 1 && t[root - 1].is_keyword(keyword_id{"as"}))
+      stored = true;
+    if (!stored && next &&
+        (next->is_op(",") || next->is_op(")") || next->is_op("]") || next->is_op(":")))
+      stored = top_level_eq_after(i);
+    if (stored)
+      out.names.insert(ts.text(k));
+  }
+  return out;
 }
 
 } // namespace commscope::frontend::detail

@@ -20,6 +20,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -481,6 +482,15 @@ struct decorator_keywords {
                                                          const module_scan& scan,
                                                          std::uint32_t open, std::uint32_t e);
 
+/// The attributes a file may store into (`config.N = 4`, `del m.N`, `setattr(m, "N", 4)`):
+/// an imported module's constant of such a name is none.
+struct attribute_stores {
+  std::unordered_set<std::string_view> names;
+  bool any = false; ///< a setattr whose name is no string literal
+  [[nodiscard]] bool stores(std::string_view name) const { return any || names.contains(name); }
+};
+[[nodiscard]] attribute_stores find_attribute_stores(const token_stream& ts);
+
 /// Resolves a name a host orchestrator leaves open (docs/commscope-opt.md, "Constants of
 /// the file").
 class constants {
@@ -497,6 +507,12 @@ public:
     imported_ = f;
     imported_context_ = context;
   }
+  /// `ROOT.PATH` (PATH: `a.NAME`), ROOT bound in `scope` by an import alone: the constant
+  /// NAME is in the module it names, if any.
+  using imported_attribute = std::optional<std::int64_t> (*)(void* context, std::string_view root,
+                                                             std::string_view path,
+                                                             std::int32_t scope);
+  void import_attributes(imported_attribute f) { attribute_ = f; }
   /// Whether the module's star imports (module_scan::star_modules) may bind `name`.
   using star_binding = bool (*)(void* context, std::string_view name);
   void star_imports(star_binding f, void* context) {
@@ -515,6 +531,9 @@ public:
 private:
   std::optional<std::int64_t> lookup(std::string_view name, std::int32_t scope,
                                      std::uint32_t depth);
+  /// `root.path` seen from `scope` outward, root a module the scope chain imports.
+  std::optional<std::int64_t> lookup_attribute(std::string_view root, std::string_view path,
+                                               std::int32_t scope);
 
   /// The names bound in scope `s`: how often, and E of a lone simple binding.
   const std::unordered_map<std::string_view, py_scope::binding>& names_of(std::int32_t s);
@@ -595,6 +614,15 @@ private:
       if (t.kind() == tok::number)
         return integer_literal(c.ts_.text(t));
       if (t.kind() == tok::name && !t.is_reserved()) {
+        if (i + 1 < e && c.ts_.tokens[i].is_op(".")) { // `cfg.TP` of a module imported
+          const std::uint32_t first = i + 1;
+          while (i + 1 < e && c.ts_.tokens[i].is_op(".") && c.ts_.tokens[i + 1].kind() == tok::name)
+            i += 2;
+          const auto& last = c.ts_.tokens[i - 1];
+          const std::string_view path = c.ts_.source.substr(
+              c.ts_.tokens[first].begin, c.ts_.end(last) - c.ts_.tokens[first].begin);
+          return c.lookup_attribute(c.ts_.text(t), path, scope);
+        }
         for (const auto& [n, v] : c.options_.defines)
           if (n == c.ts_.text(t))
             return v;
@@ -617,6 +645,7 @@ private:
   const module_options& options_;
   bool dynamic_globals_ = false; ///< module_scan::dynamic_globals: no module name is one
   imported_constant imported_ = nullptr;
+  imported_attribute attribute_ = nullptr; ///< with imported_context_
   void* imported_context_ = nullptr;
   bool star_modules_ = false;   ///< some module_scan::star_modules
   star_binding star_ = nullptr; ///< without it, a star import may bind any name

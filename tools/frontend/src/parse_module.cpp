@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <exception>
 #include <new>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -42,8 +43,10 @@ module_result parse_module(std::string_view text, const module_options& options)
       detail::loader_state* loader;
       const detail::module_scan* scan;
       detail::importer from;
+      const detail::token_stream* ts;
+      std::optional<detail::attribute_stores> stores; ///< made when first asked
     } context{options.imports ? &options.imports->state() : nullptr, &scan,
-              detail::importer_of(options.path, directory)};
+              detail::importer_of(options.path, directory), &ts, std::nullopt};
     if (context.loader && !scan.imports.empty())
       consts.import_constants(
           [](void* c, std::string_view name, std::int32_t scope) -> std::optional<std::int64_t> {
@@ -54,6 +57,29 @@ module_result parse_module(std::string_view text, const module_options& options)
             return ic.loader->constant(ic.from, imp->module, imp->level, imp->name);
           },
           &context);
+    if (context.loader && !scan.imports.empty())
+      // `NR = cfg.TP_SIZE` after `import config as cfg`, as the host's own `cfg.TP_SIZE`
+      // reads it: unless the file stores an attribute of that name (`cfg.TP_SIZE = 8`).
+      consts.import_attributes([](void* c, std::string_view root, std::string_view path,
+                                  std::int32_t scope) -> std::optional<std::int64_t> {
+        auto& ic = *static_cast<import_context*>(c);
+        const auto* imp = detail::import_of(*ic.scan, root, scope, true);
+        if (!imp ||
+            (imp->level == 0 && (imp->module == "pypto" || imp->module.starts_with("pypto."))))
+          return std::nullopt;
+        const auto dot = path.rfind('.');
+        const std::string_view name = dot == std::string_view::npos ? path : path.substr(dot + 1);
+        if (!ic.stores)
+          ic.stores = detail::find_attribute_stores(*ic.ts);
+        if (ic.stores->stores(name))
+          return std::nullopt;
+        std::string module = detail::module_of_use(*imp);
+        if (dot != std::string_view::npos) {
+          module += '.';
+          module += path.substr(0, dot);
+        }
+        return ic.loader->constant(ic.from, module, imp->level, name);
+      });
     if (context.loader && !scan.star_modules.empty())
       consts.star_imports(
           [](void* c, std::string_view name) {

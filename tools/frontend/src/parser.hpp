@@ -652,8 +652,7 @@ private:
   std::unordered_map<std::string, bool> library_modules_;
   /// The attribute names the file stores (stores_attribute), found on first use; any
   /// name when a `setattr` names its attribute by no string literal.
-  std::optional<std::unordered_set<std::string_view>> stored_attributes_;
-  bool stores_any_attribute_ = false;
+  std::optional<attribute_stores> stored_attributes_;
   std::vector<const scanned_module*> broken_reported_;
   /// What the module's functions may return of their arguments, made for its first chip
   /// orchestrator.
