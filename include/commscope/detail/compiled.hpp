@@ -39,15 +39,18 @@ struct index_order;
 template <class T> class trivial_vector;
 
 #if defined(COMMSCOPE_SEPARATE_COMPILATION)
-/// Whether this call runs the separately compiled definition: at run time. Never in
-/// constant evaluation.
-[[nodiscard]] constexpr bool run_compiled() noexcept { return !std::is_constant_evaluated(); }
-/// `COMMSCOPE_RUN_COMPILED(f(args))` returns compiled::f(args) at run time. In the
-/// header-only build it is nothing at all, so that no translation unit refers to the
-/// compiled definitions, even unoptimized.
+/// `COMMSCOPE_RUN_COMPILED(f(args))` returns compiled::f(args) at run time, never in
+/// constant evaluation. In the header-only build it is nothing at all, so that no
+/// translation unit refers to the compiled definitions, even unoptimized. Spelled so
+/// that g++ drops the `_impl` call that follows as it reads the function: the builtin,
+/// not std::is_constant_evaluated() (a call until inlined), as the condition itself (g++
+/// does not fold it negated), the run-time return in the else branch. Otherwise the
+/// `_impl` call is dead only after early inlining, when every `_impl` function and what
+/// it calls has been lowered and optimized in the pass TU.
 #define COMMSCOPE_RUN_COMPILED(...)                                                                \
-  if (::commscope::detail::run_compiled())                                                         \
-  return ::commscope::detail::compiled::__VA_ARGS__
+  if (__builtin_is_constant_evaluated()) {                                                         \
+  } else                                                                                           \
+    return ::commscope::detail::compiled::__VA_ARGS__
 #else
 #define COMMSCOPE_RUN_COMPILED(...)
 #endif
