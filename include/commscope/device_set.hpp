@@ -181,20 +181,16 @@ public:
   constexpr bool join(const device_set& other) {
     if (is_all() || other.is_bottom())
       return false;
-    if (other.is_all() || is_bottom()) {
-      *this = other;
-      return true;
-    }
-    if (!many_ && !other.many_ && touch(one_[0], other.one_[0])) { // the common case: one interval
+    if (!many_ && !other.many_ && !other.is_all() && !is_bottom() &&
+        touch(one_[0], other.one_[0])) { // the common case: one interval
       const device_interval u{std::min(one_[0].first, other.one_[0].first),
                               std::max(one_[0].last, other.one_[0].last)};
       const bool changed = !(u == one_[0]);
       one_[0] = u;
       return changed;
     }
-    if (has_progressions() || other.has_progressions())
-      return join_symbolic(other);
-    return join_intervals(other);
+    COMMSCOPE_RUN_COMPILED(join_rest(*this, other));
+    return join_rest(other);
   }
 
   /// Brings a set with progressions into the canonical form for the world sizes of at
@@ -233,10 +229,8 @@ public:
   /// Equal representations. For sets with progressions, compare canonical forms.
   friend constexpr bool operator==(const device_set& a, const device_set& b) {
     if (a.many_ || b.many_) {
-      if ((a.one_[0].last | b.one_[0].last) < 0) [[unlikely]] // a record, or a state
-        return equal_rare(a, b);
-      const auto x = a.intervals(), y = b.intervals();
-      return std::equal(x.begin(), x.end(), y.begin(), y.end());
+      COMMSCOPE_RUN_COMPILED(equal_arrays(a, b));
+      return equal_arrays(a, b);
     }
     return a.one_[0] == b.one_[0];
   }
@@ -250,13 +244,7 @@ public:
   constexpr void accumulate(device_interval r) {
     if (is_all())
       return;
-    if (!is_bottom()) {
-      if (many_ && one_[0].last < 0) { // with progressions: kept normalized
-        device_set one;
-        one.assign(r);
-        join_symbolic(one);
-        return;
-      }
+    if (!is_bottom() && !(many_ && one_[0].last < 0)) {
       // The same or a neighbouring interval again (an allocation dispatched on the same
       // devices many times, or on d and d+1) widens the last one instead of growing the
       // list: the set stays inline and normalize() has nothing to sort.
@@ -266,9 +254,14 @@ public:
         return;
       }
     }
-    append(r);
+    COMMSCOPE_RUN_COMPILED(accumulate_rest(*this, r));
+    accumulate_rest(r);
   }
   constexpr void accumulate(const device_set& s) {
+    COMMSCOPE_RUN_COMPILED(accumulate(*this, s));
+    accumulate_impl(s);
+  }
+  constexpr void accumulate_impl(const device_set& s) {
     if (is_all())
       return;
     if (s.is_all()) {
@@ -318,6 +311,16 @@ private:
   }
   static constexpr std::size_t record_size(const device_set& s) {
     return count_of(s) + 2 * progression_count(s);
+  }
+  // equal_arrays, join_rest and accumulate_rest: the rest of operator==, join() and
+  // accumulate() off their common paths, which call them through COMMSCOPE_RUN_COMPILED
+  // themselves, so that a header-only build compiles no forwarding function for them.
+  /// operator== where a set has a heap array.
+  static constexpr bool equal_arrays(const device_set& a, const device_set& b) {
+    if ((a.one_[0].last | b.one_[0].last) < 0) [[unlikely]] // a record, or a state
+      return equal_rare(a, b);
+    const auto x = a.intervals(), y = b.intervals();
+    return std::equal(x.begin(), x.end(), y.begin(), y.end());
   }
   /// operator== off its common path: a record, or an array and a state.
   [[gnu::cold]] static constexpr bool equal_rare(const device_set& a, const device_set& b) {
@@ -415,6 +418,26 @@ private:
   [[nodiscard]] constexpr parts split() const;
   static constexpr device_set joined(const device_set& ids,
                                      std::span<const device_progression> progressions);
+  /// join() off its common case: a copy, or a merge of several intervals or progressions.
+  constexpr bool join_rest(const device_set& other) {
+    if (other.is_all() || is_bottom()) {
+      *this = other;
+      return true;
+    }
+    if (has_progressions() || other.has_progressions())
+      return join_symbolic(other);
+    return join_intervals(other);
+  }
+  /// accumulate(r) off its common case: appended, or joined to a set with progressions.
+  constexpr void accumulate_rest(device_interval r) {
+    if (many_ && one_[0].last < 0) { // with progressions: kept normalized
+      device_set one;
+      one.assign(r);
+      join_symbolic(one);
+      return;
+    }
+    append(r);
+  }
   /// join() of two sets without progressions, one of them at least two intervals.
   constexpr bool join_intervals(const device_set& other) {
     COMMSCOPE_RUN_COMPILED(join_intervals(*this, other));
@@ -579,6 +602,7 @@ constexpr void device_set::merge(detail::vec<device_progression>& to,
 }
 
 constexpr device_set device_set::progression(device_progression p) {
+  COMMSCOPE_RUN_COMPILED(progression(p));
   return joined(device_set{}, {&p, 1});
 }
 
@@ -662,6 +686,15 @@ public:
 private:
   device_set s_;
 };
+
+namespace detail {
+/// v.push_back(std::move(s)): where the pass appends sets, so that with the separately
+/// compiled core std::vector<device_set>'s growth is compiled there, once.
+constexpr void append(vec<device_set>& v, device_set&& s) {
+  COMMSCOPE_RUN_COMPILED(append(v, std::move(s)));
+  v.push_back(std::move(s));
+}
+} // namespace detail
 
 } // namespace commscope
 

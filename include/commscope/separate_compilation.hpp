@@ -12,6 +12,7 @@
 #include <commscope/detail/compiled.hpp>
 #include <commscope/detail/device_pool.hpp>
 #include <commscope/detail/devices.hpp>
+#include <commscope/detail/hash_index.hpp>
 #include <commscope/detail/may_set.hpp>
 #include <commscope/detail/sort.hpp>
 #include <commscope/detail/variables.hpp>
@@ -33,11 +34,27 @@ bool compiled::join_symbolic(device_set& s, const device_set& other) {
   return s.join_symbolic_impl(other);
 }
 
+bool compiled::join_rest(device_set& s, const device_set& other) { return s.join_rest(other); }
+
+void compiled::accumulate(device_set& s, const device_set& other) { s.accumulate_impl(other); }
+
+void compiled::accumulate_rest(device_set& s, device_interval r) { s.accumulate_rest(r); }
+
 bool compiled::join_intervals(device_set& s, const device_set& other) {
   return s.join_intervals_impl(other);
 }
 
 void compiled::sort_intervals(device_set& s) { s.sort_intervals_impl(); }
+
+bool compiled::equal_arrays(const device_set& a, const device_set& b) {
+  return device_set::equal_arrays(a, b);
+}
+
+device_set compiled::progression(device_progression p) {
+  return device_set::joined(device_set{}, {&p, 1});
+}
+
+void compiled::append(std::vector<device_set>& v, device_set&& s) { v.push_back(std::move(s)); }
 
 descriptor compiled::range_descriptor(std::int64_t start, std::int64_t stop, std::int64_t step,
                                       std::int64_t limit) {
@@ -75,6 +92,20 @@ void compiled::jump(definitions& t) { t.jump_impl(); }
 
 void compiled::close(definitions& t) { t.close_impl(); }
 
+std::uint32_t compiled::derive(definitions& t, const std::uint32_t* defs, std::size_t n) {
+  return t.derive_impl(defs, n);
+}
+
+void compiled::end_walk(definitions& t) { t.end_walk_impl(); }
+
+void compiled::release_definitions(definitions& t) { t.release_definitions_impl(); }
+
+void compiled::set_view(definitions& t, std::uint32_t def, std::uint32_t view) {
+  t.set_index(t.defs_[def], view);
+}
+
+std::uint32_t compiled::view_of(definitions& t, std::uint32_t d) { return t.view_of_impl(d); }
+
 std::uint32_t compiled::reach(definitions& t, std::uint32_t x, std::uint32_t d, bool binding_it) {
   return t.reach_impl(x, d, binding_it);
 }
@@ -92,6 +123,12 @@ std::uint32_t compiled::pointer_allocation(definitions& t, std::uint32_t d) {
 }
 
 std::uint32_t compiled::intern(device_pool& p, const device_set& s) { return p.intern_impl(s); }
+
+std::uint32_t compiled::id_of(device_pool& p, const device_set& s) { return p.id_of_impl(s); }
+
+void compiled::reset(index_table& t, std::size_t n) { t.reset_impl(n); }
+
+void compiled::grow(index_table& t) { t.grow_impl(); }
 
 std::uint32_t compiled::join_sets(device_pool& p, std::uint32_t x, std::uint32_t y) {
   return p.join_sets_impl(x, y);

@@ -100,8 +100,8 @@ public:
     analysis_.run(f, plan_, diagnostics_);
     const bool same = plan_.allocations.size() == count;
     for (std::uint32_t i = 0; i < count; ++i)
-      devices_.push_back(same && !analysis_.suppressed(i) ? std::move(plan_.allocations[i].devices)
-                                                          : device_set{});
+      append(devices_, same && !analysis_.suppressed(i) ? std::move(plan_.allocations[i].devices)
+                                                        : device_set{});
     return analysis_.min_world();
   }
   [[nodiscard]] constexpr const device_set& operator[](std::size_t i) const { return devices_[i]; }

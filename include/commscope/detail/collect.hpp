@@ -481,7 +481,7 @@ private:
   /// One definition derived from the leaves stacked since `mark`, which it pops
   /// (no_index: none).
   constexpr std::uint32_t derive_leaves(std::size_t mark) {
-    const auto d = vars_.derive(std::span(leaves_).subspan(mark));
+    const auto d = vars_.derive(leaves_.data() + mark, leaves_.size() - mark);
     leaves_.resize(mark);
     return d;
   }

@@ -8,11 +8,15 @@
 // Each such function keeps its definition in the header, renamed `..._impl`: constant
 // evaluation (the compile-time IR runs the pass in the compiler) runs it in both builds,
 // and the compiled core compiles it. Its public name begins with COMMSCOPE_RUN_COMPILED,
-// which calls the compiled definition at run time. The `_impl` functions are never
-// inlined (they are the large, less frequent steps: a symbolic join, a resolution, the
-// end of a statement), so that the walk's own functions stay small: measured, that is
-// faster in the header-only build too. The compiled definitions call the `_impl` ones,
-// never the public names, so that no inline copy can call back into itself.
+// which calls the compiled definition at run time. The large, less frequent `_impl`
+// functions (a symbolic join, a resolution, the end of a statement) are never inlined,
+// so that the walk's own functions stay small: measured, that is faster in the
+// header-only build too; the small ones (a lookup, a table's reset) are left to the
+// inliner there. A step that only its caller reaches, off the caller's common path
+// (device_set::join_rest), has no public name: the caller calls it after its own
+// COMMSCOPE_RUN_COMPILED, so that a header-only build compiles no forwarding function.
+// The compiled definitions call the `_impl` ones, never the public names, so that no
+// inline copy can call back into itself.
 #pragma once
 
 #include <cstddef>
@@ -20,10 +24,13 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <vector>
 
 namespace commscope {
 
 class device_set;
+struct device_progression;
+struct device_interval;
 enum class control_flow : std::uint8_t;
 
 namespace detail {
@@ -33,6 +40,7 @@ struct bound;
 class definitions;
 struct descriptor;
 class device_pool;
+class index_table;
 class may_sets;
 struct message_fields;
 struct index_order;
@@ -70,8 +78,14 @@ struct compiled {
   static bool canonicalize(device_set& s, std::int64_t min_world);
   static bool includes(const device_set& s, const device_set& other, std::int64_t min_world);
   static bool join_symbolic(device_set& s, const device_set& other);
+  static bool join_rest(device_set& s, const device_set& other);
+  static void accumulate(device_set& s, const device_set& other);
+  static void accumulate_rest(device_set& s, device_interval r);
   static bool join_intervals(device_set& s, const device_set& other);
   static void sort_intervals(device_set& s);
+  static bool equal_arrays(const device_set& a, const device_set& b);
+  static device_set progression(device_progression p);
+  static void append(std::vector<device_set>& v, device_set&& s);
   static descriptor range_descriptor(std::int64_t start, std::int64_t stop, std::int64_t step,
                                      std::int64_t limit);
   static descriptor loop_descriptor(bound start, bound stop, bound step, bool symbolic,
@@ -85,11 +99,19 @@ struct compiled {
   static void branch(definitions& t);
   static void jump(definitions& t);
   static void close(definitions& t);
+  static std::uint32_t derive(definitions& t, const std::uint32_t* defs, std::size_t n);
+  static void end_walk(definitions& t);
+  static void release_definitions(definitions& t);
+  static void set_view(definitions& t, std::uint32_t def, std::uint32_t view);
+  static std::uint32_t view_of(definitions& t, std::uint32_t d);
   static std::uint32_t reach(definitions& t, std::uint32_t x, std::uint32_t d, bool binding_it);
   static std::uint32_t resolve(definitions& t, std::uint32_t d, std::uint8_t mode);
   static void find_sources(definitions& t, std::uint32_t d, bool pointers);
   static std::uint32_t pointer_allocation(definitions& t, std::uint32_t d);
   static std::uint32_t intern(device_pool& p, const device_set& s);
+  static std::uint32_t id_of(device_pool& p, const device_set& s);
+  static void reset(index_table& t, std::size_t n);
+  static void grow(index_table& t);
   static std::uint32_t join_sets(device_pool& p, std::uint32_t x, std::uint32_t y);
 };
 

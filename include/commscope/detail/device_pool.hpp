@@ -39,6 +39,10 @@ public:
   /// The index of a set equal to s: a set of one interval, the common case, is looked up
   /// by its interval first.
   constexpr std::uint32_t id_of(const device_set& s) {
+    COMMSCOPE_RUN_COMPILED(id_of(*this, s));
+    return id_of_impl(s);
+  }
+  constexpr std::uint32_t id_of_impl(const device_set& s) {
     const auto v = s.intervals();
     if (v.size() != 1 || s.has_progressions())
       return intern(s);

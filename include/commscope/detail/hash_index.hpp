@@ -5,6 +5,7 @@
 // computed here (a multiply-xorshift mix of whole words), not by std::hash.
 #pragma once
 
+#include <commscope/detail/compiled.hpp>
 #include <commscope/detail/vector.hpp>
 #include <commscope/device_set.hpp>
 #include <commscope/plan.hpp>
@@ -67,6 +68,10 @@ public:
   /// Empties the table, with room for `n` insertions before it first grows (load at
   /// most one half).
   constexpr void reset(std::size_t n) {
+    COMMSCOPE_RUN_COMPILED(reset(*this, n));
+    reset_impl(n);
+  }
+  constexpr void reset_impl(std::size_t n) {
     std::size_t cap = 8;
     while (cap < 2 * n)
       cap *= 2;
@@ -99,6 +104,7 @@ public:
   }
 
 private:
+  friend struct compiled;
   /// 8 bytes: the folded hash (which also places the entry) and the index.
   struct entry {
     std::uint32_t tag = 0;
@@ -112,6 +118,10 @@ private:
     slots_[pos] = e;
   }
   constexpr void grow() {
+    COMMSCOPE_RUN_COMPILED(grow(*this));
+    grow_impl();
+  }
+  constexpr void grow_impl() {
     vec<entry> old(2 * slots_.size(), entry{});
     old.swap(slots_);
     mask_ = slots_.size() - 1;

@@ -152,13 +152,17 @@ public:
     return def;
   }
 
-  /// A definition derived from the definitions `defs` (no_index among them is skipped):
-  /// no_index for none, else one definition that leads to each of them.
-  template <class Defs> constexpr std::uint32_t derive(const Defs& defs) {
+  /// A definition derived from the `n` definitions at `defs` (no_index among them is
+  /// skipped): no_index for none, else one definition that leads to each of them.
+  constexpr std::uint32_t derive(const std::uint32_t* defs, std::size_t n) {
+    COMMSCOPE_RUN_COMPILED(derive(*this, defs, n));
+    return derive_impl(defs, n);
+  }
+  constexpr std::uint32_t derive_impl(const std::uint32_t* defs, std::size_t n) {
     std::uint32_t r = no_index;
-    for (const auto d : defs)
-      if (d != no_index)
-        r = make({binding::kind::derived, d, static_cast<std::int64_t>(r)});
+    for (std::size_t k = 0; k < n; ++k)
+      if (defs[k] != no_index)
+        r = make({binding::kind::derived, defs[k], static_cast<std::int64_t>(r)});
     return r;
   }
 
@@ -261,6 +265,10 @@ public:
   /// has variables (its largest functions), off the analysis' peak: sizing it again for
   /// the next function then costs at most twice what this walk did.
   constexpr void end_walk() {
+    COMMSCOPE_RUN_COMPILED(end_walk(*this));
+    end_walk_impl();
+  }
+  constexpr void end_walk_impl() {
     // The entries first: trimming copies the last segment, and should not add it on top.
     if (dense_ && 2 * defs_.size() >= vars_.size())
       vec<std::uint32_t>().swap(vars_);
@@ -271,6 +279,10 @@ public:
   /// variables' entries stay: they are sized to the program, not the function; the
   /// may-sets stay: the analysis reads them to the end).
   constexpr void release_definitions() {
+    COMMSCOPE_RUN_COMPILED(release_definitions(*this));
+    release_definitions_impl();
+  }
+  constexpr void release_definitions_impl() {
     defs_.clear();
     vec<wide_value>().swap(wide_);
     vec<resolution>().swap(resolutions_);
@@ -288,7 +300,10 @@ public:
     return {d.what(), ref_of(d), value_of(d)};
   }
   /// A window definition found to be a view gets its view's index.
-  constexpr void set_view(std::uint32_t def, std::uint32_t view) { set_index(defs_[def], view); }
+  constexpr void set_view(std::uint32_t def, std::uint32_t view) {
+    COMMSCOPE_RUN_COMPILED(set_view(*this, def, view));
+    set_index(defs_[def], view);
+  }
 
   /// Follows copies and merges to the one definition they start from, or no_index (none,
   /// or several: see sources()).
@@ -416,6 +431,10 @@ public:
   /// The views (indices into the function plan's views) a definition may resolve to,
   /// through copies, merges and collective results: a may-set (sets()).
   [[nodiscard]] constexpr set_handle view_of(std::uint32_t d) {
+    COMMSCOPE_RUN_COMPILED(view_of(*this, d));
+    return view_of_impl(d);
+  }
+  [[nodiscard]] constexpr set_handle view_of_impl(std::uint32_t d) {
     if (d == no_index || d >= defs_.size())
       return sets_type::empty;
     if (!followed(defs_[d], view_mode))
