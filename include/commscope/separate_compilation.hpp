@@ -9,16 +9,19 @@
 #error "this header is for a build with COMMSCOPE_SEPARATE_COMPILATION defined in every TU"
 #endif
 
+#include <commscope/detail/cluster.hpp>
 #include <commscope/detail/compiled.hpp>
 #include <commscope/detail/device_pool.hpp>
 #include <commscope/detail/devices.hpp>
 #include <commscope/detail/hash_index.hpp>
 #include <commscope/detail/may_set.hpp>
+#include <commscope/detail/read_back.hpp>
 #include <commscope/detail/sort.hpp>
 #include <commscope/detail/variables.hpp>
 #include <commscope/device_set.hpp>
 #include <commscope/diagnostics.hpp>
 #include <commscope/reference/impl/rewrite.hpp>
+#include <commscope/verify.hpp>
 
 namespace commscope::detail {
 
@@ -55,6 +58,14 @@ device_set compiled::progression(device_progression p) {
 }
 
 void compiled::append(std::vector<device_set>& v, device_set&& s) { v.push_back(std::move(s)); }
+
+void compiled::append(std::vector<std::uint32_t>& v, std::uint32_t i) { v.push_back(i); }
+
+device_set compiled::scope_devices(const listed_devices& l) { return scope_devices_impl(l); }
+
+bool compiled::canonical_scope(const listed_devices& l, std::int64_t world) {
+  return canonical_scope_impl(l, world);
+}
 
 descriptor compiled::range_descriptor(std::int64_t start, std::int64_t stop, std::int64_t step,
                                       std::int64_t limit) {

@@ -147,34 +147,37 @@ struct missing_ids {
 /// Whether a scope's ids and progressions are in the canonical form (device_set.hpp) for
 /// the worlds that can run its function, those of at least `world` devices (the W the
 /// analysis canonicalized for; an id may reach it when its dispatch might not run).
-template <class Records, class Scope>
-constexpr bool canonical_scope(const Records& found, const Scope& sc, device_id world) {
+constexpr bool canonical_scope_impl(const listed_devices& l, device_id world) {
   device_set set;
-  for (std::uint32_t k = 0; k < sc.device_count; ++k)
-    set.join(device_set::single(found.devices[sc.first_device + k]));
-  vec<device_progression> listed;
-  for (std::uint32_t k = 0; k < sc.progression_count; ++k) {
-    const auto p = found.progressions[sc.first_progression + k];
+  for (std::uint32_t k = 0; k < l.id_count; ++k)
+    set.join(device_set::single(l.ids[k]));
+  vec<device_progression> given;
+  for (std::uint32_t k = 0; k < l.progression_count; ++k) {
+    const auto p = l.progressions[k];
     if (p.start < 0 || p.step < 1 || p.stop_offset < 0)
       return false;
-    listed.push_back(p);
+    given.push_back(p);
     set.join(device_set::progression(p));
   }
-  for (std::size_t k = 1; k < listed.size(); ++k) // sorted (a loop: no std::is_sorted to compile)
-    if (listed[k] < listed[k - 1])
+  for (std::size_t k = 1; k < given.size(); ++k) // sorted (a loop: no std::is_sorted to compile)
+    if (given[k] < given[k - 1])
       return false;
   const device_set canonical = set.canonical(world);
   if (!canonical.has_progressions())
     return false;
   std::size_t n = 0;
   for (const device_progression p : canonical.progressions())
-    if (n >= listed.size() || !(listed[n++] == p))
+    if (n >= given.size() || !(given[n++] == p))
       return false;
   const auto ids = canonical.intervals();
   std::size_t ids_count = 0;
   for (const auto& r : ids)
     ids_count += static_cast<std::size_t>(r.last - r.first) + 1;
-  return n == listed.size() && ids_count == sc.device_count;
+  return n == given.size() && ids_count == l.id_count;
+}
+constexpr bool canonical_scope(const listed_devices& l, device_id world) {
+  COMMSCOPE_RUN_COMPILED(canonical_scope(l, world));
+  return canonical_scope_impl(l, world);
 }
 } // namespace detail
 
@@ -259,7 +262,8 @@ template <class Program, class Traits>
         }
       }
       if constexpr (detail::adapter<Traits>::symbolic)
-        if (sc.progression_count > 0 && !detail::canonical_scope(found, sc, worlds[i]))
+        if (sc.progression_count > 0 &&
+            !detail::canonical_scope(detail::listed(found, sc), worlds[i]))
           report(reason::noncanonical_devices, sc.name, sc.where, sc.begin);
     }
     // A window buffer in more than one scope: reported at each later scope.
@@ -308,7 +312,7 @@ template <class Program, class Traits>
       const auto& sc = found.scopes[scope];
       if (!scope_read[scope]) {
         scope_read[scope] = 1;
-        scope_sets[scope] = detail::scope_devices(found, sc);
+        scope_sets[scope] = detail::scope_devices(detail::listed(found, sc));
       }
       const device_set& have = scope_sets[scope];
       device_id world = 1; // finite sets: no world decides more than another

@@ -8,12 +8,21 @@
 // constant evaluation as it does at run time.
 #pragma once
 
+#include <commscope/detail/compiled.hpp>
 #include <commscope/detail/hash_index.hpp>
 #include <commscope/plan.hpp>
 
 #include <cstdint>
+#include <vector>
 
 namespace commscope::detail {
+
+/// v.push_back(i), for the domains' slots: with the separately compiled core,
+/// std::vector<std::uint32_t>'s growth is compiled there, once.
+constexpr void append(std::vector<std::uint32_t>& v, std::uint32_t i) {
+  COMMSCOPE_RUN_COMPILED(append(v, i));
+  v.push_back(i);
+}
 
 /// Fills `domains` and every allocation's `domain` from the allocations' devices.
 /// Allocations whose devices are bottom belong to no domain.
@@ -31,7 +40,7 @@ constexpr void cluster(function_plan<Traits>& fp, index_table& leaders) {
     // one, the allocation joins its domain without hashing (its leader is in the table).
     if (previous != no_index && allocs[previous].devices == a.devices) {
       a.domain = allocs[previous].domain;
-      fp.domains[a.domain].slots.emplace_back(i);
+      append(fp.domains[a.domain].slots, i);
       previous = i;
       continue;
     }
@@ -45,7 +54,7 @@ constexpr void cluster(function_plan<Traits>& fp, index_table& leaders) {
     } else {
       a.domain = allocs[leader].domain;
     }
-    fp.domains[a.domain].slots.emplace_back(i);
+    append(fp.domains[a.domain].slots, i);
   }
 }
 

@@ -44,6 +44,7 @@ class index_table;
 class may_sets;
 struct message_fields;
 struct index_order;
+struct listed_devices;
 template <class T> class trivial_vector;
 
 #if defined(COMMSCOPE_SEPARATE_COMPILATION)
@@ -86,6 +87,9 @@ struct compiled {
   static bool equal_arrays(const device_set& a, const device_set& b);
   static device_set progression(device_progression p);
   static void append(std::vector<device_set>& v, device_set&& s);
+  static void append(std::vector<std::uint32_t>& v, std::uint32_t i);
+  static device_set scope_devices(const listed_devices& l);
+  static bool canonical_scope(const listed_devices& l, std::int64_t world);
   static descriptor range_descriptor(std::int64_t start, std::int64_t stop, std::int64_t step,
                                      std::int64_t limit);
   static descriptor loop_descriptor(bound start, bound stop, bound step, bool symbolic,

@@ -546,9 +546,19 @@ private:
     if (unsure_.empty())
       return false;
     for (auto set : st.views)
-      for (const auto v : vars_.sets().of(set))
-        if (std::binary_search(unsure_.begin(), unsure_.end(), v))
+      for (const auto v : vars_.sets().of(set)) {
+        // A binary search of its own: std::binary_search is eight functions to compile.
+        std::size_t lo = 0, hi = unsure_.size();
+        while (lo < hi) {
+          const std::size_t mid = lo + (hi - lo) / 2;
+          if (unsure_[mid] < v)
+            lo = mid + 1;
+          else
+            hi = mid;
+        }
+        if (lo < unsure_.size() && unsure_[lo] == v)
           return true;
+      }
     return false;
   }
 

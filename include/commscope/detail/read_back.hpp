@@ -6,6 +6,8 @@
 #pragma once
 
 #include <commscope/adapter.hpp>
+#include <commscope/detail/cluster.hpp>
+#include <commscope/detail/compiled.hpp>
 #include <commscope/detail/link_views.hpp>
 #include <commscope/detail/sort.hpp>
 #include <commscope/detail/vector.hpp>
@@ -145,23 +147,38 @@ constexpr void read_scopes(const Adapter& a, typename Adapter::function f,
   walker.run(a, a.body(f), reader);
 }
 
+/// The devices a scope lists, as read (its part of scope_records' arrays): what the
+/// steps that judge them take, so that they do not depend on the IR.
+struct listed_devices {
+  const std::int64_t* ids = nullptr;
+  std::uint32_t id_count = 0;
+  const device_progression* progressions = nullptr;
+  std::uint32_t progression_count = 0;
+};
+
+template <class Records, class Scope>
+constexpr listed_devices listed(const Records& found, const Scope& sc) {
+  return {found.devices.data() + sc.first_device, sc.device_count,
+          found.progressions.data() + sc.first_progression, sc.progression_count};
+}
+
 /// The devices of a scope: its ids, its well-formed progressions (a malformed one is the
 /// verifier's finding); `all` when it lists neither.
-template <class Records, class Scope>
-constexpr device_set scope_devices(const Records& found, const Scope& sc) {
+constexpr device_set scope_devices_impl(const listed_devices& l) {
   device_set::builder ids;
-  for (std::uint32_t k = 0; k < sc.device_count; ++k) {
-    const auto d = found.devices[sc.first_device + k];
-    ids.add(device_interval{d, d});
-  }
-  if (sc.device_count == 0 && sc.progression_count == 0)
+  for (std::uint32_t k = 0; k < l.id_count; ++k)
+    ids.add(device_interval{l.ids[k], l.ids[k]});
+  if (l.id_count == 0 && l.progression_count == 0)
     ids.add_all();
   device_set s = ids.finish();
-  for (std::uint32_t k = 0; k < sc.progression_count; ++k)
-    if (const auto p = found.progressions[sc.first_progression + k];
-        p.start >= 0 && p.step >= 1 && p.stop_offset >= 0)
+  for (std::uint32_t k = 0; k < l.progression_count; ++k)
+    if (const auto p = l.progressions[k]; p.start >= 0 && p.step >= 1 && p.stop_offset >= 0)
       s.join(device_set::progression(p));
   return s;
+}
+constexpr device_set scope_devices(const listed_devices& l) {
+  COMMSCOPE_RUN_COMPILED(scope_devices(l));
+  return scope_devices_impl(l);
 }
 
 /// Every scope of the body (in walk order: outermost first) becomes a domain, its slots
@@ -184,7 +201,7 @@ constexpr void read_back(const Adapter& a, typename Adapter::function f,
     const auto d = static_cast<std::uint32_t>(fp.domains.size());
     fp.domains.emplace_back();
     fp.domains.back().name = sc.name;
-    fp.domains[d].devices = scope_devices(found, sc);
+    fp.domains[d].devices = scope_devices(listed(found, sc));
     for (std::uint32_t i = 0; i < sc.slot_count; ++i) {
       const auto& w = found.slots[sc.first_slot + i];
       if (!w)
@@ -201,7 +218,7 @@ constexpr void read_back(const Adapter& a, typename Adapter::function f,
       alloc.devices = fp.domains[d].devices;
       alloc.domain = d;
       alloc.existing = *w;
-      fp.domains[d].slots.push_back(alloc_index);
+      append(fp.domains[d].slots, alloc_index);
       index.push_back({*w, alloc_index});
     }
   }
