@@ -637,6 +637,15 @@ program_outcome run_program(const fe::program_unit& unit, const options& opt,
                 "dispatch: where its arguments land is not known before it runs";
       help = "pass the dispatch's arguments one by one, without * or **";
     }
+    // Returned to a caller in another file: name it, since this file does not.
+    if (named.why == commscope::reason::view_returned_to_callers ||
+        named.why == commscope::reason::pointer_returned_to_callers)
+      for (const auto& c : unit.called_from_other_files)
+        if (c.host == named.object) {
+          message += " ('" + c.host + "' is called by '" + c.function + "' in " + c.file +
+                     ", line " + std::to_string(c.line) + ")";
+          break;
+        }
     if (d.code == commscope::error_code::malformed_op && d.why == commscope::reason::unknown_callee)
       for (const auto& [where, why] : unit.unresolved_callees)
         if (where == d.where) {
@@ -1448,6 +1457,7 @@ int run(int argc, char** argv) {
       commscope::opt::expand_inputs(opt.paths, [&](const std::string& path, bool named) {
         return (!named || opt.force_exclude) && is_excluded(path, setup);
       });
+  loader.set_run_files(inputs.files);
   // A run that checks nothing because the exclusions left nothing says so: its last line
   // alone would read as an all-clear.
   const auto excluded = [](std::size_t files, std::size_t directories) {

@@ -5,16 +5,19 @@
 #include <commscope/frontend/imports.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <cstdio>
 #include <exception>
 #include <filesystem>
 #include <iterator>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -44,6 +47,20 @@ std::vector<std::string> module_loader::split_path_list(const std::string& value
 }
 
 std::size_t module_loader::files_read() const { return state_->reads.load(); }
+
+void module_loader::set_run_files(const std::vector<std::string>& files) {
+  state_->run_files.clear();
+  for (const auto& f : files) {
+    if (f.empty() || f == "-")
+      continue;
+    auto r = std::make_unique<detail::loader_state::run_file>();
+    r->path = f;
+    std::error_code ec;
+    const auto abs = std::filesystem::absolute(f, ec);
+    r->key = (ec ? std::filesystem::path(f) : abs).lexically_normal().string();
+    state_->run_files.push_back(std::move(r));
+  }
+}
 
 namespace detail {
 
@@ -114,7 +131,58 @@ bool read_file(const std::string& path, std::string& out) {
   return !failed;
 }
 
+/// A word's hash (FNV-1a), as identifiers() and its callers compute it.
+constexpr std::uint64_t word_hash_step(std::uint64_t h, unsigned char c) {
+  return (h ^ c) * 0x100000001b3ull;
+}
+constexpr std::uint64_t word_hash_start = 0xcbf29ce484222325ull;
+
+/// 1: a letter, `_` or any byte of a non-ASCII character; 2: a digit.
+constexpr std::array<std::uint8_t, 256> word_bytes = [] {
+  std::array<std::uint8_t, 256> a{};
+  for (unsigned c = 0; c < 256; ++c)
+    a[c] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c >= 0x80 ? 1
+           : c >= '0' && c <= '9'                                                    ? 2
+                                                                                     : 0;
+  return a;
+}();
+
 } // namespace
+
+void word_filter::add(std::uint64_t h) {
+  bits[(h >> 6) % bits.size()] |= std::uint64_t{1} << (h & 63);
+  bits[(h >> 38) % bits.size()] |= std::uint64_t{1} << ((h >> 32) & 63);
+}
+
+bool word_filter::may_hold(std::string_view word) const {
+  if (bits.empty())
+    return false;
+  std::uint64_t h = word_hash_start;
+  for (const char c : word)
+    h = word_hash_step(h, static_cast<unsigned char>(c));
+  return (bits[(h >> 6) % bits.size()] >> (h & 63) & 1) &&
+         (bits[(h >> 38) % bits.size()] >> ((h >> 32) & 63) & 1);
+}
+
+word_filter word_filter::of(std::string_view text) {
+  word_filter f;
+  f.bits.assign(std::clamp<std::size_t>(text.size() / 64, 16, 1024), 0);
+  const auto* p = reinterpret_cast<const unsigned char*>(text.data());
+  const auto* end = p + text.size();
+  while (p < end) {
+    if (word_bytes[*p] != 1) {
+      ++p;
+      continue;
+    }
+    std::uint64_t h = word_hash_start;
+    for (; p < end && word_bytes[*p] != 0; ++p)
+      h = word_hash_step(h, *p);
+    f.add(h);
+  }
+  return f;
+}
+
+namespace {} // namespace
 
 importer importer_of(std::string_view path, std::string& directory_storage) {
   importer r;
@@ -385,6 +453,107 @@ resolution loader_state::function_in(const std::shared_ptr<scanned_module>& m,
     return r;
   }
   return function_in(next, imp->name, chain);
+}
+
+std::optional<host_caller> loader_state::host_called_elsewhere(std::string_view path,
+                                                               std::string_view name) {
+  if (run_files.size() < 2 || path.empty() || name.empty())
+    return std::nullopt;
+  std::error_code ec;
+  const auto abs = fs::absolute(fs::path(std::string(path)), ec);
+  const std::string key = (ec ? fs::path(std::string(path)) : abs).lexically_normal().string();
+  std::shared_ptr<scanned_module> self;
+  const imported_function* target = nullptr;
+  for (const auto& f : run_files) {
+    if (f->key == key)
+      continue;
+    std::call_once(f->once, [&] {
+      // Only its words are kept: a library's texts would all stay in memory otherwise.
+      std::string text;
+      if (read_file(f->path, text))
+        f->words = word_filter::of(text);
+    });
+    // Most files never spell the name: only those that do are scanned.
+    if (!f->words.may_hold(name))
+      continue;
+    if (!self) {
+      self = load(std::string(path), key);
+      const auto it = self->scan ? self->functions.find(name) : self->functions.end();
+      if (it == self->functions.end() || it->second.role != definition::dsl::jit_host)
+        return std::nullopt;
+      target = &it->second;
+    }
+    std::call_once(f->indexed, [&] { index_callers(load(f->path, f->key), *f); });
+    for (const auto& [callee, caller] : f->callers)
+      if (callee == target)
+        return caller;
+  }
+  return std::nullopt;
+}
+
+void loader_state::index_callers(const std::shared_ptr<scanned_module>& m, run_file& f) {
+  if (!m || !m->scan)
+    return;
+  const auto& ts = m->ts;
+  const auto& t = ts.tokens;
+  const module_scan& scan = *m->scan;
+  importer from;
+  from.directory = m->directory;
+  from.has_directory = true;
+  // The DSL function a name of a module is, resolved once per file.
+  std::map<std::tuple<std::string, std::uint32_t, std::string>, const imported_function*> resolved;
+  const auto dsl_function = [&](const std::string& module, std::uint32_t level,
+                                std::string_view n) -> const imported_function* {
+    auto [it, fresh] = resolved.try_emplace({module, level, std::string(n)}, nullptr);
+    if (fresh) {
+      const resolution r = function(from, module, level, n);
+      if (r.what == resolution::status::found)
+        it->second = r.function;
+    }
+    return it->second;
+  };
+  const auto add = [&](const imported_function* callee, const definition& d, std::uint32_t k) {
+    if (!callee || callee->role != definition::dsl::jit_host)
+      return;
+    for (const auto& c : f.callers)
+      if (c.first == callee)
+        return;
+    f.callers.emplace_back(callee,
+                           host_caller{f.path, ts.line(t[k]), std::string(ts.text(t[d.name]))});
+  };
+  for (const auto& d : scan.definitions) {
+    if (d.role == definition::dsl::none || d.is_class)
+      continue;
+    const std::int32_t scope = d.own_scope >= 0 ? d.own_scope : d.scope;
+    for (std::uint32_t k = d.body_begin; k < d.body_end && k < t.size(); ++k) {
+      if (t[k].kind() != tok::name || t[k].is_reserved() || (k > 0 && t[k - 1].is_op(".")))
+        continue;
+      const std::string_view n = ts.text(t[k]);
+      const import_record* rec = import_of(scan, n, scope);
+      if (!rec) { // `from M import *`: the last star module that has the name
+        for (auto s = scan.star_modules.rbegin(); s != scan.star_modules.rend(); ++s)
+          if (const auto* callee = dsl_function(s->first, s->second, n)) {
+            add(callee, d, k);
+            break;
+          }
+        continue;
+      }
+      if (rec->level == 0 && (rec->module == "pypto" || rec->module.starts_with("pypto.")))
+        continue;             // the DSL's own modules
+      if (!rec->name.empty()) // `from M import h [as n]`
+        add(dsl_function(rec->module, rec->level, rec->name), d, k);
+      // `m.h` or `P.Q.h`, where the import binds `m` or `P`.
+      std::string module = module_of_use(*rec);
+      for (std::uint32_t a = k + 1; a + 1 < d.body_end && a + 1 < t.size() && t[a].is_op(".") &&
+                                    t[a + 1].kind() == tok::name;
+           a += 2) {
+        const std::string_view attr = ts.text(t[a + 1]);
+        add(dsl_function(module, rec->level, attr), d, k);
+        module += '.';
+        module += attr;
+      }
+    }
+  }
 }
 
 namespace {

@@ -70,6 +70,22 @@ struct importer {
   bool has_directory = false;
 };
 
+/// The words (identifiers) of a text, as a Bloom filter of a bit per byte of text (up to
+/// 64 Ki bits): may_hold is false only for a word the text never spells.
+struct word_filter {
+  std::vector<std::uint64_t> bits; ///< empty: no text
+  static word_filter of(std::string_view text);
+  void add(std::uint64_t hash);
+  [[nodiscard]] bool may_hold(std::string_view word) const;
+};
+
+/// A DSL function of another input file of the run that calls a host orchestrator.
+struct host_caller {
+  std::string file; ///< as the run names it
+  std::uint32_t line = 0;
+  std::string function;
+};
+
 struct loader_state {
   std::vector<std::string> include_dirs;
   std::vector<std::string> python_path;
@@ -94,6 +110,26 @@ struct loader_state {
   /// (one of the program's own modules, not a library's), without reading it.
   bool has_module(const importer& from, std::string_view module);
 
+  /// A DSL function of another of the run's input files that names the host orchestrator
+  /// `name` of the file at `path` through an import (`from M import name`, `M.name`, a
+  /// star import, re-exports followed), or none.
+  std::optional<host_caller> host_called_elsewhere(std::string_view path, std::string_view name);
+
+  /// The run's input files (module_loader::set_run_files): as named, and their keys.
+  struct run_file {
+    std::string path;
+    std::string key;
+    std::once_flag once;
+    /// The words its text spells anywhere (comments and strings too): a file that never
+    /// spells a host's name cannot import it by that name.
+    word_filter words;
+    /// The imported host orchestrators its DSL functions name, each with the first that
+    /// does: made when a search first finds a name in its text.
+    std::once_flag indexed;
+    std::vector<std::pair<const imported_function*, host_caller>> callers;
+  };
+  std::vector<std::unique_ptr<run_file>> run_files;
+
   /// The directories a module imported from `from` is looked for in, in order.
   std::vector<std::string> search_path(const importer& from) const;
 
@@ -108,6 +144,8 @@ private:
   /// The file of `module` in the first of `dirs` that holds it; empty if none.
   std::string locate(const std::vector<std::string>& dirs, std::string_view module);
   std::shared_ptr<scanned_module> load(const std::string& path, const std::string& key);
+  /// run_file::callers of `f`, scanned as `m`.
+  void index_callers(const std::shared_ptr<scanned_module>& m, run_file& f);
   resolution function_in(const std::shared_ptr<scanned_module>& m, std::string_view name,
                          std::vector<const scanned_module*>& chain);
   std::optional<std::int64_t> constant_in(const std::shared_ptr<scanned_module>& m,

@@ -105,7 +105,7 @@ module_result parse_module(std::string_view text, const module_options& options)
         continue;
       detail::dsl_parser p(ts, scan, consts);
       if (context.loader)
-        p.use_imports(context.loader, context.from);
+        p.use_imports(context.loader, context.from, options.path);
       unit_of[k] = static_cast<std::int32_t>(r.programs.size());
       r.programs.push_back(p.run(cp, options.stem));
     }

@@ -88,6 +88,30 @@ std::vector<bool> named_in_bodies(const token_stream& ts, const std::vector<defi
   return named;
 }
 
+/// Whether the body of `d` may hand a view to its callers: a `yield`, or a `return` of
+/// a value that is not made of literals alone (`return 0` is not; those of a nested
+/// function count too: a bound that is never too narrow).
+bool returns_values(const token_stream& ts, const definition& d) {
+  const auto& t = ts.tokens;
+  for (std::uint32_t k = d.body_begin; k < d.body_end && k + 1 < t.size(); ++k) {
+    if (t[k].is_keyword("yield"))
+      return true;
+    if (!t[k].is_keyword("return"))
+      continue;
+    for (std::uint32_t v = k + 1; v < d.body_end && v < t.size(); ++v) {
+      const token& x = t[v];
+      if (x.kind() == tok::newline || x.is_op(";"))
+        break;
+      const bool literal = x.kind() == tok::number || x.kind() == tok::string ||
+                           x.is_keyword("None") || x.is_keyword("True") || x.is_keyword("False") ||
+                           x.is_op(",") || x.is_op("(") || x.is_op(")") || x.is_op("-");
+      if (!literal)
+        return true;
+    }
+  }
+  return false;
+}
+
 /// body_span::scope_room of the host orchestrator `d`: its body's deepest blocks (those
 /// of a nested def or class are another function's) and deepest line, read from the
 /// tokens on an explicit stack.
@@ -181,7 +205,21 @@ program_unit dsl_parser::run(const candidate_program& cp, std::string_view stem)
   for (std::size_t k = 0; k < cp.functions.size(); ++k)
     if (sigs[k]->level == commscope::level::host && sigs[k]->orchestrator)
       hosts.push_back(cp.functions[k]);
-  const std::vector<bool> called = named_in_bodies(ts_, scan_.definitions, hosts);
+  std::vector<bool> called = named_in_bodies(ts_, scan_.definitions, hosts);
+  // Called from another input file of the run (through an import): found there, since
+  // each file is analyzed on its own.
+  if (loader_ && !path_.empty())
+    for (std::size_t h = 0; h < hosts.size(); ++h) {
+      const definition& d = scan_.definitions[hosts[h]];
+      if (called[h] || d.scope != 0 || !returns_values(ts_, d))
+        continue;
+      const std::string_view name = text(t_[d.name]);
+      if (auto c = loader_->host_called_elsewhere(path_, name)) {
+        called[h] = true;
+        unit.called_from_other_files.push_back(
+            {std::string(name), std::move(c->file), c->line, std::move(c->function)});
+      }
+    }
   for (std::size_t k = 0, h = 0; k < cp.functions.size(); ++k) {
     const definition& d = scan_.definitions[cp.functions[k]];
     scope_ = cp.is_class ? scan_.scopes[static_cast<std::size_t>(d.scope)].parent : d.scope;

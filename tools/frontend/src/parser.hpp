@@ -104,9 +104,11 @@ public:
   program_unit run(const candidate_program& cp, std::string_view stem);
 
   /// The run's imported modules, and where this file's imports start.
-  void use_imports(loader_state* loader, importer from) {
+  /// `path`: the file's own, by which other input files of the run import its hosts.
+  void use_imports(loader_state* loader, importer from, std::string_view path) {
     loader_ = loader;
     importer_ = from;
+    path_ = path;
   }
 
 private:
@@ -645,6 +647,7 @@ private:
   constants& consts_;
   loader_state* loader_ = nullptr;
   importer importer_{};
+  std::string_view path_;
   /// Imported callees already looked up, by scope and spelling: their signature (null:
   /// unresolved).
   std::unordered_map<std::string, const signature*> imported_;

@@ -28,6 +28,12 @@ public:
   /// The directories of a PYTHONPATH value (empty entries dropped).
   [[nodiscard]] static std::vector<std::string> split_path_list(const std::string& value);
 
+  /// The run's input files, as named on the command line or found under its directories.
+  /// A host orchestrator that a DSL function of another of them imports and calls hands
+  /// what it returns to code the pass does not follow there (docs/commscope-opt.md,
+  /// "Programs across modules"). Set before the files are read.
+  void set_run_files(const std::vector<std::string>& files);
+
   /// How many module files have been read so far (each at most once).
   [[nodiscard]] std::size_t files_read() const;
 

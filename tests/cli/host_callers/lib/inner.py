@@ -1,0 +1,15 @@
+import pypto.language as pl
+import pypto.language.distributed as pld
+
+
+@pl.jit
+def touch(x):
+    return x
+
+
+@pl.jit.host
+def make_inner():
+    inner_buf = pld.alloc_window_buffer(128)
+    i = pld.window(inner_buf, [32], dtype=pl.FP32)
+    touch(i, device=0)
+    yield i
