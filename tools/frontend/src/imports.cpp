@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <cstdio>
 #include <exception>
@@ -18,6 +19,7 @@
 #include <string>
 #include <string_view>
 #include <tuple>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -149,24 +151,17 @@ constexpr std::array<std::uint8_t, 256> word_bytes = [] {
 
 } // namespace
 
-void word_filter::add(std::uint64_t h) {
-  bits[(h >> 6) % bits.size()] |= std::uint64_t{1} << (h & 63);
-  bits[(h >> 38) % bits.size()] |= std::uint64_t{1} << ((h >> 32) & 63);
-}
-
-bool word_filter::may_hold(std::string_view word) const {
-  if (bits.empty())
-    return false;
+std::uint64_t word_filter::hash(std::string_view word) {
   std::uint64_t h = word_hash_start;
   for (const char c : word)
     h = word_hash_step(h, static_cast<unsigned char>(c));
-  return (bits[(h >> 6) % bits.size()] >> (h & 63) & 1) &&
-         (bits[(h >> 38) % bits.size()] >> ((h >> 32) & 63) & 1);
+  return h;
 }
 
-word_filter word_filter::of(std::string_view text) {
+word_filter word_filter::of(std::string_view text, const word_filter* keep,
+                            std::vector<std::uint64_t>* kept) {
   word_filter f;
-  f.bits.assign(std::clamp<std::size_t>(text.size() / 64, 16, 1024), 0);
+  f.bits.assign(std::bit_ceil(std::clamp<std::size_t>(text.size() / 64, 16, 1024)), 0);
   const auto* p = reinterpret_cast<const unsigned char*>(text.data());
   const auto* end = p + text.size();
   while (p < end) {
@@ -178,11 +173,11 @@ word_filter word_filter::of(std::string_view text) {
     for (; p < end && word_bytes[*p] != 0; ++p)
       h = word_hash_step(h, *p);
     f.add(h);
+    if (keep && keep->may_hold(h))
+      kept->push_back(h);
   }
   return f;
 }
-
-namespace {} // namespace
 
 importer importer_of(std::string_view path, std::string& directory_storage) {
   importer r;
@@ -455,6 +450,34 @@ resolution loader_state::function_in(const std::shared_ptr<scanned_module>& m,
   return function_in(next, imp->name, chain);
 }
 
+void loader_state::index_run() {
+  word_filter module_words;
+  module_words.bits.assign(std::bit_ceil(std::max<std::size_t>(16, run_files.size() / 2)), 0);
+  std::unordered_set<std::uint64_t> exact;
+  for (auto& f : run_files) {
+    const fs::path p(f->key);
+    f->package = p.filename() == "__init__.py";
+    f->module_word =
+        word_filter::hash((f->package ? p.parent_path().filename() : p.stem()).string());
+    module_words.add(f->module_word);
+    exact.insert(f->module_word);
+  }
+  std::vector<std::uint64_t> kept;
+  for (std::uint32_t i = 0; i < run_files.size(); ++i) {
+    auto& f = *run_files[i];
+    // Only its words are kept: a library's texts would all stay in memory otherwise.
+    std::string text;
+    kept.clear();
+    if (read_file(f.path, text))
+      f.words = word_filter::of(text, &module_words, &kept);
+    std::sort(kept.begin(), kept.end());
+    kept.erase(std::unique(kept.begin(), kept.end()), kept.end());
+    for (const auto h : kept)
+      if (exact.contains(h))
+        spelled_by[h].push_back(i);
+  }
+}
+
 std::optional<host_caller> loader_state::host_called_elsewhere(std::string_view path,
                                                                std::string_view name) {
   if (run_files.size() < 2 || path.empty() || name.empty())
@@ -462,19 +485,42 @@ std::optional<host_caller> loader_state::host_called_elsewhere(std::string_view 
   std::error_code ec;
   const auto abs = fs::absolute(fs::path(std::string(path)), ec);
   const std::string key = (ec ? fs::path(std::string(path)) : abs).lexically_normal().string();
+  const auto self_at = std::find_if(run_files.begin(), run_files.end(),
+                                    [&](const auto& f) { return f->key == key; });
+  if (self_at == run_files.end())
+    return std::nullopt;
+  std::call_once(run_index_once, [&] { index_run(); });
+  // The files that may import the host: those that spell the word of its module, or of a
+  // module that does (a re-export), and those below a package's `__init__.py`, which
+  // `from . import h` reaches without spelling it.
+  std::vector<char> reached(run_files.size(), 0);
+  std::vector<std::uint32_t> work{static_cast<std::uint32_t>(self_at - run_files.begin())};
+  reached[work.back()] = 1;
+  while (!work.empty()) {
+    const run_file& r = *run_files[work.back()];
+    work.pop_back();
+    if (const auto it = spelled_by.find(r.module_word); it != spelled_by.end())
+      for (const auto i : it->second)
+        if (!reached[i]) {
+          reached[i] = 1;
+          work.push_back(i);
+        }
+    if (r.package) {
+      const std::string below = fs::path(r.key).parent_path().string() + '/';
+      for (std::uint32_t i = 0; i < run_files.size(); ++i)
+        if (!reached[i] && run_files[i]->key.starts_with(below)) {
+          reached[i] = 1;
+          work.push_back(i);
+        }
+    }
+  }
+  const std::uint64_t spelled = word_filter::hash(name);
   std::shared_ptr<scanned_module> self;
   const imported_function* target = nullptr;
-  for (const auto& f : run_files) {
-    if (f->key == key)
-      continue;
-    std::call_once(f->once, [&] {
-      // Only its words are kept: a library's texts would all stay in memory otherwise.
-      std::string text;
-      if (read_file(f->path, text))
-        f->words = word_filter::of(text);
-    });
-    // Most files never spell the name: only those that do are scanned.
-    if (!f->words.may_hold(name))
+  for (std::uint32_t i = 0; i < run_files.size(); ++i) {
+    run_file& f = *run_files[i];
+    // Of those, only the files that spell the name itself are scanned.
+    if (!reached[i] || f.key == key || !f.words.may_hold(spelled))
       continue;
     if (!self) {
       self = load(std::string(path), key);
@@ -483,8 +529,8 @@ std::optional<host_caller> loader_state::host_called_elsewhere(std::string_view 
         return std::nullopt;
       target = &it->second;
     }
-    std::call_once(f->indexed, [&] { index_callers(load(f->path, f->key), *f); });
-    for (const auto& [callee, caller] : f->callers)
+    std::call_once(f.indexed, [&] { index_callers(load(f.path, f.key), f); });
+    for (const auto& [callee, caller] : f.callers)
       if (callee == target)
         return caller;
   }

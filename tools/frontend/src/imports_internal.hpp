@@ -74,9 +74,23 @@ struct importer {
 /// 64 Ki bits): may_hold is false only for a word the text never spells.
 struct word_filter {
   std::vector<std::uint64_t> bits; ///< empty: no text
-  static word_filter of(std::string_view text);
-  void add(std::uint64_t hash);
-  [[nodiscard]] bool may_hold(std::string_view word) const;
+  [[nodiscard]] static std::uint64_t hash(std::string_view word);
+  /// `text`'s filter; with `keep`, the hashes of its words that `keep` may hold are
+  /// appended to `kept` too.
+  static word_filter of(std::string_view text, const word_filter* keep = nullptr,
+                        std::vector<std::uint64_t>* kept = nullptr);
+  /// Two bits of a word, in 64-bit words of a power-of-two count.
+  void add(std::uint64_t h) {
+    const std::size_t mask = bits.size() - 1;
+    bits[(h >> 6) & mask] |= std::uint64_t{1} << (h & 63);
+    bits[(h >> 38) & mask] |= std::uint64_t{1} << ((h >> 32) & 63);
+  }
+  [[nodiscard]] bool may_hold(std::uint64_t h) const {
+    const std::size_t mask = bits.size() - 1;
+    return !bits.empty() && (bits[(h >> 6) & mask] >> (h & 63) & 1) &&
+           (bits[(h >> 38) & mask] >> ((h >> 32) & 63) & 1);
+  }
+  [[nodiscard]] bool may_hold(std::string_view word) const { return may_hold(hash(word)); }
 };
 
 /// A DSL function of another input file of the run that calls a host orchestrator.
@@ -119,7 +133,9 @@ struct loader_state {
   struct run_file {
     std::string path;
     std::string key;
-    std::once_flag once;
+    /// The word an import of it spells: its stem, or its package's for `__init__.py`.
+    std::uint64_t module_word = 0;
+    bool package = false; ///< an `__init__.py`: the files below it may import it as `.`
     /// The words its text spells anywhere (comments and strings too): a file that never
     /// spells a host's name cannot import it by that name.
     word_filter words;
@@ -129,6 +145,11 @@ struct loader_state {
     std::vector<std::pair<const imported_function*, host_caller>> callers;
   };
   std::vector<std::unique_ptr<run_file>> run_files;
+  /// Which run files spell each run file's module word (an import of one names the other
+  /// by it, or a module on the way): made once, at the first search.
+  std::once_flag run_index_once;
+  std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> spelled_by;
+  void index_run();
 
   /// The directories a module imported from `from` is looked for in, in order.
   std::vector<std::string> search_path(const importer& from) const;

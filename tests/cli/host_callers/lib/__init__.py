@@ -1,1 +1,2 @@
 from .inner import make_inner
+from .inner import make_inner_b

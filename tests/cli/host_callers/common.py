@@ -1,0 +1,2 @@
+# Re-exports a host of stages under its own name.
+from stages import make_relay
