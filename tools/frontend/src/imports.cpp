@@ -162,18 +162,31 @@ word_filter word_filter::of(std::string_view text, const word_filter* keep,
                             std::vector<std::uint64_t>* kept) {
   word_filter f;
   f.bits.assign(std::bit_ceil(std::clamp<std::size_t>(text.size() / 64, 16, 1024)), 0);
+  // Locals, so that the stores into the bits are not taken to move the vectors.
+  std::uint64_t* const bits = f.bits.data();
+  const std::size_t mask = f.bits.size() - 1;
+  const std::uint64_t* const keep_bits = keep && !keep->bits.empty() ? keep->bits.data() : nullptr;
+  const std::size_t keep_mask = keep_bits ? keep->bits.size() - 1 : 0;
   const auto* p = reinterpret_cast<const unsigned char*>(text.data());
-  const auto* end = p + text.size();
+  const auto* const end = p + text.size();
   while (p < end) {
     if (word_bytes[*p] != 1) {
       ++p;
       continue;
     }
     std::uint64_t h = word_hash_start;
-    for (; p < end && word_bytes[*p] != 0; ++p)
-      h = word_hash_step(h, *p);
-    f.add(h);
-    if (keep && keep->may_hold(h))
+    for (; p < end; ++p) {
+      const unsigned char c = *p;
+      if (word_bytes[c] == 0)
+        break;
+      h = word_hash_step(h, c);
+    }
+    const std::uint64_t b1 = std::uint64_t{1} << (h & 63),
+                        b2 = std::uint64_t{1} << ((h >> 32) & 63);
+    bits[(h >> 6) & mask] |= b1;
+    bits[(h >> 38) & mask] |= b2;
+    if (keep_bits && (keep_bits[(h >> 6) & keep_mask] & b1) &&
+        (keep_bits[(h >> 38) & keep_mask] & b2))
       kept->push_back(h);
   }
   return f;
