@@ -281,3 +281,99 @@ TEST_CASE("one loader shared by files read on several threads") {
     CHECK(r == "{0}");
   CHECK(loader.files_read() == n);
 }
+
+namespace {
+
+/// A module of one host orchestrator `make` that returns `returned` (a view: `v`).
+std::string maker(std::string_view returned = "v") {
+  return "import pypto.language as pl\nimport pypto.language.distributed as pld\n"
+         "@pl.jit\ndef f(x):\n    return x\n"
+         "@pl.jit.host\ndef make():\n    b = pld.alloc_window_buffer(64)\n"
+         "    v = pld.window(b, [16], dtype=pl.FP32)\n    f(v, device=0)\n    return " +
+         std::string(returned) + "\n";
+}
+
+/// A module whose host orchestrator calls `call` after `imports`.
+std::string caller(std::string_view imports, std::string_view call) {
+  return "import pypto.language as pl\n" + std::string(imports) +
+         "\n@pl.jit.host\ndef use():\n    got = " + std::string(call) + "()\n";
+}
+
+/// Which other file of the run calls the host of `maker.py` (a view-escapes at its
+/// return), "" when none does, reading `files` (relative to `lib`) as the run's files.
+std::string outside_caller(const library& lib, const std::vector<std::string>& files,
+                           const std::string& maker_file = "maker.py") {
+  fe::module_loader loader({}, {});
+  std::vector<std::string> run;
+  for (const auto& f : files)
+    run.push_back(lib.path(f));
+  loader.set_run_files(run);
+  std::ifstream in(lib.path(maker_file), std::ios::binary);
+  const std::string src((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  fe::module_options o;
+  o.stem = "maker";
+  const std::string path = lib.path(maker_file);
+  o.path = path;
+  o.imports = &loader;
+  const auto m = fe::parse_module(src, o);
+  REQUIRE(m.programs.size() == 1);
+  const auto& unit = m.programs[0];
+  commscope::reference::program_ptr p = unit.program;
+  bool escapes = false;
+  for (const auto& d : commscope::analyze(p).diagnostics)
+    escapes = escapes || d.why == commscope::reason::view_returned_to_callers;
+  if (unit.called_from_other_files.empty()) {
+    CHECK(!escapes);
+    return "";
+  }
+  CHECK(escapes);
+  const auto& c = unit.called_from_other_files.front();
+  return c.host + " by " + c.function + " in " + fs::path(c.file).filename().string() + ":" +
+         std::to_string(c.line);
+}
+
+} // namespace
+
+TEST_CASE("a host that another file of the run imports and calls returns to that caller") {
+  library lib;
+  lib.write("maker.py", maker());
+  lib.write("plain.py", caller("from maker import make", "make"));
+  lib.write("alias.py", caller("from maker import make as build", "build"));
+  lib.write("attribute.py", caller("import maker as m", "m.make"));
+  lib.write("star.py", caller("from maker import *", "make"));
+  lib.write("relay.py", "from maker import make\n");
+  lib.write("via_relay.py", caller("from relay import make", "make"));
+  lib.write("pkg/__init__.py", "from .inner import make\n");
+  lib.write("pkg/inner.py", maker());
+  lib.write("pkg/sibling.py", caller("from . import make", "make"));
+  lib.write("mentions.py", "# make() from maker is called elsewhere\nmake = None\n");
+  lib.write("runtime.py", "from maker import make\nif __name__ == '__main__':\n    make()\n");
+  const std::vector<std::string> quiet{"maker.py", "relay.py", "mentions.py", "runtime.py"};
+  CHECK(outside_caller(lib, quiet) == "");
+  for (const auto& [file, expected] : std::vector<std::pair<std::string, std::string>>{
+           {"plain.py", "make by use in plain.py:5"},
+           {"alias.py", "make by use in alias.py:5"},
+           {"attribute.py", "make by use in attribute.py:5"},
+           {"star.py", "make by use in star.py:5"},
+           {"via_relay.py", "make by use in via_relay.py:5"}}) {
+    CAPTURE(file);
+    auto files = quiet;
+    files.push_back(file);
+    CHECK(outside_caller(lib, files) == expected);
+  }
+  // Inside a package, `from . import make` reaches the package's re-export.
+  CHECK(outside_caller(lib, {"pkg/__init__.py", "pkg/inner.py"}, "pkg/inner.py") == "");
+  CHECK(outside_caller(lib, {"pkg/__init__.py", "pkg/inner.py", "pkg/sibling.py"},
+                       "pkg/inner.py") == "make by use in sibling.py:5");
+  // A file that is not among the run's files is not searched.
+  CHECK(outside_caller(lib, {"maker.py"}) == "");
+}
+
+TEST_CASE("a host that returns literals alone is not looked up") {
+  library lib;
+  lib.write("maker.py", maker("0"));
+  lib.write("plain.py", caller("from maker import make", "make"));
+  CHECK(outside_caller(lib, {"maker.py", "plain.py"}) == "");
+  lib.write("maker.py", maker("v, 0"));
+  CHECK(outside_caller(lib, {"maker.py", "plain.py"}) == "make by use in plain.py:5");
+}
