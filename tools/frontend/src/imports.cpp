@@ -133,7 +133,7 @@ bool read_file(const std::string& path, std::string& out) {
   return !failed;
 }
 
-/// A word's hash (FNV-1a), as identifiers() and its callers compute it.
+/// A word's hash (FNV-1a), as word_filter keeps it.
 constexpr std::uint64_t word_hash_step(std::uint64_t h, unsigned char c) {
   return (h ^ c) * 0x100000001b3ull;
 }
@@ -519,7 +519,8 @@ std::optional<host_caller> loader_state::host_called_elsewhere(std::string_view 
           work.push_back(i);
         }
     if (r.package) {
-      const std::string below = fs::path(r.key).parent_path().string() + '/';
+      const std::string below =
+          fs::path(r.key).parent_path().string() + static_cast<char>(fs::path::preferred_separator);
       for (std::uint32_t i = 0; i < run_files.size(); ++i)
         if (!reached[i] && run_files[i]->key.starts_with(below)) {
           reached[i] = 1;
