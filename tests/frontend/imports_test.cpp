@@ -365,6 +365,10 @@ TEST_CASE("a host that another file of the run imports and calls returns to that
   CHECK(outside_caller(lib, {"pkg/__init__.py", "pkg/inner.py"}, "pkg/inner.py") == "");
   CHECK(outside_caller(lib, {"pkg/__init__.py", "pkg/inner.py", "pkg/sibling.py"},
                        "pkg/inner.py") == "make by use in sibling.py:5");
+  // An absolute import of the library's own module from a directory below it, which
+  // Python finds from the directory it runs in.
+  lib.write("app/deep.py", caller("from maker import make", "make"));
+  CHECK(outside_caller(lib, {"maker.py", "app/deep.py"}) == "make by use in deep.py:5");
   // A file that is not among the run's files is not searched.
   CHECK(outside_caller(lib, {"maker.py"}) == "");
 }

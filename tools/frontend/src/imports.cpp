@@ -19,7 +19,7 @@
 #include <string>
 #include <string_view>
 #include <tuple>
-#include <unordered_set>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -466,14 +466,15 @@ resolution loader_state::function_in(const std::shared_ptr<scanned_module>& m,
 void loader_state::index_run() {
   word_filter module_words;
   module_words.bits.assign(std::bit_ceil(std::max<std::size_t>(16, run_files.size() / 2)), 0);
-  std::unordered_set<std::uint64_t> exact;
-  for (auto& f : run_files) {
-    const fs::path p(f->key);
-    f->package = p.filename() == "__init__.py";
-    f->module_word =
-        word_filter::hash((f->package ? p.parent_path().filename() : p.stem()).string());
-    module_words.add(f->module_word);
-    exact.insert(f->module_word);
+  std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> named; // module word -> files
+  for (std::uint32_t i = 0; i < run_files.size(); ++i) {
+    auto& f = *run_files[i];
+    const fs::path p(f.key);
+    const bool package = p.filename() == "__init__.py";
+    f.module_word = word_filter::hash((package ? p.parent_path().filename() : p.stem()).string());
+    module_words.add(f.module_word);
+    named[f.module_word].push_back(i);
+    run_file_of.emplace(f.key, i);
   }
   std::vector<std::uint64_t> kept;
   for (std::uint32_t i = 0; i < run_files.size(); ++i) {
@@ -486,8 +487,21 @@ void loader_state::index_run() {
     std::sort(kept.begin(), kept.end());
     kept.erase(std::unique(kept.begin(), kept.end()), kept.end());
     for (const auto h : kept)
-      if (exact.contains(h))
-        spelled_by[h].push_back(i);
+      if (const auto it = named.find(h); it != named.end())
+        for (const auto j : it->second)
+          if (j != i)
+            f.imports_from.push_back(j);
+    // The packages above it, up to the first directory that is none.
+    fs::path dir = fs::path(f.key).parent_path();
+    if (fs::path(f.key).filename() == "__init__.py")
+      dir = dir.parent_path();
+    for (int depth = 0; depth < 64 && dir.has_relative_path(); ++depth) {
+      const auto it = run_file_of.find((dir / "__init__.py").string());
+      if (it == run_file_of.end())
+        break;
+      f.imports_from.push_back(it->second);
+      dir = dir.parent_path();
+    }
   }
 }
 
@@ -498,43 +512,42 @@ std::optional<host_caller> loader_state::host_called_elsewhere(std::string_view 
   std::error_code ec;
   const auto abs = fs::absolute(fs::path(std::string(path)), ec);
   const std::string key = (ec ? fs::path(std::string(path)) : abs).lexically_normal().string();
-  const auto self_at = std::find_if(run_files.begin(), run_files.end(),
-                                    [&](const auto& f) { return f->key == key; });
-  if (self_at == run_files.end())
-    return std::nullopt;
   std::call_once(run_index_once, [&] { index_run(); });
-  // The files that may import the host: those that spell the word of its module, or of a
-  // module that does (a re-export), and those below a package's `__init__.py`, which
-  // `from . import h` reaches without spelling it.
-  std::vector<char> reached(run_files.size(), 0);
-  std::vector<std::uint32_t> work{static_cast<std::uint32_t>(self_at - run_files.begin())};
-  reached[work.back()] = 1;
-  while (!work.empty()) {
-    const run_file& r = *run_files[work.back()];
-    work.pop_back();
-    if (const auto it = spelled_by.find(r.module_word); it != spelled_by.end())
-      for (const auto i : it->second)
-        if (!reached[i]) {
-          reached[i] = 1;
-          work.push_back(i);
-        }
-    if (r.package) {
-      const std::string below =
-          fs::path(r.key).parent_path().string() + static_cast<char>(fs::path::preferred_separator);
-      for (std::uint32_t i = 0; i < run_files.size(); ++i)
-        if (!reached[i] && run_files[i]->key.starts_with(below)) {
-          reached[i] = 1;
-          work.push_back(i);
-        }
-    }
-  }
+  const auto self_at = run_file_of.find(key);
+  if (self_at == run_file_of.end())
+    return std::nullopt;
+  const std::uint32_t self_index = self_at->second;
   const std::uint64_t spelled = word_filter::hash(name);
   std::shared_ptr<scanned_module> self;
   const imported_function* target = nullptr;
+  // Whether file `from` may import the host's file: along imports_from, the files whose
+  // module word it spells (a re-export on the way) and the packages above it.
+  std::vector<std::uint32_t> seen, work; // made for the first file that spells the name
+  std::uint32_t stamp = 0;
+  const auto reaches = [&](std::uint32_t from) {
+    if (seen.empty())
+      seen.assign(run_files.size(), 0);
+    ++stamp;
+    work.assign(1, from);
+    seen[from] = stamp;
+    while (!work.empty()) {
+      const auto i = work.back();
+      work.pop_back();
+      for (const auto j : run_files[i]->imports_from) {
+        if (j == self_index)
+          return true;
+        if (seen[j] != stamp) {
+          seen[j] = stamp;
+          work.push_back(j);
+        }
+      }
+    }
+    return false;
+  };
   for (std::uint32_t i = 0; i < run_files.size(); ++i) {
     run_file& f = *run_files[i];
-    // Of those, only the files that spell the name itself are scanned.
-    if (!reached[i] || f.key == key || !f.words.may_hold(spelled))
+    // Only a file that spells the name itself, and may import its module, is scanned.
+    if (i == self_index || !f.words.may_hold(spelled) || !reaches(i))
       continue;
     if (!self) {
       self = load(std::string(path), key);
@@ -566,7 +579,16 @@ void loader_state::index_callers(const std::shared_ptr<scanned_module>& m, run_f
                                 std::string_view n) -> const imported_function* {
     auto [it, fresh] = resolved.try_emplace({module, level, std::string(n)}, nullptr);
     if (fresh) {
-      const resolution r = function(from, module, level, n);
+      resolution r = function(from, module, level, n);
+      // An absolute import of the library's own package, which Python finds from the
+      // directory it runs in: a caller even where the search path misses it.
+      if (r.what == resolution::status::module_missing && level == 0)
+        if (const auto [dir, file] = found_above(from, module); !dir.empty()) {
+          importer above;
+          above.directory = dir;
+          above.has_directory = true;
+          r = function(above, module, 0, n);
+        }
       if (r.what == resolution::status::found)
         it->second = r.function;
     }

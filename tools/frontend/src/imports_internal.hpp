@@ -135,20 +135,21 @@ struct loader_state {
     std::string key;
     /// The word an import of it spells: its stem, or its package's for `__init__.py`.
     std::uint64_t module_word = 0;
-    bool package = false; ///< an `__init__.py`: the files below it may import it as `.`
     /// The words its text spells anywhere (comments and strings too): a file that never
     /// spells a host's name cannot import it by that name.
     word_filter words;
+    /// What it may import from: the run files whose module word it spells, and the
+    /// packages (`__init__.py`) above it, which `from . import h` reaches unspelled.
+    std::vector<std::uint32_t> imports_from;
     /// The imported host orchestrators its DSL functions name, each with the first that
     /// does: made when a search first finds a name in its text.
     std::once_flag indexed;
     std::vector<std::pair<const imported_function*, host_caller>> callers;
   };
   std::vector<std::unique_ptr<run_file>> run_files;
-  /// Which run files spell each run file's module word (an import of one names the other
-  /// by it, or a module on the way): made once, at the first search.
+  /// The run files' words and imports_from, made once, at the first search.
   std::once_flag run_index_once;
-  std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> spelled_by;
+  std::unordered_map<std::string, std::uint32_t> run_file_of; ///< by key
   void index_run();
 
   /// The directories a module imported from `from` is looked for in, in order.
