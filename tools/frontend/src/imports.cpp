@@ -50,6 +50,16 @@ std::vector<std::string> module_loader::split_path_list(const std::string& value
 
 std::size_t module_loader::files_read() const { return state_->reads.load(); }
 
+namespace detail {
+/// The key of a file in the run's caches: its absolute, normalized path (as given if
+/// that cannot be made).
+std::string file_key(const std::filesystem::path& p) {
+  std::error_code ec;
+  const auto abs = std::filesystem::absolute(p, ec);
+  return (ec ? p : abs).lexically_normal().string();
+}
+} // namespace detail
+
 void module_loader::set_run_files(const std::vector<std::string>& files) {
   state_->run_files.clear();
   for (const auto& f : files) {
@@ -57,9 +67,7 @@ void module_loader::set_run_files(const std::vector<std::string>& files) {
       continue;
     auto r = std::make_unique<detail::loader_state::run_file>();
     r->path = f;
-    std::error_code ec;
-    const auto abs = std::filesystem::absolute(f, ec);
-    r->key = (ec ? std::filesystem::path(f) : abs).lexically_normal().string();
+    r->key = detail::file_key(f);
     state_->run_files.push_back(std::move(r));
   }
 }
@@ -181,12 +189,8 @@ word_filter word_filter::of(std::string_view text, const word_filter* keep,
         break;
       h = word_hash_step(h, c);
     }
-    const std::uint64_t b1 = std::uint64_t{1} << (h & 63),
-                        b2 = std::uint64_t{1} << ((h >> 32) & 63);
-    bits[(h >> 6) & mask] |= b1;
-    bits[(h >> 38) & mask] |= b2;
-    if (keep_bits && (keep_bits[(h >> 6) & keep_mask] & b1) &&
-        (keep_bits[(h >> 38) & keep_mask] & b2))
+    set(bits, mask, h);
+    if (keep_bits && test(keep_bits, keep_mask, h))
       kept->push_back(h);
   }
   return f;
@@ -274,16 +278,14 @@ std::shared_ptr<scanned_module> loader_state::find(const importer& from, std::st
       base = base.parent_path().empty() ? base / ".." : base.parent_path();
     searched.push_back(base.string());
     if (auto f = module_file(base, module))
-      return load(f->lexically_normal().string(), fs::absolute(*f).lexically_normal().string());
+      return load(f->lexically_normal().string(), file_key(*f));
     return nullptr;
   }
   searched = search_path(from);
   const std::string path = locate(searched, module);
   if (path.empty())
     return nullptr;
-  std::error_code ec;
-  auto abs = fs::absolute(path, ec);
-  return load(path, (ec ? fs::path(path) : abs).lexically_normal().string());
+  return load(path, file_key(path));
 }
 
 bool loader_state::has_module(const importer& from, std::string_view module) {
@@ -509,9 +511,7 @@ std::optional<host_caller> loader_state::host_called_elsewhere(std::string_view 
                                                                std::string_view name) {
   if (run_files.size() < 2 || path.empty() || name.empty())
     return std::nullopt;
-  std::error_code ec;
-  const auto abs = fs::absolute(fs::path(std::string(path)), ec);
-  const std::string key = (ec ? fs::path(std::string(path)) : abs).lexically_normal().string();
+  const std::string key = file_key(std::string(path));
   std::call_once(run_index_once, [&] { index_run(); });
   const auto self_at = run_file_of.find(key);
   if (self_at == run_file_of.end())
@@ -620,8 +620,8 @@ void loader_state::index_callers(const std::shared_ptr<scanned_module>& m, run_f
           }
         continue;
       }
-      if (rec->level == 0 && (rec->module == "pypto" || rec->module.starts_with("pypto.")))
-        continue;             // the DSL's own modules
+      if (imports_the_dsl(*rec))
+        continue;
       if (!rec->name.empty()) // `from M import h [as n]`
         add(dsl_function(rec->module, rec->level, rec->name), d, k);
       // `m.h` or `P.Q.h`, where the import binds `m` or `P`.

@@ -11,6 +11,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <filesystem>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -79,18 +80,19 @@ struct word_filter {
   /// appended to `kept` too.
   static word_filter of(std::string_view text, const word_filter* keep = nullptr,
                         std::vector<std::uint64_t>* kept = nullptr);
-  /// Two bits of a word, in 64-bit words of a power-of-two count.
-  void add(std::uint64_t h) {
-    const std::size_t mask = bits.size() - 1;
+  /// Two bits of a word, in 64-bit words of a power-of-two count (`mask`: the count - 1).
+  static void set(std::uint64_t* bits, std::size_t mask, std::uint64_t h) {
     bits[(h >> 6) & mask] |= std::uint64_t{1} << (h & 63);
     bits[(h >> 38) & mask] |= std::uint64_t{1} << ((h >> 32) & 63);
   }
-  [[nodiscard]] bool may_hold(std::uint64_t h) const {
-    const std::size_t mask = bits.size() - 1;
-    return !bits.empty() && (bits[(h >> 6) & mask] >> (h & 63) & 1) &&
+  [[nodiscard]] static bool test(const std::uint64_t* bits, std::size_t mask, std::uint64_t h) {
+    return (bits[(h >> 6) & mask] >> (h & 63) & 1) &&
            (bits[(h >> 38) & mask] >> ((h >> 32) & 63) & 1);
   }
-  [[nodiscard]] bool may_hold(std::string_view word) const { return may_hold(hash(word)); }
+  void add(std::uint64_t h) { set(bits.data(), bits.size() - 1, h); }
+  [[nodiscard]] bool may_hold(std::uint64_t h) const {
+    return !bits.empty() && test(bits.data(), bits.size() - 1, h);
+  }
 };
 
 /// A DSL function of another input file of the run that calls a host orchestrator.
@@ -182,6 +184,12 @@ private:
   std::unordered_map<std::string, std::string> found_;              ///< (dir, module) -> path
 };
 
+/// Whether an import is of the DSL's own modules (`pypto` and below).
+inline bool imports_the_dsl(const import_record& r) {
+  const std::string_view m = r.module;
+  return r.level == 0 && (m == "pypto" || m.starts_with("pypto."));
+}
+
 /// The import that binds `name` seen from `scope` outward (class bodies skipped), or null;
 /// `only_scope`: in that scope alone.
 const import_record* import_of(const module_scan& scan, std::string_view name, std::int32_t scope,
@@ -191,6 +199,9 @@ const import_record* import_of(const module_scan& scan, std::string_view name, s
 /// leading attributes a1..a(n-1) given): `import P.Q as m` -> `P.Q`, `from P import m` ->
 /// `P.m`.
 std::string module_of_use(const import_record& imp);
+
+/// The key of a file in the run's caches: its absolute, normalized path.
+std::string file_key(const std::filesystem::path& p);
 
 /// The importer of a file at `path` (empty: none of its own).
 importer importer_of(std::string_view path, std::string& directory_storage);

@@ -549,14 +549,6 @@ bool dsl_parser::shape_allocation(expression& e) {
 
 namespace commscope::frontend::detail {
 
-namespace {
-/// Whether an import is of the DSL's own modules (`pypto` and below).
-bool imports_the_dsl(const import_record& r) {
-  const std::string_view m = r.module;
-  return r.level == 0 && (m == "pypto" || m.starts_with("pypto."));
-}
-} // namespace
-
 std::string dsl_parser::dotted_module(const import_record& rec, const dotted& d) const {
   std::string module = module_of_use(rec);
   for (std::uint32_t k = 0; k + 1 < d.attrs; ++k) {

@@ -64,8 +64,7 @@ module_result parse_module(std::string_view text, const module_options& options)
                                   std::int32_t scope) -> std::optional<std::int64_t> {
         auto& ic = *static_cast<import_context*>(c);
         const auto* imp = detail::import_of(*ic.scan, root, scope, true);
-        if (!imp ||
-            (imp->level == 0 && (imp->module == "pypto" || imp->module.starts_with("pypto."))))
+        if (!imp || detail::imports_the_dsl(*imp))
           return std::nullopt;
         const auto dot = path.rfind('.');
         const std::string_view name = dot == std::string_view::npos ? path : path.substr(dot + 1);
