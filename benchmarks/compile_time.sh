@@ -23,8 +23,14 @@
 # alike. BEFORE defaults to 38ecf20, the last tree before the analysis' arrays moved to
 # detail::vec; BEFORE= (empty) measures this tree alone.
 #
+# With INSTRUCTIONS=1, last, the instructions the compiler proper (cc1plus) executes for
+# the separate core's two probes, and their ratio, under valgrind's callgrind: a count
+# that does not move with the machine's load, where the times above do (about 5 minutes;
+# against BEFORE too when it is set, two compilations at a time).
+#
 #   benchmarks/compile_time.sh [runs=3]       CXX=clang++-19 to measure another compiler
 #   BEFORE=main benchmarks/compile_time.sh 5
+#   INSTRUCTIONS=1 BEFORE= benchmarks/compile_time.sh 1
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cxx="${CXX:-g++-12}"
@@ -127,4 +133,26 @@ for build in header-only separate; do
   printf '%-40s %d functions, %d bytes of code and constants (-O2)\n' "full pass, $build" \
     "$(nm --defined-only "$out/count.o" | grep -c ' [TtWw] ')" \
     "$(size "$out/count.o" | awk 'NR == 2 { print $1 }')"
+done
+
+[ "${INSTRUCTIONS:-0}" = 1 ] || exit 0
+command -v valgrind >/dev/null || { echo "INSTRUCTIONS=1 needs valgrind" >&2; exit 2; }
+instructions() { # tree source output -> millions of cc1plus instructions, in output
+  local dir
+  dir=$(mktemp -d "$out/cg.XXXXXX")
+  valgrind --tool=callgrind --trace-children=yes --cache-sim=no --branch-sim=no \
+    --callgrind-out-file="$dir/cg.%p" "$cxx" -std=c++20 -O2 "$sep" -I"${include_dir[$1]}/include" \
+    -c "$2" -o "$dir/probe.o" >/dev/null 2>"$dir/log" || { cat "$dir/log" >&2; exit 1; }
+  # The compiler proper's profile: not the driver's, nor the assembler's.
+  awk '/^cmd:/ { cc1 = /cc1plus/ } /^summary:/ && cc1 { printf "%.0f\n", $2 / 1e6 }' "$dir"/cg.* > "$3"
+}
+for tree in "${trees[@]}"; do
+  instructions "$tree" "$root/benchmarks/compile_time/reference_pass.cpp" "$out/$tree.full" &
+  instructions "$tree" "$root/benchmarks/compile_time/headers_only.cpp" "$out/$tree.headers" &
+  wait
+done
+for tree in "${trees[@]}"; do
+  awk -v tree="$tree" -v full="$(cat "$out/$tree.full")" -v headers="$(cat "$out/$tree.headers")" \
+    'BEGIN { printf "%-40s %6d M / %6d M = %.2f (cc1plus instructions, %s)\n",
+             "full pass / headers only, separate core", full, headers, full / headers, tree }'
 done

@@ -9,8 +9,8 @@
 #error "this header is for a build with COMMSCOPE_SEPARATE_COMPILATION defined in every TU"
 #endif
 
-#include <commscope/detail/cluster.hpp>
 #include <commscope/detail/compiled.hpp>
+#include <commscope/detail/coverage.hpp>
 #include <commscope/detail/device_pool.hpp>
 #include <commscope/detail/devices.hpp>
 #include <commscope/detail/hash_index.hpp>
@@ -143,6 +143,10 @@ void compiled::grow(index_table& t) { t.grow_impl(); }
 
 std::uint32_t compiled::join_sets(device_pool& p, std::uint32_t x, std::uint32_t y) {
   return p.join_sets_impl(x, y);
+}
+
+void compiled::judge(coverage& c, const erased_records& p, const coverage_inputs& in) {
+  c.judge_impl(p, in);
 }
 
 } // namespace commscope::detail

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <vector>
 
 using namespace pass_test;
 using fb = ref::function_builder;
@@ -179,6 +180,26 @@ TEST_CASE("duplicate-name: two allocations of one domain, reported at the later 
   const auto pl = f.analyze();
   CHECK(diags(pl) == "duplicate-name x 6:9\nduplicate-name x 8:9");
   CHECK(pl.diagnostics[0].message() == "allocation name 'x' is used twice in one comm domain");
+}
+
+TEST_CASE("duplicate-name: names are compared within a domain, whatever lies between") {
+  fixture f;
+  auto a = f.h.window("a_v", f.h.alloc("a", 64, "x")); // 4-5, domain {0}
+  auto b = f.h.window("b_v", f.h.alloc("b", 64, "x")); // 6-7, domain {1}
+  auto c = f.h.window("c_v", f.h.alloc("c", 64, "y")); // 8-9, domain {0}
+  auto d = f.h.window("d_v", f.h.alloc("d", 64, "x")); // 10-11, domain {0}
+  auto e = f.h.window("e_v", f.h.alloc("e", 64, "y")); // 12-13, domain {1}
+  f.h.dispatch(f.chip, {a, c, d}, 0);
+  f.h.dispatch(f.chip, {b, e}, 1);
+  const auto pl = f.analyze();
+  CHECK(diags(pl) == "duplicate-name x 10:9");
+  REQUIRE(pl.diagnostics.size() == 1);
+  REQUIRE(pl.diagnostics[0].notes.size() == 1);
+  CHECK(pl.diagnostics[0].notes[0].what == commscope::note_kind::earlier_allocation);
+  CHECK(pl.diagnostics[0].notes[0].where.line == 4);
+  REQUIRE(pl.functions[0].domains.size() == 2);
+  CHECK(pl.functions[0].domains[0].slots == std::vector<std::uint32_t>{0, 2, 3});
+  CHECK(pl.functions[0].domains[1].slots == std::vector<std::uint32_t>{1, 4});
 }
 
 TEST_CASE("malformed-op: an allocation that is not assigned directly") {

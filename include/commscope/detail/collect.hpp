@@ -7,6 +7,7 @@
 #pragma once
 
 #include <commscope/adapter.hpp>
+#include <commscope/detail/coverage.hpp>
 #include <commscope/detail/hash_index.hpp>
 #include <commscope/detail/operations.hpp>
 #include <commscope/detail/segmented.hpp>
@@ -102,16 +103,6 @@ template <class Adapter> struct dispatch_site {
   position order = 0;
 };
 
-template <class Adapter> struct collective_site {
-  typename Adapter::expression call{};
-  operation op = operation::none;
-  typename Adapter::location where{};
-  position order = 0;
-  std::uint32_t loop = no_index; ///< the innermost enclosing loop (facts' loops), if any
-  std::uint32_t first_argument = 0;
-  std::uint32_t argument_count = 0;
-};
-
 template <class Adapter> struct loop_site {
   loop_bounds<operand_site<Adapter>> bounds{}; ///< for loops only
   bool counted = false;    ///< a for loop (else bounds is empty); in the bounds' padding
@@ -182,7 +173,8 @@ template <class Adapter> struct function_facts {
   segmented<allocation_site<Adapter>> allocations;
   vec<window_site<Adapter>> windows;
   segmented<dispatch_site<Adapter>> dispatches;
-  vec<collective_site<Adapter>> collectives;
+  vec<collective_site> collectives;                  ///< coverage.hpp
+  vec<typename Adapter::location> collective_wheres; ///< per collective
   segmented<loop_site<Adapter>> loops;
   vec<escape_site<Adapter>> escapes;
   /// The definitions of the positional arguments of collectives and, apart, of dispatches
@@ -206,6 +198,7 @@ template <class Adapter> struct function_facts {
     windows.clear();
     dispatches.clear();
     collectives.clear();
+    collective_wheres.clear();
     loops.clear();
     escapes.clear();
     arguments.clear();
@@ -221,6 +214,7 @@ template <class Adapter> struct function_facts {
     dispatches.trim();
     loops.trim();
     collectives.shrink_to_fit();
+    collective_wheres.shrink_to_fit();
     arguments.trim();
     dispatch_arguments.trim();
   }
@@ -890,15 +884,11 @@ private:
     const std::size_t n = count_of(a_.arguments(e));
     const bool arity_ok = n >= r.min_arity && n <= r.max_arity;
     if (r.collective) { // arity is judged with the collective's other checks
-      collective_site<Adapter> site{e,
-                                    t.op,
-                                    a_.location_of(e),
-                                    narrow(at),
-                                    open_loops_.empty() ? no_index : open_loops_.back(),
-                                    0,
-                                    0};
+      collective_site site{t.op, narrow(at), open_loops_.empty() ? no_index : open_loops_.back(), 0,
+                           0};
       site.first_argument = record_arguments(out_.arguments, e, site.argument_count);
       out_.collectives.emplace_back(site);
+      out_.collective_wheres.emplace_back(a_.location_of(e));
     } else if (!arity_ok) {
       // The bound it misses: `window(ptr, shape=...)` takes 2, not the 3 it may take.
       report(out_.diagnostics, error_code::malformed_op, reason::wrong_arity, r.name,

@@ -37,8 +37,12 @@ namespace detail {
 
 struct binding;
 struct bound;
+template <class> class basic_coverage;
+using coverage = basic_coverage<void>;
+struct coverage_inputs;
 class definitions;
 struct descriptor;
+struct erased_records;
 class device_pool;
 class index_table;
 class may_sets;
@@ -117,6 +121,7 @@ struct compiled {
   static void reset(index_table& t, std::size_t n);
   static void grow(index_table& t);
   static std::uint32_t join_sets(device_pool& p, std::uint32_t x, std::uint32_t y);
+  static void judge(coverage& c, const erased_records& p, const coverage_inputs& in);
 };
 
 } // namespace detail

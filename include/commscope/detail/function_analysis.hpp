@@ -4,8 +4,8 @@
 #pragma once
 
 #include <commscope/adapter.hpp>
-#include <commscope/detail/cluster.hpp>
 #include <commscope/detail/collect.hpp>
+#include <commscope/detail/coverage.hpp>
 #include <commscope/detail/device_pool.hpp>
 #include <commscope/detail/devices.hpp>
 #include <commscope/detail/hash_index.hpp>
@@ -105,7 +105,7 @@ public:
     const auto n = facts_.allocations.size();
     fp.status = n == 0 ? function_plan<Traits>::state::no_allocations
                        : function_plan<Traits>::state::analyzed;
-    flags_.assign(n, 0);
+    core_.flags.assign(n, 0);
     bind_views();
     pointer_arguments();
     // A definition becomes the view it resolves to.
@@ -117,9 +117,9 @@ public:
     release(facts_.escapes); // nothing reads them again: off the dispatches' peak
     // From here on only diagnostics read an allocation's position: kept apart, its site's
     // field holds the index of its devices in pool_ instead (devices_of).
-    positions_.resize(n);
+    core_.positions.resize(n);
     for (std::size_t i = 0; i < n; ++i) {
-      positions_[i] = facts_.allocations[i].order;
+      core_.positions[i] = facts_.allocations[i].order;
       devices_of(i) = device_pool::bottom;
     }
     dispatches(fp);
@@ -151,25 +151,47 @@ public:
     // Past the records only an allocation's name's hash is read of its site (duplicate
     // names): the sites are freed as it is copied out, before the views are made and the
     // steps that follow add their tables.
-    name_hashes_.resize(n);
+    core_.name_hashes.resize(n);
     std::size_t next = 0;
-    facts_.allocations.consume([&](const auto& site) { name_hashes_[next++] = site.name_hash; });
+    facts_.allocations.consume(
+        [&](const auto& site) { core_.name_hashes[next++] = site.name_hash; });
     make_views(fp);
     link_views(fp);
-    collectives_structure(fp);
-    inherit(fp);
-    if constexpr (Adapter::symbolic) // clustering compares canonical forms
-      for (auto& a : fp.allocations)
-        if (a.devices.has_progressions())
-          a.devices.canonicalize(min_world_.value);
-    collectives_coverage(fp);
-    check_allocations(fp);
-    cluster(fp, table_);
-    duplicate_names(fp);
+    located_.clear();
+    core_.judge(fp, {.collectives = facts_.collectives.data(),
+                     .collective_count = facts_.collectives.size(),
+                     .arguments = &facts_.arguments,
+                     .sets = &vars_.sets(),
+                     .min_world = min_world_.value,
+                     .symbolic = Adapter::symbolic,
+                     .nesting_limit = adapter<Traits>::scope_nesting_limit,
+                     .diagnostics = &located_});
+    if constexpr (Record)
+      inherited_evidence(fp);
+    // The domains, each with its leader's devices and its allocations in their order.
+    fp.domains.clear();
+    for (const auto leader : core_.leaders)
+      fp.domains.emplace_back().devices = fp.allocations[leader].devices;
+    for (std::uint32_t i = 0; i < n; ++i)
+      if (const auto d = fp.allocations[i].domain; d != no_index)
+        append(fp.domains[d].slots, i);
     if (n > 0 && !a_.can_wrap_body(f))
       report(facts_.diagnostics, error_code::malformed_op, reason::unwrappable_body,
-             fp.allocations[0].name, fp.allocations[0].where, positions_[0]);
-    nesting_limit(fp);
+             fp.allocations[0].name, fp.allocations[0].where, core_.positions[0]);
+    for (const auto& d : located_)
+      facts_.diagnostics.push_back(located<location>(d, [&](site_ref at) {
+        switch (at.what) {
+        case site_ref::kind::allocation:
+          return fp.allocations[at.index].where;
+        case site_ref::kind::collective:
+          return facts_.collective_wheres[at.index];
+        case site_ref::kind::loop:
+          return loop_wheres_[at.index];
+        case site_ref::kind::view:
+          break;
+        }
+        return a_.location_of(fp.views[at.index].statement);
+      }));
     if constexpr (Record)
       std::sort(fp.evidence.begin(), fp.evidence.end(), [](const auto& x, const auto& y) {
         if (x.receiver != y.receiver)
@@ -188,7 +210,9 @@ public:
   /// back, so that the plan says what the program uses; and which allocations' coverage
   /// lost evidence to a reported call (what such a call's diagnostics stand for).
   constexpr void analyze_as_if_unmaterialized() { as_if_unmaterialized_ = true; }
-  [[nodiscard]] constexpr bool suppressed(std::uint32_t a) const { return is(a, suppressed_flag); }
+  [[nodiscard]] constexpr bool suppressed(std::uint32_t a) const {
+    return is(a, coverage::suppressed);
+  }
   /// For the verifier: the next run judges these views' window buffers on its walk
   /// (check_window_pointers), so that the function is walked once, and appends to `bad`
   /// the indices of those whose pointer names another allocation.
@@ -211,7 +235,7 @@ private:
   constexpr void bind_views() {
     auto& windows = facts_.windows;
     std::uint32_t views = 0;
-    unsure_.clear();
+    core_.unsure.clear();
     for (auto& w : windows) {
       auto a = vars_.allocation_of(w.allocation); // the pointer's definition
       bool reported = false;
@@ -224,7 +248,7 @@ private:
           continue;
       }
       if (reported) // a view still, so that nothing downstream reports its rejection again
-        unsure_.emplace_back(views);
+        core_.unsure.emplace_back(views);
       vars_.set_view(w.next, views); // the window's definition
       windows[views++] = {w.statement, a, no_index};
     }
@@ -257,14 +281,14 @@ private:
   /// a reported call.
   constexpr std::uint32_t several_allocations(const window_site<Adapter>& w, bool& reported) {
     std::uint32_t first = no_index, second = no_index;
-    const auto mark = to_suppress_.size();
+    const auto mark = core_.to_suppress.size();
     vars_.sources(
         w.allocation,
         [&](std::uint32_t d) {
           const auto& b = vars_.at(d);
           if (b.what != binding::kind::allocation)
             return;
-          to_suppress_.emplace_back(b.ref);
+          core_.to_suppress.emplace_back(b.ref);
           if (first == no_index)
             first = b.ref;
           else if (b.ref != first && (second == no_index || b.ref < second))
@@ -272,7 +296,7 @@ private:
         },
         true); // a pure cast or select of a pointer is a copy of it
     if (second == no_index) {
-      to_suppress_.resize(mark);
+      core_.to_suppress.resize(mark);
       return first;
     }
     reported = true;
@@ -325,7 +349,7 @@ private:
   /// such allocation. An allocation without views is dead-alloc, always reported, and
   /// rejected by it already.
   constexpr void pointer_arguments() {
-    bool viewed = false;    // the allocations' viewed_flag is set
+    bool viewed = false;    // the allocations' coverage::viewed is set
     std::uint32_t next = 0; // the dispatches' arguments, in their order
     for (const auto& d : facts_.dispatches) {
       const auto first = next;
@@ -340,16 +364,17 @@ private:
       if (!viewed) {
         viewed = true;
         for (const auto& w : facts_.windows)
-          mark(w.allocation, viewed_flag);
+          mark(w.allocation, coverage::viewed);
       }
-      if (!is(alloc, viewed_flag)) { // rare: look for another that has views
+      if (!is(alloc, coverage::viewed)) { // rare: look for another that has views
         alloc = no_index;
         for (std::uint32_t k = 0; k < d.argument_count; ++k)
           vars_.sources(
               facts_.dispatch_arguments[first + k],
               [&](std::uint32_t x) {
                 const auto& b = vars_.at(x);
-                if (x != no_index && b.what == binding::kind::allocation && is(b.ref, viewed_flag))
+                if (x != no_index && b.what == binding::kind::allocation &&
+                    is(b.ref, coverage::viewed))
                   alloc = std::min(alloc, b.ref);
               },
               true);
@@ -368,32 +393,6 @@ private:
 
   /// Frees a table this function no longer needs (clear() would keep its capacity).
   template <class V> static constexpr void release(V& v) { v = V(); }
-
-  /// Calls f(view) for every view an argument's may-set holds (facts' arguments hold
-  /// may-sets once resolved).
-  template <class F> constexpr void for_each_view(std::uint32_t set, F&& f) const {
-    vars_.sets().for_each(set, f);
-  }
-  /// Calls f(allocation) for the allocations of an argument's views (an allocation
-  /// twice when two of its views are in the set).
-  template <class F>
-  constexpr void for_each_allocation(const function_plan<Traits>& fp, std::uint32_t set,
-                                     F&& f) const {
-    vars_.sets().for_each(set, [&](std::uint32_t v) { f(fp.views[v].allocation); });
-  }
-  /// The allocation every view of the set is of, or no_index (none, or several).
-  [[nodiscard]] constexpr std::uint32_t must_allocation(const function_plan<Traits>& fp,
-                                                        std::uint32_t set) const {
-    std::uint32_t only = no_index;
-    bool several = false;
-    for_each_allocation(fp, set, [&](std::uint32_t a) {
-      if (only == no_index)
-        only = a;
-      else if (a != only)
-        several = true;
-    });
-    return several ? no_index : only;
-  }
 
   /// Every use the walk could not follow (collect.hpp, escape_site) whose operands may
   /// hold a view or a window pointer is `view-escapes`, once per use, naming the first
@@ -452,16 +451,9 @@ private:
     }
   }
 
-  constexpr void escaped(std::uint32_t a) {
-    if (!is(a, escaped_flag)) {
-      mark(a, escaped_flag);
-      to_suppress_.emplace_back(a);
-    }
-  }
-
   /// Step 3: every dispatch's descriptor goes to the allocations of its view arguments
   /// (accumulated per allocation as an index into pool_, copied into the plan's records
-  /// once they are made, normalized by inherit()).
+  /// once they are made, normalized by the coverage steps: coverage.hpp).
   constexpr void dispatches(function_plan<Traits>& fp) {
     device_inference<Adapter> infer(a_, vars_, facts_);
     pool_.reset();
@@ -472,7 +464,7 @@ private:
       if (d.form == device_form::reported) { // reported by the walk: no dispatch
         for (std::uint32_t k = 0; k < d.argument_count; ++k)
           for (const auto v : vars_.sets().of(facts_.dispatch_arguments[first + k]))
-            to_suppress_.emplace_back(facts_.windows[v].allocation);
+            core_.to_suppress.emplace_back(facts_.windows[v].allocation);
         continue;
       }
       const auto& desc = infer.infer(d);
@@ -509,10 +501,10 @@ private:
                             std::uint32_t given) {
     const auto a = facts_.windows[v].allocation;
     if (failed) {
-      to_suppress_.emplace_back(a);
+      core_.to_suppress.emplace_back(a);
       return;
     }
-    mark(a, consumed_flag);
+    mark(a, coverage::consumed);
     if (auto& at = devices_of(a); at != given && given != device_pool::bottom)
       at = at == device_pool::bottom ? given : pool_.join(at, given);
     if constexpr (Record) {
@@ -533,305 +525,21 @@ private:
     }
   }
 
-  /// Per collective: the may-set of views of each positional argument (roles past the
-  /// fifth are none the pass reads).
-  struct collective_state {
-    std::array<std::uint32_t, 5> views{no_index, no_index, no_index, no_index, no_index};
-    bool reported = false;
-    bool spared = false; ///< reported only for the checks that need no allocation
-  };
-
-  /// Whether an argument may be a window reported as ambiguous (bind_views).
-  [[nodiscard]] constexpr bool holds_unsure(const collective_state& st) const {
-    if (unsure_.empty())
-      return false;
-    for (auto set : st.views)
-      for (const auto v : vars_.sets().of(set)) {
-        // A binary search of its own: std::binary_search is eight functions to compile.
-        std::size_t lo = 0, hi = unsure_.size();
-        while (lo < hi) {
-          const std::size_t mid = lo + (hi - lo) / 2;
-          if (unsure_[mid] < v)
-            lo = mid + 1;
-          else
-            hi = mid;
-        }
-        if (lo < unsure_.size() && unsure_[lo] == v)
-          return true;
+  /// Evidence of coverage passed on by a collective, once inheritance reached its fixed
+  /// point: along every edge whose source was consumed.
+  constexpr void inherited_evidence(function_plan<Traits>& fp) {
+    for (const auto& e : core_.edges())
+      if (is(e.from, coverage::consumed) && e.from != e.to) {
+        const auto& c = facts_.collectives[e.collective];
+        fp.evidence.emplace_back();
+        auto& ev = fp.evidence.back();
+        ev.what = contribution<Traits>::kind::inherited;
+        ev.receiver = e.to;
+        ev.order = base_ + c.order;
+        ev.callee = row(c.op).name;
+        ev.where = facts_.collective_wheres[e.collective];
+        ev.from = e.from;
       }
-    return false;
-  }
-
-  /// Step 4, the checks that need no coverage: arity, then arguments that must be views.
-  constexpr void collectives_structure(const function_plan<Traits>& fp) {
-    states_.assign(facts_.collectives.size(), {});
-    edges_.clear();
-    for (std::size_t i = 0; i < facts_.collectives.size(); ++i) {
-      const auto& c = facts_.collectives[i];
-      const auto& r = row(c.op);
-      auto& st = states_[i];
-      const std::size_t n = c.argument_count;
-      for (std::size_t k = 0; k < n && k < st.views.size(); ++k)
-        st.views[k] = facts_.arguments[c.first_argument + k];
-      if (n < r.min_arity || n > r.max_arity) {
-        report(facts_.diagnostics, error_code::malformed_op, reason::wrong_arity, r.name, c.where,
-               c.order)
-            .with_arity(static_cast<std::int64_t>(n), r.max_arity);
-        st.reported = true;
-      } else if (holds_unsure(st)) { // its arguments' allocations are unknown: no more to say
-        st.reported = st.spared = true;
-      } else {
-        for (auto m : r.must_be_views)
-          if (m != none_arg && st.views[m] == no_index) {
-            report(facts_.diagnostics, error_code::collective_arg_not_window, reason::none, r.name,
-                   c.where, c.order)
-                .with_arguments(m);
-            st.reported = true;
-            break;
-          }
-      }
-      if (st.reported) {
-        queue_suppression(fp, st);
-        continue;
-      }
-      // Coverage passes from every allocation the source may view to every allocation
-      // an inheriting argument may view.
-      for (auto to : r.inheritors)
-        if (to != none_arg)
-          for_each_allocation(fp, st.views[r.source], [&](std::uint32_t from) {
-            for_each_allocation(fp, st.views[to], [&](std::uint32_t into) {
-              edges_.emplace_back(edge{from, into, static_cast<std::uint32_t>(i)});
-            });
-          });
-    }
-  }
-
-  /// A reported collective: its arguments' allocations lost evidence to it.
-  constexpr void queue_suppression(const function_plan<Traits>& fp, const collective_state& st) {
-    for (auto set : st.views)
-      for_each_allocation(fp, set, [&](std::uint32_t a) { to_suppress_.push_back(a); });
-  }
-
-  /// Whether no allocation the set may view has coverage (nor lost it to a reported call).
-  [[nodiscard]] constexpr bool lacks_coverage(const function_plan<Traits>& fp,
-                                              std::uint32_t set) const {
-    bool covered = false;
-    for_each_allocation(fp, set, [&](std::uint32_t a) {
-      covered = covered || is(a, suppressed_flag) || !fp.allocations[a].devices.is_bottom();
-    });
-    return !covered;
-  }
-  /// Whether some allocation the set may view inherits coverage from a collective.
-  [[nodiscard]] constexpr bool inherits(const function_plan<Traits>& fp, std::uint32_t set) const {
-    bool any = false;
-    for_each_allocation(fp, set, [&](std::uint32_t a) { any = any || inherits_[a]; });
-    return any;
-  }
-
-  /// Step 4's inheritance and step 5's merge, to a fixed point over the edges; then the
-  /// allocations whose diagnostics would be cascades of a reported call.
-  constexpr void inherit(function_plan<Traits>& fp) {
-    const auto n = fp.allocations.size();
-    for (std::size_t i = 0; i < n; ++i)
-      fp.allocations[i].devices.normalize();
-    // Adjacency in compressed rows.
-    first_.assign(n + 1, 0);
-    for (const auto& e : edges_)
-      ++first_[e.from + 1];
-    for (std::size_t i = 0; i < n; ++i)
-      first_[i + 1] += first_[i];
-    next_.assign(edges_.size(), 0);
-    {
-      vec<std::uint32_t> fill(first_.begin(), first_.end() - 1);
-      for (const auto& e : edges_)
-        next_[fill[e.from]++] = e.to;
-    }
-    work_.clear();
-    queued_.assign(n, 0);
-    for (const auto& e : edges_)
-      if (!queued_[e.from]) {
-        queued_[e.from] = 1;
-        work_.emplace_back(e.from);
-      }
-    while (!work_.empty()) {
-      const auto u = work_.back();
-      work_.pop_back();
-      queued_[u] = 0;
-      for (auto k = first_[u]; k < first_[u + 1]; ++k) {
-        const auto v = next_[k];
-        bool changed = fp.allocations[v].devices.join(fp.allocations[u].devices);
-        if (is(u, consumed_flag) && !is(v, consumed_flag)) {
-          mark(v, consumed_flag);
-          changed = true;
-        }
-        if (changed && !queued_[v]) {
-          queued_[v] = 1;
-          work_.emplace_back(v);
-        }
-      }
-    }
-    spread_suppression();
-    if constexpr (Record)
-      for (const auto& e : edges_) // coverage that reached the source was passed on
-        if (is(e.from, consumed_flag) && e.from != e.to) {
-          const auto& c = facts_.collectives[e.collective];
-          fp.evidence.emplace_back();
-          auto& ev = fp.evidence.back();
-          ev.what = contribution<Traits>::kind::inherited;
-          ev.receiver = e.to;
-          ev.order = base_ + c.order;
-          ev.callee = row(c.op).name;
-          ev.where = c.where;
-          ev.from = e.from;
-        }
-  }
-
-  /// Suppression flows along inheritance: coverage lost upstream is not re-reported.
-  constexpr void spread_suppression() {
-    while (!to_suppress_.empty()) {
-      const auto u = to_suppress_.back();
-      to_suppress_.pop_back();
-      if (is(u, suppressed_flag))
-        continue;
-      mark(u, suppressed_flag);
-      for (auto k = first_[u]; k < first_[u + 1]; ++k)
-        to_suppress_.emplace_back(next_[k]);
-    }
-  }
-
-  /// Step 4, the checks that need coverage. A buffer with no coverage is reported where
-  /// the lack starts: first the collectives whose buffer inherits from no other (their
-  /// lack is their own), then the rest in source order, skipping what those lost to a
-  /// reported call. So `allreduce(b, c)` before `allreduce(a, b)` with `a` uncovered
-  /// reports only the latter, as the reverse order does; a cycle of uncovered buffers is
-  /// reported once, at its first collective. Diagnostics are sorted into source order
-  /// at the end.
-  constexpr void collectives_coverage(const function_plan<Traits>& fp) {
-    inherits_.assign(fp.allocations.size(), 0);
-    for (const auto& e : edges_)
-      inherits_[e.to] = 1;
-    const auto uncovered = [&](std::size_t i, bool roots_only) {
-      const auto& c = facts_.collectives[i];
-      const auto& r = row(c.op);
-      auto& st = states_[i];
-      if (st.reported || r.source == none_arg)
-        return;
-      const auto src = st.views[r.source];
-      if ((roots_only && inherits(fp, src)) || !lacks_coverage(fp, src))
-        return;
-      report(facts_.diagnostics, error_code::uncovered_collective, reason::none, r.name, c.where,
-             c.order);
-      st.reported = true;
-      queue_suppression(fp, st);
-      if (!roots_only) // roots are independent of each other: spread once after them
-        spread_suppression();
-    };
-    for (std::size_t i = 0; i < facts_.collectives.size(); ++i)
-      uncovered(i, true);
-    spread_suppression();
-    for (std::size_t i = 0; i < facts_.collectives.size(); ++i) {
-      uncovered(i, false);
-      auto& st = states_[i];
-      if (st.spared && facts_.collectives[i].op == operation::all_to_all_v &&
-          facts_.collectives[i].loop != no_index) { // a check that needs no allocation
-        const auto& c = facts_.collectives[i];
-        report(facts_.diagnostics, error_code::collective_in_loop, reason::none, row(c.op).name,
-               c.where, c.order)
-            .with_note(note_kind::enclosing_loop, {}, loop_wheres_[c.loop]);
-        continue;
-      }
-      if (st.reported)
-        continue;
-      const auto& c = facts_.collectives[i];
-      const auto& r = row(c.op);
-      if (c.op == operation::barrier && lacks_coverage(fp, st.views[0])) {
-        report(facts_.diagnostics, error_code::barrier_no_coverage, reason::none, r.name, c.where,
-               c.order);
-      } else if (c.op == operation::all_to_all_v && c.loop != no_index) { // whatever coverage
-        report(facts_.diagnostics, error_code::collective_in_loop, reason::none, r.name, c.where,
-               c.order)
-            .with_note(note_kind::enclosing_loop, {}, loop_wheres_[c.loop]);
-      } else if (!aliased_windows(fp, c, st)) {
-        continue;
-      }
-      st.reported = true;
-      queue_suppression(fp, st);
-      spread_suppression();
-    }
-  }
-
-  /// Two window arguments of one collective that must be views of one allocation
-  /// (docs/semantics.md, `collective-aliased-windows`: each may-set is that one
-  /// allocation; a may-alias is no error): reported for the first such pair, with notes
-  /// at the allocation and at both views.
-  constexpr bool aliased_windows(const function_plan<Traits>& fp, const collective_site<Adapter>& c,
-                                 const collective_state& st) {
-    const std::size_t n = std::min<std::size_t>(c.argument_count, st.views.size());
-    std::array<std::uint32_t, 5> must{no_index, no_index, no_index, no_index, no_index};
-    for (std::size_t k = 0; k < n; ++k)
-      must[k] = must_allocation(fp, st.views[k]);
-    for (std::size_t k = 1; k < n; ++k) {
-      if (must[k] == no_index)
-        continue;
-      for (std::size_t j = 0; j < k; ++j) {
-        if (must[j] != must[k])
-          continue;
-        const auto& r = row(c.op);
-        const auto& al = fp.allocations[must[k]];
-        auto& d = report(facts_.diagnostics, error_code::collective_aliased_windows, reason::none,
-                         r.name, c.where, c.order)
-                      .with_arguments(static_cast<std::int64_t>(j), static_cast<std::int64_t>(k))
-                      .with_object(al.name)
-                      .with_note(note_kind::shared_allocation, al.name, al.where);
-        for (const auto at : {j, k}) {
-          std::uint32_t first = no_index; // the first view the argument may hold
-          for_each_view(st.views[at], [&](std::uint32_t v) { first = std::min(first, v); });
-          d.with_note(note_kind::aliased_view, r.roles[at],
-                      a_.location_of(fp.views[first].statement));
-        }
-        return true;
-      }
-    }
-    return false;
-  }
-
-  /// Step 6 for allocations: dead, unconsumed, empty. One whose evidence a reported
-  /// window took (the pointer may name it or another: several_allocations) is spared
-  /// all three, since that window may be its view.
-  constexpr void check_allocations(const function_plan<Traits>& fp) {
-    for (std::size_t i = 0; i < fp.allocations.size(); ++i) {
-      const auto& a = fp.allocations[i];
-      const auto at = positions_[i];
-      if (a.view_count == 0 && !is(i, escaped_flag) && !is(i, suppressed_flag))
-        report(facts_.diagnostics, error_code::dead_alloc, reason::none, a.name, a.where, at);
-      else if (is(i, suppressed_flag))
-        continue;
-      else if (!is(i, consumed_flag)) {
-        auto& d = report(facts_.diagnostics, error_code::unconsumed_alloc, reason::none, a.name,
-                         a.where, at);
-        for (const auto v : fp.views_of(static_cast<std::uint32_t>(i)))
-          d.with_note(note_kind::view, {}, a_.location_of(fp.views[v].statement));
-      } else if (a.devices.is_bottom())
-        report(facts_.diagnostics, error_code::empty_coverage, reason::none, a.name, a.where, at);
-    }
-  }
-
-  /// Step 6 for domains: a name twice in one domain is reported at the later allocation
-  /// (every later one). Slots are in allocation order, so a table of first occurrences
-  /// finds them in linear expected time, without sorting names.
-  constexpr void duplicate_names(const function_plan<Traits>& fp) {
-    for (const auto& d : fp.domains) {
-      table_.reset(d.slots.size());
-      for (const auto i : d.slots) {
-        const auto& name = fp.allocations[i].name;
-        const auto first = table_.find_or_insert(
-            name_hashes_[i], i, [&](std::uint32_t j) { return fp.allocations[j].name == name; });
-        if (first != i && !is(i, suppressed_flag))
-          report(facts_.diagnostics, error_code::duplicate_name, reason::none, name,
-                 fp.allocations[i].where, positions_[i])
-              .with_note(note_kind::earlier_allocation, name, fp.allocations[first].where);
-      }
-    }
   }
 
   /// A body that holds scopes and also allocations no scope lists (a partly
@@ -853,71 +561,28 @@ private:
     }
   }
 
-  /// One nested scope per domain: more than the adapter can hold is reported at the
-  /// first allocation of the first domain beyond the limit.
-  constexpr void nesting_limit(const function_plan<Traits>& fp) {
-    constexpr std::size_t limit = adapter<Traits>::scope_nesting_limit;
-    if (fp.domains.size() <= limit)
-      return;
-    const auto i = fp.domains[limit].slots.front();
-    report(facts_.diagnostics, error_code::scope_nesting_limit, reason::none,
-           fp.allocations[i].name, fp.allocations[i].where, positions_[i])
-        .with_depth(static_cast<std::int64_t>(limit) + 1)
-        .with_limit(static_cast<std::int64_t>(limit));
-  }
-
-  struct edge {
-    std::uint32_t from, to;
-    std::uint32_t collective; ///< the collective that passes coverage along it
-  };
-
   Adapter a_;
   variable_table<Adapter> vars_;
   std::uint64_t& order_;
   std::uint64_t base_ = 0; ///< the program's position before this function's walk
   function_facts<Adapter> facts_;
-  /// Per allocation, one byte of these: consumed, some dispatch passed a view of it,
-  /// directly or through a collective that passes coverage on (without it,
-  /// `unconsumed-alloc`); suppressed, its coverage lost evidence to a reported call;
-  /// escaped, a view or pointer of it escaped.
-  /// viewed, it has a view (set by pointer_arguments only, when a dispatch may pass a
-  /// pointer).
-  enum allocation_flag : std::uint8_t {
-    consumed_flag = 1,
-    suppressed_flag = 2,
-    escaped_flag = 4,
-    viewed_flag = 8
-  };
-  vec<std::uint8_t> flags_;
-  [[nodiscard]] constexpr bool is(std::size_t a, allocation_flag f) const {
-    return (flags_[a] & f) != 0;
-  }
-  constexpr void mark(std::size_t a, allocation_flag f) {
-    flags_[a] = static_cast<std::uint8_t>(flags_[a] | f);
-  }
-  vec<std::uint8_t> queued_;
-  vec<std::uint32_t> unsure_; ///< the views of windows reported as ambiguous, ascending
+  /// The allocations' flags and the steps past the dispatches (coverage.hpp).
+  coverage core_;
+  std::vector<diagnostic<site_ref>> located_; ///< what the coverage steps report, by record
+  [[nodiscard]] constexpr bool is(std::size_t a, coverage::flag f) const { return core_.is(a, f); }
+  constexpr void mark(std::size_t a, coverage::flag f) { core_.mark(a, f); }
+  constexpr void escaped(std::uint32_t a) { core_.escape(a); }
   /// Allocation a's devices until its plan record is made, an index into pool_: in its
-  /// site, whose position is then kept in positions_.
+  /// site, whose position is then kept in the core's positions.
   [[nodiscard]] constexpr std::uint32_t& devices_of(std::size_t a) {
     return facts_.allocations[a].order;
   }
   device_pool pool_;
-  /// Per allocation once its site is freed: what diagnostics and duplicate names read.
-  vec<std::uint32_t> positions_, name_hashes_;
   vec<location> loop_wheres_; ///< per loop, once the dispatches are judged
   smallest_world min_world_;  ///< symbolic sets are compared for such worlds
   std::span<typename scope_records<Adapter>::view> judged_views_; ///< judge_pointers
   vec<std::uint32_t>* bad_views_ = nullptr;
-  /// Allocations whose evidence a reported call took, to be suppressed with every
-  /// allocation that inherits from them (spread_suppression).
-  vec<std::uint32_t> to_suppress_;
-  vec<std::uint32_t> first_, next_, work_;
-  vec<std::uint8_t> inherits_; ///< per allocation: some collective passes coverage to it
-  vec<std::uint8_t> slotted_;  ///< per variable id: the base of a scope's slot
-  index_table table_;          ///< domain leaders, then names within a domain
-  vec<collective_state> states_;
-  vec<edge> edges_;
+  vec<std::uint8_t> slotted_; ///< per variable id: the base of a scope's slot
   bool as_if_unmaterialized_ = false;
 };
 

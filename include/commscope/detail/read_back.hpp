@@ -6,8 +6,8 @@
 #pragma once
 
 #include <commscope/adapter.hpp>
-#include <commscope/detail/cluster.hpp>
 #include <commscope/detail/compiled.hpp>
+#include <commscope/detail/coverage.hpp>
 #include <commscope/detail/link_views.hpp>
 #include <commscope/detail/sort.hpp>
 #include <commscope/detail/vector.hpp>
