@@ -2,9 +2,10 @@
 // collectives' checks and inheritance, the allocations' checks, the clustering of equal
 // device sets into domains, and the domains' checks.
 // None of it depends on the IR: it reads the plan's records through an accessor (typed,
-// or with the separately compiled core erased to strided fields) and reports diagnostics
-// located by record (site_ref), which the caller turns into the IR's locations. So the
-// separately compiled core compiles these steps once for every adapter.
+// or with the separately compiled core erased to strided fields) and names where a
+// diagnostic is by record (site_ref), which the accessor locates in the IR's terms (the
+// compiled core's keeps the record, for the caller to locate). So the separately
+// compiled core compiles these steps once for every adapter.
 #pragma once
 
 #include <commscope/detail/compiled.hpp>
@@ -50,9 +51,47 @@ struct site_ref {
   std::uint32_t index = 0;
 };
 
-/// The plan's records as the steps read them: the adapter's own plan.
-template <class Traits> struct plan_records {
+/// A diagnostic the steps are making: the records its notes are at are located as the
+/// plan's accessor locates them.
+template <class Diagnostic, class Where> class located_report {
+public:
+  constexpr located_report(Diagnostic& d, const Where& where) : d_(d), where_(where) {}
+  constexpr located_report& with_object(std::string_view name) {
+    d_.with_object(name);
+    return *this;
+  }
+  constexpr located_report& with_limit(std::int64_t value) {
+    d_.with_limit(value);
+    return *this;
+  }
+  constexpr located_report& with_depth(std::int64_t value) {
+    d_.with_depth(value);
+    return *this;
+  }
+  constexpr located_report& with_arity(std::int64_t given, std::int64_t expected) {
+    d_.with_arity(given, expected);
+    return *this;
+  }
+  constexpr located_report& with_arguments(std::int64_t position, std::int64_t other = 0) {
+    d_.with_arguments(position, other);
+    return *this;
+  }
+  constexpr located_report& with_note(note_kind what, std::string_view about, site_ref at) {
+    d_.with_note(what, about, where_(at));
+    return *this;
+  }
+
+private:
+  Diagnostic& d_;
+  const Where& where_;
+};
+
+/// The plan's records as the steps read them: the adapter's own plan, its diagnostics
+/// (`out`) and how a record is located in its terms (`where(site_ref)`).
+template <class Traits, class Out, class Where> struct plan_records {
   function_plan<Traits>& fp;
+  Out* out;
+  const Where& where;
   [[nodiscard]] constexpr std::size_t allocation_count() const { return fp.allocations.size(); }
   [[nodiscard]] constexpr device_set& devices(std::size_t i) const {
     return fp.allocations[i].devices;
@@ -70,6 +109,11 @@ template <class Traits> struct plan_records {
     return fp.views[v].allocation;
   }
   [[nodiscard]] constexpr std::uint32_t next_view(std::size_t v) const { return fp.views[v].next; }
+  constexpr auto report(error_code c, reason why, std::string_view subject, site_ref at,
+                        std::uint64_t order) const {
+    auto& d = detail::report(*out, c, why, subject, where(at), order);
+    return located_report<std::remove_reference_t<decltype(d)>, Where>(d, where);
+  }
 };
 
 /// One field of every record of an array whose type the compiled core does not know:
@@ -89,6 +133,11 @@ private:
   std::size_t stride_;
 };
 
+/// A record's location as the compiled core knows it: the record.
+struct same_site {
+  constexpr site_ref operator()(site_ref at) const { return at; }
+};
+
 /// The plan's records as the compiled core reads them (plan_records' interface).
 struct erased_records {
   std::size_t allocations = 0;
@@ -97,15 +146,17 @@ struct erased_records {
   strided<std::uint32_t> domains;
   strided<const std::uint32_t> first_views, view_allocations, next_views;
 
+  std::vector<diagnostic<site_ref>>* out; ///< located by the caller once the steps are over
+
   template <class Traits>
-  explicit erased_records(function_plan<Traits>& fp)
+  erased_records(function_plan<Traits>& fp, std::vector<diagnostic<site_ref>>* by_record)
       : allocations(fp.allocations.size()),
         devices_of(fp.allocations.data(), allocations, &allocation<Traits>::devices),
         names(fp.allocations.data(), allocations, &allocation<Traits>::name),
         domains(fp.allocations.data(), allocations, &allocation<Traits>::domain),
         first_views(fp.allocations.data(), allocations, &allocation<Traits>::first_view),
         view_allocations(fp.views.data(), fp.views.size(), &view<Traits>::allocation),
-        next_views(fp.views.data(), fp.views.size(), &view<Traits>::next) {}
+        next_views(fp.views.data(), fp.views.size(), &view<Traits>::next), out(by_record) {}
 
   [[nodiscard]] std::size_t allocation_count() const { return allocations; }
   [[nodiscard]] device_set& devices(std::size_t i) const { return devices_of[i]; }
@@ -114,6 +165,14 @@ struct erased_records {
   [[nodiscard]] std::uint32_t first_view(std::size_t i) const { return first_views[i]; }
   [[nodiscard]] std::uint32_t view_allocation(std::size_t v) const { return view_allocations[v]; }
   [[nodiscard]] std::uint32_t next_view(std::size_t v) const { return next_views[v]; }
+  located_report<diagnostic<site_ref>, same_site> report(error_code c, reason why,
+                                                         std::string_view subject, site_ref at,
+                                                         std::uint64_t order) const {
+    return {detail::report(*out, c, why, subject, at, order), same};
+  }
+
+private:
+  static constexpr same_site same{};
 };
 
 /// What the steps read besides the plan: the function's collectives, the may-sets of
@@ -126,9 +185,6 @@ struct coverage_inputs {
   device_id min_world = 1;
   bool symbolic = false;         ///< canonicalize the allocations' progressions for min_world
   std::size_t nesting_limit = 0; ///< the most domains (adapter::scope_nesting_limit)
-  /// Where the steps report, located by record, in no particular order. The caller's,
-  /// so that a translation unit that only includes this header compiles nothing of it.
-  std::vector<diagnostic<site_ref>>* diagnostics = nullptr;
 };
 
 /// The per-allocation state the analysis keeps from its first judgment on (escapes,
@@ -136,11 +192,6 @@ struct coverage_inputs {
 /// steps' bodies are compiled where the analysis is instantiated (or in the compiled
 /// core), not in every translation unit that includes the header.
 template <class Unused = void> class basic_coverage {
-  /// Where the steps report, through a type that depends on the parameter: a report
-  /// whose types do not is compiled where the header is read.
-  using diagnostics_type =
-      std::conditional_t<std::is_void_v<Unused>, std::vector<diagnostic<site_ref>>, Unused>;
-
 public:
   /// Per allocation, one byte of these: consumed, some dispatch passed a view of it,
   /// directly or through a collective that passes coverage on (without it,
@@ -184,15 +235,18 @@ public:
   /// whose view lists are linked: the collectives' checks, inheritance to a fixed point,
   /// the allocations' checks, each allocation's domain (and `leaders`), the domains'
   /// checks.
-  template <class Traits>
-  constexpr void judge(function_plan<Traits>& fp, const coverage_inputs& in) {
-    COMMSCOPE_RUN_COMPILED(judge(*this, erased_records(fp), in));
-    judge_impl(plan_records<Traits>{fp}, in);
+  /// Reports go to `out`, located by `where(site_ref)`; with the compiled core they go
+  /// to `by_record` instead, for the caller to locate.
+  template <class Traits, class Out, class Where>
+  constexpr void judge(function_plan<Traits>& fp, const coverage_inputs& in, Out& out,
+                       const Where& where,
+                       [[maybe_unused]] std::vector<diagnostic<site_ref>>* by_record) {
+    COMMSCOPE_RUN_COMPILED(judge(*this, erased_records(fp, by_record), in));
+    judge_impl(plan_records<Traits, Out, Where>{fp, &out, where}, in);
   }
 
   template <class Plan> constexpr void judge_impl(const Plan& p, const coverage_inputs& in) {
     in_ = &in;
-    out_ = in.diagnostics;
     collectives_structure(p);
     inherit(p);
     if (in.symbolic) // clustering compares canonical forms
@@ -207,13 +261,12 @@ public:
       // More nested scopes than the adapter can hold: reported at the first allocation
       // of the first domain beyond the limit.
       const auto i = leaders[in.nesting_limit];
-      report(*out_, error_code::scope_nesting_limit, reason::none, p.name(i), at_allocation(i),
-             positions[i])
+      p.report(error_code::scope_nesting_limit, reason::none, p.name(i), at_allocation(i),
+               positions[i])
           .with_depth(static_cast<std::int64_t>(in.nesting_limit) + 1)
           .with_limit(static_cast<std::int64_t>(in.nesting_limit));
     }
     in_ = nullptr;
-    out_ = nullptr;
   }
 
 private:
@@ -286,8 +339,7 @@ private:
       for (std::size_t k = 0; k < n && k < st.views.size(); ++k)
         st.views[k] = (*in_->arguments)[c.first_argument + k];
       if (n < r.min_arity || n > r.max_arity) {
-        report(*out_, error_code::malformed_op, reason::wrong_arity, r.name, at_collective(i),
-               c.order)
+        p.report(error_code::malformed_op, reason::wrong_arity, r.name, at_collective(i), c.order)
             .with_arity(static_cast<std::int64_t>(n), r.max_arity);
         st.reported = true;
       } else if (holds_unsure(st)) { // its arguments' allocations are unknown: no more to say
@@ -295,8 +347,8 @@ private:
       } else {
         for (auto m : r.must_be_views)
           if (m != none_arg && st.views[m] == no_index) {
-            report(*out_, error_code::collective_arg_not_window, reason::none, r.name,
-                   at_collective(i), c.order)
+            p.report(error_code::collective_arg_not_window, reason::none, r.name, at_collective(i),
+                     c.order)
                 .with_arguments(m);
             st.reported = true;
             break;
@@ -414,8 +466,8 @@ private:
       inherits_[e.to] = 1;
     // all_to_all_v in a loop, reported with the loop.
     const auto in_loop_report = [&](const collective_site& c, std::size_t i) {
-      report(*out_, error_code::collective_in_loop, reason::none, row(c.op).name, at_collective(i),
-             c.order)
+      p.report(error_code::collective_in_loop, reason::none, row(c.op).name, at_collective(i),
+               c.order)
           .with_note(note_kind::enclosing_loop, {}, site_ref{site_ref::kind::loop, c.loop});
     };
     const auto uncovered = [&](std::size_t i, bool roots_only) {
@@ -427,8 +479,7 @@ private:
       const auto src = st.views[r.source];
       if ((roots_only && inherits(p, src)) || !lacks_coverage(p, src))
         return;
-      report(*out_, error_code::uncovered_collective, reason::none, r.name, at_collective(i),
-             c.order);
+      p.report(error_code::uncovered_collective, reason::none, r.name, at_collective(i), c.order);
       st.reported = true;
       queue_suppression(p, st);
       if (!roots_only) // roots are independent of each other: spread once after them
@@ -450,8 +501,7 @@ private:
       if (st.reported)
         continue;
       if (c.op == operation::barrier && lacks_coverage(p, st.views[0]))
-        report(*out_, error_code::barrier_no_coverage, reason::none, r.name, at_collective(i),
-               c.order);
+        p.report(error_code::barrier_no_coverage, reason::none, r.name, at_collective(i), c.order);
       else if (in_loop) // whatever coverage
         in_loop_report(c, i);
       else if (!aliased_windows(p, c, i, st))
@@ -481,11 +531,11 @@ private:
           continue;
         const auto& r = row(c.op);
         const auto name = p.name(must[k]);
-        auto& d = report(*out_, error_code::collective_aliased_windows, reason::none, r.name,
-                         at_collective(i), c.order)
-                      .with_arguments(static_cast<std::int64_t>(j), static_cast<std::int64_t>(k))
-                      .with_object(name)
-                      .with_note(note_kind::shared_allocation, name, at_allocation(must[k]));
+        auto d = p.report(error_code::collective_aliased_windows, reason::none, r.name,
+                          at_collective(i), c.order)
+                     .with_arguments(static_cast<std::int64_t>(j), static_cast<std::int64_t>(k))
+                     .with_object(name)
+                     .with_note(note_kind::shared_allocation, name, at_allocation(must[k]));
         for (const auto at : {j, k}) {
           std::uint32_t first = no_index; // the first view the argument may hold
           in_->sets->for_each(st.views[at],
@@ -506,16 +556,16 @@ private:
       const auto at = positions[i];
       const auto first = p.first_view(i);
       if (first == no_index && !is(i, escaped) && !is(i, suppressed))
-        report(*out_, error_code::dead_alloc, reason::none, p.name(i), at_allocation(i), at);
+        p.report(error_code::dead_alloc, reason::none, p.name(i), at_allocation(i), at);
       else if (is(i, suppressed))
         continue;
       else if (!is(i, consumed)) {
-        auto& d = report(*out_, error_code::unconsumed_alloc, reason::none, p.name(i),
-                         at_allocation(i), at);
+        auto d =
+            p.report(error_code::unconsumed_alloc, reason::none, p.name(i), at_allocation(i), at);
         for (auto v = first; v != no_index; v = p.next_view(v))
           d.with_note(note_kind::view, {}, site_ref{site_ref::kind::view, v});
       } else if (p.devices(i).is_bottom())
-        report(*out_, error_code::empty_coverage, reason::none, p.name(i), at_allocation(i), at);
+        p.report(error_code::empty_coverage, reason::none, p.name(i), at_allocation(i), at);
     }
   }
 
@@ -565,14 +615,12 @@ private:
           name_hashes[i] ^ (domain * 0x9e3779b97f4a7c15u), i,
           [&](std::uint32_t j) { return p.domain(j) == domain && p.name(j) == name; });
       if (first != i && !is(i, suppressed))
-        report(*out_, error_code::duplicate_name, reason::none, name, at_allocation(i),
-               positions[i])
+        p.report(error_code::duplicate_name, reason::none, name, at_allocation(i), positions[i])
             .with_note(note_kind::earlier_allocation, name, at_allocation(first));
     }
   }
 
   const coverage_inputs* in_ = nullptr; ///< during judge_impl
-  diagnostics_type* out_ = nullptr;
   vec<collective_state> states_;
   vec<edge> edges_;
   vec<std::uint32_t> first_, next_, work_;

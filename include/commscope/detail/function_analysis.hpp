@@ -157,15 +157,29 @@ public:
         [&](const auto& site) { core_.name_hashes[next++] = site.name_hash; });
     make_views(fp);
     link_views(fp);
-    located_.clear();
-    core_.judge(fp, {.collectives = facts_.collectives.data(),
-                     .collective_count = facts_.collectives.size(),
-                     .arguments = &facts_.arguments,
-                     .sets = &vars_.sets(),
-                     .min_world = min_world_.value,
-                     .symbolic = Adapter::symbolic,
-                     .nesting_limit = adapter<Traits>::scope_nesting_limit,
-                     .diagnostics = &located_});
+    // A record of the coverage steps' reports, in the IR's terms.
+    const auto where = [&](site_ref at) {
+      switch (at.what) {
+      case site_ref::kind::allocation:
+        return fp.allocations[at.index].where;
+      case site_ref::kind::collective:
+        return facts_.collective_wheres[at.index];
+      case site_ref::kind::loop:
+        return loop_wheres_[at.index];
+      case site_ref::kind::view:
+        break;
+      }
+      return a_.location_of(fp.views[at.index].statement);
+    };
+    core_.judge(fp,
+                {.collectives = facts_.collectives.data(),
+                 .collective_count = facts_.collectives.size(),
+                 .arguments = &facts_.arguments,
+                 .sets = &vars_.sets(),
+                 .min_world = min_world_.value,
+                 .symbolic = Adapter::symbolic,
+                 .nesting_limit = adapter<Traits>::scope_nesting_limit},
+                facts_.diagnostics, where, by_record());
     if constexpr (Record)
       inherited_evidence(fp);
     // The domains, each with its leader's devices and its allocations in their order.
@@ -178,20 +192,10 @@ public:
     if (n > 0 && !a_.can_wrap_body(f))
       report(facts_.diagnostics, error_code::malformed_op, reason::unwrappable_body,
              fp.allocations[0].name, fp.allocations[0].where, core_.positions[0]);
-    for (const auto& d : located_)
-      facts_.diagnostics.push_back(located<location>(d, [&](site_ref at) {
-        switch (at.what) {
-        case site_ref::kind::allocation:
-          return fp.allocations[at.index].where;
-        case site_ref::kind::collective:
-          return facts_.collective_wheres[at.index];
-        case site_ref::kind::loop:
-          return loop_wheres_[at.index];
-        case site_ref::kind::view:
-          break;
-        }
-        return a_.location_of(fp.views[at.index].statement);
-      }));
+#if defined(COMMSCOPE_SEPARATE_COMPILATION)
+    for (const auto& d : by_record_) // the compiled core's reports
+      facts_.diagnostics.push_back(located<location>(d, where));
+#endif
     if constexpr (Record)
       std::sort(fp.evidence.begin(), fp.evidence.end(), [](const auto& x, const auto& y) {
         if (x.receiver != y.receiver)
@@ -568,7 +572,17 @@ private:
   function_facts<Adapter> facts_;
   /// The allocations' flags and the steps past the dispatches (coverage.hpp).
   coverage core_;
-  std::vector<diagnostic<site_ref>> located_; ///< what the coverage steps report, by record
+#if defined(COMMSCOPE_SEPARATE_COMPILATION)
+  /// What the compiled core's coverage steps report, by record (the header-only build
+  /// reports in the IR's terms as it goes, and has no such vector to compile).
+  std::vector<diagnostic<site_ref>> by_record_;
+  constexpr std::vector<diagnostic<site_ref>>* by_record() {
+    by_record_.clear();
+    return &by_record_;
+  }
+#else
+  static constexpr std::vector<diagnostic<site_ref>>* by_record() { return nullptr; }
+#endif
   [[nodiscard]] constexpr bool is(std::size_t a, coverage::flag f) const { return core_.is(a, f); }
   constexpr void mark(std::size_t a, coverage::flag f) { core_.mark(a, f); }
   constexpr void escaped(std::uint32_t a) { core_.escape(a); }
