@@ -32,6 +32,7 @@ class device_set;
 struct device_progression;
 struct device_interval;
 enum class control_flow : std::uint8_t;
+template <class Location> struct diagnostic;
 
 namespace detail {
 
@@ -42,7 +43,9 @@ using coverage = basic_coverage<void>;
 struct coverage_inputs;
 class definitions;
 struct descriptor;
-struct erased_records;
+struct site_ref;
+template <class> struct basic_erased_records;
+using erased_records = basic_erased_records<std::vector<diagnostic<site_ref>>>;
 class device_pool;
 class index_table;
 class may_sets;

@@ -138,18 +138,20 @@ struct same_site {
   constexpr site_ref operator()(site_ref at) const { return at; }
 };
 
-/// The plan's records as the compiled core reads them (plan_records' interface).
-struct erased_records {
+/// The plan's records as the compiled core reads them (plan_records' interface), its
+/// reports kept by record in `Out`: a parameter, so that the reports are compiled where
+/// the core is, not in every translation unit that includes the header.
+template <class Out> struct basic_erased_records {
   std::size_t allocations = 0;
   strided<device_set> devices_of;
   strided<const std::string_view> names;
   strided<std::uint32_t> domains;
   strided<const std::uint32_t> first_views, view_allocations, next_views;
 
-  std::vector<diagnostic<site_ref>>* out; ///< located by the caller once the steps are over
+  Out* out; ///< located by the caller once the steps are over
 
   template <class Traits>
-  erased_records(function_plan<Traits>& fp, std::vector<diagnostic<site_ref>>* by_record)
+  basic_erased_records(function_plan<Traits>& fp, Out* by_record)
       : allocations(fp.allocations.size()),
         devices_of(fp.allocations.data(), allocations, &allocation<Traits>::devices),
         names(fp.allocations.data(), allocations, &allocation<Traits>::name),
@@ -165,15 +167,17 @@ struct erased_records {
   [[nodiscard]] std::uint32_t first_view(std::size_t i) const { return first_views[i]; }
   [[nodiscard]] std::uint32_t view_allocation(std::size_t v) const { return view_allocations[v]; }
   [[nodiscard]] std::uint32_t next_view(std::size_t v) const { return next_views[v]; }
-  located_report<diagnostic<site_ref>, same_site> report(error_code c, reason why,
-                                                         std::string_view subject, site_ref at,
-                                                         std::uint64_t order) const {
+  located_report<typename Out::value_type, same_site> report(error_code c, reason why,
+                                                             std::string_view subject, site_ref at,
+                                                             std::uint64_t order) const {
     return {detail::report(*out, c, why, subject, at, order), same};
   }
 
 private:
   static constexpr same_site same{};
 };
+
+using erased_records = basic_erased_records<std::vector<diagnostic<site_ref>>>;
 
 /// What the steps read besides the plan: the function's collectives, the may-sets of
 /// views their arguments hold, what canonical forms are for, and the adapter's limit.
