@@ -157,7 +157,7 @@ public:
         [&](const auto& site) { core_.name_hashes[next++] = site.name_hash; });
     make_views(fp);
     link_views(fp);
-    // A record of the coverage steps' reports, in the IR's terms.
+    // Where a record the coverage steps report at is, in the IR's terms.
     const auto where = [&](site_ref at) {
       switch (at.what) {
       case site_ref::kind::allocation:
