@@ -377,10 +377,15 @@ public:
   [[gnu::noinline]] constexpr std::uint32_t pointer_allocation_impl(std::uint32_t d) {
     if (d >= defs_.size())
       return no_index;
-    switch (defs_[d].what()) { // most arguments are a view's own definition: no search
+    // A copy chain (`x = v`) is passed at once, its links pointed at its end: most
+    // arguments are then a view's own definition, and need no search.
+    if (defs_[d].what() == binding::kind::copy)
+      d = past_copies(d);
+    if (d >= defs_.size())
+      return no_index;
+    switch (defs_[d].what()) {
     case binding::kind::allocation:
       return ref_of(defs_[d]);
-    case binding::kind::copy:
     case binding::kind::merge:
     case binding::kind::derived:
     case binding::kind::world_offset:
