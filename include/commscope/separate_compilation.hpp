@@ -85,6 +85,8 @@ trivial_vector<std::uint32_t> compiled::sorted_indices(std::size_t n, const inde
   return sorted_indices_impl(n, order);
 }
 
+void compiled::sort_keyed(keyed_index* first, std::size_t n) { sort_keyed_impl(first, n); }
+
 std::uint32_t compiled::unite(may_sets& sets, std::uint32_t a, std::uint32_t b) {
   return sets.unite_impl(a, b);
 }

@@ -51,6 +51,7 @@ class index_table;
 class may_sets;
 struct message_fields;
 struct index_order;
+struct keyed_index;
 struct listed_devices;
 template <class T> class trivial_vector;
 
@@ -69,6 +70,14 @@ template <class T> class trivial_vector;
     return ::commscope::detail::compiled::__VA_ARGS__
 #else
 #define COMMSCOPE_RUN_COMPILED(...)
+#endif
+
+/// Whether this translation unit calls the separately compiled core: a path that is
+/// cheaper to compile only when the core holds its code is taken then.
+#if defined(COMMSCOPE_SEPARATE_COMPILATION)
+inline constexpr bool separate_core = true;
+#else
+inline constexpr bool separate_core = false;
 #endif
 
 /// How a function that is neither constexpr nor a template, and is defined out of its
@@ -103,6 +112,7 @@ struct compiled {
                                     std::int64_t limit);
   static std::string format_message(std::string_view pattern, const message_fields& f);
   static trivial_vector<std::uint32_t> sorted_indices(std::size_t n, const index_order& order);
+  static void sort_keyed(keyed_index* first, std::size_t n);
   static std::uint32_t unite(may_sets& sets, std::uint32_t a, std::uint32_t b);
   static void reset(definitions& t);
   static std::uint32_t bind(definitions& t, std::uint32_t x, binding b, bool first_merges);

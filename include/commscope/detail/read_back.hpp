@@ -68,15 +68,36 @@ template <class Adapter> struct scope_records {
   }
 };
 
+/// sort_by_buffer at run time for pointer and integer handles.
+template <class Vec> void sort_as_keys(Vec& entries) {
+  using window_buffer = typename Vec::value_type::first_type;
+  vec<keyed_index> keys(entries.size());
+  for (std::size_t i = 0; i < entries.size(); ++i)
+    keys[i] = {key_of(entries[i].first), entries[i].second};
+  sort_keyed(keys.data(), keys.size());
+  for (std::size_t i = 0; i < entries.size(); ++i)
+    entries[i] = {handle_of<window_buffer>(keys[i].key), keys[i].index};
+}
+
 /// Sorts pairs of a window buffer and an index (of an allocation, of a scope) by buffer,
-/// then index. read_back and the verifier both sort such pairs: one instantiation of
-/// std::sort with direct comparisons, since the verifier sorts every slot of a program.
+/// then index. read_back and the verifier both sort such pairs, the verifier every slot
+/// of a program: a direct sort. With the separate core, pointer and integer handles are
+/// sorted as keys by the core's one sort, so that the pass TU compiles none (and, in
+/// constant evaluation, by the shared index sort); otherwise a sort of their own.
 template <class Vec> constexpr void sort_by_buffer(Vec& entries) {
   using window_buffer = typename Vec::value_type::first_type;
-  std::sort(entries.begin(), entries.end(), [](const auto& x, const auto& y) {
+  const auto by_buffer = [](const auto& x, const auto& y) {
     const std::less<window_buffer> less;
     return less(x.first, y.first) || (!less(y.first, x.first) && x.second < y.second);
-  });
+  };
+  if constexpr (separate_core && keyable<window_buffer>) {
+    if (__builtin_is_constant_evaluated())
+      sort_by(entries, by_buffer);
+    else
+      sort_as_keys(entries);
+  } else {
+    std::sort(entries.begin(), entries.end(), by_buffer);
+  }
 }
 
 /// The walk of read_scopes.

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -49,6 +50,50 @@ template <class Less> struct index_order_of : index_order {
 constexpr vec<std::uint32_t> sorted_indices(std::size_t n, const index_order& order) {
   COMMSCOPE_RUN_COMPILED(sorted_indices(n, order));
   return sorted_indices_impl(n, order);
+}
+
+/// A handle as a sort key, and an index: what sort_keyed sorts, by key, then index. A
+/// pointer or integer handle maps to a key that keeps its order, so that every adapter
+/// with such handles shares one direct sort.
+struct keyed_index {
+  std::uint64_t key;
+  std::uint32_t index;
+};
+
+/// Templates only so that a translation unit that reads this header and sorts nothing
+/// instantiates no sort: Key is keyed_index.
+template <class Key> [[gnu::noinline]] void sort_keyed_impl(Key* first, std::size_t n) {
+  std::sort(first, first + n, [](const Key& x, const Key& y) {
+    return x.key < y.key || (x.key == y.key && x.index < y.index);
+  });
+}
+/// Sorts `n` keyed indices at `first` (never in constant evaluation).
+template <class Key> void sort_keyed(Key* first, std::size_t n) {
+  COMMSCOPE_RUN_COMPILED(sort_keyed(first, n));
+  sort_keyed_impl(first, n);
+}
+
+/// Whether handles of type H map to keys that keep std::less<H>'s order (keyed_index).
+template <class H>
+inline constexpr bool keyable = std::is_pointer_v<H> || (std::is_integral_v<H> && sizeof(H) <= 8);
+
+/// h as a key: std::less on pointers is the order of their addresses; a signed integer
+/// is offset so that its order survives as unsigned.
+template <class H> std::uint64_t key_of(H h) {
+  if constexpr (std::is_pointer_v<H>)
+    return reinterpret_cast<std::uintptr_t>(h);
+  else if constexpr (std::is_signed_v<H>)
+    return static_cast<std::uint64_t>(static_cast<std::int64_t>(h)) ^ (std::uint64_t{1} << 63);
+  else
+    return static_cast<std::uint64_t>(h);
+}
+template <class H> H handle_of(std::uint64_t key) {
+  if constexpr (std::is_pointer_v<H>)
+    return reinterpret_cast<H>(static_cast<std::uintptr_t>(key));
+  else if constexpr (std::is_signed_v<H>)
+    return static_cast<H>(static_cast<std::int64_t>(key ^ (std::uint64_t{1} << 63)));
+  else
+    return static_cast<H>(key);
 }
 
 /// Sorts `v` by `less` on its elements: sorts indices,
