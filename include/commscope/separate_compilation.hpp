@@ -119,6 +119,10 @@ void compiled::set_view(definitions& t, std::uint32_t def, std::uint32_t view) {
 
 std::uint32_t compiled::view_of(definitions& t, std::uint32_t d) { return t.view_of_impl(d); }
 
+void compiled::views_of(definitions& t, std::uint32_t* defs, std::size_t n) {
+  t.views_of_impl(defs, n);
+}
+
 std::uint32_t compiled::reach(definitions& t, std::uint32_t x, std::uint32_t d, bool binding_it) {
   return t.reach_impl(x, d, binding_it);
 }

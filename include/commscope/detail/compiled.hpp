@@ -125,6 +125,7 @@ struct compiled {
   static void release_definitions(definitions& t);
   static void set_view(definitions& t, std::uint32_t def, std::uint32_t view);
   static std::uint32_t view_of(definitions& t, std::uint32_t d);
+  static void views_of(definitions& t, std::uint32_t* defs, std::size_t n);
   static std::uint32_t reach(definitions& t, std::uint32_t x, std::uint32_t d, bool binding_it);
   static std::uint32_t resolve(definitions& t, std::uint32_t d, std::uint8_t mode);
   static void find_sources(definitions& t, std::uint32_t d, bool pointers);

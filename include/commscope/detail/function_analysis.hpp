@@ -109,19 +109,23 @@ public:
     bind_views();
     pointer_arguments();
     // A definition becomes the view it resolves to.
-    for (std::size_t k = 0; k < facts_.arguments.size(); ++k)
-      facts_.arguments[k] = vars_.view_of(facts_.arguments[k]);
-    for (std::size_t k = 0; k < facts_.dispatch_arguments.size(); ++k)
-      facts_.dispatch_arguments[k] = vars_.view_of(facts_.dispatch_arguments[k]);
+    const auto to_views = [&](std::uint32_t* defs, std::size_t count) {
+      vars_.views_of(defs, count);
+    };
+    facts_.arguments.for_each_block(to_views);
+    facts_.dispatch_arguments.for_each_block(to_views);
     escapes();
     release(facts_.escapes); // nothing reads them again: off the dispatches' peak
     // From here on only diagnostics read an allocation's position: kept apart, its site's
     // field holds the index of its devices in pool_ instead (devices_of).
     core_.positions.resize(n);
-    for (std::size_t i = 0; i < n; ++i) {
-      core_.positions[i] = facts_.allocations[i].order;
-      devices_of(i) = device_pool::bottom;
-    }
+    std::uint32_t* position = core_.positions.data();
+    facts_.allocations.for_each_block([&](allocation_site<Adapter>* sites, std::size_t count) {
+      for (std::size_t i = 0; i < count; ++i, ++position) {
+        *position = sites[i].order;
+        sites[i].order = device_pool::bottom; // devices_of
+      }
+    });
     dispatches(fp);
     release(facts_.dispatch_arguments);
     facts_.dispatches.clear();

@@ -96,6 +96,13 @@ public:
     return place(std::forward<Args>(args)...);
   }
 
+  /// Calls f(first, count) for each segment's elements, in order: a pass over all of
+  /// them that does not find each element's segment again, as indexing does.
+  template <class F> constexpr void for_each_block(F&& f) {
+    for (std::size_t s = 0; s < segments_.size(); ++s)
+      f(segments_[s], held_by(s));
+  }
+
   /// Gives back the room beyond the size in the last segment, for a sequence that is
   /// complete: up to a segment (32 KiB) each, what a program of ten thousand allocations
   /// held idle at the analysis' peak was 6 bytes per allocation. Appending afterwards

@@ -439,6 +439,16 @@ public:
     COMMSCOPE_RUN_COMPILED(view_of(*this, d));
     return view_of_impl(d);
   }
+  /// Replaces each of the `n` definitions at `defs` by view_of it: one call into the
+  /// compiled core for a whole block of arguments.
+  constexpr void views_of(std::uint32_t* defs, std::size_t n) {
+    COMMSCOPE_RUN_COMPILED(views_of(*this, defs, n));
+    views_of_impl(defs, n);
+  }
+  constexpr void views_of_impl(std::uint32_t* defs, std::size_t n) {
+    for (std::size_t k = 0; k < n; ++k)
+      defs[k] = view_of_impl(defs[k]);
+  }
   [[nodiscard]] constexpr set_handle view_of_impl(std::uint32_t d) {
     if (d == no_index || d >= defs_.size())
       return sets_type::empty;
