@@ -71,6 +71,32 @@ constexpr bool consumed_in_order(std::size_t n, bool trimmed) {
   return next == n && s.size() == 5000 && s[4999] == 4999 && s[0] == 0;
 }
 
+/// Appends n (after filling and clearing it with `before` when asked), then doubles every
+/// element through for_each_block: whether the blocks came in order, held n in all, and
+/// the writes stuck.
+constexpr bool blocks_in_order(std::size_t n, std::size_t before) {
+  segmented<std::uint32_t> s;
+  for (std::size_t i = 0; i < before; ++i)
+    s.emplace_back(7u);
+  s.clear();
+  for (std::size_t i = 0; i < n; ++i)
+    s.emplace_back(static_cast<std::uint32_t>(i));
+  std::size_t seen = 0;
+  bool in_order = true;
+  s.for_each_block([&](std::uint32_t* first, std::size_t count) {
+    for (std::size_t k = 0; k < count; ++k, ++seen) {
+      in_order = in_order && first[k] == seen;
+      first[k] *= 2;
+    }
+  });
+  if (!in_order || seen != n || s.size() != n)
+    return false;
+  for (std::size_t i = 0; i < n; ++i)
+    if (s[i] != 2 * i)
+      return false;
+  return true;
+}
+
 } // namespace
 
 // Past several segments (segments hold at most 4096 elements), in constant evaluation.
@@ -85,6 +111,9 @@ static_assert(trimmed_then_grown(4097, 4095) && trimmed_then_grown(4097, 5000));
 static_assert(consumed_in_order(0, false) && consumed_in_order(7, false));
 static_assert(consumed_in_order(7, true) && consumed_in_order(4096, false));
 static_assert(consumed_in_order(4097, true) && consumed_in_order(9000, false));
+// Blocks: none, one partial, one full, several; after a clear that kept the first block.
+static_assert(blocks_in_order(0, 0) && blocks_in_order(5, 0) && blocks_in_order(4096, 0));
+static_assert(blocks_in_order(9000, 0) && blocks_in_order(0, 5000) && blocks_in_order(4097, 9000));
 
 TEST_SUITE_BEGIN("segmented");
 
@@ -137,6 +166,13 @@ TEST_CASE("consume reads every element once, in order, and leaves no block") {
   s.emplace_back("after");
   REQUIRE(s.size() == 1);
   CHECK(s[0] == "after");
+}
+
+TEST_CASE("for_each_block hands out every element once, in order, writable") {
+  // At run time too, where ASan watches the blocks: sizes given at run time.
+  for (const std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{8192}, std::size_t{8193}})
+    for (const std::size_t before : {std::size_t{0}, std::size_t{4097}})
+      CHECK(blocks_in_order(n, before));
 }
 
 TEST_CASE("elements that are not plain data: moved on growth, destroyed on clear") {
