@@ -19,12 +19,14 @@ command -v valgrind >/dev/null || { echo "compile_parts.sh: needs valgrind" >&2;
 out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT
 
-# name | file under include/commscope/detail | the exact line deleted
+# name | file under include/commscope/detail | the exact line cut | what replaces it (none:
+# the line is deleted). The steps after the walk are cut by a return right before them,
+# so that the walk stays.
 parts=(
-  "the walk (collector)|collect.hpp|    walker_.run(a_, a_.body(f), *this);"
-  "the steps after the walk|function_analysis.hpp|    vars_.end_walk();"
-  "the read-back of materialized bodies|function_analysis.hpp|        read_back<Traits>(a_, f, fp);"
-  "the function analysis at all|function_analysis.hpp|      fa.run(f, fp, result.diagnostics);"
+  "the walk (collector)|collect.hpp|    walker_.run(a_, a_.body(f), *this);|"
+  "the steps after the walk|function_analysis.hpp|    vars_.end_walk();|    return;    vars_.end_walk();"
+  "the read-back of materialized bodies|function_analysis.hpp|        read_back<Traits>(a_, f, fp);|"
+  "the function analysis at all|function_analysis.hpp|      fa.run(f, fp, result.diagnostics);|"
 )
 
 copy() { # name -> a copy of include/ in $out/name
@@ -42,30 +44,22 @@ if text.count(line) != 1:
 open(path, "w").write(text.replace(line, replacement + ("\n" if replacement else ""), 1))
 PY
 }
+# shellcheck source=SCRIPTDIR/cc1plus_instructions.sh
+source "$root/benchmarks/cc1plus_instructions.sh"
 count() { # tree source output [flags] -> millions of cc1plus instructions, in output
-  local dir
-  dir=$(mktemp -d "$out/cg.XXXXXX")
   # shellcheck disable=SC2086 # flags: words
-  valgrind --tool=callgrind --trace-children=yes --cache-sim=no --branch-sim=no \
-    --callgrind-out-file="$dir/cg.%p" "$cxx" -std=c++20 -O2 -DCOMMSCOPE_SEPARATE_COMPILATION \
-    -w ${4:-} -I"$out/$1/include" -c "$2" -o "$dir/probe.o" >/dev/null 2>"$dir/log" ||
-    { cat "$dir/log" >&2; exit 1; }
-  awk '/^cmd:/ { cc1 = /cc1plus/ } /^summary:/ && cc1 { printf "%.0f\n", $2 / 1e6 }' "$dir"/cg.* > "$3"
+  cc1plus_instructions "$out" "$3" "$cxx" -std=c++20 -O2 -DCOMMSCOPE_SEPARATE_COMPILATION -w \
+    ${4:-} -I"$out/$1/include" -c "$2"
 }
 
 probe="$root/benchmarks/compile_time/analyze_pass.cpp"
 headers="$root/benchmarks/compile_time/headers_only.cpp"
 full="$root/benchmarks/compile_time/reference_pass.cpp"
 copy whole
-# "The steps after the walk": a return right before them, so that the walk stays.
 for i in "${!parts[@]}"; do
-  IFS='|' read -r name file line <<< "${parts[$i]}"
+  IFS='|' read -r _ file line replacement <<< "${parts[$i]}"
   copy "part$i"
-  if [ "$name" = "the steps after the walk" ]; then
-    cut_line "part$i" "$file" "$line" "    return;$line"
-  else
-    cut_line "part$i" "$file" "$line"
-  fi
+  cut_line "part$i" "$file" "$line" "$replacement"
 done
 
 jobs_=(
@@ -95,7 +89,7 @@ printf '%-58s %8d  +%d over headers\n' "analyze only (analyze_pass.cpp)" "$(c an
 printf '%-58s %8d  +%d (front end: -fsyntax-only)\n' "analyze only, front end alone" \
   "$(c analyze_syntax)" $(($(c analyze_syntax) - $(c headers_syntax)))
 for i in "${!parts[@]}"; do
-  IFS='|' read -r name _ _ <<< "${parts[$i]}"
+  IFS='|' read -r name _ _ _ <<< "${parts[$i]}"
   printf '%-58s %8d  -%d\n' "analyze only, without $name" "$(c "part$i")" \
     $(($(c analyze) - $(c "part$i")))
 done

@@ -137,14 +137,11 @@ done
 
 [ "${INSTRUCTIONS:-0}" = 1 ] || exit 0
 command -v valgrind >/dev/null || { echo "INSTRUCTIONS=1 needs valgrind" >&2; exit 2; }
+# shellcheck source=SCRIPTDIR/cc1plus_instructions.sh
+source "$root/benchmarks/cc1plus_instructions.sh"
 instructions() { # tree source output -> millions of cc1plus instructions, in output
-  local dir
-  dir=$(mktemp -d "$out/cg.XXXXXX")
-  valgrind --tool=callgrind --trace-children=yes --cache-sim=no --branch-sim=no \
-    --callgrind-out-file="$dir/cg.%p" "$cxx" -std=c++20 -O2 "$sep" -I"${include_dir[$1]}/include" \
-    -c "$2" -o "$dir/probe.o" >/dev/null 2>"$dir/log" || { cat "$dir/log" >&2; exit 1; }
-  # The compiler proper's profile: not the driver's, nor the assembler's.
-  awk '/^cmd:/ { cc1 = /cc1plus/ } /^summary:/ && cc1 { printf "%.0f\n", $2 / 1e6 }' "$dir"/cg.* > "$3"
+  cc1plus_instructions "$out" "$3" "$cxx" -std=c++20 -O2 "$sep" -I"${include_dir[$1]}/include" \
+    -c "$2"
 }
 for tree in "${trees[@]}"; do
   instructions "$tree" "$root/benchmarks/compile_time/reference_pass.cpp" "$out/$tree.full" &
