@@ -112,7 +112,14 @@ public:
     }
     return *this;
   }
-  constexpr ~trivial_vector() { release(); }
+  constexpr ~trivial_vector() {
+    if (__builtin_is_constant_evaluated()) {
+      if (first_ != nullptr)
+        std::allocator<T>{}.deallocate(first_, static_cast<std::size_t>(end_ - first_));
+    } else {
+      byte_array::release(first_);
+    }
+  }
 
   [[nodiscard]] constexpr T* begin() noexcept { return first_; }
   [[nodiscard]] constexpr T* end() noexcept { return last_; }
@@ -137,7 +144,7 @@ public:
   [[nodiscard]] constexpr const T& back() const noexcept { return last_[-1]; }
 
   constexpr void reserve(std::size_t count) {
-    if (count > capacity())
+    if (count > static_cast<std::size_t>(end_ - first_))
       reallocate(count);
   }
   constexpr void clear() noexcept { last_ = first_; }
@@ -147,7 +154,8 @@ public:
     if (__builtin_is_constant_evaluated()) {
       if (last_ == end_) {
         const T made(std::forward<Args>(args)...); // the arguments may be an element
-        reallocate(byte_array::grown(capacity(), size() + 1));
+        reallocate(byte_array::grown(static_cast<std::size_t>(end_ - first_),
+                                     static_cast<std::size_t>(last_ - first_) + 1));
         return *std::construct_at(last_++, made);
       }
       return *std::construct_at(last_++, std::forward<Args>(args)...);
@@ -156,22 +164,23 @@ public:
     // std::construct_at: one function less per element type and argument list.
     const T made(std::forward<Args>(args)...);
     if (last_ == end_)
-      reallocate(byte_array::grown(capacity(), size() + 1));
+      reallocate(byte_array::grown(static_cast<std::size_t>(end_ - first_),
+                                   static_cast<std::size_t>(last_ - first_) + 1));
     *last_ = made;
     return *last_++;
   }
-  constexpr void resize(std::size_t count) { resize(count, T{}); }
-  constexpr void resize(std::size_t count, const T& value) {
-    if (count <= size()) {
+  constexpr void resize(std::size_t count, const T& value = T{}) {
+    const auto used = static_cast<std::size_t>(last_ - first_);
+    if (count <= used) {
       last_ = first_ + count;
       return;
     }
     const T copy = value;
     // A table grown index by index (`resize(i + 1)`) must not copy itself each time:
     // past its first block it grows as a push does. The first block is exact.
-    if (count > capacity())
-      reallocate(capacity() == 0 ? count : byte_array::grown(capacity(), count));
-    put(last_, count - size(), copy);
+    if (const auto room = static_cast<std::size_t>(end_ - first_); count > room)
+      reallocate(room == 0 ? count : byte_array::grown(room, count));
+    put(last_, count - used, copy);
     last_ = first_ + count;
   }
   constexpr void assign(std::size_t count, const T& value) {
@@ -217,7 +226,7 @@ public:
       for (T* p = from; p + count != last_; ++p)
         *p = p[count];
     } else {
-      byte_array::close(first_, size() * sizeof(T),
+      byte_array::close(first_, static_cast<std::size_t>(last_ - first_) * sizeof(T),
                         static_cast<std::size_t>(from - first_) * sizeof(T), count * sizeof(T));
     }
     last_ -= count;
@@ -230,7 +239,7 @@ public:
   }
   constexpr void shrink_to_fit() {
     if (end_ != last_)
-      reallocate(size());
+      reallocate(static_cast<std::size_t>(last_ - first_));
   }
 
   [[nodiscard]] friend constexpr bool operator==(const trivial_vector& a, const trivial_vector& b) {
@@ -250,7 +259,8 @@ private:
       T* grown = count == 0 ? nullptr : std::allocator<T>{}.allocate(count);
       for (std::size_t i = 0; i < used; ++i)
         std::construct_at(grown + i, first_[i]);
-      release();
+      if (first_ != nullptr)
+        std::allocator<T>{}.deallocate(first_, static_cast<std::size_t>(end_ - first_));
       first_ = grown;
     } else {
       first_ = static_cast<T*>(byte_array::reallocate(first_, used * sizeof(T), count * sizeof(T)));
@@ -272,9 +282,9 @@ private:
     const auto index = static_cast<std::size_t>(at - first_);
     if (count == 0)
       return first_ + index;
-    const std::size_t used = size();
-    if (used + count > capacity())
-      reallocate(byte_array::grown(capacity(), used + count));
+    const auto used = static_cast<std::size_t>(last_ - first_);
+    if (const auto room = static_cast<std::size_t>(end_ - first_); used + count > room)
+      reallocate(byte_array::grown(room, used + count));
     if (__builtin_is_constant_evaluated()) {
       for (std::size_t i = used; i-- > index;)
         std::construct_at(first_ + i + count, first_[i]);
