@@ -44,7 +44,8 @@ public:
     return std::equality_comparable<typename Adapter::statement> && !views.empty();
   }
 
-  constexpr void collect(typename Adapter::function f) {
+  /// Out of line: once per function, and the walk it calls is large.
+  [[gnu::noinline]] constexpr void collect(typename Adapter::function f) {
     vars_.reset();
     facts_.clear();
     std::uint64_t order = 0;

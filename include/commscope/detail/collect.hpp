@@ -601,7 +601,8 @@ private:
 
   /// `x = y - C` with y world_size() or a variable: a candidate stop of a partial-world
   /// loop (devices.hpp judges it); anything else is opaque.
-  constexpr binding world_offset(expression e) {
+  /// Out of line: symbolic adapters only, and rare there.
+  [[gnu::noinline]] constexpr binding world_offset(expression e) {
     const auto d = a_.minus_constant(e);
     if (!d)
       return {binding::kind::opaque};

@@ -164,7 +164,9 @@ public:
   /// A device variable that several bindings reach (docs/semantics.md, "Rebinding and
   /// control flow"): the union of their descriptors; the first error of one is the
   /// dispatch's.
-  [[nodiscard]] constexpr const descriptor& merged(const dispatch_site<Adapter>& d) {
+  // This and the descriptors below are out of line: inlined into infer(), they were
+  // compiled again in each of its callers for no measured gain.
+  [[nodiscard, gnu::noinline]] constexpr const descriptor& merged(const dispatch_site<Adapter>& d) {
     merged_ = {descriptor::status::empty, {}, {}, 0};
     bool failed = false;
     vars_.sources(d.device_def, [&](std::uint32_t src) {
@@ -245,14 +247,15 @@ public:
 private:
   /// A device the pass cannot follow, in scratch_; `why` says what of it, `loop` the loop
   /// its variable comes from, if one.
-  constexpr const descriptor& unsupported(reason why, std::uint32_t loop = no_index) {
+  [[gnu::noinline]] constexpr const descriptor& unsupported(reason why,
+                                                            std::uint32_t loop = no_index) {
     scratch_ = error_descriptor(error_code::unsupported_device, 0, why);
     scratch_.loop = loop;
     return scratch_;
   }
   /// A constant device, written into scratch_ in place: most dispatches of a program
   /// name one, and a fresh set per dispatch would be built and moved each time.
-  constexpr const descriptor& constant(std::int64_t v) {
+  [[gnu::noinline]] constexpr const descriptor& constant(std::int64_t v) {
     if (v < 0)
       return scratch_ = error_descriptor(error_code::negative_device, v);
     if (v >= limit)

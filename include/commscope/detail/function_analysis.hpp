@@ -240,7 +240,10 @@ private:
   /// several bindings reach names the allocations they name: one is a view of it (the
   /// others are values the pass does not follow), two are an error, since a view has one
   /// window buffer; a view among them is view-escapes (window_of_view).
-  constexpr void bind_views() {
+  // The steps after the walk run once per function: each is out of line, so that run()
+  // stays small to compile (g++ optimizes a step again inside every caller it inlines
+  // it into) at no measurable cost.
+  [[gnu::noinline]] constexpr void bind_views() {
     auto& windows = facts_.windows;
     std::uint32_t views = 0;
     core_.unsure.clear();
@@ -265,7 +268,7 @@ private:
 
   /// The plan's views, in the views' order: each window's assignment and its (single)
   /// target. Made after the plan's records, once the sites are freed, at their exact count.
-  constexpr void make_views(function_plan<Traits>& fp) {
+  [[gnu::noinline]] constexpr void make_views(function_plan<Traits>& fp) {
     fp.views.resize(facts_.windows.size());
     for (std::size_t v = 0; v < fp.views.size(); ++v) {
       // The statements were last read by the walk: a few views ahead, a statement that is
@@ -287,7 +290,8 @@ private:
   /// reported (`reported`): the window is then taken as a view of the first, and every
   /// allocation it may name is spared the diagnostics that would follow from it, as for
   /// a reported call.
-  constexpr std::uint32_t several_allocations(const window_site<Adapter>& w, bool& reported) {
+  [[gnu::noinline]] constexpr std::uint32_t several_allocations(const window_site<Adapter>& w,
+                                                                bool& reported) {
     std::uint32_t first = no_index, second = no_index;
     const auto mark = core_.to_suppress.size();
     vars_.sources(
@@ -323,7 +327,7 @@ private:
   /// allocation where no dispatch of it is counted: view-escapes at the window, naming
   /// the allocation of the first such view (whose windows come before: they are views by
   /// now).
-  constexpr void window_of_view(const window_site<Adapter>& w) {
+  [[gnu::noinline]] constexpr void window_of_view(const window_site<Adapter>& w) {
     std::uint32_t alloc = no_index, view = no_index;
     vars_.sources(
         w.allocation,
@@ -356,7 +360,7 @@ private:
   /// view of it counts: view-escapes at the dispatch, once per dispatch, naming the first
   /// such allocation. An allocation without views is dead-alloc, always reported, and
   /// rejected by it already.
-  constexpr void pointer_arguments() {
+  [[gnu::noinline]] constexpr void pointer_arguments() {
     bool viewed = false;    // the allocations' coverage::viewed is set
     std::uint32_t next = 0; // the dispatches' arguments, in their order
     for (const auto& d : facts_.dispatches) {
@@ -406,7 +410,7 @@ private:
   /// hold a view or a window pointer is `view-escapes`, once per use, naming the first
   /// allocation concerned; those allocations are not reported again (no unconsumed-alloc
   /// nor dead-alloc: one cause, one diagnostic).
-  constexpr void escapes() {
+  [[gnu::noinline]] constexpr void escapes() {
     for (const auto& e : facts_.escapes) {
       std::uint32_t alloc = no_index, view = no_index;
       for (const auto v : vars_.sets().of(vars_.view_of(e.def))) {
@@ -462,7 +466,7 @@ private:
   /// Step 3: every dispatch's descriptor goes to the allocations of its view arguments
   /// (accumulated per allocation as an index into pool_, copied into the plan's records
   /// once they are made, normalized by the coverage steps: coverage.hpp).
-  constexpr void dispatches(function_plan<Traits>& fp) {
+  [[gnu::noinline]] constexpr void dispatches(function_plan<Traits>& fp) {
     device_inference<Adapter> infer(a_, vars_, facts_);
     pool_.reset();
     std::uint32_t next = 0; // the dispatches' arguments, in their order
@@ -552,8 +556,8 @@ private:
 
   /// A body that holds scopes and also allocations no scope lists (a partly
   /// materialized body): each such allocation is an error, never silently skipped.
-  constexpr void unscoped_allocations(const function_plan<Traits>& fp,
-                                      vec<diagnostic<location>>& out) {
+  [[gnu::noinline]] constexpr void unscoped_allocations(const function_plan<Traits>& fp,
+                                                        vec<diagnostic<location>>& out) {
     slotted_.clear();
     for (const auto& a : fp.allocations) {
       const auto id = vars_.id(a.base);

@@ -9,8 +9,9 @@
 namespace commscope::detail {
 
 /// Threads every allocation's list through the views (allocation::first_view,
-/// view::next), in source order: the views are walked backwards, each put first.
-template <class Traits> constexpr void link_views(function_plan<Traits>& fp) {
+/// view::next), in source order: the views are walked backwards, each put first. Out of
+/// line: once per function.
+template <class Traits> [[gnu::noinline]] constexpr void link_views(function_plan<Traits>& fp) {
   for (auto& a : fp.allocations) {
     a.first_view = no_index;
     a.view_count = 0;

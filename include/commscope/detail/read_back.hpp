@@ -159,10 +159,11 @@ private:
   vec<std::uint32_t> open_;
 };
 
-/// Appends the scopes and views of function f's body to `out`.
+/// Appends the scopes and views of function f's body to `out`. Out of line: once per
+/// function, for the read-back and the verifier alike.
 template <class Adapter>
-constexpr void read_scopes(const Adapter& a, typename Adapter::function f,
-                           scope_records<Adapter>& out) {
+[[gnu::noinline]] constexpr void read_scopes(const Adapter& a, typename Adapter::function f,
+                                             scope_records<Adapter>& out) {
   scope_reader<Adapter> reader(a, out);
   statement_walker<Adapter> walker;
   walker.run(a, a.body(f), reader);

@@ -188,7 +188,8 @@ private:
 
   /// The last segment, moved into a block of `capacity` elements (at least what it
   /// holds); the first block when there is none.
-  constexpr void regrow_last(std::size_t capacity) {
+  /// Out of line: once per segment, and every append would otherwise carry it.
+  [[gnu::noinline]] constexpr void regrow_last(std::size_t capacity) {
     T* grown = allocate(capacity);
     if (segments_.empty()) {
       segments_.emplace_back(grown);
