@@ -161,11 +161,12 @@ public:
     return cached.desc;
   }
 
+  // This and the descriptors below are out of line: inlined into infer(), they were
+  // compiled again in each of its callers, and the analysis ran no faster for it.
+
   /// A device variable that several bindings reach (docs/semantics.md, "Rebinding and
   /// control flow"): the union of their descriptors; the first error of one is the
   /// dispatch's.
-  // This and the descriptors below are out of line: inlined into infer(), they were
-  // compiled again in each of its callers for no measured gain.
   [[nodiscard, gnu::noinline]] constexpr const descriptor& merged(const dispatch_site<Adapter>& d) {
     merged_ = {descriptor::status::empty, {}, {}, 0};
     bool failed = false;

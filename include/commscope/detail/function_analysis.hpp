@@ -234,15 +234,16 @@ public:
   [[nodiscard]] constexpr device_id min_world() const { return min_world_.value; }
 
 private:
+  // The steps after the walk run once per function: each is out of line, so that run()
+  // stays small to compile (g++ optimizes a step again inside every caller it inlines
+  // it into) at no measurable cost.
+
   /// Step 2: a window whose pointer names an allocation (through copies) is a view. The
   /// windows (collect.hpp, window_site) become the views in place, the plan's once the
   /// dispatches are judged (make_views). A pointer that
   /// several bindings reach names the allocations they name: one is a view of it (the
   /// others are values the pass does not follow), two are an error, since a view has one
   /// window buffer; a view among them is view-escapes (window_of_view).
-  // The steps after the walk run once per function: each is out of line, so that run()
-  // stays small to compile (g++ optimizes a step again inside every caller it inlines
-  // it into) at no measurable cost.
   [[gnu::noinline]] constexpr void bind_views() {
     auto& windows = facts_.windows;
     std::uint32_t views = 0;
