@@ -183,8 +183,32 @@ private:
     limit_ = std::exchange(o.limit_, nullptr);
   }
 
-  static constexpr T* allocate(std::size_t n) { return std::allocator<T>{}.allocate(n); }
-  static constexpr void deallocate(T* p, std::size_t n) { std::allocator<T>{}.deallocate(p, n); }
+  /// Plain data lives in raw blocks at run time, so that no std::allocator of its type is
+  /// compiled (each costs the pass TU several functions); constant evaluation, which
+  /// cannot reinterpret bytes, keeps typed storage. The builtin is the condition itself,
+  /// which the compiler folds as it reads the function (vector.hpp).
+  static constexpr bool plain =
+      std::is_trivially_copyable_v<T> && alignof(T) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__;
+  static constexpr T* allocate(std::size_t n) {
+    if constexpr (plain) {
+      if (__builtin_is_constant_evaluated())
+        return std::allocator<T>{}.allocate(n);
+      else
+        return static_cast<T*>(byte_array::reallocate(nullptr, 0, n * sizeof(T)));
+    } else {
+      return std::allocator<T>{}.allocate(n);
+    }
+  }
+  static constexpr void deallocate(T* p, std::size_t n) {
+    if constexpr (plain) {
+      if (__builtin_is_constant_evaluated())
+        std::allocator<T>{}.deallocate(p, n);
+      else
+        byte_array::release(p);
+    } else {
+      std::allocator<T>{}.deallocate(p, n);
+    }
+  }
 
   /// The last segment, moved into a block of `capacity` elements (at least what it
   /// holds); the first block when there is none.
