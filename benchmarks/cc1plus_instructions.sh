@@ -13,3 +13,15 @@ cc1plus_instructions() {
     { cat "$dir/log" >&2; return 1; }
   awk '/^cmd:/ { cc1 = /cc1plus/ } /^summary:/ && cc1 { printf "%.0f\n", $2 / 1e6 }' "$dir"/cg.* > "$output"
 }
+
+# cc1plus_setup SCRIPT: for a script that only counts: the compiler in `cxx` (CXX, else
+# g++-12, else g++) and, in `out`, a scratch directory removed on exit; SCRIPT is named
+# when valgrind is missing.
+cc1plus_setup() {
+  # shellcheck disable=SC2034 # read by the sourcing script
+  cxx="${CXX:-g++-12}"
+  command -v "$cxx" >/dev/null || cxx=g++
+  command -v valgrind >/dev/null || { echo "$1: needs valgrind" >&2; exit 2; }
+  out="$(mktemp -d)"
+  trap 'rm -rf "$out"' EXIT
+}

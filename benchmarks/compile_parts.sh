@@ -13,11 +13,9 @@
 # was not cut.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-cxx="${CXX:-g++-12}"
-command -v "$cxx" >/dev/null || cxx=g++
-command -v valgrind >/dev/null || { echo "compile_parts.sh: needs valgrind" >&2; exit 2; }
-out="$(mktemp -d)"
-trap 'rm -rf "$out"' EXIT
+# shellcheck source=SCRIPTDIR/cc1plus_instructions.sh
+source "$root/benchmarks/cc1plus_instructions.sh"
+cc1plus_setup compile_parts.sh
 
 # name | file under include/commscope/detail | the exact line cut | what replaces it (none:
 # the line is deleted). The steps after the walk are cut by a return right before them,
@@ -44,8 +42,6 @@ if text.count(line) != 1:
 open(path, "w").write(text.replace(line, replacement + ("\n" if replacement else ""), 1))
 PY
 }
-# shellcheck source=SCRIPTDIR/cc1plus_instructions.sh
-source "$root/benchmarks/cc1plus_instructions.sh"
 count() { # tree source output [flags] -> millions of cc1plus instructions, in output
   # shellcheck disable=SC2086 # flags: words
   cc1plus_instructions "$out" "$3" "$cxx" -std=c++20 -O2 -DCOMMSCOPE_SEPARATE_COMPILATION -w \

@@ -10,18 +10,16 @@
 #
 # The difference per type and per accessor is what the pass TU pays for every distinct
 # function it instantiates (docs/benchmarks.md, "What one function costs g++"). A count
-# that the machine's load does not move. About 3 minutes on 2 cores.
+# that the machine's load does not move. A few minutes on 2 cores.
 #
 #   benchmarks/function_cost.sh         N=20 element types
 #   N=40 benchmarks/function_cost.sh
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-cxx="${CXX:-g++-12}"
-command -v "$cxx" >/dev/null || cxx=g++
-command -v valgrind >/dev/null || { echo "function_cost.sh: needs valgrind" >&2; exit 2; }
+# shellcheck source=SCRIPTDIR/cc1plus_instructions.sh
+source "$root/benchmarks/cc1plus_instructions.sh"
+cc1plus_setup function_cost.sh
 n="${N:-20}"
-out="$(mktemp -d)"
-trap 'rm -rf "$out"' EXIT
 
 # probe NAME TYPES BODY: a TU with TYPES element types, BODY run on a container `v` of each
 # (X names the element type).
@@ -43,8 +41,6 @@ probe std_vector "$n" "$std_vector"
 probe trivial "$n" "$trivial"
 probe accessors "$n" "$accessors"
 
-# shellcheck source=SCRIPTDIR/cc1plus_instructions.sh
-source "$root/benchmarks/cc1plus_instructions.sh"
 count() { # probe output [flags]
   # shellcheck disable=SC2086 # flags: words
   cc1plus_instructions "$out" "$2" "$cxx" -std=c++20 -O2 ${3:-} -I"$root/include" -c "$out/$1.cpp"
