@@ -232,6 +232,9 @@ enum class reason : std::uint8_t {
   view_returned_to_callers,
   /// view-escapes: a window pointer returned by such a host orchestrator (object)
   pointer_returned_to_callers,
+  /// a window whose pointer names no allocation of the host orchestrator (a parameter, a
+  /// helper's result, a module's value): no scope would hold it
+  window_of_unknown_pointer,
 };
 
 /// A reason's row: the code it refines, its message and help, and its rank among the
@@ -246,7 +249,7 @@ struct reason_info {
 };
 
 /// Every reason, in the order of `reason` (`none` has no text: its code's row speaks).
-inline constexpr std::array<reason_info, 40> reasons{{
+inline constexpr std::array<reason_info, 41> reasons{{
     {error_code::malformed_op, {}, {}, 0}, // none
     {error_code::malformed_op,
      "operation {subject} takes {expected_arity} positional argument{expected_arity:s}, got "
@@ -397,6 +400,13 @@ inline constexpr std::array<reason_info, 40> reasons{{
      "lacks",
      "take the windows and dispatch them in the function that allocates it, and return no "
      "pointer",
+     0},
+    {error_code::malformed_op,
+     "a window is taken of a pointer that names no allocation of this host orchestrator (a "
+     "parameter, a helper's result, a value of the module): the pass cannot tell which "
+     "devices use it, and no scope would hold it",
+     "allocate the window buffer in this host orchestrator (p = pld.alloc_window_buffer(size)) "
+     "and take the window of that variable",
      0},
 }};
 

@@ -15,8 +15,10 @@
 # ERR-DAG: host_callers/stages.py:15:5: error: a view of allocation 'buf' is returned by 'make_buffers' to callers the pass does not follow: a caller that dispatches it would use devices the allocation's scope lacks ('make_buffers' is called by 'run_pipeline' in host_callers/pipeline.py, line 10) [view-escapes]
 # ERR-DAG: host_callers/stages.py:23:5: error: the window pointer of allocation 'raw' is returned by 'make_pointer' to callers the pass does not follow: a caller could take windows of it on devices the allocation's scope lacks ('make_pointer' is called by 'run_attribute' in host_callers/attribute_user.py, line 9) [view-escapes]
 # ERR-DAG: host_callers/stages.py:31:5: error: a view of allocation 'star_buf' is returned by 'make_star' to callers the pass does not follow: a caller that dispatches it would use devices the allocation's scope lacks ('make_star' is called by 'run_star' in host_callers/star_user.py, line 8) [view-escapes]
+# The caller's window of make_pointer's pointer is one of no allocation of its own.
+# ERR-DAG: host_callers/attribute_user.py:10:5: error: a window is taken of a pointer that names no allocation of this host orchestrator (a parameter, a helper's result, a value of the module): the pass cannot tell which devices use it, and no scope would hold it [malformed-op]
 # RUN: %FileCheck --check-prefix=COUNT --match-full-lines %s < %t.out
-# COUNT: Found 6 errors in 2 files (11 files checked).
+# COUNT: Found 7 errors in 3 files (11 files checked).
 #
 # local_only is returned only to the runtime (runtime_user.py's `__main__` block): no error.
 # RUN: %FileCheck --check-prefix=LOCAL %s < %t.out
@@ -26,7 +28,7 @@
 # RUN: cd %S && %commscope-opt -j 1 host_callers > %t.one; cmp %t.out %t.one
 # RUN: cd %S && %commscope-opt --format=json host_callers > %t.json; test $? -eq 1
 # RUN: %python -c "import json,sys; d=json.load(open(sys.argv[1])); print(sorted((f['file'], x['code'], x['line']) for f in d['files'] for x in f['diagnostics']))" %t.json | %FileCheck --check-prefix=JSON %s
-# JSON: [('host_callers/lib/inner.py', 'view-escapes', 15), ('host_callers/lib/inner.py', 'view-escapes', 23), ('host_callers/stages.py', 'view-escapes', 15), ('host_callers/stages.py', 'view-escapes', 23), ('host_callers/stages.py', 'view-escapes', 31), ('host_callers/stages.py', 'view-escapes', 47)]
+# JSON: [('host_callers/attribute_user.py', 'malformed-op', 10), ('host_callers/lib/inner.py', 'view-escapes', 15), ('host_callers/lib/inner.py', 'view-escapes', 23), ('host_callers/stages.py', 'view-escapes', 15), ('host_callers/stages.py', 'view-escapes', 23), ('host_callers/stages.py', 'view-escapes', 31), ('host_callers/stages.py', 'view-escapes', 47)]
 #
 # Only the files of the run are searched for callers: stages.py checked alone, or with
 # files that do not call its hosts, passes (a caller outside the run cannot be seen).

@@ -99,8 +99,10 @@ class Model:
 # CHECK: returns_to_callers.py:17:5: error: a view of allocation 'a' is returned by 'make'
 # CHECK: returns_to_callers.py:25:5: error: the window pointer of allocation 'b' is returned by 'pointer' to callers the pass does not follow: a caller could take windows of it on devices the allocation's scope lacks [view-escapes]
 # CHECK: returns_to_callers.py:22:5: note: allocation 'b' is here
+# main's window of that pointer is one of no allocation of main's:
+# CHECK: returns_to_callers.py:41:5: error: a window is taken of a pointer that names no allocation of this host orchestrator
 # CHECK: returns_to_callers.py:53:5: error: a view of allocation 'f' is returned by 'stream' to callers the pass does not follow
 # CHECK: returns_to_callers.py:51:5: note: a view of it is taken here
 # CHECK: returns_to_callers.py:80:9: error: a view of allocation 'e' is returned by 'stage' to callers
 # CHECK-NOT: error:
-# CHECK: Found 5 errors in 1 file (1 file checked).
+# CHECK: Found 6 errors in 1 file (1 file checked).

@@ -547,9 +547,10 @@ inline constexpr test_case rebind_device{
     {.domains = {{"2", {"buf"}}}, .views = {{"data", "buf"}}}};
 
 inline constexpr test_case rebind_pointer{
-    "rebinding: a pointer rebound before its window is no pointer there",
+    "rebinding: a pointer rebound before its window is no pointer there: a window of no "
+    "allocation",
     host(buffer(), let<"p">(use<"buf">), let<"p">(0), let<"data">(window(use<"p">)), run_on(0)),
-    {.diagnostics = {"dead-alloc"}}};
+    {.diagnostics = {"dead-alloc", "malformed-op"}}};
 
 using rebinding = table<rebind_collective_result, rebind_other_view, rebind_in_loop,
                         rebind_copy_in_branch, rebind_device, rebind_pointer>;

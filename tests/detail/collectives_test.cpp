@@ -205,15 +205,16 @@ TEST_CASE("data, target, signal and recv_counts must resolve to a view") {
     auto a = f.view("a"); // 4
     dispatch_all(f, {a}); // 6-7
     auto param = f.h.new_variable("param");
-    auto w = f.h.window("w", param);                  // 8: not a view
+    auto w = f.h.window("w", param);                  // 8: not a view, an error
     f.h.collective(operation::allreduce, {a, 3});     // 9
     f.h.collective(operation::allreduce, {a, param}); // 10
     f.h.collective(operation::allreduce, {w, a});     // 11
     const auto pl = f.analyze();
-    CHECK(diags(pl) == "collective-arg-not-window allreduce 9:9\n"
+    CHECK(diags(pl) == "malformed-op  8:9\n"
+                       "collective-arg-not-window allreduce 9:9\n"
                        "collective-arg-not-window allreduce 10:9\n"
                        "collective-arg-not-window allreduce 11:9");
-    CHECK(pl.diagnostics[0].message() ==
+    CHECK(pl.diagnostics[1].message() ==
           "argument 1 of collective 'allreduce' does not resolve to a window view");
   }
 }

@@ -89,15 +89,17 @@ TEST_CASE("each allocation lists its own views in source order, when views inter
   CHECK(std::ranges::find(fp.views_of(1), 2u) == fp.views_of(1).end());
 }
 
-TEST_CASE("a window of something that is not an allocation is not a view") {
+TEST_CASE("a window of something that is not an allocation is not a view, and an error") {
   fixture f;
   auto buf = f.h.alloc("buf", 64);                // 4
   auto n = f.h.assign("n", 5);
-  auto w = f.h.window("w", n);                    // a window of an integer temporary
-  auto w2 = f.h.window("w2", fb::name("param"));  // of an unbound name
+  auto w = f.h.window("w", n);                   // 6: a window of an integer temporary
+  auto w2 = f.h.window("w2", fb::name("param")); // 7: of an unbound name
   f.h.dispatch(f.chip, {w, w2}, 0);
   const auto pl = f.analyze();
-  CHECK(diags(pl) == "dead-alloc buf 4:9");
+  // The windows are used on device 0, and no scope would hold them.
+  CHECK(diags(pl) == "dead-alloc buf 4:9\nmalformed-op  6:9\nmalformed-op  7:9");
+  CHECK(pl.diagnostics[1].why == commscope::reason::window_of_unknown_pointer);
   CHECK(pl.functions[0].views.empty());
   (void)buf;
 }
@@ -107,9 +109,9 @@ TEST_CASE("a pointer bound twice is followed no further") {
   auto buf = f.h.alloc("buf", 64); // 4
   auto p = f.h.assign("p", buf);
   f.h.assign_to(p, 0);
-  auto v = f.h.window("v", p);
+  auto v = f.h.window("v", p); // 7: a window of 0
   f.h.dispatch(f.chip, {v}, 0);
-  CHECK(diags(f.analyze()) == "dead-alloc buf 4:9");
+  CHECK(diags(f.analyze()) == "dead-alloc buf 4:9\nmalformed-op  7:9");
 }
 
 TEST_CASE("a view rebound before its use is no view there, and still a view") {
@@ -155,14 +157,15 @@ TEST_CASE("copy cycles resolve to nothing, without looping or crashing") {
     f.h.assign_to(a, b);                               // 5
     f.h.assign_to(b, c);                               // 6
     f.h.assign_to(c, a);                               // 7
-    auto w = f.h.window("w", a);                       // 8: not a view
+    auto w = f.h.window("w", a);                       // 8: not a view, an error
     auto s = f.view("sig");                            // 9-10
     f.h.dispatch(f.chip, {w, a, b, s}, 0);             // 11
     f.h.collective(operation::allreduce, {s, c});      // 12
     const auto pl = f.analyze();
-    CHECK(diags(pl) == "dead-alloc buf 4:9\ncollective-arg-not-window allreduce 12:9");
-    REQUIRE(pl.diagnostics.size() == 2);
-    CHECK(pl.diagnostics[1].argument == 1);
+    CHECK(diags(pl) ==
+          "dead-alloc buf 4:9\nmalformed-op  8:9\ncollective-arg-not-window allreduce 12:9");
+    REQUIRE(pl.diagnostics.size() == 3);
+    CHECK(pl.diagnostics[2].argument == 1);
     (void)buf;
   }
   SUBCASE("a cycle through a collective result") {

@@ -306,6 +306,8 @@ func.func @main() attributes {pld.level = "host", pld.role = "orchestrator"} {
   %c64 = arith.constant 64 : index
   %f = func.constant @make_pointer : () -> i64
   %p = func.call_indirect %f() : () -> i64
+  // A window of what main does not allocate is an error of its own.
+  // expected-error-re @+1 {{a window is taken of a pointer that names no allocation of this host orchestrator{{.*}}[malformed-op]}}
   %w = pld.window(%p, %c64) : (i64, index) -> tensor<64xf32>
   pld.dispatch @chip(%c1, %w) : (index, tensor<64xf32>) -> ()
   return

@@ -423,6 +423,8 @@ private:
         const expression through = nth_argument(a_, e, r.result_through);
         if (a_.expression_kind_of(through) == expression_kind::variable)
           return {binding::kind::collective_result, read_variable(through), 0};
+        // `allreduce(grad[0:h])`: the result is (part of) what the argument may hold.
+        return derived_result(through);
       }
       return {binding::kind::opaque};
     }
@@ -703,10 +705,9 @@ private:
     case operation::window: {
       // A pointer written as an expression (`t[0]`, `a if c else b`) names what the
       // variables it reads may name. Not a view yet: the value keeps the position, for an
-      // error found after the walk.
+      // error found after the walk. A pointer that reads no variable bound here (a
+      // parameter, a constant) names no allocation: that error too.
       const auto ptr = derived_of(nth_argument(a_, e, 0));
-      if (ptr == no_index)
-        return {binding::kind::opaque};
       return {binding::kind::window, ptr, -1 - static_cast<std::int64_t>(at)};
     }
     case operation::world_size:
@@ -716,6 +717,8 @@ private:
         const expression through = nth_argument(a_, e, r.result_through);
         if (a_.expression_kind_of(through) == expression_kind::variable)
           return {binding::kind::collective_result, read_variable(through), 0};
+        // `allreduce(grad[0:h])`: the result is (part of) what the argument may hold.
+        return derived_result(through);
       }
       return {binding::kind::opaque};
     }

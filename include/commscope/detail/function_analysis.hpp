@@ -255,9 +255,16 @@ private:
         a = several_allocations(w, reported);
         // A pointer that may be a view as well as an allocation's pointer would use that
         // view's allocation uncounted too: the window stays a view of its allocation.
-        window_of_view(w);
-        if (a == no_index)
+        const bool of_view = window_of_view(w);
+        if (a == no_index) {
+          // Of what the function does not allocate (a parameter, a helper's result): a
+          // window no scope would hold, used on devices the pass cannot know.
+          if (!of_view)
+            report(facts_.diagnostics, error_code::malformed_op, reason::window_of_unknown_pointer,
+                   {}, a_.location_of(w.statement),
+                   static_cast<std::uint64_t>(-1 - vars_.at(w.next).value));
           continue;
+        }
       }
       if (reported) // a view still, so that nothing downstream reports its rejection again
         core_.unsure.emplace_back(views);
@@ -327,8 +334,8 @@ private:
   /// derived values, whether or not it may also name an allocation) would use that view's
   /// allocation where no dispatch of it is counted: view-escapes at the window, naming
   /// the allocation of the first such view (whose windows come before: they are views by
-  /// now).
-  [[gnu::noinline]] constexpr void window_of_view(const window_site<Adapter>& w) {
+  /// now). Returns whether it reported.
+  [[gnu::noinline]] constexpr bool window_of_view(const window_site<Adapter>& w) {
     std::uint32_t alloc = no_index, view = no_index;
     vars_.sources(
         w.allocation,
@@ -348,12 +355,13 @@ private:
         },
         true);
     if (alloc == no_index)
-      return;
+      return false;
     const auto order = static_cast<std::uint64_t>(-1 - vars_.at(w.next).value);
     report(facts_.diagnostics, error_code::view_escapes, reason::view_into_operation,
            facts_.allocations[alloc].name, a_.location_of(w.statement), order)
         .with_object("window")
         .with_note(note_kind::view, {}, a_.location_of(facts_.windows[view].statement));
+    return true;
   }
 
   /// A dispatch argument that may be a window pointer (an allocation's result, through
