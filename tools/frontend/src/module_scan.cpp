@@ -660,16 +660,17 @@ void module_scan::simple_statement(std::uint32_t b, std::uint32_t e, std::int32_
   }
   if (eqs_.size() == 1 && eqs_[0] == b + 1 && t[b].kind() == tok::name) {
     // `dist = pl.distributed`, `L = pypto.language` at the module's level: another name
-    // for a module of the DSL (or a name in it), as an import's alias is.
-    if (scope == 0)
-      if (const std::string path = dotted_name(ts_, b + 2, e);
-          !path.empty() && !names.foreign(path.substr(0, path.find('.')))) {
-        // Twice: `L.distributed` is `pl.distributed`, which is `pld`.
-        const std::string spelled = names.canonical(names.canonical(path));
-        if (spelled == "pl" || spelled == "pld" || spelled.starts_with("pl.") ||
-            spelled.starts_with("pld."))
-          names.alias(std::string(ts_.text(t[b])), spelled);
-      }
+    // for a module of the DSL (or a name in it), as an import's alias is. In a function, a
+    // name for one of the DSL's modules only (`D = pld` in a test whose nested group
+    // reads `D.window`), as the imports of a function are read.
+    if (const std::string path = dotted_name(ts_, b + 2, e);
+        !path.empty() && !names.foreign(path.substr(0, path.find('.')))) {
+      // Twice: `L.distributed` is `pl.distributed`, which is `pld`.
+      const std::string spelled = names.canonical(names.canonical(path));
+      if (spelled == "pl" || spelled == "pld" ||
+          (scope == 0 && (spelled.starts_with("pl.") || spelled.starts_with("pld."))))
+        names.alias(std::string(ts_.text(t[b])), spelled);
+    }
     wrapping(b, e, scope); // before the target's binding: `chip = pl.jit(chip)`
     bind(scope, b, eqs_[0] + 1, e);
     return;
@@ -948,7 +949,11 @@ void module_scan::import(std::uint32_t b, std::uint32_t e, std::int32_t scope) {
     imports.push_back(std::move(rec));
     // `import pypto.language` binds `pypto`, and names the module spelled out in full.
     names.add(n.alias ? std::string(ts_.text(t[n.alias])) : path, module);
-    bind(scope, local);
+    // In a function, a name for the DSL's modules (or a name in them) is read as the
+    // module level's is, not as a local value: `import pypto.language.distributed as pld`
+    // in a host, as the parser reads that import.
+    if (scope == 0 || level != 0 || (module != "pypto" && !module.starts_with("pypto.")))
+      bind(scope, local);
   }
 }
 

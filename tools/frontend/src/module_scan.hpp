@@ -139,6 +139,8 @@ public:
   /// `alias = spelled` at the module's level, `spelled` a canonical spelling (`pld`,
   /// `pl.jit`): the name spells it from here on.
   void alias(std::string name, std::string spelled) {
+    if (spelled == "pl") // `L = pypto.language`: `L.distributed` is the submodule, as for `pl`
+      map_.emplace_back(name + ".distributed", "pld");
     map_.emplace_back(std::move(name), std::move(spelled));
   }
   /// `from pypto.language[.distributed] import *`: the module's names that the front end

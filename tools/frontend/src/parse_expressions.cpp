@@ -725,7 +725,22 @@ mutable_expr dsl_parser::make_call(std::uint32_t b, mutable_expr callee, const d
   const std::string_view sp = names_an_operation(last) || scan_.names.renames(last)
                                   ? callee_spelling()
                                   : std::string_view();
-  if (const auto op = operation_of_spelling(sp); op != commscope::operation::none && !unpacking) {
+  const auto op = operation_of_spelling(sp);
+  if (op == commscope::operation::none && last == "alloc_window_buffer") {
+    // An allocation the front end cannot tell for the DSL's (a module reached through a
+    // value, a helper of that name): its window would go unchecked, with no diagnostic.
+    const std::string spelled = d ? std::string(raw_spelling(*d, d->attrs)) : raw_spelling(*callee);
+    front_end_diagnostic fd;
+    fd.code = "malformed-op";
+    fd.where = s.where;
+    fd.message = "cannot read '" + spelled +
+                 "(...)' as the DSL's pld.alloc_window_buffer: the allocation it may make "
+                 "would go unchecked";
+    fd.help = "call it through a name that the file binds to the DSL's module by an import "
+              "('import pypto.language.distributed as pld', then 'pld.alloc_window_buffer(...)')";
+    unit_->diagnostics.push_back(std::move(fd));
+  }
+  if (op != commscope::operation::none && !unpacking) {
     s.what = expression::kind::operation;
     s.op = op;
     s.text = w_.intern(d ? raw_spelling(*d, d->attrs) : std::string_view(raw_spelling(*callee)));
