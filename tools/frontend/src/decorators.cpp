@@ -11,6 +11,7 @@
 #include <cctype>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <string>
 #include <string_view>
@@ -63,6 +64,7 @@ public:
       wrapping(u);
     if (!suspects_.empty())
       suspect_calls();
+    stray_references();
     // Source order, as the definitions' findings were before wrappings joined them
     // (no two share a place: a sort by it is stable).
     std::sort(out_.begin(), out_.end(), [](const auto& a, const auto& b) {
@@ -378,7 +380,8 @@ private:
           continue;
         // A module-level alias of the DSL's (`deco = pl.jit.host`): the scan's wrapping.
         const std::string callee = dotted_name(ts_, b, open);
-        if (scan_.names.canonical(callee).starts_with("pl.") && !scan_.names.foreign(root(callee)))
+        if (const std::string c = scan_.names.canonical(callee);
+            (c.starts_with("pl.") || c.starts_with("pld.")) && !scan_.names.foreign(root(callee)))
           continue;
         const auto* bound = bound_to_decorators(static_cast<std::int32_t>(s), ts_.text(t[b]));
         if (!bound || bound == &r)
@@ -396,6 +399,75 @@ private:
                   "alone at the module's level ('deco = pl.jit.host')";
         out_.push_back({program_of_scope(static_cast<std::int32_t>(s)), std::move(fd)});
       }
+  }
+
+  /// `pl.jit.host`, `pl.function` or `pl.program` named where the front end reads no
+  /// decorator, wrapping or alias: in a decorator factory's body (`return
+  /// pl.jit.host(f)`), inside another call (`functools.cache(pl.jit.host(f))`), in a
+  /// display (`{"ring": pl.jit.host(f)}`). What it makes would drop out of the check
+  /// unseen. Not reported again where a suspect's binding (suspect_calls, decorator) or
+  /// an unread wrapping already is.
+  void stray_references() {
+    const auto& t = ts_.tokens;
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> read; // token ranges read already
+    for (const auto& d : scan_.definitions)
+      for (const auto& range : d.decorators)
+        read.push_back(range);
+    for (const auto& u : scan_.unread_wrappings)
+      read.emplace_back(u.callee_begin, u.callee_end);
+    std::sort(read.begin(), read.end());
+    const auto is_read = [&](std::uint32_t i) {
+      auto it = std::upper_bound(read.begin(), read.end(),
+                                 std::pair{i, std::numeric_limits<std::uint32_t>::max()});
+      return it != read.begin() && std::prev(it)->first <= i && i < std::prev(it)->second;
+    };
+    const auto separates = [&](std::uint32_t k) {
+      return t[k].kind() == tok::newline || t[k].kind() == tok::indent ||
+             t[k].kind() == tok::dedent || t[k].is_op(";");
+    };
+    for (std::uint32_t i = 0; i < t.size() && t[i].kind() != tok::end; ++i) {
+      if (t[i].kind() != tok::name || (i > 0 && t[i - 1].is_op(".")) || !is_root(ts_.text(t[i])))
+        continue;
+      std::uint32_t k = i + 1; // the dotted name that starts at i
+      while (k + 1 < t.size() && t[k].is_op(".") && t[k + 1].kind() == tok::name)
+        k += 2;
+      const std::string spelled = dotted_name(ts_, i, k);
+      if (spelled.empty() || scan_.names.foreign(root(spelled)))
+        continue;
+      const std::string c = scan_.names.canonical(spelled);
+      if (c != "pl.jit.host" && c != "pl.function" && c != "pl.program")
+        continue;
+      if (is_read(i))
+        continue;
+      std::uint32_t s = i; // the statement's first token
+      while (s > 0 && !separates(s - 1))
+        --s;
+      // A decorator line, an import, a module-level alias (`deco = pl.jit.host`), or the
+      // value of a suspect, which is reported where it is used.
+      if (t[s].is_op("@") || t[s].is_keyword("import") || t[s].is_keyword("from"))
+        continue;
+      // The target of a binding (`deco = ...`, an alias's own name) is no use of it.
+      if (i == s && k < t.size() && (t[k].is_op("=") || t[k].is_op(":")))
+        continue;
+      const bool assigned = t[s].kind() == tok::name && s + 1 < t.size() && t[s + 1].is_op("=");
+      if (assigned && suspects_.contains(ts_.text(t[s])))
+        continue;
+      if (assigned && i == s + 2 && (k == t.size() || separates(k)) &&
+          scan_.names.canonical(ts_.text(t[s])) == c)
+        continue;
+      front_end_diagnostic fd;
+      fd.code = "unknown-decorator";
+      fd.where = ts_.where(t[i]);
+      fd.message = "cannot read '" + spelled +
+                   "' here, where it is no decorator of a function: a function it makes would "
+                   "drop out of the check unseen";
+      fd.help = "apply it as a decorator ('@" + spelled +
+                "'), or wrap a function of the same "
+                "scope ('host = " +
+                spelled + "(impl)')";
+      out_.push_back({-1, std::move(fd)});
+      i = k - 1;
+    }
   }
 
   /// A decorator the front end cannot read that may make the function the DSL's: it
