@@ -45,4 +45,4 @@ class TestSuite:
 # RUN: %python -c "import json,sys; d=json.load(open(sys.argv[1])); print('; '.join(p['name'] + ': ' + ' '.join(f['name'] + ' ' + '/'.join(str(s['devices']) for s in f['scopes']) for f in p['functions']) for p in d['programs']))" %t.json | %FileCheck --check-prefix=PLAN %s
 # PLAN: jit_enclosing_scopes: ; test_host_uses_module_chip: host {{\[0\]}}; inner: ; test_method: host {{\[1\]}}
 # RUN: %FileCheck --check-prefix=ERR --implicit-check-not=error: %s < %t.err
-# ERR: jit_enclosing_scopes.py:26:13: error: call of unknown function 'chip' [malformed-op]
+# ERR: jit_enclosing_scopes.py:26:13: error: call of unknown function 'chip': 'chip' is bound on line 19 in a function around this one, to something other than a DSL function: a call of it here is that, not the DSL function [malformed-op]

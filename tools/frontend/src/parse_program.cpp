@@ -227,8 +227,22 @@ program_unit dsl_parser::run(const candidate_program& cp, std::string_view stem)
     host_name_ = text(t_[d.name]);
     prog->functions.push_back(parse_function(d, sigs[k], cp.is_class));
   }
+  // A group nested in a function: a name that a function around it binds to anything but
+  // a DSL function is that binding, as Python finds it, not the DSL function of a scope
+  // further out (`def test(chip=fanout):` around a call of the module's `chip`).
+  const std::int32_t group_scope =
+      jit_ && !cp.functions.empty() ? scan_.definitions[cp.functions.front()].scope : 0;
   for (auto& [call, name] : pending_calls_) {
     const signature* s = signatures_.find(name);
+    if (group_scope > 0)
+      if (const std::uint32_t other = binding_outside_dsl(group_scope, name); other != no_binding) {
+        unit_->unresolved_callees.emplace_back(
+            call->where, "'" + std::string(name) + "' is bound on line " +
+                             std::to_string(ts_.line(t_[other])) +
+                             " in a function around this one, to something other than a DSL "
+                             "function: a call of it here is that, not the DSL function");
+        continue;
+      }
     if (!s && jit_)
       s = enclosing_function(name);
     if (s) {
@@ -596,6 +610,17 @@ const signature* dsl_parser::lookup_enclosing(std::string_view name) {
     return made;
   }
   return nullptr; // bound there to something else
+}
+
+std::uint32_t dsl_parser::binding_outside_dsl(std::int32_t from, std::string_view name) const {
+  const std::int32_t sc = binding_scope(from, name, true);
+  if (sc <= 0) // the module's binding: the DSL function itself, or rebound (found otherwise)
+    return no_binding;
+  const std::uint32_t last = final_binding(sc, name);
+  for (const auto& d : scan_.definitions)
+    if (d.scope == sc && !d.is_class && d.name == last && d.role != definition::dsl::none)
+      return no_binding;
+  return last;
 }
 
 std::int32_t dsl_parser::binding_scope(std::int32_t from, std::string_view name,

@@ -743,6 +743,9 @@ private:
   /// The nearest scope from `from` outward that binds `name` (-1: none); class bodies
   /// are passed over when `skip_classes`, as Python looks a free name up.
   std::int32_t binding_scope(std::int32_t from, std::string_view name, bool skip_classes) const;
+  /// The last binding of `name` in the nearest function from `from` outward that binds it,
+  /// when that binding is no DSL function (no_binding: none, or the module binds it).
+  std::uint32_t binding_outside_dsl(std::int32_t from, std::string_view name) const;
   /// The token of the last binding of `name` in `scope` (no_binding: none): what the name
   /// holds once the scope has run, as when a host orchestrator runs after its module.
   static constexpr std::uint32_t no_binding = UINT32_MAX;
