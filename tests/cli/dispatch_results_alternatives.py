@@ -45,6 +45,10 @@ def host(x):
 # RUN: cat %t.d/m/fast.py %t.d/m/slow.py > %t.d/m/both.py
 # RUN: sed -e '/^if os.environ/,/^        return x$/d' -e 's/^import os$/from .both import per_rank/' %s > %t.d/m/host_both.py
 # RUN: %commscope-opt %t.d/m/host_both.py | %FileCheck %s
+# ... and one that the module it is imported from binds twice itself (a `try:` of its own).
+# RUN: printf 'import pypto.language as pl\n\ntry:\n    from .fast import per_rank\nexcept ImportError:\n\n    @pl.jit\n    def per_rank(x, data):\n        return x\n' > %t.d/m/kernels.py
+# RUN: sed -e '/^if os.environ/,/^        return x$/d' -e 's/^import os$/from .kernels import per_rank/' %s > %t.d/m/host_kernels.py
+# RUN: %commscope-opt %t.d/m/host_kernels.py | %FileCheck %s
 # So may `slow.per_rank` where the file stores that attribute (`slow.per_rank = ...`).
 # RUN: sed -e '/^if os.environ/,/^        return x$/d' -e 's/^import os$/from . import fast, slow/' -e 's/^    w = per_rank(/    w = slow.per_rank(/' -e '$a slow.per_rank = fast.per_rank' %s > %t.d/m/host_patched.py
 # RUN: %commscope-opt %t.d/m/host_patched.py | %FileCheck %s

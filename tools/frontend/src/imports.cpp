@@ -427,9 +427,14 @@ resolution loader_state::function_in(const std::shared_ptr<scanned_module>& m,
     return r;
   }
   chain.push_back(m.get());
+  std::size_t bindings = 0;
+  if (!m->scan->scopes.empty())
+    for (const auto& rec : m->scan->scopes[0].records)
+      bindings += m->ts.text(m->ts.tokens[rec.name]) == name ? 1 : 0;
   if (auto it = m->functions.find(name); it != m->functions.end()) {
     r.what = resolution::status::found;
     r.function = &it->second;
+    r.rebound = bindings > 1;
     return r;
   }
   const import_record* imp = import_of(*m->scan, name, 0, true);
@@ -446,8 +451,10 @@ resolution loader_state::function_in(const std::shared_ptr<scanned_module>& m,
         continue;
       auto branch = chain;
       auto sub = function_in(next, name, branch);
-      if (sub.what == resolution::status::found || sub.what == resolution::status::broken)
+      if (sub.what == resolution::status::found || sub.what == resolution::status::broken) {
+        sub.rebound = sub.rebound || bindings > 1;
         return sub;
+      }
     }
   }
   if (!imp || imp->name.empty()) {
@@ -462,7 +469,9 @@ resolution loader_state::function_in(const std::shared_ptr<scanned_module>& m,
     r.searched = std::move(searched);
     return r;
   }
-  return function_in(next, imp->name, chain);
+  auto sub = function_in(next, imp->name, chain);
+  sub.rebound = sub.rebound || bindings > 1;
+  return sub;
 }
 
 void loader_state::index_run() {

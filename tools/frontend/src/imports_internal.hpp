@@ -59,6 +59,10 @@ struct resolution {
   };
   status what = status::module_missing;
   const imported_function* function = nullptr;
+  /// A module on the way binds the name more than once at its level (`try: from .fast
+  /// import f` / `except ImportError:` a def of its own): which binding is the function is
+  /// not read, so a chip orchestrator found may return any argument.
+  bool rebound = false;
   std::string module;                ///< the module named where the search ended
   std::string module_path;           ///< its file, when found
   std::vector<std::string> searched; ///< the directories looked in, for a missing module

@@ -672,7 +672,9 @@ mutable_expr dsl_parser::imported_call(expression_spec& s, const dotted* d, std:
         for (const auto& rec : scan_.imports)
           bindings += rec.scope == u->record->scope && rec.local == u->record->local ? 1 : 0;
         // So may `m.f` where the file stores that attribute (`chips.f = chips.g`).
-        if (bindings > 1 || (is_attribute && stores_attribute(u->name)))
+        // So may one that a module on the way binds twice (the same `try:` in a kernels
+        // module).
+        if (bindings > 1 || r.rebound || (is_attribute && stores_attribute(u->name)))
           made->returned = ~std::uint64_t{0};
       } else {
         made->level = commscope::level::other;
