@@ -108,13 +108,15 @@ std::optional<fs::path> module_file(const fs::path& dir, std::string_view module
       return p;
     return std::nullopt;
   }
+  // A package before a module of the same name in one directory, as Python's finder
+  // looks (a stale `config.py` beside the package `config/` is not what is imported).
   const fs::path rel = module_path(module);
+  if (auto p = dir / rel / "__init__.py"; is_file(p))
+    return p;
   fs::path file = dir / rel;
   file += ".py";
   if (is_file(file))
     return file;
-  if (auto p = dir / rel / "__init__.py"; is_file(p))
-    return p;
   return std::nullopt;
 }
 
