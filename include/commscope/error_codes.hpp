@@ -321,8 +321,9 @@ inline constexpr std::array<reason_info, 41> reasons{{
      "side effects the pass cannot follow: take the window from the pointer directly",
      "take the window from the pointer directly", 0},
     {error_code::view_escapes,
-     "a view of allocation {subject} is passed to {object} by keyword: a dispatch gives its "
-     "devices to its positional arguments only; pass the view positionally",
+     "a view of allocation {subject} is passed to {object} by keyword: the pass follows the "
+     "views of positional arguments only (a dispatch gives them its devices, a collective "
+     "its coverage); pass the view positionally",
      "pass the view positionally", 0},
     {error_code::view_escapes,
      "the window pointer of allocation {subject} is passed to {object} by keyword: take a "

@@ -811,10 +811,12 @@ private:
 
   /// Records the definitions of a call's variable arguments in `to`; returns the first
   /// index. An argument that is no variable gives what it is derived from (a slice of a
-  /// view, a tuple of views). `keywords`: the call is a dispatch, whose other operands
-  /// (keyword arguments, after the positional ones) may pass nothing the pass follows.
+  /// view, a tuple of views). `keywords`: the call is a dispatch (`callee`, with device=
+  /// among its operands) or a collective (`device` false), whose other operands (keyword
+  /// arguments, after the positional ones) may pass nothing the pass follows.
   constexpr std::uint32_t record_arguments(segmented<std::uint32_t>& to, expression e,
-                                           std::uint32_t& count, bool keywords = false) {
+                                           std::uint32_t& count, bool keywords = false,
+                                           std::string_view callee = {}, bool device = true) {
     const auto first = static_cast<std::uint32_t>(to.size());
     std::size_t positional = 0;
     for (auto&& arg : a_.arguments(e)) {
@@ -824,12 +826,11 @@ private:
       ++positional;
     }
     const std::size_t operands = keywords ? count_of(a_.subexpressions(e)) : 0;
-    if (operands > positional + 1) { // more than the arguments and device=
+    if (operands > positional + (device ? 1 : 0)) { // more than the arguments and device=
       // The keyword arguments; device= among them holds no view.
       const auto d = derived_of_operands(e, positional);
       if (d != no_index)
-        out_.escapes.emplace_back(escape_site<Adapter>{e, a_.call_target_of(e).callee.name,
-                                                       narrow(order_), d, true, true});
+        out_.escapes.emplace_back(escape_site<Adapter>{e, callee, narrow(order_), d, true, true});
     }
     count = static_cast<std::uint32_t>(to.size()) - first;
     return first;
@@ -875,7 +876,7 @@ private:
           break;
         }
         site.surely_runs = guarded_ == 0 && out_.first_jump == UINT64_MAX;
-        record_arguments(out_.dispatch_arguments, e, site.argument_count, true);
+        record_arguments(out_.dispatch_arguments, e, site.argument_count, true, t.callee.name);
         out_.dispatches.emplace_back(site);
       }
       return false;
@@ -890,7 +891,9 @@ private:
     if (r.collective) { // arity is judged with the collective's other checks
       collective_site site{t.op, narrow(at), open_loops_.empty() ? no_index : open_loops_.back(), 0,
                            0};
-      site.first_argument = record_arguments(out_.arguments, e, site.argument_count);
+      // A view by keyword (`allreduce(data, signal=sig)`) is none of its roles.
+      site.first_argument =
+          record_arguments(out_.arguments, e, site.argument_count, true, r.name, false);
       out_.collectives.emplace_back(site);
       out_.collective_wheres.emplace_back(a_.location_of(e));
     } else if (!arity_ok) {
