@@ -442,11 +442,11 @@ private:
       std::uint32_t s = i; // the statement's first token
       while (s > 0 && !separates(s - 1))
         --s;
-      // A decorator line, an import, a module-level alias (`deco = pl.jit.host`), or the
-      // value of a suspect, which is reported where it is used.
+      // A decorator line, an import, the target of a binding (an alias's own name), a
+      // module-level alias (`deco = pl.jit.host`), or the value of a suspect, which is
+      // reported where it is used.
       if (t[s].is_op("@") || t[s].is_keyword("import") || t[s].is_keyword("from"))
         continue;
-      // The target of a binding (`deco = ...`, an alias's own name) is no use of it.
       if (i == s && k < t.size() && (t[k].is_op("=") || t[k].is_op(":")))
         continue;
       const bool assigned = t[s].kind() == tok::name && s + 1 < t.size() && t[s + 1].is_op("=");
@@ -462,9 +462,7 @@ private:
                    "' here, where it is no decorator of a function: a function it makes would "
                    "drop out of the check unseen";
       fd.help = "apply it as a decorator ('@" + spelled +
-                "'), or wrap a function of the same "
-                "scope ('host = " +
-                spelled + "(impl)')";
+                "'), or wrap a function of the same scope ('host = " + spelled + "(impl)')";
       out_.push_back({-1, std::move(fd)});
       i = k - 1;
     }
