@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -208,26 +209,49 @@ private:
   /// Whether the tokens [b, e) name the DSL's module or one of its decorators (`pl`,
   /// `pl.jit.host`, through the file's aliases): not its types or operations.
   bool mentions_decorators(std::uint32_t b, std::uint32_t e) const {
-    const auto& t = ts_.tokens;
     for (std::uint32_t i = b; i < e; ++i) {
-      if (t[i].kind() != tok::name || (i > b && t[i - 1].is_op(".")))
+      if (i > b && ts_.tokens[i - 1].is_op("."))
         continue;
-      // Most names spell nothing of the DSL: no string is made for them (this runs over
-      // every binding of the file).
-      if (!is_root(ts_.text(t[i])))
+      const auto n = dsl_name_at(i, e);
+      if (!n)
         continue;
-      std::uint32_t k = i + 1; // the dotted name that starts at i
-      while (k + 1 < e && t[k].is_op(".") && t[k + 1].kind() == tok::name)
-        k += 2;
-      const std::string spelled = dotted_name(ts_, i, k);
-      if (spelled.empty() || scan_.names.foreign(root(spelled)))
-        continue;
-      const std::string c = scan_.names.canonical(spelled);
+      const std::string& c = n->canonical;
       for (const std::string_view m : {"pl", "pl.jit", "pl.program", "pl.function", "pl.inline"})
         if (c == m || (m != "pl" && c.starts_with(m) && c[m.size()] == '.'))
           return true;
     }
     return false;
+  }
+
+  /// A dotted name through the DSL's spellings: as written, canonical, and its end.
+  struct dsl_name {
+    std::string spelled;
+    std::string canonical;
+    std::uint32_t end = 0;
+  };
+  /// The dotted name that starts at token i and ends before e, when its first name is
+  /// one the aliases map and no import of another module binds; else nothing.
+  std::optional<dsl_name> dsl_name_at(std::uint32_t i, std::uint32_t e) const {
+    const auto& t = ts_.tokens;
+    // Most names spell nothing of the DSL: no string is made for them (this runs over
+    // every binding of the file).
+    if (t[i].kind() != tok::name || !is_root(ts_.text(t[i])))
+      return std::nullopt;
+    std::uint32_t k = i + 1;
+    while (k + 1 < e && t[k].is_op(".") && t[k + 1].kind() == tok::name)
+      k += 2;
+    std::string spelled = dotted_name(ts_, i, k);
+    if (spelled.empty() || scan_.names.foreign(root(spelled)))
+      return std::nullopt;
+    std::string canonical = scan_.names.canonical(spelled);
+    return dsl_name{std::move(spelled), std::move(canonical), k};
+  }
+
+  /// Whether token k ends a statement's tokens (a line, a block's edge, a `;`).
+  bool separates(std::uint32_t k) const {
+    const auto& t = ts_.tokens;
+    return t[k].kind() == tok::newline || t[k].kind() == tok::indent ||
+           t[k].kind() == tok::dedent || t[k].is_op(";");
   }
 
   /// The names bound somewhere to an expression of the DSL's decorators that is no
@@ -269,10 +293,6 @@ private:
     if (r.rhs_end != 0)
       return {r.rhs_begin, r.rhs_end};
     const auto& t = ts_.tokens;
-    const auto separates = [&](std::uint32_t k) {
-      return t[k].kind() == tok::newline || t[k].kind() == tok::indent ||
-             t[k].kind() == tok::dedent || t[k].is_op(";");
-    };
     std::uint32_t b = r.name;
     while (b > 0 && !separates(b - 1))
       --b;
@@ -421,20 +441,16 @@ private:
                                  std::pair{i, std::numeric_limits<std::uint32_t>::max()});
       return it != read.begin() && std::prev(it)->first <= i && i < std::prev(it)->second;
     };
-    const auto separates = [&](std::uint32_t k) {
-      return t[k].kind() == tok::newline || t[k].kind() == tok::indent ||
-             t[k].kind() == tok::dedent || t[k].is_op(";");
-    };
-    for (std::uint32_t i = 0; i < t.size() && t[i].kind() != tok::end; ++i) {
-      if (t[i].kind() != tok::name || (i > 0 && t[i - 1].is_op(".")) || !is_root(ts_.text(t[i])))
+    const auto size = static_cast<std::uint32_t>(t.size());
+    for (std::uint32_t i = 0; i < size && t[i].kind() != tok::end; ++i) {
+      if (i > 0 && t[i - 1].is_op("."))
         continue;
-      std::uint32_t k = i + 1; // the dotted name that starts at i
-      while (k + 1 < t.size() && t[k].is_op(".") && t[k + 1].kind() == tok::name)
-        k += 2;
-      const std::string spelled = dotted_name(ts_, i, k);
-      if (spelled.empty() || scan_.names.foreign(root(spelled)))
+      const auto n = dsl_name_at(i, size);
+      if (!n)
         continue;
-      const std::string c = scan_.names.canonical(spelled);
+      const std::string& spelled = n->spelled;
+      const std::string& c = n->canonical;
+      const std::uint32_t k = n->end;
       if (c != "pl.jit.host" && c != "pl.function" && c != "pl.program")
         continue;
       if (is_read(i))
