@@ -11,6 +11,7 @@
 #include <string>
 #include <string_view>
 #include <tuple>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -232,10 +233,13 @@ program_unit dsl_parser::run(const candidate_program& cp, std::string_view stem)
   // further out (`def test(chip=fanout):` around a call of the module's `chip`).
   const std::int32_t group_scope =
       jit_ && !cp.functions.empty() ? scan_.definitions[cp.functions.front()].scope : 0;
+  std::unordered_map<std::string_view, std::uint32_t> outside_dsl; // per name: calls repeat
   for (auto& [call, name] : pending_calls_) {
     const signature* s = signatures_.find(name);
     if (group_scope > 0)
-      if (const std::uint32_t other = binding_outside_dsl(group_scope, name); other != no_binding) {
+      if (const std::uint32_t other =
+              outside_dsl.try_emplace(name, binding_outside_dsl(group_scope, name)).first->second;
+          other != no_binding) {
         unit_->unresolved_callees.emplace_back(
             call->where, "'" + std::string(name) + "' is bound on line " +
                              std::to_string(ts_.line(t_[other])) +
@@ -595,18 +599,16 @@ const signature* dsl_parser::lookup_enclosing(std::string_view name) {
       binding_scope(scan_.scopes[static_cast<std::size_t>(scope_)].parent, name, true);
   if (sc < 0)
     return nullptr;
-  const std::uint32_t last = final_binding(sc, name);
-  for (const auto& d : scan_.definitions) {
-    using role = definition::dsl;
-    if (d.scope != sc || d.is_class || d.name != last ||
-        (d.role != role::jit_host && d.role != role::jit_chip && d.role != role::jit_kernel))
-      continue;
+  using role = definition::dsl;
+  const definition* d = function_bound_by(sc, final_binding(sc, name));
+  if (d &&
+      (d->role == role::jit_host || d->role == role::jit_chip || d->role == role::jit_kernel)) {
     auto* made = w_.make_node(signature{});
     made->name = w_.intern(name);
-    made->level = d.role == role::jit_host   ? commscope::level::host
-                  : d.role == role::jit_chip ? commscope::level::chip
-                                             : commscope::level::other;
-    made->orchestrator = d.role != role::jit_kernel;
+    made->level = d->role == role::jit_host   ? commscope::level::host
+                  : d->role == role::jit_chip ? commscope::level::chip
+                                              : commscope::level::other;
+    made->orchestrator = d->role != role::jit_kernel;
     return made;
   }
   return nullptr; // bound there to something else
@@ -617,10 +619,15 @@ std::uint32_t dsl_parser::binding_outside_dsl(std::int32_t from, std::string_vie
   if (sc <= 0) // the module's binding: the DSL function itself, or rebound (found otherwise)
     return no_binding;
   const std::uint32_t last = final_binding(sc, name);
+  const definition* d = function_bound_by(sc, last);
+  return d && d->role != definition::dsl::none ? no_binding : last;
+}
+
+const definition* dsl_parser::function_bound_by(std::int32_t scope, std::uint32_t name) const {
   for (const auto& d : scan_.definitions)
-    if (d.scope == sc && !d.is_class && d.name == last && d.role != definition::dsl::none)
-      return no_binding;
-  return last;
+    if (d.scope == scope && !d.is_class && d.name == name)
+      return &d;
+  return nullptr;
 }
 
 std::int32_t dsl_parser::binding_scope(std::int32_t from, std::string_view name,

@@ -746,6 +746,9 @@ private:
   /// The last binding of `name` in the nearest function from `from` outward that binds it,
   /// when that binding is no DSL function (no_binding: none, or the module binds it).
   std::uint32_t binding_outside_dsl(std::int32_t from, std::string_view name) const;
+  /// The function (no class) of `scope` whose binding is the token `name` (its def's name,
+  /// or a wrapping's target), or nullptr.
+  const definition* function_bound_by(std::int32_t scope, std::uint32_t name) const;
   /// The token of the last binding of `name` in `scope` (no_binding: none): what the name
   /// holds once the scope has run, as when a host orchestrator runs after its module.
   static constexpr std::uint32_t no_binding = UINT32_MAX;
