@@ -230,16 +230,21 @@ private:
     std::uint32_t end = 0;
   };
   /// The dotted name that starts at token i and ends before e, when its first name is
-  /// one the aliases map and no import of another module binds; else nothing.
-  std::optional<dsl_name> dsl_name_at(std::uint32_t i, std::uint32_t e) const {
+  /// one the aliases map and no import of another module binds; else nothing. With
+  /// `last` given, a name of more than one part must end in one of them.
+  std::optional<dsl_name> dsl_name_at(std::uint32_t i, std::uint32_t e,
+                                      std::span<const std::string_view> last = {}) const {
     const auto& t = ts_.tokens;
     // Most names spell nothing of the DSL: no string is made for them (this runs over
-    // every binding of the file).
+    // every binding of the file, and for stray_references over every token).
     if (t[i].kind() != tok::name || !is_root(ts_.text(t[i])))
       return std::nullopt;
     std::uint32_t k = i + 1;
     while (k + 1 < e && t[k].is_op(".") && t[k + 1].kind() == tok::name)
       k += 2;
+    if (!last.empty() && k > i + 1 &&
+        std::find(last.begin(), last.end(), ts_.text(t[k - 1])) == last.end())
+      return std::nullopt;
     std::string spelled = dotted_name(ts_, i, k);
     if (spelled.empty() || scan_.names.foreign(root(spelled)))
       return std::nullopt;
@@ -445,7 +450,9 @@ private:
     for (std::uint32_t i = 0; i < size && t[i].kind() != tok::end; ++i) {
       if (i > 0 && t[i - 1].is_op("."))
         continue;
-      const auto n = dsl_name_at(i, size);
+      // `pl.jit.host`, `L.jit.host`, `J.host`; a name alone may be an alias of one.
+      static constexpr std::array<std::string_view, 3> ends = {"host", "function", "program"};
+      const auto n = dsl_name_at(i, size, ends);
       if (!n)
         continue;
       const std::string& spelled = n->spelled;
