@@ -27,6 +27,7 @@
 #include <commscope/traits.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -43,6 +44,13 @@
 #include <vector>
 
 namespace commscope::reference {
+
+/// Python's builtins that only read what they are given: a call of one by its bare name,
+/// unbound (no variable), is a read of its operands and nothing else. A front end whose
+/// file binds one of these names itself (`from rich import print`, `def len(x)`) hands
+/// that call over with a callee that is no bare name: it calls the file's function.
+inline constexpr std::array<std::string_view, 9> read_only_builtins = {
+    "len", "isinstance", "print", "int", "bool", "str", "type", "id", "hasattr"};
 
 // ---- handles, strings and lists ---------------------------------------------------------
 

@@ -420,8 +420,7 @@ template <> struct commscope::ir_traits<commscope::reference::program_ptr> {
         return {operand_flow::escapes, name, true, 1};
       // Python's builtins that only read what they are given.
       if (callee && callee->what == expr_kind::name && !callee->var()) {
-        for (const auto b : {"len"sv, "isinstance"sv, "print"sv, "int"sv, "bool"sv, "str"sv,
-                             "type"sv, "id"sv, "hasattr"sv})
+        for (const auto b : reference::read_only_builtins)
           if (name == b)
             return {operand_flow::independent, {}, false};
         // Builtins that call or iterate what they are given: not followed, and not to be

@@ -26,6 +26,11 @@ bool repacks(std::string_view name) {
       return true;
   return false;
 }
+
+bool reads_only(std::string_view name) {
+  return std::find(reference::read_only_builtins.begin(), reference::read_only_builtins.end(),
+                   name) != reference::read_only_builtins.end();
+}
 } // namespace
 
 mutable_expr dsl_parser::opaque(std::uint32_t b, std::span<const expression_ptr> operands) {
@@ -766,6 +771,16 @@ mutable_expr dsl_parser::make_call(std::uint32_t b, mutable_expr callee, const d
   }
   s.what = expression::kind::call;
   s.base = callee_node();
+  // A read-only builtin's name that the file binds itself (`from rich import print`): the
+  // call is that function's, which the IR's traits would take for Python's builtin by its
+  // bare name. Its callee is handed over as a value the front end does not read.
+  if (open_root && !is_attribute && !unpacking && reads_only(last) && !is_builtin(last)) {
+    expression_spec c;
+    c.what = expression::kind::opaque;
+    c.where = s.where;
+    c.text = w_.intern(last);
+    s.base = w_.make(c);
+  }
   // Making the callee may parse again (a comprehension's targets), which grows the stacks
   // the arguments lie on and may move them: their spans are taken again after it.
   s.args = args.items();
