@@ -923,7 +923,6 @@ void module_scan::import(std::uint32_t b, std::uint32_t e, std::int32_t scope) {
        from_module.starts_with("pypto.language.distributed.")))
     distributed_import_end_ = ts_.end(t[e - 1]);
   if (import_.star) {
-    star_import = true;
     if (level == 0)
       names.add_star(from_module);
     if (level != 0 || (from_module != "pypto" && !from_module.starts_with("pypto."))) {

@@ -319,9 +319,6 @@ public:
   /// on the import's line, so that no line moves.
   static constexpr std::uint32_t no_offset = UINT32_MAX;
   std::uint32_t top_import_end = no_offset;
-  /// Some `from M import *`, at any level: a name the scan sees bound nowhere may be
-  /// bound by it, so none is surely Python's builtin.
-  bool star_import = false;
   /// The modules of `from M import *` other than the DSL's (module, leading dots): each
   /// may bind any name of the module's scope.
   std::vector<std::pair<std::string, std::uint32_t>> star_modules;

@@ -806,7 +806,8 @@ mutable_expr dsl_parser::make_call(std::uint32_t b, mutable_expr callee, const d
 }
 
 bool dsl_parser::is_builtin(std::string_view name) {
-  if (scan_.star_import)
+  // A star import of a module other than the DSL's may bind any name.
+  if (!scan_.star_modules.empty())
     return false;
   std::string key = std::to_string(function_scope_);
   key += ':';
