@@ -582,8 +582,9 @@ statement* dsl_parser::parse_simple() {
     }
     s.values = values.items();
     // A raise leaves the function (or the loop, for a handler outside it) as a return or
-    // a break does: no dispatch after it surely runs.
-    s.jump = w.is_keyword("raise");
+    // a break does: no dispatch after it surely runs. So may an assert, which raises when
+    // it fails (`assert pld.world_size() >= 6`: a smaller world stops there).
+    s.jump = w.is_keyword("raise") || w.is_keyword("assert");
     return w_.make(s);
   }
   if (w.is_keyword("type") && peek(1).kind() == tok::name && (is_op("=", 2) || is_op("[", 2))) {
@@ -647,14 +648,15 @@ statement* dsl_parser::parse_simple() {
   if (!is_op("=")) {
     s.what = statement::kind::evaluate;
     s.value = first;
-    const bool exit = !yields && exits(start, static_cast<std::uint32_t>(i_));
+    // A generator's consumer may stop it at a yield, as an exit stops the program.
+    const bool exit = yields || exits(start, static_cast<std::uint32_t>(i_));
     if (exit || first->what == expression::kind::string || is_docstring(*first)) {
       s.what = statement::kind::verbatim;
       const expression_ptr v[] = {first};
       s.values = v;
       s.value = nullptr;
       // `sys.exit(1)` ends the program as a raise does: no dispatch after it surely runs.
-      // Its arguments are evaluated first, as a raise's exception is.
+      // Its arguments (a yield's values) are evaluated first, as a raise's exception is.
       s.jump = exit;
       return w_.make(s);
     }
