@@ -408,6 +408,130 @@ resolution loader_state::function(const importer& from, std::string_view module,
   return sub;
 }
 
+std::optional<std::string> loader_state::decorator(const importer& from, std::string_view module,
+                                                   std::uint32_t level, std::string_view name) {
+  std::vector<std::string> searched;
+  auto m = find(from, module, level, searched);
+  if (!m)
+    return std::nullopt; // a library's (functools.cache): none of the DSL's
+  std::vector<const scanned_module*> chain;
+  return decorator_in(m, name, chain);
+}
+
+std::optional<std::string>
+loader_state::decorator_in(const std::shared_ptr<scanned_module>& m, std::string_view name,
+                           std::vector<const scanned_module*>& chain) {
+  if (m->unreadable || m->error || !m->scan ||
+      std::find(chain.begin(), chain.end(), m.get()) != chain.end() || chain.size() >= max_chain)
+    return std::nullopt;
+  chain.push_back(m.get());
+  const module_scan& scan = *m->scan;
+  std::size_t bindings = 0;
+  for (const auto& rec : scan.scopes[0].records)
+    bindings += m->ts.text(m->ts.tokens[rec.name]) == name ? 1 : 0;
+  const std::string canonical = scan.names.canonical(name);
+  if (module_scan::role_of(canonical, false) != definition::dsl::none ||
+      module_scan::role_of(canonical, true) != definition::dsl::none)
+    return bindings > 1 ? std::string() : canonical; // bound twice: which one is not read
+  std::call_once(m->unread_decorators_once, [&] {
+    // The findings of the check a file of its own gets (a reference to pl.jit.host that
+    // decorates nothing, a wrapping it cannot read), each charged to the module-level
+    // binding it lies in: the last one that starts at or above its line.
+    const auto& records = scan.scopes[0].records;
+    for (const auto& f : unknown_decorators(m->ts, scan)) {
+      const std::uint32_t line = f.diagnostic.where.line;
+      const py_scope::record* in = nullptr;
+      for (const auto& rec : records)
+        if (m->ts.where_offset(m->ts.tokens[rec.name].begin).line <= line)
+          in = &rec;
+      if (in)
+        m->unread_decorators.insert(m->ts.text(m->ts.tokens[in->name]));
+    }
+  });
+  if (m->unread_decorators.contains(name))
+    return std::string();
+  const import_record* imp = import_of(scan, name, 0, true);
+  importer here;
+  here.directory = m->directory;
+  here.has_directory = true;
+  if (imp) {
+    if (imp->name.empty() || imports_the_dsl(*imp))
+      return std::nullopt;
+    std::vector<std::string> searched;
+    auto next = find(here, imp->module, imp->level, searched);
+    if (!next)
+      return std::nullopt;
+    return decorator_in(next, imp->name, chain);
+  }
+  // The last star import whose module binds it, as in Python.
+  for (auto it = scan.star_modules.rbegin(); it != scan.star_modules.rend(); ++it) {
+    std::vector<std::string> searched;
+    auto next = find(here, it->first, it->second, searched);
+    if (!next || !next->scan)
+      continue;
+    auto branch = chain;
+    if (auto d = decorator_in(next, name, branch))
+      return d;
+  }
+  return std::nullopt;
+}
+
+void adopt_imported_decorators(const token_stream& ts, module_scan& scan, loader_state& loader,
+                               const importer& from, std::vector<front_end_diagnostic>& out) {
+  const auto& t = ts.tokens;
+  // Adopting appends to the definitions' programs only: the list itself does not move.
+  for (std::size_t i = 0; i < scan.definitions.size(); ++i) {
+    if (scan.definitions[i].role != definition::dsl::none)
+      continue;
+    const definition& d = scan.definitions[i];
+    for (const auto& [b, e] : d.decorators) {
+      std::uint32_t end = b;
+      while (end < e && !t[end].is_op("("))
+        ++end;
+      if (t[b].kind() != tok::name)
+        continue;
+      const import_record* imp = import_of(scan, ts.text(t[b]), d.scope);
+      if (!imp || imports_the_dsl(*imp))
+        continue;
+      // `@host_jit` of `from compat import host_jit`; `@compat.host_jit` of `import compat`
+      // (or of `from pkg import compat`): the module, and the name in it.
+      std::string module = imp->module;
+      std::string_view name = imp->name;
+      std::uint32_t k = b + 1;
+      if (k < end)
+        module = module_of_use(*imp);
+      for (; k + 1 < end && t[k].is_op(".") && t[k + 1].kind() == tok::name; k += 2) {
+        if (k > b + 1) {
+          module += '.';
+          module += name;
+        }
+        name = ts.text(t[k + 1]);
+      }
+      if (k != end || name.empty())
+        continue; // `@compat` of `import compat`, or no dotted name: no module's name
+      const auto found = loader.decorator(from, module, imp->level, name);
+      if (!found)
+        continue;
+      if (!found->empty()) {
+        scan.adopt(i, *found);
+        break;
+      }
+      const std::string spelled = dotted_name(ts, b, end);
+      front_end_diagnostic fd;
+      fd.code = "unknown-decorator";
+      fd.where = {ts.where_offset(t[b].begin).line, ts.where_offset(t[b].begin).column};
+      fd.message = "cannot read '@" + spelled + "': module '" + std::string(imp->level, '.') +
+                   module + "' makes it from the DSL's decorators in a way the front end "
+                   "does not read, so the function it decorates would drop out of the check";
+      fd.help = "decorate the function with the DSL's decorator itself ('@pl.jit.host'), or "
+                "bind the name once in that module as a plain alias ('" +
+                std::string(name) + " = pl.jit.host')";
+      out.push_back(std::move(fd));
+      break;
+    }
+  }
+}
+
 resolution loader_state::function_in(const std::shared_ptr<scanned_module>& m,
                                      std::string_view name,
                                      std::vector<const scanned_module*>& chain) {

@@ -18,6 +18,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -42,6 +43,12 @@ struct scanned_module {
   std::optional<syntax_error> error; ///< unreadable or no valid Python: nothing else is set
   bool unreadable = false;
   std::unordered_map<std::string_view, imported_function> functions; ///< module level only
+
+  /// The names the module binds at its level to something made from the DSL's decorators
+  /// that is no plain alias of one (a factory `def host_kernel(f)`, a conditional),
+  /// worked out when a decorator is first looked up in it.
+  std::once_flag unread_decorators_once;
+  std::unordered_set<std::string_view> unread_decorators;
 
   /// Constants already worked out (guarded: a module is shared by every thread).
   std::mutex constants_lock;
@@ -121,6 +128,14 @@ struct loader_state {
   resolution function(const importer& from, std::string_view module, std::uint32_t level,
                       std::string_view name);
 
+  /// What the name `name` of that module is as a decorator, re-exports followed: the
+  /// canonical spelling of the DSL decorator the module binds it to (`host_jit =
+  /// pl.jit.host`: `pl.jit.host`); empty when the module makes it from the DSL's
+  /// decorators in a way the front end does not read (a factory, a conditional, a second
+  /// binding); nothing when it is none of the DSL's, or the module is not found.
+  std::optional<std::string> decorator(const importer& from, std::string_view module,
+                                       std::uint32_t level, std::string_view name);
+
   /// The integer constant `name` of that module, re-exports followed.
   std::optional<std::int64_t> constant(const importer& from, std::string_view module,
                                        std::uint32_t level, std::string_view name,
@@ -176,6 +191,9 @@ private:
   void index_callers(const std::shared_ptr<scanned_module>& m, run_file& f);
   resolution function_in(const std::shared_ptr<scanned_module>& m, std::string_view name,
                          std::vector<const scanned_module*>& chain);
+  std::optional<std::string> decorator_in(const std::shared_ptr<scanned_module>& m,
+                                          std::string_view name,
+                                          std::vector<const scanned_module*>& chain);
   std::optional<std::int64_t> constant_in(const std::shared_ptr<scanned_module>& m,
                                           std::string_view name, std::uint32_t chain);
 
@@ -187,6 +205,14 @@ private:
   std::unordered_map<std::string, std::shared_ptr<entry>> modules_; ///< by normalized path
   std::unordered_map<std::string, std::string> found_;              ///< (dir, module) -> path
 };
+
+/// Gives each definition of `scan` that a decorator imported from a module of the search
+/// path makes a DSL function (`from compat import host_jit`, where compat.py binds
+/// `host_jit = pl.jit.host`) its role (module_scan::adopt). A decorator that such a module
+/// makes from the DSL's decorators in a way the front end does not read is reported in
+/// `out` (unknown-decorator): the function would drop out of the check.
+void adopt_imported_decorators(const token_stream& ts, module_scan& scan, loader_state& loader,
+                               const importer& from, std::vector<front_end_diagnostic>& out);
 
 /// Whether an import is of the DSL's own modules (`pypto` and below).
 inline bool imports_the_dsl(const import_record& r) {

@@ -507,6 +507,20 @@ std::uint32_t module_scan::skip_type_parameters(std::uint32_t i) const {
   }
 }
 
+definition::dsl module_scan::role_of(std::string_view spelled, bool is_class) {
+  using r = definition::dsl;
+  if (is_class)
+    return spelled == "pl.program" ? r::program_class : r::none;
+  if (spelled == "pl.jit.host")
+    return r::jit_host;
+  if (spelled == "pl.jit")
+    return r::jit_chip;
+  if (spelled == "pl.jit.incore" || spelled == "pl.jit.inline" || spelled == "pl.jit.opaque" ||
+      spelled == "pl.jit.extern")
+    return r::jit_kernel;
+  return spelled == "pl.function" ? r::method : r::none;
+}
+
 void module_scan::classify(definition& d) const {
   for (const auto& [b, e] : d.decorators) {
     std::uint32_t end = e;
@@ -516,22 +530,35 @@ void module_scan::classify(definition& d) const {
         end = i;
         break;
       }
-    const std::string spelled = names.canonical(dotted_name(ts_, b, end));
-    using r = definition::dsl;
-    if (d.is_class && spelled == "pl.program")
-      d.role = r::program_class;
-    else if (!d.is_class && spelled == "pl.jit.host")
-      d.role = r::jit_host;
-    else if (!d.is_class && spelled == "pl.jit")
-      d.role = r::jit_chip;
-    else if (!d.is_class && (spelled == "pl.jit.incore" || spelled == "pl.jit.inline" ||
-                             spelled == "pl.jit.opaque" || spelled == "pl.jit.extern"))
-      d.role = r::jit_kernel;
-    else if (!d.is_class && spelled == "pl.function")
-      d.role = r::method;
-    else
-      continue;
+    d.role = role_of(names.canonical(dotted_name(ts_, b, end)), d.is_class);
+    if (d.role != definition::dsl::none)
+      return;
+  }
+}
+
+void module_scan::adopt(std::size_t index, std::string_view canonical) {
+  auto& d = definitions[index];
+  d.role = role_of(canonical, d.is_class);
+  if (d.role == definition::dsl::none)
     return;
+  attach(static_cast<std::int32_t>(index));
+  if (d.role == definition::dsl::program_class) {
+    // Its methods were read before it was known for a program class.
+    const std::int32_t body = definitions[index].own_scope;
+    for (std::size_t k = index + 1; k < definitions.size(); ++k) {
+      auto& m = definitions[k];
+      if (m.scope != body || m.role != definition::dsl::none)
+        continue;
+      classify(m); // none or method: a jit function of the class body has its group
+      if (m.role == definition::dsl::method)
+        attach(static_cast<std::int32_t>(k));
+    }
+  }
+  // A program lists its functions in source order, as the scan found them.
+  const std::int32_t p = definitions[index].program;
+  if (p >= 0) {
+    auto& fs = programs[static_cast<std::size_t>(p)].functions;
+    std::sort(fs.begin(), fs.end());
   }
 }
 

@@ -337,6 +337,14 @@ public:
 
   void run();
 
+  /// The role a decorator of that canonical spelling gives a def or class (`pl.jit.host`:
+  /// jit_host), or none.
+  [[nodiscard]] static definition::dsl role_of(std::string_view canonical, bool is_class);
+  /// Gives definition `index`, of no role, the role a decorator of that canonical spelling
+  /// gives it (one the scan could not read by itself: an alias another module binds), and
+  /// puts it in its program; a program class's methods join it then.
+  void adopt(std::size_t index, std::string_view canonical);
+
   /// Whether the logical line from token `kw` to its NEWLINE `nl` is a compound statement.
   bool is_compound(std::uint32_t kw, std::uint32_t nl) const;
   /// The ':' that ends a compound statement's header.

@@ -47,6 +47,10 @@ module_result parse_module(std::string_view text, const module_options& options)
       std::optional<detail::attribute_stores> stores; ///< made when first asked
     } context{options.imports ? &options.imports->state() : nullptr, &scan,
               detail::importer_of(options.path, directory), &ts, std::nullopt};
+    // A decorator imported from another module of the program's own (`from compat import
+    // host_jit`) may make a DSL function: read before the programs are.
+    if (context.loader && !scan.imports.empty())
+      detail::adopt_imported_decorators(ts, scan, *context.loader, context.from, r.diagnostics);
     if (context.loader && !scan.imports.empty())
       consts.import_constants(
           [](void* c, std::string_view name, std::int32_t scope) -> std::optional<std::int64_t> {

@@ -1,0 +1,40 @@
+import functools
+import pypto.language as pl
+import pypto.language.distributed as pld
+from compat import host_kernel, maybe, log_calls
+
+
+@functools.cache
+def helper():
+    return 1
+
+
+@log_calls
+@pl.jit
+def chip(x, v):
+    return x
+
+
+@host_kernel
+def host(x):
+    leaked = pld.alloc_window_buffer(64)
+
+
+@maybe
+def host2(x):
+    leaked2 = pld.alloc_window_buffer(64)
+
+
+# A decorator that another module of the program makes from the DSL's decorators in a
+# way the front end does not read (a factory, a conditional) is reported: the function
+# would drop out of the check. Decorators of libraries (functools) and of the program's
+# modules that are none of the DSL's (log_calls) are left alone.
+# RUN: rm -rf %t.d && mkdir -p %t.d && cp %s %t.d/model.py
+# RUN: printf 'import pypto.language as pl\nFAST = True\n\n\ndef host_kernel(f):\n    return pl.jit.host(f)\n\n\nmaybe = pl.jit.host if FAST else pl.jit\n\n\ndef log_calls(f):\n    return f\n' > %t.d/compat.py
+# RUN: %commscope-opt %t.d/model.py > %t.out; test $? -eq 1
+# RUN: %FileCheck %s < %t.out
+# CHECK: model.py:18:2: error: cannot read '@host_kernel': module 'compat' makes it from the DSL's decorators in a way the front end does not read, so the function it decorates would drop out of the check [unknown-decorator]
+# CHECK: help: decorate the function with the DSL's decorator itself ('@pl.jit.host'), or bind the name once in that module as a plain alias ('host_kernel = pl.jit.host')
+# CHECK: model.py:23:2: error: cannot read '@maybe': module 'compat' makes it
+# CHECK-NOT: log_calls
+# CHECK: Found 2 errors in 1 file (1 file checked).
