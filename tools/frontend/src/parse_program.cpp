@@ -54,22 +54,60 @@ std::uint32_t block_cost(const token_stream& ts, std::uint32_t kw, std::uint32_t
   return std::max(outer, inner);
 }
 
-/// For each definition `hosts` names (indices into `defs`), whether a body of the file's
-/// DSL functions names it, other than its own definition: a host orchestrator that
-/// another one calls (`make()`, `self.make()`, or passed on), which hands what it returns
-/// to code the pass does not follow. Any use counts, since the pass does not follow what
-/// is done with the value; a call at the module's level is the runtime's, which the views
-/// of a finished scope cannot reach a device through.
-std::vector<bool> named_in_bodies(const token_stream& ts, const std::vector<definition>& defs,
+/// For each definition `hosts` names (indices into the scan's definitions), whether a
+/// body of the file's DSL functions names it, other than its own definition: a host
+/// orchestrator that another one calls (`make()`, `self.make()`, or passed on), which
+/// hands what it returns to code the pass does not follow. Any use counts, since the pass
+/// does not follow what is done with the value; a call at the module's level is the
+/// runtime's, which the views of a finished scope cannot reach a device through. A host
+/// goes by the names of the module that hold it too: the def it wraps (`make =
+/// pl.jit.host(_make)`), and a name bound at the module's level to a value that names it
+/// (`build = make`, `HOSTS = {"make": make}`), each of those in turn.
+std::vector<bool> named_in_bodies(const token_stream& ts, const module_scan& scan,
                                   const std::vector<std::uint32_t>& hosts) {
+  const auto& defs = scan.definitions;
   std::vector<bool> named(hosts.size(), false);
   if (hosts.empty())
     return named;
   const auto& t = ts.tokens;
+  std::vector<std::vector<std::string_view>> names(hosts.size());
+  for (std::size_t i = 0; i < hosts.size(); ++i) {
+    const definition& h = defs[hosts[i]];
+    names[i].push_back(ts.text(t[h.name]));
+    if (h.name != h.keyword + 1)
+      names[i].push_back(ts.text(t[h.keyword + 1]));
+  }
+  const auto goes_by = [&](std::size_t i, std::string_view n) {
+    return std::find(names[i].begin(), names[i].end(), n) != names[i].end();
+  };
+  if (!scan.scopes.empty()) {
+    // To a fixed point: each round adds a name or ends (at most one per binding).
+    const auto& records = scan.scopes[0].records;
+    for (bool grew = true; grew;) {
+      grew = false;
+      for (const auto& r : records) {
+        if (r.rhs_end == 0)
+          continue;
+        const std::string_view bound = ts.text(t[r.name]);
+        for (std::size_t i = 0; i < hosts.size(); ++i) {
+          if (goes_by(i, bound))
+            continue;
+          for (std::uint32_t k = r.rhs_begin; k < r.rhs_end; ++k)
+            if (t[k].kind() == tok::name && !(k > 0 && t[k - 1].is_op(".")) &&
+                goes_by(i, ts.text(t[k]))) {
+              names[i].push_back(bound);
+              grew = true;
+              break;
+            }
+        }
+      }
+    }
+  }
   // Lengths first: most name tokens are none of the hosts' names.
   std::uint64_t lengths = 0;
-  for (const auto h : hosts)
-    lengths |= std::uint64_t{1} << std::min<std::size_t>(ts.text(t[defs[h].name]).size(), 63);
+  for (const auto& ns : names)
+    for (const auto n : ns)
+      lengths |= std::uint64_t{1} << std::min<std::size_t>(n.size(), 63);
   for (const auto& d : defs) {
     if (d.role == definition::dsl::none || d.is_class)
       continue;
@@ -81,7 +119,7 @@ std::vector<bool> named_in_bodies(const token_stream& ts, const std::vector<defi
         continue;
       for (std::size_t i = 0; i < hosts.size(); ++i) {
         const definition& h = defs[hosts[i]];
-        if (!named[i] && k != h.name && k != h.keyword + 1 && n == ts.text(t[h.name]))
+        if (!named[i] && k != h.name && k != h.keyword + 1 && goes_by(i, n))
           named[i] = true;
       }
     }
@@ -206,7 +244,7 @@ program_unit dsl_parser::run(const candidate_program& cp, std::string_view stem)
   for (std::size_t k = 0; k < cp.functions.size(); ++k)
     if (sigs[k]->level == commscope::level::host && sigs[k]->orchestrator)
       hosts.push_back(cp.functions[k]);
-  std::vector<bool> called = named_in_bodies(ts_, scan_.definitions, hosts);
+  std::vector<bool> called = named_in_bodies(ts_, scan_, hosts);
   // Called from another input file of the run (through an import): found there, since
   // each file is analyzed on its own.
   if (loader_ && !path_.empty())
