@@ -231,13 +231,19 @@ program_unit dsl_parser::run(const candidate_program& cp, std::string_view stem)
   // DSL functions whose name is bound again below them (`def chip` after `@pl.jit def
   // chip`): a call of the name is no longer theirs. Name, the DSL def, the last binding.
   std::vector<std::tuple<std::string_view, std::uint32_t, std::uint32_t>> rebound;
+  // A group of a class body's functions: its functions are the class's attributes, which
+  // a bare name in their bodies does not reach (Python skips class bodies): such a call
+  // is looked up in the scopes around the class.
+  const bool class_members = !cp.is_class && cp.scope > 0 &&
+                             scan_.scopes[static_cast<std::size_t>(cp.scope)].what ==
+                                 py_scope::kind::class_body;
   for (const auto index : cp.functions) {
     const definition& d = scan_.definitions[index];
     sigs.push_back(make_signature(d));
     const std::string_view name = text(t_[d.name]);
     if (const std::uint32_t last = final_binding(d.scope, name); last != d.name)
       rebound.emplace_back(name, d.keyword, last);
-    else if (!signatures_.find(sigs.back()->name))
+    else if (!class_members && !signatures_.find(sigs.back()->name))
       signatures_.put(sigs.back());
   }
   std::vector<std::uint32_t> hosts;
