@@ -241,7 +241,11 @@ program_unit dsl_parser::run(const candidate_program& cp, std::string_view stem)
     const definition& d = scan_.definitions[index];
     sigs.push_back(make_signature(d));
     const std::string_view name = text(t_[d.name]);
-    if (const std::uint32_t last = final_binding(d.scope, name); last != d.name)
+    std::uint32_t last = final_binding(d.scope, name);
+    if (last == d.name && d.scope == 0 && !scan_.star_modules.empty())
+      if (const std::uint32_t star = star_rebinding(name, d.name); star != no_binding)
+        last = star; // `from fast_kernels import *` below the def
+    if (last != d.name)
       rebound.emplace_back(name, d.keyword, last);
     else if (!class_members && !signatures_.find(sigs.back()->name))
       signatures_.put(sigs.back());
@@ -300,9 +304,11 @@ program_unit dsl_parser::run(const candidate_program& cp, std::string_view stem)
     }
     for (const auto& [n, def, last] : rebound)
       if (n == name && last != no_binding) {
+        const bool star = t_[last].is_keyword("from");
         unit_->unresolved_callees.emplace_back(
-            call->where, "'" + std::string(name) + "' is bound again on line " +
-                             std::to_string(ts_.line(t_[last])) +
+            call->where, "'" + std::string(name) + (star ? "' may be bound again" : "' is bound again") +
+                             " on line " + std::to_string(ts_.line(t_[last])) +
+                             (star ? " by a star import" : "") +
                              ", below the DSL function of line " +
                              std::to_string(ts_.line(t_[def])) + ", which it no longer names");
         break;
@@ -686,6 +692,26 @@ std::int32_t dsl_parser::binding_scope(std::int32_t from, std::string_view name,
     s = scope.parent < s ? scope.parent : -1; // a parent is scanned before its children
   }
   return -1;
+}
+
+std::uint32_t dsl_parser::star_rebinding(std::string_view name, std::uint32_t after) {
+  for (std::size_t k = 0; k < scan_.star_modules.size(); ++k) {
+    const std::uint32_t at = scan_.star_tokens[k];
+    if (at < after)
+      continue;
+    if (!loader_)
+      return at;
+    const auto& [module, level] = scan_.star_modules[k];
+    std::vector<std::string> searched;
+    const auto m = loader_->find(importer_, module, level, searched);
+    // A module the loader cannot read, or whose names it cannot list, may bind any name.
+    if (!m || !m->scan || m->scan->dynamic_globals || !m->scan->star_modules.empty())
+      return at;
+    for (const auto& r : m->scan->scopes[0].records)
+      if (m->ts.text(m->ts.tokens[r.name]) == name)
+        return at;
+  }
+  return no_binding;
 }
 
 std::uint32_t dsl_parser::final_binding(std::int32_t scope, std::string_view name) const {

@@ -753,6 +753,9 @@ private:
   /// holds once the scope has run, as when a host orchestrator runs after its module.
   static constexpr std::uint32_t no_binding = UINT32_MAX;
   std::uint32_t final_binding(std::int32_t scope, std::string_view name) const;
+  /// The first star import of the module's level below token `after` whose module may
+  /// bind `name` (it does, or its names cannot be listed); no_binding if none.
+  std::uint32_t star_rebinding(std::string_view name, std::uint32_t after);
   /// Whether the import `r` makes the last binding of `name` in its scope.
   bool binds_last(const import_record& r, std::string_view name) const;
   /// enclosing_function's answers, by the group's scope and the name.
