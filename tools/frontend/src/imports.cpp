@@ -82,6 +82,45 @@ namespace {
 /// across modules").
 constexpr std::size_t max_chain = 16;
 
+/// Whether `from M import *` binds `name` in the importer, M scanned as `m`: M's
+/// `__all__` when it lists string literals, else its module-level names that do not start
+/// with '_'. Nothing when that cannot be read (`__all__` computed or bound twice, or M
+/// binding its names where no statement shows them).
+std::optional<bool> star_exports(const scanned_module& m, std::string_view name) {
+  if (!m.scan || m.scan->dynamic_globals)
+    return std::nullopt;
+  const auto& t = m.ts.tokens;
+  const py_scope::record* all = nullptr;
+  bool bound = false;
+  for (const auto& r : m.scan->scopes[0].records) {
+    const std::string_view n = m.ts.text(t[r.name]);
+    if (n == "__all__") {
+      if (all)
+        return std::nullopt;
+      all = &r;
+    }
+    bound = bound || n == name;
+  }
+  if (!all)
+    return bound && !name.starts_with('_');
+  if (all->rhs_end == 0)
+    return std::nullopt;
+  bool listed = false;
+  for (std::uint32_t k = all->rhs_begin; k < all->rhs_end; ++k) {
+    const std::string_view x = m.ts.text(t[k]);
+    if (t[k].kind() == tok::string) {
+      if (x.size() < 2 || (x.front() != '"' && x.front() != '\'') || x.front() != x.back() ||
+          x.starts_with("\"\"\"") || x.starts_with("'''"))
+        return std::nullopt;
+      listed = listed || x.substr(1, x.size() - 2) == name;
+    } else if (!(t[k].is_op("[") || t[k].is_op("]") || t[k].is_op("(") || t[k].is_op(")") ||
+                 t[k].is_op(","))) {
+      return std::nullopt;
+    }
+  }
+  return listed;
+}
+
 bool is_file(const fs::path& p) {
   std::error_code ec;
   return fs::is_regular_file(p, ec);
@@ -408,6 +447,18 @@ resolution loader_state::function(const importer& from, std::string_view module,
   return sub;
 }
 
+bool loader_state::star_may_bind(const importer& from, std::string_view module,
+                                 std::uint32_t level, std::string_view name) {
+  std::vector<std::string> searched;
+  const auto m = find(from, module, level, searched);
+  if (!m)
+    return false;
+  if (m->unreadable || m->error || !m->scan->star_modules.empty())
+    return true;
+  const auto exported = star_exports(*m, name);
+  return !exported || *exported;
+}
+
 std::optional<std::string> loader_state::decorator(const importer& from, std::string_view module,
                                                    std::uint32_t level, std::string_view name) {
   std::vector<std::string> searched;
@@ -570,16 +621,25 @@ resolution loader_state::function_in(const std::shared_ptr<scanned_module>& m,
   if (!imp) {
     // A package's `from .kernels import *` re-exports the DSL functions of that module:
     // the last star import that has the name binds it, as in Python.
+    // A module it does not export the name from is passed over; one that binds it to
+    // something else, or may, ends the search: the name is that, no DSL function.
     for (auto it = m->scan->star_modules.rbegin(); it != m->scan->star_modules.rend(); ++it) {
       std::vector<std::string> searched;
       auto next = find(here, it->first, it->second, searched);
       if (!next)
+        continue;
+      const auto exported = next->error ? std::optional<bool>(true) : star_exports(*next, name);
+      if (exported && !*exported && next->scan && next->scan->star_modules.empty())
         continue;
       auto branch = chain;
       auto sub = function_in(next, name, branch);
       if (sub.what == resolution::status::found || sub.what == resolution::status::broken) {
         sub.rebound = sub.rebound || bindings > 1;
         return sub;
+      }
+      if (!exported || *exported) {
+        r.what = resolution::status::no_function;
+        return r;
       }
     }
   }

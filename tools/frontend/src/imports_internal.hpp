@@ -128,6 +128,12 @@ struct loader_state {
   resolution function(const importer& from, std::string_view module, std::uint32_t level,
                       std::string_view name);
 
+  /// Whether `from M import *` of that module may bind `name` in the importer (it exports
+  /// a binding of the name, or its names cannot be read); false for a module not found
+  /// (a library's, which binds none of the program's names).
+  bool star_may_bind(const importer& from, std::string_view module, std::uint32_t level,
+                     std::string_view name);
+
   /// What the name `name` of that module is as a decorator, re-exports followed: the
   /// canonical spelling of the DSL decorator the module binds it to (`host_jit =
   /// pl.jit.host`: `pl.jit.host`); empty when the module makes it from the DSL's

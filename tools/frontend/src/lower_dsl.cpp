@@ -596,8 +596,11 @@ const import_record* dsl_parser::star_import_of(std::string_view name) {
     return nullptr;
   for (std::size_t k = scan_.star_modules.size(); k-- > 0;) {
     const auto& [module, level] = scan_.star_modules[k];
+    // The last that binds the name, or may, binds it (to something else than a DSL
+    // function, the call's diagnostic says).
     const auto r = loader_->function(importer_, module, level, name);
-    if (r.what != resolution::status::found && r.what != resolution::status::broken)
+    if (r.what != resolution::status::found && r.what != resolution::status::broken &&
+        !loader_->star_may_bind(importer_, module, level, name))
       continue;
     for (const auto& rec : star_records_)
       if (rec.local == name && rec.module == module && rec.level == level)
