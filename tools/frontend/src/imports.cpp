@@ -389,6 +389,7 @@ std::shared_ptr<scanned_module> loader_state::load(const std::string& path,
           continue;
         imported_function f;
         f.role = d.role;
+        f.token = d.name;
         if (d.own_scope >= 0)
           for (const auto& rec : m->scan->scopes[static_cast<std::size_t>(d.own_scope)].records)
             if (rec.name < d.colon)
@@ -611,7 +612,17 @@ resolution loader_state::function_in(const std::shared_ptr<scanned_module>& m,
   if (auto it = m->functions.find(name); it != m->functions.end()) {
     r.what = resolution::status::found;
     r.function = &it->second;
-    r.rebound = bindings > 1;
+    // Bound again: by a second binding, through globals() or exec, or by a star import
+    // below the def that may bind the name (`from fastk import *`).
+    r.rebound = bindings > 1 || m->scan->dynamic_globals;
+    const auto& stars = m->scan->star_tokens;
+    importer here;
+    here.directory = m->directory;
+    here.has_directory = true;
+    for (std::size_t k = 0; k < stars.size() && !r.rebound; ++k) {
+      const auto& [module, level] = m->scan->star_modules[k];
+      r.rebound = stars[k] > it->second.token && star_may_bind(here, module, level, name);
+    }
     return r;
   }
   const import_record* imp = import_of(*m->scan, name, 0, true);

@@ -31,6 +31,7 @@ struct imported_function {
   /// A chip orchestrator's: what it may return of its arguments (returned_parameters.hpp).
   std::vector<std::string> returned_names;
   std::uint64_t returned = ~std::uint64_t{0};
+  std::uint32_t token = 0; ///< its name's token in its module
 };
 
 /// One module file, read, tokenized and scanned once; never parsed further.
