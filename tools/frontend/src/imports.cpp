@@ -448,6 +448,35 @@ resolution loader_state::function(const importer& from, std::string_view module,
   return sub;
 }
 
+std::optional<std::string> loader_state::package_attribute(const importer& from,
+                                                           std::string_view package,
+                                                           std::uint32_t level,
+                                                           std::string_view name) {
+  std::vector<std::string> searched;
+  const auto m = find(from, package, level, searched);
+  if (!m || !fs::path(m->path).filename().string().starts_with("__init__."))
+    return std::nullopt;
+  if (m->unreadable || m->error || m->scan->dynamic_globals)
+    return std::string();
+  bool bound = false;
+  for (const auto& r : m->scan->scopes[0].records)
+    bound = bound || m->ts.text(m->ts.tokens[r.name]) == name;
+  if (!bound)
+    return std::nullopt;
+  // `from . import fast as X` (or `from .sub import fast as X`), bound once: the
+  // package's module, as a path from the importer.
+  std::size_t bindings = 0;
+  for (const auto& r : m->scan->scopes[0].records)
+    bindings += m->ts.text(m->ts.tokens[r.name]) == name ? 1 : 0;
+  const import_record* imp = import_of(*m->scan, name, 0, true);
+  if (bindings != 1 || !imp || imp->level != 1 || imp->name.empty())
+    return std::string();
+  std::string module(package);
+  if (!imp->module.empty())
+    module += "." + imp->module;
+  return module + "." + imp->name;
+}
+
 bool loader_state::star_may_bind(const importer& from, std::string_view module,
                                  std::uint32_t level, std::string_view name) {
   std::vector<std::string> searched;

@@ -129,6 +129,14 @@ struct loader_state {
   resolution function(const importer& from, std::string_view module, std::uint32_t level,
                       std::string_view name);
 
+  /// What `from P import X` binds X to, P that package (`level` leading dots) seen from
+  /// `from`, when P's `__init__.py` binds X itself: Python takes that attribute before
+  /// the submodule P.X. The module it names (`from . import fast as X` there: `P.fast`)
+  /// as a path from `from`; empty when P binds X to anything else; nothing when P does
+  /// not bind X (then `P.X` is the submodule).
+  std::optional<std::string> package_attribute(const importer& from, std::string_view package,
+                                               std::uint32_t level, std::string_view name);
+
   /// Whether `from M import *` of that module may bind `name` in the importer (it exports
   /// a binding of the name, or its names cannot be read); false for a module not found
   /// (a library's, which binds none of the program's names).

@@ -584,6 +584,17 @@ std::optional<dsl_parser::imported_use> dsl_parser::use_of(const dotted* d, std:
   if (imports_the_dsl(*u.record))
     return std::nullopt;
   u.module = dotted_module(*u.record, *d);
+  if (!u.record->name.empty() && loader_) {
+    // `from pkg import kernels`: the attribute pkg/__init__.py binds, if it binds one.
+    if (auto a = loader_->package_attribute(importer_, u.record->module, u.record->level,
+                                            u.record->name)) {
+      if (a->empty())
+        return std::nullopt; // bound to what the front end does not read
+      for (std::uint32_t k = 0; k + 1 < d->attrs; ++k)
+        *a += "." + std::string(text(t_[d->attribute(k)]));
+      u.module = std::move(*a);
+    }
+  }
   u.level = u.record->level;
   u.name = last;
   return u;
