@@ -70,6 +70,10 @@ statement_ptr dsl_parser::parse_for() {
       auto* v = bind_new(n);
       targets.push(v);
     }
+    std::vector<expression_ptr> stored{iter};
+    if (stores)
+      if (auto keys = target_keys(targets_begin, in))
+        stored.push_back(std::move(keys));
     const node_list<statement_ptr> body = parse_block();
     const expression_ptr values[] = {
         stores ? expression_ptr(store_of(
@@ -77,7 +81,7 @@ statement_ptr dsl_parser::parse_for() {
                      std::string(ts_.source.substr(t_[targets_begin].begin,
                                                    ts_.end(t_[in - 1]) - t_[targets_begin].begin)) +
                          " = ...",
-                     iter))
+                     stored))
                : iter};
     s.values = values;
     s.targets = targets.items();

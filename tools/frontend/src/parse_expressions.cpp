@@ -587,6 +587,32 @@ mutable_expr dsl_parser::parse_primary() {
   }
 }
 
+expression_ptr dsl_parser::target_keys(std::uint32_t b, std::uint32_t e) {
+  const std::size_t resume = i_;
+  gathered<expression_ptr> keys(xs_);
+  for (std::uint32_t k = b; k < e; ++k) {
+    if (!t_[k].is_op("["))
+      continue;
+    i_ = k + 1;
+    while (!is_op("]")) {
+      keys.push(parse_slice());
+      if (!is_op(","))
+        break;
+      next();
+    }
+    expect_op("]");
+    k = static_cast<std::uint32_t>(i_ - 1);
+  }
+  expression_ptr whole;
+  if (!keys.empty()) {
+    auto* o = opaque(b, keys.items());
+    o->set_conditional();
+    whole = o;
+  }
+  i_ = resume;
+  return whole;
+}
+
 mutable_expr dsl_parser::parse_slice() {
   const std::uint32_t b = static_cast<std::uint32_t>(i_);
   gathered<expression_ptr> parts(xs_);

@@ -167,12 +167,16 @@ void dsl_parser::read_header_expressions(std::uint32_t end, gathered<expression_
       const bool stores = te > b && for_each_target_name(ts_, b, te, [&](std::uint32_t k) {
                             targets.push(bind_new(text(t_[k])));
                           });
-      if (stores && !values.empty())
+      if (stores && !values.empty()) {
+        std::vector<expression_ptr> stored{values.stack.back()};
+        if (auto keys = target_keys(b, te))
+          stored.push_back(std::move(keys));
         values.stack.back() = store_of(
             where(t_[b]),
             std::string(ts_.source.substr(t_[b].begin, ts_.end(t_[te - 1]) - t_[b].begin)) +
                 " = ...",
-            values.stack.back());
+            stored);
+      }
       i_ = te;
       continue;
     }
@@ -857,9 +861,14 @@ expression_ptr dsl_parser::opaque_of(source_location at, std::span<const express
 /// `[...]` for subscripts.
 expression_ptr dsl_parser::store_into(const expression& target, expression_ptr value) {
   std::vector<std::string_view> parts; // innermost last
+  // A subscript's key is stored as well as the value: `owner[v] = 0` keeps v in a dict.
+  std::vector<expression_ptr> stored{std::move(value)};
   const expression* p = &target;
   while (p && (p->what == expression::kind::attribute || p->what == expression::kind::subscript)) {
     parts.push_back(p->what == expression::kind::attribute ? p->text().view() : "[...]");
+    if (p->what == expression::kind::subscript)
+      for (const auto& k : p->args())
+        stored.push_back(k);
     p = p->base().get();
   }
   std::string text;
@@ -873,16 +882,21 @@ expression_ptr dsl_parser::store_into(const expression& target, expression_ptr v
     text += *it;
   }
   text += " = ...";
-  return store_of(target.where, text, std::move(value));
+  return store_of(target.where, text, stored);
 }
 
 mutable_expr dsl_parser::store_of(source_location at, std::string_view text, expression_ptr value) {
+  const expression_ptr reads[] = {std::move(value)};
+  return store_of(at, text, reads);
+}
+
+mutable_expr dsl_parser::store_of(source_location at, std::string_view text,
+                                  std::span<const expression_ptr> values) {
   expression_spec e;
   e.what = expression::kind::opaque;
   e.where = at;
   e.text = w_.intern(text);
-  const expression_ptr reads[] = {std::move(value)};
-  e.args = reads;
+  e.args = values;
   auto* x = w_.make(e);
   x->set_store();
   return x;

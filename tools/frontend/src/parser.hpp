@@ -347,6 +347,8 @@ private:
   expression_ptr store_into(const expression& target, expression_ptr value);
   /// An opaque value named `text` that stores `value` where the analysis cannot follow.
   mutable_expr store_of(source_location at, std::string_view text, expression_ptr value);
+  mutable_expr store_of(source_location at, std::string_view text,
+                        std::span<const expression_ptr> values);
   /// `reader` says who reads them ("read by def NAME"), for the names it makes cells.
   /// With `note_only`, no reads are made: the names are only made cells.
   std::vector<expression_ptr> closure_reads(std::uint32_t b, std::uint32_t e, variable_ptr self,
@@ -525,6 +527,11 @@ private:
   mutable_expr parse_primary();
 
   mutable_expr parse_slice();
+  /// The keys of the subscripts in a `for` or `with ... as` target that stores, tokens
+  /// [b, e) (`d[k]`, `slots[chip(v, device=3)]`), read as one value that may not be
+  /// evaluated (Python evaluates a for target on each item): the store keeps them with
+  /// the item, and a call among them is judged as anywhere. Null when there are none.
+  expression_ptr target_keys(std::uint32_t b, std::uint32_t e);
 
   /// f(args): a recognized operation, a function of the program, or any call. The
   /// callee is `callee`, or the dotted name `d` (with its root resolved as `root`).
