@@ -579,8 +579,12 @@ statement* dsl_parser::parse_simple() {
       if (w.is_keyword("assert")) {
         // An assert's message runs only when it fails, and `python -O` runs none of it: a
         // dispatch in it may not run (it does not count towards the smallest world).
+        const bool message = !values.empty();
         e = opaque(at, {e});
         e->set_conditional();
+        // The message is kept in the exception, for a handler to take out again.
+        if (message)
+          e = store_of(e->where, "AssertionError(...)", e);
       }
       values.push(e);
     }
