@@ -819,9 +819,11 @@ mutable_expr dsl_parser::make_call(std::uint32_t b, mutable_expr callee, const d
   // `eval("v")`, `exec("chip(v, device=3)")`): any of them may use any of its views
   // anywhere, so the call stands for a read of every name the function binds, and
   // escapes with them.
-  if (open_root && !is_attribute && !unpacking &&
-      (last == "eval" || last == "exec" || last == "locals" ||
-       (last == "vars" && args.empty() && keywords.empty())))
+  // So do the frames' (`inspect.currentframe().f_locals`, `sys._getframe().f_locals`).
+  if ((open_root && !is_attribute && !unpacking &&
+       (last == "eval" || last == "exec" || last == "locals" ||
+        (last == "vars" && args.empty() && keywords.empty()))) ||
+      (open_root && (last == "currentframe" || last == "_getframe")))
     if (auto reads = every_local(t_[b].begin); !reads.empty()) {
       reads.insert(reads.begin(), expression_ptr(call));
       auto* whole = opaque(b, reads);
