@@ -795,9 +795,9 @@ suppression suppression_of(const finding& f, Lines&& lines,
     // backslash that ends a comment continues nothing.
     std::uint32_t line = f.line;
     while (line < lines().count() && lines().line(line).ends_with('\\') &&
-           commscope::opt::comment_of(lines().line(line)).empty())
+           lines().comment(line).empty())
       ++line;
-    const auto comment = commscope::opt::comment_of(lines().line(line));
+    const auto comment = lines().comment(line);
     if (!comment.empty())
       if (const auto d = commscope::opt::directive_in(comment, "ignore"); d && d->covers(f.code))
         return suppression::inline_comment;

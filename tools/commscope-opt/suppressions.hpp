@@ -154,9 +154,52 @@ public:
   }
   [[nodiscard]] std::uint32_t count() const { return static_cast<std::uint32_t>(starts_.size()); }
 
+  /// The comment of line `n`, found as Python finds it: where a triple-quoted string that
+  /// an earlier line opened ends on this line (`"""; chip(...)  # commscope: ignore`),
+  /// after that end.
+  [[nodiscard]] std::string_view comment(std::uint32_t n) const {
+    const std::string_view l = line(n);
+    if (n == 0 || n > starts_.size())
+      return {};
+    if (resume_.empty())
+      find_string_ends();
+    const std::size_t from = resume_[n - 1];
+    return from >= l.size() ? std::string_view{} : comment_of(l.substr(from));
+  }
+
 private:
+  /// resume_: for each line, where its code starts: 0, or past the end of a string an
+  /// earlier line opened (the line's length when it does not end there).
+  void find_string_ends() const {
+    resume_.assign(starts_.size(), 0);
+    std::size_t next_line = 1; // the first line start not yet passed
+    for (std::size_t i = 0; i < text_.size();) {
+      const char c = text_[i];
+      if (c == '#') {
+        i = std::min(text_.find('\n', i), text_.size());
+      } else if ((c == '"' || c == '\'') &&
+                 text_.substr(i).starts_with(c == '"' ? R"(""")" : "'''")) {
+        const std::size_t end = past_string(text_, i);
+        while (next_line < starts_.size() && starts_[next_line] <= i)
+          ++next_line;
+        for (; next_line < starts_.size() && starts_[next_line] < end; ++next_line)
+          resume_[next_line] = end - starts_[next_line];
+        i = end;
+      } else if (c == '"' || c == '\'') {
+        std::size_t end = i + 1; // a one-line string: to its quote or its line's end
+        for (; end < text_.size() && text_[end] != c && text_[end] != '\n'; ++end)
+          if (text_[end] == '\\')
+            ++end;
+        i = std::min(end + 1, text_.size());
+      } else {
+        ++i;
+      }
+    }
+  }
+
   std::string_view text_;
   std::vector<std::size_t> starts_;
+  mutable std::vector<std::size_t> resume_; ///< made on first use, by one thread
 };
 
 /// The `ignore-file` directives of a file: in the comments that open it (its first line,

@@ -798,6 +798,23 @@ statement* dsl_parser::assignment(statement_spec& s,
     } else {
       plain = add(t);
     }
+  } else if (value && (value->what == expression::kind::integer ||
+                       value->what == expression::kind::name)) {
+    // `src = dst = 0`: each name is bound to the value, as `src, dst = 0, 0` binds them (a
+    // value that reads nothing else, read once per name).
+    plain = true;
+    for (const auto& t : targets)
+      plain = plain && t->what == expression::kind::name && (t->var() || !t->text().empty());
+    if (plain) {
+      for (const auto& t : targets)
+        names.push_back(t->var() ? t->var()->name.view() : t->text().view());
+      const std::vector<expression_ptr> copies(targets.size(), value);
+      expression_spec tuple;
+      tuple.what = expression::kind::tuple;
+      tuple.where = value->where;
+      tuple.args = copies;
+      return assign_names(s, names, w_.make(tuple));
+    }
   }
   if (!plain) {
     gathered<variable_ptr> rebound(vs_);
