@@ -4,7 +4,7 @@ import pypto.language.distributed as pld
 
 @pl.jit
 def chip(x):
-    return x
+    return 0
 
 
 @pl.jit.host
