@@ -459,17 +459,11 @@ std::optional<std::int64_t> dsl_parser::fold_integer(const expression& root) con
     const std::int64_t r = values.back();
     values.pop_back();
     std::int64_t& l = values.back();
-    if (e.what == k::opaque) { // l ** r: an integer only for r >= 0
-      if (r < 0)
+    if (e.what == k::opaque) { // l ** r
+      const auto p = constants::power(l, r);
+      if (!p)
         return std::nullopt;
-      std::int64_t p = 1, base = l;
-      for (std::int64_t n = r; n > 0; n >>= 1) {
-        if ((n & 1) && __builtin_mul_overflow(p, base, &p))
-          return std::nullopt;
-        if (n > 1 && __builtin_mul_overflow(base, base, &base))
-          return std::nullopt;
-      }
-      l = p;
+      l = *p;
     } else {
       const std::string_view o = e.text().view();
       const auto v = constants::arithmetic(l, o == "//" ? '/' : o[0], r);

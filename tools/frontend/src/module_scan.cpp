@@ -112,6 +112,19 @@ std::optional<std::int64_t> constants::arithmetic(std::int64_t l, char o, std::i
   }
 }
 
+std::optional<std::int64_t> constants::power(std::int64_t base, std::int64_t exponent) {
+  if (exponent < 0)
+    return std::nullopt;
+  std::int64_t p = 1;
+  for (std::int64_t n = exponent; n > 0; n >>= 1) {
+    if ((n & 1) && __builtin_mul_overflow(p, base, &p))
+      return std::nullopt;
+    if (n > 1 && __builtin_mul_overflow(base, base, &base))
+      return std::nullopt;
+  }
+  return p;
+}
+
 std::optional<std::int64_t> constants::integer_literal(std::string_view s) {
   unsigned base = 10;
   std::size_t b = 0;

@@ -605,6 +605,10 @@ private:
         v = unary();
       } else {
         v = atom();
+        if (v && op("**")) { // binds tighter than a unary minus on its left: -2 ** 2 is -4
+          const auto r = unary();
+          v = r ? power(*v, *r) : std::nullopt;
+        }
       }
       --nesting;
       return v;
@@ -645,6 +649,9 @@ public:
   /// `l o r` as Python computes it, for o one of `+ - * %` and `/` standing for `//`
   /// (floored); nullopt beyond int64 or for a division by zero, where Python would fail.
   static std::optional<std::int64_t> arithmetic(std::int64_t l, char o, std::int64_t r);
+  /// `base ** exponent` as Python computes it, when that is an integer of 64 bits (a
+  /// negative exponent gives a float: none).
+  static std::optional<std::int64_t> power(std::int64_t base, std::int64_t exponent);
 
 private:
   const token_stream& ts_;
