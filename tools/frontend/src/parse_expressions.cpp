@@ -637,6 +637,7 @@ mutable_expr dsl_parser::parse_slice() {
 
 mutable_expr dsl_parser::make_call(std::uint32_t b, mutable_expr callee, const dotted* d,
                                    const resolved_name& root) {
+  const std::size_t open = i_ - 1; // the call's '('
   const comprehension_scope scope(*this); // f(g(r) for r in ...)
   // A `for` at the arguments' depth makes them one generator expression, which runs late.
   const late_reading late(*this, b, shadow_.size() > scope.shadowed);
@@ -805,6 +806,16 @@ mutable_expr dsl_parser::make_call(std::uint32_t b, mutable_expr callee, const d
     c.what = expression::kind::opaque;
     c.where = s.where;
     c.text = w_.intern(last);
+    s.base = w_.make(c);
+  } else if (callee && callee->what == expression::kind::subscript) {
+    // `KERNELS["a"](...)`: a callee of no name, which the messages call by its spelling;
+    // it is read as it stands.
+    expression_spec c;
+    c.what = expression::kind::opaque;
+    c.where = s.where;
+    c.text = w_.intern(ts_.source.substr(t_[b].begin, t_[open].begin - t_[b].begin));
+    const expression_ptr read[] = {s.base};
+    c.args = read;
     s.base = w_.make(c);
   }
   // Making the callee may parse again (a comprehension's targets), which grows the stacks
