@@ -532,9 +532,13 @@ private:
     fd.message = "cannot read '" + std::string(ts_.text(t[u.target])) + " = " +
                  text(u.callee_begin, u.callee_end) + "(" + text(u.argument_begin, u.argument_end) +
                  ")', whose DSL function the check would skip: " + u.why;
-    fd.help = "wrap a function defined with def above it in the same scope ('" +
-              std::string(ts_.text(t[u.target])) + " = " + text(u.callee_begin, u.callee_end) +
-              "(impl)'), or decorate the def itself";
+    // A program is a class, which is decorated, never wrapped.
+    if (canonical == "pl.program")
+      fd.help = "decorate the class itself with '@" + spelled + "'";
+    else
+      fd.help = "wrap a function defined with def above it in the same scope ('" +
+                std::string(ts_.text(t[u.target])) + " = " + text(u.callee_begin, u.callee_end) +
+                "(impl)'), or decorate the def itself";
     out_.push_back({program_of_scope(u.scope), std::move(fd)});
   }
 
