@@ -250,6 +250,8 @@ program_unit dsl_parser::run(const candidate_program& cp, std::string_view stem)
     else if (!class_members && !signatures_.find(sigs.back()->name))
       signatures_.put(sigs.back());
   }
+  if (cp.is_class)
+    inherit_functions(cp);
   std::vector<std::uint32_t> hosts;
   for (std::size_t k = 0; k < cp.functions.size(); ++k)
     if (sigs[k]->level == commscope::level::host && sigs[k]->orchestrator)
@@ -692,6 +694,48 @@ std::int32_t dsl_parser::binding_scope(std::int32_t from, std::string_view name,
     s = scope.parent < s ? scope.parent : -1; // a parent is scanned before its children
   }
   return -1;
+}
+
+void dsl_parser::inherit_functions(const candidate_program& cp) {
+  // The program classes of the same scope that the class names as its bases, and theirs
+  // in turn, depth first from the left: a `self.NAME(...)` that the class does not define
+  // is the first of theirs (Python's order for single inheritance).
+  std::vector<const definition*> todo;
+  const auto bases_of = [&](const definition& c) {
+    std::vector<const definition*> found;
+    for (std::uint32_t k = c.keyword + 2; k < c.colon; ++k) {
+      if (t_[k].kind() != tok::name || t_[k - 1].is_op(".") || t_[k + 1].is_op(".") ||
+          t_[k + 1].is_op("="))
+        continue;
+      for (const auto& other : scan_.definitions)
+        if (other.is_class && other.role == definition::dsl::program_class &&
+            other.scope == c.scope && other.keyword < c.keyword && text(t_[other.name]) == text(t_[k]))
+          found.push_back(&other);
+    }
+    return found;
+  };
+  for (const auto& d : scan_.definitions)
+    if (d.is_class && d.first_decorator == cp.first_decorator) {
+      todo = bases_of(d);
+      std::reverse(todo.begin(), todo.end());
+      break;
+    }
+  std::vector<const definition*> seen;
+  while (!todo.empty()) {
+    const definition* base = todo.back();
+    todo.pop_back();
+    if (std::find(seen.begin(), seen.end(), base) != seen.end())
+      continue;
+    seen.push_back(base);
+    const auto& p = scan_.programs[static_cast<std::size_t>(base->program)];
+    for (const auto index : p.functions) {
+      const definition& f = scan_.definitions[index];
+      if (!signatures_.find(text(t_[f.name])))
+        signatures_.put(make_signature(f));
+    }
+    auto more = bases_of(*base);
+    todo.insert(todo.end(), more.rbegin(), more.rend());
+  }
 }
 
 std::uint32_t dsl_parser::star_rebinding(std::string_view name, std::uint32_t after) {

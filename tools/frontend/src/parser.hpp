@@ -763,6 +763,8 @@ private:
   /// The first star import of the module's level below token `after` whose module may
   /// bind `name` (it does, or its names cannot be listed); no_binding if none.
   std::uint32_t star_rebinding(std::string_view name, std::uint32_t after);
+  /// A program class's functions from the program classes it derives from (same scope).
+  void inherit_functions(const candidate_program& cp);
   /// Whether the import `r` makes the last binding of `name` in its scope.
   bool binds_last(const import_record& r, std::string_view name) const;
   /// enclosing_function's answers, by the group's scope and the name.
