@@ -458,16 +458,13 @@ std::optional<std::string> loader_state::package_attribute(const importer& from,
     return std::nullopt;
   if (m->unreadable || m->error || m->scan->dynamic_globals)
     return std::string();
-  bool bound = false;
-  for (const auto& r : m->scan->scopes[0].records)
-    bound = bound || m->ts.text(m->ts.tokens[r.name]) == name;
-  if (!bound)
-    return std::nullopt;
-  // `from . import fast as X` (or `from .sub import fast as X`), bound once: the
-  // package's module, as a path from the importer.
   std::size_t bindings = 0;
   for (const auto& r : m->scan->scopes[0].records)
     bindings += m->ts.text(m->ts.tokens[r.name]) == name ? 1 : 0;
+  if (bindings == 0)
+    return std::nullopt;
+  // `from . import fast as X` (or `from .sub import fast as X`), bound once: the
+  // package's module, as a path from the importer.
   const import_record* imp = import_of(*m->scan, name, 0, true);
   if (bindings != 1 || !imp || imp->level != 1 || imp->name.empty())
     return std::string();
@@ -560,6 +557,50 @@ loader_state::decorator_in(const std::shared_ptr<scanned_module>& m, std::string
 void adopt_imported_decorators(const token_stream& ts, module_scan& scan, loader_state& loader,
                                const importer& from, std::vector<front_end_diagnostic>& out) {
   const auto& t = ts.tokens;
+  struct found_decorator {
+    std::string module;      ///< as the import names it (with its leading dots)
+    std::string_view name;   ///< in that module
+    std::string canonical;   ///< empty: made there in a way the front end does not read
+  };
+  // What the dotted name [b, end) seen from `scope` is, when its first name is bound by an
+  // import of a module of the program that binds the name to one of the DSL's decorators:
+  // `host_jit` of `from compat import host_jit`, `compat.host_jit` of `import compat` (or
+  // of `from pkg import compat`).
+  const auto imported = [&](std::uint32_t b, std::uint32_t end,
+                            std::int32_t scope) -> std::optional<found_decorator> {
+    if (t[b].kind() != tok::name)
+      return std::nullopt;
+    const import_record* imp = import_of(scan, ts.text(t[b]), scope);
+    if (!imp || imports_the_dsl(*imp))
+      return std::nullopt;
+    std::string module = imp->module;
+    std::string_view name = imp->name;
+    std::uint32_t k = b + 1;
+    if (k < end)
+      module = module_of_use(*imp);
+    for (; k + 1 < end && t[k].is_op(".") && t[k + 1].kind() == tok::name; k += 2) {
+      if (k > b + 1) {
+        module += '.';
+        module += name;
+      }
+      name = ts.text(t[k + 1]);
+    }
+    if (k != end || name.empty())
+      return std::nullopt; // `@compat` of `import compat`, or no dotted name
+    auto canonical = loader.decorator(from, module, imp->level, name);
+    if (!canonical)
+      return std::nullopt;
+    return found_decorator{std::string(imp->level, '.') + module, name, std::move(*canonical)};
+  };
+  const auto report = [&](std::uint32_t at, std::string message, std::string help) {
+    front_end_diagnostic fd;
+    fd.code = "unknown-decorator";
+    const auto where = ts.where_offset(t[at].begin);
+    fd.where = {where.line, where.column};
+    fd.message = std::move(message);
+    fd.help = std::move(help);
+    out.push_back(std::move(fd));
+  };
   // Adopting appends to the definitions' programs only: the list itself does not move.
   for (std::size_t i = 0; i < scan.definitions.size(); ++i) {
     if (scan.definitions[i].role != definition::dsl::none)
@@ -569,48 +610,47 @@ void adopt_imported_decorators(const token_stream& ts, module_scan& scan, loader
       std::uint32_t end = b;
       while (end < e && !t[end].is_op("("))
         ++end;
-      if (t[b].kind() != tok::name)
-        continue;
-      const import_record* imp = import_of(scan, ts.text(t[b]), d.scope);
-      if (!imp || imports_the_dsl(*imp))
-        continue;
-      // `@host_jit` of `from compat import host_jit`; `@compat.host_jit` of `import compat`
-      // (or of `from pkg import compat`): the module, and the name in it.
-      std::string module = imp->module;
-      std::string_view name = imp->name;
-      std::uint32_t k = b + 1;
-      if (k < end)
-        module = module_of_use(*imp);
-      for (; k + 1 < end && t[k].is_op(".") && t[k + 1].kind() == tok::name; k += 2) {
-        if (k > b + 1) {
-          module += '.';
-          module += name;
-        }
-        name = ts.text(t[k + 1]);
-      }
-      if (k != end || name.empty())
-        continue; // `@compat` of `import compat`, or no dotted name: no module's name
-      const auto found = loader.decorator(from, module, imp->level, name);
+      const auto found = imported(b, end, d.scope);
       if (!found)
         continue;
-      if (!found->empty()) {
-        scan.adopt(i, *found);
+      if (!found->canonical.empty()) {
+        scan.adopt(i, found->canonical);
         break;
       }
-      const std::string spelled = dotted_name(ts, b, end);
-      front_end_diagnostic fd;
-      fd.code = "unknown-decorator";
-      fd.where = {ts.where_offset(t[b].begin).line, ts.where_offset(t[b].begin).column};
-      fd.message = "cannot read '@" + spelled + "': module '" + std::string(imp->level, '.') +
-                   module + "' makes it from the DSL's decorators in a way the front end "
-                   "does not read, so the function it decorates would drop out of the check";
-      fd.help = "decorate the function with the DSL's decorator itself ('@pl.jit.host'), or "
-                "bind the name once in that module as a plain alias ('" +
-                std::string(name) + " = pl.jit.host')";
-      out.push_back(std::move(fd));
+      report(b,
+             "cannot read '@" + dotted_name(ts, b, end) + "': module '" + found->module +
+                 "' makes it from the DSL's decorators in a way the front end does not read, "
+                 "so the function it decorates would drop out of the check",
+             "decorate the function with the DSL's decorator itself ('@pl.jit.host'), or bind "
+             "the name once in that module as a plain alias ('" +
+                 std::string(found->name) + " = pl.jit.host')");
       break;
     }
   }
+  // `host = host_jit(host_impl)` through such a name: the scan reads a wrapping by the
+  // DSL's own spellings alone, so the function it makes would go unseen.
+  for (std::size_t sc = 0; sc < scan.scopes.size(); ++sc)
+    for (const auto& r : scan.scopes[sc].records) {
+      if (r.rhs_end < r.rhs_begin + 3 || t[r.rhs_begin].kind() != tok::name ||
+          !t[r.rhs_end - 1].is_op(")"))
+        continue;
+      std::uint32_t end = r.rhs_begin;
+      while (end < r.rhs_end && !t[end].is_op("("))
+        ++end;
+      const auto found = imported(r.rhs_begin, end, static_cast<std::int32_t>(sc));
+      if (!found)
+        continue;
+      const std::string spelled = dotted_name(ts, r.rhs_begin, end);
+      report(r.rhs_begin,
+             "cannot read '" + std::string(ts.text(t[r.name])) + " = " + spelled + "(...)': '" +
+                 spelled + "', imported from module '" + found->module + "', " +
+                 (found->canonical.empty() ? "is made from the DSL's decorators"
+                                           : "is the DSL's " + found->canonical) +
+                 ", and the function this call makes would drop out of the check",
+             found->canonical.empty()
+                 ? std::string("decorate the def with the DSL's decorator itself ('@pl.jit.host')")
+                 : "decorate the def with '@" + spelled + "' instead");
+    }
 }
 
 resolution loader_state::function_in(const std::shared_ptr<scanned_module>& m,
@@ -660,9 +700,8 @@ resolution loader_state::function_in(const std::shared_ptr<scanned_module>& m,
   here.has_directory = true;
   if (!imp) {
     // A package's `from .kernels import *` re-exports the DSL functions of that module:
-    // the last star import that has the name binds it, as in Python.
-    // A module it does not export the name from is passed over; one that binds it to
-    // something else, or may, ends the search: the name is that, no DSL function.
+    // the last star import that exports the name binds it, as in Python. One that binds
+    // it to something else, or may, ends the search: the name is that, no DSL function.
     for (auto it = m->scan->star_modules.rbegin(); it != m->scan->star_modules.rend(); ++it) {
       std::vector<std::string> searched;
       auto next = find(here, it->first, it->second, searched);
