@@ -303,6 +303,12 @@ bool module_scan::rebinds_dynamically() const {
   };
   const auto op = [&](std::size_t i, operator_code o) { return i < t.size() && t[i].is_op(o); };
   for (std::size_t i = 0; i < t.size(); ++i) {
+    // Every token passes here: most are no name, or a name of none of these lengths.
+    if (t[i].kind() != tok::name)
+      continue;
+    const std::size_t length = ts_.text(t[i]).size();
+    if (length != 3 && length != 4 && length != 7)
+      continue;
     if (name(i, "exec") && op(i + 1, "("))
       return true;
     if (name(i, "sys") && op(i + 1, ".") && i + 2 < t.size() && ts_.text(t[i + 2]) == "modules")
