@@ -474,8 +474,8 @@ std::optional<std::string> loader_state::package_attribute(const importer& from,
   return module + "." + imp->name;
 }
 
-bool loader_state::star_may_bind(const importer& from, std::string_view module,
-                                 std::uint32_t level, std::string_view name) {
+bool loader_state::star_may_bind(const importer& from, std::string_view module, std::uint32_t level,
+                                 std::string_view name) {
   std::vector<std::string> searched;
   const auto m = find(from, module, level, searched);
   if (!m)
@@ -496,9 +496,9 @@ std::optional<std::string> loader_state::decorator(const importer& from, std::st
   return decorator_in(m, name, chain);
 }
 
-std::optional<std::string>
-loader_state::decorator_in(const std::shared_ptr<scanned_module>& m, std::string_view name,
-                           std::vector<const scanned_module*>& chain) {
+std::optional<std::string> loader_state::decorator_in(const std::shared_ptr<scanned_module>& m,
+                                                      std::string_view name,
+                                                      std::vector<const scanned_module*>& chain) {
   if (m->unreadable || m->error || !m->scan ||
       std::find(chain.begin(), chain.end(), m.get()) != chain.end() || chain.size() >= max_chain)
     return std::nullopt;
@@ -558,9 +558,9 @@ void adopt_imported_decorators(const token_stream& ts, module_scan& scan, loader
                                const importer& from, std::vector<front_end_diagnostic>& out) {
   const auto& t = ts.tokens;
   struct found_decorator {
-    std::string module;      ///< as the import names it (with its leading dots)
-    std::string_view name;   ///< in that module
-    std::string canonical;   ///< empty: made there in a way the front end does not read
+    std::string module;    ///< as the import names it (with its leading dots)
+    std::string_view name; ///< in that module
+    std::string canonical; ///< empty: made there in a way the front end does not read
   };
   // What the dotted name [b, end) seen from `scope` is, when its first name is bound by an
   // import of a module of the program that binds the name to one of the DSL's decorators:

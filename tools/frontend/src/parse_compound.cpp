@@ -54,8 +54,7 @@ statement_ptr dsl_parser::parse_for() {
       --te;
     }
   }
-  const bool simple_target =
-      te == tb + 1 || (t_[tb].kind() == tok::name && t_[tb + 1].is_op(","));
+  const bool simple_target = te == tb + 1 || (t_[tb].kind() == tok::name && t_[tb + 1].is_op(","));
   i_ = in + 1;
   const token& iter_tok = peek();
   auto iter = parse_expression_list(nullptr, true);

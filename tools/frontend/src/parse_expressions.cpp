@@ -637,7 +637,7 @@ mutable_expr dsl_parser::parse_slice() {
 
 mutable_expr dsl_parser::make_call(std::uint32_t b, mutable_expr callee, const dotted* d,
                                    const resolved_name& root) {
-  const std::size_t open = i_ - 1; // the call's '('
+  const std::size_t open = i_ - 1;        // the call's '('
   const comprehension_scope scope(*this); // f(g(r) for r in ...)
   // A `for` at the arguments' depth makes them one generator expression, which runs late.
   const late_reading late(*this, b, shadow_.size() > scope.shadowed);

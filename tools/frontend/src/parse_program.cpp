@@ -234,9 +234,9 @@ program_unit dsl_parser::run(const candidate_program& cp, std::string_view stem)
   // A group of a class body's functions: its functions are the class's attributes, which
   // a bare name in their bodies does not reach (Python skips class bodies): such a call
   // is looked up in the scopes around the class.
-  const bool class_members = !cp.is_class && cp.scope > 0 &&
-                             scan_.scopes[static_cast<std::size_t>(cp.scope)].what ==
-                                 py_scope::kind::class_body;
+  const bool class_members =
+      !cp.is_class && cp.scope > 0 &&
+      scan_.scopes[static_cast<std::size_t>(cp.scope)].what == py_scope::kind::class_body;
   for (const auto index : cp.functions) {
     const definition& d = scan_.definitions[index];
     sigs.push_back(make_signature(d));
@@ -308,11 +308,11 @@ program_unit dsl_parser::run(const candidate_program& cp, std::string_view stem)
       if (n == name && last != no_binding) {
         const bool star = t_[last].is_keyword("from");
         unit_->unresolved_callees.emplace_back(
-            call->where, "'" + std::string(name) + (star ? "' may be bound again" : "' is bound again") +
-                             " on line " + std::to_string(ts_.line(t_[last])) +
-                             (star ? " by a star import" : "") +
-                             ", below the DSL function of line " +
-                             std::to_string(ts_.line(t_[def])) + ", which it no longer names");
+            call->where,
+            "'" + std::string(name) + (star ? "' may be bound again" : "' is bound again") +
+                " on line " + std::to_string(ts_.line(t_[last])) +
+                (star ? " by a star import" : "") + ", below the DSL function of line " +
+                std::to_string(ts_.line(t_[def])) + ", which it no longer names");
         break;
       }
   }
@@ -709,7 +709,8 @@ void dsl_parser::inherit_functions(const candidate_program& cp) {
         continue;
       for (const auto& other : scan_.definitions)
         if (other.is_class && other.role == definition::dsl::program_class &&
-            other.scope == c.scope && other.keyword < c.keyword && text(t_[other.name]) == text(t_[k]))
+            other.scope == c.scope && other.keyword < c.keyword &&
+            text(t_[other.name]) == text(t_[k]))
           found.push_back(&other);
     }
     return found;

@@ -798,8 +798,8 @@ statement* dsl_parser::assignment(statement_spec& s,
     } else {
       plain = add(t);
     }
-  } else if (value && (value->what == expression::kind::integer ||
-                       value->what == expression::kind::name)) {
+  } else if (value &&
+             (value->what == expression::kind::integer || value->what == expression::kind::name)) {
     // `src = dst = 0`: each name is bound to the value, as `src, dst = 0, 0` binds them (a
     // value that reads nothing else, read once per name).
     plain = true;
