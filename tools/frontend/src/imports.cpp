@@ -486,111 +486,273 @@ bool loader_state::star_may_bind(const importer& from, std::string_view module, 
   return !exported || *exported;
 }
 
-std::optional<std::string> loader_state::decorator(const importer& from, std::string_view module,
-                                                   std::uint32_t level, std::string_view name) {
-  std::vector<std::string> searched;
-  auto m = find(from, module, level, searched);
-  if (!m)
-    return std::nullopt; // a library's (functools.cache): none of the DSL's
-  std::vector<const scanned_module*> chain;
-  return decorator_in(m, name, chain);
+loader_state::decorator_lookup loader_state::decorator(const importer& from,
+                                                      std::string_view module,
+                                                      std::uint32_t level,
+                                                      std::string_view name) {
+  decorator_chain chain;
+  return decorator_from(from, module, level, name, chain);
 }
 
-std::optional<std::string> loader_state::decorator_in(const std::shared_ptr<scanned_module>& m,
-                                                      std::string_view name,
-                                                      std::vector<const scanned_module*>& chain) {
-  if (m->unreadable || m->error || !m->scan ||
-      std::find(chain.begin(), chain.end(), m.get()) != chain.end() || chain.size() >= max_chain)
-    return std::nullopt;
-  chain.push_back(m.get());
+loader_state::decorator_lookup
+loader_state::decorator_from(const importer& from, std::string_view module, std::uint32_t level,
+                             std::string_view name, decorator_chain& chain) {
+  using kind = decorator_lookup::kind;
+  std::vector<std::string> searched;
+  const auto m = find(from, module, level, searched);
+  if (m)
+    return decorator_in(m, name, chain);
+  // The program's own package, imported absolutely from inside it (`from models.compat
+  // import host_jit` in models/llama.py): Python finds it from where it runs.
+  if (level != 0)
+    return {kind::missing, {}};
+  std::string key(from.directory);
+  key += '\0';
+  key += module;
+  std::pair<std::string, std::string> above;
+  bool known = false;
+  {
+    std::lock_guard<std::mutex> g(lock_);
+    if (const auto it = above_.find(key); it != above_.end()) {
+      above = it->second;
+      known = true;
+    }
+  }
+  if (!known) {
+    above = found_above(from, module);
+    std::lock_guard<std::mutex> g(lock_);
+    above_.emplace(std::move(key), above);
+  }
+  if (!above.first.empty())
+    return {kind::unread, "module '" + std::string(module) + "' is not on the search path (add -I " +
+                              above.first + " to read it from " + above.second + ")"};
+  return {kind::missing, {}};
+}
+
+loader_state::decorator_lookup
+loader_state::decorator_in(const std::shared_ptr<scanned_module>& m, std::string_view name,
+                           decorator_chain& chain) {
+  using kind = decorator_lookup::kind;
+  if (m->unreadable)
+    return {kind::unread, "its module " + m->path + " cannot be read"};
+  if (m->error)
+    return {kind::unread, "its module " + m->path + " has a syntax error on line " +
+                              std::to_string(m->error->line) + ": " + m->error->message};
+  for (const auto& [module, n] : chain)
+    if (module == m.get() && n == name)
+      return {}; // a cycle, which Python does not finish either
+  if (chain.size() >= max_chain)
+    return {kind::unread, "it is imported through a chain of more than " +
+                              std::to_string(max_chain) + " modules"};
+  chain.emplace_back(m.get(), std::string(name));
   const module_scan& scan = *m->scan;
+  const auto& t = m->ts.tokens;
+  const auto& records = scan.scopes[0].records;
   std::size_t bindings = 0;
-  for (const auto& rec : scan.scopes[0].records)
-    bindings += m->ts.text(m->ts.tokens[rec.name]) == name ? 1 : 0;
-  const std::string canonical = scan.names.canonical(name);
-  if (module_scan::role_of(canonical, false) != definition::dsl::none ||
-      module_scan::role_of(canonical, true) != definition::dsl::none)
-    return bindings > 1 ? std::string() : canonical; // bound twice: which one is not read
+  for (const auto& rec : records)
+    bindings += m->ts.text(t[rec.name]) == name ? 1 : 0;
+  // An alias of the DSL's names, or an import of them (`host_jit = pl.jit.host`, `from
+  // pypto.language import jit`).
+  std::string canonical = scan.names.canonical(name);
+  if (canonical == "pl" || canonical.starts_with("pl.")) {
+    if (bindings > 1)
+      return {kind::unread, "module " + m->path + " binds '" + std::string(name) +
+                                "' more than once"};
+    return {kind::dsl, std::move(canonical)};
+  }
   std::call_once(m->unread_decorators_once, [&] {
     // The findings of the check a file of its own gets (a reference to pl.jit.host that
     // decorates nothing, a wrapping it cannot read), each charged to the module-level
-    // binding it lies in: the last one that starts at or above its line.
-    const auto& records = scan.scopes[0].records;
+    // bindings of the statement it lies in: those of the line of the last binding that
+    // starts at or above it (`a, b = pl.jit.host, pl.jit` binds both).
+    const auto line_of = [&](const py_scope::record& r) {
+      return m->ts.where_offset(t[r.name].begin).line;
+    };
     for (const auto& f : unknown_decorators(m->ts, scan)) {
-      const std::uint32_t line = f.diagnostic.where.line;
-      const py_scope::record* in = nullptr;
+      std::uint32_t at = 0;
       for (const auto& rec : records)
-        if (m->ts.where_offset(m->ts.tokens[rec.name].begin).line <= line)
-          in = &rec;
-      if (in)
-        m->unread_decorators.insert(m->ts.text(m->ts.tokens[in->name]));
+        if (const auto l = line_of(rec); l <= f.diagnostic.where.line)
+          at = l;
+      for (const auto& rec : records)
+        if (at != 0 && line_of(rec) == at)
+          m->unread_decorators.insert(m->ts.text(t[rec.name]));
+    }
+    // And a binding to a value made of such a name (`host_jit = D.host` of a class D
+    // whose body holds `host = pl.jit.host`), in turn: each round adds one or ends.
+    for (bool grew = !m->unread_decorators.empty(); grew;) {
+      grew = false;
+      for (const auto& rec : records) {
+        const std::string_view n = m->ts.text(t[rec.name]);
+        if (rec.rhs_end == 0 || m->unread_decorators.contains(n))
+          continue;
+        for (std::uint32_t k = rec.rhs_begin; k < rec.rhs_end && !grew; ++k)
+          grew = t[k].kind() == tok::name && !(k > 0 && t[k - 1].is_op(".")) &&
+                 m->unread_decorators.contains(m->ts.text(t[k]));
+        if (grew)
+          m->unread_decorators.insert(n);
+      }
     }
   });
   if (m->unread_decorators.contains(name))
-    return std::string();
-  const import_record* imp = import_of(scan, name, 0, true);
+    return {kind::unread, "module " + m->path + " makes '" + std::string(name) +
+                              "' from the DSL's decorators in a way the front end does not read"};
   importer here;
   here.directory = m->directory;
   here.has_directory = true;
-  if (imp) {
+  if (const import_record* imp = import_of(scan, name, 0, true)) {
     if (imp->name.empty() || imports_the_dsl(*imp))
-      return std::nullopt;
-    std::vector<std::string> searched;
-    auto next = find(here, imp->module, imp->level, searched);
-    if (!next)
-      return std::nullopt;
-    return decorator_in(next, imp->name, chain);
+      return {}; // a module (read by the caller through its path), or the DSL's own
+    auto found = decorator_from(here, imp->module, imp->level, imp->name, chain);
+    return found.what == kind::missing ? decorator_lookup{} : found;
   }
-  // The last star import whose module binds it, as in Python.
+  if (bindings == 1)
+    for (const auto& rec : records)
+      if (rec.rhs_end != 0 && m->ts.text(t[rec.name]) == name) {
+        // `star_host = host_jit` of a name that reaches the DSL's: the dotted name it is, or
+        // a value made of such names, which the front end does not read.
+        std::uint32_t k = rec.rhs_begin + 1;
+        while (k + 1 < rec.rhs_end && t[k].is_op(".") && t[k + 1].kind() == tok::name)
+          k += 2;
+        const bool dotted = t[rec.rhs_begin].kind() == tok::name && k == rec.rhs_end;
+        for (std::uint32_t q = rec.rhs_begin; q < rec.rhs_end; ++q) {
+          if (t[q].kind() != tok::name || t[q].is_reserved() || (q > 0 && t[q - 1].is_op(".")) ||
+              m->ts.text(t[q]) == name)
+            continue;
+          auto branch = chain;
+          auto found = decorator_in(m, m->ts.text(t[q]), branch);
+          if (found.what == kind::none || found.what == kind::missing)
+            continue;
+          if (dotted && found.what == kind::dsl) {
+            for (std::uint32_t a = q + 2; a < rec.rhs_end; a += 2) {
+              found.spelling += '.';
+              found.spelling += m->ts.text(t[a]);
+            }
+            return found;
+          }
+          if (found.what == kind::dsl)
+            return {kind::unread, "module " + m->path + " makes '" + std::string(name) +
+                                      "' from the DSL's decorators in a way the front end "
+                                      "does not read"};
+          return found;
+        }
+      }
+  if (bindings > 0)
+    return {}; // a def, a class or a value of its own, with nothing of the DSL's in it
+  // The last star import whose module exports it, as in Python.
   for (auto it = scan.star_modules.rbegin(); it != scan.star_modules.rend(); ++it) {
     std::vector<std::string> searched;
     auto next = find(here, it->first, it->second, searched);
-    if (!next || !next->scan)
+    if (!next)
+      continue;
+    const auto exported = next->scan ? star_exports(*next, name) : std::optional<bool>();
+    if (exported && !*exported && next->scan->star_modules.empty())
       continue;
     auto branch = chain;
-    if (auto d = decorator_in(next, name, branch))
-      return d;
+    auto found = decorator_in(next, name, branch);
+    if (found.what != kind::none || !exported || *exported)
+      return found;
   }
-  return std::nullopt;
+  return {};
 }
 
 void adopt_imported_decorators(const token_stream& ts, module_scan& scan, loader_state& loader,
                                const importer& from, std::vector<front_end_diagnostic>& out) {
+  using kind = loader_state::decorator_lookup::kind;
   const auto& t = ts.tokens;
   struct found_decorator {
-    std::string module;    ///< as the import names it (with its leading dots)
-    std::string_view name; ///< in that module
-    std::string canonical; ///< empty: made there in a way the front end does not read
+    std::string module;    ///< where it was looked up, as the file names it
+    std::string canonical; ///< the DSL's spelling of the whole dotted name
+    std::string why;       ///< or: why the front end cannot tell what it is
   };
-  // What the dotted name [b, end) seen from `scope` is, when its first name is bound by an
-  // import of a module of the program that binds the name to one of the DSL's decorators:
-  // `host_jit` of `from compat import host_jit`, `compat.host_jit` of `import compat` (or
-  // of `from pkg import compat`).
-  const auto imported = [&](std::uint32_t b, std::uint32_t end,
-                            std::int32_t scope) -> std::optional<found_decorator> {
-    if (t[b].kind() != tok::name)
+  // What the dotted name [b, end) seen from `scope` spells of the DSL's, when its first
+  // name reaches another module of the program: an import (`host_jit` of `from compat
+  // import host_jit`, `compat.jit.host` of `import compat`, `compat.host_jit` of `from pkg
+  // import compat`), a star import that exports it, or a name the file binds once to such
+  // a dotted name (`host_jit = compat.host_jit`).
+  const auto imported = [&](std::uint32_t b, std::uint32_t end, std::int32_t scope,
+                            auto&& self, int depth) -> std::optional<found_decorator> {
+    if (t[b].kind() != tok::name || depth > 4)
       return std::nullopt;
-    const import_record* imp = import_of(scan, ts.text(t[b]), scope);
-    if (!imp || imports_the_dsl(*imp))
-      return std::nullopt;
-    std::string module = imp->module;
-    std::string_view name = imp->name;
+    std::vector<std::string_view> attrs; // after the first name
     std::uint32_t k = b + 1;
-    if (k < end)
-      module = module_of_use(*imp);
-    for (; k + 1 < end && t[k].is_op(".") && t[k + 1].kind() == tok::name; k += 2) {
-      if (k > b + 1) {
-        module += '.';
-        module += name;
+    for (; k + 1 < end && t[k].is_op(".") && t[k + 1].kind() == tok::name; k += 2)
+      attrs.push_back(ts.text(t[k + 1]));
+    if (k != end)
+      return std::nullopt; // no dotted name
+    const std::string_view root = ts.text(t[b]);
+    // The module and name to look up first, then the attributes left after them.
+    const auto finish = [&](loader_state::decorator_lookup found, std::string module,
+                            std::span<const std::string_view> rest)
+        -> std::optional<found_decorator> {
+      if (found.what == kind::unread)
+        return found_decorator{std::move(module), {}, std::move(found.spelling)};
+      if (found.what != kind::dsl)
+        return std::nullopt;
+      for (const auto a : rest) {
+        found.spelling += '.';
+        found.spelling += a;
       }
-      name = ts.text(t[k + 1]);
-    }
-    if (k != end || name.empty())
-      return std::nullopt; // `@compat` of `import compat`, or no dotted name
-    auto canonical = loader.decorator(from, module, imp->level, name);
-    if (!canonical)
+      return found_decorator{std::move(module), std::move(found.spelling), {}};
+    };
+    if (const import_record* imp = import_of(scan, root, scope)) {
+      if (imports_the_dsl(*imp))
+        return std::nullopt;
+      // The path of names from the module: `M.X.a.b` for `from M import X` and `X.a.b`;
+      // a prefix of it names a module, the longest found first, and the name after it is
+      // looked up there.
+      std::vector<std::string_view> path;
+      if (!imp->name.empty())
+        path.push_back(imp->name);
+      path.insert(path.end(), attrs.begin(), attrs.end());
+      for (std::size_t j = path.size(); j-- > 0;) {
+        std::string module = imp->module;
+        for (std::size_t q = 0; q < j; ++q) {
+          if (!module.empty())
+            module += '.';
+          module += path[q];
+        }
+        if (module.empty())
+          continue;
+        auto found = loader.decorator(from, module, imp->level, path[j]);
+        if (found.what == kind::missing)
+          continue;
+        return finish(std::move(found), std::string(imp->level, '.') + module,
+                      std::span(path).subspan(j + 1));
+      }
       return std::nullopt;
-    return found_decorator{std::string(imp->level, '.') + module, name, std::move(*canonical)};
+    }
+    // A name the file binds once, in the scopes around, to a dotted name.
+    for (std::int32_t s = scope; s >= 0;) {
+      const auto& sc = scan.scopes[static_cast<std::size_t>(s)];
+      const py_scope::record* only = nullptr;
+      std::size_t count = 0;
+      if (s == scope || sc.what != py_scope::kind::class_body)
+        for (const auto& r : sc.records)
+          if (ts.text(t[r.name]) == root) {
+            ++count;
+            only = &r;
+          }
+      if (count > 0) {
+        if (count != 1 || only->rhs_end == 0)
+          return std::nullopt;
+        auto found = self(only->rhs_begin, only->rhs_end, s, self, depth + 1);
+        if (found && !found->canonical.empty())
+          for (const auto a : attrs) {
+            found->canonical += '.';
+            found->canonical += a;
+          }
+        return found;
+      }
+      s = sc.parent;
+    }
+    // Bound nowhere in the file: a star import's.
+    for (auto it = scan.star_modules.rbegin(); it != scan.star_modules.rend(); ++it) {
+      auto found = loader.decorator(from, it->first, it->second, root);
+      if (found.what == kind::none || found.what == kind::missing)
+        continue;
+      return finish(std::move(found), std::string(it->second, '.') + it->first, attrs);
+    }
+    return std::nullopt;
   };
   const auto report = [&](std::uint32_t at, std::string message, std::string help) {
     front_end_diagnostic fd;
@@ -601,6 +763,12 @@ void adopt_imported_decorators(const token_stream& ts, module_scan& scan, loader
     fd.help = std::move(help);
     out.push_back(std::move(fd));
   };
+  const auto is_decorator_name = [](std::string_view c) {
+    for (const std::string_view m : {"pl.jit", "pl.program", "pl.function", "pl.inline"})
+      if (c == m || (c.starts_with(m) && c[m.size()] == '.'))
+        return true;
+    return false;
+  };
   // Adopting appends to the definitions' programs only: the list itself does not move.
   for (std::size_t i = 0; i < scan.definitions.size(); ++i) {
     if (scan.definitions[i].role != definition::dsl::none)
@@ -610,21 +778,31 @@ void adopt_imported_decorators(const token_stream& ts, module_scan& scan, loader
       std::uint32_t end = b;
       while (end < e && !t[end].is_op("("))
         ++end;
-      const auto found = imported(b, end, d.scope);
+      const auto found = imported(b, end, d.scope, imported, 0);
       if (!found)
         continue;
-      if (!found->canonical.empty()) {
-        scan.adopt(i, found->canonical);
+      const std::string spelled = dotted_name(ts, b, end);
+      if (found->canonical.empty()) {
+        report(b,
+               "cannot read '@" + spelled + "': " + found->why +
+                   ", so the function it decorates would drop out of the check",
+               "decorate the function with the DSL's decorator itself ('@pl.jit.host'), or "
+               "bind the name once in a module of the program as a plain alias of it "
+               "('host_jit = pl.jit.host')");
         break;
       }
-      report(b,
-             "cannot read '@" + dotted_name(ts, b, end) + "': module '" + found->module +
-                 "' makes it from the DSL's decorators in a way the front end does not read, "
-                 "so the function it decorates would drop out of the check",
-             "decorate the function with the DSL's decorator itself ('@pl.jit.host'), or bind "
-             "the name once in that module as a plain alias ('" +
-                 std::string(found->name) + " = pl.jit.host')");
-      break;
+      if (module_scan::role_of(found->canonical, d.is_class) != definition::dsl::none) {
+        scan.adopt(i, found->canonical, b);
+        break;
+      }
+      if (is_decorator_name(found->canonical)) {
+        report(b,
+               "unknown decorator '" + spelled + "' (the DSL's '" + found->canonical +
+                   "', through module '" + found->module + "'): the DSL has no such decorator",
+               "decorate the function with one of the DSL's decorators ('@pl.jit.host', "
+               "'@pl.jit', '@pl.function(...)')");
+        break;
+      }
     }
   }
   // `host = host_jit(host_impl)` through such a name: the scan reads a wrapping by the
@@ -637,14 +815,19 @@ void adopt_imported_decorators(const token_stream& ts, module_scan& scan, loader
       std::uint32_t end = r.rhs_begin;
       while (end < r.rhs_end && !t[end].is_op("("))
         ++end;
-      const auto found = imported(r.rhs_begin, end, static_cast<std::int32_t>(sc));
-      if (!found)
+      const auto found = imported(r.rhs_begin, end, static_cast<std::int32_t>(sc), imported, 0);
+      if (!found || (!found->canonical.empty() && !is_decorator_name(found->canonical)))
+        continue;
+      // One the front end cannot tell for the DSL's is taken for a wrapping only in the
+      // form of one: a call on a name alone (`host = make_host(host_impl)`).
+      if (found->canonical.empty() &&
+          !(end + 3 == r.rhs_end && t[end + 1].kind() == tok::name && !t[end + 1].is_reserved()))
         continue;
       const std::string spelled = dotted_name(ts, r.rhs_begin, end);
       report(r.rhs_begin,
              "cannot read '" + std::string(ts.text(t[r.name])) + " = " + spelled + "(...)': '" +
-                 spelled + "', imported from module '" + found->module + "', " +
-                 (found->canonical.empty() ? "is made from the DSL's decorators"
+                 spelled + "', through module '" + found->module + "', " +
+                 (found->canonical.empty() ? "may make DSL functions (" + found->why + ")"
                                            : "is the DSL's " + found->canonical) +
                  ", and the function this call makes would drop out of the check",
              found->canonical.empty()

@@ -143,13 +143,20 @@ struct loader_state {
   bool star_may_bind(const importer& from, std::string_view module, std::uint32_t level,
                      std::string_view name);
 
-  /// What the name `name` of that module is as a decorator, re-exports followed: the
-  /// canonical spelling of the DSL decorator the module binds it to (`host_jit =
-  /// pl.jit.host`: `pl.jit.host`); empty when the module makes it from the DSL's
-  /// decorators in a way the front end does not read (a factory, a conditional, a second
-  /// binding); nothing when it is none of the DSL's, or the module is not found.
-  std::optional<std::string> decorator(const importer& from, std::string_view module,
-                                       std::uint32_t level, std::string_view name);
+  /// What the name `name` of that module is as (the start of) a decorator, re-exports and
+  /// star imports followed.
+  struct decorator_lookup {
+    enum class kind : std::uint8_t {
+      none,    ///< no name of the DSL's (a plain function, a library's decorator)
+      dsl,     ///< `spelling`: the DSL's name it is (`pl.jit.host`, `pl.jit`, `pl`)
+      unread,  ///< `spelling`: why the front end cannot tell (a factory, a syntax error)
+      missing, ///< no file for the module on the search path
+    };
+    kind what = kind::none;
+    std::string spelling;
+  };
+  decorator_lookup decorator(const importer& from, std::string_view module, std::uint32_t level,
+                             std::string_view name);
 
   /// The integer constant `name` of that module, re-exports followed.
   std::optional<std::int64_t> constant(const importer& from, std::string_view module,
@@ -206,9 +213,16 @@ private:
   void index_callers(const std::shared_ptr<scanned_module>& m, run_file& f);
   resolution function_in(const std::shared_ptr<scanned_module>& m, std::string_view name,
                          std::vector<const scanned_module*>& chain);
-  std::optional<std::string> decorator_in(const std::shared_ptr<scanned_module>& m,
-                                          std::string_view name,
-                                          std::vector<const scanned_module*>& chain);
+  /// The modules and names a decorator's lookup has passed through.
+  using decorator_chain = std::vector<std::pair<const scanned_module*, std::string>>;
+  decorator_lookup decorator_in(const std::shared_ptr<scanned_module>& m, std::string_view name,
+                                decorator_chain& chain);
+  /// decorator() from the module `m` imports `module` of: the module's file not found
+  /// there is no name of the DSL's (a library's), unless it is the program's own package
+  /// above the search path.
+  decorator_lookup decorator_from(const importer& from, std::string_view module,
+                                  std::uint32_t level, std::string_view name,
+                                  decorator_chain& chain);
   std::optional<std::int64_t> constant_in(const std::shared_ptr<scanned_module>& m,
                                           std::string_view name, std::uint32_t chain);
 
@@ -219,6 +233,9 @@ private:
   };
   std::unordered_map<std::string, std::shared_ptr<entry>> modules_; ///< by normalized path
   std::unordered_map<std::string, std::string> found_;              ///< (dir, module) -> path
+  /// (dir, module) -> found_above's answer, for decorators: most name a library's module,
+  /// which a file's many decorators ask about again and again.
+  std::unordered_map<std::string, std::pair<std::string, std::string>> above_;
 };
 
 /// Gives each definition of `scan` that a decorator imported from a module of the search

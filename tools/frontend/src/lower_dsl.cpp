@@ -82,7 +82,8 @@ signature* dsl_parser::make_signature_of_decorators(const definition& d) {
     const expression& ex = *deco;
     const bool call = ex.what == expression::kind::call;
     const expression* callee = call ? ex.base().get() : &ex;
-    if (!callee || spelling(*callee) != "pl.function")
+    // (or an alias of it that another module binds, module_scan::adopt)
+    if (!callee || (spelling(*callee) != "pl.function" && b != d.adopted_decorator))
       continue;
     for (const auto& k : ex.keywords())
       decorator.push_back(k);

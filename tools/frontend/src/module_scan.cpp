@@ -555,11 +555,12 @@ void module_scan::classify(definition& d) const {
   }
 }
 
-void module_scan::adopt(std::size_t index, std::string_view canonical) {
+void module_scan::adopt(std::size_t index, std::string_view canonical, std::uint32_t decorator) {
   auto& d = definitions[index];
   d.role = role_of(canonical, d.is_class);
   if (d.role == definition::dsl::none)
     return;
+  d.adopted_decorator = decorator;
   attach(static_cast<std::int32_t>(index));
   if (d.role == definition::dsl::program_class) {
     // Its methods were read before it was known for a program class.

@@ -84,6 +84,9 @@ struct definition {
   dsl role = dsl::none;
   std::int32_t program = -1; ///< the candidate program it belongs to
   std::uint32_t level = 0;   ///< the indentation level of its `def` (0: the module's)
+  /// The first token of the decorator that gave it its role through another module (an
+  /// alias `function = pl.function` there), which is read as the DSL's; 0: none.
+  std::uint32_t adopted_decorator = 0;
 };
 
 /// `NAME = D(F)` (or `D(...)(F)`) where D is a DSL decorator and F names no function the
@@ -340,10 +343,11 @@ public:
   /// The role a decorator of that canonical spelling gives a def or class (`pl.jit.host`:
   /// jit_host), or none.
   [[nodiscard]] static definition::dsl role_of(std::string_view canonical, bool is_class);
-  /// Gives definition `index`, of no role, the role a decorator of that canonical spelling
-  /// gives it (one the scan could not read by itself: an alias another module binds), and
-  /// puts it in its program; a program class's methods join it then.
-  void adopt(std::size_t index, std::string_view canonical);
+  /// Gives definition `index`, of no role, the role its decorator at token `decorator`
+  /// gives it, of that canonical spelling (one the scan could not read by itself: an
+  /// alias another module binds), and puts it in its program; a program class's methods
+  /// join it then.
+  void adopt(std::size_t index, std::string_view canonical, std::uint32_t decorator);
 
   /// Whether the logical line from token `kw` to its NEWLINE `nl` is a compound statement.
   bool is_compound(std::uint32_t kw, std::uint32_t nl) const;
