@@ -54,15 +54,16 @@ std::uint32_t block_cost(const token_stream& ts, std::uint32_t kw, std::uint32_t
   return std::max(outer, inner);
 }
 
-/// For each definition `hosts` names (indices into the scan's definitions), whether a
-/// body of the file's DSL functions names it, other than its own definition: a host
-/// orchestrator that another one calls (`make()`, `self.make()`, or passed on), which
-/// hands what it returns to code the pass does not follow. Any use counts, since the pass
-/// does not follow what is done with the value; a call at the module's level is the
-/// runtime's, which the views of a finished scope cannot reach a device through. A host
-/// goes by the names of the module that hold it too: the def it wraps (`make =
-/// pl.jit.host(_make)`), and a name bound at the module's level to a value that names it
-/// (`build = make`, `HOSTS = {"make": make}`), each of those in turn.
+/// For each definition `hosts` names (indices into the scan's definitions), whether the
+/// file may hand it to a DSL function as a value, other than by its own definition: a
+/// host orchestrator that another one calls hands what it returns to code the pass does
+/// not follow. That is any use of its name in a DSL function's body (`make()`,
+/// `self.make()`, or passed on), and anywhere else a use as a value, which may reach one
+/// (`build = make`, `HOSTS = {"make": make}`, `register(make)`, `def test(build=make)`, a
+/// decorator of its own other than the DSL's). A call elsewhere (`make(x)` at the
+/// module's level or in a plain function) is the runtime's, which the views of a
+/// finished scope cannot reach a device through. A host goes by the name of the def it
+/// wraps too (`make = pl.jit.host(_make)`).
 std::vector<bool> named_in_bodies(const token_stream& ts, const module_scan& scan,
                                   const std::vector<std::uint32_t>& hosts) {
   const auto& defs = scan.definitions;
@@ -76,52 +77,53 @@ std::vector<bool> named_in_bodies(const token_stream& ts, const module_scan& sca
     names[i].push_back(ts.text(t[h.name]));
     if (h.name != h.keyword + 1)
       names[i].push_back(ts.text(t[h.keyword + 1]));
+    // Another decorator may keep the function (`@register("m")`).
+    named[i] = h.decorators.size() > 1;
   }
   const auto goes_by = [&](std::size_t i, std::string_view n) {
     return std::find(names[i].begin(), names[i].end(), n) != names[i].end();
   };
-  if (!scan.scopes.empty()) {
-    // To a fixed point: each round adds a name or ends (at most one per binding).
-    const auto& records = scan.scopes[0].records;
-    for (bool grew = true; grew;) {
-      grew = false;
-      for (const auto& r : records) {
-        if (r.rhs_end == 0)
-          continue;
-        const std::string_view bound = ts.text(t[r.name]);
-        for (std::size_t i = 0; i < hosts.size(); ++i) {
-          if (goes_by(i, bound))
-            continue;
-          for (std::uint32_t k = r.rhs_begin; k < r.rhs_end; ++k)
-            if (t[k].kind() == tok::name && !(k > 0 && t[k - 1].is_op(".")) &&
-                goes_by(i, ts.text(t[k]))) {
-              names[i].push_back(bound);
-              grew = true;
-              break;
-            }
-        }
-      }
-    }
-  }
   // Lengths first: most name tokens are none of the hosts' names.
   std::uint64_t lengths = 0;
   for (const auto& ns : names)
     for (const auto n : ns)
       lengths |= std::uint64_t{1} << std::min<std::size_t>(n.size(), 63);
-  for (const auto& d : defs) {
-    if (d.role == definition::dsl::none || d.is_class)
+  // The DSL functions' bodies, in source order, where any use counts.
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> bodies;
+  for (const auto& d : defs)
+    if (d.role != definition::dsl::none && !d.is_class)
+      bodies.emplace_back(d.body_begin, d.body_end);
+  std::sort(bodies.begin(), bodies.end());
+  std::size_t next_body = 0;
+  for (std::uint32_t k = 0; k < t.size(); ++k) {
+    while (next_body < bodies.size() && bodies[next_body].second <= k)
+      ++next_body;
+    std::string_view n = ts.text(t[k]);
+    // A string of its name in a DSL function's body may reach it (`getattr(self, "stage")`).
+    if (t[k].kind() == tok::string && n.size() >= 2 && (n.front() == '"' || n.front() == '\'') &&
+        n.back() == n.front())
+      n = n.substr(1, n.size() - 2);
+    else if (t[k].kind() != tok::name || t[k].is_reserved())
       continue;
-    for (std::uint32_t k = d.body_begin; k < d.body_end && k < t.size(); ++k) {
-      if (t[k].kind() != tok::name || t[k].is_reserved())
+    if (!((lengths >> std::min<std::size_t>(n.size(), 63)) & 1))
+      continue;
+    const bool in_body = next_body < bodies.size() && bodies[next_body].first <= k;
+    if (t[k].kind() == tok::string && !in_body)
+      continue;
+    // Elsewhere an attribute of something else is no use of it, a call is the runtime's,
+    // and a binding of the name rebinds it.
+    if (!in_body && ((k > 0 && t[k - 1].is_op(".")) ||
+                     (k + 1 < t.size() && (t[k + 1].is_op("(") || t[k + 1].is_op("=")))))
+      continue;
+    for (std::size_t i = 0; i < hosts.size(); ++i) {
+      const definition& h = defs[hosts[i]];
+      if (named[i] || k == h.name || k == h.keyword + 1 || !goes_by(i, n))
         continue;
-      const std::string_view n = ts.text(t[k]);
-      if (!((lengths >> std::min<std::size_t>(n.size(), 63)) & 1))
+      // The wrapped def's name in its own wrapping (`make = pl.jit.host(_make)`).
+      if (h.name != h.keyword + 1 && k > h.name && k < h.name + 16 &&
+          ts.line(t[k]) == ts.line(t[h.name]))
         continue;
-      for (std::size_t i = 0; i < hosts.size(); ++i) {
-        const definition& h = defs[hosts[i]];
-        if (!named[i] && k != h.name && k != h.keyword + 1 && goes_by(i, n))
-          named[i] = true;
-      }
+      named[i] = true;
     }
   }
   return named;
