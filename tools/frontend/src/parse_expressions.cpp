@@ -845,14 +845,20 @@ mutable_expr dsl_parser::make_call(std::uint32_t b, mutable_expr callee, const d
 }
 
 bool dsl_parser::is_builtin(std::string_view name) {
-  // A star import of a module other than the DSL's may bind any name.
-  if (!scan_.star_modules.empty())
-    return false;
   std::string key = std::to_string(function_scope_);
   key += ':';
   key += name;
   if (const auto it = builtins_seen_.find(key); it != builtins_seen_.end())
     return it->second;
+  // A star import of a module other than the DSL's may bind the name: a library's (`from
+  // rich import *` binds print), one the front end cannot read, or one that exports it.
+  std::vector<std::string> searched;
+  for (const auto& [module, level] : scan_.star_modules)
+    if (!loader_ || !loader_->find(importer_, module, level, searched) ||
+        loader_->star_may_bind(importer_, module, level, name)) {
+      builtins_seen_.emplace(std::move(key), false);
+      return false;
+    }
   // Class bodies on the way out count too, though Python skips them: wrongly taken as
   // bound, a builtin's call only stays a call the pass does not follow.
   const bool bound = binding_scope(function_scope_ < 0 ? 0 : function_scope_, name, false) >= 0;

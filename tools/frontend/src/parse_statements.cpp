@@ -110,6 +110,9 @@ void dsl_parser::parse_one_statement() {
       return ss_.push_back(parse_if());
     if (t.is_keyword("with"))
       return ss_.push_back(parse_with());
+    // `async def` defines a function, as `def` does: its body runs when it is awaited.
+    if (t.is_keyword("async") && peek(1).kind() == tok::name && text(peek(1)) == "def")
+      return ss_.push_back(parse_nested_definition());
     if (t.is_keyword("try") || t.is_keyword("except") || t.is_keyword("finally") ||
         t.is_keyword("else") || t.is_keyword("async") ||
         ((t.is_keyword("match") || t.is_keyword("case")) && compound_soft_keyword()))
@@ -202,8 +205,7 @@ statement_ptr dsl_parser::parse_block_statement() {
   const std::uint32_t b = static_cast<std::uint32_t>(i_);
   const std::uint32_t colon = header_end();
   next(); // the keyword
-  if (peek(0).kind() == tok::name &&
-      (text(peek()) == "for" || text(peek()) == "with" || text(peek()) == "def") &&
+  if (peek(0).kind() == tok::name && (text(peek()) == "for" || text(peek()) == "with") &&
       t_[b].is_keyword("async"))
     next();
   // `async for` repeats; `match` and `case` run at most once; the others (try, except,
