@@ -387,6 +387,11 @@ template <> struct commscope::ir_traits<commscope::reference::program_ptr> {
       return {operand_flow::escapes, e->text().view(), false};
     case expr_kind::call: {
       const reference::expression* callee = e->base().get();
+      // A method of a string literal (`"bad {}".format(v)`, `", ".join(names)`) makes a
+      // string, or a value of strings, from what it reads.
+      if (callee && callee->what == expr_kind::attribute && callee->base() &&
+          callee->base()->what == expr_kind::string)
+        return {operand_flow::independent, {}, false};
       if (callee && callee->what == expr_kind::attribute) {
         // The analysis asks this of every call of a chain (`v.a().b()...`): past
         // max_chained_calls calls on the way to its root, the chain is taken as no value

@@ -43,16 +43,16 @@ statement_ptr dsl_parser::parse_for() {
   const std::uint32_t targets_begin = static_cast<std::uint32_t>(i_);
   // `r`, `r, acc`, and either in parentheses (`for (r) in pl.range(4):`).
   std::uint32_t tb = static_cast<std::uint32_t>(i_), te = in;
-  if (te >= tb + 3 && t_[tb].is_op("(") && t_[te - 1].is_op(")")) {
+  while (te >= tb + 3 && t_[tb].is_op("(") && t_[te - 1].is_op(")")) {
     int depth = 0;
     std::uint32_t close = tb;
     for (; close < te; ++close)
       if ((depth += bracket_nesting(t_[close].kind() == tok::op ? t_[close].flags() : 0)) == 0)
         break;
-    if (close == te - 1) {
-      ++tb;
-      --te;
-    }
+    if (close != te - 1)
+      break;
+    ++tb;
+    --te;
   }
   const bool simple_target = te == tb + 1 || (t_[tb].kind() == tok::name && t_[tb + 1].is_op(","));
   i_ = in + 1;

@@ -751,12 +751,9 @@ std::uint32_t dsl_parser::star_rebinding(std::string_view name, std::uint32_t af
     const auto& [module, level] = scan_.star_modules[k];
     std::vector<std::string> searched;
     const auto m = loader_->find(importer_, module, level, searched);
-    // A module the loader cannot read, or whose names it cannot list, may bind any name.
-    if (!m || !m->scan || m->scan->dynamic_globals || !m->scan->star_modules.empty())
+    // A module the loader cannot find may bind any name; else the names it exports.
+    if (!m || loader_->star_may_bind(importer_, module, level, name))
       return at;
-    for (const auto& r : m->scan->scopes[0].records)
-      if (m->ts.text(m->ts.tokens[r.name]) == name)
-        return at;
   }
   return no_binding;
 }

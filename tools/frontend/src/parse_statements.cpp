@@ -17,6 +17,21 @@
 
 namespace commscope::frontend::detail {
 
+namespace {
+/// Whether `e` formats a string literal (`"bad %s" % v`, `"bad {}".format(v)`): a new
+/// string, which holds none of the values it is made of.
+bool formats_string(const expression& e) {
+  using k = expression::kind;
+  if (e.what == k::binary && e.text() == "%" && e.args().size() == 2)
+    return e.args()[0]->what == k::string;
+  if (e.what != k::call || !e.base() || e.base()->what != k::attribute ||
+      e.base()->text() != "format")
+    return false;
+  const expression_ptr object = e.base()->base();
+  return object && object->what == k::string;
+}
+} // namespace
+
 node_list<statement_ptr> dsl_parser::parse_indented_block() {
   nest guard(*this, peek().begin);
   gathered<statement_ptr> body(ss_);
@@ -584,8 +599,9 @@ statement* dsl_parser::parse_simple() {
         const bool message = !values.empty();
         e = opaque(at, {e});
         e->set_conditional();
-        // The message is kept in the exception, for a handler to take out again.
-        if (message)
+        // The message is kept in the exception, for a handler to take out again; a string
+        // formatted from values (`"bad %s" % v`, `"bad {}".format(v)`) keeps none of them.
+        if (message && !formats_string(*e->args()[0]))
           e = store_of(e->where, "AssertionError(...)", e);
       }
       values.push(e);
