@@ -487,9 +487,8 @@ bool loader_state::star_may_bind(const importer& from, std::string_view module, 
 }
 
 loader_state::decorator_lookup loader_state::decorator(const importer& from,
-                                                      std::string_view module,
-                                                      std::uint32_t level,
-                                                      std::string_view name) {
+                                                       std::string_view module, std::uint32_t level,
+                                                       std::string_view name) {
   decorator_chain chain;
   return decorator_from(from, module, level, name, chain);
 }
@@ -524,14 +523,15 @@ loader_state::decorator_from(const importer& from, std::string_view module, std:
     above_.emplace(std::move(key), above);
   }
   if (!above.first.empty())
-    return {kind::unread, "module '" + std::string(module) + "' is not on the search path (add -I " +
-                              above.first + " to read it from " + above.second + ")"};
+    return {kind::unread, "module '" + std::string(module) +
+                              "' is not on the search path (add -I " + above.first +
+                              " to read it from " + above.second + ")"};
   return {kind::missing, {}};
 }
 
-loader_state::decorator_lookup
-loader_state::decorator_in(const std::shared_ptr<scanned_module>& m, std::string_view name,
-                           decorator_chain& chain) {
+loader_state::decorator_lookup loader_state::decorator_in(const std::shared_ptr<scanned_module>& m,
+                                                          std::string_view name,
+                                                          decorator_chain& chain) {
   using kind = decorator_lookup::kind;
   if (m->unreadable)
     return {kind::unread, "its module " + m->path + " cannot be read"};
@@ -556,8 +556,8 @@ loader_state::decorator_in(const std::shared_ptr<scanned_module>& m, std::string
   std::string canonical = scan.names.canonical(name);
   if (canonical == "pl" || canonical.starts_with("pl.")) {
     if (bindings > 1)
-      return {kind::unread, "module " + m->path + " binds '" + std::string(name) +
-                                "' more than once"};
+      return {kind::unread,
+              "module " + m->path + " binds '" + std::string(name) + "' more than once"};
     return {kind::dsl, std::move(canonical)};
   }
   std::call_once(m->unread_decorators_once, [&] {
@@ -669,8 +669,8 @@ void adopt_imported_decorators(const token_stream& ts, module_scan& scan, loader
   // import host_jit`, `compat.jit.host` of `import compat`, `compat.host_jit` of `from pkg
   // import compat`), a star import that exports it, or a name the file binds once to such
   // a dotted name (`host_jit = compat.host_jit`).
-  const auto imported = [&](std::uint32_t b, std::uint32_t end, std::int32_t scope,
-                            auto&& self, int depth) -> std::optional<found_decorator> {
+  const auto imported = [&](std::uint32_t b, std::uint32_t end, std::int32_t scope, auto&& self,
+                            int depth) -> std::optional<found_decorator> {
     if (t[b].kind() != tok::name || depth > 4)
       return std::nullopt;
     std::vector<std::string_view> attrs; // after the first name
@@ -681,9 +681,9 @@ void adopt_imported_decorators(const token_stream& ts, module_scan& scan, loader
       return std::nullopt; // no dotted name
     const std::string_view root = ts.text(t[b]);
     // The module and name to look up first, then the attributes left after them.
-    const auto finish = [&](loader_state::decorator_lookup found, std::string module,
-                            std::span<const std::string_view> rest)
-        -> std::optional<found_decorator> {
+    const auto finish =
+        [&](loader_state::decorator_lookup found, std::string module,
+            std::span<const std::string_view> rest) -> std::optional<found_decorator> {
       if (found.what == kind::unread)
         return found_decorator{std::move(module), {}, std::move(found.spelling)};
       if (found.what != kind::dsl)
