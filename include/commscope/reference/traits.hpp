@@ -387,17 +387,16 @@ template <> struct commscope::ir_traits<commscope::reference::program_ptr> {
       return {operand_flow::escapes, e->text().view(), false};
     case expr_kind::call: {
       const reference::expression* callee = e->base().get();
-      // A method of a string literal (`"bad {}".format(v)`, `", ".join(names)`) makes a
-      // string, or a value of strings, from what it reads.
-      if (callee && callee->what == expr_kind::attribute && callee->base() &&
-          callee->base()->what == expr_kind::string)
-        return {operand_flow::independent, {}, false};
       if (callee && callee->what == expr_kind::attribute) {
         // The analysis asks this of every call of a chain (`v.a().b()...`): past
         // max_chained_calls calls on the way to its root, the chain is taken as no value
         // the host holds (its receiver then escapes: reported), so that a long chain costs
         // linear time, not quadratic.
         const reference::expression* owner = callee->base().get();
+        // A method of a string literal (`"bad {}".format(v)`, `", ".join(names)`) makes a
+        // string, or a value of strings, from what it reads.
+        if (owner && owner->what == expr_kind::string)
+          return {operand_flow::independent, {}, false};
         std::size_t calls = 0;
         while (owner && (owner->what == expr_kind::attribute ||
                          owner->what == expr_kind::subscript || owner->what == expr_kind::call)) {
