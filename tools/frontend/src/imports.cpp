@@ -20,6 +20,7 @@
 #include <string_view>
 #include <tuple>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -806,11 +807,17 @@ void adopt_imported_decorators(const token_stream& ts, module_scan& scan, loader
     }
   }
   // `host = host_jit(host_impl)` through such a name: the scan reads a wrapping by the
-  // DSL's own spellings alone, so the function it makes would go unseen.
+  // DSL's own spellings alone, so the function it makes would go unseen. Most bindings of
+  // a call call no imported name: they are passed over before any lookup.
+  std::unordered_set<std::string_view> imported_names;
+  for (const auto& imp : scan.imports)
+    if (!imports_the_dsl(imp))
+      imported_names.insert(imp.local);
   for (std::size_t sc = 0; sc < scan.scopes.size(); ++sc)
     for (const auto& r : scan.scopes[sc].records) {
       if (r.rhs_end < r.rhs_begin + 3 || t[r.rhs_begin].kind() != tok::name ||
-          !t[r.rhs_end - 1].is_op(")"))
+          !t[r.rhs_end - 1].is_op(")") ||
+          (scan.star_modules.empty() && !imported_names.contains(ts.text(t[r.rhs_begin]))))
         continue;
       std::uint32_t end = r.rhs_begin;
       while (end < r.rhs_end && !t[end].is_op("("))

@@ -12,6 +12,7 @@
 #include <string_view>
 #include <tuple>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -54,40 +55,34 @@ std::uint32_t block_cost(const token_stream& ts, std::uint32_t kw, std::uint32_t
   return std::max(outer, inner);
 }
 
-/// For each definition `hosts` names (indices into the scan's definitions), whether the
-/// file may hand it to a DSL function as a value, other than by its own definition: a
-/// host orchestrator that another one calls hands what it returns to code the pass does
-/// not follow. That is any use of its name in a DSL function's body (`make()`,
-/// `self.make()`, or passed on), and anywhere else a use as a value, which may reach one
-/// (`build = make`, `HOSTS = {"make": make}`, `register(make)`, `def test(build=make)`, a
-/// decorator of its own other than the DSL's). A call elsewhere (`make(x)` at the
-/// module's level or in a plain function) is the runtime's, which the views of a
-/// finished scope cannot reach a device through. A host goes by the name of the def it
-/// wraps too (`make = pl.jit.host(_make)`).
-std::vector<bool> named_in_bodies(const token_stream& ts, const module_scan& scan,
-                                  const std::vector<std::uint32_t>& hosts) {
+} // namespace
+
+std::unordered_set<std::string_view> names_used_as_values(const token_stream& ts,
+                                                          const module_scan& scan) {
+  std::unordered_set<std::string_view> used;
   const auto& defs = scan.definitions;
-  std::vector<bool> named(hosts.size(), false);
-  if (hosts.empty())
-    return named;
   const auto& t = ts.tokens;
-  std::vector<std::vector<std::string_view>> names(hosts.size());
-  for (std::size_t i = 0; i < hosts.size(); ++i) {
-    const definition& h = defs[hosts[i]];
-    names[i].push_back(ts.text(t[h.name]));
-    if (h.name != h.keyword + 1)
-      names[i].push_back(ts.text(t[h.keyword + 1]));
-    // Another decorator may keep the function (`@register("m")`).
-    named[i] = h.decorators.size() > 1;
-  }
-  const auto goes_by = [&](std::size_t i, std::string_view n) {
-    return std::find(names[i].begin(), names[i].end(), n) != names[i].end();
-  };
-  // Lengths first: most name tokens are none of the hosts' names.
+  // The names host orchestrators may go by: those of `@pl.jit.host` functions and of
+  // program classes' methods (whose keywords tell), and of the defs that wrappings wrap
+  // (`make = pl.jit.host(_make)`). Lengths first: most tokens name none of them.
+  std::unordered_set<std::string_view> candidates;
   std::uint64_t lengths = 0;
-  for (const auto& ns : names)
-    for (const auto n : ns)
-      lengths |= std::uint64_t{1} << std::min<std::size_t>(n.size(), 63);
+  std::unordered_set<std::uint32_t> own; // their own names' tokens, and wrapped names in wrappings
+  for (const auto& d : defs) {
+    if (d.is_class || (d.role != definition::dsl::jit_host && d.role != definition::dsl::method))
+      continue;
+    for (const std::uint32_t k : {d.name, d.keyword + 1}) {
+      candidates.insert(ts.text(t[k]));
+      lengths |= std::uint64_t{1} << std::min<std::size_t>(ts.text(t[k]).size(), 63);
+      own.insert(k);
+    }
+    if (d.name != d.keyword + 1)
+      for (std::uint32_t k = d.name + 1; k < t.size() && t[k].kind() != tok::newline; ++k)
+        if (t[k].kind() == tok::name && ts.text(t[k]) == ts.text(t[d.keyword + 1]))
+          own.insert(k);
+  }
+  if (candidates.empty())
+    return used;
   // The DSL functions' bodies, in source order, where any use counts.
   std::vector<std::pair<std::uint32_t, std::uint32_t>> bodies;
   for (const auto& d : defs)
@@ -96,35 +91,52 @@ std::vector<bool> named_in_bodies(const token_stream& ts, const module_scan& sca
   std::sort(bodies.begin(), bodies.end());
   std::size_t next_body = 0;
   for (std::uint32_t k = 0; k < t.size(); ++k) {
+    const bool string = t[k].kind() == tok::string;
+    if ((!string && t[k].kind() != tok::name) || t[k].is_reserved())
+      continue;
+    // Every token passes here: its length tells most apart before its text is read.
+    const std::size_t length = t[k].length_field() - (string ? 2 : 0);
+    if (t[k].length_field() < (string ? 2u : 1u) ||
+        !((lengths >> std::min<std::size_t>(length, 63)) & 1))
+      continue;
     while (next_body < bodies.size() && bodies[next_body].second <= k)
       ++next_body;
+    const bool in_body = next_body < bodies.size() && bodies[next_body].first <= k;
     std::string_view n = ts.text(t[k]);
     // A string of its name in a DSL function's body may reach it (`getattr(self, "stage")`).
-    if (t[k].kind() == tok::string && n.size() >= 2 && (n.front() == '"' || n.front() == '\'') &&
-        n.back() == n.front())
+    if (string) {
+      if (!in_body || n.size() < 2 || (n.front() != '"' && n.front() != '\'') ||
+          n.back() != n.front())
+        continue;
       n = n.substr(1, n.size() - 2);
-    else if (t[k].kind() != tok::name || t[k].is_reserved())
-      continue;
-    if (!((lengths >> std::min<std::size_t>(n.size(), 63)) & 1))
-      continue;
-    const bool in_body = next_body < bodies.size() && bodies[next_body].first <= k;
-    if (t[k].kind() == tok::string && !in_body)
+    }
+    if (!((lengths >> std::min<std::size_t>(n.size(), 63)) & 1) || own.contains(k))
       continue;
     // Elsewhere an attribute of something else is no use of it, a call is the runtime's,
     // and a binding of the name rebinds it.
     if (!in_body && ((k > 0 && t[k - 1].is_op(".")) ||
                      (k + 1 < t.size() && (t[k + 1].is_op("(") || t[k + 1].is_op("=")))))
       continue;
-    for (std::size_t i = 0; i < hosts.size(); ++i) {
-      const definition& h = defs[hosts[i]];
-      if (named[i] || k == h.name || k == h.keyword + 1 || !goes_by(i, n))
-        continue;
-      // The wrapped def's name in its own wrapping (`make = pl.jit.host(_make)`).
-      if (h.name != h.keyword + 1 && k > h.name && k < h.name + 16 &&
-          ts.line(t[k]) == ts.line(t[h.name]))
-        continue;
-      named[i] = true;
-    }
+    if (candidates.contains(n))
+      used.insert(n);
+  }
+  return used;
+}
+
+namespace {
+
+/// For each definition `hosts` names (indices into the scan's definitions), whether the
+/// file may hand it to a DSL function as a value (names_used_as_values: `used`), or a
+/// decorator of its own other than the DSL's may keep it (`@register("m")`).
+std::vector<bool> named_in_bodies(const token_stream& ts, const module_scan& scan,
+                                  const std::vector<std::uint32_t>& hosts,
+                                  const std::unordered_set<std::string_view>& used) {
+  std::vector<bool> named(hosts.size(), false);
+  const auto& t = ts.tokens;
+  for (std::size_t i = 0; i < hosts.size(); ++i) {
+    const definition& h = scan.definitions[hosts[i]];
+    named[i] = h.decorators.size() > 1 || used.contains(ts.text(t[h.name])) ||
+               used.contains(ts.text(t[h.keyword + 1]));
   }
   return named;
 }
@@ -258,7 +270,17 @@ program_unit dsl_parser::run(const candidate_program& cp, std::string_view stem)
   for (std::size_t k = 0; k < cp.functions.size(); ++k)
     if (sigs[k]->level == commscope::level::host && sigs[k]->orchestrator)
       hosts.push_back(cp.functions[k]);
-  std::vector<bool> called = named_in_bodies(ts_, scan_, hosts);
+  // Whether a host is handed on matters only to one that returns or yields values: the
+  // file is read for its uses only then, once for all its programs.
+  std::vector<bool> called(hosts.size(), false);
+  if (std::any_of(hosts.begin(), hosts.end(),
+                  [&](std::uint32_t h) { return returns_values(ts_, scan_.definitions[h]); })) {
+    std::optional<std::unordered_set<std::string_view>> own; // when the file keeps none
+    auto& uses = uses_ ? *uses_ : own;
+    if (!uses)
+      uses = names_used_as_values(ts_, scan_);
+    called = named_in_bodies(ts_, scan_, hosts, *uses);
+  }
   // Called from another input file of the run (through an import): found there, since
   // each file is analyzed on its own.
   if (loader_ && !path_.empty())

@@ -33,6 +33,15 @@
 
 namespace commscope::frontend::detail {
 
+/// The names of the file's host orchestrators (and of the defs they wrap) that it may hand to
+/// a DSL function as a value: any use of one in a DSL function's body (a call, a string of
+/// it), and elsewhere a use as a value (`build = make`, `HOSTS["m"] = make`, a default
+/// `def test(build=make)`). A call elsewhere (`make(x)` at the module's level or in a plain
+/// function) is the runtime's, which the views of a finished scope cannot reach a device
+/// through, and is none.
+std::unordered_set<std::string_view> names_used_as_values(const token_stream& ts,
+                                                          const module_scan& scan);
+
 using namespace commscope::reference;
 using commscope::detail::hash_name;
 using commscope::detail::name_table;
@@ -105,6 +114,10 @@ public:
 
   /// The run's imported modules, and where this file's imports start.
   /// `path`: the file's own, by which other input files of the run import its hosts.
+  /// Where the file keeps its names_used_as_values, made by the first of its programs that
+  /// needs them; else each program makes them.
+  void use_names(std::optional<std::unordered_set<std::string_view>>* uses) { uses_ = uses; }
+
   void use_imports(loader_state* loader, importer from, std::string_view path) {
     loader_ = loader;
     importer_ = from;
@@ -653,6 +666,7 @@ private:
   const module_scan& scan_;
   constants& consts_;
   loader_state* loader_ = nullptr;
+  std::optional<std::unordered_set<std::string_view>>* uses_ = nullptr; ///< use_names
   importer importer_{};
   std::string_view path_;
   /// Imported callees already looked up, by scope and spelling: their signature (null:
