@@ -441,7 +441,8 @@ resolution loader_state::function(const importer& from, std::string_view module,
   if (!m)
     return r;
   std::vector<const scanned_module*> chain;
-  auto sub = function_in(m, name, chain);
+  exhausted_set exhausted;
+  auto sub = function_in(m, name, chain, exhausted);
   if (sub.what == resolution::status::module_missing && sub.module.empty()) {
     sub.module = r.module;
     sub.searched = std::move(r.searched);
@@ -477,31 +478,53 @@ std::optional<std::string> loader_state::package_attribute(const importer& from,
 
 bool loader_state::star_may_bind(const importer& from, std::string_view module, std::uint32_t level,
                                  std::string_view name) {
+  exhausted_set seen;
+  return star_binds(from, module, level, name, 0, seen);
+}
+
+bool loader_state::star_binds(const importer& from, std::string_view module, std::uint32_t level,
+                              std::string_view name, std::size_t depth, exhausted_set& seen) {
   std::vector<std::string> searched;
   const auto m = find(from, module, level, searched);
   if (!m)
     return false;
-  if (m->unreadable || m->error || !m->scan->star_modules.empty())
+  if (m->unreadable || m->error || depth >= max_chain)
     return true;
+  if (!seen.insert(star_key(m.get(), name)).second)
+    return false; // searched already, on another path of a diamond
   const auto exported = star_exports(*m, name);
-  return !exported || *exported;
+  if (!exported || *exported)
+    return true;
+  // Not its own: its star imports' exports, unless its __all__ lists what it exports.
+  for (const auto& r : m->scan->scopes[0].records)
+    if (m->ts.text(m->ts.tokens[r.name]) == "__all__")
+      return false;
+  importer here;
+  here.directory = m->directory;
+  here.has_directory = true;
+  for (const auto& [next, next_level] : m->scan->star_modules)
+    if (star_binds(here, next, next_level, name, depth + 1, seen))
+      return true;
+  return false;
 }
 
 loader_state::decorator_lookup loader_state::decorator(const importer& from,
                                                        std::string_view module, std::uint32_t level,
                                                        std::string_view name) {
   decorator_chain chain;
-  return decorator_from(from, module, level, name, chain);
+  exhausted_set exhausted;
+  return decorator_from(from, module, level, name, chain, exhausted);
 }
 
 loader_state::decorator_lookup
 loader_state::decorator_from(const importer& from, std::string_view module, std::uint32_t level,
-                             std::string_view name, decorator_chain& chain) {
+                             std::string_view name, decorator_chain& chain,
+                             exhausted_set& exhausted) {
   using kind = decorator_lookup::kind;
   std::vector<std::string> searched;
   const auto m = find(from, module, level, searched);
   if (m)
-    return decorator_in(m, name, chain);
+    return decorator_in(m, name, chain, exhausted);
   // The program's own package, imported absolutely from inside it (`from models.compat
   // import host_jit` in models/llama.py): Python finds it from where it runs.
   if (level != 0)
@@ -532,7 +555,8 @@ loader_state::decorator_from(const importer& from, std::string_view module, std:
 
 loader_state::decorator_lookup loader_state::decorator_in(const std::shared_ptr<scanned_module>& m,
                                                           std::string_view name,
-                                                          decorator_chain& chain) {
+                                                          decorator_chain& chain,
+                                                          exhausted_set& exhausted) {
   using kind = decorator_lookup::kind;
   if (m->unreadable)
     return {kind::unread, "its module " + m->path + " cannot be read"};
@@ -603,7 +627,7 @@ loader_state::decorator_lookup loader_state::decorator_in(const std::shared_ptr<
   if (const import_record* imp = import_of(scan, name, 0, true)) {
     if (imp->name.empty() || imports_the_dsl(*imp))
       return {}; // a module (read by the caller through its path), or the DSL's own
-    auto found = decorator_from(here, imp->module, imp->level, imp->name, chain);
+    auto found = decorator_from(here, imp->module, imp->level, imp->name, chain, exhausted);
     return found.what == kind::missing ? decorator_lookup{} : found;
   }
   if (bindings == 1)
@@ -620,7 +644,7 @@ loader_state::decorator_lookup loader_state::decorator_in(const std::shared_ptr<
               m->ts.text(t[q]) == name)
             continue;
           auto branch = chain;
-          auto found = decorator_in(m, m->ts.text(t[q]), branch);
+          auto found = decorator_in(m, m->ts.text(t[q]), branch, exhausted);
           if (found.what == kind::none || found.what == kind::missing)
             continue;
           if (dotted && found.what == kind::dsl) {
@@ -648,8 +672,14 @@ loader_state::decorator_lookup loader_state::decorator_in(const std::shared_ptr<
     const auto exported = next->scan ? star_exports(*next, name) : std::optional<bool>();
     if (exported && !*exported && next->scan->star_modules.empty())
       continue;
-    auto branch = chain;
-    auto found = decorator_in(next, name, branch);
+    std::string key = star_key(next.get(), name);
+    decorator_lookup found;
+    if (!exhausted.contains(key)) {
+      auto branch = chain;
+      found = decorator_in(next, name, branch, exhausted);
+      if (found.what == kind::none)
+        exhausted.insert(std::move(key));
+    }
     if (found.what != kind::none || !exported || *exported)
       return found;
   }
@@ -845,7 +875,8 @@ void adopt_imported_decorators(const token_stream& ts, module_scan& scan, loader
 
 resolution loader_state::function_in(const std::shared_ptr<scanned_module>& m,
                                      std::string_view name,
-                                     std::vector<const scanned_module*>& chain) {
+                                     std::vector<const scanned_module*>& chain,
+                                     exhausted_set& exhausted) {
   resolution r;
   r.module_path = m->path;
   if (m->unreadable) {
@@ -900,11 +931,15 @@ resolution loader_state::function_in(const std::shared_ptr<scanned_module>& m,
       const auto exported = next->error ? std::optional<bool>(true) : star_exports(*next, name);
       if (exported && !*exported && next->scan && next->scan->star_modules.empty())
         continue;
-      auto branch = chain;
-      auto sub = function_in(next, name, branch);
-      if (sub.what == resolution::status::found || sub.what == resolution::status::broken) {
-        sub.rebound = sub.rebound || bindings > 1;
-        return sub;
+      std::string key = star_key(next.get(), name);
+      if (!exhausted.contains(key)) {
+        auto branch = chain;
+        auto sub = function_in(next, name, branch, exhausted);
+        if (sub.what == resolution::status::found || sub.what == resolution::status::broken) {
+          sub.rebound = sub.rebound || bindings > 1;
+          return sub;
+        }
+        exhausted.insert(std::move(key));
       }
       if (!exported || *exported) {
         r.what = resolution::status::no_function;
@@ -924,7 +959,7 @@ resolution loader_state::function_in(const std::shared_ptr<scanned_module>& m,
     r.searched = std::move(searched);
     return r;
   }
-  auto sub = function_in(next, imp->name, chain);
+  auto sub = function_in(next, imp->name, chain, exhausted);
   sub.rebound = sub.rebound || bindings > 1;
   return sub;
 }

@@ -211,18 +211,27 @@ private:
   std::shared_ptr<scanned_module> load(const std::string& path, const std::string& key);
   /// run_file::callers of `f`, scanned as `m`.
   void index_callers(const std::shared_ptr<scanned_module>& m, run_file& f);
+  /// The modules and names a star import's search found nothing in, by star_key: star
+  /// imports that meet again (a diamond of re-exports) are searched once.
+  using exhausted_set = std::unordered_set<std::string>;
+  static std::string star_key(const scanned_module* m, std::string_view name) {
+    return std::to_string(reinterpret_cast<std::uintptr_t>(m)) + ':' + std::string(name);
+  }
   resolution function_in(const std::shared_ptr<scanned_module>& m, std::string_view name,
-                         std::vector<const scanned_module*>& chain);
+                         std::vector<const scanned_module*>& chain, exhausted_set& exhausted);
+  /// star_may_bind, `depth` star imports down (16: may), `seen` those searched already.
+  bool star_binds(const importer& from, std::string_view module, std::uint32_t level,
+                  std::string_view name, std::size_t depth, exhausted_set& seen);
   /// The modules and names a decorator's lookup has passed through.
   using decorator_chain = std::vector<std::pair<const scanned_module*, std::string>>;
   decorator_lookup decorator_in(const std::shared_ptr<scanned_module>& m, std::string_view name,
-                                decorator_chain& chain);
+                                decorator_chain& chain, exhausted_set& exhausted);
   /// decorator() from the module `m` imports `module` of: the module's file not found
   /// there is no name of the DSL's (a library's), unless it is the program's own package
   /// above the search path.
   decorator_lookup decorator_from(const importer& from, std::string_view module,
                                   std::uint32_t level, std::string_view name,
-                                  decorator_chain& chain);
+                                  decorator_chain& chain, exhausted_set& exhausted);
   std::optional<std::int64_t> constant_in(const std::shared_ptr<scanned_module>& m,
                                           std::string_view name, std::uint32_t chain);
 
