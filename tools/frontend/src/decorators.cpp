@@ -215,10 +215,8 @@ private:
       const auto n = dsl_name_at(i, e);
       if (!n)
         continue;
-      const std::string& c = n->canonical;
-      for (const std::string_view m : {"pl", "pl.jit", "pl.program", "pl.function", "pl.inline"})
-        if (c == m || (m != "pl" && c.starts_with(m) && c[m.size()] == '.'))
-          return true;
+      if (n->canonical == "pl" || names_dsl_decorator(n->canonical))
+        return true;
     }
     return false;
   }

@@ -83,11 +83,30 @@ namespace {
 /// across modules").
 constexpr std::size_t max_chain = 16;
 
+/// Where the imports of module `m` start: its own directory.
+importer importer_in(const scanned_module& m) {
+  importer here;
+  here.directory = m.directory;
+  here.has_directory = true;
+  return here;
+}
+
+/// How many bindings of `name` the module's level holds.
+std::size_t module_bindings(const scanned_module& m, std::string_view name) {
+  std::size_t n = 0;
+  if (m.scan && !m.scan->scopes.empty())
+    for (const auto& r : m.scan->scopes[0].records)
+      n += m.ts.text(m.ts.tokens[r.name]) == name ? 1 : 0;
+  return n;
+}
+
 /// Whether `from M import *` binds `name` in the importer, M scanned as `m`: M's
 /// `__all__` when it lists string literals, else its module-level names that do not start
 /// with '_'. Nothing when that cannot be read (`__all__` computed or bound twice, or M
-/// binding its names where no statement shows them).
-std::optional<bool> star_exports(const scanned_module& m, std::string_view name) {
+/// binding its names where no statement shows them). `by_all`, if given, tells whether
+/// an `__all__` decided it.
+std::optional<bool> star_exports(const scanned_module& m, std::string_view name,
+                                 bool* by_all = nullptr) {
   if (!m.scan || m.scan->dynamic_globals)
     return std::nullopt;
   const auto& t = m.ts.tokens;
@@ -102,6 +121,8 @@ std::optional<bool> star_exports(const scanned_module& m, std::string_view name)
     }
     bound = bound || n == name;
   }
+  if (by_all)
+    *by_all = all != nullptr;
   if (!all)
     return bound && !name.starts_with('_');
   if (all->rhs_end == 0)
@@ -460,9 +481,7 @@ std::optional<std::string> loader_state::package_attribute(const importer& from,
     return std::nullopt;
   if (m->unreadable || m->error || m->scan->dynamic_globals)
     return std::string();
-  std::size_t bindings = 0;
-  for (const auto& r : m->scan->scopes[0].records)
-    bindings += m->ts.text(m->ts.tokens[r.name]) == name ? 1 : 0;
+  const std::size_t bindings = module_bindings(*m, name);
   if (bindings == 0)
     return std::nullopt;
   // `from . import fast as X` (or `from .sub import fast as X`), bound once: the
@@ -492,16 +511,14 @@ bool loader_state::star_binds(const importer& from, std::string_view module, std
     return true;
   if (!seen.insert(star_key(m.get(), name)).second)
     return false; // searched already, on another path of a diamond
-  const auto exported = star_exports(*m, name);
+  bool by_all = false;
+  const auto exported = star_exports(*m, name, &by_all);
   if (!exported || *exported)
     return true;
-  // Not its own: its star imports' exports, unless its __all__ lists what it exports.
-  for (const auto& r : m->scan->scopes[0].records)
-    if (m->ts.text(m->ts.tokens[r.name]) == "__all__")
-      return false;
-  importer here;
-  here.directory = m->directory;
-  here.has_directory = true;
+  if (by_all)
+    return false; // its __all__ lists what it exports
+  // Not its own: its star imports' exports.
+  const importer here = importer_in(*m);
   for (const auto& [next, next_level] : m->scan->star_modules)
     if (star_binds(here, next, next_level, name, depth + 1, seen))
       return true;
@@ -573,9 +590,12 @@ loader_state::decorator_lookup loader_state::decorator_in(const std::shared_ptr<
   const module_scan& scan = *m->scan;
   const auto& t = m->ts.tokens;
   const auto& records = scan.scopes[0].records;
-  std::size_t bindings = 0;
-  for (const auto& rec : records)
-    bindings += m->ts.text(t[rec.name]) == name ? 1 : 0;
+  const std::size_t bindings = module_bindings(*m, name);
+  const auto unread_here = [&] {
+    return decorator_lookup{kind::unread, "module " + m->path + " makes '" + std::string(name) +
+                                              "' from the DSL's decorators in a way the front "
+                                              "end does not read"};
+  };
   // An alias of the DSL's names, or an import of them (`host_jit = pl.jit.host`, `from
   // pypto.language import jit`).
   std::string canonical = scan.names.canonical(name);
@@ -590,17 +610,17 @@ loader_state::decorator_lookup loader_state::decorator_in(const std::shared_ptr<
     // decorates nothing, a wrapping it cannot read), each charged to the module-level
     // bindings of the statement it lies in: those of the line of the last binding that
     // starts at or above it (`a, b = pl.jit.host, pl.jit` binds both).
-    const auto line_of = [&](const py_scope::record& r) {
-      return m->ts.where_offset(t[r.name].begin).line;
-    };
+    std::vector<std::uint32_t> lines; // of the records, which are in source order
+    lines.reserve(records.size());
+    for (const auto& rec : records)
+      lines.push_back(m->ts.where_offset(t[rec.name].begin).line);
     for (const auto& f : unknown_decorators(m->ts, scan)) {
-      std::uint32_t at = 0;
-      for (const auto& rec : records)
-        if (const auto l = line_of(rec); l <= f.diagnostic.where.line)
-          at = l;
-      for (const auto& rec : records)
-        if (at != 0 && line_of(rec) == at)
-          m->unread_decorators.insert(m->ts.text(t[rec.name]));
+      const auto past = std::upper_bound(lines.begin(), lines.end(), f.diagnostic.where.line);
+      if (past == lines.begin())
+        continue;
+      for (auto k = std::lower_bound(lines.begin(), past, *std::prev(past)); k != past; ++k)
+        m->unread_decorators.insert(
+            m->ts.text(t[records[static_cast<std::size_t>(k - lines.begin())].name]));
     }
     // And a binding to a value made of such a name (`host_jit = D.host` of a class D
     // whose body holds `host = pl.jit.host`), in turn: each round adds one or ends.
@@ -619,11 +639,8 @@ loader_state::decorator_lookup loader_state::decorator_in(const std::shared_ptr<
     }
   });
   if (m->unread_decorators.contains(name))
-    return {kind::unread, "module " + m->path + " makes '" + std::string(name) +
-                              "' from the DSL's decorators in a way the front end does not read"};
-  importer here;
-  here.directory = m->directory;
-  here.has_directory = true;
+    return unread_here();
+  const importer here = importer_in(*m);
   if (const import_record* imp = import_of(scan, name, 0, true)) {
     if (imp->name.empty() || imports_the_dsl(*imp))
       return {}; // a module (read by the caller through its path), or the DSL's own
@@ -635,10 +652,7 @@ loader_state::decorator_lookup loader_state::decorator_in(const std::shared_ptr<
       if (rec.rhs_end != 0 && m->ts.text(t[rec.name]) == name) {
         // `star_host = host_jit` of a name that reaches the DSL's: the dotted name it is, or
         // a value made of such names, which the front end does not read.
-        std::uint32_t k = rec.rhs_begin + 1;
-        while (k + 1 < rec.rhs_end && t[k].is_op(".") && t[k + 1].kind() == tok::name)
-          k += 2;
-        const bool dotted = t[rec.rhs_begin].kind() == tok::name && k == rec.rhs_end;
+        const bool dotted = !dotted_name(m->ts, rec.rhs_begin, rec.rhs_end).empty();
         for (std::uint32_t q = rec.rhs_begin; q < rec.rhs_end; ++q) {
           if (t[q].kind() != tok::name || t[q].is_reserved() || (q > 0 && t[q - 1].is_op(".")) ||
               m->ts.text(t[q]) == name)
@@ -654,11 +668,7 @@ loader_state::decorator_lookup loader_state::decorator_in(const std::shared_ptr<
             }
             return found;
           }
-          if (found.what == kind::dsl)
-            return {kind::unread, "module " + m->path + " makes '" + std::string(name) +
-                                      "' from the DSL's decorators in a way the front end "
-                                      "does not read"};
-          return found;
+          return found.what == kind::dsl ? unread_here() : found;
         }
       }
   if (bindings > 0)
@@ -711,6 +721,12 @@ void adopt_imported_decorators(const token_stream& ts, module_scan& scan, loader
     if (k != end)
       return std::nullopt; // no dotted name
     const std::string_view root = ts.text(t[b]);
+    const auto extend = [](std::string& spelling, std::span<const std::string_view> rest) {
+      for (const auto a : rest) {
+        spelling += '.';
+        spelling += a;
+      }
+    };
     // The module and name to look up first, then the attributes left after them.
     const auto finish =
         [&](loader_state::decorator_lookup found, std::string module,
@@ -719,10 +735,7 @@ void adopt_imported_decorators(const token_stream& ts, module_scan& scan, loader
         return found_decorator{std::move(module), {}, std::move(found.spelling)};
       if (found.what != kind::dsl)
         return std::nullopt;
-      for (const auto a : rest) {
-        found.spelling += '.';
-        found.spelling += a;
-      }
+      extend(found.spelling, rest);
       return found_decorator{std::move(module), std::move(found.spelling), {}};
     };
     if (const import_record* imp = import_of(scan, root, scope)) {
@@ -768,10 +781,7 @@ void adopt_imported_decorators(const token_stream& ts, module_scan& scan, loader
           return std::nullopt;
         auto found = self(only->rhs_begin, only->rhs_end, s, self, depth + 1);
         if (found && !found->canonical.empty())
-          for (const auto a : attrs) {
-            found->canonical += '.';
-            found->canonical += a;
-          }
+          extend(found->canonical, attrs);
         return found;
       }
       s = sc.parent;
@@ -793,12 +803,6 @@ void adopt_imported_decorators(const token_stream& ts, module_scan& scan, loader
     fd.message = std::move(message);
     fd.help = std::move(help);
     out.push_back(std::move(fd));
-  };
-  const auto is_decorator_name = [](std::string_view c) {
-    for (const std::string_view m : {"pl.jit", "pl.program", "pl.function", "pl.inline"})
-      if (c == m || (c.starts_with(m) && c[m.size()] == '.'))
-        return true;
-    return false;
   };
   // Adopting appends to the definitions' programs only: the list itself does not move.
   for (std::size_t i = 0; i < scan.definitions.size(); ++i) {
@@ -826,7 +830,7 @@ void adopt_imported_decorators(const token_stream& ts, module_scan& scan, loader
         scan.adopt(i, found->canonical, b);
         break;
       }
-      if (is_decorator_name(found->canonical)) {
+      if (names_dsl_decorator(found->canonical)) {
         report(b,
                "unknown decorator '" + spelled + "' (the DSL's '" + found->canonical +
                    "', through module '" + found->module + "'): the DSL has no such decorator",
@@ -853,7 +857,7 @@ void adopt_imported_decorators(const token_stream& ts, module_scan& scan, loader
       while (end < r.rhs_end && !t[end].is_op("("))
         ++end;
       const auto found = imported(r.rhs_begin, end, static_cast<std::int32_t>(sc), imported, 0);
-      if (!found || (!found->canonical.empty() && !is_decorator_name(found->canonical)))
+      if (!found || (!found->canonical.empty() && !names_dsl_decorator(found->canonical)))
         continue;
       // One the front end cannot tell for the DSL's is taken for a wrapping only in the
       // form of one: a call on a name alone (`host = make_host(host_impl)`).
@@ -895,10 +899,7 @@ resolution loader_state::function_in(const std::shared_ptr<scanned_module>& m,
     return r;
   }
   chain.push_back(m.get());
-  std::size_t bindings = 0;
-  if (!m->scan->scopes.empty())
-    for (const auto& rec : m->scan->scopes[0].records)
-      bindings += m->ts.text(m->ts.tokens[rec.name]) == name ? 1 : 0;
+  const std::size_t bindings = module_bindings(*m, name);
   if (auto it = m->functions.find(name); it != m->functions.end()) {
     r.what = resolution::status::found;
     r.function = &it->second;
@@ -906,9 +907,7 @@ resolution loader_state::function_in(const std::shared_ptr<scanned_module>& m,
     // below the def that may bind the name (`from fastk import *`).
     r.rebound = bindings > 1 || m->scan->dynamic_globals;
     const auto& stars = m->scan->star_tokens;
-    importer here;
-    here.directory = m->directory;
-    here.has_directory = true;
+    const importer here = importer_in(*m);
     for (std::size_t k = 0; k < stars.size() && !r.rebound; ++k) {
       const auto& [module, level] = m->scan->star_modules[k];
       r.rebound = stars[k] > it->second.token && star_may_bind(here, module, level, name);
@@ -916,9 +915,7 @@ resolution loader_state::function_in(const std::shared_ptr<scanned_module>& m,
     return r;
   }
   const import_record* imp = import_of(*m->scan, name, 0, true);
-  importer here;
-  here.directory = m->directory;
-  here.has_directory = true;
+  const importer here = importer_in(*m);
   if (!imp) {
     // A package's `from .kernels import *` re-exports the DSL functions of that module:
     // the last star import that exports the name binds it, as in Python. One that binds
@@ -1069,9 +1066,7 @@ void loader_state::index_callers(const std::shared_ptr<scanned_module>& m, run_f
   const auto& ts = m->ts;
   const auto& t = ts.tokens;
   const module_scan& scan = *m->scan;
-  importer from;
-  from.directory = m->directory;
-  from.has_directory = true;
+  const importer from = importer_in(*m);
   // The DSL function a name of a module is, resolved once per file.
   std::map<std::tuple<std::string, std::uint32_t, std::string>, const imported_function*> resolved;
   const auto dsl_function = [&](const std::string& module, std::uint32_t level,
@@ -1174,10 +1169,8 @@ std::optional<std::int64_t> loader_state::constant_in(const std::shared_ptr<scan
         const import_record* imp = import_of(*cc.module->scan, n, scope, true);
         if (!imp || imp->name.empty())
           return std::nullopt;
-        importer here;
-        here.directory = cc.module->directory;
-        here.has_directory = true;
-        return cc.loader->constant(here, imp->module, imp->level, imp->name, cc.chain + 1);
+        return cc.loader->constant(importer_in(*cc.module), imp->module, imp->level, imp->name,
+                                   cc.chain + 1);
       },
       &context);
   const auto v = c.resolve(name, 0);

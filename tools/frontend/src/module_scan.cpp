@@ -196,19 +196,7 @@ void module_scan::run() {
         first_decorator = i;
       // `@(pl.jit.host)` is `@pl.jit.host`: the parentheses around the whole expression
       // only group it.
-      std::uint32_t b = i + 1, e = nl;
-      while (e > b + 1 && is_op(b, "(") && is_op(e - 1, ")")) {
-        int depth = 0;
-        std::uint32_t close = b;
-        for (; close < e; ++close)
-          if (t[close].kind() == tok::op && (depth += bracket_nesting(t[close].flags())) == 0)
-            break;
-        if (close != e - 1)
-          break;
-        ++b;
-        --e;
-      }
-      decorators.emplace_back(b, e);
+      decorators.push_back(ungrouped(ts_, i + 1, nl));
       i = nl + 1;
       continue;
     }

@@ -247,6 +247,34 @@ private:
   std::vector<std::string> foreign_;
 };
 
+/// Whether a canonical spelling names one of the DSL's decorators or a name under one
+/// (`pl.jit`, `pl.jit.host`, `pl.program`, `pl.function`, `pl.inline`, `pl.jit.hots`).
+inline bool names_dsl_decorator(std::string_view canonical) {
+  for (const std::string_view m : {"pl.jit", "pl.program", "pl.function", "pl.inline"})
+    if (canonical == m || (canonical.starts_with(m) && canonical[m.size()] == '.'))
+      return true;
+  return false;
+}
+
+/// [b, e) without the parentheses that enclose the whole of it, however many (`((r))`:
+/// `r`): they only group it.
+inline std::pair<std::uint32_t, std::uint32_t> ungrouped(const token_stream& ts, std::uint32_t b,
+                                                         std::uint32_t e) {
+  const auto& t = ts.tokens;
+  while (e > b + 1 && t[b].is_op("(") && t[e - 1].is_op(")")) {
+    int depth = 0;
+    std::uint32_t close = b;
+    for (; close < e; ++close)
+      if (t[close].kind() == tok::op && (depth += bracket_nesting(t[close].flags())) == 0)
+        break;
+    if (close != e - 1)
+      break;
+    ++b;
+    --e;
+  }
+  return {b, e};
+}
+
 /// The dotted name a token range spells (`a.b.c`), or empty.
 inline std::string dotted_name(const token_stream& ts, std::uint32_t b, std::uint32_t e) {
   std::string r;

@@ -42,18 +42,7 @@ statement_ptr dsl_parser::parse_for() {
                            [&](std::uint32_t k) { target_names.push_back(text(t_[k])); });
   const std::uint32_t targets_begin = static_cast<std::uint32_t>(i_);
   // `r`, `r, acc`, and either in parentheses (`for (r) in pl.range(4):`).
-  std::uint32_t tb = static_cast<std::uint32_t>(i_), te = in;
-  while (te >= tb + 3 && t_[tb].is_op("(") && t_[te - 1].is_op(")")) {
-    int depth = 0;
-    std::uint32_t close = tb;
-    for (; close < te; ++close)
-      if ((depth += bracket_nesting(t_[close].kind() == tok::op ? t_[close].flags() : 0)) == 0)
-        break;
-    if (close != te - 1)
-      break;
-    ++tb;
-    --te;
-  }
+  const auto [tb, te] = ungrouped(ts_, static_cast<std::uint32_t>(i_), in);
   const bool simple_target = te == tb + 1 || (t_[tb].kind() == tok::name && t_[tb + 1].is_op(","));
   i_ = in + 1;
   const token& iter_tok = peek();

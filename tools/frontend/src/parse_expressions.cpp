@@ -798,24 +798,22 @@ mutable_expr dsl_parser::make_call(std::uint32_t b, mutable_expr callee, const d
   }
   s.what = expression::kind::call;
   s.base = callee_node();
-  // A read-only builtin's name that the file binds itself (`from rich import print`): the
-  // call is that function's, which the IR's traits would take for Python's builtin by its
-  // bare name. Its callee is handed over as a value the front end does not read.
-  if (open_root && !is_attribute && !unpacking && reads_only(last) && !is_builtin(last)) {
+  // A callee handed over as a value the front end does not read, named as the messages
+  // call it: a read-only builtin's name that the file binds itself (`from rich import
+  // print`), whose call is that function's, which the IR's traits would take for Python's
+  // builtin by its bare name; and a callee of no name (`KERNELS["a"](...)`), by its
+  // spelling, read as it stands.
+  const bool shadowed =
+      open_root && !is_attribute && !unpacking && reads_only(last) && !is_builtin(last);
+  if (shadowed || (callee && callee->what == expression::kind::subscript)) {
     expression_spec c;
     c.what = expression::kind::opaque;
     c.where = s.where;
-    c.text = w_.intern(last);
-    s.base = w_.make(c);
-  } else if (callee && callee->what == expression::kind::subscript) {
-    // `KERNELS["a"](...)`: a callee of no name, which the messages call by its spelling;
-    // it is read as it stands.
-    expression_spec c;
-    c.what = expression::kind::opaque;
-    c.where = s.where;
-    c.text = w_.intern(ts_.source.substr(t_[b].begin, t_[open].begin - t_[b].begin));
+    c.text = shadowed ? w_.intern(last)
+                      : w_.intern(ts_.source.substr(t_[b].begin, t_[open].begin - t_[b].begin));
     const expression_ptr read[] = {s.base};
-    c.args = read;
+    if (!shadowed)
+      c.args = read;
     s.base = w_.make(c);
   }
   // Making the callee may parse again (a comprehension's targets), which grows the stacks

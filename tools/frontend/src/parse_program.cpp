@@ -110,7 +110,7 @@ std::unordered_set<std::string_view> names_used_as_values(const token_stream& ts
         continue;
       n = n.substr(1, n.size() - 2);
     }
-    if (!((lengths >> std::min<std::size_t>(n.size(), 63)) & 1) || own.contains(k))
+    if (own.contains(k))
       continue;
     // Elsewhere an attribute of something else is no use of it, a call is the runtime's,
     // and a binding of the name rebinds it.
