@@ -50,6 +50,20 @@ struct ignore_directive {
   return line.size();
 }
 
+/// The index just past the string literal whose quote is at `i` in a whole text: a
+/// triple-quoted one across lines, any other at its quote or its line's end (a backslash
+/// continues it).
+[[nodiscard]] inline std::size_t past_literal(std::string_view text, std::size_t i) {
+  const char c = text[i];
+  if (text.substr(i).starts_with(c == '"' ? std::string_view(R"(""")") : "'''"))
+    return past_string(text, i);
+  std::size_t end = i + 1;
+  for (; end < text.size() && text[end] != c && text[end] != '\n'; ++end)
+    if (text[end] == '\\')
+      ++end;
+  return std::min(end + 1, text.size());
+}
+
 /// The comment of a source line: from its first '#' outside a string literal that starts
 /// on this line (a string opened on an earlier line is not seen; a '#' in it would only
 /// make a directive count that Python reads as string text, which is as the author wrote).
@@ -177,20 +191,13 @@ private:
       const char c = text_[i];
       if (c == '#') {
         i = std::min(text_.find('\n', i), text_.size());
-      } else if ((c == '"' || c == '\'') &&
-                 text_.substr(i).starts_with(c == '"' ? R"(""")" : "'''")) {
-        const std::size_t end = past_string(text_, i);
+      } else if (c == '"' || c == '\'') {
+        const std::size_t end = past_literal(text_, i);
         while (next_line < starts_.size() && starts_[next_line] <= i)
           ++next_line;
         for (; next_line < starts_.size() && starts_[next_line] < end; ++next_line)
           resume_[next_line] = end - starts_[next_line];
         i = end;
-      } else if (c == '"' || c == '\'') {
-        std::size_t end = i + 1; // a one-line string: to its quote or its line's end
-        for (; end < text_.size() && text_[end] != c && text_[end] != '\n'; ++end)
-          if (text_[end] == '\\')
-            ++end;
-        i = std::min(end + 1, text_.size());
       } else {
         ++i;
       }
@@ -256,16 +263,7 @@ struct listed_code {
   for (std::size_t i = 0; i < text.size();) {
     const char c = text[i];
     if (c == '"' || c == '\'') {
-      const std::string_view triple = c == '"' ? std::string_view(R"(""")") : "'''";
-      std::size_t end = i;
-      if (text.substr(i).starts_with(triple)) {
-        end = past_string(text, i);
-      } else { // a one-line string ends at its line's end, unless a backslash continues it
-        for (++end; end < text.size() && text[end] != c && text[end] != '\n'; ++end)
-          if (text[end] == '\\')
-            ++end;
-        end = std::min(end + 1, text.size());
-      }
+      const std::size_t end = past_literal(text, i);
       next_lines(i, end);
       i = end;
     } else if (c == '#') {
