@@ -642,8 +642,9 @@ program_outcome run_program(const fe::program_unit& unit, const options& opt,
         named.why == commscope::reason::pointer_returned_to_callers)
       for (const auto& c : unit.called_from_other_files)
         if (c.host == named.object) {
-          message += " ('" + c.host + "' is called by '" + c.function + "' in " + c.file +
-                     ", line " + std::to_string(c.line) + ")";
+          message += " ('" + c.host + "' is " +
+                     (c.function.empty() ? "used as a value" : "called by '" + c.function + "'") +
+                     " in " + c.file + ", line " + std::to_string(c.line) + ")";
           break;
         }
     if (d.code == commscope::error_code::malformed_op && d.why == commscope::reason::unknown_callee)

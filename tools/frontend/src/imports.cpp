@@ -1088,46 +1088,83 @@ void loader_state::index_callers(const std::shared_ptr<scanned_module>& m, run_f
     }
     return it->second;
   };
-  const auto add = [&](const imported_function* callee, const definition& d, std::uint32_t k) {
+  // One caller per host and file: the first the file names it in.
+  const auto add = [&](const imported_function* callee, const definition* d, std::uint32_t k) {
     if (!callee || callee->role != definition::dsl::jit_host)
       return;
     for (const auto& c : f.callers)
       if (c.first == callee)
         return;
-    f.callers.emplace_back(callee,
-                           host_caller{f.path, ts.line(t[k]), std::string(ts.text(t[d.name]))});
+    f.callers.emplace_back(
+        callee, host_caller{f.path, ts.line(t[k]), d ? std::string(ts.text(t[d->name])) : ""});
   };
-  for (const auto& d : scan.definitions) {
-    if (d.role == definition::dsl::none || d.is_class)
+  // The import that binds a name used outside the DSL functions: the module's, else that
+  // of any function of the file (where a use is, the scan does not say: wider is sound).
+  const auto import_outside = [&](std::string_view n) -> const import_record* {
+    if (const import_record* rec = import_of(scan, n, 0))
+      return rec;
+    for (const auto& r : scan.imports)
+      if (r.local == n && !imports_the_dsl(r))
+        return &r;
+    return nullptr;
+  };
+  // The DSL functions' bodies in source order: any use there counts. Outside them, as in
+  // the host's own file (names_used_as_values), a name held as a value (`build = make`,
+  // `HOSTS = {"m": stages.make}`) may reach a DSL function anywhere, while a call is the
+  // runtime's, a binding rebinds the name and an import statement only binds it.
+  std::vector<const definition*> bodies;
+  for (const auto& d : scan.definitions)
+    if (d.role != definition::dsl::none && !d.is_class)
+      bodies.push_back(&d);
+  std::sort(bodies.begin(), bodies.end(),
+            [](const definition* a, const definition* b) { return a->body_begin < b->body_begin; });
+  std::size_t next_body = 0;
+  bool statement_start = true, in_import = false;
+  for (std::uint32_t k = 0; k < t.size(); ++k) {
+    const token& x = t[k];
+    const bool starts = statement_start;
+    statement_start = x.kind() == tok::newline || x.kind() == tok::indent ||
+                      x.kind() == tok::dedent || x.is_op(";");
+    if (statement_start) {
+      in_import = false;
       continue;
-    const std::int32_t scope = d.own_scope >= 0 ? d.own_scope : d.scope;
-    for (std::uint32_t k = d.body_begin; k < d.body_end && k < t.size(); ++k) {
-      if (t[k].kind() != tok::name || t[k].is_reserved() || (k > 0 && t[k - 1].is_op(".")))
-        continue;
-      const std::string_view n = ts.text(t[k]);
-      const import_record* rec = import_of(scan, n, scope);
-      if (!rec) { // `from M import *`: the last star module that has the name
-        for (auto s = scan.star_modules.rbegin(); s != scan.star_modules.rend(); ++s)
-          if (const auto* callee = dsl_function(s->first, s->second, n)) {
-            add(callee, d, k);
-            break;
-          }
-        continue;
-      }
-      if (imports_the_dsl(*rec))
-        continue;
-      if (!rec->name.empty()) // `from M import h [as n]`
-        add(dsl_function(rec->module, rec->level, rec->name), d, k);
-      // `m.h` or `P.Q.h`, where the import binds `m` or `P`.
-      std::string module = module_of_use(*rec);
-      for (std::uint32_t a = k + 1; a + 1 < d.body_end && a + 1 < t.size() && t[a].is_op(".") &&
-                                    t[a + 1].kind() == tok::name;
-           a += 2) {
-        const std::string_view attr = ts.text(t[a + 1]);
+    }
+    if (starts && (x.is_keyword("import") || x.is_keyword("from")))
+      in_import = true;
+    if (x.kind() != tok::name || x.is_reserved() || (k > 0 && t[k - 1].is_op(".")))
+      continue;
+    while (next_body < bodies.size() && bodies[next_body]->body_end <= k)
+      ++next_body;
+    const definition* d = next_body < bodies.size() && bodies[next_body]->body_begin <= k
+                              ? bodies[next_body]
+                              : nullptr;
+    if (!d && (in_import || (k + 1 < t.size() && (t[k + 1].is_op("(") || t[k + 1].is_op("=")))))
+      continue;
+    const std::string_view n = ts.text(x);
+    const import_record* rec =
+        d ? import_of(scan, n, d->own_scope >= 0 ? d->own_scope : d->scope) : import_outside(n);
+    if (!rec) { // `from M import *`: the last star module that has the name
+      for (auto s = scan.star_modules.rbegin(); s != scan.star_modules.rend(); ++s)
+        if (const auto* callee = dsl_function(s->first, s->second, n)) {
+          add(callee, d, k);
+          break;
+        }
+      continue;
+    }
+    if (imports_the_dsl(*rec))
+      continue;
+    if (!rec->name.empty()) // `from M import h [as n]`
+      add(dsl_function(rec->module, rec->level, rec->name), d, k);
+    // `m.h` or `P.Q.h`, where the import binds `m` or `P`; outside the bodies not where
+    // it is called or bound.
+    std::string module = module_of_use(*rec);
+    for (std::uint32_t a = k + 1;
+         a + 1 < t.size() && t[a].is_op(".") && t[a + 1].kind() == tok::name; a += 2) {
+      const std::string_view attr = ts.text(t[a + 1]);
+      if (d || a + 2 >= t.size() || !(t[a + 2].is_op("(") || t[a + 2].is_op("=")))
         add(dsl_function(module, rec->level, attr), d, k);
-        module += '.';
-        module += attr;
-      }
+      module += '.';
+      module += attr;
     }
   }
 }

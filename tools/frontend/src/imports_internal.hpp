@@ -107,11 +107,12 @@ struct word_filter {
   }
 };
 
-/// A DSL function of another input file of the run that calls a host orchestrator.
+/// Where another input file of the run reaches a host orchestrator: a DSL function that
+/// names it, or a use of it as a value outside one (`build = make`).
 struct host_caller {
   std::string file; ///< as the run names it
   std::uint32_t line = 0;
-  std::string function;
+  std::string function; ///< the DSL function; empty: a value outside one
 };
 
 struct loader_state {

@@ -128,12 +128,14 @@ struct program_unit {
   /// view among them is view-escapes there, which the driver words as a returned one.
   std::vector<std::pair<reference::source_location, std::string>> yields_to_callers;
   /// Host orchestrators of the file that a DSL function of another input file of the run
-  /// imports and calls (module_loader::set_run_files): what they return reaches it.
+  /// imports and calls, or that such a file holds as a value (`build = make`, which any
+  /// of its functions may call; module_loader::set_run_files): what they return reaches
+  /// them.
   struct outside_caller {
     std::string host; ///< the host orchestrator of this file
     std::string file; ///< the other file, as the run names it
     std::uint32_t line = 0;
-    std::string function; ///< the DSL function there that names it
+    std::string function; ///< the DSL function there that names it; empty: a value
   };
   std::vector<outside_caller> called_from_other_files;
   /// Why a `device=` call of an imported name found no function, by the location of
