@@ -110,8 +110,22 @@ void dsl_parser::parse_statement() {
     return;
   }
   trivia_ = leading_trivia(ts_.line_of(t.begin)); // up to the line it starts on
+  const std::size_t first = ss_.size();
+  const std::uint32_t stops = may_stop_;
+  const source_location at = where(t);
   parse_one_statement();
   trivia_.clear();
+  // A statement that may stop the function part way in some worlds and not in others
+  // (`if pld.world_size() < 2: pytest.skip()`, `require_world(4)`, `got = yield v`)
+  // makes no dispatch from it on surely run, as a raise does: a jump before it, of no
+  // text of its own (it prints as nothing). Yield statements and raises are jumps already.
+  if (stops != may_stop_ && !(ss_.size() == first + 1 && ss_.back()->is_jump())) {
+    statement_spec j;
+    j.what = statement::kind::verbatim;
+    j.where = at;
+    j.jump = true;
+    ss_.insert(ss_.begin() + static_cast<std::ptrdiff_t>(first), w_.make(j));
+  }
 }
 
 void dsl_parser::parse_one_statement() {

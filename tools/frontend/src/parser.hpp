@@ -697,6 +697,10 @@ private:
   /// The function parse_function makes is a host orchestrator that another DSL function
   /// of the file names (function::returns_to_callers).
   bool returns_to_callers_ = false;
+  /// The yields and the calls of functions the front end does not know parsed so far:
+  /// either may stop the function there (a generator's consumer stops at a yield; a
+  /// call may raise), in some worlds and not in others.
+  std::uint32_t may_stop_ = 0;
   std::string_view host_name_; ///< its name, when it is
   bool no_conditional_ = false;
   name_table<const variable*, variable_name> names_;

@@ -666,6 +666,8 @@ void print_body(std::string& out, const source_text* texts, std::span<const stat
       break;
     case step::statement: {
       const statement& s = *it.s;
+      if (s.what == statement::kind::verbatim && s.is_jump() && s.text().empty() && s.origin() == 0)
+        break; // the front end's jump before a statement that may stop: not in the source
       if (!first_line)
         out += newline;
       first_line = false;
