@@ -40,3 +40,14 @@ def configure(settings):
 # RUN: %commscope-opt %t.exec.py > /dev/null; test $? -eq 1
 # RUN: sed 's/^        globals()\["TP"\] = .*$/        setattr(sys.modules[__name__], "TP", 4)/' %s > %t.sys.py
 # RUN: %commscope-opt %t.sys.py > /dev/null; test $? -eq 1
+#
+# At a module's level vars() and locals() are globals(): a write through them, or
+# through builtins.exec, counts the same; reading them (`f(**locals())`) does not.
+# RUN: sed 's/^        globals()\["TP"\] = .*$/        pass/' %s > %t.vars.py; echo 'vars()["TP"] = 4' >> %t.vars.py
+# RUN: %commscope-opt %t.vars.py > /dev/null; test $? -eq 1
+# RUN: sed 's/^        globals()\["TP"\] = .*$/        pass/' %s > %t.locals.py; echo 'locals().update(TP=4)' >> %t.locals.py
+# RUN: %commscope-opt %t.locals.py > /dev/null; test $? -eq 1
+# RUN: sed 's/^        globals()\["TP"\] = .*$/        builtins.exec("TP = 4")/' %s > %t.builtins.py
+# RUN: %commscope-opt %t.builtins.py > /dev/null; test $? -eq 1
+# RUN: sed 's/^        globals()\["TP"\] = .*$/        print("{tp}".format(**locals()))/' %s > %t.readlocals.py
+# RUN: %commscope-opt %t.readlocals.py | %FileCheck --check-prefix=READ %s

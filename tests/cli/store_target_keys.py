@@ -27,3 +27,13 @@ def keyed(x):
 # CHECK: store_target_keys.py:16:5: error: a view of allocation 'a' is an operand of 'owner[...] = ...'
 # CHECK: store_target_keys.py:17:9: error: a view of allocation 'a' is an operand of 'owner[va, 1] = ...'
 # CHECK: Found 2 errors in 1 file (1 file checked).
+#
+# So is the key of an element deleted: `del owner[va]` hands it to the container's
+# __delitem__, which may keep it (a dict subclass that logs what it drops). Deleting an
+# element of the view itself hands nothing on.
+# RUN: sed '16s/.*/    del owner[va]; del va[0]/' %s > %t.del.py
+# RUN: %commscope-opt %t.del.py > %t.del; test $? -eq 1
+# RUN: %FileCheck --check-prefix=DEL %s < %t.del
+# DEL: del.py:16:9: error: a view of allocation 'a' is an operand of 'del owner[...]'
+# DEL-NOT: del.py:16:{{.*}}del va
+# DEL: Found 2 errors in 1 file (1 file checked).

@@ -41,7 +41,9 @@ signature* dsl_parser::make_signature(const definition& d) {
     const auto [first, last] = definitions_by_name_->equal_range(text(t_[d.name]));
     for (auto it = first; it != last; ++it)
       same += it->second == d.scope ? 1 : 0;
-    if (same > 1)
+    // So may one of a module that rebinds its names where no statement names them
+    // (`globals()["chip"] = alt.chip`, `exec(...)`): a module-level def alone.
+    if (same > 1 || (d.scope == 0 && scan_.dynamic_globals))
       sig->returned = ~std::uint64_t{0};
   }
   return sig;

@@ -295,17 +295,34 @@ bool module_scan::rebinds_dynamically() const {
     if (t[i].kind() != tok::name)
       continue;
     const std::size_t length = ts_.text(t[i]).size();
-    if (length != 3 && length != 4 && length != 7)
+    if (length != 3 && length != 4 && length != 6 && length != 7)
       continue;
     if (name(i, "exec") && op(i + 1, "("))
       return true;
+    if (ts_.text(t[i]) == "exec" && i > 1 && op(i - 1, ".") && op(i + 1, "(") &&
+        (name(i - 2, "builtins") || name(i - 2, "__builtins__")))
+      return true; // `builtins.exec(...)`
     if (name(i, "sys") && op(i + 1, ".") && i + 2 < t.size() && ts_.text(t[i + 2]) == "modules")
       return true;
-    if (!name(i, "globals") || !op(i + 1, "(") || !op(i + 2, ")"))
+    // At the module's level `vars()` and `locals()` are `globals()`. In a function a
+    // write through them is lost, and reading them (`f(**locals())`) is common: only
+    // their writes count, wherever they are.
+    const bool namespace_of_scope = name(i, "vars") || name(i, "locals");
+    if (!(name(i, "globals") || namespace_of_scope) || !op(i + 1, "(") || !op(i + 2, ")"))
       continue;
     // Reading is harmless: `globals()[k]`, `globals().get(k)`, `k in globals()`.
     std::size_t k = i + 3;
-    if (op(k, ".") && k + 1 < t.size() && ts_.text(t[k + 1]) == "get")
+    if (op(k, ".") && k + 1 < t.size()) {
+      const std::string_view method = ts_.text(t[k + 1]);
+      if (method == "get")
+        continue;
+      if (namespace_of_scope) {
+        if (method == "update" || method == "setdefault" || method == "__setitem__")
+          return true;
+        continue;
+      }
+    }
+    if (namespace_of_scope && !op(k, "["))
       continue;
     if (op(k, "[")) {
       int depth = 0;

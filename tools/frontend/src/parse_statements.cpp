@@ -618,6 +618,23 @@ statement* dsl_parser::parse_simple() {
         if (message && !formats_string(*e->args()[0]))
           e = store_of(e->where, "AssertionError(...)", e);
       }
+      if (w.is_keyword("del")) {
+        // `del owner[v]` hands v to the container's __delitem__, which may keep it, as
+        // `owner[v] = 0` hands it to __setitem__.
+        std::vector<expression_ptr> keys;
+        const expression* p = e;
+        for (; p &&
+               (p->what == expression::kind::attribute || p->what == expression::kind::subscript);
+             p = p->base().get())
+          if (p->what == expression::kind::subscript)
+            keys.insert(keys.end(), p->args().begin(), p->args().end());
+        if (!keys.empty()) {
+          const std::string_view root = !p || p->what != expression::kind::name ? "(...)"
+                                        : p->var() ? p->var()->name.view()
+                                                   : p->text().view();
+          values.push(store_of(e->where, "del " + std::string(root) + "[...]", keys));
+        }
+      }
       values.push(e);
     }
     s.values = values.items();
