@@ -545,6 +545,8 @@ mutable_expr dsl_parser::parse_primary() {
     } else {
       x = materialize(d, root);
     }
+    if (d.attrs > 0 && text(t_[d.attribute(d.attrs - 1)]) == "f_locals")
+      x = frame_locals(b, x);
   } else {
     x = parse_atom();
   }
@@ -560,6 +562,8 @@ mutable_expr dsl_parser::parse_primary() {
       s.text = w_.intern(text(an));
       s.base = x;
       x = w_.make(s);
+      if (text(an) == "f_locals")
+        x = frame_locals(b, x);
     } else if (is_op("(")) {
       nest guard(*this, peek().begin);
       next();
@@ -830,8 +834,9 @@ mutable_expr dsl_parser::make_call(std::uint32_t b, mutable_expr callee, const d
     return (c.starts_with("pl.") || c.starts_with("pld.")) &&
            !scan_.names.foreign(text(t_[d->root]));
   };
-  if (unpacking || !open_root ||
-      (is_attribute ? !open_dotted || !dsl_function() : !is_builtin(last)))
+  const bool known =
+      !unpacking && open_root && (is_attribute ? open_dotted && dsl_function() : is_builtin(last));
+  if (!known)
     ++may_stop_;
   if (open_dotted && is_attribute && !base_is_open_self)
     unit_->dotted_calls.push_back(
@@ -841,10 +846,13 @@ mutable_expr dsl_parser::make_call(std::uint32_t b, mutable_expr callee, const d
   // anywhere, so the call stands for a read of every name the function binds, and
   // escapes with them.
   // So do the frames' (`inspect.currentframe().f_locals`, `sys._getframe().f_locals`).
+  // A file that reaches frames otherwise (an alias `gf = sys._getframe`, `inspect` imported
+  // in the function, `inspect.stack()`) may do it through any call of a function the front
+  // end does not know.
   if ((open_root && !is_attribute && !unpacking &&
        (last == "eval" || last == "exec" || last == "locals" ||
         (last == "vars" && args.empty() && keywords.empty()))) ||
-      (open_root && (last == "currentframe" || last == "_getframe")))
+      last == "currentframe" || last == "_getframe" || (!known && frames_reachable()))
     if (auto reads = every_local(t_[b].begin); !reads.empty()) {
       reads.insert(reads.begin(), expression_ptr(call));
       auto* whole = opaque(b, reads);
@@ -874,6 +882,73 @@ bool dsl_parser::is_builtin(std::string_view name) {
   const bool bound = binding_scope(function_scope_ < 0 ? 0 : function_scope_, name, false) >= 0;
   builtins_seen_.emplace(std::move(key), !bound);
   return !bound;
+}
+
+bool reaches_frames(const token_stream& ts) {
+  const auto& t = ts.tokens;
+  const auto text = [&](std::size_t k) { return ts.text(t[k]); };
+  bool from_inspect = false; // in a `from inspect import ...` statement
+  for (std::size_t k = 0; k < t.size(); ++k) {
+    if (t[k].kind() == tok::newline || t[k].is_op(";"))
+      from_inspect = false;
+    if (t[k].kind() != tok::name)
+      continue;
+    const std::string_view n = text(k);
+    // Most tokens are none of these: their lengths tell first.
+    if (n.size() < 4 || n.size() > 14)
+      continue;
+    const bool attribute = k > 0 && t[k - 1].is_op(".");
+    const bool called = k + 1 < t.size() && t[k + 1].is_op("(");
+    if (n == "from" && k + 1 < t.size() && text(k + 1) == "inspect")
+      from_inspect = true;
+    if (n == "f_locals" && k > 1 && attribute && t[k - 2].is_op(")")) {
+      // Of `currentframe()` or `_getframe(...)` called by that name: read where it is.
+      int depth = 0;
+      std::size_t open = k - 2;
+      for (; open > 0; --open) {
+        if (t[open].kind() == tok::op)
+          depth += bracket_nesting(t[open].flags());
+        if (depth == 0)
+          break;
+      }
+      if (open > 0 && (text(open - 1) == "currentframe" || text(open - 1) == "_getframe"))
+        continue;
+    }
+    if (n == "f_locals" || n == "tb_frame" || n == "gi_frame" || n == "cr_frame" ||
+        n == "ag_frame" || n == "f_back" || n == "getouterframes" || n == "getinnerframes")
+      return true;
+    if ((n == "_getframe" || n == "currentframe") && !called)
+      return true;
+    if ((n == "stack" || n == "trace") &&
+        (from_inspect || (attribute && k > 1 && text(k - 2) == "inspect")))
+      return true;
+    if ((n == "locals" || n == "vars" || n == "eval" || n == "exec") &&
+        (attribute ? k > 1 && (text(k - 2) == "builtins" || text(k - 2) == "__builtins__")
+                   : !called && !(k > 0 && t[k - 1].is_keyword("def"))))
+      return true;
+  }
+  return false;
+}
+
+mutable_expr dsl_parser::frame_locals(std::uint32_t b, mutable_expr x) {
+  // A frame's names (`e.__traceback__.tb_frame.f_locals`), as locals() gives them; those
+  // of a call that gave them already (`sys._getframe().f_locals`) once.
+  const expression_ptr base = x->base();
+  if (base && base->what == expression::kind::opaque && base->store())
+    return x;
+  auto reads = every_local(t_[b].begin);
+  if (reads.empty())
+    return x;
+  reads.insert(reads.begin(), expression_ptr(x));
+  auto* whole = opaque(b, reads);
+  whole->set_store();
+  return whole;
+}
+
+bool dsl_parser::frames_reachable() {
+  if (!frames_reachable_)
+    frames_reachable_ = reaches_frames(ts_);
+  return *frames_reachable_;
 }
 
 std::vector<expression_ptr> dsl_parser::every_local(std::uint32_t at) {

@@ -39,6 +39,14 @@ namespace commscope::frontend::detail {
 /// `def test(build=make)`). A call elsewhere (`make(x)` at the module's level or in a plain
 /// function) is the runtime's, which the views of a finished scope cannot reach a device
 /// through, and is none.
+/// Whether the file may reach a function's frame, and through it its local names, where
+/// no call spells `currentframe` or `_getframe` (which the parser reads where they are):
+/// those names held as values (`gf = sys._getframe`, `from sys import _getframe as gf`),
+/// a frame's attributes (`tb.tb_frame.f_locals`, `gen.gi_frame`), `inspect.stack()` and
+/// the like, or `locals`, `vars`, `eval` or `exec` held as a value or reached as an
+/// attribute (`L = locals`, `builtins.locals()`).
+bool reaches_frames(const token_stream& ts);
+
 std::unordered_set<std::string_view> names_used_as_values(const token_stream& ts,
                                                           const module_scan& scan);
 
@@ -525,6 +533,11 @@ private:
   /// A read of every name the function binds (local_variable), each variable once, for
   /// the call at offset `at`.
   std::vector<expression_ptr> every_local(std::uint32_t at);
+  /// `x`, an attribute `f_locals` of what `b` begins, as a read of every local name.
+  mutable_expr frame_locals(std::uint32_t b, mutable_expr x);
+  /// Whether the file may reach a function's frame where no call spells it (reaches_frames).
+  bool frames_reachable();
+  std::optional<bool> frames_reachable_; ///< frames_reachable's answer, once per file
   static constexpr std::size_t dynamic_read_limit = std::size_t{1} << 20;
   std::size_t dynamic_reads_ = 0; ///< every_local's reads in this function
   /// A constant of the file seen from this function (cached per function); `h` is
