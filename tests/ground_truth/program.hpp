@@ -72,8 +72,8 @@ struct collective_shape {
   int edge_count;
 };
 inline constexpr collective_shape shapes[] = {
-    {"allreduce", 2, 0, {{1, 0}, {}}, 1},        {"broadcast", 2, -1, {{1, 0}, {}}, 1},
-    {"reduce_scatter", 2, -1, {{1, 0}, {}}, 1},  {"barrier", 1, -1, {{}, {}}, 0},
+    {"allreduce", 2, 0, {{1, 0}, {}}, 1},        {"broadcast", 2, 0, {{1, 0}, {}}, 1},
+    {"reduce_scatter", 2, 0, {{1, 0}, {}}, 1},   {"barrier", 1, 0, {{}, {}}, 0},
     {"allgather", 3, 1, {{2, 1}, {}}, 1},        {"all_to_all", 3, 1, {{2, 1}, {}}, 1},
     {"all_to_all_v", 5, 1, {{2, 1}, {4, 1}}, 2},
 };
