@@ -294,8 +294,12 @@ bool module_scan::rebinds_dynamically() const {
     // Every token passes here: most are no name, or a name of none of these lengths.
     if (t[i].kind() != tok::name)
       continue;
-    const std::size_t length = ts_.text(t[i]).size();
+    const std::string_view spelled = ts_.text(t[i]);
+    const std::size_t length = spelled.size();
     if (length != 3 && length != 4 && length != 6 && length != 7)
+      continue;
+    const char first = spelled.front(); // `device` and the like are none of these
+    if (first != 'e' && first != 's' && first != 'g' && first != 'v' && first != 'l')
       continue;
     if (name(i, "exec") && op(i + 1, "("))
       return true;

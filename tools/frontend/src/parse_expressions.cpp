@@ -946,9 +946,10 @@ mutable_expr dsl_parser::frame_locals(std::uint32_t b, mutable_expr x) {
 }
 
 bool dsl_parser::frames_reachable() {
-  if (!frames_reachable_)
-    frames_reachable_ = reaches_frames(ts_);
-  return *frames_reachable_;
+  auto& known = frames_ ? *frames_ : frames_reachable_;
+  if (!known)
+    known = reaches_frames(ts_);
+  return *known;
 }
 
 std::vector<expression_ptr> dsl_parser::every_local(std::uint32_t at) {

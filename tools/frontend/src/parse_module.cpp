@@ -104,6 +104,7 @@ module_result parse_module(std::string_view text, const module_options& options)
           &context);
     // Made once for all the programs of the file, when one needs them.
     std::optional<std::unordered_set<std::string_view>> uses;
+    std::optional<bool> frames;
     std::vector<std::int32_t> unit_of(scan.programs.size(), -1);
     for (std::size_t k = 0; k < scan.programs.size(); ++k) {
       const auto& cp = scan.programs[k];
@@ -111,6 +112,7 @@ module_result parse_module(std::string_view text, const module_options& options)
         continue;
       detail::dsl_parser p(ts, scan, consts);
       p.use_names(&uses);
+      p.use_frames(&frames);
       if (context.loader)
         p.use_imports(context.loader, context.from, options.path);
       unit_of[k] = static_cast<std::int32_t>(r.programs.size());

@@ -125,6 +125,8 @@ public:
   /// Where the file keeps its names_used_as_values, made by the first of its programs that
   /// needs them; else each program makes them.
   void use_names(std::optional<std::unordered_set<std::string_view>>* uses) { uses_ = uses; }
+  /// Where the file keeps its reaches_frames, made by the first program that asks.
+  void use_frames(std::optional<bool>* frames) { frames_ = frames; }
 
   void use_imports(loader_state* loader, importer from, std::string_view path) {
     loader_ = loader;
@@ -537,7 +539,8 @@ private:
   mutable_expr frame_locals(std::uint32_t b, mutable_expr x);
   /// Whether the file may reach a function's frame where no call spells it (reaches_frames).
   bool frames_reachable();
-  std::optional<bool> frames_reachable_; ///< frames_reachable's answer, once per file
+  std::optional<bool> frames_reachable_; ///< frames_reachable's answer, without use_frames
+  std::optional<bool>* frames_ = nullptr; ///< use_frames
   static constexpr std::size_t dynamic_read_limit = std::size_t{1} << 20;
   std::size_t dynamic_reads_ = 0; ///< every_local's reads in this function
   /// A constant of the file seen from this function (cached per function); `h` is
