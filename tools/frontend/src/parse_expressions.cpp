@@ -150,9 +150,12 @@ mutable_expr dsl_parser::parse_test() {
 mutable_expr dsl_parser::parse_lambda() {
   const std::uint32_t b = static_cast<std::uint32_t>(i_);
   next();
-  const std::size_t shadowed = shadow_.size(), defaulted = defaulted_.size();
+  const std::size_t shadowed = shadow_.size(), defaulted = defaulted_.size(),
+                    defaults = lambda_defaults_.size();
   int depth = 0;
   gathered<expression_ptr> ops(xs_);
+  std::vector<std::pair<std::string_view, expression_ptr>> own_defaults;
+  std::string_view parameter;
   while (!(depth == 0 && is_op(":"))) {
     if (peek().kind() == tok::newline || peek().kind() == tok::end)
       unexpected("':'");
@@ -163,21 +166,25 @@ mutable_expr dsl_parser::parse_lambda() {
     if (peek().kind() == tok::name && depth == 0 && !is_op("=", 1) && !peek().is_reserved())
       shadow(text(peek()));
     else if (peek().kind() == tok::name && depth == 0 && !peek().is_reserved())
-      defaulted_.push_back(text(peek())); // bound when the lambda is made, not later
+      defaulted_.push_back(parameter = text(peek())); // bound when the lambda is made
     if (is_op("=") && depth == 0) {
       next();
+      // Defaults are evaluated where the lambda is, before any of its parameters binds.
       const expression_ptr d = parse_test();
       ops.push(d);
+      own_defaults.emplace_back(parameter, d);
       continue;
     }
     next();
   }
   next();
+  lambda_defaults_.insert(lambda_defaults_.end(), own_defaults.begin(), own_defaults.end());
   const late_reading late(*this, b);
   const expression_ptr body = parse_test();
   ops.push(body);
   unshadow(shadowed);
   defaulted_.resize(defaulted);
+  lambda_defaults_.resize(defaults);
   auto r = opaque(b, ops.items());
   r->set_conditional(); // a lambda's body runs when it is called, if ever
   return r;
@@ -450,6 +457,21 @@ std::optional<std::int64_t> dsl_parser::constant(std::string_view n, std::uint64
 mutable_expr dsl_parser::name_node(const token& t, const resolved_name& r) {
   if (r.target)
     return comprehension_target(t, r.target - 1);
+  // A lambda's parameter with a default (`lambda t=v: chip(x, t, device=3)`): what the
+  // default held, whatever the caller passes instead (the analysis does not follow it).
+  if (!lambda_defaults_.empty()) {
+    const std::string_view n = text(t);
+    for (auto it = lambda_defaults_.rbegin(); it != lambda_defaults_.rend(); ++it)
+      if (it->first == n) {
+        // A name's value read then (`lambda r=r:`, the loop variable as a device), else a
+        // value derived from the default.
+        const expression_ptr d = it->second;
+        if (d->what == expression::kind::name && d->var() && !late_reads_.contains(d.get()))
+          return w_.make_use(where(t), d->var());
+        const expression_ptr held[] = {d};
+        return opaque(static_cast<std::uint32_t>(&t - t_.data()), held);
+      }
+  }
   if (r.var) {
     mutable_expr use = w_.make_use(where(t), r.var);
     if (late_from_ == no_late)

@@ -847,6 +847,9 @@ private:
   /// The parameters with default values of the lambdas being read: the analysis reads
   /// them as the host's names, and they hold what they held when the lambda was made.
   std::vector<std::string_view> defaulted_;
+  /// The parameters of the lambdas being parsed that have a default, with it: in the
+  /// body the name is what its default was when the lambda was made.
+  std::vector<std::pair<std::string_view, expression_ptr>> lambda_defaults_;
   /// The reads name_node made opaque because a binding below may be what they read.
   std::unordered_set<const expression*> late_reads_;
   /// Loops open around the statement being read.
