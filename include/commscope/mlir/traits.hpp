@@ -808,7 +808,7 @@ template <> struct commscope::ir_traits<mlir::ModuleOp> {
           llvm::append_range(r, region.front().getArguments());
       return r;
     }
-    if (op && op->getNumRegions() == 0 && op->getNumOperands() > 0 &&
+    if (op && op->getNumRegions() == 0 && op->getNumOperands() > 0 && pld::is_terminator(op) &&
         pld::role_of(op) == pld::terminator_role::derives) {
       const auto results = op->getParentOp()->getResults();
       return llvm::SmallVector<variable, 4>(results.begin(), results.end());
