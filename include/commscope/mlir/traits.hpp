@@ -155,6 +155,12 @@ struct transfer {
 /// arguments and the results, scf.condition the after region's arguments and the results.
 inline transfer region_transfer(mlir::Operation* t) {
   transfer r;
+  // A scope's yield: the scope's results are what it yields (a materialized body whose
+  // values are used after it).
+  if (mlir::isa<pld::yield>(t) && mlir::isa_and_present<pld::comm_domain_scope>(t->getParentOp())) {
+    r.add(t->getParentOp()->getResults(), t->getOperands());
+    return r;
+  }
   auto term = mlir::dyn_cast<mlir::RegionBranchTerminatorOpInterface>(t);
   auto parent = mlir::dyn_cast_or_null<mlir::RegionBranchOpInterface>(t->getParentOp());
   if (!term || !parent)
@@ -263,7 +269,10 @@ inline terminator_role role_of(mlir::Operation* t) {
       mlir::isa_and_present<mlir::RegionBranchOpInterface>(t->getParentOp()))
     return region_transfer(t).sources.empty() ? terminator_role::none : terminator_role::binding;
   if (mlir::isa<pld::yield>(t))
-    return terminator_role::none;
+    return mlir::isa_and_present<pld::comm_domain_scope>(t->getParentOp()) &&
+                   t->getParentOp()->getNumResults() > 0
+               ? terminator_role::binding
+               : terminator_role::none;
   if (mlir::isa_and_present<mlir::FunctionOpInterface>(t->getParentOp()))
     return returns_to_callers(t->getParentOp()) ? terminator_role::escapes : terminator_role::none;
   if (t->getParentOp() && is_pure_holder(t->getParentOp()))
