@@ -331,3 +331,19 @@ func.func @pointer_dispatch() attributes {pld.level = "host", pld.role = "orches
   pld.dispatch @chipp(%c1, %x) : (index, i64) -> ()
   return
 }
+
+// -----
+
+// An op of an unregistered dialect that ends the host's body is no return: it may do
+// anything with the view it is passed (launch it on every device).
+func.func private @chip(tensor<64xf32>) attributes {pld.level = "chip", pld.role = "orchestrator"}
+func.func @ends_in_unregistered() attributes {pld.level = "host", pld.role = "orchestrator"} {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %x = pld.alloc_window_buffer(%c64) {name = "x"} : (index) -> i64
+  // expected-note @+1 {{a view of it is taken here}}
+  %v = pld.window(%x, %c64) : (i64, index) -> tensor<64xf32>
+  pld.dispatch @chip(%c0, %v) : (index, tensor<64xf32>) -> ()
+  // expected-error @+1 {{a view of allocation 'x' is an operand of 'test.launch_on_all_devices_and_return'}}
+  "test.launch_on_all_devices_and_return"(%v) : (tensor<64xf32>) -> ()
+}

@@ -265,6 +265,10 @@ inline terminator_role role_of(mlir::Operation* t) {
   }
   if (t->getNumOperands() == 0)
     return terminator_role::none;
+  // An op of an unregistered dialect may end a block without being a return: what it is
+  // passed escapes, as at any of its kind.
+  if (!t->isRegistered())
+    return terminator_role::escapes;
   if (mlir::isa<mlir::RegionBranchTerminatorOpInterface>(t) &&
       mlir::isa_and_present<mlir::RegionBranchOpInterface>(t->getParentOp()))
     return region_transfer(t).sources.empty() ? terminator_role::none : terminator_role::binding;
