@@ -25,8 +25,10 @@ class P:
 
 # --verify checks that a scope's symbolic device set is in canonical form: {0} with
 # range(1, ws) is `all`, two progressions on one line are one; {3} past the stop of
-# range(1, ws - 1, 2) in the smallest world is kept, so comm_d2 is canonical.
-# RUN: %commscope-opt --format=json %s > /dev/null
+# range(1, ws - 1, 2) in the smallest world is kept, so comm_d2 is canonical. A file
+# with scopes is verified without --verify too.
+# RUN: %commscope-opt --format=json %s > /dev/null 2> %t.default.err; test $? -eq 1
+# RUN: %FileCheck --match-full-lines %s < %t.default.err
 # RUN: %commscope-opt --format=json --verify %s > %t.out 2> %t.err; test $? -eq 1
 # RUN: %FileCheck --match-full-lines %s < %t.err
 # RUN: test $(wc -l < %t.err) -eq 2

@@ -18,9 +18,10 @@ class P:
                 self.chip(v, device=1)
 
 # --verify on a hand-written materialized program that breaks the verifier's rules:
-# an unsorted device list and a scope without slots. Without --verify the plan is read
-# back as it is (exit 0); with it, the findings are `verify` diagnostics (exit 1).
-# RUN: %commscope-opt --format=json %s > /dev/null
+# an unsorted device list and a scope without slots. The findings are `verify`
+# diagnostics (exit 1), with --verify or without: a file with scopes is verified anyway.
+# RUN: %commscope-opt --format=json %s > /dev/null 2> %t.default.err; test $? -eq 1
+# RUN: %FileCheck --check-prefix=ERR --match-full-lines %s < %t.default.err
 # RUN: %commscope-opt --format=json --verify %s > %t.out 2> %t.err; test $? -eq 1
 # RUN: %FileCheck --check-prefix=ERR --match-full-lines %s < %t.err
 # RUN: %FileCheck --check-prefix=JSON %s < %t.out

@@ -39,8 +39,10 @@ class P:
 # devices on to it), and comm_d1 was narrowed to every fourth device where the loop uses
 # every second. `all` (comm_d2) covers whatever its allocation uses. The devices of `bad`
 # cannot be inferred (device=n): the analysis' error, which the verifier does not turn
-# into a finding of its own. Without --verify the plan is read back as it is (exit 0).
-# RUN: %commscope-opt --format=json %s > /dev/null
+# into a finding of its own. A materialized program is verified without --verify too,
+# with the same findings: its scopes may be stale.
+# RUN: %commscope-opt --format=json %s > %t.default 2> %t.default.err; test $? -eq 1
+# RUN: %FileCheck --match-full-lines %s < %t.default.err
 # RUN: %commscope-opt --format=json --verify %s > %t.out 2> %t.err; test $? -eq 1
 # RUN: %FileCheck --match-full-lines %s < %t.err
 # RUN: %FileCheck --check-prefix=JSON %s < %t.out

@@ -713,13 +713,27 @@ program_outcome run_program(const fe::program_unit& unit, const options& opt,
   }
   // The rewritten IR is seen only through --emit=ir/both and --verify; materialize
   // reports nothing, so a plan-only run skips it (a tenth of a large file's time).
+  // A function materialized before, whose plan is read back from its scopes, is verified
+  // without --verify: a scope edited by hand, or left behind by a later change (a
+  // dispatch added since), may lack a device its dispatches use.
+  const bool materialized_before =
+      std::any_of(pl.functions.begin(), pl.functions.end(), [](const auto& fp) {
+        return fp.status == std::remove_cvref_t<decltype(fp)>::state::already_materialized;
+      });
   const bool rewritten_seen =
-      opt.verify || opt.emit == emit_kind::ir || opt.emit == emit_kind::both;
+      opt.verify || materialized_before || opt.emit == emit_kind::ir || opt.emit == emit_kind::both;
   if (result.findings.empty() && rewritten_seen) {
     commscope::materialize(prog, pl, traits);
-    if (opt.verify)
-      for (const auto& d : commscope::verify(prog, traits))
+    if (opt.verify || materialized_before)
+      for (const auto& d : commscope::verify(prog, traits)) {
         result.findings.push_back(finding_of(d, d.message()));
+        // Scopes the file had before this run are the author's (or an earlier run's),
+        // not this rewrite's.
+        if (materialized_before)
+          result.findings.back().help =
+              "the file's scopes were written before this run, by hand or by an earlier one: "
+              "correct them, or remove them and let the pass write them again";
+      }
   }
   if (result.findings.empty()) {
     for (const auto& fp : pl.functions)
