@@ -228,6 +228,22 @@ bool returned_parameter_table::evaluate(std::uint32_t d) {
   };
   for (const auto n : table_[d].names)
     (void)local(n);
+  // A body that reaches its names other than by spelling them (`locals()["v"]`,
+  // `eval("v")`, a frame's f_locals, `global`/`nonlocal`), or through an exception it
+  // raises and catches (`raise KeyError(v)` ... `except KeyError as e: return e.args[0]`),
+  // may return any argument.
+  for (std::uint32_t i = def.body_begin; i < body_end; ++i) {
+    const token& k = t[i];
+    if (k.is_keyword(keyword_id{"global"}) || k.is_keyword(keyword_id{"nonlocal"}) ||
+        k.is_keyword(keyword_id{"except"}))
+      return set_mask(d, ~std::uint64_t{0});
+    if (k.kind() != tok::name || k.is_reserved())
+      continue;
+    const std::string_view n = ts_.text(k);
+    if (n == "locals" || n == "vars" || n == "eval" || n == "exec" || n == "globals" ||
+        n == "_getframe" || n == "currentframe" || n == "f_locals")
+      return set_mask(d, ~std::uint64_t{0});
+  }
 
   // The statements of the body: split at NEWLINE and at `;` outside brackets.
   std::vector<std::pair<std::uint32_t, std::uint32_t>> statements;
@@ -338,6 +354,12 @@ bool returned_parameter_table::evaluate(std::uint32_t d) {
     if (last_assign != UINT32_MAX)
       for_each_target_name(ts_, b, last_assign,
                            [&](std::uint32_t n) { (void)local(ts_.text(t[n])); });
+    // A module's object the body stores into (`STASH.append(v)`, `CACHE[k] = v`,
+    // `Holder.last = v`) keeps what it is given, for a later read of it to return.
+    if (const token& root = t[b]; root.kind() == tok::name && !root.is_reserved() && b + 1 < e &&
+                                  (t[b + 1].is_op(".") || t[b + 1].is_op("[")))
+      if (last_assign != UINT32_MAX || stores_into_call(b, e))
+        (void)local(ts_.text(root));
   }
 
   // Names that meet in a statement are united; a span that a call keeps apart is a group
@@ -417,9 +439,24 @@ bool returned_parameter_table::evaluate(std::uint32_t d) {
       if (g.find(r) == root)
         mask |= std::uint64_t{1} << std::min<std::size_t>(p, 63);
   }
+  return set_mask(d, mask);
+}
+
+bool returned_parameter_table::set_mask(std::uint32_t d, std::uint64_t mask) {
   const bool changed = mask != table_[d].mask;
   table_[d].mask = mask;
   return changed;
+}
+
+bool returned_parameter_table::stores_into_call(std::uint32_t b, std::uint32_t e) const {
+  // `NAME.m(...)` (a dotted chain of one method) with m one of the containers' methods that
+  // keep their argument.
+  const auto& t = ts_.tokens;
+  if (!(b + 3 < e && t[b + 1].is_op(".") && t[b + 2].kind() == tok::name && t[b + 3].is_op("(")))
+    return false;
+  const std::string_view m = ts_.text(t[b + 2]);
+  return m == "append" || m == "extend" || m == "insert" || m == "add" || m == "update" ||
+         m == "setdefault" || m == "appendleft" || m == "put" || m == "push" || m == "__setitem__";
 }
 
 } // namespace commscope::frontend::detail

@@ -35,6 +35,10 @@ private:
   void parameters(std::uint32_t d);
   /// One evaluation of d's body with the callees' current answers: whether d's changed.
   bool evaluate(std::uint32_t d);
+  /// Sets d's mask; whether it changed.
+  bool set_mask(std::uint32_t d, std::uint64_t mask);
+  /// Whether the statement [b, e) calls a method that keeps its argument on a name.
+  [[nodiscard]] bool stores_into_call(std::uint32_t b, std::uint32_t e) const;
   /// Calls argument(b, e, kept) for each argument of the call whose '(' is at `open`:
   /// kept when `answer` (the callee's; none: an operation that makes a new value) may
   /// return what it is passed for. Returns the index of the ')'.
