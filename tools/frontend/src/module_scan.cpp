@@ -303,7 +303,7 @@ bool module_scan::rebinds_dynamically() const {
       continue;
     if (name(i, "exec") && op(i + 1, "("))
       return true;
-    if (ts_.text(t[i]) == "exec" && i > 1 && op(i - 1, ".") && op(i + 1, "(") &&
+    if (spelled == "exec" && i > 1 && op(i - 1, ".") && op(i + 1, "(") &&
         (name(i - 2, "builtins") || name(i - 2, "__builtins__")))
       return true; // `builtins.exec(...)`
     if (name(i, "sys") && op(i + 1, ".") && i + 2 < t.size() && ts_.text(t[i + 2]) == "modules")
