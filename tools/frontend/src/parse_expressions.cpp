@@ -875,12 +875,7 @@ mutable_expr dsl_parser::make_call(std::uint32_t b, mutable_expr callee, const d
        (last == "eval" || last == "exec" || last == "locals" ||
         (last == "vars" && args.empty() && keywords.empty()))) ||
       last == "currentframe" || last == "_getframe" || (!known && frames_reachable()))
-    if (auto reads = every_local(t_[b].begin); !reads.empty()) {
-      reads.insert(reads.begin(), expression_ptr(call));
-      auto* whole = opaque(b, reads);
-      whole->set_store();
-      return whole;
-    }
+    return with_every_local(b, call);
   return call;
 }
 
@@ -958,6 +953,10 @@ mutable_expr dsl_parser::frame_locals(std::uint32_t b, mutable_expr x) {
   const expression_ptr base = x->base();
   if (base && base->what == expression::kind::opaque && base->store())
     return x;
+  return with_every_local(b, x);
+}
+
+mutable_expr dsl_parser::with_every_local(std::uint32_t b, mutable_expr x) {
   auto reads = every_local(t_[b].begin);
   if (reads.empty())
     return x;

@@ -622,18 +622,9 @@ statement* dsl_parser::parse_simple() {
         // `del owner[v]` hands v to the container's __delitem__, which may keep it, as
         // `owner[v] = 0` hands it to __setitem__.
         std::vector<expression_ptr> keys;
-        const expression* p = e;
-        for (; p &&
-               (p->what == expression::kind::attribute || p->what == expression::kind::subscript);
-             p = p->base().get())
-          if (p->what == expression::kind::subscript)
-            keys.insert(keys.end(), p->args().begin(), p->args().end());
-        if (!keys.empty()) {
-          const std::string_view root = !p || p->what != expression::kind::name ? "(...)"
-                                        : p->var() ? p->var()->name.view()
-                                                   : p->text().view();
-          values.push(store_of(e->where, "del " + std::string(root) + "[...]", keys));
-        }
+        const std::string text = "del " + stored_path(*e, keys);
+        if (!keys.empty())
+          values.push(store_of(e->where, text, keys));
       }
       values.push(e);
     }
@@ -929,16 +920,14 @@ expression_ptr dsl_parser::opaque_of(source_location at, std::span<const express
 /// `target = value` where target is an attribute or an element (`x.a`, `l[i]`, `t[0].b`):
 /// the value is stored where the analysis does not follow it. Named as written, with
 /// `[...]` for subscripts.
-expression_ptr dsl_parser::store_into(const expression& target, expression_ptr value) {
+std::string dsl_parser::stored_path(const expression& target, std::vector<expression_ptr>& keys) {
   std::vector<std::string_view> parts; // innermost last
-  // A subscript's key is stored as well as the value: `owner[v] = 0` keeps v in a dict.
-  std::vector<expression_ptr> stored{std::move(value)};
   const expression* p = &target;
   while (p && (p->what == expression::kind::attribute || p->what == expression::kind::subscript)) {
     parts.push_back(p->what == expression::kind::attribute ? p->text().view() : "[...]");
     if (p->what == expression::kind::subscript)
       for (const auto& k : p->args())
-        stored.push_back(k);
+        keys.push_back(k);
     p = p->base().get();
   }
   std::string text;
@@ -951,7 +940,13 @@ expression_ptr dsl_parser::store_into(const expression& target, expression_ptr v
       text += '.';
     text += *it;
   }
-  text += " = ...";
+  return text;
+}
+
+expression_ptr dsl_parser::store_into(const expression& target, expression_ptr value) {
+  // A subscript's key is stored as well as the value: `owner[v] = 0` keeps v in a dict.
+  std::vector<expression_ptr> stored{std::move(value)};
+  const std::string text = stored_path(target, stored) + " = ...";
   return store_of(target.where, text, stored);
 }
 

@@ -33,12 +33,6 @@
 
 namespace commscope::frontend::detail {
 
-/// The names of the file's host orchestrators (and of the defs they wrap) that it may hand to
-/// a DSL function as a value: any use of one in a DSL function's body (a call, a string of
-/// it), and elsewhere a use as a value (`build = make`, `HOSTS["m"] = make`, a default
-/// `def test(build=make)`). A call elsewhere (`make(x)` at the module's level or in a plain
-/// function) is the runtime's, which the views of a finished scope cannot reach a device
-/// through, and is none.
 /// Whether the file may reach a function's frame, and through it its local names, where
 /// no call spells `currentframe` or `_getframe` (which the parser reads where they are):
 /// those names held as values (`gf = sys._getframe`, `from sys import _getframe as gf`),
@@ -47,6 +41,12 @@ namespace commscope::frontend::detail {
 /// attribute (`L = locals`, `builtins.locals()`).
 bool reaches_frames(const token_stream& ts);
 
+/// The names of the file's host orchestrators (and of the defs they wrap) that it may hand to
+/// a DSL function as a value: any use of one in a DSL function's body (a call, a string of
+/// it), and elsewhere a use as a value (`build = make`, `HOSTS["m"] = make`, a default
+/// `def test(build=make)`). A call elsewhere (`make(x)` at the module's level or in a plain
+/// function) is the runtime's, which the views of a finished scope cannot reach a device
+/// through, and is none.
 std::unordered_set<std::string_view> names_used_as_values(const token_stream& ts,
                                                           const module_scan& scan);
 
@@ -368,6 +368,9 @@ private:
                             std::span<const variable_ptr> targets);
   expression_ptr opaque_of(source_location at, std::span<const expression_ptr> reads);
   expression_ptr store_into(const expression& target, expression_ptr value);
+  /// How a store's target is spelled in messages (`owner[...]`, `self.cache[...]`); the
+  /// keys of its subscripts appended to `keys`, outermost first.
+  std::string stored_path(const expression& target, std::vector<expression_ptr>& keys);
   /// An opaque value named `text` that stores `value` where the analysis cannot follow.
   mutable_expr store_of(source_location at, std::string_view text, expression_ptr value);
   mutable_expr store_of(source_location at, std::string_view text,
@@ -537,6 +540,9 @@ private:
   std::vector<expression_ptr> every_local(std::uint32_t at);
   /// `x`, an attribute `f_locals` of what `b` begins, as a read of every local name.
   mutable_expr frame_locals(std::uint32_t b, mutable_expr x);
+  /// `x` (what `b` begins) as a store of itself and of every local name (every_local), or
+  /// `x` where the function binds none.
+  mutable_expr with_every_local(std::uint32_t b, mutable_expr x);
   /// Whether the file may reach a function's frame where no call spells it (reaches_frames).
   bool frames_reachable();
   std::optional<bool> frames_reachable_; ///< frames_reachable's answer, without use_frames
