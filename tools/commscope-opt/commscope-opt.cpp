@@ -627,6 +627,21 @@ program_outcome run_program(const fe::program_unit& unit, const options& opt,
           message = named.message();
           break;
         }
+    // A method given a function of the program, which it may call with its object.
+    if (d.why == commscope::reason::view_into_operation ||
+        d.why == commscope::reason::pointer_into_operation)
+      for (const auto& c : unit.callback_methods)
+        if (c.where == d.where && c.method == d.object) {
+          message = std::string(d.why == commscope::reason::view_into_operation
+                                    ? "a view"
+                                    : "the window pointer") +
+                    " of allocation '" + std::string(d.subject) + "' is, or is held by, the object of '" +
+                    c.method + "', which is given " + c.function +
+                    ": the method may call it with the object, a call the pass does not follow";
+          help = "dispatch the views here, not from a function that a method calls (sort or "
+                 "select the views first, then dispatch each)";
+          break;
+        }
     if (into_call && std::find(unit.unpacked_dispatches.begin(), unit.unpacked_dispatches.end(),
                                d.where) != unit.unpacked_dispatches.end()) {
       message = std::string(d.why == commscope::reason::view_into_call ? "a view"

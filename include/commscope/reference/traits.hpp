@@ -408,11 +408,12 @@ template <> struct commscope::ir_traits<commscope::reference::program_ptr> {
         }
         // A method of a value the host holds (`self`'s members may do anything), a
         // variable or a value made of them (a comprehension's variable, `a if c else b`,
-        // a dispatch's result): its value may be (part of) the value, its arguments
-        // escape (`lst.append(v)`).
+        // a list or tuple written there, a dispatch's result): its value may be (part of)
+        // the value, its arguments escape (`lst.append(v)`).
         if (owner && ((owner->what == expr_kind::name && owner->var() &&
                        owner->var()->name.view() != "self") ||
                       (owner->what == expr_kind::opaque && !owner->store()) ||
+                      owner->what == expr_kind::list || owner->what == expr_kind::tuple ||
                       owner->what == expr_kind::function_call))
           return {operand_flow::escapes, callee->text().view(), true, 1};
       }

@@ -871,12 +871,87 @@ mutable_expr dsl_parser::make_call(std::uint32_t b, mutable_expr callee, const d
   // A file that reaches frames otherwise (an alias `gf = sys._getframe`, `inspect` imported
   // in the function, `inspect.stack()`) may do it through any call of a function the front
   // end does not know.
+  mutable_expr result = call;
   if ((open_root && !is_attribute && !unpacking &&
        (last == "eval" || last == "exec" || last == "locals" ||
         (last == "vars" && args.empty() && keywords.empty()))) ||
       last == "currentframe" || last == "_getframe" || (!known && frames_reachable()))
-    return with_every_local(b, call);
-  return call;
+    result = with_every_local(b, call);
+  // A method of a value the host holds keeps its object to itself, except from a function
+  // it is given (`views.sort(key=lambda t: ...)`, `v.register_hook(hook)`), which it may
+  // call with it: the pass does not follow that call, so the object escapes there.
+  if (is_attribute && !open_dotted && !unpacking)
+    if (std::string f = program_function_among(open + 1, i_ - 1); !f.empty()) {
+      const std::string_view method =
+          ts_.source.substr(t_[b].begin, t_[open].begin - t_[b].begin);
+      unit_->callback_methods.push_back({s.where, std::string(method), std::move(f)});
+      result = store_of(s.where, method, expression_ptr(result));
+    }
+  return result;
+}
+
+std::string dsl_parser::program_function_among(std::size_t b, std::size_t e) {
+  for (std::size_t k = b; k < e; ++k) {
+    const token& t = t_[k];
+    if (t.is_keyword("lambda"))
+      return "a lambda";
+    if (t.kind() != tok::name || t.is_reserved() || (k > b && t_[k - 1].is_op(".")) ||
+        (k + 1 < e && t_[k + 1].is_op("=")))
+      continue;
+    const std::string_view n = text(t);
+    // `self.NAME` of a method of the class the function is a method of.
+    if (k + 2 < e && n == implicit_self_ && t_[k + 1].is_op(".") && t_[k + 2].kind() == tok::name &&
+        function_scope_ >= 0 && static_cast<std::size_t>(function_scope_) < scan_.scopes.size()) {
+      const std::int32_t cls = scan_.scopes[static_cast<std::size_t>(function_scope_)].parent;
+      if (cls >= 0 && scan_.scopes[static_cast<std::size_t>(cls)].what == py_scope::kind::class_body &&
+          functions_of_scope(cls).functions.contains(text(t_[k + 2])))
+        return "'" + std::string(n) + "." + std::string(text(t_[k + 2])) + "'";
+      continue;
+    }
+    if (names_program_function(function_scope_, n))
+      return "'" + std::string(n) + "'";
+  }
+  return {};
+}
+
+bool dsl_parser::names_program_function(std::int32_t s, std::string_view n, int depth) {
+  // As Python resolves a name: the function's own, the enclosing functions', the module's
+  // (class bodies are not enclosing scopes).
+  for (; s >= 0 && static_cast<std::size_t>(s) < scan_.scopes.size();
+       s = scan_.scopes[static_cast<std::size_t>(s)].parent) {
+    if (scan_.scopes[static_cast<std::size_t>(s)].what == py_scope::kind::class_body)
+      continue;
+    const scope_functions& f = functions_of_scope(s);
+    if (!f.bound.contains(n))
+      continue;
+    if (f.functions.contains(n))
+      return true;
+    // `g = f`: what f names, looked up where g is bound (bounded: `a = b; b = a`).
+    if (depth < 8)
+      for (const auto& [alias, target] : f.aliases)
+        if (alias == n && names_program_function(s, text(t_[target]), depth + 1))
+          return true;
+    return false;
+  }
+  return false;
+}
+
+const dsl_parser::scope_functions& dsl_parser::functions_of_scope(std::int32_t s) {
+  auto [at, fresh] = scope_functions_.try_emplace(s);
+  if (!fresh)
+    return at->second;
+  scope_functions& f = at->second;
+  for (const auto& r : scan_.scopes[static_cast<std::size_t>(s)].records) {
+    const std::string_view n = text(t_[r.name]);
+    f.bound.insert(n);
+    if (r.name > 0 && (t_[r.name - 1].is_keyword("def") || t_[r.name - 1].is_keyword("class")))
+      f.functions.insert(n);
+    else if (r.rhs_end > r.rhs_begin && t_[r.rhs_begin].is_keyword("lambda"))
+      f.functions.insert(n);
+    else if (r.rhs_end == r.rhs_begin + 1 && t_[r.rhs_begin].kind() == tok::name)
+      f.aliases.emplace_back(n, r.rhs_begin);
+  }
+  return f;
 }
 
 bool dsl_parser::is_builtin(std::string_view name) {

@@ -543,6 +543,19 @@ private:
   /// `x` (what `b` begins) as a store of itself and of every local name (every_local), or
   /// `x` where the function binds none.
   mutable_expr with_every_local(std::uint32_t b, mutable_expr x);
+  /// A function of the program's own code among the tokens [b, e) of a method call's
+  /// arguments, as the message names it ("a lambda", 'key'), or empty: a lambda, or a name
+  /// (`self.NAME`) that the function, an enclosing scope or the class binds by `def`,
+  /// `class`, a lambda or another such name. The method may call it with its object.
+  std::string program_function_among(std::size_t b, std::size_t e);
+  /// Whether `n`, read in scope `s`, may be such a function (aliases followed `depth` deep).
+  bool names_program_function(std::int32_t s, std::string_view n, int depth = 0);
+  struct scope_functions {
+    std::unordered_set<std::string_view> bound, functions;
+    std::vector<std::pair<std::string_view, std::uint32_t>> aliases; ///< `g = f`: g, f's token
+  };
+  const scope_functions& functions_of_scope(std::int32_t s);
+  std::unordered_map<std::int32_t, scope_functions> scope_functions_;
   /// Whether the file may reach a function's frame where no call spells it (reaches_frames).
   bool frames_reachable();
   std::optional<bool> frames_reachable_; ///< frames_reachable's answer, without use_frames

@@ -127,6 +127,15 @@ struct program_unit {
   /// values reach that caller, as a return's do), by location, with the host's name: a
   /// view among them is view-escapes there, which the driver words as a returned one.
   std::vector<std::pair<reference::source_location, std::string>> yields_to_callers;
+  /// Method calls on a value given a function of the program's code (`views.sort(key=f)`),
+  /// by location: the method may call the function with its object, so a view in that
+  /// object is view-escapes there, which the driver words so.
+  struct callback_method {
+    reference::source_location where;
+    std::string method;   ///< as written: `views.sort`
+    std::string function; ///< as the message names it: "a lambda", 'key'
+  };
+  std::vector<callback_method> callback_methods;
   /// Host orchestrators of the file that a DSL function of another input file of the run
   /// imports and calls, or that such a file holds as a value (`build = make`, which any
   /// of its functions may call; module_loader::set_run_files): what they return reaches
