@@ -1,6 +1,6 @@
-// An scf.for over an integer narrower than 64 bits steps with an arith.addi that wraps:
-// i8 from 100 to 127 by 20 runs 100, 120, -116, ... and never stops, while its bounds say
-// 100 and 120. A loop whose induction variable may pass its type's maximum before the
+// An scf.for steps with an arith.addi that wraps: i8 from 100 to 127 by 20 runs 100, 120,
+// -116, ... and never stops, while its bounds say 100 and 120; i64 or index from 3 to 4
+// by 2^63 - 1 runs 3, -2^63 + 2, 1, -2^63 and -1 (mlir-cpu-runner), device 1 among them. A loop whose induction variable may pass its type's maximum before the
 // upper bound is unsupported-device; one that cannot (0 to 100 by 20) keeps its devices.
 // RUN: %opt %s --split-input-file --verify-diagnostics --commscope-materialize
 
@@ -68,6 +68,49 @@ func.func @world_narrow() attributes {pld.level = "host", pld.role = "orchestrat
   scf.for %r = %lo to %n step %step : i8 {
     // expected-error @+1 {{[unsupported-device]}}
     pld.dispatch @chip(%r, %v) : (i8, tensor<64xf32>) -> ()
+  }
+  return
+}
+
+// -----
+
+// The same in 64 bits.
+func.func private @chip(i64, tensor<64xf32>) attributes {pld.level = "chip", pld.role = "orchestrator"}
+func.func @wraps_i64() attributes {pld.level = "host", pld.role = "orchestrator"} {
+  %lo = arith.constant 3 : i64
+  %hi = arith.constant 4 : i64
+  %step = arith.constant 9223372036854775807 : i64
+  %c64 = arith.constant 64 : index
+  %x = pld.alloc_window_buffer(%c64) {name = "x"} : (index) -> i64
+  %v = pld.window(%x, %c64) : (i64, index) -> tensor<64xf32>
+  // expected-note @+1 {{the device operand is the induction variable of this scf.for}}
+  scf.for %r = %lo to %hi step %step : i64 {
+    // expected-error @+1 {{[unsupported-device]}}
+    pld.dispatch @chip(%r, %v) : (i64, tensor<64xf32>) -> ()
+  }
+  return
+}
+
+// -----
+
+// An index is taken at 32 bits, the narrowest a target gives it: a world loop by 2^31
+// may wrap, one by 1 may not.
+func.func private @chip(index, tensor<64xf32>) attributes {pld.level = "chip", pld.role = "orchestrator"}
+func.func @wraps_index() attributes {pld.level = "host", pld.role = "orchestrator"} {
+  %lo = arith.constant 2 : index
+  %one = arith.constant 1 : index
+  %step = arith.constant 2147483648 : index
+  %n = pld.world_size() : () -> index
+  %c64 = arith.constant 64 : index
+  %x = pld.alloc_window_buffer(%c64) {name = "x"} : (index) -> i64
+  %v = pld.window(%x, %c64) : (i64, index) -> tensor<64xf32>
+  // expected-note @+1 {{the device operand is the induction variable of this scf.for}}
+  scf.for %r = %lo to %n step %step {
+    // expected-error @+1 {{[unsupported-device]}}
+    pld.dispatch @chip(%r, %v) : (index, tensor<64xf32>) -> ()
+  }
+  scf.for %r = %lo to %n step %one {
+    pld.dispatch @chip(%r, %v) : (index, tensor<64xf32>) -> ()
   }
   return
 }

@@ -659,15 +659,21 @@ inline bool positive_step(mlir::OpFoldResult step) {
   return *integer_of(llvm::cast<mlir::Attribute>(step)) > 0;
 }
 
-/// Whether a counted loop's induction variable, an integer narrower than 64 bits, may
-/// pass its type's maximum before it reaches the upper bound: scf.for steps with an
-/// arith.addi that wraps (i8 from 100 to 127 by 20 runs 100, 120, -116, ... forever),
-/// while the bounds describe only 100 and 120. A bound or step that is no constant (the
-/// world size) is taken at `limit`, the largest world the analysis handles: the others
-/// make the loop's devices unsupported anyway.
+/// Whether a counted loop's induction variable may pass its type's maximum before it
+/// reaches the upper bound: scf.for steps with an arith.addi that wraps (i8 from 100 to
+/// 127 by 20 runs 100, 120, -116, ... forever; i64 from 3 to 4 by 2^63 - 1 runs 3, then
+/// a negative value, then 1), while the bounds describe only 100 and 120. A bound or step
+/// that is no constant (the world size) is taken at `limit`, the largest world the
+/// analysis handles: the others make the loop's devices unsupported anyway. An `index`
+/// is taken at 32 bits, the narrowest a target gives it.
 inline bool may_wrap(mlir::LoopLikeOpInterface loop, std::int64_t limit) {
-  auto type = mlir::dyn_cast<mlir::IntegerType>(loop.getSingleInductionVar()->getType());
-  if (!type || type.getWidth() >= 64)
+  const mlir::Type iv = loop.getSingleInductionVar()->getType();
+  unsigned width = 0;
+  if (auto type = mlir::dyn_cast<mlir::IntegerType>(iv))
+    width = type.getWidth();
+  else if (iv.isIndex())
+    width = 32;
+  if (width == 0)
     return false;
   const auto value = [&](mlir::OpFoldResult f) {
     auto v = llvm::dyn_cast<mlir::Value>(f);
@@ -675,9 +681,10 @@ inline bool may_wrap(mlir::LoopLikeOpInterface loop, std::int64_t limit) {
   };
   const std::int64_t upper = value(*loop.getSingleUpperBound());
   const std::int64_t step = value(*loop.getSingleStep());
-  const std::int64_t max = llvm::APInt::getSignedMaxValue(type.getWidth()).getSExtValue();
-  // Each term is below 2^63 / 2: the sum cannot overflow.
-  return upper > max || step > max || upper - 1 + step > max;
+  const std::int64_t max = llvm::APInt::getSignedMaxValue(std::min(width, 64u)).getSExtValue();
+  // The last value below the upper bound, plus the step, past max (steps are positive:
+  // max - step cannot overflow).
+  return upper > max || step > max || (upper > INT64_MIN && step > 0 && upper - 1 > max - step);
 }
 
 /// The window_buffer id of an allocation or a view.
