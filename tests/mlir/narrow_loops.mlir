@@ -93,13 +93,13 @@ func.func @wraps_i64() attributes {pld.level = "host", pld.role = "orchestrator"
 
 // -----
 
-// An index is taken at 32 bits, the narrowest a target gives it: a world loop by 2^31
-// may wrap, one by 1 may not.
+// An index is 64 bits wide (MLIR's default data layout): a world loop by 2^63 - 1 may
+// wrap, one by 1 may not.
 func.func private @chip(index, tensor<64xf32>) attributes {pld.level = "chip", pld.role = "orchestrator"}
 func.func @wraps_index() attributes {pld.level = "host", pld.role = "orchestrator"} {
   %lo = arith.constant 2 : index
   %one = arith.constant 1 : index
-  %step = arith.constant 2147483648 : index
+  %step = arith.constant 9223372036854775807 : index
   %n = pld.world_size() : () -> index
   %c64 = arith.constant 64 : index
   %x = pld.alloc_window_buffer(%c64) {name = "x"} : (index) -> i64

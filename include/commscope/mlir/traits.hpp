@@ -33,9 +33,11 @@
 //     derived); so may its region arguments, and its results what its regions'
 //     terminators yield, when it has regions no interface describes and none of its ops
 //     has side effects (is_pure_holder: tensor.pad, tensor.generate, linalg.generic on
-//     tensors); a view returned by func.return (of a function no op of the module
-//     names), a comparison whose result goes nowhere and a func.call of a chip
-//     orchestrator (no device: it runs nowhere the pass counts) are no escape.
+//     tensors); so may the results of such an op with side effects be views of what
+//     its regions use from above (a closure's handle: captured_values); a view
+//     returned by func.return (of a function no op of the module names), a comparison
+//     whose result goes nowhere and a func.call of a chip orchestrator (no device: it
+//     runs nowhere the pass counts) are no escape.
 // Refused, `view-escapes` at the use (flow_of: escapes): an operand of a call
 // (CallOpInterface: func.call of a function that is no chip orchestrator, named by its
 // callee: inline it first; func.call_indirect), of an op that may have side effects (an
@@ -81,6 +83,7 @@
 #include <llvm/ADT/PointerUnion.h>
 #include <llvm/ADT/PostOrderIterator.h>
 #include <llvm/ADT/SCCIterator.h>
+#include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/ADT/SmallVector.h>
 
 #include <algorithm>
@@ -297,6 +300,29 @@ inline bool follows_regions(mlir::Operation* op) {
   if (is_terminator(op))
     return op->getNumOperands() == 0;
   return mlir::isa<mlir::RegionBranchOpInterface>(op);
+}
+
+/// Whether an op has regions that the pass follows as if they ran in place, though they
+/// may also hand what they use from above to its results (a closure of an unregistered
+/// dialect, whose handle is dispatched): regions no interface describes, with side
+/// effects. Its results may be views of what its regions use from above.
+inline bool captures(mlir::Operation* op) {
+  return op->getNumRegions() > 0 && !is_terminator(op) && !follows_regions(op) &&
+         !is_pure_holder(op);
+}
+
+/// The values an op's regions use that are defined outside the op, each once.
+inline llvm::SmallVector<mlir::Value, 4> captured_values(mlir::Operation* op) {
+  llvm::SmallVector<mlir::Value, 4> r;
+  llvm::SmallPtrSet<void*, 8> seen;
+  for (mlir::Region& region : op->getRegions())
+    region.walk([&](mlir::Operation* inner) {
+      for (mlir::Value v : inner->getOperands())
+        if (!op->isAncestor(v.getParentRegion()->getParentOp()) &&
+            seen.insert(v.getAsOpaquePointer()).second)
+          r.push_back(v);
+    });
+  return r;
 }
 
 /// What a region branch op that is no loop passes on entry (async.execute's body
@@ -665,14 +691,14 @@ inline bool positive_step(mlir::OpFoldResult step) {
 /// a negative value, then 1), while the bounds describe only 100 and 120. A bound or step
 /// that is no constant (the world size) is taken at `limit`, the largest world the
 /// analysis handles: the others make the loop's devices unsupported anyway. An `index`
-/// is taken at 32 bits, the narrowest a target gives it.
+/// is taken at 64 bits, as MLIR's default data layout has it.
 inline bool may_wrap(mlir::LoopLikeOpInterface loop, std::int64_t limit) {
   const mlir::Type iv = loop.getSingleInductionVar()->getType();
   unsigned width = 0;
   if (auto type = mlir::dyn_cast<mlir::IntegerType>(iv))
     width = type.getWidth();
   else if (iv.isIndex())
-    width = 32;
+    width = 64;
   if (width == 0)
     return false;
   const auto value = [&](mlir::OpFoldResult f) {
@@ -836,6 +862,9 @@ template <> struct commscope::ir_traits<mlir::ModuleOp> {
     if (op && op->getNumRegions() > 0 && !pld::is_loop(op))
       if (auto b = mlir::dyn_cast<mlir::RegionBranchOpInterface>(op))
         return pld::entry_inputs(b);
+    // Its results may be views of what its regions use from above (flow_of).
+    if (op && op->getNumResults() > 0 && pld::captures(op))
+      return llvm::SmallVector<variable, 4>(op->getResults().begin(), op->getResults().end());
     return pld::transfer_of(s).targets;
   }
   /// A binding terminator, an edge of one value or a select's choice is a copy; any
@@ -1008,6 +1037,13 @@ template <> struct commscope::ir_traits<mlir::ModuleOp> {
         mlir::isa_and_present<mlir::LoopLikeOpInterface, mlir::RegionBranchOpInterface>(parent))
       for (mlir::Value v : pld::unplaced_operands(parent))
         r.push_back({e.op, v});
+    // What an op's regions use from above comes first: its receivers (flow_of).
+    if (pld::captures(e.op)) {
+      llvm::SmallVector<expression, 6> captured;
+      for (mlir::Value v : pld::captured_values(e.op))
+        captured.push_back({e.op, v});
+      r.insert(r.begin(), captured.begin(), captured.end());
+    }
     return r;
   }
 
@@ -1026,7 +1062,8 @@ template <> struct commscope::ir_traits<mlir::ModuleOp> {
   /// passes values where no interface says (the return of a function the module calls).
   expression_flow flow_of(expression e) const {
     constexpr expression_flow derived{operand_flow::derived, {}, false};
-    if (e.value || e.part != pld::bound_part::none || e.op->getNumOperands() == 0)
+    if (e.value || e.part != pld::bound_part::none ||
+        (e.op->getNumOperands() == 0 && !pld::captures(e.op)))
       return derived;
     mlir::Operation* op = e.op;
     const auto named = [](llvm::StringRef n, bool call) {
@@ -1055,10 +1092,16 @@ template <> struct commscope::ir_traits<mlir::ModuleOp> {
       return pld::role_of(op) == pld::terminator_role::escapes
                  ? named(op->getName().getStringRef(), false)
                  : derived;
-    if (op->getNumRegions() > 0)
-      return pld::follows_regions(op) || pld::is_pure_holder(op)
-                 ? derived
-                 : named(op->getName().getStringRef(), false);
+    if (op->getNumRegions() > 0) {
+      if (pld::follows_regions(op) || pld::is_pure_holder(op))
+        return derived;
+      // What its regions use from above, they use where the pass follows them, and its
+      // results may hold it (a closure's handle): its receivers.
+      auto flow = named(op->getName().getStringRef(), false);
+      if (pld::captures(op))
+        flow.receivers = static_cast<std::uint32_t>(pld::captured_values(op).size());
+      return flow;
+    }
     if (mlir::isa<mlir::CastOpInterface, mlir::ViewLikeOpInterface>(op) ||
         mlir::isMemoryEffectFree(op) || mlir::isa<pld::comm_domain_scope, pld::yield>(op))
       return derived;
