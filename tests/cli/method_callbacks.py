@@ -9,6 +9,10 @@ def rank_order(t):
 by_rank = rank_order
 
 
+def shape_of(n):
+    return [n, 8]
+
+
 @pl.jit
 def chip(x, v):
     return x
@@ -80,6 +84,7 @@ def no_functions(x):
     vf = pld.window(f, [64], dtype=pl.FP32)
     rank_order = 8
     chip(x, vf.reshape(rank_order, 8).to(pl.FP16), device=1)
+    chip(x, vf.reshape(shape_of(8)), device=1)
     views = [vf]
     views.sort(key=len)
     views.sort()
@@ -94,13 +99,13 @@ def no_functions(x):
 # itself: a to d got [0].
 # RUN: %commscope-opt %s > %t.out; test $? -eq 1
 # RUN: %FileCheck %s < %t.out
-# CHECK: method_callbacks.py:23:5: error: a view of allocation 'a' is, or is held by, the object of 'views.sort', which is given a lambda: the method may call it with the object, a call the pass does not follow [view-escapes]
+# CHECK: method_callbacks.py:27:5: error: a view of allocation 'a' is, or is held by, the object of 'views.sort', which is given a lambda: the method may call it with the object, a call the pass does not follow [view-escapes]
 # CHECK: help: dispatch the views here, not from a function that a method calls
-# CHECK: method_callbacks.py:37:5: error: a view of allocation 'b' is, or is held by, the object of 'views.sort', which is given 'key'
-# CHECK: method_callbacks.py:47:5: error: a view of allocation 'c' is, or is held by, the object of 'list(table.values()).sort', which is given 'k'
-# CHECK: method_callbacks.py:48:5: error: a view of allocation 'c' is, or is held by, the object of '[vc].sort', which is given 'by_rank'
-# CHECK: method_callbacks.py:56:5: error: a view of allocation 'd' is, or is held by, the object of 'vd.register_hook', which is given a lambda
-# CHECK: method_callbacks.py:74:9: error: a view of allocation 'e' is, or is held by, the object of 'vs.sort', which is given 'self.key'
+# CHECK: method_callbacks.py:41:5: error: a view of allocation 'b' is, or is held by, the object of 'views.sort', which is given 'key'
+# CHECK: method_callbacks.py:51:5: error: a view of allocation 'c' is, or is held by, the object of 'list(table.values()).sort', which is given 'k'
+# CHECK: method_callbacks.py:52:5: error: a view of allocation 'c' is, or is held by, the object of '[vc].sort', which is given 'by_rank'
+# CHECK: method_callbacks.py:60:5: error: a view of allocation 'd' is, or is held by, the object of 'vd.register_hook', which is given a lambda
+# CHECK: method_callbacks.py:78:9: error: a view of allocation 'e' is, or is held by, the object of 'vs.sort', which is given 'self.key'
 # CHECK-NOT: error
 # CHECK: Found 6 errors in 1 file (1 file checked).
 # Without the functions, the plans:

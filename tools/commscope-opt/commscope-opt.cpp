@@ -632,12 +632,12 @@ program_outcome run_program(const fe::program_unit& unit, const options& opt,
         d.why == commscope::reason::pointer_into_operation)
       for (const auto& c : unit.callback_methods)
         if (c.where == d.where && c.method == d.object) {
-          message = std::string(d.why == commscope::reason::view_into_operation
-                                    ? "a view"
-                                    : "the window pointer") +
-                    " of allocation '" + std::string(d.subject) + "' is, or is held by, the object of '" +
-                    c.method + "', which is given " + c.function +
-                    ": the method may call it with the object, a call the pass does not follow";
+          message =
+              std::string(d.why == commscope::reason::view_into_operation ? "a view"
+                                                                          : "the window pointer") +
+              " of allocation '" + std::string(d.subject) + "' is, or is held by, the object of '" +
+              c.method + "', which is given " + c.function +
+              ": the method may call it with the object, a call the pass does not follow";
           help = "dispatch the views here, not from a function that a method calls (sort or "
                  "select the views first, then dispatch each)";
           break;

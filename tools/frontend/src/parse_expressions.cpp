@@ -882,8 +882,7 @@ mutable_expr dsl_parser::make_call(std::uint32_t b, mutable_expr callee, const d
   // call with it: the pass does not follow that call, so the object escapes there.
   if (is_attribute && !open_dotted && !unpacking)
     if (std::string f = program_function_among(open + 1, i_ - 1); !f.empty()) {
-      const std::string_view method =
-          ts_.source.substr(t_[b].begin, t_[open].begin - t_[b].begin);
+      const std::string_view method = ts_.source.substr(t_[b].begin, t_[open].begin - t_[b].begin);
       unit_->callback_methods.push_back({s.where, std::string(method), std::move(f)});
       result = store_of(s.where, method, expression_ptr(result));
     }
@@ -895,15 +894,19 @@ std::string dsl_parser::program_function_among(std::size_t b, std::size_t e) {
     const token& t = t_[k];
     if (t.is_keyword("lambda"))
       return "a lambda";
+    // Not an attribute, a keyword's name, or a call, whose value is what it returns
+    // (`v.reshape(shape_of(x))`).
     if (t.kind() != tok::name || t.is_reserved() || (k > b && t_[k - 1].is_op(".")) ||
-        (k + 1 < e && t_[k + 1].is_op("=")))
+        (k + 1 < e && (t_[k + 1].is_op("=") || t_[k + 1].is_op("("))))
       continue;
     const std::string_view n = text(t);
     // `self.NAME` of a method of the class the function is a method of.
     if (k + 2 < e && n == implicit_self_ && t_[k + 1].is_op(".") && t_[k + 2].kind() == tok::name &&
         function_scope_ >= 0 && static_cast<std::size_t>(function_scope_) < scan_.scopes.size()) {
       const std::int32_t cls = scan_.scopes[static_cast<std::size_t>(function_scope_)].parent;
-      if (cls >= 0 && scan_.scopes[static_cast<std::size_t>(cls)].what == py_scope::kind::class_body &&
+      const bool called = k + 3 < e && t_[k + 3].is_op("(");
+      if (!called && cls >= 0 &&
+          scan_.scopes[static_cast<std::size_t>(cls)].what == py_scope::kind::class_body &&
           functions_of_scope(cls).functions.contains(text(t_[k + 2])))
         return "'" + std::string(n) + "." + std::string(text(t_[k + 2])) + "'";
       continue;
