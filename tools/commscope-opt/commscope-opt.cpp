@@ -615,9 +615,17 @@ program_outcome run_program(const fe::program_unit& unit, const options& opt,
           message = named.message();
           break;
         }
+    const bool into_operation = d.why == commscope::reason::view_into_operation ||
+                                d.why == commscope::reason::pointer_into_operation;
+    // What escapes, named as the library's messages name it, for the rewordings below.
+    const auto escaping = [&] {
+      const bool view = d.why == commscope::reason::view_into_call ||
+                        d.why == commscope::reason::view_into_operation;
+      return std::string(view ? "a view" : "the window pointer") + " of allocation '" +
+             std::string(d.subject) + "'";
+    };
     // A yield of a host that another DSL function calls: its value reaches that caller.
-    if (d.why == commscope::reason::view_into_operation ||
-        d.why == commscope::reason::pointer_into_operation)
+    if (into_operation)
       for (const auto& [where, host] : unit.yields_to_callers)
         if (where == d.where) {
           named.why = d.why == commscope::reason::view_into_operation
@@ -628,26 +636,19 @@ program_outcome run_program(const fe::program_unit& unit, const options& opt,
           break;
         }
     // A method given a function of the program, which it may call with its object.
-    if (d.why == commscope::reason::view_into_operation ||
-        d.why == commscope::reason::pointer_into_operation)
+    if (into_operation)
       for (const auto& c : unit.callback_methods)
         if (c.where == d.where && c.method == d.object) {
-          message =
-              std::string(d.why == commscope::reason::view_into_operation ? "a view"
-                                                                          : "the window pointer") +
-              " of allocation '" + std::string(d.subject) + "' is, or is held by, the object of '" +
-              c.method + "', which is given " + c.function +
-              ": the method may call it with the object, a call the pass does not follow";
+          message = escaping() + " is, or is held by, the object of '" + c.method +
+                    "', which is given " + c.function +
+                    ": the method may call it with the object, a call the pass does not follow";
           help = "dispatch the views here, not from a function that a method calls (sort or "
                  "select the views first, then dispatch each)";
           break;
         }
     if (into_call && std::find(unit.unpacked_dispatches.begin(), unit.unpacked_dispatches.end(),
                                d.where) != unit.unpacked_dispatches.end()) {
-      message = std::string(d.why == commscope::reason::view_into_call ? "a view"
-                                                                       : "the window pointer") +
-                " of allocation '" + std::string(d.subject) + "' is passed to '" +
-                std::string(named.object) +
+      message = escaping() + " is passed to '" + std::string(named.object) +
                 "' in a call with * or ** unpacking, which the analysis does not read as a "
                 "dispatch: where its arguments land is not known before it runs";
       help = "pass the dispatch's arguments one by one, without * or **";
