@@ -68,6 +68,8 @@ public:
   static constexpr bool dense_variables = provides<Traits, contract::variable_index>;
   static constexpr bool has_readers = reads_scopes<Traits>;
   static constexpr bool has_control_flow = provides<Traits, contract::control_of>;
+  /// Whether some statements other than jumps may end a run (may_end_run).
+  static constexpr bool has_run_ends = provides<Traits, contract::may_end_run>;
   /// Whether the adapter gives per-target values (values(s)).
   static constexpr bool has_parallel_values = provides<Traits, contract::values>;
   /// Whether scopes can hold world-relative progressions.

@@ -269,6 +269,12 @@ COMMSCOPE_OPTIONAL(core, returned_operands, (expression), std::uint64_t,
 /// window pointer among its returned values (statement_kind::return_) is then
 /// `view-escapes`. Default: false, the function returns to the runtime.
 COMMSCOPE_OPTIONAL(core, returns_to_callers, (function), bool, { return false; });
+/// Whether a statement may end the function's run in some worlds and not in others (an
+/// assertion, a call of a function that may exit), so that no dispatch from it on surely
+/// runs, as after a jump (docs/semantics.md, "Guarded dispatches"). Asked of every
+/// statement, before its expressions are walked. Default: false, only jumps and returns
+/// end a run early.
+COMMSCOPE_OPTIONAL(core, may_end_run, (statement), bool, { return false; });
 /// False for a body wrap_body cannot wrap (an MLIR function with several blocks): a host
 /// orchestrator with allocations there is `malformed-op`. Default: true.
 COMMSCOPE_OPTIONAL(core, can_wrap_body, (function), bool, { return true; });
@@ -305,7 +311,7 @@ using analysis_core =
             device_of, allocation_name, variable_index, variable_bound, variable_numbering,
             variable_key, variable_identity, control_of, branches, control_flow_pair, values,
             expressions, subexpressions, flow_of, returned_operands, returns_to_callers,
-            can_wrap_body, device_limit, scope_nesting_limit, usable_by_default,
+            may_end_run, can_wrap_body, device_limit, scope_nesting_limit, usable_by_default,
             symbolic_device_sets, minus_constant, symbolic_subtraction>;
 
 } // namespace contract

@@ -260,6 +260,9 @@ public:
     const std::uint64_t at = ++order_;
     const statement_kind k = a_.statement_kind_of(s);
     alternatives_ = false;
+    if constexpr (Adapter::has_run_ends)
+      if (a_.may_end_run(s))
+        out_.first_jump = std::min(out_.first_jump, at);
     switch (k) {
     case statement_kind::assignment:
       assign(s, at);

@@ -788,6 +788,19 @@ template <> struct commscope::ir_traits<mlir::ModuleOp> {
     return pld::is_loop(s) ? statement_kind::while_loop : statement_kind::other;
   }
   static location location_of(statement s) { return pld::op_of(s)->getLoc(); }
+  /// An op that may end the run in some worlds and not in others, as the DSL's `assert`
+  /// and calls of functions it does not know do: cf.assert; a call, whose callee may
+  /// exit (func.call @exit) or check the world's size; an op of a dialect that is not
+  /// registered, which may do either. No dispatch after one surely runs.
+  static bool may_end_run(statement st) {
+    auto* s = llvm::dyn_cast<mlir::Operation*>(st);
+    if (!s)
+      return false;
+    if (!s->isRegistered() || mlir::isa<mlir::CallOpInterface>(s))
+      return true;
+    return s->getNumResults() == 0 && s->getNumRegions() == 0 &&
+           s->getName().getStringRef() == "cf.assert";
+  }
   /// An op's regions; a block that may not run, its ops; a branch's edges and a select's
   /// choices are its branches only.
   static pld::statements children(statement s) {
