@@ -525,6 +525,56 @@ bool loader_state::star_binds(const importer& from, std::string_view module, std
   return false;
 }
 
+bool loader_state::binds_function(const importer& from, std::string_view module,
+                                  std::uint32_t level, std::string_view name) {
+  exhausted_set seen;
+  return function_binding(from, module, level, name, 0, seen);
+}
+
+bool loader_state::function_binding(const importer& from, std::string_view module,
+                                    std::uint32_t level, std::string_view name, std::size_t depth,
+                                    exhausted_set& seen) {
+  std::vector<std::string> searched;
+  const auto m = find(from, module, level, searched);
+  if (!m)
+    return false;
+  if (m->unreadable || m->error || m->scan->dynamic_globals || depth >= max_chain)
+    return true;
+  if (!seen.insert(star_key(m.get(), name)).second)
+    return false; // searched already, on another path
+  const auto& t = m->ts.tokens;
+  const importer here = importer_in(*m);
+  bool bound = false;
+  // Every binding at its level counts: which one holds when the host calls is not read.
+  // An alias (`by_rank = rank_order`) is looked up again in the same module.
+  std::vector<std::string_view> names{name};
+  for (std::size_t k = 0; k < names.size() && k <= max_chain; ++k)
+    for (const auto& r : m->scan->scopes[0].records) {
+      if (m->ts.text(t[r.name]) != names[k])
+        continue;
+      bound = true;
+      if (r.name > 0 && (t[r.name - 1].is_keyword("def") || t[r.name - 1].is_keyword("class")))
+        return true;
+      if (r.rhs_end > r.rhs_begin && t[r.rhs_begin].is_keyword("lambda"))
+        return true;
+      if (r.rhs_end == r.rhs_begin + 1 && t[r.rhs_begin].kind() == tok::name &&
+          std::find(names.begin(), names.end(), m->ts.text(t[r.rhs_begin])) == names.end())
+        names.push_back(m->ts.text(t[r.rhs_begin]));
+    }
+  for (const auto n : names)
+    if (const import_record* imp = import_of(*m->scan, n, 0, true);
+        imp && !imp->name.empty() &&
+        function_binding(here, imp->module, imp->level, imp->name, depth + 1, seen))
+      return true;
+  if (bound)
+    return false;
+  for (const auto& [next, next_level] : m->scan->star_modules)
+    if (star_may_bind(here, next, next_level, name) &&
+        function_binding(here, next, next_level, name, depth + 1, seen))
+      return true;
+  return false;
+}
+
 loader_state::decorator_lookup loader_state::decorator(const importer& from,
                                                        std::string_view module, std::uint32_t level,
                                                        std::string_view name) {

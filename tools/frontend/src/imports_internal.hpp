@@ -164,6 +164,13 @@ struct loader_state {
                                        std::uint32_t level, std::string_view name,
                                        std::uint32_t chain = 0);
 
+  /// Whether `name` of that module may be a function of the program (bound at its level
+  /// by `def`, `class`, a lambda, or an alias or import of one, re-exports and star
+  /// imports followed), which may dispatch chips when called. False for a module not
+  /// found (a library's); true when its names cannot be read.
+  bool binds_function(const importer& from, std::string_view module, std::uint32_t level,
+                      std::string_view name);
+
   /// Whether the absolute module `module` is a file of the search path seen from `from`
   /// (one of the program's own modules, not a library's), without reading it.
   bool has_module(const importer& from, std::string_view module);
@@ -220,6 +227,9 @@ private:
   }
   resolution function_in(const std::shared_ptr<scanned_module>& m, std::string_view name,
                          std::vector<const scanned_module*>& chain, exhausted_set& exhausted);
+  /// binds_function, `depth` imports down (16: may), `seen` the names searched already.
+  bool function_binding(const importer& from, std::string_view module, std::uint32_t level,
+                        std::string_view name, std::size_t depth, exhausted_set& seen);
   /// star_may_bind, `depth` star imports down (16: may), `seen` those searched already.
   bool star_binds(const importer& from, std::string_view module, std::uint32_t level,
                   std::string_view name, std::size_t depth, exhausted_set& seen);

@@ -911,10 +911,60 @@ std::string dsl_parser::program_function_among(std::size_t b, std::size_t e) {
         return "'" + std::string(n) + "." + std::string(text(t_[k + 2])) + "'";
       continue;
     }
+    // `keys.by_rank` of a module the file imports (`import keys`, `from pkg import keys`,
+    // `import pkg.keys`: `pkg.keys.by_rank`); called, it passes what it returns.
+    if (k + 2 < e && t_[k + 1].is_op(".") && t_[k + 2].kind() == tok::name) {
+      std::size_t last = k + 2;
+      while (last + 2 < e && t_[last + 1].is_op(".") && t_[last + 2].kind() == tok::name)
+        last += 2;
+      const bool called = last + 1 < e && t_[last + 1].is_op("(");
+      const std::string_view chain =
+          ts_.source.substr(t_[k].begin, ts_.end(t_[last]) - t_[k].begin);
+      const std::string_view submodules =
+          last == k + 2
+              ? std::string_view()
+              : ts_.source.substr(t_[k + 2].begin, ts_.end(t_[last - 2]) - t_[k + 2].begin);
+      if (!called && module_binds_function(n, submodules, text(t_[last])))
+        return "'" + std::string(chain) + "'";
+      k = last;
+      continue;
+    }
     if (names_program_function(function_scope_, n))
       return "'" + std::string(n) + "'";
   }
   return {};
+}
+
+bool dsl_parser::module_binds_function(std::string_view module_name, std::string_view submodules,
+                                       std::string_view attribute) {
+  if (!loader_)
+    return false;
+  for (std::int32_t s = function_scope_;
+       s >= 0 && static_cast<std::size_t>(s) < scan_.scopes.size();
+       s = scan_.scopes[static_cast<std::size_t>(s)].parent) {
+    if (scan_.scopes[static_cast<std::size_t>(s)].what == py_scope::kind::class_body)
+      continue;
+    const import_record* imp = import_of(scan_, module_name, s, true);
+    if (!imp) {
+      if (functions_of_scope(s).bound.contains(module_name))
+        return false; // a value of the function's own
+      continue;
+    }
+    // `import keys`, `import pkg.keys as keys`, `import pkg.keys` (which binds pkg); `from
+    // pkg import keys` names a submodule.
+    std::string module;
+    if (imp->name.empty()) {
+      const std::string_view m = imp->module;
+      const std::string_view first = m.substr(0, m.find('.'));
+      module = imp->local == first ? first : m;
+    } else {
+      module = imp->module.empty() ? imp->name : imp->module + "." + imp->name;
+    }
+    if (!submodules.empty())
+      (module += '.') += submodules;
+    return loader_->binds_function(importer_, module, imp->level, attribute);
+  }
+  return false;
 }
 
 bool dsl_parser::names_program_function(std::int32_t s, std::string_view n, int depth) {
@@ -925,9 +975,14 @@ bool dsl_parser::names_program_function(std::int32_t s, std::string_view n, int 
     if (scan_.scopes[static_cast<std::size_t>(s)].what == py_scope::kind::class_body)
       continue;
     const scope_functions& f = functions_of_scope(s);
-    if (!f.bound.contains(n))
+    const import_record* imp = loader_ ? import_of(scan_, n, s, true) : nullptr;
+    if (!f.bound.contains(n) && !imp)
       continue;
     if (f.functions.contains(n))
+      return true;
+    // `from keys import by_rank`: a function of the program's module, which may dispatch.
+    if (imp && !imp->name.empty() &&
+        loader_->binds_function(importer_, imp->module, imp->level, imp->name))
       return true;
     // `g = f`: what f names, looked up where g is bound (bounded: `a = b; b = a`).
     if (depth < 8)
@@ -936,6 +991,12 @@ bool dsl_parser::names_program_function(std::int32_t s, std::string_view n, int 
           return true;
     return false;
   }
+  // Bound nowhere in the file: a star import of the program's module may bind it.
+  if (loader_ && depth == 0)
+    for (const auto& [module, level] : scan_.star_modules)
+      if (loader_->star_may_bind(importer_, module, level, n) &&
+          loader_->binds_function(importer_, module, level, n))
+        return true;
   return false;
 }
 

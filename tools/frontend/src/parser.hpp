@@ -550,6 +550,11 @@ private:
   std::string program_function_among(std::size_t b, std::size_t e);
   /// Whether `n`, read in scope `s`, may be such a function (aliases followed `depth` deep).
   bool names_program_function(std::int32_t s, std::string_view n, int depth = 0);
+  /// Whether `module_name.submodules.attribute` names a function of a module of the
+  /// program that the function's scopes import as `module_name` (`submodules` dotted, or
+  /// empty).
+  bool module_binds_function(std::string_view module_name, std::string_view submodules,
+                             std::string_view attribute);
   struct scope_functions {
     std::unordered_set<std::string_view> bound, functions;
     std::vector<std::pair<std::string_view, std::uint32_t>> aliases; ///< `g = f`: g, f's token
