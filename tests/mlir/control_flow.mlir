@@ -273,6 +273,39 @@ func.func @execute_region_and_forall() attributes {pld.level = "host", pld.role 
   return
 }
 
+// What scf.forall writes into its shared_outs (tensor.parallel_insert_slice in its
+// scf.forall.in_parallel) may be (part of) the view it inserts or the one it inserts
+// into: its results are views of both. x: {0, 5} (the shared out), y: {1, 5} (the slice
+// inserted), z: {2}.
+// CHECK-LABEL: func.func @forall_outputs
+// CHECK-NEXT:    pld.comm_domain_scope "comm_d0" devices [0, 5] slots [0] {
+// CHECK-NEXT:      pld.comm_domain_scope "comm_d1" devices [1, 5] slots [1] {
+// CHECK-NEXT:        pld.comm_domain_scope "comm_d2" devices [2] slots [2] {
+func.func @forall_outputs() attributes {pld.level = "host", pld.role = "orchestrator"} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c5 = arith.constant 5 : index
+  %c64 = arith.constant 64 : index
+  %x = pld.alloc_window_buffer(%c64) {name = "x"} : (index) -> i64
+  %y = pld.alloc_window_buffer(%c64) {name = "y"} : (index) -> i64
+  %z = pld.alloc_window_buffer(%c64) {name = "z"} : (index) -> i64
+  %vx = pld.window(%x, %c64) : (i64, index) -> tensor<64xf32>
+  %vy = pld.window(%y, %c64) : (i64, index) -> tensor<64xf32>
+  %vz = pld.window(%z, %c64) : (i64, index) -> tensor<64xf32>
+  pld.dispatch @chip(%c0, %vx) : (index, tensor<64xf32>) -> ()
+  pld.dispatch @chip(%c1, %vy) : (index, tensor<64xf32>) -> ()
+  pld.dispatch @chip(%c2, %vz) : (index, tensor<64xf32>) -> ()
+  %r = scf.forall (%i) in (2) shared_outs(%o = %vx) -> (tensor<64xf32>) {
+    %s = tensor.extract_slice %vy[0] [32] [1] : tensor<64xf32> to tensor<32xf32>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %s into %o[0] [32] [1] : tensor<32xf32> into tensor<64xf32>
+    }
+  }
+  pld.dispatch @chip(%c5, %r) : (index, tensor<64xf32>) -> ()
+  return
+}
+
 // A region of several blocks (a CFG in scf.execute_region): each block's ops, then one
 // of the values its terminators pass along (a yield, a branch's operands to a block's
 // arguments), any number of times. x: {2}, y: {1, 2}, z: {5}.

@@ -15,8 +15,10 @@
 //     arguments); a loop (LoopLikeOpInterface, or a region branch op whose regions
 //     cycle: scf.while) repeats, binding on entry what its interface says it passes
 //     (an scf.for's iter_args, and its results when it may run zero times; else its
-//     loop-carried values: scf.forall's shared_outs); a counted loop (one induction
-//     variable, bounds that are values or constants: scf.for, affine.for) has exact
+//     loop-carried values: scf.forall's shared_outs, which the
+//     tensor.parallel_insert_slice ops of its scf.forall.in_parallel write into its
+//     results: combined_results); a counted loop (one induction variable, bounds that
+//     are values or constants: scf.for, affine.for) has exact
 //     devices; a branch (BranchOpInterface: cf.br, cf.cond_br, cf.switch, any dialect's)
 //     passes its successor operands to block arguments, the edges that pass values being
 //     alternatives after its block's ops;
@@ -300,6 +302,39 @@ inline bool follows_regions(mlir::Operation* op) {
   if (is_terminator(op))
     return op->getNumOperands() == 0;
   return mlir::isa<mlir::RegionBranchOpInterface>(op);
+}
+
+/// The loop results an op writes into, when it is a step of a parallel loop's combining
+/// terminator (tensor.parallel_insert_slice in scf.forall.in_parallel: an op without
+/// results in the region of a loop's terminator without operands): the results tied to
+/// the loop's region iter_args among its operands (scf.forall's shared_outs). What it
+/// writes into them may be (part of) any view among its operands.
+inline llvm::SmallVector<mlir::Value, 2> combined_results(mlir::Operation* op) {
+  llvm::SmallVector<mlir::Value, 2> r;
+  if (op->getNumResults() != 0 || op->getNumRegions() != 0 || op->getNumOperands() == 0)
+    return r;
+  mlir::Operation* holder = op->getParentOp();
+  // An op of an unregistered dialect there may do more than combine: it escapes.
+  if (!op->isRegistered())
+    return r;
+  if (!holder || holder->getNumOperands() != 0 || !is_terminator(holder))
+    return r;
+  auto loop = mlir::dyn_cast_or_null<mlir::LoopLikeOpInterface>(holder->getParentOp());
+  if (!loop)
+    return r;
+  // As entry_transfer reads them: the interface's loop results, else the op's own when
+  // they pair with its inits (scf.forall's).
+  const auto iter_args = loop.getRegionIterArgs();
+  const auto interface_results = loop.getLoopResults();
+  const mlir::ValueRange results = interface_results ? mlir::ValueRange(*interface_results)
+                                   : loop->getNumResults() == loop.getInits().size()
+                                       ? mlir::ValueRange(loop->getResults())
+                                       : mlir::ValueRange();
+  for (mlir::Value v : op->getOperands())
+    if (const auto* it = llvm::find(iter_args, v);
+        it != iter_args.end() && static_cast<std::size_t>(it - iter_args.begin()) < results.size())
+      r.push_back(results[static_cast<std::size_t>(it - iter_args.begin())]);
+  return r;
 }
 
 /// Whether an op has regions that the pass follows as if they ran in place, though they
@@ -768,7 +803,8 @@ template <> struct commscope::ir_traits<mlir::ModuleOp> {
         return pld::is_select(s) || returns_arguments(s) ? statement_kind::other
                                                          : statement_kind::assignment;
       if (s->getNumOperands() == 0 || !pld::is_terminator(s))
-        return statement_kind::evaluation;
+        return pld::combined_results(s).empty() ? statement_kind::evaluation
+                                                : statement_kind::assignment;
       switch (pld::role_of(s)) {
       case pld::terminator_role::binding:
       case pld::terminator_role::derives:
@@ -857,6 +893,8 @@ template <> struct commscope::ir_traits<mlir::ModuleOp> {
   /// else what the statement binds (pld::transfer_of).
   static llvm::SmallVector<variable, 4> targets(statement s) {
     auto* op = llvm::dyn_cast<mlir::Operation*>(s);
+    if (op && op->getNumResults() == 0 && op->getNumRegions() == 0 && !pld::is_terminator(op))
+      return pld::combined_results(op);
     if (op && op->getNumRegions() == 0 &&
         (op->getNumResults() > 0 ? !pld::is_select(op) : !pld::is_terminator(op)))
       return llvm::SmallVector<variable, 4>(op->getResults().begin(), op->getResults().end());
@@ -1116,7 +1154,8 @@ template <> struct commscope::ir_traits<mlir::ModuleOp> {
       return flow;
     }
     if (mlir::isa<mlir::CastOpInterface, mlir::ViewLikeOpInterface>(op) ||
-        mlir::isMemoryEffectFree(op) || mlir::isa<pld::comm_domain_scope, pld::yield>(op))
+        mlir::isMemoryEffectFree(op) || mlir::isa<pld::comm_domain_scope, pld::yield>(op) ||
+        !pld::combined_results(op).empty())
       return derived;
     return named(op->getName().getStringRef(), false);
   }
