@@ -39,6 +39,23 @@ def reexported_key(x):
     views.sort(key=rank_order)
 
 
+class Keys:
+    @staticmethod
+    def by_rank(t):
+        chip(t, t, device=3)
+        return 0
+
+
+@pl.jit.host
+def class_key(x):
+    e = pld.alloc_window_buffer(256)
+    ve = pld.window(e, [64], dtype=pl.FP32)
+    chip(x, ve, device=0)
+    views = [ve, ve]
+    views.sort(key=Keys.by_rank)
+    views.sort(key=callback_functions . ranks . by_rank)
+
+
 @pl.jit.host
 def constant_argument(x):
     d = pld.alloc_window_buffer(256)
@@ -50,8 +67,9 @@ def constant_argument(x):
 
 # A sort key that a module of the model's own defines may dispatch a chip on the views
 # it is given, a call the pass does not follow: imported by name, through a module
-# (`ranks.rank_order`, `keys.by_rank`, a dotted import), re-exported, or through a star
-# import. The integer constants of the same module (LIMIT) are no functions.
+# (`ranks.rank_order`, `keys.by_rank`, a dotted import, spaced or not), re-exported, or
+# through a star import; so may a method of a class of the file (`Keys.by_rank`). The
+# integer constants of the same module (LIMIT) are no functions.
 # RUN: %commscope-opt %s > %t.out; test $? -eq 1
 # RUN: %FileCheck %s < %t.out
 # CHECK: imported_callbacks.py:18:5: error: a view of allocation 'a' is, or is held by, the object of 'views.sort', which is given 'by_rank': the method may call it with the object, a call the pass does not follow [view-escapes]
@@ -60,11 +78,15 @@ def constant_argument(x):
 # CHECK: imported_callbacks.py:29:5: error: a view of allocation 'b' is, or is held by, the object of 'views.sort', which is given 'callback_functions.ranks.by_rank'
 # CHECK: imported_callbacks.py:38:5: error: a view of allocation 'c' is, or is held by, the object of 'views.sort', which is given 'ordered'
 # CHECK: imported_callbacks.py:39:5: error: a view of allocation 'c' is, or is held by, the object of 'views.sort', which is given 'rank_order'
+# CHECK: imported_callbacks.py:55:5: error: a view of allocation 'e' is, or is held by, the object of 'views.sort', which is given 'Keys'
+# CHECK: imported_callbacks.py:56:5: error: a view of allocation 'e' is, or is held by, the object of 'views.sort', which is given 'callback_functions.ranks.by_rank'
 # CHECK-NOT: error
-# CHECK: Found 6 errors in 1 file (1 file checked).
+# CHECK: Found 8 errors in 1 file (1 file checked).
 # Without the functions, the plans:
-# RUN: sed -e "s/key=[a-z_.]*)/key=len)/" %s > %t.plain.py && %commscope-opt -I %S %t.plain.py | %FileCheck --check-prefix=PLAN %s
+# RUN: sed -e "s/key=[A-Za-z_. ]*)/key=len)/" %s > %t.plain.py && %commscope-opt -I %S %t.plain.py | %FileCheck --check-prefix=PLAN %s
 # PLAN: host orchestrator 'imported_key': 1 comm domain
+# PLAN-NEXT: comm_d0  devices [0]  1 slot, 256 B
+# PLAN: host orchestrator 'class_key': 1 comm domain
 # PLAN-NEXT: comm_d0  devices [0]  1 slot, 256 B
 # PLAN: host orchestrator 'constant_argument': 1 comm domain
 # PLAN-NEXT: comm_d0  devices [0, 1]  1 slot, 256 B

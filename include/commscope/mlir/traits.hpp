@@ -313,10 +313,10 @@ inline llvm::SmallVector<mlir::Value, 2> combined_results(mlir::Operation* op) {
   llvm::SmallVector<mlir::Value, 2> r;
   if (op->getNumResults() != 0 || op->getNumRegions() != 0 || op->getNumOperands() == 0)
     return r;
-  mlir::Operation* holder = op->getParentOp();
   // An op of an unregistered dialect there may do more than combine: it escapes.
   if (!op->isRegistered())
     return r;
+  mlir::Operation* holder = op->getParentOp();
   if (!holder || holder->getNumOperands() != 0 || !is_terminator(holder))
     return r;
   auto loop = mlir::dyn_cast_or_null<mlir::LoopLikeOpInterface>(holder->getParentOp());

@@ -918,14 +918,15 @@ std::string dsl_parser::program_function_among(std::size_t b, std::size_t e) {
       while (last + 2 < e && t_[last + 1].is_op(".") && t_[last + 2].kind() == tok::name)
         last += 2;
       const bool called = last + 1 < e && t_[last + 1].is_op("(");
-      const std::string_view chain =
-          ts_.source.substr(t_[k].begin, ts_.end(t_[last]) - t_[k].begin);
-      const std::string_view submodules =
-          last == k + 2
-              ? std::string_view()
-              : ts_.source.substr(t_[k + 2].begin, ts_.end(t_[last - 2]) - t_[k + 2].begin);
+      std::string submodules; // dotted, as an import names them, whatever the spacing
+      for (std::size_t j = k + 2; j < last; j += 2)
+        (submodules += submodules.empty() ? "" : ".") += text(t_[j]);
       if (!called && module_binds_function(n, submodules, text(t_[last])))
-        return "'" + std::string(chain) + "'";
+        return "'" + std::string(n) + (submodules.empty() ? "" : ".") + submodules + "." +
+               std::string(text(t_[last])) + "'";
+      // Else, as its root: an attribute of a class of the program (`Keys.by_rank`).
+      if (names_program_function(function_scope_, n))
+        return "'" + std::string(n) + "'";
       k = last;
       continue;
     }
