@@ -893,11 +893,11 @@ template <> struct commscope::ir_traits<mlir::ModuleOp> {
   /// else what the statement binds (pld::transfer_of).
   static llvm::SmallVector<variable, 4> targets(statement s) {
     auto* op = llvm::dyn_cast<mlir::Operation*>(s);
-    if (op && op->getNumResults() == 0 && op->getNumRegions() == 0 && !pld::is_terminator(op))
-      return pld::combined_results(op);
-    if (op && op->getNumRegions() == 0 &&
-        (op->getNumResults() > 0 ? !pld::is_select(op) : !pld::is_terminator(op)))
+    if (op && op->getNumRegions() == 0 && op->getNumResults() > 0 && !pld::is_select(op))
       return llvm::SmallVector<variable, 4>(op->getResults().begin(), op->getResults().end());
+    // An op without results binds nothing, unless it writes into a loop's results.
+    if (op && op->getNumRegions() == 0 && op->getNumResults() == 0 && !pld::is_terminator(op))
+      return pld::combined_results(op);
     if (op && op->getNumRegions() > 0 && pld::is_pure_holder(op)) {
       llvm::SmallVector<variable, 4> r(op->getResults().begin(), op->getResults().end());
       for (mlir::Region& region : op->getRegions())

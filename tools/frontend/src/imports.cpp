@@ -553,13 +553,12 @@ bool loader_state::function_binding(const importer& from, std::string_view modul
       if (m->ts.text(t[r.name]) != names[k])
         continue;
       bound = true;
-      if (r.name > 0 && (t[r.name - 1].is_keyword("def") || t[r.name - 1].is_keyword("class")))
+      const record_meaning meaning = meaning_of(t, r);
+      if (meaning.what == record_meaning::kind::function)
         return true;
-      if (r.rhs_end > r.rhs_begin && t[r.rhs_begin].is_keyword("lambda"))
-        return true;
-      if (r.rhs_end == r.rhs_begin + 1 && t[r.rhs_begin].kind() == tok::name &&
-          std::find(names.begin(), names.end(), m->ts.text(t[r.rhs_begin])) == names.end())
-        names.push_back(m->ts.text(t[r.rhs_begin]));
+      if (meaning.what == record_meaning::kind::alias &&
+          std::find(names.begin(), names.end(), m->ts.text(t[meaning.alias])) == names.end())
+        names.push_back(m->ts.text(t[meaning.alias]));
     }
   for (const auto n : names)
     if (const import_record* imp = import_of(*m->scan, n, 0, true);

@@ -55,6 +55,25 @@ struct py_scope {
   std::vector<record> records;
 };
 
+/// What a binding record binds its name to, as its tokens tell: a function of the
+/// program (`def`, `class`, a lambda: calling it may dispatch), another name (`g = f`:
+/// `alias` is f's token), or anything else.
+struct record_meaning {
+  enum class kind : std::uint8_t { function, alias, other };
+  kind what = kind::other;
+  std::uint32_t alias = 0;
+};
+inline record_meaning meaning_of(const std::vector<token>& t, const py_scope::record& r) {
+  using kind = record_meaning::kind;
+  if (r.name > 0 && (t[r.name - 1].is_keyword("def") || t[r.name - 1].is_keyword("class")))
+    return {kind::function, 0};
+  if (r.rhs_end > r.rhs_begin && t[r.rhs_begin].is_keyword("lambda"))
+    return {kind::function, 0};
+  if (r.rhs_end == r.rhs_begin + 1 && t[r.rhs_begin].kind() == tok::name)
+    return {kind::alias, r.rhs_begin};
+  return {};
+}
+
 /// One name an import statement binds (docs/commscope-opt.md, "Programs across modules").
 struct import_record {
   std::int32_t scope = 0;

@@ -1009,12 +1009,11 @@ const dsl_parser::scope_functions& dsl_parser::functions_of_scope(std::int32_t s
   for (const auto& r : scan_.scopes[static_cast<std::size_t>(s)].records) {
     const std::string_view n = text(t_[r.name]);
     f.bound.insert(n);
-    if (r.name > 0 && (t_[r.name - 1].is_keyword("def") || t_[r.name - 1].is_keyword("class")))
+    const record_meaning m = meaning_of(t_, r);
+    if (m.what == record_meaning::kind::function)
       f.functions.insert(n);
-    else if (r.rhs_end > r.rhs_begin && t_[r.rhs_begin].is_keyword("lambda"))
-      f.functions.insert(n);
-    else if (r.rhs_end == r.rhs_begin + 1 && t_[r.rhs_begin].kind() == tok::name)
-      f.aliases.emplace_back(n, r.rhs_begin);
+    else if (m.what == record_meaning::kind::alias)
+      f.aliases.emplace_back(n, m.alias);
   }
   return f;
 }
