@@ -250,12 +250,7 @@ private:
     return dsl_name{std::move(spelled), std::move(canonical), k};
   }
 
-  /// Whether token k ends a statement's tokens (a line, a block's edge, a `;`).
-  bool separates(std::uint32_t k) const {
-    const auto& t = ts_.tokens;
-    return t[k].kind() == tok::newline || t[k].kind() == tok::indent ||
-           t[k].kind() == tok::dedent || t[k].is_op(";");
-  }
+  bool separates(std::uint32_t k) const { return separates_statements(ts_.tokens, k); }
 
   /// The names bound somewhere to an expression of the DSL's decorators that is no
   /// wrapping the scan read or reported (`deco = pl.jit.host if X else pl.jit`,
@@ -288,25 +283,8 @@ private:
             suspects_.insert(ts_.text(t[r.name]));
   }
 
-  /// What a binding binds its name to: `E` of `NAME = E`; for any other binding the
-  /// scan records no value of (`A = B = E`, `(A, B) = E`, `for A in E:`, `with E as A:`),
-  /// the whole statement, whose value the front end does not compute. An import, a def
-  /// or a class binds nothing that is read here (empty).
   std::pair<std::uint32_t, std::uint32_t> value_of(const py_scope::record& r) const {
-    if (r.rhs_end != 0)
-      return {r.rhs_begin, r.rhs_end};
-    const auto& t = ts_.tokens;
-    std::uint32_t b = r.name;
-    while (b > 0 && !separates(b - 1))
-      --b;
-    std::uint32_t e = r.name;
-    while (e < t.size() && t[e].kind() != tok::end && !separates(e))
-      ++e;
-    for (const std::string_view k :
-         {"import", "from", "def", "class", "async", "global", "nonlocal"})
-      if (t[b].kind() == tok::name && ts_.text(t[b]) == k)
-        return {0, 0};
-    return {b, e};
+    return binding_value(ts_, r);
   }
 
   /// The binding of `name`, a suspect, that code of scope `scope` sees when it holds an

@@ -574,6 +574,98 @@ bool loader_state::function_binding(const importer& from, std::string_view modul
   return false;
 }
 
+bool loader_state::returns_function(const importer& from, std::string_view module,
+                                    std::uint32_t level, std::string_view name) {
+  importer at = from;
+  std::string current_module(module), current(name);
+  std::uint32_t current_level = level;
+  // Re-exports (`from .impl import make_key`) followed a bounded number of modules.
+  for (std::size_t depth = 0; depth < max_chain; ++depth) {
+    std::vector<std::string> searched;
+    const auto m = find(at, current_module, current_level, searched);
+    if (!m)
+      return false;
+    if (m->unreadable || m->error || m->scan->dynamic_globals)
+      return true;
+    // Asked for each call in a method's arguments: each function is read once.
+    const std::string key = star_key(m.get(), current);
+    if (const auto it = returns_function_.find(key); it != returns_function_.end())
+      return it->second;
+    const auto& t = m->ts.tokens;
+    const module_scan& scan = *m->scan;
+    const auto text = [&](std::uint32_t k) { return m->ts.text(t[k]); };
+    // A module-level name that is, or is bound to, a function of the module.
+    std::unordered_set<std::string_view> functions;
+    for (const auto& r : scan.scopes[0].records)
+      if (meaning_of(t, r).what == record_meaning::kind::function)
+        functions.insert(text(r.name));
+    const auto mentions_function = [&](std::uint32_t from_token, std::uint32_t to_token) {
+      for (std::uint32_t k = from_token; k < to_token && k < t.size(); ++k)
+        if (t[k].is_keyword("lambda") ||
+            (t[k].kind() == tok::name && (k == 0 || !t[k - 1].is_op(".")) &&
+             functions.contains(text(k))))
+          return true;
+      return false;
+    };
+    // Its value, or what a statement that begins with its method or item puts into it
+    // (`HANDLERS["order"] = _order`, `HANDLERS.update(...)`), anywhere in the module.
+    const auto names_function = [&](std::string_view n) {
+      if (functions.contains(n))
+        return true;
+      for (const auto& r : scan.scopes[0].records)
+        if (text(r.name) == n && mentions_function(r.rhs_begin, r.rhs_end))
+          return true;
+      for (std::uint32_t k = 0; k + 1 < t.size(); ++k)
+        if (t[k].kind() == tok::name && text(k) == n &&
+            (t[k + 1].is_op(".") || t[k + 1].is_op("[")) &&
+            (k == 0 || separates_statements(t, k - 1))) {
+          std::uint32_t e = k;
+          while (e < t.size() && t[e].kind() != tok::end && !separates_statements(t, e))
+            ++e;
+          if (mentions_function(k, e))
+            return true;
+        }
+      return false;
+    };
+    const auto answer = [&] {
+      for (const definition& d : scan.definitions) {
+        if (d.scope != 0 || text(d.keyword + 1) != current)
+          continue;
+        for (std::uint32_t k = d.body_begin; k < d.body_end && k < t.size(); ++k) {
+          if (d.is_class) {
+            if (t[k].kind() == tok::name && text(k) == "__call__")
+              return 1;
+            continue;
+          }
+          if (t[k].is_keyword("lambda") || t[k].is_keyword("def") || t[k].is_keyword("class"))
+            return 1;
+          if (!t[k].is_keyword("return") && !t[k].is_keyword("yield"))
+            continue;
+          for (std::uint32_t e = k + 1;
+               e < d.body_end && e < t.size() && t[e].kind() != tok::newline && !t[e].is_op(";");
+               ++e)
+            if (t[e].kind() == tok::name && !t[e - 1].is_op(".") && names_function(text(e)))
+              return 1;
+        }
+        return 0;
+      }
+      return -1; // not defined here
+    }();
+    if (answer >= 0) {
+      returns_function_.emplace(key, answer == 1);
+      return answer == 1;
+    }
+    const import_record* imp = import_of(scan, current, 0, true);
+    if (!imp || imp->name.empty())
+      return false;
+    at = importer_in(*m);
+    current_module = imp->module;
+    current = imp->name;
+    current_level = imp->level;
+  }
+  return true;
+}
+
 loader_state::decorator_lookup loader_state::decorator(const importer& from,
                                                        std::string_view module, std::uint32_t level,
                                                        std::string_view name) {

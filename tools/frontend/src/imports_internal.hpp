@@ -171,6 +171,15 @@ struct loader_state {
   bool binds_function(const importer& from, std::string_view module, std::uint32_t level,
                       std::string_view name);
 
+  /// Whether a call of `name` of that module may return a function of the program: a
+  /// def whose body makes one (a lambda, a nested def or class) or whose `return` or
+  /// `yield` names one of the module's (or a module-level name bound to one), a class
+  /// with `__call__` (its instance), re-exports followed. False for a module not found;
+  /// true when its names cannot be read.
+  bool returns_function(const importer& from, std::string_view module, std::uint32_t level,
+                        std::string_view name);
+  std::unordered_map<std::string, bool> returns_function_; ///< by star_key
+
   /// Whether the absolute module `module` is a file of the search path seen from `from`
   /// (one of the program's own modules, not a library's), without reading it.
   bool has_module(const importer& from, std::string_view module);

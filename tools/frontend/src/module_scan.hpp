@@ -74,6 +74,33 @@ inline record_meaning meaning_of(const std::vector<token>& t, const py_scope::re
   return {};
 }
 
+/// Whether token k ends a statement's tokens (a line, a block's edge, a `;`).
+inline bool separates_statements(const std::vector<token>& t, std::uint32_t k) {
+  return t[k].kind() == tok::newline || t[k].kind() == tok::indent || t[k].kind() == tok::dedent ||
+         t[k].is_op(";");
+}
+
+/// What a binding binds its name to: `E` of `NAME = E`; for any other binding the scan
+/// records no value of (`A = B = E`, `(A, B) = E`, `for A in E:`, `with E as A:`), the
+/// whole statement, whose value the front end does not compute. An import, a def or a
+/// class binds nothing that is read here (empty).
+inline std::pair<std::uint32_t, std::uint32_t> binding_value(const token_stream& ts,
+                                                             const py_scope::record& r) {
+  if (r.rhs_end != 0)
+    return {r.rhs_begin, r.rhs_end};
+  const auto& t = ts.tokens;
+  std::uint32_t b = r.name;
+  while (b > 0 && !separates_statements(t, b - 1))
+    --b;
+  std::uint32_t e = r.name;
+  while (e < t.size() && t[e].kind() != tok::end && !separates_statements(t, e))
+    ++e;
+  for (const std::string_view k : {"import", "from", "def", "class", "async", "global", "nonlocal"})
+    if (t[b].kind() == tok::name && ts.text(t[b]) == k)
+      return {0, 0};
+  return {b, e};
+}
+
 /// One name an import statement binds (docs/commscope-opt.md, "Programs across modules").
 struct import_record {
   std::int32_t scope = 0;

@@ -1,8 +1,9 @@
 // The DSL parser's class, private to the front end's sources: it reads the DSL functions
 // of one program into the reference IR. Its members are defined by concern in
 // parse_program.cpp (functions, names), parse_statements.cpp, parse_compound.cpp (loops,
-// branches, `with`), parse_expressions.cpp, parse_atoms.cpp and lower_dsl.cpp (the DSL's
-// operations, comm domains and signatures).
+// branches, `with`), parse_expressions.cpp, parse_atoms.cpp, callbacks.cpp (the functions
+// a method may be given) and lower_dsl.cpp (the DSL's operations, comm domains and
+// signatures).
 #pragma once
 
 #include "imports_internal.hpp"
@@ -544,20 +545,57 @@ private:
   /// `x` where the function binds none.
   mutable_expr with_every_local(std::uint32_t b, mutable_expr x);
   /// A function of the program's own code among the tokens [b, e) of a method call's
-  /// arguments, as the message names it ("a lambda", 'key'), or empty: a lambda, or a name
-  /// (`self.NAME`) that the function, an enclosing scope or the class binds by `def`,
-  /// `class`, a lambda or another such name. The method may call it with its object.
+  /// arguments, as the message names it ("a lambda", 'by_rank', "'k', which may hold
+  /// 'by_rank'"), or empty. The method may call it with its object. (callbacks.cpp)
   std::string program_function_among(std::size_t b, std::size_t e);
-  /// Whether `n`, read in scope `s`, may be such a function (aliases followed `depth` deep).
-  bool names_program_function(std::int32_t s, std::string_view n, int depth = 0);
-  /// Whether `module_name.submodules.attribute` names a function of a module of the
-  /// program that the function's scopes import as `module_name` (`submodules` dotted, or
-  /// empty).
-  bool module_binds_function(std::string_view module_name, std::string_view submodules,
-                             std::string_view attribute);
+  static constexpr std::size_t no_definition = static_cast<std::size_t>(-1);
+  /// Where a function may come from that no token spells: a name bound by assignments,
+  /// loops or parameters (its bindings' values), a call of a def of the file (what it
+  /// returns), an attribute of `self` (what the class body and its methods bind it to).
+  struct function_source {
+    std::int32_t scope;
+    std::string_view name;
+    std::size_t definition; ///< of scan_.definitions, or no_definition for a name
+    bool attribute = false; ///< `self.NAME` of the class whose body is `scope`
+  };
+  std::string describe(const function_source& source) const;
+  /// A function among the tokens [b, e) read in `scope` that the tokens themselves name: a
+  /// lambda, a lookup by name (`globals()`, `getattr`), `self.NAME` of a method of the
+  /// class, a def, class or import of one, a function of a module of the program, an
+  /// instance of a class with `__call__`; else empty, with the sources it may come from
+  /// appended to `held`.
+  std::string functions_among(std::int32_t scope, std::size_t b, std::size_t e,
+                              std::vector<function_source>& held);
+  /// Name `n` read in scope `s`, for functions_among.
+  std::string name_function(std::int32_t s, std::string_view n, std::vector<function_source>& held);
+  /// A call of `n` read in scope `s`, for functions_among.
+  std::string returned_by_call(std::int32_t s, std::string_view n,
+                               std::vector<function_source>& held);
+  /// What functions_among finds through `source` and the sources it leads to, searched
+  /// breadth first, each once; empty for none.
+  std::string function_held_by(const function_source& source);
+  /// function_held_by's answers, by source.
+  std::unordered_map<std::string, std::string> function_sources_;
+  static constexpr std::size_t function_source_token_limit = std::size_t{1} << 22;
+  std::unordered_map<std::uint32_t, std::size_t> definition_at_;      ///< by `def`/`class` token
+  std::unordered_map<std::int32_t, std::size_t> definition_of_scope_; ///< by its body's scope
+  void index_definitions();
+  /// The end of the statement that begins at token b (its NEWLINE, or a `;`).
+  std::uint32_t statement_end(std::uint32_t b) const;
+  /// The tokens a binding record binds its name to: its value (`k = partial(f, 2)`), the
+  /// statement of a binding without one (`for f in (a, b):`), a parameter's default.
+  std::pair<std::uint32_t, std::uint32_t> binding_value_tokens(const py_scope::record& r) const;
+  /// The module and import level of `module_name.submodules`, read in `scope`, where the
+  /// scopes import a module as `module_name` (`submodules` dotted, or empty); none where
+  /// the name is a value, or nothing imports it.
+  std::optional<std::pair<std::string, std::uint32_t>>
+  imported_module(std::int32_t scope, std::string_view module_name, std::string_view submodules);
   struct scope_functions {
-    std::unordered_set<std::string_view> bound, functions;
-    std::vector<std::pair<std::string_view, std::uint32_t>> aliases; ///< `g = f`: g, f's token
+    std::unordered_set<std::string_view> functions; ///< bound by def, class or a lambda
+    /// Every name the scope binds, and its binding records (indices into the scope's).
+    std::unordered_map<std::string_view, std::vector<std::uint32_t>> records_of;
+    /// The first tokens of the statements that begin with a name's method or item.
+    std::unordered_map<std::string_view, std::vector<std::uint32_t>> changed_at;
   };
   const scope_functions& functions_of_scope(std::int32_t s);
   std::unordered_map<std::int32_t, scope_functions> scope_functions_;

@@ -1,0 +1,410 @@
+// The DSL parser: which functions of the program's own code a method may be given, and
+// so may call with its object (docs/commscope-opt.md, "Expressions and operations").
+#include "parser.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <initializer_list>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+namespace commscope::frontend::detail {
+
+namespace {
+constexpr std::string_view through = ", which may hold ";
+
+/// The pieces joined in order (appended, not inserted, which g++ 12 at -O3 warns about).
+std::string joined(std::initializer_list<std::string_view> pieces) {
+  std::string s;
+  for (const std::string_view p : pieces)
+    s += p;
+  return s;
+}
+
+/// A lookup by name, whose value may be any function: `globals()["by_rank"]`,
+/// `getattr(keys, name)`, `vars(m)[n]`, or an attribute `import_module`, `__dict__`.
+bool looks_up(std::string_view n, bool called, bool attribute) {
+  if (attribute)
+    return n == "import_module" || n == "__dict__" || n == "__getattribute__";
+  return called && (n == "globals" || n == "getattr" || n == "vars" || n == "locals" ||
+                    n == "eval" || n == "__import__");
+}
+} // namespace
+
+std::string dsl_parser::program_function_among(std::size_t b, std::size_t e) {
+  std::vector<function_source> held;
+  if (std::string direct = functions_among(function_scope_, b, e, held); !direct.empty())
+    return direct;
+  for (const function_source& source : held)
+    if (std::string found = function_held_by(source); !found.empty())
+      return joined({describe(source), through, found});
+  return {};
+}
+
+std::string dsl_parser::describe(const function_source& source) const {
+  if (source.attribute)
+    return joined({"'", implicit_self_, ".", source.name, "'"});
+  if (source.definition == no_definition)
+    return joined({"'", source.name, "'"});
+  return joined({"what '", source.name, "' returns"});
+}
+
+std::string dsl_parser::functions_among(std::int32_t scope, std::size_t b, std::size_t e,
+                                        std::vector<function_source>& held) {
+  for (std::size_t k = b; k < e; ++k) {
+    const token& t = t_[k];
+    if (t.is_keyword("lambda"))
+      return "a lambda";
+    if (t.kind() != tok::name || t.is_reserved())
+      continue;
+    const std::string_view n = text(t);
+    const bool attribute = k > b && t_[k - 1].is_op(".");
+    const bool called = k + 1 < e && t_[k + 1].is_op("(");
+    const bool keyword = k + 1 < e && t_[k + 1].is_op("=");
+    if (looks_up(n, called, attribute))
+      return joined({"a function looked up by '", n, "'"});
+    if (attribute || keyword)
+      continue;
+    // A call gives what it returns (`v.reshape(shape_of(x))`): a def of the file may
+    // return a function (`views.sort(key=make_key(axis))`), an instance of a class with
+    // `__call__` is one. Its arguments are read on.
+    if (called) {
+      if (std::string direct = returned_by_call(scope, n, held); !direct.empty())
+        return direct;
+      continue;
+    }
+    // `self.NAME` of a method of the class the function is a method of.
+    if (k + 2 < e && scope == function_scope_ && n == implicit_self_ && t_[k + 1].is_op(".") &&
+        t_[k + 2].kind() == tok::name && function_scope_ >= 0 &&
+        static_cast<std::size_t>(function_scope_) < scan_.scopes.size()) {
+      const std::int32_t cls = scan_.scopes[static_cast<std::size_t>(function_scope_)].parent;
+      const bool called_attribute = k + 3 < e && t_[k + 3].is_op("(");
+      const std::string_view attribute_name = text(t_[k + 2]);
+      if (called_attribute || cls < 0 ||
+          scan_.scopes[static_cast<std::size_t>(cls)].what != py_scope::kind::class_body) {
+        k += 2;
+        continue;
+      }
+      const scope_functions& members = functions_of_scope(cls);
+      if (members.functions.contains(attribute_name))
+        return joined({"'", n, ".", attribute_name, "'"});
+      // A class attribute (`key_fn = by_rank`), or what a method of the class sets
+      // (`self.key_fn = by_rank` in __init__).
+      held.push_back({cls, attribute_name, no_definition, true});
+      k += 2;
+      continue;
+    }
+    // `keys.by_rank` of a module the file imports (`import keys`, `from pkg import keys`,
+    // `import pkg.keys`: `pkg.keys.by_rank`); called, it passes what it returns.
+    if (k + 2 < e && t_[k + 1].is_op(".") && t_[k + 2].kind() == tok::name) {
+      std::size_t last = k + 2;
+      while (last + 2 < e && t_[last + 1].is_op(".") && t_[last + 2].kind() == tok::name)
+        last += 2;
+      const bool called_attribute = last + 1 < e && t_[last + 1].is_op("(");
+      std::string submodules; // dotted, as an import names them, whatever the spacing
+      for (std::size_t j = k + 2; j < last; j += 2)
+        (submodules += submodules.empty() ? "" : ".") += text(t_[j]);
+      if (const auto module = imported_module(scope, n, submodules)) {
+        const std::string spelled =
+            joined({n, submodules.empty() ? "" : ".", submodules, ".", text(t_[last])});
+        if (!called_attribute &&
+            loader_->binds_function(importer_, module->first, module->second, text(t_[last])))
+          return joined({"'", spelled, "'"});
+        if (called_attribute &&
+            loader_->returns_function(importer_, module->first, module->second, text(t_[last])))
+          return joined({"what '", spelled, "' returns, which may hold a function of its module"});
+      }
+      // Else, as its root: an attribute of a class of the program (`Keys.by_rank`), or of
+      // a value that may hold a function (`table.get`).
+      if (std::string direct = name_function(scope, n, held); !direct.empty())
+        return direct;
+      for (std::size_t j = k + 2; j <= last; j += 2)
+        if (looks_up(text(t_[j]), j + 1 < e && t_[j + 1].is_op("("), true))
+          return joined({"a function looked up by '", text(t_[j]), "'"});
+      k = last;
+      continue;
+    }
+    if (std::string direct = name_function(scope, n, held); !direct.empty())
+      return direct;
+  }
+  return {};
+}
+
+std::string dsl_parser::name_function(std::int32_t s, std::string_view n,
+                                      std::vector<function_source>& held) {
+  const std::string named = joined({"'", n, "'"});
+  // As Python resolves a name: the function's own, the enclosing functions', the module's
+  // (class bodies are not enclosing scopes).
+  for (; s >= 0 && static_cast<std::size_t>(s) < scan_.scopes.size();
+       s = scan_.scopes[static_cast<std::size_t>(s)].parent) {
+    if (scan_.scopes[static_cast<std::size_t>(s)].what == py_scope::kind::class_body)
+      continue;
+    const scope_functions& f = functions_of_scope(s);
+    const import_record* imp = loader_ ? import_of(scan_, n, s, true) : nullptr;
+    if (!f.records_of.contains(n) && !imp)
+      continue;
+    if (f.functions.contains(n))
+      return named;
+    // `from keys import by_rank`: a function of the program's module, which may dispatch.
+    if (imp && !imp->name.empty() &&
+        loader_->binds_function(importer_, imp->module, imp->level, imp->name))
+      return named;
+    // Bound otherwise: its bindings' values may hold one.
+    if (f.records_of.contains(n))
+      held.push_back({s, n, no_definition});
+    return {};
+  }
+  // Bound nowhere in the file: a star import of the program's module may bind it.
+  if (loader_)
+    for (const auto& [module, level] : scan_.star_modules)
+      if (loader_->star_may_bind(importer_, module, level, n) &&
+          loader_->binds_function(importer_, module, level, n))
+        return named;
+  return {};
+}
+
+std::string dsl_parser::returned_by_call(std::int32_t s, std::string_view n,
+                                         std::vector<function_source>& held) {
+  for (; s >= 0 && static_cast<std::size_t>(s) < scan_.scopes.size();
+       s = scan_.scopes[static_cast<std::size_t>(s)].parent)
+    if (scan_.scopes[static_cast<std::size_t>(s)].what != py_scope::kind::class_body &&
+        functions_of_scope(s).records_of.contains(n))
+      break;
+  if (s < 0 || static_cast<std::size_t>(s) >= scan_.scopes.size())
+    return {};
+  // `from keys import make_key`: what the model's module makes of it.
+  if (const import_record* imp = loader_ ? import_of(scan_, n, s, true) : nullptr;
+      imp && !imp->name.empty() &&
+      loader_->returns_function(importer_, imp->module, imp->level, imp->name))
+    return joined({"what '", n, "' returns, which may hold a function of its module"});
+  if (definition_at_.empty())
+    index_definitions();
+  const auto& records = scan_.scopes[static_cast<std::size_t>(s)].records;
+  for (const std::uint32_t r : functions_of_scope(s).records_of.find(n)->second) {
+    const std::uint32_t name = records[r].name;
+    if (name == 0 || !(t_[name - 1].is_keyword("def") || t_[name - 1].is_keyword("class")))
+      continue;
+    const auto d = definition_at_.find(name - 1);
+    if (d == definition_at_.end() || scan_.definitions[d->second].own_scope < 0)
+      continue;
+    const definition& def = scan_.definitions[d->second];
+    if (!def.is_class) {
+      held.push_back({s, n, d->second});
+      continue;
+    }
+    // An instance is called through its class's __call__.
+    for (std::uint32_t k = def.body_begin; k < def.body_end && k < t_.size(); ++k)
+      if (t_[k].kind() == tok::name && text(t_[k]) == "__call__")
+        return joined({"an instance of '", n, "', whose __call__ it may call"});
+  }
+  return {};
+}
+
+std::string dsl_parser::function_held_by(const function_source& source) {
+  const auto key = [](const function_source& x) {
+    std::string k = std::to_string(x.scope);
+    k += x.attribute ? '.' : x.definition == no_definition ? ':' : '@';
+    k += x.name;
+    return k;
+  };
+  const std::string first = key(source);
+  if (const auto it = function_sources_.find(first); it != function_sources_.end())
+    return it->second;
+  // Breadth first over the names and calls that the values may come from, each read once:
+  // a chain of bindings costs its length, and a cycle (`a = b`, `b = a`) ends. When none
+  // of them holds a function, none of those read does either.
+  std::deque<function_source> queue{source};
+  std::unordered_set<std::string> seen{first};
+  std::vector<function_source> more;
+  std::string found;
+  std::size_t tokens = 0;
+  const auto read = [&](std::int32_t scope, std::size_t b, std::size_t e) {
+    tokens += e - b;
+    more.clear();
+    found = functions_among(scope, b, e, more);
+    for (function_source& m : more)
+      if (seen.insert(key(m)).second)
+        queue.push_back(m);
+  };
+  while (!queue.empty() && found.empty()) {
+    if (tokens > function_source_token_limit) {
+      found = "a value the front end does not follow through its bindings";
+      break;
+    }
+    const function_source at = queue.front();
+    queue.pop_front();
+    if (const auto it = function_sources_.find(key(at)); it != function_sources_.end()) {
+      found = it->second; // a source an earlier search settled
+      continue;
+    }
+    if (at.attribute) {
+      // Its binding in the class body, and what the methods set of it.
+      const scope_functions& members = functions_of_scope(at.scope);
+      if (const auto it = members.records_of.find(at.name); it != members.records_of.end())
+        for (const std::uint32_t r : it->second)
+          if (const auto [b, e] =
+                  binding_value_tokens(scan_.scopes[static_cast<std::size_t>(at.scope)].records[r]);
+              b < e && found.empty())
+            read(at.scope, b, e);
+      for (const definition& d : scan_.definitions) {
+        if (d.scope != at.scope || d.is_class || d.own_scope < 0 || !found.empty())
+          continue;
+        const scope_functions& method = functions_of_scope(d.own_scope);
+        const auto sets = method.changed_at.find(implicit_self_);
+        if (sets != method.changed_at.end())
+          for (const std::uint32_t b : sets->second)
+            if (b + 3 < t_.size() && t_[b + 2].kind() == tok::name && text(t_[b + 2]) == at.name &&
+                t_[b + 3].is_op("=") && found.empty())
+              read(d.own_scope, b + 4, statement_end(b));
+      }
+      continue;
+    }
+    if (at.definition == no_definition) {
+      const scope_functions& f = functions_of_scope(at.scope);
+      const auto& records = scan_.scopes[static_cast<std::size_t>(at.scope)].records;
+      for (const std::uint32_t r : f.records_of.find(at.name)->second)
+        if (const auto [b, e] = binding_value_tokens(records[r]); b < e && found.empty())
+          read(at.scope, b, e);
+      // What is put into it (`hooks.append(order)`, `table["k"] = order`).
+      if (const auto it = f.changed_at.find(at.name); it != f.changed_at.end())
+        for (const std::uint32_t b : it->second)
+          if (found.empty())
+            read(at.scope, b, statement_end(b));
+      continue;
+    }
+    // What its return and yield statements give (those of nested functions too).
+    const definition& d = scan_.definitions[at.definition];
+    for (std::uint32_t k = d.body_begin; k < d.body_end && k < t_.size() && found.empty(); ++k) {
+      if (!t_[k].is_keyword("return") && !t_[k].is_keyword("yield"))
+        continue;
+      std::uint32_t e = k + 1;
+      for (int nesting = 0; e < d.body_end && e < t_.size() && t_[e].kind() != tok::end; ++e) {
+        if (t_[e].kind() == tok::op)
+          nesting += bracket_nesting(t_[e].flags());
+        if (nesting < 0 || (nesting == 0 && separates_statements(t_, e)))
+          break;
+      }
+      read(d.own_scope, k + 1, e);
+    }
+  }
+  if (found.empty())
+    for (const std::string& k : seen)
+      function_sources_.insert_or_assign(k, std::string());
+  else
+    function_sources_.insert_or_assign(first, found);
+  return found;
+}
+
+std::pair<std::uint32_t, std::uint32_t>
+dsl_parser::binding_value_tokens(const py_scope::record& r) const {
+  if (const auto v = binding_value(ts_, r); v.first < v.second)
+    return v;
+  // A parameter's default value (`def host(x, key=by_rank)`).
+  if (r.name == 0 || t_[r.name - 1].is_keyword("def") || t_[r.name - 1].is_keyword("class"))
+    return {0, 0};
+  std::uint32_t first = r.name;
+  while (first > 0 && !separates_statements(t_, first - 1))
+    --first;
+  if (!t_[first].is_keyword("def") && !t_[first].is_keyword("async"))
+    return {0, 0};
+  const auto end_of_item = [&](std::uint32_t k, bool at_equals) {
+    for (int nesting = 0; k < t_.size() && t_[k].kind() != tok::end && !separates_statements(t_, k);
+         ++k) {
+      if (t_[k].kind() == tok::op)
+        nesting += bracket_nesting(t_[k].flags());
+      if (nesting < 0 || (nesting == 0 && (t_[k].is_op(",") || (at_equals && t_[k].is_op("=")))))
+        break;
+    }
+    return k;
+  };
+  const std::uint32_t equals = end_of_item(r.name + 1, true);
+  if (equals >= t_.size() || !t_[equals].is_op("="))
+    return {0, 0};
+  return {equals + 1, end_of_item(equals + 1, false)};
+}
+
+std::optional<std::pair<std::string, std::uint32_t>>
+dsl_parser::imported_module(std::int32_t scope, std::string_view module_name,
+                            std::string_view submodules) {
+  if (!loader_)
+    return std::nullopt;
+  for (std::int32_t s = scope; s >= 0 && static_cast<std::size_t>(s) < scan_.scopes.size();
+       s = scan_.scopes[static_cast<std::size_t>(s)].parent) {
+    if (scan_.scopes[static_cast<std::size_t>(s)].what == py_scope::kind::class_body)
+      continue;
+    const import_record* imp = import_of(scan_, module_name, s, true);
+    if (!imp) {
+      if (functions_of_scope(s).records_of.contains(module_name))
+        return std::nullopt; // a value of the function's own
+      continue;
+    }
+    // `import keys`, `import pkg.keys as keys`, `import pkg.keys` (which binds pkg); `from
+    // pkg import keys` names a submodule.
+    std::string module;
+    if (imp->name.empty()) {
+      const std::string_view m = imp->module;
+      const std::string_view first = m.substr(0, m.find('.'));
+      module = imp->local == first ? first : m;
+    } else {
+      module = imp->module.empty() ? imp->name : imp->module + "." + imp->name;
+    }
+    if (!submodules.empty())
+      (module += '.') += submodules;
+    return std::pair{std::move(module), imp->level};
+  }
+  return std::nullopt;
+}
+
+const dsl_parser::scope_functions& dsl_parser::functions_of_scope(std::int32_t s) {
+  auto [at, fresh] = scope_functions_.try_emplace(s);
+  if (!fresh)
+    return at->second;
+  scope_functions& f = at->second;
+  const auto& records = scan_.scopes[static_cast<std::size_t>(s)].records;
+  for (std::uint32_t k = 0; k < records.size(); ++k) {
+    const std::string_view n = text(t_[records[k].name]);
+    if (meaning_of(t_, records[k]).what == record_meaning::kind::function)
+      f.functions.insert(n);
+    f.records_of[n].push_back(k);
+  }
+  // The statements that begin with a name's method or item (`hooks.append(f)`,
+  // `table[k] = f`), anywhere in the scope's code: the module's is the whole file, and a
+  // function's includes its nested functions, which may change its values.
+  std::size_t b = 0, e = t_.size();
+  if (s != 0) {
+    if (definition_at_.empty())
+      index_definitions();
+    const auto d = definition_of_scope_.find(s);
+    if (d == definition_of_scope_.end())
+      return f;
+    b = scan_.definitions[d->second].body_begin;
+    e = scan_.definitions[d->second].body_end;
+  }
+  for (std::size_t k = b; k + 1 < e && k + 1 < t_.size(); ++k)
+    if (t_[k].kind() == tok::name && !t_[k].is_reserved() &&
+        (t_[k + 1].is_op(".") || t_[k + 1].is_op("[")) &&
+        (k == 0 || separates_statements(t_, static_cast<std::uint32_t>(k - 1))))
+      f.changed_at[text(t_[k])].push_back(static_cast<std::uint32_t>(k));
+  return f;
+}
+
+void dsl_parser::index_definitions() {
+  for (std::size_t k = 0; k < scan_.definitions.size(); ++k) {
+    definition_at_.emplace(scan_.definitions[k].keyword, k);
+    definition_of_scope_.emplace(scan_.definitions[k].own_scope, k);
+  }
+}
+
+std::uint32_t dsl_parser::statement_end(std::uint32_t b) const {
+  std::uint32_t e = b;
+  while (e < t_.size() && t_[e].kind() != tok::end && !separates_statements(t_, e))
+    ++e;
+  return e;
+}
+
+} // namespace commscope::frontend::detail
