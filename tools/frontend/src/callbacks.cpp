@@ -182,15 +182,15 @@ std::string dsl_parser::returned_by_call(std::int32_t s, std::string_view n,
       imp && !imp->name.empty() &&
       loader_->returns_function(importer_, imp->module, imp->level, imp->name))
     return joined({"what '", n, "' returns, which may hold a function of its module"});
-  if (definition_at_.empty())
+  if (tables().definition_at.empty())
     index_definitions();
   const auto& records = scan_.scopes[static_cast<std::size_t>(s)].records;
   for (const std::uint32_t r : functions_of_scope(s).records_of.find(n)->second) {
     const std::uint32_t name = records[r].name;
     if (name == 0 || !(t_[name - 1].is_keyword("def") || t_[name - 1].is_keyword("class")))
       continue;
-    const auto d = definition_at_.find(name - 1);
-    if (d == definition_at_.end() || scan_.definitions[d->second].own_scope < 0)
+    const auto d = tables().definition_at.find(name - 1);
+    if (d == tables().definition_at.end() || scan_.definitions[d->second].own_scope < 0)
       continue;
     const definition& def = scan_.definitions[d->second];
     if (!def.is_class) {
@@ -213,7 +213,7 @@ std::string dsl_parser::function_held_by(const function_source& source) {
     return k;
   };
   const std::string first = key(source);
-  if (const auto it = function_sources_.find(first); it != function_sources_.end())
+  if (const auto it = tables().sources.find(first); it != tables().sources.end())
     return it->second;
   // Breadth first over the names and calls that the values may come from, each read once:
   // a chain of bindings costs its length, and a cycle (`a = b`, `b = a`) ends. When none
@@ -238,7 +238,7 @@ std::string dsl_parser::function_held_by(const function_source& source) {
     }
     const function_source at = queue.front();
     queue.pop_front();
-    if (const auto it = function_sources_.find(key(at)); it != function_sources_.end()) {
+    if (const auto it = tables().sources.find(key(at)); it != tables().sources.end()) {
       found = it->second; // a source an earlier search settled
       continue;
     }
@@ -294,9 +294,9 @@ std::string dsl_parser::function_held_by(const function_source& source) {
   }
   if (found.empty())
     for (const std::string& k : seen)
-      function_sources_.insert_or_assign(k, std::string());
+      tables().sources.insert_or_assign(k, std::string());
   else
-    function_sources_.insert_or_assign(first, found);
+    tables().sources.insert_or_assign(first, found);
   return found;
 }
 
@@ -360,8 +360,8 @@ dsl_parser::imported_module(std::int32_t scope, std::string_view module_name,
   return std::nullopt;
 }
 
-const dsl_parser::scope_functions& dsl_parser::functions_of_scope(std::int32_t s) {
-  auto [at, fresh] = scope_functions_.try_emplace(s);
+const scope_functions& dsl_parser::functions_of_scope(std::int32_t s) {
+  auto [at, fresh] = tables().scopes.try_emplace(s);
   if (!fresh)
     return at->second;
   scope_functions& f = at->second;
@@ -377,10 +377,10 @@ const dsl_parser::scope_functions& dsl_parser::functions_of_scope(std::int32_t s
   // function's includes its nested functions, which may change its values.
   std::size_t b = 0, e = t_.size();
   if (s != 0) {
-    if (definition_at_.empty())
+    if (tables().definition_at.empty())
       index_definitions();
-    const auto d = definition_of_scope_.find(s);
-    if (d == definition_of_scope_.end())
+    const auto d = tables().definition_of_scope.find(s);
+    if (d == tables().definition_of_scope.end())
       return f;
     b = scan_.definitions[d->second].body_begin;
     e = scan_.definitions[d->second].body_end;
@@ -395,8 +395,8 @@ const dsl_parser::scope_functions& dsl_parser::functions_of_scope(std::int32_t s
 
 void dsl_parser::index_definitions() {
   for (std::size_t k = 0; k < scan_.definitions.size(); ++k) {
-    definition_at_.emplace(scan_.definitions[k].keyword, k);
-    definition_of_scope_.emplace(scan_.definitions[k].own_scope, k);
+    tables().definition_at.emplace(scan_.definitions[k].keyword, k);
+    tables().definition_of_scope.emplace(scan_.definitions[k].own_scope, k);
   }
 }
 

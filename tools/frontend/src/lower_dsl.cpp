@@ -20,9 +20,10 @@ namespace commscope::frontend::detail {
 signature* dsl_parser::make_signature(const definition& d) {
   signature* sig = make_signature_of_decorators(d);
   if (sig->level == commscope::level::chip && sig->orchestrator) {
-    if (!returned_)
-      returned_.emplace(ts_, scan_);
-    const auto& r = returned_->of(static_cast<std::uint32_t>(&d - scan_.definitions.data()));
+    std::optional<returned_parameter_table>& returned = tables().returned;
+    if (!returned)
+      returned.emplace(ts_, scan_);
+    const auto& r = returned->of(static_cast<std::uint32_t>(&d - scan_.definitions.data()));
     std::vector<str> names;
     names.reserve(r.names.size());
     for (const auto n : r.names)
@@ -31,16 +32,14 @@ signature* dsl_parser::make_signature(const definition& d) {
     sig->returned = r.mask;
     // Defined twice in its scope (`if FAST: @pl.jit def f` / `else: @pl.jit def f`):
     // which one runs is not read, so it may return any argument.
-    if (!definitions_by_name_) {
-      definitions_by_name_.emplace();
+    auto& by_name = tables().definitions_by_name;
+    if (!by_name) {
+      by_name.emplace();
       for (const auto& other : scan_.definitions)
         if (!other.is_class)
-          definitions_by_name_->emplace(text(t_[other.name]), other.scope);
+          ++(*by_name)[{other.scope, text(t_[other.name])}];
     }
-    std::size_t same = 0; // d among them
-    const auto [first, last] = definitions_by_name_->equal_range(text(t_[d.name]));
-    for (auto it = first; it != last; ++it)
-      same += it->second == d.scope ? 1 : 0;
+    const std::uint32_t same = (*by_name)[{d.scope, text(t_[d.name])}]; // d among them
     // So may one of a module that rebinds its names where no statement names them
     // (`globals()["chip"] = alt.chip`, `exec(...)`): a module-level def alone.
     if (same > 1 || (d.scope == 0 && scan_.dynamic_globals))

@@ -105,6 +105,7 @@ module_result parse_module(std::string_view text, const module_options& options)
     // Made once for all the programs of the file, when one needs them.
     std::optional<std::unordered_set<std::string_view>> uses;
     std::optional<bool> frames;
+    detail::file_tables tables;
     std::vector<std::int32_t> unit_of(scan.programs.size(), -1);
     for (std::size_t k = 0; k < scan.programs.size(); ++k) {
       const auto& cp = scan.programs[k];
@@ -113,6 +114,7 @@ module_result parse_module(std::string_view text, const module_options& options)
       detail::dsl_parser p(ts, scan, consts);
       p.use_names(&uses);
       p.use_frames(&frames);
+      p.use_file_tables(&tables);
       if (context.loader)
         p.use_imports(context.loader, context.from, options.path);
       unit_of[k] = static_cast<std::int32_t>(r.programs.size());

@@ -23,6 +23,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <map>
 #include <optional>
 #include <span>
 #include <string>
@@ -113,6 +114,29 @@ using mutable_expr = expression*;
 /// gathered on scratch stacks and copied into their node once, so that no node costs a
 /// heap allocation of its own. A dotted callee (`pld.tensor.window`, `self.f`) is read
 /// from its tokens and made into nodes only when the call keeps it.
+/// What a scope binds, for the functions a method may be given (callbacks.cpp).
+struct scope_functions {
+  std::unordered_set<std::string_view> functions; ///< bound by def, class or a lambda
+  /// Every name the scope binds, and its binding records (indices into the scope's).
+  std::unordered_map<std::string_view, std::vector<std::uint32_t>> records_of;
+  /// The first tokens of the statements that begin with a name's method or item.
+  std::unordered_map<std::string_view, std::vector<std::uint32_t>> changed_at;
+};
+
+/// What the programs of one file share, each part made by the first program that needs
+/// it: what its scopes bind and the answers found through them (callbacks.cpp), what its
+/// chip functions may return of their parameters, its definitions by name.
+struct file_tables {
+  std::unordered_map<std::int32_t, scope_functions> scopes;
+  std::unordered_map<std::string, std::string> sources;         ///< function_held_by's, by source
+  std::unordered_map<std::uint32_t, std::size_t> definition_at; ///< by `def`/`class` token
+  std::unordered_map<std::int32_t, std::size_t> definition_of_scope; ///< by its body's scope
+  std::optional<returned_parameter_table> returned;
+  /// How many functions (no classes) each scope defines by each name.
+  std::optional<std::map<std::pair<std::int32_t, std::string_view>, std::uint32_t>>
+      definitions_by_name;
+};
+
 class dsl_parser {
 public:
   dsl_parser(const token_stream& ts, const module_scan& scan, constants& consts)
@@ -128,6 +152,8 @@ public:
   void use_names(std::optional<std::unordered_set<std::string_view>>* uses) { uses_ = uses; }
   /// Where the file keeps its reaches_frames, made by the first program that asks.
   void use_frames(std::optional<bool>* frames) { frames_ = frames; }
+  /// Where the file keeps what its programs share; else each program makes its own.
+  void use_file_tables(file_tables* tables) { shared_tables_ = tables; }
 
   void use_imports(loader_state* loader, importer from, std::string_view path) {
     loader_ = loader;
@@ -574,11 +600,7 @@ private:
   /// What functions_among finds through `source` and the sources it leads to, searched
   /// breadth first, each once; empty for none.
   std::string function_held_by(const function_source& source);
-  /// function_held_by's answers, by source.
-  std::unordered_map<std::string, std::string> function_sources_;
   static constexpr std::size_t function_source_token_limit = std::size_t{1} << 22;
-  std::unordered_map<std::uint32_t, std::size_t> definition_at_;      ///< by `def`/`class` token
-  std::unordered_map<std::int32_t, std::size_t> definition_of_scope_; ///< by its body's scope
   void index_definitions();
   /// The end of the statement that begins at token b (its NEWLINE, or a `;`).
   std::uint32_t statement_end(std::uint32_t b) const;
@@ -590,15 +612,10 @@ private:
   /// the name is a value, or nothing imports it.
   std::optional<std::pair<std::string, std::uint32_t>>
   imported_module(std::int32_t scope, std::string_view module_name, std::string_view submodules);
-  struct scope_functions {
-    std::unordered_set<std::string_view> functions; ///< bound by def, class or a lambda
-    /// Every name the scope binds, and its binding records (indices into the scope's).
-    std::unordered_map<std::string_view, std::vector<std::uint32_t>> records_of;
-    /// The first tokens of the statements that begin with a name's method or item.
-    std::unordered_map<std::string_view, std::vector<std::uint32_t>> changed_at;
-  };
   const scope_functions& functions_of_scope(std::int32_t s);
-  std::unordered_map<std::int32_t, scope_functions> scope_functions_;
+  file_tables own_tables_;
+  file_tables* shared_tables_ = nullptr; ///< use_file_tables
+  file_tables& tables() { return shared_tables_ ? *shared_tables_ : own_tables_; }
   /// Whether the file may reach a function's frame where no call spells it (reaches_frames).
   bool frames_reachable();
   std::optional<bool> frames_reachable_; ///< frames_reachable's answer, without use_frames
@@ -758,10 +775,8 @@ private:
   std::vector<const scanned_module*> broken_reported_;
   /// What the module's functions may return of their arguments, made for its first chip
   /// orchestrator.
-  std::optional<returned_parameter_table> returned_;
   /// The scope of each function the file defines, by name (make_signature: a chip defined
   /// twice in one scope), made for its first chip orchestrator.
-  std::optional<std::unordered_multimap<std::string_view, std::int32_t>> definitions_by_name_;
   node_factory w_;
   program_unit* unit_ = nullptr;
   std::shared_ptr<source_text> texts_;
