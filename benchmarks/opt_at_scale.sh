@@ -3,7 +3,8 @@
 # wall time, CPU time and peak memory of parse + pass + JSON plan, one run each. The files
 # are generated into a scratch directory, never checked in. Then the same with 8 device
 # sets, which the pass materializes (`source`), and commscope-opt run again on its own
-# output (`materialized`: its scopes read back).
+# output (`materialized`: its scopes read back). Last, files of 2,000 and 8,000 small
+# programs (gen_programs.py), whose time should grow with the file, not its square.
 #
 #   benchmarks/opt_at_scale.sh [build/tools/commscope-opt] [N ...]
 set -euo pipefail
@@ -36,4 +37,8 @@ for n in "${sizes[@]}"; do
   "$opt" --emit=ir "$work/allocs8.py" > "$work/materialized.py" 2>/dev/null
   row "$n, 8 sets: source" "$work/allocs8.py" --format=json
   row "$n, 8 sets: materialized" "$work/materialized.py" --format=json
+done
+for p in 2000 8000; do
+  python3 "$here/gen_programs.py" "$p" > "$work/programs.py"
+  row "$p programs in one file" "$work/programs.py" --format=json
 done

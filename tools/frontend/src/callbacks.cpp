@@ -254,9 +254,9 @@ std::string dsl_parser::function_held_by(const function_source& source) {
       for (const definition& d : scan_.definitions) {
         if (d.scope != at.scope || d.is_class || d.own_scope < 0 || !found.empty())
           continue;
-        const scope_functions& method = functions_of_scope(d.own_scope);
-        const auto sets = method.changed_at.find(implicit_self_);
-        if (sets != method.changed_at.end())
+        const auto& method = changes_of_scope(d.own_scope);
+        const auto sets = method.find(implicit_self_);
+        if (sets != method.end())
           for (const std::uint32_t b : sets->second)
             if (b + 3 < t_.size() && t_[b + 2].kind() == tok::name && text(t_[b + 2]) == at.name &&
                 t_[b + 3].is_op("=") && found.empty())
@@ -271,7 +271,8 @@ std::string dsl_parser::function_held_by(const function_source& source) {
         if (const auto [b, e] = binding_value_tokens(records[r]); b < e && found.empty())
           read(at.scope, b, e);
       // What is put into it (`hooks.append(order)`, `table["k"] = order`).
-      if (const auto it = f.changed_at.find(at.name); it != f.changed_at.end())
+      const auto& changes = changes_of_scope(at.scope);
+      if (const auto it = changes.find(at.name); it != changes.end())
         for (const std::uint32_t b : it->second)
           if (found.empty())
             read(at.scope, b, statement_end(b));
@@ -372,6 +373,16 @@ const scope_functions& dsl_parser::functions_of_scope(std::int32_t s) {
       f.functions.insert(n);
     f.records_of[n].push_back(k);
   }
+  return f;
+}
+
+const std::unordered_map<std::string_view, std::vector<std::uint32_t>>&
+dsl_parser::changes_of_scope(std::int32_t s) {
+  functions_of_scope(s);
+  scope_functions& f = tables().scopes.find(s)->second;
+  if (f.changed_at)
+    return *f.changed_at;
+  f.changed_at.emplace();
   // The statements that begin with a name's method or item (`hooks.append(f)`,
   // `table[k] = f`), anywhere in the scope's code: the module's is the whole file, and a
   // function's includes its nested functions, which may change its values.
@@ -381,7 +392,7 @@ const scope_functions& dsl_parser::functions_of_scope(std::int32_t s) {
       index_definitions();
     const auto d = tables().definition_of_scope.find(s);
     if (d == tables().definition_of_scope.end())
-      return f;
+      return *f.changed_at;
     b = scan_.definitions[d->second].body_begin;
     e = scan_.definitions[d->second].body_end;
   }
@@ -389,8 +400,8 @@ const scope_functions& dsl_parser::functions_of_scope(std::int32_t s) {
     if (t_[k].kind() == tok::name && !t_[k].is_reserved() &&
         (t_[k + 1].is_op(".") || t_[k + 1].is_op("[")) &&
         (k == 0 || separates_statements(t_, static_cast<std::uint32_t>(k - 1))))
-      f.changed_at[text(t_[k])].push_back(static_cast<std::uint32_t>(k));
-  return f;
+      (*f.changed_at)[text(t_[k])].push_back(static_cast<std::uint32_t>(k));
+  return *f.changed_at;
 }
 
 void dsl_parser::index_definitions() {

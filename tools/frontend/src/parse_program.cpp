@@ -690,7 +690,7 @@ const signature* dsl_parser::lookup_enclosing(std::string_view name) {
   return nullptr; // bound there to something else
 }
 
-std::uint32_t dsl_parser::binding_outside_dsl(std::int32_t from, std::string_view name) const {
+std::uint32_t dsl_parser::binding_outside_dsl(std::int32_t from, std::string_view name) {
   const std::int32_t sc = binding_scope(from, name, true);
   if (sc <= 0) // the module's binding: the DSL function itself, or rebound (found otherwise)
     return no_binding;
@@ -739,12 +739,18 @@ void dsl_parser::inherit_functions(const candidate_program& cp) {
     }
     return found;
   };
-  for (const auto& d : scan_.definitions)
-    if (d.is_class && d.first_decorator == cp.first_decorator) {
-      todo = bases_of(d);
-      std::reverse(todo.begin(), todo.end());
-      break;
-    }
+  // The class by its first decorator, from a table the file's programs share.
+  auto& classes = tables().program_class_at;
+  if (!classes) {
+    classes.emplace();
+    for (std::size_t k = 0; k < scan_.definitions.size(); ++k)
+      if (scan_.definitions[k].is_class)
+        classes->emplace(scan_.definitions[k].first_decorator, k);
+  }
+  if (const auto it = classes->find(cp.first_decorator); it != classes->end()) {
+    todo = bases_of(scan_.definitions[it->second]);
+    std::reverse(todo.begin(), todo.end());
+  }
   std::vector<const definition*> seen;
   while (!todo.empty()) {
     const definition* base = todo.back();
@@ -780,17 +786,28 @@ std::uint32_t dsl_parser::star_rebinding(std::string_view name, std::uint32_t af
   return no_binding;
 }
 
-std::uint32_t dsl_parser::final_binding(std::int32_t scope, std::string_view name) const {
+std::uint32_t dsl_parser::final_binding(std::int32_t scope, std::string_view name) {
   std::uint32_t last = no_binding;
   if (scope < 0 || static_cast<std::size_t>(scope) >= scan_.scopes.size())
     return last;
-  for (const auto& r : scan_.scopes[static_cast<std::size_t>(scope)].records)
-    if (text(t_[r.name]) == name && (last == no_binding || r.name > last))
-      last = r.name;
+  // A scope of many names through its table of them, which the file's programs share: a
+  // scan of its records for each name would cost each program the size of the module.
+  const auto& records = scan_.scopes[static_cast<std::size_t>(scope)].records;
+  if (records.size() <= 64) {
+    for (const auto& r : records)
+      if (text(t_[r.name]) == name && (last == no_binding || r.name > last))
+        last = r.name;
+    return last;
+  }
+  const scope_functions& f = functions_of_scope(scope);
+  if (const auto it = f.records_of.find(name); it != f.records_of.end())
+    for (const std::uint32_t k : it->second)
+      if (last == no_binding || records[k].name > last)
+        last = records[k].name;
   return last;
 }
 
-bool dsl_parser::binds_last(const import_record& r, std::string_view name) const {
+bool dsl_parser::binds_last(const import_record& r, std::string_view name) {
   const std::uint32_t last = final_binding(r.scope, name);
   if (last == no_binding || last < r.token)
     return false;

@@ -119,8 +119,9 @@ struct scope_functions {
   std::unordered_set<std::string_view> functions; ///< bound by def, class or a lambda
   /// Every name the scope binds, and its binding records (indices into the scope's).
   std::unordered_map<std::string_view, std::vector<std::uint32_t>> records_of;
-  /// The first tokens of the statements that begin with a name's method or item.
-  std::unordered_map<std::string_view, std::vector<std::uint32_t>> changed_at;
+  /// The first tokens of the statements that begin with a name's method or item, made
+  /// when first asked (changes_of_scope).
+  std::optional<std::unordered_map<std::string_view, std::vector<std::uint32_t>>> changed_at;
 };
 
 /// What the programs of one file share, each part made by the first program that needs
@@ -132,6 +133,8 @@ struct file_tables {
   std::unordered_map<std::uint32_t, std::size_t> definition_at; ///< by `def`/`class` token
   std::unordered_map<std::int32_t, std::size_t> definition_of_scope; ///< by its body's scope
   std::optional<returned_parameter_table> returned;
+  /// The classes by their first decorator's token (the first class of a token).
+  std::optional<std::unordered_map<std::uint32_t, std::size_t>> program_class_at;
   /// How many functions (no classes) each scope defines by each name.
   std::optional<std::map<std::pair<std::int32_t, std::string_view>, std::uint32_t>>
       definitions_by_name;
@@ -613,6 +616,8 @@ private:
   std::optional<std::pair<std::string, std::uint32_t>>
   imported_module(std::int32_t scope, std::string_view module_name, std::string_view submodules);
   const scope_functions& functions_of_scope(std::int32_t s);
+  const std::unordered_map<std::string_view, std::vector<std::uint32_t>>&
+  changes_of_scope(std::int32_t s);
   file_tables own_tables_;
   file_tables* shared_tables_ = nullptr; ///< use_file_tables
   file_tables& tables() { return shared_tables_ ? *shared_tables_ : own_tables_; }
@@ -863,21 +868,21 @@ private:
   std::int32_t binding_scope(std::int32_t from, std::string_view name, bool skip_classes) const;
   /// The last binding of `name` in the nearest function from `from` outward that binds it,
   /// when that binding is no DSL function (no_binding: none, or the module binds it).
-  std::uint32_t binding_outside_dsl(std::int32_t from, std::string_view name) const;
+  std::uint32_t binding_outside_dsl(std::int32_t from, std::string_view name);
   /// The function (no class) of `scope` whose binding is the token `name` (its def's name,
   /// or a wrapping's target), or nullptr.
   const definition* function_bound_by(std::int32_t scope, std::uint32_t name) const;
   /// The token of the last binding of `name` in `scope` (no_binding: none): what the name
   /// holds once the scope has run, as when a host orchestrator runs after its module.
   static constexpr std::uint32_t no_binding = UINT32_MAX;
-  std::uint32_t final_binding(std::int32_t scope, std::string_view name) const;
+  std::uint32_t final_binding(std::int32_t scope, std::string_view name);
   /// The first star import of the module's level below token `after` whose module may
   /// bind `name` (it does, or its names cannot be listed); no_binding if none.
   std::uint32_t star_rebinding(std::string_view name, std::uint32_t after);
   /// A program class's functions from the program classes it derives from (same scope).
   void inherit_functions(const candidate_program& cp);
   /// Whether the import `r` makes the last binding of `name` in its scope.
-  bool binds_last(const import_record& r, std::string_view name) const;
+  bool binds_last(const import_record& r, std::string_view name);
   /// enclosing_function's answers, by the group's scope and the name.
   std::unordered_map<std::string, const signature*> enclosing_;
   /// Turns undispatched_ into program_unit::undispatched_views.
