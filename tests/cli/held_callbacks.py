@@ -101,7 +101,7 @@ def plain_values(x, n):
 
 @pl.program
 class Keyed:
-    key_fn = key_a
+    key_fn = staticmethod(key_a)
 
     def __init__(self):
         self.other = key_a
@@ -120,6 +120,26 @@ class Keyed:
         views.sort(key=self.other)
         views.sort(key=self.key_fn)
         self.step(ve.reshape(self.size), device=1)
+        self.step(ve.reshape(self.shape(8)), device=1)
+        views.sort(key=self.make(3))
+
+    def make(self, d):
+        return local_factory(d)
+
+    def shape(self, n):
+        return [n, n]
+
+
+@pl.jit.host
+def called_names(x):
+    f = pld.alloc_window_buffer(256)
+    vf = pld.window(f, [64], dtype=pl.FP32)
+    chip(x, vf, device=0)
+    views = [vf]
+    k = local_factory
+    views.sort(key=k(2))
+    square = lambda n: [n, n]
+    chip(x, vf.reshape(square(8)), device=1)
 
 # A method of a value that holds a view may call a function it is given with it, which
 # the pass does not follow: `view-escapes` also where the function is held by a name
@@ -145,8 +165,10 @@ class Keyed:
 # CHECK: held_callbacks.py:80:5: error: {{.*}} which is given what 'handler' returns, which may hold a function of its module
 # CHECK: held_callbacks.py:120:9: error: {{.*}} which is given 'self.other', which may hold 'key_a'
 # CHECK: held_callbacks.py:121:9: error: {{.*}} which is given 'self.key_fn', which may hold 'key_a'
+# CHECK: held_callbacks.py:124:9: error: {{.*}} which is given what 'make' returns, which may hold 'by_rank'
+# CHECK: held_callbacks.py:140:5: error: {{.*}} which is given 'k', which may hold 'local_factory'
 # CHECK-NOT: error
-# CHECK: Found 15 errors in 1 file (1 file checked).
+# CHECK: Found 17 errors in 1 file (1 file checked).
 # Without the functions, the plans:
 # RUN: sed -e "s/views.sort(.*)$/views.sort(key=len)/" %s > %t.plain.py && %commscope-opt -I %S %t.plain.py | %FileCheck --check-prefix=PLAN %s
 # PLAN: host orchestrator 'bound_names': 1 comm domain
@@ -155,6 +177,8 @@ class Keyed:
 # PLAN-NEXT: comm_d0  devices [0]  1 slot, 256 B
 # PLAN: host orchestrator 'plain_values': 1 comm domain
 # PLAN-NEXT: comm_d0  devices all  1 slot, 256 B
+# PLAN: host orchestrator 'called_names': 1 comm domain
+# PLAN-NEXT: comm_d0  devices [0, 1]  1 slot, 256 B
 # PLAN: program 'Keyed'
 # PLAN-NEXT: host orchestrator 'host': 1 comm domain
 # PLAN-NEXT: comm_d0  devices [0, 1]  1 slot, 256 B

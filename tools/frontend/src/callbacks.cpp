@@ -85,8 +85,15 @@ std::string dsl_parser::functions_among(std::int32_t scope, std::size_t b, std::
       const std::int32_t cls = scan_.scopes[static_cast<std::size_t>(function_scope_)].parent;
       const bool called_attribute = k + 3 < e && t_[k + 3].is_op("(");
       const std::string_view attribute_name = text(t_[k + 2]);
-      if (called_attribute || cls < 0 ||
+      if (cls < 0 ||
           scan_.scopes[static_cast<std::size_t>(cls)].what != py_scope::kind::class_body) {
+        k += 2;
+        continue;
+      }
+      // `self.make_key(3)`: what a method of the class returns.
+      if (called_attribute) {
+        if (std::string direct = returned_by_binding(cls, attribute_name, held); !direct.empty())
+          return direct;
         k += 2;
         continue;
       }
@@ -182,13 +189,41 @@ std::string dsl_parser::returned_by_call(std::int32_t s, std::string_view n,
       imp && !imp->name.empty() &&
       loader_->returns_function(importer_, imp->module, imp->level, imp->name))
     return joined({"what '", n, "' returns, which may hold a function of its module"});
+  return returned_by_binding(s, n, held);
+}
+
+std::string dsl_parser::returned_by_binding(std::int32_t s, std::string_view n,
+                                            std::vector<function_source>& held) {
   if (tables().definition_at.empty())
     index_definitions();
   const auto& records = scan_.scopes[static_cast<std::size_t>(s)].records;
-  for (const std::uint32_t r : functions_of_scope(s).records_of.find(n)->second) {
+  const auto bound = functions_of_scope(s).records_of.find(n);
+  if (bound == functions_of_scope(s).records_of.end())
+    return {};
+  for (const std::uint32_t r : bound->second) {
     const std::uint32_t name = records[r].name;
-    if (name == 0 || !(t_[name - 1].is_keyword("def") || t_[name - 1].is_keyword("class")))
+    // A name bound otherwise may hold a function, which may make one (`k = make_key`,
+    // then `k(3)`): the name is followed as a value.
+    if (name == 0 || !(t_[name - 1].is_keyword("def") || t_[name - 1].is_keyword("class"))) {
+      const auto [b, e] = binding_value_tokens(records[r]);
+      if (b >= e)
+        continue;
+      if (!t_[b].is_keyword("lambda")) {
+        held.push_back({s, n, no_definition});
+        continue;
+      }
+      // A lambda returns its body, after its parameters' ':'.
+      std::uint32_t body = b + 1;
+      for (int nesting = 0; body < e; ++body) {
+        if (t_[body].kind() == tok::op)
+          nesting += bracket_nesting(t_[body].flags());
+        if (nesting == 0 && t_[body].is_op(":"))
+          break;
+      }
+      if (std::string direct = functions_among(s, body + 1, e, held); !direct.empty())
+        return joined({"what '", n, "' returns, which may hold ", direct});
       continue;
+    }
     const auto d = tables().definition_at.find(name - 1);
     if (d == tables().definition_at.end() || scan_.definitions[d->second].own_scope < 0)
       continue;
@@ -251,8 +286,11 @@ std::string dsl_parser::function_held_by(const function_source& source) {
                   binding_value_tokens(scan_.scopes[static_cast<std::size_t>(at.scope)].records[r]);
               b < e && found.empty())
             read(at.scope, b, e);
-      for (const definition& d : scan_.definitions) {
-        if (d.scope != at.scope || d.is_class || d.own_scope < 0 || !found.empty())
+      if (tables().definition_at.empty())
+        index_definitions();
+      for (const std::size_t index : tables().definitions_in[at.scope]) {
+        const definition& d = scan_.definitions[index];
+        if (d.is_class || d.own_scope < 0 || !found.empty())
           continue;
         const auto& method = changes_of_scope(d.own_scope);
         const auto sets = method.find(implicit_self_);
@@ -408,6 +446,7 @@ void dsl_parser::index_definitions() {
   for (std::size_t k = 0; k < scan_.definitions.size(); ++k) {
     tables().definition_at.emplace(scan_.definitions[k].keyword, k);
     tables().definition_of_scope.emplace(scan_.definitions[k].own_scope, k);
+    tables().definitions_in[scan_.definitions[k].scope].push_back(k);
   }
 }
 

@@ -132,6 +132,8 @@ struct file_tables {
   std::unordered_map<std::string, std::string> sources;         ///< function_held_by's, by source
   std::unordered_map<std::uint32_t, std::size_t> definition_at; ///< by `def`/`class` token
   std::unordered_map<std::int32_t, std::size_t> definition_of_scope; ///< by its body's scope
+  /// The definitions made in each scope (a class's methods).
+  std::unordered_map<std::int32_t, std::vector<std::size_t>> definitions_in;
   std::optional<returned_parameter_table> returned;
   /// The classes by their first decorator's token (the first class of a token).
   std::optional<std::unordered_map<std::uint32_t, std::size_t>> program_class_at;
@@ -600,6 +602,10 @@ private:
   /// A call of `n` read in scope `s`, for functions_among.
   std::string returned_by_call(std::int32_t s, std::string_view n,
                                std::vector<function_source>& held);
+  /// A call of what scope `s` binds `n` to (a def's returns, an instance of a class with
+  /// `__call__`, a name's values), for returned_by_call and `self.NAME(...)`.
+  std::string returned_by_binding(std::int32_t s, std::string_view n,
+                                  std::vector<function_source>& held);
   /// What functions_among finds through `source` and the sources it leads to, searched
   /// breadth first, each once; empty for none.
   std::string function_held_by(const function_source& source);
