@@ -78,6 +78,7 @@ def made_keys(x, key=key_a):
     views.sort(key=make_key(1))
     views.sort(key=factories.make_key(1))
     views.sort(key=handler("order"))
+    views.sort(key=factories.made_inner(6))
 
 
 @pl.jit.host
@@ -90,6 +91,7 @@ def plain_values(x, n):
     w = w.reshape(local_shape(1))
     w = w.reshape(shape_of(8))
     w = w.reshape(factories.shape_of(n))
+    w = w.reshape(factories.sorted_shape(n))
     u = n
     n = u
     w = w.view(n, -1)
@@ -163,12 +165,13 @@ def called_names(x):
 # CHECK: held_callbacks.py:78:5: error: {{.*}} which is given what 'make_key' returns, which may hold a function of its module
 # CHECK: held_callbacks.py:79:5: error: {{.*}} which is given what 'factories.make_key' returns
 # CHECK: held_callbacks.py:80:5: error: {{.*}} which is given what 'handler' returns, which may hold a function of its module
-# CHECK: held_callbacks.py:120:9: error: {{.*}} which is given 'self.other', which may hold 'key_a'
-# CHECK: held_callbacks.py:121:9: error: {{.*}} which is given 'self.key_fn', which may hold 'key_a'
-# CHECK: held_callbacks.py:124:9: error: {{.*}} which is given what 'make' returns, which may hold 'by_rank'
-# CHECK: held_callbacks.py:140:5: error: {{.*}} which is given 'k', which may hold 'local_factory'
+# CHECK: held_callbacks.py:81:5: error: {{.*}} which is given what 'factories.made_inner' returns, which may hold a function of its module
+# CHECK: held_callbacks.py:122:9: error: {{.*}} which is given 'self.other', which may hold 'key_a'
+# CHECK: held_callbacks.py:123:9: error: {{.*}} which is given 'self.key_fn', which may hold 'key_a'
+# CHECK: held_callbacks.py:126:9: error: {{.*}} which is given what 'make' returns, which may hold 'by_rank'
+# CHECK: held_callbacks.py:142:5: error: {{.*}} which is given 'k', which may hold 'local_factory'
 # CHECK-NOT: error
-# CHECK: Found 17 errors in 1 file (1 file checked).
+# CHECK: Found 18 errors in 1 file (1 file checked).
 # Without the functions, the plans:
 # RUN: sed -e "s/views.sort(.*)$/views.sort(key=len)/" %s > %t.plain.py && %commscope-opt -I %S %t.plain.py | %FileCheck --check-prefix=PLAN %s
 # PLAN: host orchestrator 'bound_names': 1 comm domain

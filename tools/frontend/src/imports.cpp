@@ -599,12 +599,26 @@ bool loader_state::returns_function(const importer& from, std::string_view modul
     for (const auto& r : scan.scopes[0].records)
       if (meaning_of(t, r).what == record_meaning::kind::function)
         functions.insert(text(r.name));
+    // A lambda among a call's arguments is the call's to use (`sorted(x, key=lambda ...)`),
+    // and its value no function; a function's name there may be (`partial(f, 2)`).
     const auto mentions_function = [&](std::uint32_t from_token, std::uint32_t to_token) {
-      for (std::uint32_t k = from_token; k < to_token && k < t.size(); ++k)
-        if (t[k].is_keyword("lambda") ||
-            (t[k].kind() == tok::name && (k == 0 || !t[k - 1].is_op(".")) &&
-             functions.contains(text(k))))
+      std::vector<bool> call; // the open brackets: a call's?
+      for (std::uint32_t k = from_token; k < to_token && k < t.size(); ++k) {
+        if (t[k].kind() == tok::op) {
+          const int step = bracket_nesting(t[k].flags());
+          if (step > 0)
+            call.push_back(t[k].is_op("(") && k > 0 &&
+                           (t[k - 1].kind() == tok::name || t[k - 1].is_op(")")));
+          else if (step < 0 && !call.empty())
+            call.pop_back();
+          continue;
+        }
+        if (t[k].is_keyword("lambda") && std::find(call.begin(), call.end(), true) == call.end())
           return true;
+        if (t[k].kind() == tok::name && (k == 0 || !t[k - 1].is_op(".")) &&
+            functions.contains(text(k)))
+          return true;
+      }
       return false;
     };
     // Its value, or what a statement that begins with its method or item puts into it
@@ -631,20 +645,38 @@ bool loader_state::returns_function(const importer& from, std::string_view modul
       for (const definition& d : scan.definitions) {
         if (d.scope != 0 || text(d.keyword + 1) != current)
           continue;
-        for (std::uint32_t k = d.body_begin; k < d.body_end && k < t.size(); ++k) {
-          if (d.is_class) {
+        if (d.is_class) {
+          for (std::uint32_t k = d.body_begin; k < d.body_end && k < t.size(); ++k)
             if (t[k].kind() == tok::name && text(k) == "__call__")
               return 1;
+          return 0;
+        }
+        // The functions its body makes (nested defs and classes, names bound to a lambda
+        // or to a module's function), then whether a return or yield gives one.
+        std::unordered_set<std::string_view> made;
+        for (std::uint32_t k = d.body_begin; k + 1 < d.body_end && k + 1 < t.size(); ++k)
+          if (t[k].is_keyword("def") || t[k].is_keyword("class"))
+            made.insert(text(k + 1));
+        for (std::uint32_t k = d.body_begin; k + 2 < d.body_end && k + 2 < t.size(); ++k) {
+          if (t[k].kind() != tok::name || !t[k + 1].is_op("=") || !separates_statements(t, k - 1))
             continue;
-          }
-          if (t[k].is_keyword("lambda") || t[k].is_keyword("def") || t[k].is_keyword("class"))
-            return 1;
+          std::uint32_t e = k + 2;
+          while (e < d.body_end && e < t.size() && !separates_statements(t, e))
+            ++e;
+          bool holds = mentions_function(k + 2, e);
+          for (std::uint32_t j = k + 2; j < e && !holds; ++j)
+            holds = t[j].kind() == tok::name && !t[j - 1].is_op(".") && made.contains(text(j));
+          if (holds)
+            made.insert(text(k));
+        }
+        for (std::uint32_t k = d.body_begin; k < d.body_end && k < t.size(); ++k) {
           if (!t[k].is_keyword("return") && !t[k].is_keyword("yield"))
             continue;
           for (std::uint32_t e = k + 1;
                e < d.body_end && e < t.size() && t[e].kind() != tok::newline && !t[e].is_op(";");
                ++e)
-            if (t[e].kind() == tok::name && !t[e - 1].is_op(".") && names_function(text(e)))
+            if (t[e].is_keyword("lambda") || (t[e].kind() == tok::name && !t[e - 1].is_op(".") &&
+                                              (made.contains(text(e)) || names_function(text(e)))))
               return 1;
         }
         return 0;
