@@ -196,6 +196,16 @@ inline bool is_loop(mlir::Operation* op) {
   return b && b.hasLoop();
 }
 
+/// A loop's results that pair with its inits (LoopLikeOpInterface's, else the op's own
+/// when there are as many: scf.forall's), or none.
+inline mlir::ValueRange loop_results(mlir::LoopLikeOpInterface loop) {
+  if (auto results = loop.getLoopResults())
+    return *results;
+  if (loop->getNumResults() == loop.getInits().size())
+    return loop->getResults();
+  return {};
+}
+
 /// What a loop binds before its first iteration: what its RegionBranchOpInterface says
 /// it passes on entry (an scf.for's iter_args and, for zero trips, its results; an
 /// scf.while's before arguments), else the loop-carried values of LoopLikeOpInterface
@@ -211,10 +221,8 @@ inline transfer entry_transfer(mlir::Operation* op) {
   if (auto loop = mlir::dyn_cast<mlir::LoopLikeOpInterface>(op)) {
     const mlir::ValueRange inits = loop.getInits();
     r.add(loop.getRegionIterArgs(), inits);
-    if (auto results = loop.getLoopResults())
-      r.add(*results, inits);
-    else if (op->getNumResults() == inits.size())
-      r.add(op->getResults(), inits);
+    if (const mlir::ValueRange results = loop_results(loop); !results.empty())
+      r.add(results, inits);
   }
   return r;
 }
@@ -322,14 +330,8 @@ inline llvm::SmallVector<mlir::Value, 2> combined_results(mlir::Operation* op) {
   auto loop = mlir::dyn_cast_or_null<mlir::LoopLikeOpInterface>(holder->getParentOp());
   if (!loop)
     return r;
-  // As entry_transfer reads them: the interface's loop results, else the op's own when
-  // they pair with its inits (scf.forall's).
   const auto iter_args = loop.getRegionIterArgs();
-  const auto interface_results = loop.getLoopResults();
-  const mlir::ValueRange results = interface_results ? mlir::ValueRange(*interface_results)
-                                   : loop->getNumResults() == loop.getInits().size()
-                                       ? mlir::ValueRange(loop->getResults())
-                                       : mlir::ValueRange();
+  const mlir::ValueRange results = loop_results(loop);
   for (mlir::Value v : op->getOperands())
     if (const auto* it = llvm::find(iter_args, v);
         it != iter_args.end() && static_cast<std::size_t>(it - iter_args.begin()) < results.size())
