@@ -194,8 +194,7 @@ std::string dsl_parser::returned_by_call(std::int32_t s, std::string_view n,
 
 std::string dsl_parser::returned_by_binding(std::int32_t s, std::string_view n,
                                             std::vector<function_source>& held) {
-  if (tables().definition_at.empty())
-    index_definitions();
+  index_definitions();
   const auto& records = scan_.scopes[static_cast<std::size_t>(s)].records;
   const auto bound = functions_of_scope(s).records_of.find(n);
   if (bound == functions_of_scope(s).records_of.end())
@@ -286,8 +285,7 @@ std::string dsl_parser::function_held_by(const function_source& source) {
                   binding_value_tokens(scan_.scopes[static_cast<std::size_t>(at.scope)].records[r]);
               b < e && found.empty())
             read(at.scope, b, e);
-      if (tables().definition_at.empty())
-        index_definitions();
+      index_definitions();
       for (const std::size_t index : tables().definitions_in[at.scope]) {
         const definition& d = scan_.definitions[index];
         if (d.is_class || d.own_scope < 0 || !found.empty())
@@ -298,7 +296,7 @@ std::string dsl_parser::function_held_by(const function_source& source) {
           for (const std::uint32_t b : sets->second)
             if (b + 3 < t_.size() && t_[b + 2].kind() == tok::name && text(t_[b + 2]) == at.name &&
                 t_[b + 3].is_op("=") && found.empty())
-              read(d.own_scope, b + 4, statement_end(b));
+              read(d.own_scope, b + 4, statement_end(t_, b));
       }
       continue;
     }
@@ -313,7 +311,7 @@ std::string dsl_parser::function_held_by(const function_source& source) {
       if (const auto it = changes.find(at.name); it != changes.end())
         for (const std::uint32_t b : it->second)
           if (found.empty())
-            read(at.scope, b, statement_end(b));
+            read(at.scope, b, statement_end(t_, b));
       continue;
     }
     // What its return and yield statements give (those of nested functions too).
@@ -426,35 +424,30 @@ dsl_parser::changes_of_scope(std::int32_t s) {
   // function's includes its nested functions, which may change its values.
   std::size_t b = 0, e = t_.size();
   if (s != 0) {
-    if (tables().definition_at.empty())
-      index_definitions();
+    index_definitions();
     const auto d = tables().definition_of_scope.find(s);
     if (d == tables().definition_of_scope.end())
       return *f.changed_at;
     b = scan_.definitions[d->second].body_begin;
     e = scan_.definitions[d->second].body_end;
   }
-  for (std::size_t k = b; k + 1 < e && k + 1 < t_.size(); ++k)
-    if (t_[k].kind() == tok::name && !t_[k].is_reserved() &&
-        (t_[k + 1].is_op(".") || t_[k + 1].is_op("[")) &&
-        (k == 0 || separates_statements(t_, static_cast<std::uint32_t>(k - 1))))
+  for (std::size_t k = b; k + 1 < e; ++k)
+    if (changes_name(t_, k))
       (*f.changed_at)[text(t_[k])].push_back(static_cast<std::uint32_t>(k));
   return *f.changed_at;
 }
 
 void dsl_parser::index_definitions() {
+  if (tables().definitions_indexed)
+    return;
+  tables().definitions_indexed = true;
   for (std::size_t k = 0; k < scan_.definitions.size(); ++k) {
     tables().definition_at.emplace(scan_.definitions[k].keyword, k);
     tables().definition_of_scope.emplace(scan_.definitions[k].own_scope, k);
     tables().definitions_in[scan_.definitions[k].scope].push_back(k);
+    if (scan_.definitions[k].is_class)
+      tables().program_class_at.emplace(scan_.definitions[k].first_decorator, k);
   }
-}
-
-std::uint32_t dsl_parser::statement_end(std::uint32_t b) const {
-  std::uint32_t e = b;
-  while (e < t_.size() && t_[e].kind() != tok::end && !separates_statements(t_, e))
-    ++e;
-  return e;
 }
 
 } // namespace commscope::frontend::detail

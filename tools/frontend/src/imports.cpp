@@ -630,15 +630,8 @@ bool loader_state::returns_function(const importer& from, std::string_view modul
         if (text(r.name) == n && mentions_function(r.rhs_begin, r.rhs_end))
           return true;
       for (std::uint32_t k = 0; k + 1 < t.size(); ++k)
-        if (t[k].kind() == tok::name && text(k) == n &&
-            (t[k + 1].is_op(".") || t[k + 1].is_op("[")) &&
-            (k == 0 || separates_statements(t, k - 1))) {
-          std::uint32_t e = k;
-          while (e < t.size() && t[e].kind() != tok::end && !separates_statements(t, e))
-            ++e;
-          if (mentions_function(k, e))
-            return true;
-        }
+        if (changes_name(t, k) && text(k) == n && mentions_function(k, statement_end(t, k)))
+          return true;
       return false;
     };
     const auto answer = [&] {
@@ -660,9 +653,7 @@ bool loader_state::returns_function(const importer& from, std::string_view modul
         for (std::uint32_t k = d.body_begin; k + 2 < d.body_end && k + 2 < t.size(); ++k) {
           if (t[k].kind() != tok::name || !t[k + 1].is_op("=") || !separates_statements(t, k - 1))
             continue;
-          std::uint32_t e = k + 2;
-          while (e < d.body_end && e < t.size() && !separates_statements(t, e))
-            ++e;
+          const std::uint32_t e = std::min(statement_end(t, k + 2), d.body_end);
           bool holds = mentions_function(k + 2, e);
           for (std::uint32_t j = k + 2; j < e && !holds; ++j)
             holds = t[j].kind() == tok::name && !t[j - 1].is_op(".") && made.contains(text(j));

@@ -80,6 +80,21 @@ inline bool separates_statements(const std::vector<token>& t, std::uint32_t k) {
          t[k].is_op(";");
 }
 
+/// The end of the statement that token k is in: its NEWLINE, a `;`, a block's edge.
+inline std::uint32_t statement_end(const std::vector<token>& t, std::uint32_t k) {
+  while (k < t.size() && t[k].kind() != tok::end && !separates_statements(t, k))
+    ++k;
+  return k;
+}
+
+/// Whether token k begins a statement with a name's method or item (`hooks.append(f)`,
+/// `table["k"] = f`): what the statement puts into that name.
+inline bool changes_name(const std::vector<token>& t, std::size_t k) {
+  return k + 1 < t.size() && t[k].kind() == tok::name && !t[k].is_reserved() &&
+         (t[k + 1].is_op(".") || t[k + 1].is_op("[")) &&
+         (k == 0 || separates_statements(t, static_cast<std::uint32_t>(k - 1)));
+}
+
 /// What a binding binds its name to: `E` of `NAME = E`; for any other binding the scan
 /// records no value of (`A = B = E`, `(A, B) = E`, `for A in E:`, `with E as A:`), the
 /// whole statement, whose value the front end does not compute. An import, a def or a
@@ -92,9 +107,7 @@ inline std::pair<std::uint32_t, std::uint32_t> binding_value(const token_stream&
   std::uint32_t b = r.name;
   while (b > 0 && !separates_statements(t, b - 1))
     --b;
-  std::uint32_t e = r.name;
-  while (e < t.size() && t[e].kind() != tok::end && !separates_statements(t, e))
-    ++e;
+  const std::uint32_t e = statement_end(t, r.name);
   for (const std::string_view k : {"import", "from", "def", "class", "async", "global", "nonlocal"})
     if (t[b].kind() == tok::name && ts.text(t[b]) == k)
       return {0, 0};

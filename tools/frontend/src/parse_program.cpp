@@ -740,14 +740,9 @@ void dsl_parser::inherit_functions(const candidate_program& cp) {
     return found;
   };
   // The class by its first decorator, from a table the file's programs share.
-  auto& classes = tables().program_class_at;
-  if (!classes) {
-    classes.emplace();
-    for (std::size_t k = 0; k < scan_.definitions.size(); ++k)
-      if (scan_.definitions[k].is_class)
-        classes->emplace(scan_.definitions[k].first_decorator, k);
-  }
-  if (const auto it = classes->find(cp.first_decorator); it != classes->end()) {
+  index_definitions();
+  const auto& classes = tables().program_class_at;
+  if (const auto it = classes.find(cp.first_decorator); it != classes.end()) {
     todo = bases_of(scan_.definitions[it->second]);
     std::reverse(todo.begin(), todo.end());
   }

@@ -134,9 +134,10 @@ struct file_tables {
   std::unordered_map<std::int32_t, std::size_t> definition_of_scope; ///< by its body's scope
   /// The definitions made in each scope (a class's methods).
   std::unordered_map<std::int32_t, std::vector<std::size_t>> definitions_in;
-  std::optional<returned_parameter_table> returned;
   /// The classes by their first decorator's token (the first class of a token).
-  std::optional<std::unordered_map<std::uint32_t, std::size_t>> program_class_at;
+  std::unordered_map<std::uint32_t, std::size_t> program_class_at;
+  bool definitions_indexed = false; ///< the four tables above (index_definitions)
+  std::optional<returned_parameter_table> returned;
   /// How many functions (no classes) each scope defines by each name.
   std::optional<std::map<std::pair<std::int32_t, std::string_view>, std::uint32_t>>
       definitions_by_name;
@@ -610,9 +611,9 @@ private:
   /// breadth first, each once; empty for none.
   std::string function_held_by(const function_source& source);
   static constexpr std::size_t function_source_token_limit = std::size_t{1} << 22;
+  /// Fills the file's tables of definitions (by token, by scope, classes by decorator),
+  /// once.
   void index_definitions();
-  /// The end of the statement that begins at token b (its NEWLINE, or a `;`).
-  std::uint32_t statement_end(std::uint32_t b) const;
   /// The tokens a binding record binds its name to: its value (`k = partial(f, 2)`), the
   /// statement of a binding without one (`for f in (a, b):`), a parameter's default.
   std::pair<std::uint32_t, std::uint32_t> binding_value_tokens(const py_scope::record& r) const;
