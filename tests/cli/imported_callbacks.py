@@ -78,7 +78,7 @@ def constant_argument(x):
 # CHECK: imported_callbacks.py:29:5: error: a view of allocation 'b' is, or is held by, the object of 'views.sort', which is given 'callback_functions.ranks.by_rank'
 # CHECK: imported_callbacks.py:38:5: error: a view of allocation 'c' is, or is held by, the object of 'views.sort', which is given 'ordered'
 # CHECK: imported_callbacks.py:39:5: error: a view of allocation 'c' is, or is held by, the object of 'views.sort', which is given 'rank_order'
-# CHECK: imported_callbacks.py:55:5: error: a view of allocation 'e' is, or is held by, the object of 'views.sort', which is given 'Keys'
+# CHECK: imported_callbacks.py:55:5: error: a view of allocation 'e' is, or is held by, the object of 'views.sort', which is given 'Keys.by_rank'
 # CHECK: imported_callbacks.py:56:5: error: a view of allocation 'e' is, or is held by, the object of 'views.sort', which is given 'callback_functions.ranks.by_rank'
 # CHECK-NOT: error
 # CHECK: Found 8 errors in 1 file (1 file checked).

@@ -2,6 +2,7 @@
 // so may call with its object (docs/commscope-opt.md, "Expressions and operations").
 #include "parser.hpp"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
@@ -47,10 +48,20 @@ std::string dsl_parser::program_function_among(std::size_t b, std::size_t e) {
 }
 
 std::string dsl_parser::describe(const function_source& source) const {
-  if (source.attribute)
-    return joined({"'", implicit_self_, ".", source.name, "'"});
-  if (source.definition == no_definition)
-    return joined({"'", source.name, "'"});
+  if (source.lambda_returns)
+    return joined({"what '", source.name, "' returns"});
+  if (source.attribute || source.definition == no_definition) {
+    std::string spelled = source.root != 0   ? joined({"'", text(t_[source.root])})
+                          : source.attribute ? joined({"'", implicit_self_, ".", source.name})
+                                             : joined({"'", source.name});
+    for (std::uint32_t j = source.chain; j != 0 && j < t_.size() && t_[j].kind() == tok::name;
+         j += 2) {
+      (spelled += '.') += text(t_[j]);
+      if (j + 2 >= t_.size() || !t_[j + 1].is_op("."))
+        break;
+    }
+    return spelled += '\'';
+  }
   return joined({"what '", source.name, "' returns"});
 }
 
@@ -68,6 +79,28 @@ std::string dsl_parser::functions_among(std::int32_t scope, std::size_t b, std::
     const bool keyword = k + 1 < e && t_[k + 1].is_op("=");
     if (looks_up(n, called, attribute))
       return joined({"a function looked up by '", n, "'"});
+    // A dataclass field's `default_factory=` is called for the value: a lambda's body is
+    // the value (`field(default_factory=lambda: [64, 64])`), as a function's return is.
+    if (keyword && n == "default_factory" && k + 2 < e) {
+      if (t_[k + 2].is_keyword("lambda")) {
+        std::size_t colon = k + 3;
+        for (int nesting = 0; colon < e; ++colon) {
+          if (t_[colon].kind() == tok::op)
+            nesting += bracket_nesting(t_[colon].flags());
+          if (nesting == 0 && t_[colon].is_op(":"))
+            break;
+        }
+        k = colon;
+        continue;
+      }
+      if (t_[k + 2].kind() == tok::name && !t_[k + 2].is_reserved() &&
+          (k + 3 >= e || (!t_[k + 3].is_op("(") && !t_[k + 3].is_op(".")))) {
+        if (std::string direct = returned_by_call(scope, text(t_[k + 2]), held); !direct.empty())
+          return direct;
+        k += 2;
+        continue;
+      }
+    }
     if (attribute || keyword)
       continue;
     // A call gives what it returns (`v.reshape(shape_of(x))`): a def of the file may
@@ -101,8 +134,11 @@ std::string dsl_parser::functions_among(std::int32_t scope, std::size_t b, std::
       if (members.functions.contains(attribute_name))
         return joined({"'", n, ".", attribute_name, "'"});
       // A class attribute (`key_fn = by_rank`), or what a method of the class sets
-      // (`self.key_fn = by_rank` in __init__).
-      held.push_back({cls, attribute_name, no_definition, true});
+      // (`self.key_fn = by_rank` in __init__), and what is read off it (`self.cfg.key`).
+      held.push_back({cls, attribute_name, no_definition, true,
+                      k + 4 < e && t_[k + 3].is_op(".") && t_[k + 4].kind() == tok::name
+                          ? static_cast<std::uint32_t>(k + 4)
+                          : 0});
       k += 2;
       continue;
     }
@@ -126,13 +162,35 @@ std::string dsl_parser::functions_among(std::int32_t scope, std::size_t b, std::
             loader_->returns_function(importer_, module->first, module->second, text(t_[last])))
           return joined({"what '", spelled, "' returns, which may hold a function of its module"});
       }
-      // Else, as its root: an attribute of a class of the program (`Keys.by_rank`), or of
-      // a value that may hold a function (`table.get`).
-      if (std::string direct = name_function(scope, n, held); !direct.empty())
-        return direct;
+      // An attribute of a class of another module of the program, or of an instance of
+      // one (`from settings import cfg`, then `cfg.key`; `settings.cfg.order`).
+      if (imported_member_holds_function(scope, static_cast<std::uint32_t>(k)))
+        return joined({"'", n, ".", submodules, submodules.empty() ? "" : ".", text(t_[last]),
+                       "', which may hold a function of its module"});
       for (std::size_t j = k + 2; j <= last; j += 2)
         if (looks_up(text(t_[j]), j + 1 < e && t_[j + 1].is_op("("), true))
           return joined({"a function looked up by '", text(t_[j]), "'"});
+      // A class of the file (`Keys.by_rank`, `Config.SHAPE`): what its body makes of them.
+      if (const auto cls = class_named(scope, n)) {
+        const std::uint32_t outer = chain_;
+        chain_ = static_cast<std::uint32_t>(k + 2);
+        const std::size_t before = held.size();
+        std::string direct = instance_members(*cls, held);
+        chain_ = outer;
+        if (!direct.empty())
+          return direct;
+        for (std::size_t j = before; j < held.size(); ++j)
+          held[j].root = static_cast<std::uint32_t>(k);
+        k = last;
+        continue;
+      }
+      // Else, as its root: an attribute of an instance of a class of the file (`cfg.key`),
+      // or of a value that may hold a function (`table.get`).
+      const std::size_t before = held.size();
+      if (std::string direct = name_function(scope, n, held); !direct.empty())
+        return direct;
+      for (std::size_t j = before; j < held.size(); ++j)
+        held[j].chain = static_cast<std::uint32_t>(k + 2);
       k = last;
       continue;
     }
@@ -161,6 +219,14 @@ std::string dsl_parser::name_function(std::int32_t s, std::string_view n,
     if (imp && !imp->name.empty() &&
         loader_->binds_function(importer_, imp->module, imp->level, imp->name))
       return named;
+    // `c = cfg`, then `c.key`, where `from settings import cfg`.
+    if (imp && !imp->name.empty() && chain_ != 0) {
+      bool called = false;
+      const auto members = chain_names(chain_, called);
+      if (loader_->member_holds_function(importer_, imp->module, imp->level, imp->name, members,
+                                         called))
+        return joined({"'", n, "', whose attributes read here may hold a function of its module"});
+    }
     // Bound otherwise: its bindings' values may hold one.
     if (f.records_of.contains(n))
       held.push_back({s, n, no_definition});
@@ -189,6 +255,17 @@ std::string dsl_parser::returned_by_call(std::int32_t s, std::string_view n,
       imp && !imp->name.empty() &&
       loader_->returns_function(importer_, imp->module, imp->level, imp->name))
     return joined({"what '", n, "' returns, which may hold a function of its module"});
+  // `c = Config()` of another module, then `c.order`: what the class makes of them.
+  if (const import_record* imp = loader_ && chain_ != 0 ? import_of(scan_, n, s, true) : nullptr;
+      imp && !imp->name.empty()) {
+    bool called = false;
+    const auto members = chain_names(chain_, called);
+    if (loader_->member_holds_function(importer_, imp->module, imp->level, imp->name, members,
+                                       called))
+      return joined({"an instance of '", n,
+                     "', whose attributes read here may hold a function "
+                     "of its module"});
+  }
   return returned_by_binding(s, n, held);
 }
 
@@ -207,20 +284,9 @@ std::string dsl_parser::returned_by_binding(std::int32_t s, std::string_view n,
       const auto [b, e] = binding_value_tokens(records[r]);
       if (b >= e)
         continue;
-      if (!t_[b].is_keyword("lambda")) {
-        held.push_back({s, n, no_definition});
-        continue;
-      }
-      // A lambda returns its body, after its parameters' ':'.
-      std::uint32_t body = b + 1;
-      for (int nesting = 0; body < e; ++body) {
-        if (t_[body].kind() == tok::op)
-          nesting += bracket_nesting(t_[body].flags());
-        if (nesting == 0 && t_[body].is_op(":"))
-          break;
-      }
-      if (std::string direct = functions_among(s, body + 1, e, held); !direct.empty())
-        return joined({"what '", n, "' returns, which may hold ", direct});
+      // A lambda's body is read as the others' values are, breadth first: a chain of
+      // lambdas that call each other costs no stack.
+      held.push_back({s, n, no_definition, false, 0, t_[b].is_keyword("lambda")});
       continue;
     }
     const auto d = tables().definition_at.find(name - 1);
@@ -235,15 +301,88 @@ std::string dsl_parser::returned_by_binding(std::int32_t s, std::string_view n,
     for (std::uint32_t k = def.body_begin; k < def.body_end && k < t_.size(); ++k)
       if (t_[k].kind() == tok::name && text(t_[k]) == "__call__")
         return joined({"an instance of '", n, "', whose __call__ it may call"});
+    // `cfg = Config()`, then `cfg.key`: what the class makes of its attributes.
+    if (chain_ != 0)
+      if (std::string direct = instance_members(d->second, held); !direct.empty())
+        return direct;
+  }
+  return {};
+}
+
+std::string dsl_parser::instance_members(std::size_t class_index,
+                                         std::vector<function_source>& held) {
+  index_definitions();
+  const std::uint32_t chain = chain_;
+  // The class and the bases the file defines, each once.
+  std::vector<std::size_t> classes{class_index};
+  for (std::size_t c = 0; c < classes.size(); ++c) {
+    const definition& cls = scan_.definitions[classes[c]];
+    const std::uint32_t open = cls.keyword + 2;
+    if (open >= cls.colon || !t_[open].is_op("("))
+      continue;
+    int nesting = 0;
+    for (std::uint32_t k = open + 1; k < cls.colon; ++k) {
+      if (t_[k].kind() == tok::op)
+        nesting += bracket_nesting(t_[k].flags());
+      if (nesting != 0 || t_[k].kind() != tok::name || t_[k - 1].is_op(".") ||
+          (k + 1 < cls.colon && (t_[k + 1].is_op(".") || t_[k + 1].is_op("="))))
+        continue;
+      for (std::int32_t s = cls.scope; s >= 0 && static_cast<std::size_t>(s) < scan_.scopes.size();
+           s = scan_.scopes[static_cast<std::size_t>(s)].parent) {
+        const auto bound = functions_of_scope(s).records_of.find(text(t_[k]));
+        if (bound == functions_of_scope(s).records_of.end())
+          continue;
+        for (const std::uint32_t r : bound->second) {
+          const std::uint32_t name = scan_.scopes[static_cast<std::size_t>(s)].records[r].name;
+          const auto d =
+              name > 0 ? tables().definition_at.find(name - 1) : tables().definition_at.end();
+          if (d != tables().definition_at.end() && scan_.definitions[d->second].is_class &&
+              scan_.definitions[d->second].own_scope >= 0 &&
+              std::find(classes.begin(), classes.end(), d->second) == classes.end())
+            classes.push_back(d->second);
+        }
+        break;
+      }
+    }
+  }
+  for (std::uint32_t j = chain; j < t_.size() && t_[j].kind() == tok::name; j += 2) {
+    const std::string_view member = text(t_[j]);
+    const bool called = j + 1 < t_.size() && t_[j + 1].is_op("(");
+    for (const std::size_t c : classes) {
+      const definition& cls = scan_.definitions[c];
+      const scope_functions& members = functions_of_scope(cls.own_scope);
+      if (members.functions.contains(member)) {
+        // `cfg.make_key(3)`: what the method returns; `cfg.order`: the method itself.
+        if (!called)
+          return joined({"'", text(t_[cls.name]), ".", member, "'"});
+        chain_ = 0;
+        std::string direct = returned_by_binding(cls.own_scope, member, held);
+        chain_ = chain;
+        if (!direct.empty())
+          return direct;
+        continue;
+      }
+      held.push_back({cls.own_scope, member, no_definition, true, chain});
+    }
+    if (j + 2 >= t_.size() || !t_[j + 1].is_op("."))
+      break;
   }
   return {};
 }
 
 std::string dsl_parser::function_held_by(const function_source& source) {
-  const auto key = [](const function_source& x) {
+  const auto key = [this](const function_source& x) {
     std::string k = std::to_string(x.scope);
-    k += x.attribute ? '.' : x.definition == no_definition ? ':' : '@';
+    k += x.attribute ? '.' : x.lambda_returns ? '^' : x.definition == no_definition ? ':' : '@';
     k += x.name;
+    // The attributes by name, so that each spelling is searched once.
+    if (x.chain != 0) {
+      bool called = false;
+      for (const std::string_view member : chain_names(x.chain, called))
+        (k += '>') += member;
+      if (called)
+        k += "()";
+    }
     return k;
   };
   const std::string first = key(source);
@@ -257,13 +396,20 @@ std::string dsl_parser::function_held_by(const function_source& source) {
   std::vector<function_source> more;
   std::string found;
   std::size_t tokens = 0;
+  std::uint32_t chain = 0; // of the source being read
   const auto read = [&](std::int32_t scope, std::size_t b, std::size_t e) {
     tokens += e - b;
     more.clear();
+    chain_ = chain;
     found = functions_among(scope, b, e, more);
-    for (function_source& m : more)
+    chain_ = 0;
+    // What the value's attributes are read from is read for them too.
+    for (function_source& m : more) {
+      if (m.chain == 0)
+        m.chain = chain;
       if (seen.insert(key(m)).second)
         queue.push_back(m);
+    }
   };
   while (!queue.empty() && found.empty()) {
     if (tokens > function_source_token_limit) {
@@ -272,8 +418,27 @@ std::string dsl_parser::function_held_by(const function_source& source) {
     }
     const function_source at = queue.front();
     queue.pop_front();
+    chain = at.chain;
     if (const auto it = tables().sources.find(key(at)); it != tables().sources.end()) {
       found = it->second; // a source an earlier search settled
+      continue;
+    }
+    if (at.lambda_returns) {
+      // What the lambdas it is bound to return: their bodies, after the parameters' ':'.
+      const auto& records = scan_.scopes[static_cast<std::size_t>(at.scope)].records;
+      for (const std::uint32_t r : functions_of_scope(at.scope).records_of.find(at.name)->second) {
+        const auto [b, e] = binding_value_tokens(records[r]);
+        if (b >= e || !t_[b].is_keyword("lambda") || !found.empty())
+          continue;
+        std::uint32_t body = b + 1;
+        for (int nesting = 0; body < e; ++body) {
+          if (t_[body].kind() == tok::op)
+            nesting += bracket_nesting(t_[body].flags());
+          if (nesting == 0 && t_[body].is_op(":"))
+            break;
+        }
+        read(at.scope, body + 1, e);
+      }
       continue;
     }
     if (at.attribute) {
@@ -290,8 +455,12 @@ std::string dsl_parser::function_held_by(const function_source& source) {
         const definition& d = scan_.definitions[index];
         if (d.is_class || d.own_scope < 0 || !found.empty())
           continue;
+        // The method's own first parameter, whatever it is called.
+        const std::uint32_t self = d.keyword + 3;
+        if (self >= d.colon || !t_[self - 1].is_op("(") || t_[self].kind() != tok::name)
+          continue;
         const auto& method = changes_of_scope(d.own_scope);
-        const auto sets = method.find(implicit_self_);
+        const auto sets = method.find(text(t_[self]));
         if (sets != method.end())
           for (const std::uint32_t b : sets->second)
             if (b + 3 < t_.size() && t_[b + 2].kind() == tok::name && text(t_[b + 2]) == at.name &&
@@ -435,6 +604,78 @@ dsl_parser::changes_of_scope(std::int32_t s) {
     if (changes_name(t_, k))
       (*f.changed_at)[text(t_[k])].push_back(static_cast<std::uint32_t>(k));
   return *f.changed_at;
+}
+
+std::optional<std::size_t> dsl_parser::class_named(std::int32_t s, std::string_view n) {
+  for (; s >= 0 && static_cast<std::size_t>(s) < scan_.scopes.size();
+       s = scan_.scopes[static_cast<std::size_t>(s)].parent) {
+    if (scan_.scopes[static_cast<std::size_t>(s)].what == py_scope::kind::class_body)
+      continue;
+    const auto bound = functions_of_scope(s).records_of.find(n);
+    if (bound == functions_of_scope(s).records_of.end())
+      continue;
+    // Bound once, by `class`: any other binding may make it something else.
+    const auto& records = scan_.scopes[static_cast<std::size_t>(s)].records;
+    const std::uint32_t name = records[bound->second.front()].name;
+    if (bound->second.size() != 1 || name == 0 || !t_[name - 1].is_keyword("class"))
+      return std::nullopt;
+    index_definitions();
+    const auto d = tables().definition_at.find(name - 1);
+    if (d == tables().definition_at.end() || scan_.definitions[d->second].own_scope < 0)
+      return std::nullopt;
+    return d->second;
+  }
+  return std::nullopt;
+}
+
+std::vector<std::string_view> dsl_parser::chain_names(std::uint32_t first, bool& called) const {
+  std::vector<std::string_view> names;
+  std::uint32_t j = first;
+  for (; j < t_.size() && t_[j].kind() == tok::name; j += 2) {
+    names.push_back(text(t_[j]));
+    if (j + 2 >= t_.size() || !t_[j + 1].is_op(".") || t_[j + 2].kind() != tok::name)
+      break;
+  }
+  called = j + 1 < t_.size() && t_[j + 1].is_op("(");
+  return names;
+}
+
+bool dsl_parser::imported_member_holds_function(std::int32_t scope, std::uint32_t root) {
+  if (!loader_)
+    return false;
+  bool called = false;
+  const auto names = chain_names(root, called);
+  for (std::int32_t s = scope; s >= 0 && static_cast<std::size_t>(s) < scan_.scopes.size();
+       s = scan_.scopes[static_cast<std::size_t>(s)].parent) {
+    if (scan_.scopes[static_cast<std::size_t>(s)].what == py_scope::kind::class_body)
+      continue;
+    const import_record* imp = import_of(scan_, names[0], s, true);
+    if (!imp) {
+      if (functions_of_scope(s).records_of.contains(names[0]))
+        return false; // a value of the function's own
+      continue;
+    }
+    const std::vector<std::string_view> members(names.begin() + 1, names.end());
+    // `from settings import cfg`: a name of that module.
+    if (!imp->name.empty() && loader_->member_holds_function(importer_, imp->module, imp->level,
+                                                             imp->name, members, called))
+      return true;
+    // `import settings`, `import pkg.settings`, `from pkg import settings`: a name of the
+    // module or of a submodule, whichever the attributes name.
+    std::string submodules;
+    for (std::size_t p = 1; p + 1 < names.size(); ++p) {
+      if (const auto module = imported_module(scope, names[0], submodules);
+          module && loader_->member_holds_function(
+                        importer_, module->first, module->second, names[p],
+                        std::vector<std::string_view>(
+                            names.begin() + static_cast<std::ptrdiff_t>(p) + 1, names.end()),
+                        called))
+        return true;
+      (submodules += submodules.empty() ? "" : ".") += names[p];
+    }
+    return false;
+  }
+  return false;
 }
 
 void dsl_parser::index_definitions() {

@@ -574,6 +574,173 @@ bool loader_state::function_binding(const importer& from, std::string_view modul
   return false;
 }
 
+namespace {
+/// What a module's own code says of its functions: the module-level names that are (or
+/// are bound to) one, and whether some tokens, a name or a def's returns may give one.
+class module_functions {
+public:
+  explicit module_functions(const scanned_module& m) : m_(m), t_(m.ts.tokens) {
+    for (const auto& r : m.scan->scopes[0].records)
+      if (meaning_of(t_, r).what == record_meaning::kind::function)
+        functions_.insert(text(r.name));
+  }
+  [[nodiscard]] std::string_view text(std::uint32_t k) const { return m_.ts.text(t_[k]); }
+
+  /// A lambda among a call's arguments is the call's to use (`sorted(x, key=lambda ...)`),
+  /// and its value no function; a function's name there may be (`partial(f, 2)`).
+  [[nodiscard]] bool mentions(std::uint32_t from_token, std::uint32_t to_token) const {
+    std::vector<bool> call; // the open brackets: a call's?
+    for (std::uint32_t k = from_token; k < to_token && k < t_.size(); ++k) {
+      if (t_[k].kind() == tok::op) {
+        const int step = bracket_nesting(t_[k].flags());
+        if (step > 0)
+          call.push_back(t_[k].is_op("(") && k > 0 &&
+                         (t_[k - 1].kind() == tok::name || t_[k - 1].is_op(")")));
+        else if (step < 0 && !call.empty())
+          call.pop_back();
+        continue;
+      }
+      if (t_[k].is_keyword("lambda") && std::find(call.begin(), call.end(), true) == call.end())
+        return true;
+      if (t_[k].kind() == tok::name && (k == 0 || !t_[k - 1].is_op(".")) &&
+          functions_.contains(text(k)))
+        return true;
+    }
+    return false;
+  }
+
+  /// A module-level name: its value, or what a statement that begins with its method or
+  /// item puts into it (`HANDLERS["order"] = _order`, `HANDLERS.update(...)`), anywhere.
+  [[nodiscard]] bool names_function(std::string_view n) const {
+    if (functions_.contains(n))
+      return true;
+    for (const auto& r : m_.scan->scopes[0].records)
+      if (text(r.name) == n && mentions(r.rhs_begin, r.rhs_end))
+        return true;
+    for (std::uint32_t k = 0; k + 1 < t_.size(); ++k)
+      if (changes_name(t_, k) && text(k) == n && mentions(k, statement_end(t_, k)))
+        return true;
+    return false;
+  }
+
+  /// Whether a call of def `d` may return a function: one its body makes (nested defs and
+  /// classes, names bound to a lambda or to a module's function) that a return or yield
+  /// gives, or a lambda or a module's function given there.
+  [[nodiscard]] bool def_returns_function(const definition& d) const {
+    std::unordered_set<std::string_view> made;
+    for (std::uint32_t k = d.body_begin; k + 1 < d.body_end && k + 1 < t_.size(); ++k)
+      if (t_[k].is_keyword("def") || t_[k].is_keyword("class"))
+        made.insert(text(k + 1));
+    for (std::uint32_t k = d.body_begin; k + 2 < d.body_end && k + 2 < t_.size(); ++k) {
+      if (t_[k].kind() != tok::name || !t_[k + 1].is_op("=") || !separates_statements(t_, k - 1))
+        continue;
+      const std::uint32_t e = std::min(statement_end(t_, k + 2), d.body_end);
+      bool holds = mentions(k + 2, e);
+      for (std::uint32_t j = k + 2; j < e && !holds; ++j)
+        holds = t_[j].kind() == tok::name && !t_[j - 1].is_op(".") && made.contains(text(j));
+      if (holds)
+        made.insert(text(k));
+    }
+    for (std::uint32_t k = d.body_begin; k < d.body_end && k < t_.size(); ++k) {
+      if (!t_[k].is_keyword("return") && !t_[k].is_keyword("yield"))
+        continue;
+      for (std::uint32_t e = k + 1;
+           e < d.body_end && e < t_.size() && t_[e].kind() != tok::newline && !t_[e].is_op(";");
+           ++e)
+        if (t_[e].is_keyword("lambda") || (t_[e].kind() == tok::name && !t_[e - 1].is_op(".") &&
+                                           (made.contains(text(e)) || names_function(text(e)))))
+          return true;
+    }
+    return false;
+  }
+
+  /// The class the module defines at scope `scope` as `n`, if any.
+  [[nodiscard]] const definition* class_named(std::int32_t scope, std::string_view n) const {
+    for (const definition& d : m_.scan->definitions)
+      if (d.is_class && d.scope == scope && d.own_scope >= 0 && text(d.keyword + 1) == n)
+        return &d;
+    return nullptr;
+  }
+
+  /// The class that tokens [b, e) make an instance of, all of them a call of it
+  /// (`Config(...)`), if the module defines it.
+  [[nodiscard]] const definition* instance_of(std::uint32_t b, std::uint32_t e) const {
+    if (b + 2 >= e || e > t_.size() || t_[b].kind() != tok::name || !t_[b + 1].is_op("(") ||
+        !t_[e - 1].is_op(")"))
+      return nullptr;
+    int nesting = 0;
+    for (std::uint32_t k = b + 1; k + 1 < e; ++k)
+      if (t_[k].kind() == tok::op && (nesting += bracket_nesting(t_[k].flags())) == 0)
+        return nullptr; // `C(a)(b)`, `C(a) or f`
+    return class_named(0, text(b));
+  }
+
+  /// What a value [b, e) may hold: a function, or an instance of a class of the module
+  /// (appended to `classes` once), whose arguments may pass one.
+  [[nodiscard]] bool holds_function(std::uint32_t b, std::uint32_t e,
+                                    std::vector<const definition*>& classes) const {
+    const definition* cls = instance_of(b, e);
+    if (!cls)
+      return mentions(b, e);
+    if (std::find(classes.begin(), classes.end(), cls) == classes.end())
+      classes.push_back(cls);
+    return mentions(b + 2, e - 1);
+  }
+
+  /// Whether members (attributes read one after another off an instance of class `cls`,
+  /// the last one called when `called`) may hold a function: a method of the class or of
+  /// a base the module defines (called: what it returns), a class attribute or what a
+  /// method sets of `self` given a function, or an instance of another class of the
+  /// module whose members do.
+  [[nodiscard]] bool members_hold_function(const definition& cls,
+                                           const std::vector<std::string_view>& members,
+                                           bool called) const {
+    std::vector<const definition*> classes{&cls};
+    for (std::size_t c = 0; c < classes.size(); ++c) {
+      const definition& d = *classes[c];
+      // Its bases of the module's own.
+      if (d.keyword + 2 < d.colon && t_[d.keyword + 2].is_op("("))
+        for (std::uint32_t k = d.keyword + 3; k < d.colon; ++k)
+          if (t_[k].kind() == tok::name && !t_[k - 1].is_op(".") && !t_[k + 1].is_op(".") &&
+              !t_[k + 1].is_op("="))
+            if (const definition* base = class_named(0, text(k));
+                base && std::find(classes.begin(), classes.end(), base) == classes.end())
+              classes.push_back(base);
+      for (std::size_t i = 0; i < members.size(); ++i) {
+        const std::string_view member = members[i];
+        for (const definition& method : m_.scan->definitions)
+          if (method.scope == d.own_scope && text(method.keyword + 1) == member &&
+              (i + 1 < members.size() || !called || method.is_class ||
+               def_returns_function(method)))
+            return true;
+        for (const auto& r : m_.scan->scopes[static_cast<std::size_t>(d.own_scope)].records)
+          if (text(r.name) == member && holds_function(r.rhs_begin, r.rhs_end, classes))
+            return true;
+        // `self.member = ...` in its methods, whatever their first parameter is called.
+        for (const definition& method : m_.scan->definitions) {
+          const std::uint32_t self = method.keyword + 3;
+          if (method.scope != d.own_scope || method.is_class || self >= method.colon ||
+              t_[self].kind() != tok::name)
+            continue;
+          for (std::uint32_t k = method.body_begin; k + 3 < method.body_end && k + 3 < t_.size();
+               ++k)
+            if (t_[k].kind() == tok::name && text(k) == text(self) && t_[k + 1].is_op(".") &&
+                text(k + 2) == member && t_[k + 3].is_op("=") && separates_statements(t_, k - 1) &&
+                holds_function(k + 4, std::min(statement_end(t_, k), method.body_end), classes))
+              return true;
+        }
+      }
+    }
+    return false;
+  }
+
+private:
+  const scanned_module& m_;
+  const std::vector<token>& t_;
+  std::unordered_set<std::string_view> functions_;
+};
+} // namespace
+
 bool loader_state::returns_function(const importer& from, std::string_view module,
                                     std::uint32_t level, std::string_view name) {
   importer at = from;
@@ -591,86 +758,18 @@ bool loader_state::returns_function(const importer& from, std::string_view modul
     const std::string key = star_key(m.get(), current);
     if (const auto it = returns_function_.find(key); it != returns_function_.end())
       return it->second;
-    const auto& t = m->ts.tokens;
-    const module_scan& scan = *m->scan;
-    const auto text = [&](std::uint32_t k) { return m->ts.text(t[k]); };
-    // A module-level name that is, or is bound to, a function of the module.
-    std::unordered_set<std::string_view> functions;
-    for (const auto& r : scan.scopes[0].records)
-      if (meaning_of(t, r).what == record_meaning::kind::function)
-        functions.insert(text(r.name));
-    // A lambda among a call's arguments is the call's to use (`sorted(x, key=lambda ...)`),
-    // and its value no function; a function's name there may be (`partial(f, 2)`).
-    const auto mentions_function = [&](std::uint32_t from_token, std::uint32_t to_token) {
-      std::vector<bool> call; // the open brackets: a call's?
-      for (std::uint32_t k = from_token; k < to_token && k < t.size(); ++k) {
-        if (t[k].kind() == tok::op) {
-          const int step = bracket_nesting(t[k].flags());
-          if (step > 0)
-            call.push_back(t[k].is_op("(") && k > 0 &&
-                           (t[k - 1].kind() == tok::name || t[k - 1].is_op(")")));
-          else if (step < 0 && !call.empty())
-            call.pop_back();
-          continue;
-        }
-        if (t[k].is_keyword("lambda") && std::find(call.begin(), call.end(), true) == call.end())
-          return true;
-        if (t[k].kind() == tok::name && (k == 0 || !t[k - 1].is_op(".")) &&
-            functions.contains(text(k)))
-          return true;
-      }
-      return false;
-    };
-    // Its value, or what a statement that begins with its method or item puts into it
-    // (`HANDLERS["order"] = _order`, `HANDLERS.update(...)`), anywhere in the module.
-    const auto names_function = [&](std::string_view n) {
-      if (functions.contains(n))
-        return true;
-      for (const auto& r : scan.scopes[0].records)
-        if (text(r.name) == n && mentions_function(r.rhs_begin, r.rhs_end))
-          return true;
-      for (std::uint32_t k = 0; k + 1 < t.size(); ++k)
-        if (changes_name(t, k) && text(k) == n && mentions_function(k, statement_end(t, k)))
-          return true;
-      return false;
-    };
+    const module_functions reader(*m);
     const auto answer = [&] {
-      for (const definition& d : scan.definitions) {
-        if (d.scope != 0 || text(d.keyword + 1) != current)
+      for (const definition& d : m->scan->definitions) {
+        if (d.scope != 0 || reader.text(d.keyword + 1) != current)
           continue;
         if (d.is_class) {
-          for (std::uint32_t k = d.body_begin; k < d.body_end && k < t.size(); ++k)
-            if (t[k].kind() == tok::name && text(k) == "__call__")
+          for (std::uint32_t k = d.body_begin; k < d.body_end && k < m->ts.tokens.size(); ++k)
+            if (m->ts.tokens[k].kind() == tok::name && reader.text(k) == "__call__")
               return 1;
           return 0;
         }
-        // The functions its body makes (nested defs and classes, names bound to a lambda
-        // or to a module's function), then whether a return or yield gives one.
-        std::unordered_set<std::string_view> made;
-        for (std::uint32_t k = d.body_begin; k + 1 < d.body_end && k + 1 < t.size(); ++k)
-          if (t[k].is_keyword("def") || t[k].is_keyword("class"))
-            made.insert(text(k + 1));
-        for (std::uint32_t k = d.body_begin; k + 2 < d.body_end && k + 2 < t.size(); ++k) {
-          if (t[k].kind() != tok::name || !t[k + 1].is_op("=") || !separates_statements(t, k - 1))
-            continue;
-          const std::uint32_t e = std::min(statement_end(t, k + 2), d.body_end);
-          bool holds = mentions_function(k + 2, e);
-          for (std::uint32_t j = k + 2; j < e && !holds; ++j)
-            holds = t[j].kind() == tok::name && !t[j - 1].is_op(".") && made.contains(text(j));
-          if (holds)
-            made.insert(text(k));
-        }
-        for (std::uint32_t k = d.body_begin; k < d.body_end && k < t.size(); ++k) {
-          if (!t[k].is_keyword("return") && !t[k].is_keyword("yield"))
-            continue;
-          for (std::uint32_t e = k + 1;
-               e < d.body_end && e < t.size() && t[e].kind() != tok::newline && !t[e].is_op(";");
-               ++e)
-            if (t[e].is_keyword("lambda") || (t[e].kind() == tok::name && !t[e - 1].is_op(".") &&
-                                              (made.contains(text(e)) || names_function(text(e)))))
-              return 1;
-        }
-        return 0;
+        return reader.def_returns_function(d) ? 1 : 0;
       }
       return -1; // not defined here
     }();
@@ -678,7 +777,63 @@ bool loader_state::returns_function(const importer& from, std::string_view modul
       returns_function_.emplace(key, answer == 1);
       return answer == 1;
     }
-    const import_record* imp = import_of(scan, current, 0, true);
+    const import_record* imp = import_of(*m->scan, current, 0, true);
+    if (!imp || imp->name.empty())
+      return false;
+    at = importer_in(*m);
+    current_module = imp->module;
+    current = imp->name;
+    current_level = imp->level;
+  }
+  return true;
+}
+
+bool loader_state::member_holds_function(const importer& from, std::string_view module,
+                                         std::uint32_t level, std::string_view name,
+                                         const std::vector<std::string_view>& members,
+                                         bool called) {
+  importer at = from;
+  std::string current_module(module), current(name);
+  std::uint32_t current_level = level;
+  for (std::size_t depth = 0; depth < max_chain; ++depth) {
+    std::vector<std::string> searched;
+    const auto m = find(at, current_module, current_level, searched);
+    if (!m)
+      return false;
+    if (m->unreadable || m->error || m->scan->dynamic_globals)
+      return true;
+    // Asked for each attribute a method is given: each spelling is read once.
+    std::string key = star_key(m.get(), current);
+    for (const std::string_view member : members)
+      (key += '.') += member;
+    if (called)
+      key += "()";
+    if (const auto it = member_holds_function_.find(key); it != member_holds_function_.end())
+      return it->second;
+    const module_functions reader(*m);
+    const auto answer = [&] {
+      // The class itself (`Config.order`, `Config().hook`), or an instance the module
+      // binds the name to (`cfg = Config()`), whose class is read.
+      if (const definition* cls = reader.class_named(0, current))
+        return reader.members_hold_function(*cls, members, called) ? 1 : 0;
+      int bound = -1; // not bound here
+      for (const auto& r : m->scan->scopes[0].records) {
+        if (reader.text(r.name) != current)
+          continue;
+        bound = 0;
+        std::vector<const definition*> classes;
+        if (meaning_of(m->ts.tokens, r).what == record_meaning::kind::function ||
+            reader.holds_function(r.rhs_begin, r.rhs_end, classes) ||
+            (!classes.empty() && reader.members_hold_function(*classes.front(), members, called)))
+          return 1;
+      }
+      return bound;
+    }();
+    if (answer >= 0) {
+      member_holds_function_.emplace(std::move(key), answer == 1);
+      return answer == 1;
+    }
+    const import_record* imp = import_of(*m->scan, current, 0, true);
     if (!imp || imp->name.empty())
       return false;
     at = importer_in(*m);

@@ -180,6 +180,17 @@ struct loader_state {
                         std::string_view name);
   std::unordered_map<std::string, bool> returns_function_; ///< by star_key
 
+  /// Whether `members`, attributes read one after another off `name` of that module (the
+  /// last one called when `called`: `cfg.order`, `cfg.sub.key`, `Config().make(2)`), may
+  /// hold a function of the program: where `name` is a class of the module or an instance
+  /// of one, a method, a class attribute or what its methods set of `self`, its bases'
+  /// and those of the instances they hold, re-exports followed. False for a module not
+  /// found; true when its names cannot be read.
+  bool member_holds_function(const importer& from, std::string_view module, std::uint32_t level,
+                             std::string_view name, const std::vector<std::string_view>& members,
+                             bool called);
+  std::unordered_map<std::string, bool> member_holds_function_; ///< by star_key and members
+
   /// Whether the absolute module `module` is a file of the search path seen from `from`
   /// (one of the program's own modules, not a library's), without reading it.
   bool has_module(const importer& from, std::string_view module);

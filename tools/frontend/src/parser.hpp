@@ -589,6 +589,14 @@ private:
     std::string_view name;
     std::size_t definition; ///< of scan_.definitions, or no_definition for a name
     bool attribute = false; ///< `self.NAME` of the class whose body is `scope`
+    /// The token of the first name of the attributes read off the value (`cfg.key`,
+    /// `cfg.sub.key`: `key`'s and `sub`'s), which an instance of a class of the file
+    /// holds as its class makes them; 0: the value itself.
+    std::uint32_t chain = 0;
+    bool lambda_returns = false; ///< what the lambdas the name is bound to return
+    /// The token a message spells the source from (`Config` of `Config.key`), before the
+    /// chain; 0: its name.
+    std::uint32_t root = 0;
   };
   std::string describe(const function_source& source) const;
   /// A function among the tokens [b, e) read in `scope` that the tokens themselves name: a
@@ -607,6 +615,20 @@ private:
   /// `__call__`, a name's values), for returned_by_call and `self.NAME(...)`.
   std::string returned_by_binding(std::int32_t s, std::string_view n,
                                   std::vector<function_source>& held);
+  /// What the attributes of `chain_` read off an instance of the class `class_index` (of
+  /// scan_.definitions) may hold: a method of it or of a base of the file, else the
+  /// class attributes and what the methods set of them, appended to `held`.
+  std::string instance_members(std::size_t class_index, std::vector<function_source>& held);
+  /// The class (of scan_.definitions) that name `n` read in scope `s` is, where `class`
+  /// is its only binding.
+  std::optional<std::size_t> class_named(std::int32_t s, std::string_view n);
+  /// The names of an attribute chain from token `first` (`cfg`, `sub`, `key` of
+  /// `cfg.sub.key`); `called`: the last one is called.
+  std::vector<std::string_view> chain_names(std::uint32_t first, bool& called) const;
+  /// Whether the attribute chain from name token `root`, read in `scope`, reads an
+  /// attribute of a class of another module of the program, or of an instance of one,
+  /// that may hold a function (loader_state::member_holds_function).
+  bool imported_member_holds_function(std::int32_t scope, std::uint32_t root);
   /// What functions_among finds through `source` and the sources it leads to, searched
   /// breadth first, each once; empty for none.
   std::string function_held_by(const function_source& source);
@@ -914,6 +936,7 @@ private:
   std::array<std::pair<std::uint64_t, std::string_view>, 4> unbound_cache_{};
   std::size_t unbound_next_ = 0;
   std::string_view implicit_self_; ///< a method's `self`, which is no variable
+  std::uint32_t chain_ = 0;        ///< function_source::chain of the source being read
   /// The function's names that code the pass does not see may read at any later time,
   /// and what makes them so: those a nested definition reads ("read by def NAME"), and
   /// those declared global or nonlocal. A binding of one after that is a store: what it
