@@ -345,6 +345,19 @@ std::string dsl_parser::instance_members(std::size_t class_index,
       }
     }
   }
+  // What a method returns, for `cfg.make_key(3)`, a property and `__getattr__`.
+  const auto returned = [&](const definition& cls, std::string_view method) {
+    chain_ = 0;
+    std::string direct = returned_by_binding(cls.own_scope, method, held);
+    chain_ = chain;
+    return direct;
+  };
+  // Any attribute may be what `__getattr__` makes.
+  for (const std::size_t c : classes)
+    for (const std::string_view getter : {"__getattr__", "__getattribute__"})
+      if (functions_of_scope(scan_.definitions[c].own_scope).functions.contains(getter))
+        if (std::string direct = returned(scan_.definitions[c], getter); !direct.empty())
+          return direct;
   for (std::uint32_t j = chain; j < t_.size() && t_[j].kind() == tok::name; j += 2) {
     const std::string_view member = text(t_[j]);
     const bool called = j + 1 < t_.size() && t_[j + 1].is_op("(");
@@ -352,13 +365,10 @@ std::string dsl_parser::instance_members(std::size_t class_index,
       const definition& cls = scan_.definitions[c];
       const scope_functions& members = functions_of_scope(cls.own_scope);
       if (members.functions.contains(member)) {
-        // `cfg.make_key(3)`: what the method returns; `cfg.order`: the method itself.
-        if (!called)
+        // `cfg.make_key(3)`, a property: what the method returns; `cfg.order`: the method.
+        if (!called && !reads_property(cls.own_scope, member))
           return joined({"'", text(t_[cls.name]), ".", member, "'"});
-        chain_ = 0;
-        std::string direct = returned_by_binding(cls.own_scope, member, held);
-        chain_ = chain;
-        if (!direct.empty())
+        if (std::string direct = returned(cls, member); !direct.empty())
           return direct;
         continue;
       }
@@ -462,10 +472,19 @@ std::string dsl_parser::function_held_by(const function_source& source) {
         const auto& method = changes_of_scope(d.own_scope);
         const auto sets = method.find(text(t_[self]));
         if (sets != method.end())
-          for (const std::uint32_t b : sets->second)
-            if (b + 3 < t_.size() && t_[b + 2].kind() == tok::name && text(t_[b + 2]) == at.name &&
-                t_[b + 3].is_op("=") && found.empty())
+          for (const std::uint32_t b : sets->second) {
+            if (b + 3 >= t_.size() || t_[b + 2].kind() != tok::name || !found.empty())
+              continue;
+            if (text(t_[b + 2]) == at.name && t_[b + 3].is_op("="))
               read(d.own_scope, b + 4, statement_end(t_, b));
+            else if (text(t_[b + 2]) == "__dict__") // `self.__dict__.update(key=f)`
+              read(d.own_scope, b, statement_end(t_, b));
+          }
+        // An attribute set by name (`setattr(self, name, f)`) may be this one.
+        for (std::uint32_t k = d.body_begin; k + 1 < d.body_end && found.empty(); ++k)
+          if (t_[k].kind() == tok::name && text(t_[k]) == "setattr" && t_[k + 1].is_op("(") &&
+              (k == 0 || !t_[k - 1].is_op(".")))
+            read(d.own_scope, k + 2, statement_end(t_, k));
       }
       continue;
     }
@@ -604,6 +623,18 @@ dsl_parser::changes_of_scope(std::int32_t s) {
     if (changes_name(t_, k))
       (*f.changed_at)[text(t_[k])].push_back(static_cast<std::uint32_t>(k));
   return *f.changed_at;
+}
+
+bool dsl_parser::reads_property(std::int32_t class_scope, std::string_view member) {
+  index_definitions();
+  for (const std::size_t index : tables().definitions_in[class_scope]) {
+    const definition& d = scan_.definitions[index];
+    if (d.is_class || text(t_[d.keyword + 1]) != member)
+      continue;
+    if (is_property(ts_, d))
+      return true;
+  }
+  return false;
 }
 
 std::optional<std::size_t> dsl_parser::class_named(std::int32_t s, std::string_view n) {

@@ -617,6 +617,12 @@ public:
     for (const auto& r : m_.scan->scopes[0].records)
       if (text(r.name) == n && mentions(r.rhs_begin, r.rhs_end))
         return true;
+    return given_function(n);
+  }
+
+  /// Whether a statement that begins with name `n`'s method, item or attribute puts a
+  /// function into it (`HANDLERS["order"] = _order`, `cfg.key = _order`), anywhere.
+  [[nodiscard]] bool given_function(std::string_view n) const {
     for (std::uint32_t k = 0; k + 1 < t_.size(); ++k)
       if (changes_name(t_, k) && text(k) == n && mentions(k, statement_end(t_, k)))
         return true;
@@ -706,13 +712,31 @@ public:
             if (const definition* base = class_named(0, text(k));
                 base && std::find(classes.begin(), classes.end(), base) == classes.end())
               classes.push_back(base);
+      for (const definition& method : m_.scan->definitions) {
+        if (method.scope != d.own_scope || method.is_class)
+          continue;
+        // Any attribute may be what `__getattr__` makes.
+        const std::string_view name = text(method.keyword + 1);
+        if ((name == "__getattr__" || name == "__getattribute__") && def_returns_function(method))
+          return true;
+        // An attribute set by name (`setattr(self, name, f)`) may be any.
+        for (std::uint32_t k = method.body_begin; k + 1 < method.body_end; ++k)
+          if (t_[k].kind() == tok::name && text(k) == "setattr" && t_[k + 1].is_op("(") &&
+              !t_[k - 1].is_op(".") && mentions(k + 2, statement_end(t_, k)))
+            return true;
+      }
       for (std::size_t i = 0; i < members.size(); ++i) {
         const std::string_view member = members[i];
-        for (const definition& method : m_.scan->definitions)
-          if (method.scope == d.own_scope && text(method.keyword + 1) == member &&
-              (i + 1 < members.size() || !called || method.is_class ||
-               def_returns_function(method)))
+        // A method (called: what it returns) or a property (what its getter returns).
+        for (const definition& method : m_.scan->definitions) {
+          if (method.scope != d.own_scope || text(method.keyword + 1) != member)
+            continue;
+          if (i + 1 < members.size() || method.is_class)
             return true;
+          if (is_property(m_.ts, method) ? called || def_returns_function(method)
+                                         : !called || def_returns_function(method))
+            return true;
+        }
         for (const auto& r : m_.scan->scopes[static_cast<std::size_t>(d.own_scope)].records)
           if (text(r.name) == member && holds_function(r.rhs_begin, r.rhs_end, classes))
             return true;
@@ -725,8 +749,11 @@ public:
           for (std::uint32_t k = method.body_begin; k + 3 < method.body_end && k + 3 < t_.size();
                ++k)
             if (t_[k].kind() == tok::name && text(k) == text(self) && t_[k + 1].is_op(".") &&
-                text(k + 2) == member && t_[k + 3].is_op("=") && separates_statements(t_, k - 1) &&
-                holds_function(k + 4, std::min(statement_end(t_, k), method.body_end), classes))
+                separates_statements(t_, k - 1) &&
+                ((text(k + 2) == member && t_[k + 3].is_op("=") &&
+                  holds_function(k + 4, std::min(statement_end(t_, k), method.body_end),
+                                 classes)) ||
+                 (text(k + 2) == "__dict__" && mentions(k, statement_end(t_, k)))))
               return true;
         }
       }
@@ -824,6 +851,7 @@ bool loader_state::member_holds_function(const importer& from, std::string_view 
         std::vector<const definition*> classes;
         if (meaning_of(m->ts.tokens, r).what == record_meaning::kind::function ||
             reader.holds_function(r.rhs_begin, r.rhs_end, classes) ||
+            reader.given_function(current) ||
             (!classes.empty() && reader.members_hold_function(*classes.front(), members, called)))
           return 1;
       }

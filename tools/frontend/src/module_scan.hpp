@@ -148,6 +148,20 @@ struct definition {
   std::uint32_t adopted_decorator = 0;
 };
 
+/// Whether def `d` is a property (`@property`, `@functools.cached_property`): reading
+/// the attribute calls it.
+inline bool is_property(const token_stream& ts, const definition& d) {
+  for (const auto& [b, e] : d.decorators)
+    for (std::uint32_t k = e; k > b; --k)
+      if (ts.tokens[k - 1].kind() == tok::name) {
+        const std::string_view n = ts.text(ts.tokens[k - 1]);
+        if (n == "property" || n == "cached_property")
+          return true;
+        break;
+      }
+  return false;
+}
+
 /// `NAME = D(F)` (or `D(...)(F)`) where D is a DSL decorator and F names no function the
 /// scan can take for the one wrapped: a def of the same scope above it, not already
 /// the DSL's. Reported (unknown-decorator): what it makes is never analyzed.

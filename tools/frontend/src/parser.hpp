@@ -619,6 +619,9 @@ private:
   /// scan_.definitions) may hold: a method of it or of a base of the file, else the
   /// class attributes and what the methods set of them, appended to `held`.
   std::string instance_members(std::size_t class_index, std::vector<function_source>& held);
+  /// Whether the class whose body is `class_scope` makes `member` a property (a def
+  /// decorated `@property` or `@cached_property`): reading it calls it.
+  bool reads_property(std::int32_t class_scope, std::string_view member);
   /// The class (of scan_.definitions) that name `n` read in scope `s` is, where `class`
   /// is its only binding.
   std::optional<std::size_t> class_named(std::int32_t s, std::string_view n);
