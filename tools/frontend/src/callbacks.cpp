@@ -2,7 +2,6 @@
 // so may call with its object (docs/commscope-opt.md, "Expressions and operations").
 #include "parser.hpp"
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
@@ -315,6 +314,7 @@ std::string dsl_parser::instance_members(std::size_t class_index,
   const std::uint32_t chain = chain_;
   // The class and the bases the file defines, each once.
   std::vector<std::size_t> classes{class_index};
+  std::unordered_set<std::size_t> seen{class_index};
   for (std::size_t c = 0; c < classes.size(); ++c) {
     const definition& cls = scan_.definitions[classes[c]];
     const std::uint32_t open = cls.keyword + 2;
@@ -337,8 +337,7 @@ std::string dsl_parser::instance_members(std::size_t class_index,
           const auto d =
               name > 0 ? tables().definition_at.find(name - 1) : tables().definition_at.end();
           if (d != tables().definition_at.end() && scan_.definitions[d->second].is_class &&
-              scan_.definitions[d->second].own_scope >= 0 &&
-              std::find(classes.begin(), classes.end(), d->second) == classes.end())
+              scan_.definitions[d->second].own_scope >= 0 && seen.insert(d->second).second)
             classes.push_back(d->second);
         }
         break;

@@ -584,6 +584,16 @@ public:
       if (meaning_of(t_, r).what == record_meaning::kind::function)
         functions_.insert(text(r.name));
   }
+
+  /// Classes to read, each once.
+  struct class_queue {
+    std::vector<const definition*> order;
+    std::unordered_set<const definition*> seen;
+    void add(const definition* c) {
+      if (c && seen.insert(c).second)
+        order.push_back(c);
+    }
+  };
   [[nodiscard]] std::string_view text(std::uint32_t k) const { return m_.ts.text(t_[k]); }
 
   /// A lambda among a call's arguments is the call's to use (`sorted(x, key=lambda ...)`),
@@ -660,12 +670,19 @@ public:
     return false;
   }
 
-  /// The class the module defines at scope `scope` as `n`, if any.
-  [[nodiscard]] const definition* class_named(std::int32_t scope, std::string_view n) const {
-    for (const definition& d : m_.scan->definitions)
-      if (d.is_class && d.scope == scope && d.own_scope >= 0 && text(d.keyword + 1) == n)
-        return &d;
-    return nullptr;
+  /// The class the module defines at its level as `n`, if any.
+  [[nodiscard]] const definition* class_named(std::string_view n) const {
+    index();
+    const auto it = classes_.find(n);
+    return it == classes_.end() ? nullptr : it->second;
+  }
+
+  /// The defs and classes of a class body.
+  [[nodiscard]] const std::vector<const definition*>& defined_in(std::int32_t scope) const {
+    index();
+    static const std::vector<const definition*> none;
+    const auto it = defined_in_.find(scope);
+    return it == defined_in_.end() ? none : it->second;
   }
 
   /// The class that tokens [b, e) make an instance of, all of them a call of it
@@ -678,18 +695,16 @@ public:
     for (std::uint32_t k = b + 1; k + 1 < e; ++k)
       if (t_[k].kind() == tok::op && (nesting += bracket_nesting(t_[k].flags())) == 0)
         return nullptr; // `C(a)(b)`, `C(a) or f`
-    return class_named(0, text(b));
+    return class_named(text(b));
   }
 
   /// What a value [b, e) may hold: a function, or an instance of a class of the module
-  /// (appended to `classes` once), whose arguments may pass one.
-  [[nodiscard]] bool holds_function(std::uint32_t b, std::uint32_t e,
-                                    std::vector<const definition*>& classes) const {
+  /// (added to `classes`), whose arguments may pass one.
+  [[nodiscard]] bool holds_function(std::uint32_t b, std::uint32_t e, class_queue& classes) const {
     const definition* cls = instance_of(b, e);
     if (!cls)
       return mentions(b, e);
-    if (std::find(classes.begin(), classes.end(), cls) == classes.end())
-      classes.push_back(cls);
+    classes.add(cls);
     return mentions(b + 2, e - 1);
   }
 
@@ -701,19 +716,19 @@ public:
   [[nodiscard]] bool members_hold_function(const definition& cls,
                                            const std::vector<std::string_view>& members,
                                            bool called) const {
-    std::vector<const definition*> classes{&cls};
-    for (std::size_t c = 0; c < classes.size(); ++c) {
-      const definition& d = *classes[c];
+    class_queue classes;
+    classes.add(&cls);
+    for (std::size_t c = 0; c < classes.order.size(); ++c) {
+      const definition& d = *classes.order[c];
       // Its bases of the module's own.
       if (d.keyword + 2 < d.colon && t_[d.keyword + 2].is_op("("))
         for (std::uint32_t k = d.keyword + 3; k < d.colon; ++k)
           if (t_[k].kind() == tok::name && !t_[k - 1].is_op(".") && !t_[k + 1].is_op(".") &&
               !t_[k + 1].is_op("="))
-            if (const definition* base = class_named(0, text(k));
-                base && std::find(classes.begin(), classes.end(), base) == classes.end())
-              classes.push_back(base);
-      for (const definition& method : m_.scan->definitions) {
-        if (method.scope != d.own_scope || method.is_class)
+            classes.add(class_named(text(k)));
+      for (const definition* in_body : defined_in(d.own_scope)) {
+        const definition& method = *in_body;
+        if (method.is_class)
           continue;
         // Any attribute may be what `__getattr__` makes.
         const std::string_view name = text(method.keyword + 1);
@@ -728,8 +743,9 @@ public:
       for (std::size_t i = 0; i < members.size(); ++i) {
         const std::string_view member = members[i];
         // A method (called: what it returns) or a property (what its getter returns).
-        for (const definition& method : m_.scan->definitions) {
-          if (method.scope != d.own_scope || text(method.keyword + 1) != member)
+        for (const definition* in_body : defined_in(d.own_scope)) {
+          const definition& method = *in_body;
+          if (text(method.keyword + 1) != member)
             continue;
           if (i + 1 < members.size() || method.is_class)
             return true;
@@ -741,10 +757,10 @@ public:
           if (text(r.name) == member && holds_function(r.rhs_begin, r.rhs_end, classes))
             return true;
         // `self.member = ...` in its methods, whatever their first parameter is called.
-        for (const definition& method : m_.scan->definitions) {
+        for (const definition* in_body : defined_in(d.own_scope)) {
+          const definition& method = *in_body;
           const std::uint32_t self = method.keyword + 3;
-          if (method.scope != d.own_scope || method.is_class || self >= method.colon ||
-              t_[self].kind() != tok::name)
+          if (method.is_class || self >= method.colon || t_[self].kind() != tok::name)
             continue;
           for (std::uint32_t k = method.body_begin; k + 3 < method.body_end && k + 3 < t_.size();
                ++k)
@@ -762,9 +778,24 @@ public:
   }
 
 private:
+  /// Fills classes_ and defined_in_, once.
+  void index() const {
+    if (indexed_)
+      return;
+    indexed_ = true;
+    for (const definition& d : m_.scan->definitions) {
+      if (d.is_class && d.scope == 0 && d.own_scope >= 0)
+        classes_.insert_or_assign(text(d.keyword + 1), &d); // the last binds it
+      defined_in_[d.scope].push_back(&d);
+    }
+  }
+
   const scanned_module& m_;
   const std::vector<token>& t_;
   std::unordered_set<std::string_view> functions_;
+  mutable bool indexed_ = false;
+  mutable std::unordered_map<std::string_view, const definition*> classes_;
+  mutable std::unordered_map<std::int32_t, std::vector<const definition*>> defined_in_;
 };
 } // namespace
 
@@ -841,18 +872,19 @@ bool loader_state::member_holds_function(const importer& from, std::string_view 
     const auto answer = [&] {
       // The class itself (`Config.order`, `Config().hook`), or an instance the module
       // binds the name to (`cfg = Config()`), whose class is read.
-      if (const definition* cls = reader.class_named(0, current))
+      if (const definition* cls = reader.class_named(current))
         return reader.members_hold_function(*cls, members, called) ? 1 : 0;
       int bound = -1; // not bound here
       for (const auto& r : m->scan->scopes[0].records) {
         if (reader.text(r.name) != current)
           continue;
         bound = 0;
-        std::vector<const definition*> classes;
+        module_functions::class_queue classes;
         if (meaning_of(m->ts.tokens, r).what == record_meaning::kind::function ||
             reader.holds_function(r.rhs_begin, r.rhs_end, classes) ||
             reader.given_function(current) ||
-            (!classes.empty() && reader.members_hold_function(*classes.front(), members, called)))
+            (!classes.order.empty() &&
+             reader.members_hold_function(*classes.order.front(), members, called)))
           return 1;
       }
       return bound;
