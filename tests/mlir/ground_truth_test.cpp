@@ -1,7 +1,7 @@
 // The MLIR adapter's ground-truth checker: random host orchestrators written as MLIR text
 // from a small model this file owns (allocations, their views, more views anywhere, even
 // in branches and loops, dispatches on constant devices or on the induction variable of
-// an scf.for / affine.for over a constant range, and views flowing through scf.if
+// an scf.for / affine.for over a constant range, some cast to i32, and views flowing through scf.if
 // results, loop iter_args, arith.select, tensor.cast, builtin.unrealized_conversion_cast
 // and the blocks of an scf.execute_region, some with one back edge). The model is
 // executed concretely (not MLIR) for every combination of its i1 arguments and of the
@@ -53,10 +53,12 @@ constexpr int device_count = 8; ///< constant devices 0..7; loop bounds up to 8
 
 // ---- the model
 
-/// A dispatch's device: a constant, or the induction variable `iv` of an enclosing loop.
+/// A dispatch's device: a constant, or the induction variable `iv` of an enclosing loop;
+/// `cast`: passed as an i32 (arith.index_cast), which keeps its value.
 struct device_ref {
   bool iv = false;
   int value = 0;
+  bool cast = false;
 };
 
 enum class op_kind {
@@ -177,6 +179,7 @@ private:
         o.device = {true, s.ivs[static_cast<std::size_t>(pick(static_cast<int>(s.ivs.size())))]};
       else
         o.device = {false, pick(device_count)};
+      o.device.cast = chance(25);
       return o;
     }
     if (r < 34) {
@@ -291,6 +294,7 @@ class renderer {
 public:
   std::string text;
   std::vector<std::pair<int, unsigned>> mixed_lines; ///< a mixed window's result, its line
+  int casts = 0; ///< devices cast to i32 so far (their values' names)
 
   explicit renderer(const program& p) {
     text += "func.func private @chip1(tensor<64xf32>) attributes {pld.level = \"chip\", "
@@ -354,9 +358,15 @@ private:
   void statement(const op& o, int indent) {
     switch (o.kind) {
     case op_kind::dispatch: {
-      const std::string device = (o.device.iv ? "%i" : "%c") + std::to_string(o.device.value);
+      std::string device = (o.device.iv ? "%i" : "%c") + std::to_string(o.device.value);
+      if (o.device.cast) {
+        const std::string cast = "%d" + std::to_string(casts++);
+        line(indent, cast + " = arith.index_cast " + device + " : index to i32");
+        device = cast;
+      }
       line(indent, "pld.dispatch @chip" + std::to_string(o.operands.size()) + "(" + device + ", " +
-                       list(o.operands) + ") : (index, " + types(o.operands.size()) + ") -> ()");
+                       list(o.operands) + ") : (" + (o.device.cast ? "i32" : "index") + ", " +
+                       types(o.operands.size()) + ") -> ()");
       return;
     }
     case op_kind::window:

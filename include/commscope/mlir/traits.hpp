@@ -134,6 +134,21 @@ inline bool is_select(mlir::Operation* s) {
   return s->getNumOperands() == 3 && s->getNumResults() == 1 && mlir::isa<mlir::arith::SelectOp>(s);
 }
 
+/// Whether an op is an integer cast whose result is its operand's value wherever that is a
+/// device or a world size the analysis accepts (in [0, device_limit): 21 bits): an
+/// arith.index_cast, index_castui, extsi, extui or trunci to `index` or 32 bits or more.
+/// Such a cast is a copy. A value outside that range is reported where it is used as a
+/// device whatever the cast makes of it.
+inline bool keeps_device_values(mlir::Operation* s) {
+  if (s->getNumOperands() != 1 || s->getNumResults() != 1 ||
+      !mlir::isa<mlir::arith::IndexCastOp, mlir::arith::IndexCastUIOp, mlir::arith::ExtSIOp,
+                 mlir::arith::ExtUIOp, mlir::arith::TruncIOp>(s))
+    return false;
+  const mlir::Type t = s->getResult(0).getType();
+  const auto i = mlir::dyn_cast<mlir::IntegerType>(t);
+  return t.isIndex() || (i && i.getWidth() >= 32);
+}
+
 /// Whether an op ends its block as its terminator. The cheap tests first.
 inline bool is_terminator(mlir::Operation* s) {
   return !s->getNextNode() && s->getBlock() && s->mightHaveTrait<mlir::OpTrait::IsTerminator>();
@@ -920,10 +935,13 @@ template <> struct commscope::ir_traits<mlir::ModuleOp> {
       return llvm::SmallVector<variable, 4>(op->getResults().begin(), op->getResults().end());
     return pld::transfer_of(s).targets;
   }
-  /// A binding terminator, an edge of one value or a select's choice is a copy; any
-  /// other statement is the op itself (and what it binds is in values()).
+  /// A binding terminator, an edge of one value, a select's choice or an integer cast
+  /// that keeps devices (pld::keeps_device_values) is a copy; any other statement is the
+  /// op itself (and what it binds is in values()).
   static expression value(statement s) {
     auto* op = llvm::dyn_cast<mlir::Operation*>(s);
+    if (op && op->getNumResults() > 0 && op->getNumRegions() == 0 && pld::keeps_device_values(op))
+      return {op, op->getOperand(0)};
     if (op && (op->getNumResults() > 0 || op->getNumRegions() > 0 || !pld::is_terminator(op)))
       return {op, {}};
     if (const auto t = pld::transfer_of(s); t.sources.size() == 1)
