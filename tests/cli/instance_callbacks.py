@@ -108,6 +108,21 @@ def plain_members(x):
     vc.reshape(args.dims)
 
 
+
+@pl.jit.host
+def made_objects(x):
+    d = pld.alloc_window_buffer(256)
+    vd = pld.window(d, [64], dtype=pl.FP32)
+    chip(x, vd, device=0)
+    views = [vd, vd]
+    views.sort(key=make_config().hook)
+    configs = {"a": Config()}
+    views.sort(key=configs["a"].hook)
+    views.sort(key=Config().hook)
+    vd.reshape(make_config().shape)
+    vd.reshape(configs["a"].shape)
+    vd.reshape(Config().shape)
+
 # An instance's attributes are what its class makes of them: a method, a class attribute
 # (its bases' too), what a method sets of its first parameter, and the attributes of the
 # instances those hold, in this file or in a module of the model.
@@ -126,11 +141,15 @@ def plain_members(x):
 # CHECK: instance_callbacks.py:84:5: error: {{.*}} which is given 'settings.holder.cfg.inherited', which may hold a function of its module
 # CHECK: instance_callbacks.py:86:5: error: {{.*}} which is given 'made.make', which may hold an instance of 'ModelConfig', whose attributes read here may hold a function of its module
 # CHECK: instance_callbacks.py:88:5: error: {{.*}} which is given 'alias.order', which may hold 'model_cfg', whose attributes read here may hold a function of its module
+# CHECK: instance_callbacks.py:118:5: error: {{.*}} which is given 'make_config(...).hook', which may hold 'key_a'
+# CHECK: instance_callbacks.py:120:5: error: {{.*}} which is given 'configs[...].hook', which may hold 'key_a'
+# CHECK: instance_callbacks.py:121:5: error: {{.*}} which is given 'Config(...).hook', which may hold 'key_a'
 # CHECK-NOT: error
-# CHECK: Found 13 errors in 1 file (1 file checked).
+# CHECK: Found 16 errors in 1 file (1 file checked).
 
 # Without the keys, the plans: devices 0 for the first two, which the keys widen
-# (devices 2 and 3 under CPython), and every device for the third.
+# (devices 2 and 3 under CPython), every device for the third, and device 0 for the
+# fourth (3 with the keys).
 # RUN: sed -e "s/views.sort(.*)$/views.sort(key=len)/" %s > %t.plain.py && %commscope-opt -I %S %t.plain.py | %FileCheck --check-prefix=PLAN %s
 # PLAN: host orchestrator 'instances': 1 comm domain
 # PLAN-NEXT: comm_d0  devices [0]  1 slot, 256 B
@@ -138,3 +157,5 @@ def plain_members(x):
 # PLAN-NEXT: comm_d0  devices [0]  1 slot, 256 B
 # PLAN: host orchestrator 'plain_members': 1 comm domain
 # PLAN-NEXT: comm_d0  devices all  1 slot, 256 B
+# PLAN: host orchestrator 'made_objects': 1 comm domain
+# PLAN-NEXT: comm_d0  devices [0]  1 slot, 256 B

@@ -47,12 +47,16 @@ std::string dsl_parser::program_function_among(std::size_t b, std::size_t e) {
 }
 
 std::string dsl_parser::describe(const function_source& source) const {
-  if (source.lambda_returns)
-    return joined({"what '", source.name, "' returns"});
-  if (source.attribute || source.definition == no_definition) {
+  if (source.root != 0 ||
+      (!source.lambda_returns && (source.attribute || source.definition == no_definition))) {
+    // From the name the argument spells (`Config.key`, `configs[...].key`, `make(...).key`).
     std::string spelled = source.root != 0   ? joined({"'", text(t_[source.root])})
                           : source.attribute ? joined({"'", implicit_self_, ".", source.name})
                                              : joined({"'", source.name});
+    if (source.root != 0 && source.root + 1 < t_.size())
+      spelled += t_[source.root + 1].is_op("(")   ? "(...)"
+                 : t_[source.root + 1].is_op("[") ? "[...]"
+                                                  : "";
     for (std::uint32_t j = source.chain; j != 0 && j < t_.size() && t_[j].kind() == tok::name;
          j += 2) {
       (spelled += '.') += text(t_[j]);
@@ -61,7 +65,7 @@ std::string dsl_parser::describe(const function_source& source) const {
     }
     return spelled += '\'';
   }
-  return joined({"what '", source.name, "' returns"});
+  return joined({"what '", source.name, "' returns"}); // a def's or a lambda's
 }
 
 std::string dsl_parser::functions_among(std::int32_t scope, std::size_t b, std::size_t e,
@@ -102,12 +106,30 @@ std::string dsl_parser::functions_among(std::int32_t scope, std::size_t b, std::
     }
     if (attribute || keyword)
       continue;
+    // `make_config().key`, `configs["a"].key`: attributes of what the call or the item
+    // gives, read off it as off a name that holds it.
+    const std::uint32_t postfix = attribute_after_brackets(k + 1, e);
+    const std::size_t before = held.size();
+    const auto read_off = [&] {
+      for (std::size_t j = before; j < held.size() && postfix != 0; ++j) {
+        if (held[j].chain == 0)
+          held[j].chain = postfix;
+        if (held[j].root == 0)
+          held[j].root = static_cast<std::uint32_t>(k);
+      }
+    };
     // A call gives what it returns (`v.reshape(shape_of(x))`): a def of the file may
     // return a function (`views.sort(key=make_key(axis))`), an instance of a class with
     // `__call__` is one. Its arguments are read on.
     if (called) {
-      if (std::string direct = returned_by_call(scope, n, held); !direct.empty())
+      const std::uint32_t outer = chain_;
+      if (postfix != 0)
+        chain_ = postfix;
+      std::string direct = returned_by_call(scope, n, held);
+      chain_ = outer;
+      if (!direct.empty())
         return direct;
+      read_off();
       continue;
     }
     // `self.NAME` of a method of the class the function is a method of.
@@ -195,8 +217,29 @@ std::string dsl_parser::functions_among(std::int32_t scope, std::size_t b, std::
     }
     if (std::string direct = name_function(scope, n, held); !direct.empty())
       return direct;
+    read_off();
   }
   return {};
+}
+
+std::uint32_t dsl_parser::attribute_after_brackets(std::size_t k, std::size_t e) const {
+  bool bracketed = false;
+  while (k < e && (t_[k].is_op("(") || t_[k].is_op("["))) {
+    int nesting = 0;
+    for (; k < e; ++k) {
+      if (t_[k].kind() == tok::op)
+        nesting += bracket_nesting(t_[k].flags());
+      if (nesting == 0)
+        break;
+    }
+    if (k >= e)
+      return 0;
+    ++k;
+    bracketed = true;
+  }
+  return bracketed && k + 1 < e && t_[k].is_op(".") && t_[k + 1].kind() == tok::name
+             ? static_cast<std::uint32_t>(k + 1)
+             : 0;
 }
 
 std::string dsl_parser::name_function(std::int32_t s, std::string_view n,

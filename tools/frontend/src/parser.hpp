@@ -625,6 +625,9 @@ private:
   /// The class (of scan_.definitions) that name `n` read in scope `s` is, where `class`
   /// is its only binding.
   std::optional<std::size_t> class_named(std::int32_t s, std::string_view n);
+  /// The first attribute read off what the calls and items from token k (before e) give
+  /// (`key` of `make_config().key`, of `configs["a"][0].key`); 0: none.
+  std::uint32_t attribute_after_brackets(std::size_t k, std::size_t e) const;
   /// The names of an attribute chain from token `first` (`cfg`, `sub`, `key` of
   /// `cfg.sub.key`); `called`: the last one is called.
   std::vector<std::string_view> chain_names(std::uint32_t first, bool& called) const;
