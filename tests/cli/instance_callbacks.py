@@ -119,9 +119,30 @@ def made_objects(x):
     configs = {"a": Config()}
     views.sort(key=configs["a"].hook)
     views.sort(key=Config().hook)
+    views.sort(key=settings.make_config().hook)
     vd.reshape(make_config().shape)
     vd.reshape(configs["a"].shape)
     vd.reshape(Config().shape)
+    vd.reshape(settings.make_config().shape)
+
+
+class Model:
+    def __init__(self):
+        self.configs = {"a": Config()}
+
+    def make(self):
+        return Config()
+
+    @pl.jit.host
+    def method(self, x):
+        e = pld.alloc_window_buffer(256)
+        ve = pld.window(e, [64], dtype=pl.FP32)
+        chip(x, ve, device=0)
+        views = [ve, ve]
+        views.sort(key=self.make().hook)
+        views.sort(key=self.configs["a"].hook)
+        ve.reshape(self.make().shape)
+        ve.reshape(self.configs["a"].shape)
 
 # An instance's attributes are what its class makes of them: a method, a class attribute
 # (its bases' too), what a method sets of its first parameter, and the attributes of the
@@ -144,12 +165,15 @@ def made_objects(x):
 # CHECK: instance_callbacks.py:118:5: error: {{.*}} which is given 'make_config(...).hook', which may hold 'key_a'
 # CHECK: instance_callbacks.py:120:5: error: {{.*}} which is given 'configs[...].hook', which may hold 'key_a'
 # CHECK: instance_callbacks.py:121:5: error: {{.*}} which is given 'Config(...).hook', which may hold 'key_a'
+# CHECK: instance_callbacks.py:122:5: error: {{.*}} which is given 'settings.make_config(...).hook', which may hold a function of its module
+# CHECK: instance_callbacks.py:142:9: error: {{.*}} which is given what 'make' returns, which may hold 'key_a'
+# CHECK: instance_callbacks.py:143:9: error: {{.*}} which is given 'self.configs.hook', which may hold 'key_a'
 # CHECK-NOT: error
-# CHECK: Found 16 errors in 1 file (1 file checked).
+# CHECK: Found 19 errors in 1 file (1 file checked).
 
 # Without the keys, the plans: devices 0 for the first two, which the keys widen
 # (devices 2 and 3 under CPython), every device for the third, and device 0 for the
-# fourth (3 with the keys).
+# fourth and the method (3 with the keys).
 # RUN: sed -e "s/views.sort(.*)$/views.sort(key=len)/" %s > %t.plain.py && %commscope-opt -I %S %t.plain.py | %FileCheck --check-prefix=PLAN %s
 # PLAN: host orchestrator 'instances': 1 comm domain
 # PLAN-NEXT: comm_d0  devices [0]  1 slot, 256 B
@@ -158,4 +182,7 @@ def made_objects(x):
 # PLAN: host orchestrator 'plain_members': 1 comm domain
 # PLAN-NEXT: comm_d0  devices all  1 slot, 256 B
 # PLAN: host orchestrator 'made_objects': 1 comm domain
+# PLAN-NEXT: comm_d0  devices [0]  1 slot, 256 B
+# PLAN: program 'Model'
+# PLAN-NEXT: host orchestrator 'method': 1 comm domain
 # PLAN-NEXT: comm_d0  devices [0]  1 slot, 256 B

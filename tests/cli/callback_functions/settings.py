@@ -37,3 +37,7 @@ class Holder:
 
 cfg = Config()
 holder = Holder()
+
+
+def make_config():
+    return Config()

@@ -144,10 +144,20 @@ std::string dsl_parser::functions_among(std::int32_t scope, std::size_t b, std::
         k += 2;
         continue;
       }
-      // `self.make_key(3)`: what a method of the class returns.
+      // `self.make_key(3)`: what a method of the class returns, and what is read off it
+      // (`self.make_config().key`).
+      const std::uint32_t after = attribute_after_brackets(k + 3, e);
       if (called_attribute) {
-        if (std::string direct = returned_by_binding(cls, attribute_name, held); !direct.empty())
+        const std::uint32_t outer = chain_;
+        if (after != 0)
+          chain_ = after;
+        std::string direct = returned_by_binding(cls, attribute_name, held);
+        chain_ = outer;
+        if (!direct.empty())
           return direct;
+        for (std::size_t j = before; j < held.size() && after != 0; ++j)
+          if (held[j].chain == 0)
+            held[j].chain = after;
         k += 2;
         continue;
       }
@@ -155,11 +165,12 @@ std::string dsl_parser::functions_among(std::int32_t scope, std::size_t b, std::
       if (members.functions.contains(attribute_name))
         return joined({"'", n, ".", attribute_name, "'"});
       // A class attribute (`key_fn = by_rank`), or what a method of the class sets
-      // (`self.key_fn = by_rank` in __init__), and what is read off it (`self.cfg.key`).
+      // (`self.key_fn = by_rank` in __init__), and what is read off it (`self.cfg.key`,
+      // `self.configs["a"].key`).
       held.push_back({cls, attribute_name, no_definition, true,
                       k + 4 < e && t_[k + 3].is_op(".") && t_[k + 4].kind() == tok::name
                           ? static_cast<std::uint32_t>(k + 4)
-                          : 0});
+                          : after});
       k += 2;
       continue;
     }
@@ -182,6 +193,15 @@ std::string dsl_parser::functions_among(std::int32_t scope, std::size_t b, std::
         if (called_attribute &&
             loader_->returns_function(importer_, module->first, module->second, text(t_[last])))
           return joined({"what '", spelled, "' returns, which may hold a function of its module"});
+        // `settings.make_config().key`: what is read off what it returns.
+        if (const std::uint32_t after = attribute_after_brackets(last + 1, e); after != 0) {
+          bool called_after = false;
+          const auto members = chain_names(after, called_after);
+          if (loader_->member_holds_function(importer_, module->first, module->second,
+                                             text(t_[last]), members, called_after))
+            return joined({"'", spelled, "(...).", members.front(),
+                           "', which may hold a function of its module"});
+        }
       }
       // An attribute of a class of another module of the program, or of an instance of
       // one (`from settings import cfg`, then `cfg.key`; `settings.cfg.order`).
@@ -195,7 +215,6 @@ std::string dsl_parser::functions_among(std::int32_t scope, std::size_t b, std::
       if (const auto cls = class_named(scope, n)) {
         const std::uint32_t outer = chain_;
         chain_ = static_cast<std::uint32_t>(k + 2);
-        const std::size_t before = held.size();
         std::string direct = instance_members(*cls, held);
         chain_ = outer;
         if (!direct.empty())
@@ -207,7 +226,6 @@ std::string dsl_parser::functions_among(std::int32_t scope, std::size_t b, std::
       }
       // Else, as its root: an attribute of an instance of a class of the file (`cfg.key`),
       // or of a value that may hold a function (`table.get`).
-      const std::size_t before = held.size();
       if (std::string direct = name_function(scope, n, held); !direct.empty())
         return direct;
       for (std::size_t j = before; j < held.size(); ++j)

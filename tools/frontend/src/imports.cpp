@@ -663,8 +663,9 @@ public:
       for (std::uint32_t e = k + 1;
            e < d.body_end && e < t_.size() && t_[e].kind() != tok::newline && !t_[e].is_op(";");
            ++e)
-        if (t_[e].is_keyword("lambda") || (t_[e].kind() == tok::name && !t_[e - 1].is_op(".") &&
-                                           (made.contains(text(e)) || names_function(text(e)))))
+        if (t_[e].is_keyword("lambda") ||
+            (t_[e].kind() == tok::name && !t_[e - 1].is_op(".") &&
+             (made.contains(text(e)) || names_function(text(e))) && !plain_instance(e)))
           return true;
     }
     return false;
@@ -675,6 +676,20 @@ public:
     index();
     const auto it = classes_.find(n);
     return it == classes_.end() ? nullptr : it->second;
+  }
+
+  /// Whether token k makes an instance of a class of the module without `__call__`
+  /// (`Config(...)`), which is no function.
+  [[nodiscard]] bool plain_instance(std::uint32_t k) const {
+    if (k + 1 >= t_.size() || !t_[k + 1].is_op("("))
+      return false;
+    const definition* cls = class_named(text(k));
+    if (!cls)
+      return false;
+    for (const definition* member : defined_in(cls->own_scope))
+      if (text(member->keyword + 1) == "__call__")
+        return false;
+    return true;
   }
 
   /// The defs and classes of a class body.
@@ -706,6 +721,22 @@ public:
       return mentions(b, e);
     classes.add(cls);
     return mentions(b + 2, e - 1);
+  }
+
+  /// Whether what def `d` returns may hold a function, or members (as below) read off it:
+  /// an instance of a class of the module its returns make.
+  [[nodiscard]] bool returns_hold_function(const definition& d,
+                                           const std::vector<std::string_view>& members,
+                                           bool called) const {
+    class_queue classes;
+    for (std::uint32_t k = d.body_begin; k < d.body_end && k < t_.size(); ++k)
+      if ((t_[k].is_keyword("return") || t_[k].is_keyword("yield")) &&
+          holds_function(k + 1, std::min(statement_end(t_, k), d.body_end), classes))
+        return true;
+    for (const definition* cls : classes.order)
+      if (members_hold_function(*cls, members, called))
+        return true;
+    return false;
   }
 
   /// Whether members (attributes read one after another off an instance of class `cls`,
@@ -874,6 +905,11 @@ bool loader_state::member_holds_function(const importer& from, std::string_view 
       // binds the name to (`cfg = Config()`), whose class is read.
       if (const definition* cls = reader.class_named(current))
         return reader.members_hold_function(*cls, members, called) ? 1 : 0;
+      // A def (`settings.make_config().key`): the instances its returns make, or a
+      // function they give.
+      for (const definition* d : reader.defined_in(0))
+        if (!d->is_class && reader.text(d->keyword + 1) == current)
+          return reader.returns_hold_function(*d, members, called) ? 1 : 0;
       int bound = -1; // not bound here
       for (const auto& r : m->scan->scopes[0].records) {
         if (reader.text(r.name) != current)

@@ -368,6 +368,19 @@ inline std::string dotted_name(const token_stream& ts, std::uint32_t b, std::uin
   return want_name ? std::string() : r;
 }
 
+/// Whether def `d`, defined in scope `d.scope` of `scopes`, takes its receiver as its
+/// first parameter: a def of a class body not marked `@staticmethod` (`self`, or `cls`).
+inline bool takes_receiver(const token_stream& ts, const std::vector<py_scope>& scopes,
+                           const definition& d) {
+  if (d.scope < 0 || static_cast<std::size_t>(d.scope) >= scopes.size() ||
+      scopes[static_cast<std::size_t>(d.scope)].what != py_scope::kind::class_body)
+    return false;
+  for (const auto& [b, e] : d.decorators)
+    if (dotted_name(ts, b, e) == "staticmethod")
+      return false;
+  return true;
+}
+
 /// Calls `bind(i)` for the token index of each name that the target list [b, e) binds
 /// (`a, (b, *c)`): names inside the brackets after an operand (`y[i]`, `f(k).a`) are read,
 /// not bound, and so is the base of an element or attribute. Returns whether some target

@@ -300,7 +300,10 @@ program_unit dsl_parser::run(const candidate_program& cp, std::string_view stem)
     scope_ = cp.is_class ? scan_.scopes[static_cast<std::size_t>(d.scope)].parent : d.scope;
     returns_to_callers_ = h < hosts.size() && hosts[h] == cp.functions[k] && called[h++];
     host_name_ = text(t_[d.name]);
-    prog->functions.push_back(parse_function(d, sigs[k], cp.is_class));
+    // A method's receiver is implicit, in a program class or in a class that holds jit
+    // functions (`self.key` is then the class's attribute, not a parameter's).
+    prog->functions.push_back(
+        parse_function(d, sigs[k], cp.is_class || takes_receiver(ts_, scan_.scopes, d)));
   }
   // A group nested in a function: a name that a function around it binds to anything but
   // a DSL function is that binding, as Python finds it, not the DSL function of a scope

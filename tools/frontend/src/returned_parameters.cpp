@@ -108,11 +108,7 @@ void returned_parameter_table::parameters(std::uint32_t d) {
     return;
   }
   // A method's receiver is no argument of its calls (`self.f(x)`), unless it is static.
-  bool skip = def.scope >= 0 && static_cast<std::size_t>(def.scope) < scan_.scopes.size() &&
-              scan_.scopes[static_cast<std::size_t>(def.scope)].what == py_scope::kind::class_body;
-  for (const auto& [b, e] : def.decorators)
-    if (dotted_name(ts_, b, e) == "staticmethod")
-      skip = false;
+  bool skip = takes_receiver(ts_, scan_.scopes, def);
   int depth = 0;
   bool at_start = true;
   for (++i; i < def.colon; ++i) {
