@@ -26,6 +26,18 @@ std::string joined(std::initializer_list<std::string_view> pieces) {
   return s;
 }
 
+/// The ':' after the parameters of the lambda at token `lambda` (or e): its body follows.
+std::size_t lambda_colon(const std::vector<token>& t, std::size_t lambda, std::size_t e) {
+  std::size_t colon = lambda + 1;
+  for (int nesting = 0; colon < e; ++colon) {
+    if (t[colon].kind() == tok::op)
+      nesting += bracket_nesting(t[colon].flags());
+    if (nesting == 0 && t[colon].is_op(":"))
+      break;
+  }
+  return colon;
+}
+
 /// A lookup by name, whose value may be any function: `globals()["by_rank"]`,
 /// `getattr(keys, name)`, `vars(m)[n]`, or an attribute `import_module`, `__dict__`.
 bool looks_up(std::string_view n, bool called, bool attribute) {
@@ -86,14 +98,7 @@ std::string dsl_parser::functions_among(std::int32_t scope, std::size_t b, std::
     // the value (`field(default_factory=lambda: [64, 64])`), as a function's return is.
     if (keyword && n == "default_factory" && k + 2 < e) {
       if (t_[k + 2].is_keyword("lambda")) {
-        std::size_t colon = k + 3;
-        for (int nesting = 0; colon < e; ++colon) {
-          if (t_[colon].kind() == tok::op)
-            nesting += bracket_nesting(t_[colon].flags());
-          if (nesting == 0 && t_[colon].is_op(":"))
-            break;
-        }
-        k = colon;
+        k = lambda_colon(t_, k + 2, e);
         continue;
       }
       if (t_[k + 2].kind() == tok::name && !t_[k + 2].is_reserved() &&
@@ -500,14 +505,7 @@ std::string dsl_parser::function_held_by(const function_source& source) {
         const auto [b, e] = binding_value_tokens(records[r]);
         if (b >= e || !t_[b].is_keyword("lambda") || !found.empty())
           continue;
-        std::uint32_t body = b + 1;
-        for (int nesting = 0; body < e; ++body) {
-          if (t_[body].kind() == tok::op)
-            nesting += bracket_nesting(t_[body].flags());
-          if (nesting == 0 && t_[body].is_op(":"))
-            break;
-        }
-        read(at.scope, body + 1, e);
+        read(at.scope, lambda_colon(t_, b, e) + 1, e);
       }
       continue;
     }

@@ -828,14 +828,17 @@ private:
   mutable std::unordered_map<std::string_view, const definition*> classes_;
   mutable std::unordered_map<std::int32_t, std::vector<const definition*>> defined_in_;
 };
+
 } // namespace
 
-bool loader_state::returns_function(const importer& from, std::string_view module,
-                                    std::uint32_t level, std::string_view name) {
+template <class Answer>
+bool loader_state::through_reexports(const importer& from, std::string_view module,
+                                     std::uint32_t level, std::string_view name,
+                                     std::unordered_map<std::string, bool>& cache,
+                                     std::string_view suffix, Answer&& answer) {
   importer at = from;
   std::string current_module(module), current(name);
   std::uint32_t current_level = level;
-  // Re-exports (`from .impl import make_key`) followed a bounded number of modules.
   for (std::size_t depth = 0; depth < max_chain; ++depth) {
     std::vector<std::string> searched;
     const auto m = find(at, current_module, current_level, searched);
@@ -843,28 +846,15 @@ bool loader_state::returns_function(const importer& from, std::string_view modul
       return false;
     if (m->unreadable || m->error || m->scan->dynamic_globals)
       return true;
-    // Asked for each call in a method's arguments: each function is read once.
-    const std::string key = star_key(m.get(), current);
-    if (const auto it = returns_function_.find(key); it != returns_function_.end())
+    // Asked for each argument of a method: each is read once.
+    std::string key = star_key(m.get(), current);
+    key += suffix;
+    if (const auto it = cache.find(key); it != cache.end())
       return it->second;
     const module_functions reader(*m);
-    const auto answer = [&] {
-      for (const definition& d : m->scan->definitions) {
-        if (d.scope != 0 || reader.text(d.keyword + 1) != current)
-          continue;
-        if (d.is_class) {
-          for (std::uint32_t k = d.body_begin; k < d.body_end && k < m->ts.tokens.size(); ++k)
-            if (m->ts.tokens[k].kind() == tok::name && reader.text(k) == "__call__")
-              return 1;
-          return 0;
-        }
-        return reader.def_returns_function(d) ? 1 : 0;
-      }
-      return -1; // not defined here
-    }();
-    if (answer >= 0) {
-      returns_function_.emplace(key, answer == 1);
-      return answer == 1;
+    if (const int here = answer(*m, reader, std::string_view(current)); here >= 0) {
+      cache.emplace(key, here == 1);
+      return here == 1;
     }
     const import_record* imp = import_of(*m->scan, current, 0, true);
     if (!imp || imp->name.empty())
@@ -877,67 +867,62 @@ bool loader_state::returns_function(const importer& from, std::string_view modul
   return true;
 }
 
+bool loader_state::returns_function(const importer& from, std::string_view module,
+                                    std::uint32_t level, std::string_view name) {
+  return through_reexports(
+      from, module, level, name, returns_function_, "",
+      [](const scanned_module& m, const module_functions& reader, std::string_view current) {
+        for (const definition& d : m.scan->definitions) {
+          if (d.scope != 0 || reader.text(d.keyword + 1) != current)
+            continue;
+          if (d.is_class) {
+            for (std::uint32_t k = d.body_begin; k < d.body_end && k < m.ts.tokens.size(); ++k)
+              if (m.ts.tokens[k].kind() == tok::name && reader.text(k) == "__call__")
+                return 1;
+            return 0;
+          }
+          return reader.def_returns_function(d) ? 1 : 0;
+        }
+        return -1; // not defined here
+      });
+}
+
 bool loader_state::member_holds_function(const importer& from, std::string_view module,
                                          std::uint32_t level, std::string_view name,
                                          const std::vector<std::string_view>& members,
                                          bool called) {
-  importer at = from;
-  std::string current_module(module), current(name);
-  std::uint32_t current_level = level;
-  for (std::size_t depth = 0; depth < max_chain; ++depth) {
-    std::vector<std::string> searched;
-    const auto m = find(at, current_module, current_level, searched);
-    if (!m)
-      return false;
-    if (m->unreadable || m->error || m->scan->dynamic_globals)
-      return true;
-    // Asked for each attribute a method is given: each spelling is read once.
-    std::string key = star_key(m.get(), current);
-    for (const std::string_view member : members)
-      (key += '.') += member;
-    if (called)
-      key += "()";
-    if (const auto it = member_holds_function_.find(key); it != member_holds_function_.end())
-      return it->second;
-    const module_functions reader(*m);
-    const auto answer = [&] {
-      // The class itself (`Config.order`, `Config().hook`), or an instance the module
-      // binds the name to (`cfg = Config()`), whose class is read.
-      if (const definition* cls = reader.class_named(current))
-        return reader.members_hold_function(*cls, members, called) ? 1 : 0;
-      // A def (`settings.make_config().key`): the instances its returns make, or a
-      // function they give.
-      for (const definition* d : reader.defined_in(0))
-        if (!d->is_class && reader.text(d->keyword + 1) == current)
-          return reader.returns_hold_function(*d, members, called) ? 1 : 0;
-      int bound = -1; // not bound here
-      for (const auto& r : m->scan->scopes[0].records) {
-        if (reader.text(r.name) != current)
-          continue;
-        bound = 0;
-        module_functions::class_queue classes;
-        if (meaning_of(m->ts.tokens, r).what == record_meaning::kind::function ||
-            reader.holds_function(r.rhs_begin, r.rhs_end, classes) ||
-            reader.given_function(current) ||
-            (!classes.order.empty() &&
-             reader.members_hold_function(*classes.order.front(), members, called)))
-          return 1;
-      }
-      return bound;
-    }();
-    if (answer >= 0) {
-      member_holds_function_.emplace(std::move(key), answer == 1);
-      return answer == 1;
-    }
-    const import_record* imp = import_of(*m->scan, current, 0, true);
-    if (!imp || imp->name.empty())
-      return false;
-    at = importer_in(*m);
-    current_module = imp->module;
-    current = imp->name;
-    current_level = imp->level;
-  }
-  return true;
+  std::string suffix;
+  for (const std::string_view member : members)
+    (suffix += '.') += member;
+  if (called)
+    suffix += "()";
+  return through_reexports(
+      from, module, level, name, member_holds_function_, suffix,
+      [&](const scanned_module& m, const module_functions& reader, std::string_view current) {
+        // The class itself (`Config.order`, `Config().hook`), or an instance the module
+        // binds the name to (`cfg = Config()`), whose class is read.
+        if (const definition* cls = reader.class_named(current))
+          return reader.members_hold_function(*cls, members, called) ? 1 : 0;
+        // A def (`settings.make_config().key`): the instances its returns make, or a
+        // function they give.
+        for (const definition* d : reader.defined_in(0))
+          if (!d->is_class && reader.text(d->keyword + 1) == current)
+            return reader.returns_hold_function(*d, members, called) ? 1 : 0;
+        int bound = -1; // not bound here
+        for (const auto& r : m.scan->scopes[0].records) {
+          if (reader.text(r.name) != current)
+            continue;
+          bound = 0;
+          module_functions::class_queue classes;
+          if (meaning_of(m.ts.tokens, r).what == record_meaning::kind::function ||
+              reader.holds_function(r.rhs_begin, r.rhs_end, classes) ||
+              reader.given_function(current) ||
+              (!classes.order.empty() &&
+               reader.members_hold_function(*classes.order.front(), members, called)))
+            return 1;
+        }
+        return bound;
+      });
 }
 
 loader_state::decorator_lookup loader_state::decorator(const importer& from,

@@ -242,6 +242,15 @@ private:
   /// The modules and names a star import's search found nothing in, by star_key: star
   /// imports that meet again (a diamond of re-exports) are searched once.
   using exhausted_set = std::unordered_set<std::string>;
+  /// Follows `name` of `module` through re-exports (`from .impl import make_key`), a
+  /// bounded number of modules: `answer(m, reader, name)` is asked in each, -1 where the
+  /// module does not define it; answers are kept in `cache` by star_key and `suffix`.
+  /// False for a module not found; true where its names cannot be read or the chain is
+  /// too long. (imports.cpp)
+  template <class Answer>
+  bool through_reexports(const importer& from, std::string_view module, std::uint32_t level,
+                         std::string_view name, std::unordered_map<std::string, bool>& cache,
+                         std::string_view suffix, Answer&& answer);
   static std::string star_key(const scanned_module* m, std::string_view name) {
     return std::to_string(reinterpret_cast<std::uintptr_t>(m)) + ':' + std::string(name);
   }
