@@ -38,6 +38,9 @@ class Outer:
     def __init__(self):
         self.cfg = Config()
 
+    def config(self):
+        return Config()
+
 
 @dataclass
 class ModelArgs:
@@ -120,10 +123,12 @@ def made_objects(x):
     views.sort(key=configs["a"].hook)
     views.sort(key=Config().hook)
     views.sort(key=settings.make_config().hook)
+    views.sort(key=outer.config().hook)
     vd.reshape(make_config().shape)
     vd.reshape(configs["a"].shape)
     vd.reshape(Config().shape)
     vd.reshape(settings.make_config().shape)
+    vd.reshape(outer.config().shape)
 
 
 class Model:
@@ -149,27 +154,28 @@ class Model:
 # instances those hold, in this file or in a module of the model.
 # RUN: %commscope-opt -I %S %s > %t.out; test $? -eq 1
 # RUN: %FileCheck %s < %t.out
-# CHECK: instance_callbacks.py:65:5: error: a view of allocation 'a' is, or is held by, the object of 'views.sort', which is given 'cfg.order', which may hold 'Config.order': the method may call it with the object, a call the pass does not follow [view-escapes]
-# CHECK: instance_callbacks.py:66:5: error: {{.*}} which is given 'cfg.make', which may hold a lambda
-# CHECK: instance_callbacks.py:67:5: error: {{.*}} which is given 'cfg.inherited', which may hold 'key_a'
-# CHECK: instance_callbacks.py:68:5: error: {{.*}} which is given 'cfg.hook', which may hold 'key_a'
-# CHECK: instance_callbacks.py:69:5: error: {{.*}} which is given 'outer.cfg.hook', which may hold 'key_a'
-# CHECK: instance_callbacks.py:71:5: error: {{.*}} which is given 'local.hook', which may hold 'key_a'
-# CHECK: instance_callbacks.py:72:5: error: {{.*}} which is given 'Config.inherited', which may hold 'key_a'
-# CHECK: instance_callbacks.py:73:5: error: {{.*}} which is given 'args.key', which may hold 'key_a'
-# CHECK: instance_callbacks.py:82:5: error: {{.*}} which is given 'model_cfg.hook', which may hold a function of its module
-# CHECK: instance_callbacks.py:83:5: error: {{.*}} which is given 'settings.cfg.order', which may hold a function of its module
-# CHECK: instance_callbacks.py:84:5: error: {{.*}} which is given 'settings.holder.cfg.inherited', which may hold a function of its module
-# CHECK: instance_callbacks.py:86:5: error: {{.*}} which is given 'made.make', which may hold an instance of 'ModelConfig', whose attributes read here may hold a function of its module
-# CHECK: instance_callbacks.py:88:5: error: {{.*}} which is given 'alias.order', which may hold 'model_cfg', whose attributes read here may hold a function of its module
-# CHECK: instance_callbacks.py:118:5: error: {{.*}} which is given 'make_config(...).hook', which may hold 'key_a'
-# CHECK: instance_callbacks.py:120:5: error: {{.*}} which is given 'configs[...].hook', which may hold 'key_a'
-# CHECK: instance_callbacks.py:121:5: error: {{.*}} which is given 'Config(...).hook', which may hold 'key_a'
-# CHECK: instance_callbacks.py:122:5: error: {{.*}} which is given 'settings.make_config(...).hook', which may hold a function of its module
-# CHECK: instance_callbacks.py:142:9: error: {{.*}} which is given what 'make' returns, which may hold 'key_a'
-# CHECK: instance_callbacks.py:143:9: error: {{.*}} which is given 'self.configs.hook', which may hold 'key_a'
+# CHECK: instance_callbacks.py:68:5: error: a view of allocation 'a' is, or is held by, the object of 'views.sort', which is given 'cfg.order', which may hold 'Config.order': the method may call it with the object, a call the pass does not follow [view-escapes]
+# CHECK: instance_callbacks.py:69:5: error: {{.*}} which is given 'cfg.make(...)', which may hold a lambda
+# CHECK: instance_callbacks.py:70:5: error: {{.*}} which is given 'cfg.inherited', which may hold 'key_a'
+# CHECK: instance_callbacks.py:71:5: error: {{.*}} which is given 'cfg.hook', which may hold 'key_a'
+# CHECK: instance_callbacks.py:72:5: error: {{.*}} which is given 'outer.cfg.hook', which may hold 'key_a'
+# CHECK: instance_callbacks.py:74:5: error: {{.*}} which is given 'local.hook', which may hold 'key_a'
+# CHECK: instance_callbacks.py:75:5: error: {{.*}} which is given 'Config.inherited', which may hold 'key_a'
+# CHECK: instance_callbacks.py:76:5: error: {{.*}} which is given 'args.key', which may hold 'key_a'
+# CHECK: instance_callbacks.py:85:5: error: {{.*}} which is given 'model_cfg.hook', which may hold a function of its module
+# CHECK: instance_callbacks.py:86:5: error: {{.*}} which is given 'settings.cfg.order', which may hold a function of its module
+# CHECK: instance_callbacks.py:87:5: error: {{.*}} which is given 'settings.holder.cfg.inherited', which may hold a function of its module
+# CHECK: instance_callbacks.py:89:5: error: {{.*}} which is given 'made.make(...)', which may hold an instance of 'ModelConfig', whose attributes read here may hold a function of its module
+# CHECK: instance_callbacks.py:91:5: error: {{.*}} which is given 'alias.order', which may hold 'model_cfg', whose attributes read here may hold a function of its module
+# CHECK: instance_callbacks.py:121:5: error: {{.*}} which is given 'make_config(...).hook', which may hold 'key_a'
+# CHECK: instance_callbacks.py:123:5: error: {{.*}} which is given 'configs[...].hook', which may hold 'key_a'
+# CHECK: instance_callbacks.py:124:5: error: {{.*}} which is given 'Config(...).hook', which may hold 'key_a'
+# CHECK: instance_callbacks.py:125:5: error: {{.*}} which is given 'settings.make_config(...).hook', which may hold a function of its module
+# CHECK: instance_callbacks.py:126:5: error: {{.*}} which is given 'outer.config(...).hook', which may hold 'key_a'
+# CHECK: instance_callbacks.py:147:9: error: {{.*}} which is given what 'make' returns, which may hold 'key_a'
+# CHECK: instance_callbacks.py:148:9: error: {{.*}} which is given 'self.configs.hook', which may hold 'key_a'
 # CHECK-NOT: error
-# CHECK: Found 19 errors in 1 file (1 file checked).
+# CHECK: Found 20 errors in 1 file (1 file checked).
 
 # Without the keys, the plans: devices 0 for the first two, which the keys widen
 # (devices 2 and 3 under CPython), every device for the third, and device 0 for the

@@ -69,13 +69,7 @@ std::string dsl_parser::describe(const function_source& source) const {
       spelled += t_[source.root + 1].is_op("(")   ? "(...)"
                  : t_[source.root + 1].is_op("[") ? "[...]"
                                                   : "";
-    for (std::uint32_t j = source.chain; j != 0 && j < t_.size() && t_[j].kind() == tok::name;
-         j += 2) {
-      (spelled += '.') += text(t_[j]);
-      if (j + 2 >= t_.size() || !t_[j + 1].is_op("."))
-        break;
-    }
-    return spelled += '\'';
+    return (spelled += chain_spelling(source.chain)) += '\'';
   }
   return joined({"what '", source.name, "' returns"}); // a def's or a lambda's
 }
@@ -245,6 +239,22 @@ std::string dsl_parser::functions_among(std::int32_t scope, std::size_t b, std::
   return {};
 }
 
+std::string dsl_parser::chain_spelling(std::uint32_t first) const {
+  std::string spelled;
+  for (std::uint32_t j = first; j != 0 && j < t_.size() && t_[j].kind() == tok::name;) {
+    (spelled += '.') += text(t_[j]);
+    if (j + 2 < t_.size() && t_[j + 1].is_op(".") && t_[j + 2].kind() == tok::name) {
+      j += 2;
+    } else if (j + 1 < t_.size() && (t_[j + 1].is_op("(") || t_[j + 1].is_op("["))) {
+      spelled += t_[j + 1].is_op("(") ? "(...)" : "[...]";
+      j = attribute_after_brackets(j + 1, t_.size());
+    } else {
+      break;
+    }
+  }
+  return spelled;
+}
+
 std::uint32_t dsl_parser::attribute_after_brackets(std::size_t k, std::size_t e) const {
   bool bracketed = false;
   while (k < e && (t_[k].is_op("(") || t_[k].is_op("["))) {
@@ -411,21 +421,28 @@ std::string dsl_parser::instance_members(std::size_t class_index,
     }
   }
   // What a method returns, for `cfg.make_key(3)`, a property and `__getattr__`.
-  const auto returned = [&](const definition& cls, std::string_view method) {
-    chain_ = 0;
+  // `then`: the attribute read off what it returns (`cfg.make().key`), 0: none.
+  const auto returned = [&](const definition& cls, std::string_view method, std::uint32_t then) {
+    const std::size_t mark = held.size();
+    chain_ = then;
     std::string direct = returned_by_binding(cls.own_scope, method, held);
     chain_ = chain;
+    for (std::size_t j = mark; j < held.size() && then != 0; ++j)
+      if (held[j].chain == 0)
+        held[j].chain = then;
     return direct;
   };
   // Any attribute may be what `__getattr__` makes.
   for (const std::size_t c : classes)
     for (const std::string_view getter : {"__getattr__", "__getattribute__"})
       if (functions_of_scope(scan_.definitions[c].own_scope).functions.contains(getter))
-        if (std::string direct = returned(scan_.definitions[c], getter); !direct.empty())
+        if (std::string direct = returned(scan_.definitions[c], getter, 0); !direct.empty())
           return direct;
   for (std::uint32_t j = chain; j < t_.size() && t_[j].kind() == tok::name; j += 2) {
     const std::string_view member = text(t_[j]);
     const bool called = j + 1 < t_.size() && t_[j + 1].is_op("(");
+    // What is read off its call or its item (`cfg.make().key`, `cfg.items[0].key`).
+    const std::uint32_t then = attribute_after_brackets(j + 1, t_.size());
     for (const std::size_t c : classes) {
       const definition& cls = scan_.definitions[c];
       const scope_functions& members = functions_of_scope(cls.own_scope);
@@ -433,11 +450,11 @@ std::string dsl_parser::instance_members(std::size_t class_index,
         // `cfg.make_key(3)`, a property: what the method returns; `cfg.order`: the method.
         if (!called && !reads_property(cls.own_scope, member))
           return joined({"'", text(t_[cls.name]), ".", member, "'"});
-        if (std::string direct = returned(cls, member); !direct.empty())
+        if (std::string direct = returned(cls, member, called ? then : 0); !direct.empty())
           return direct;
         continue;
       }
-      held.push_back({cls.own_scope, member, no_definition, true, chain});
+      held.push_back({cls.own_scope, member, no_definition, true, then != 0 ? then : chain});
     }
     if (j + 2 >= t_.size() || !t_[j + 1].is_op("."))
       break;
@@ -450,14 +467,8 @@ std::string dsl_parser::function_held_by(const function_source& source) {
     std::string k = std::to_string(x.scope);
     k += x.attribute ? '.' : x.lambda_returns ? '^' : x.definition == no_definition ? ':' : '@';
     k += x.name;
-    // The attributes by name, so that each spelling is searched once.
-    if (x.chain != 0) {
-      bool called = false;
-      for (const std::string_view member : chain_names(x.chain, called))
-        (k += '>') += member;
-      if (called)
-        k += "()";
-    }
+    // The attributes as spelled, so that each spelling is searched once.
+    k += chain_spelling(x.chain);
     return k;
   };
   const std::string first = key(source);

@@ -628,6 +628,9 @@ private:
   /// The first attribute read off what the calls and items from token k (before e) give
   /// (`key` of `make_config().key`, of `configs["a"][0].key`); 0: none.
   std::uint32_t attribute_after_brackets(std::size_t k, std::size_t e) const;
+  /// An attribute chain from token `first` as the file spells it, calls and items
+  /// elided: `.make(...).key`; empty for 0.
+  std::string chain_spelling(std::uint32_t first) const;
   /// The names of an attribute chain from token `first` (`cfg`, `sub`, `key` of
   /// `cfg.sub.key`); `called`: the last one is called.
   std::vector<std::string_view> chain_names(std::uint32_t first, bool& called) const;
