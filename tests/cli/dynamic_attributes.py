@@ -74,6 +74,7 @@ def imported(x):
     views.sort(key=dynamic.late.key)
     views.sort(key=dynamic.setter.key)
     views.sort(key=dynamic.plain.extra)
+    views.sort(key=dynamic.make_caller())
 
 
 @pl.jit.host
@@ -103,8 +104,9 @@ def values(x):
 # CHECK: dynamic_attributes.py:74:5: error: {{.*}} which is given 'dynamic.late.key', which may hold a function of its module
 # CHECK: dynamic_attributes.py:75:5: error: {{.*}} which is given 'dynamic.setter.key', which may hold a function of its module
 # CHECK: dynamic_attributes.py:76:5: error: {{.*}} which is given 'dynamic.plain.extra', which may hold a function of its module
+# CHECK: dynamic_attributes.py:77:5: error: {{.*}} which is given what 'dynamic.make_caller' returns, which may hold a function of its module
 # CHECK-NOT: error
-# CHECK: Found 10 errors in 1 file (1 file checked).
+# CHECK: Found 11 errors in 1 file (1 file checked).
 
 # Without the keys, the plans: device 0 for the first two, which the keys widen (device 3
 # under CPython), and every device for the third.

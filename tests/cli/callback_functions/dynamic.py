@@ -46,3 +46,11 @@ late = Late()
 setter = Setter()
 plain = Props()
 plain.extra = key_a
+
+
+class Caller:
+    __call__ = staticmethod(key_a)
+
+
+def make_caller():
+    return Caller()

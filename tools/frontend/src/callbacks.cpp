@@ -373,9 +373,8 @@ std::string dsl_parser::returned_by_binding(std::int32_t s, std::string_view n,
       continue;
     }
     // An instance is called through its class's __call__.
-    for (std::uint32_t k = def.body_begin; k < def.body_end && k < t_.size(); ++k)
-      if (t_[k].kind() == tok::name && text(t_[k]) == "__call__")
-        return joined({"an instance of '", n, "', whose __call__ it may call"});
+    if (names_call(ts_, def))
+      return joined({"an instance of '", n, "', whose __call__ it may call"});
     // `cfg = Config()`, then `cfg.key`: what the class makes of its attributes.
     if (chain_ != 0)
       if (std::string direct = instance_members(d->second, held); !direct.empty())

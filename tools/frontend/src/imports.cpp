@@ -684,12 +684,7 @@ public:
     if (k + 1 >= t_.size() || !t_[k + 1].is_op("("))
       return false;
     const definition* cls = class_named(text(k));
-    if (!cls)
-      return false;
-    for (const definition* member : defined_in(cls->own_scope))
-      if (text(member->keyword + 1) == "__call__")
-        return false;
-    return true;
+    return cls && !names_call(m_.ts, *cls);
   }
 
   /// The defs and classes of a class body.
@@ -875,12 +870,8 @@ bool loader_state::returns_function(const importer& from, std::string_view modul
         for (const definition& d : m.scan->definitions) {
           if (d.scope != 0 || reader.text(d.keyword + 1) != current)
             continue;
-          if (d.is_class) {
-            for (std::uint32_t k = d.body_begin; k < d.body_end && k < m.ts.tokens.size(); ++k)
-              if (m.ts.tokens[k].kind() == tok::name && reader.text(k) == "__call__")
-                return 1;
-            return 0;
-          }
+          if (d.is_class)
+            return names_call(m.ts, d) ? 1 : 0;
           return reader.def_returns_function(d) ? 1 : 0;
         }
         return -1; // not defined here

@@ -148,6 +148,15 @@ struct definition {
   std::uint32_t adopted_decorator = 0;
 };
 
+/// Whether class `cls` may make callable instances: its body names `__call__` (a def, or
+/// `__call__ = f`).
+inline bool names_call(const token_stream& ts, const definition& cls) {
+  for (std::uint32_t k = cls.body_begin; k < cls.body_end && k < ts.tokens.size(); ++k)
+    if (ts.tokens[k].kind() == tok::name && ts.text(ts.tokens[k]) == "__call__")
+      return true;
+  return false;
+}
+
 /// Whether def `d` is a property (`@property`, `@functools.cached_property`): reading
 /// the attribute calls it.
 inline bool is_property(const token_stream& ts, const definition& d) {
