@@ -62,13 +62,12 @@ std::string dsl_parser::describe(const function_source& source) const {
   if (source.root != 0 ||
       (!source.lambda_returns && (source.attribute || source.definition == no_definition))) {
     // From the name the argument spells (`Config.key`, `configs[...].key`, `make(...).key`).
-    std::string spelled = source.root != 0   ? joined({"'", text(t_[source.root])})
-                          : source.attribute ? joined({"'", implicit_self_, ".", source.name})
-                                             : joined({"'", source.name});
-    if (source.root != 0 && source.root + 1 < t_.size())
-      spelled += t_[source.root + 1].is_op("(")   ? "(...)"
-                 : t_[source.root + 1].is_op("[") ? "[...]"
-                                                  : "";
+    if (source.root != 0) { // its chain continues the root's: `.configs[...].key`
+      const std::string chain = chain_spelling(source.root);
+      return joined({"'", std::string_view(chain).substr(chain.empty() ? 0 : 1), "'"});
+    }
+    std::string spelled = source.attribute ? joined({"'", implicit_self_, ".", source.name})
+                                           : joined({"'", source.name});
     return (spelled += chain_spelling(source.chain)) += '\'';
   }
   return joined({"what '", source.name, "' returns"}); // a def's or a lambda's
@@ -117,16 +116,26 @@ std::string dsl_parser::functions_among(std::int32_t scope, std::size_t b, std::
           held[j].root = static_cast<std::uint32_t>(k);
       }
     };
+    // What a call returns (`search`, which appends its sources to `held`), with the
+    // attributes read off it from `then` (0: those the value being read is read for).
+    const auto returned_read_off = [&](std::uint32_t then, auto&& search) {
+      const std::uint32_t outer = chain_;
+      if (then != 0)
+        chain_ = then;
+      std::string direct = search();
+      chain_ = outer;
+      for (std::size_t j = before; j < held.size() && then != 0 && direct.empty(); ++j)
+        if (held[j].chain == 0)
+          held[j].chain = then;
+      return direct;
+    };
     // A call gives what it returns (`v.reshape(shape_of(x))`): a def of the file may
     // return a function (`views.sort(key=make_key(axis))`), an instance of a class with
     // `__call__` is one. Its arguments are read on.
     if (called) {
-      const std::uint32_t outer = chain_;
-      if (postfix != 0)
-        chain_ = postfix;
-      std::string direct = returned_by_call(scope, n, held);
-      chain_ = outer;
-      if (!direct.empty())
+      if (std::string direct =
+              returned_read_off(postfix, [&] { return returned_by_call(scope, n, held); });
+          !direct.empty())
         return direct;
       read_off();
       continue;
@@ -147,16 +156,10 @@ std::string dsl_parser::functions_among(std::int32_t scope, std::size_t b, std::
       // (`self.make_config().key`).
       const std::uint32_t after = attribute_after_brackets(k + 3, e);
       if (called_attribute) {
-        const std::uint32_t outer = chain_;
-        if (after != 0)
-          chain_ = after;
-        std::string direct = returned_by_binding(cls, attribute_name, held);
-        chain_ = outer;
-        if (!direct.empty())
+        if (std::string direct = returned_read_off(
+                after, [&] { return returned_by_binding(cls, attribute_name, held); });
+            !direct.empty())
           return direct;
-        for (std::size_t j = before; j < held.size() && after != 0; ++j)
-          if (held[j].chain == 0)
-            held[j].chain = after;
         k += 2;
         continue;
       }

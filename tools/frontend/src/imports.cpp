@@ -907,11 +907,13 @@ bool loader_state::member_holds_function(const importer& from, std::string_view 
           module_functions::class_queue classes;
           if (meaning_of(m.ts.tokens, r).what == record_meaning::kind::function ||
               reader.holds_function(r.rhs_begin, r.rhs_end, classes) ||
-              reader.given_function(current) ||
               (!classes.order.empty() &&
                reader.members_hold_function(*classes.order.front(), members, called)))
             return 1;
         }
+        // What the module puts into it afterwards (`cfg.key = f`).
+        if (bound == 0 && reader.given_function(current))
+          return 1;
         return bound;
       });
 }
