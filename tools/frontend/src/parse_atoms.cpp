@@ -189,6 +189,7 @@ mutable_expr dsl_parser::parse_atom() {
     }
     if (t.is_op("(") || t.is_op("[") || t.is_op("{")) {
       nest guard(*this, t.begin);
+      const brackets inside(*this);
       const std::uint8_t o = t.flags();
       next();
       return o == '(' ? parenthesized(b) : o == '[' ? list_display(b) : brace_display(b);

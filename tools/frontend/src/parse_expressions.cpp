@@ -550,6 +550,7 @@ mutable_expr dsl_parser::parse_primary() {
     const resolved_name root = resolve(text(first));
     if (is_op("(")) {
       nest guard(*this, peek().begin);
+      const brackets inside(*this);
       next();
       x = make_call(b, nullptr, &d, root);
     } else if (d.attrs > 0 && resolving_ && !root.var && !root.constant && loader_) {
@@ -588,10 +589,12 @@ mutable_expr dsl_parser::parse_primary() {
         x = frame_locals(b, x);
     } else if (is_op("(")) {
       nest guard(*this, peek().begin);
+      const brackets inside(*this);
       next();
       x = make_call(b, x, nullptr, {});
     } else if (is_op("[")) {
       nest guard(*this, peek().begin);
+      const brackets inside(*this);
       next();
       gathered<expression_ptr> items(xs_);
       while (!is_op("]")) {

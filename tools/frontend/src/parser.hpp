@@ -241,6 +241,17 @@ private:
     nest& operator=(const nest&) = delete;
   };
 
+  /// Inside brackets, a conditional expression is whole again: `for t in (a if c else b,
+  /// d)` is a comprehension's iterable, where an `if` after it would begin a filter.
+  struct brackets {
+    dsl_parser& p;
+    bool saved;
+    explicit brackets(dsl_parser& q) : p(q), saved(q.no_conditional_) { q.no_conditional_ = false; }
+    ~brackets() { p.no_conditional_ = saved; }
+    brackets(const brackets&) = delete;
+    brackets& operator=(const brackets&) = delete;
+  };
+
   // ---- scratch stacks: what a node under construction gathers, copied into it once
   template <class T> struct gathered {
     std::vector<T>& stack;
