@@ -831,11 +831,12 @@ mutable_expr dsl_parser::make_call(std::uint32_t b, mutable_expr callee, const d
   // A callee handed over as a value the front end does not read, named as the messages
   // call it: a read-only builtin's name that the file binds itself (`from rich import
   // print`), whose call is that function's, which the IR's traits would take for Python's
-  // builtin by its bare name; and a callee of no name (`KERNELS["a"](...)`), by its
-  // spelling, read as it stands.
+  // builtin by its bare name; and a callee of no name (`KERNELS["a"](...)`,
+  // `functools.partial(f, x)(...)`), by its spelling, read as it stands.
   const bool shadowed =
       open_root && !is_attribute && !unpacking && reads_only(last) && !is_builtin(last);
-  if (shadowed || (callee && callee->what == expression::kind::subscript)) {
+  if (shadowed || (callee && (callee->what == expression::kind::subscript ||
+                              callee->what == expression::kind::call))) {
     expression_spec c;
     c.what = expression::kind::opaque;
     c.where = s.where;

@@ -1,0 +1,38 @@
+import functools
+
+import pypto.language as pl
+import pypto.language.distributed as pld
+
+
+@pl.jit
+def stage(v):
+    return None
+
+
+KERNELS = {"a": stage}
+
+
+def make(d):
+    return lambda t: stage(t, device=d)
+
+
+@pl.jit.host
+def host(x):
+    buf = pld.alloc_window_buffer(64)
+    v = pld.window(buf, [8], dtype=pl.FP32)
+    stage(v, device=0)
+    getters = [lambda: v]
+    stage(getters[0](), device=1)
+    KERNELS["a"](x, v, device=1)
+    functools.partial(stage, x)(v, device=2)
+    make(3)(v)
+
+
+# A function reached through an element (a registry, a list of lambdas) or made by a call
+# (a partial application, a factory) is named in the message as the file spells it.
+# RUN: %commscope-opt %s > %t.out; test $? -eq 1
+# RUN: %FileCheck %s < %t.out
+# CHECK: callee_spelling.py:25:11: error: a view of allocation 'buf' is passed to 'getters[0]', a function the pass does not follow: dispatch the view directly, or inline 'getters[0]' first [view-escapes]
+# CHECK: callee_spelling.py:26:5: error: a view of allocation 'buf' is passed to 'KERNELS["a"]', a function the pass does not follow
+# CHECK: callee_spelling.py:27:5: error: a view of allocation 'buf' is passed to 'functools.partial(stage, x)', a function the pass does not follow: dispatch the view directly, or inline 'functools.partial(stage, x)' first [view-escapes]
+# CHECK: callee_spelling.py:28:5: error: a view of allocation 'buf' is passed to 'make(3)', a function the pass does not follow
