@@ -223,6 +223,7 @@ class Generator:
         self.devices = []  # names bound to device integers
         self.allocations = 0
         self.in_iterable = False
+        self.aliased = False
 
     def fresh(self, prefix):
         self.names += 1
@@ -316,7 +317,15 @@ class Generator:
             return f"chip2(x, {self.view()}, {self.view()}, device={d})"
         if self.rng.random() < 0.02:
             return f"chip(x, y={self.view()}, device={d})"
-        return f"chip(x, {self.view()}, device={d})"
+        # The chip function under other names: imported as, through its module, a local
+        # alias, a partial application.
+        callee = self.pick(["chip"] * 40 + ["run_chip", "support.chip", "alias", "partial"])
+        if callee == "alias":
+            callee = "run"
+            self.aliased = True
+        if callee == "partial":
+            return f"functools.partial(chip, x)({self.view()}, device={d})"
+        return f"{callee}(x, {self.view()}, device={d})"
 
     def statement(self, ind, loop_vars, depth):
         r = self.rng.random()
@@ -525,6 +534,8 @@ class Generator:
             "import pypto.language.distributed as pld",
             "import gt_support as support",
             "from gt_support import DEV, DEVS, Config, cfg, chip, chip2",
+            "from gt_support import chip as run_chip",
+            "import functools",
             "",
             f"FLAG = {rng.choice(['True', 'False'])}",
             f"LIMIT = {rng.randrange(0, 4)}",
@@ -546,12 +557,18 @@ class Generator:
             "@pl.jit.host",
             "def host(x):",
         ]
+        if rng.random() < 0.1:  # D2 is no constant: a function rebinds it
+            head[-3:-3] = ["def retarget():", "    global D2", f"    D2 = {rng.randrange(3, 6)}",
+                           "", ""]
+            self.lines.append("    retarget()")
         for a in range(self.allocations):
             self.lines.append(f"    a{a} = pld.alloc_window_buffer(256)")
             self.lines.append(f"    v{a} = pld.window(a{a}, [64], dtype=pl.FP32)")
             self.views.append(f"v{a}")
         for _ in range(rng.randrange(2, 9)):
             self.statement(1, [], 0)
+        if self.aliased:
+            self.lines.insert(0, "    run = chip")
         # Every allocation is dispatched once at least, so that most programs are valid.
         for a in range(self.allocations):
             self.lines.append(f"    chip(x, v{a}, device={rng.randrange(0, 4)})")
