@@ -840,8 +840,20 @@ mutable_expr dsl_parser::make_call(std::uint32_t b, mutable_expr callee, const d
     expression_spec c;
     c.what = expression::kind::opaque;
     c.where = s.where;
-    c.text = shadowed ? w_.intern(last)
-                      : w_.intern(ts_.source.substr(t_[b].begin, t_[open].begin - t_[b].begin));
+    // Cut short where it is long: a chain of calls `f()()()...` spells each callee, and
+    // the spellings in full would grow with the square of the chain.
+    std::string_view spelled = ts_.source.substr(t_[b].begin, t_[open].begin - t_[b].begin);
+    constexpr std::size_t longest = 80;
+    std::string shortened;
+    if (!shadowed && spelled.size() > longest) {
+      std::size_t cut = longest - 3;
+      while (cut > 0 && (static_cast<unsigned char>(spelled[cut]) & 0xc0) == 0x80)
+        --cut; // not inside a character
+      shortened.assign(spelled.substr(0, cut));
+      shortened += "...";
+      spelled = shortened;
+    }
+    c.text = shadowed ? w_.intern(last) : w_.intern(spelled);
     const expression_ptr read[] = {s.base};
     if (!shadowed)
       c.args = read;
