@@ -596,7 +596,7 @@ def planned(devices, world):
         if isinstance(stop, str):
             rest = stop.replace(" ", "")[len("world_size"):]
             stop = world + (int(rest) if rest else 0)
-        out.update(range(d["start"], max(stop, d["start"]), d["step"]))
+        out.update(range(d["start"], stop, d["step"]))
     return out
 
 
