@@ -420,6 +420,8 @@ template <> struct commscope::ir_traits<commscope::reference::program_ptr> {
       std::string_view name;
       if (callee && callee->what == expr_kind::name && callee->var())
         name = callee->var()->name.view();
+      else if (callee && callee->what == expr_kind::call)
+        name = e->text().view(); // what a call makes: the call may spell it
       else if (callee)
         name = callee->text().view();
       // A function the host made and holds (`later = lambda: chip(v, device=2)`): what it

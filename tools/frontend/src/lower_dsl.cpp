@@ -76,13 +76,9 @@ signature* dsl_parser::make_signature_of_decorators(const definition& d) {
     // `NAME = pl.function(...)(F)`: the decorator is the callee of the call of F, which
     // the expression goes on to read (module_scan::wrapping).
     const bool wrapping = d.name != d.keyword + 1 && b == d.decorators.back().first;
-    if (wrapping && deco->what == expression::kind::call && deco->base() && i_ == e + 3) {
+    if (wrapping && deco->what == expression::kind::call && deco->base() && i_ == e + 3)
       deco = deco->base().get();
-      // A callee that is a call stands in a node that spells it for messages (make_call).
-      if (deco->what == expression::kind::opaque && deco->args().size() == 1 &&
-          deco->args()[0]->what == expression::kind::call)
-        deco = deco->args()[0].get();
-    } else if (i_ != e)
+    else if (i_ != e)
       unexpected("end of the decorator");
     const expression& ex = *deco;
     const bool call = ex.what == expression::kind::call;

@@ -831,21 +831,29 @@ mutable_expr dsl_parser::make_call(std::uint32_t b, mutable_expr callee, const d
   // A callee handed over as a value the front end does not read, named as the messages
   // call it: a read-only builtin's name that the file binds itself (`from rich import
   // print`), whose call is that function's, which the IR's traits would take for Python's
-  // builtin by its bare name; and a callee of no name (`KERNELS["a"](...)`,
-  // `functools.partial(f, x)(...)`), by its spelling, read as it stands.
+  // builtin by its bare name; and a callee of no name (`KERNELS["a"](...)`), by its
+  // spelling, read as it stands.
   const bool shadowed =
       open_root && !is_attribute && !unpacking && reads_only(last) && !is_builtin(last);
-  if (shadowed || (callee && (callee->what == expression::kind::subscript ||
-                              callee->what == expression::kind::call))) {
+  if (shadowed || (callee && callee->what == expression::kind::subscript)) {
     expression_spec c;
     c.what = expression::kind::opaque;
     c.where = s.where;
-    // Cut short where it is long: a chain of calls `f()()()...` spells each callee, and
-    // the spellings in full would grow with the square of the chain.
+    c.text = shadowed ? w_.intern(last)
+                      : w_.intern(ts_.source.substr(t_[b].begin, t_[open].begin - t_[b].begin));
+    const expression_ptr read[] = {s.base};
+    if (!shadowed)
+      c.args = read;
+    s.base = w_.make(c);
+  }
+  // A callee that a call makes (`functools.partial(f, x)(...)`, `make(3)(...)`) keeps its
+  // shape, and the call its spelling, for messages: cut short where it is long, since a
+  // chain of calls `f()()()...` spells each callee, which in full would grow with the
+  // square of the chain.
+  std::string shortened;
+  if (callee && callee->what == expression::kind::call) {
     std::string_view spelled = ts_.source.substr(t_[b].begin, t_[open].begin - t_[b].begin);
-    constexpr std::size_t longest = 80;
-    std::string shortened;
-    if (!shadowed && spelled.size() > longest) {
+    if (constexpr std::size_t longest = 80; spelled.size() > longest) {
       std::size_t cut = longest - 3;
       while (cut > 0 && (static_cast<unsigned char>(spelled[cut]) & 0xc0) == 0x80)
         --cut; // not inside a character
@@ -853,11 +861,7 @@ mutable_expr dsl_parser::make_call(std::uint32_t b, mutable_expr callee, const d
       shortened += "...";
       spelled = shortened;
     }
-    c.text = shadowed ? w_.intern(last) : w_.intern(spelled);
-    const expression_ptr read[] = {s.base};
-    if (!shadowed)
-      c.args = read;
-    s.base = w_.make(c);
+    s.text = w_.intern(spelled);
   }
   // Making the callee may parse again (a comprehension's targets), which grows the stacks
   // the arguments lie on and may move them: their spans are taken again after it.
