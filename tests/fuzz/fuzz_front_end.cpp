@@ -30,6 +30,32 @@ void must_parse(const std::string& text) {
   }
 }
 
+/// The comment lines that open `text` (at most two: where Python looks for a coding
+/// declaration). The printer writes names and strings as the parser read them, so a
+/// module read under a declared encoding other than UTF-8 prints text that reads back
+/// under the same declaration: these lines go before each printed program.
+std::string opening_comments(std::string_view text) {
+  std::string out;
+  std::size_t b = 0;
+  for (int line = 0; line < 2 && b < text.size(); ++line) {
+    std::size_t e = text.find_first_of("\r\n", b); // any of Python's line ends
+    if (e == std::string_view::npos)
+      e = text.size();
+    else
+      e += text.substr(e, 2) == "\r\n" ? 2 : 1;
+    const std::string_view l = text.substr(b, e - b);
+    const std::size_t at =
+        l.find_first_not_of(" \t\f\r\n", line == 0 && l.starts_with("\xEF\xBB\xBF") ? 3 : 0);
+    if (at == std::string_view::npos || l[at] != '#')
+      break;
+    out.append(l);
+    if (!out.ends_with('\n'))
+      out += '\n';
+    b = e;
+  }
+  return out;
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -67,8 +93,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     commscope::materialize(prog, pl, traits);
     (void)analyzed;
     (void)commscope::verify(prog);
-    must_parse(original);
-    must_parse(fe::print(prog));
+    const std::string opening = opening_comments(text);
+    must_parse(opening + original);
+    must_parse(opening + fe::print(prog));
     // The file with the rewritten bodies in place of the original ones reads back too.
     must_parse(fe::splice_bodies(text, fe::rewritten_bodies(unit, *parsed, *prog, module.newline),
                                  module.newline));
