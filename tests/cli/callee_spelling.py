@@ -37,8 +37,14 @@ def host(x):
 # CHECK: callee_spelling.py:27:5: error: a view of allocation 'buf' is passed to 'functools.partial(stage, x)', a function the pass does not follow: dispatch the view directly, or inline 'functools.partial(stage, x)' first [view-escapes]
 # CHECK: callee_spelling.py:28:5: error: a view of allocation 'buf' is passed to 'make(3)', a function the pass does not follow
 # A long callee is cut short: a chain of calls spells each of its callees, which in full
-# would take memory growing with the square of the chain (24 GB for 200,000 calls).
+# would take memory growing with the square of the chain (24 GB for 200,000 calls, and
+# for 100,000 items called).
 # RUN: %python -c "print('import pypto.language as pl\nimport pypto.language.distributed as pld\n\n\n@pl.jit.host\ndef host(x):\n    a = pld.alloc_window_buffer(64)\n    v = pld.window(a, [8], dtype=pl.FP32)\n    f' + '()' * 100000 + '(v)')" > %t.chain.py
 # RUN: %commscope-opt %t.chain.py > %t.chain.out; test $? -eq 1
 # RUN: %FileCheck --check-prefix=CHAIN %s < %t.chain.out
 # CHAIN: error: a view of allocation 'a' is passed to 'f()(){{(\(\))+}}()...', a function the pass does not follow
+# The same for a chain of items and calls, whose every call's callee is an item.
+# RUN: %python -c "print('import pypto.language as pl\nimport pypto.language.distributed as pld\n\n\n@pl.jit.host\ndef host(x):\n    a = pld.alloc_window_buffer(64)\n    v = pld.window(a, [8], dtype=pl.FP32)\n    f' + '[0]()' * 100000 + '(v)')" > %t.items.py
+# RUN: %commscope-opt %t.items.py > %t.items.out; test $? -eq 1
+# RUN: %FileCheck --check-prefix=ITEMS %s < %t.items.out
+# ITEMS: error: a view of allocation 'a' is passed to 'f[0](){{(\[0\]\(\))+}}[...', a function the pass does not follow

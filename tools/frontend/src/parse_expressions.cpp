@@ -828,6 +828,21 @@ mutable_expr dsl_parser::make_call(std::uint32_t b, mutable_expr callee, const d
   }
   s.what = expression::kind::call;
   s.base = callee_node();
+  // A callee of no name as the file spells it, for messages: cut short where it is long,
+  // since a chain of calls (`f()()()...`, `f[0]()[0]()...`) spells each of its callees,
+  // which in full would grow with the square of the chain.
+  const auto spelled_callee = [&] {
+    const std::string_view spelled = ts_.source.substr(t_[b].begin, t_[open].begin - t_[b].begin);
+    constexpr std::size_t longest = 80;
+    if (spelled.size() <= longest)
+      return w_.intern(spelled);
+    std::size_t cut = longest - 3;
+    while (cut > 0 && (static_cast<unsigned char>(spelled[cut]) & 0xc0) == 0x80)
+      --cut; // not inside a character
+    std::string shortened(spelled.substr(0, cut));
+    shortened += "...";
+    return w_.intern(shortened);
+  };
   // A callee handed over as a value the front end does not read, named as the messages
   // call it: a read-only builtin's name that the file binds itself (`from rich import
   // print`), whose call is that function's, which the IR's traits would take for Python's
@@ -839,30 +854,16 @@ mutable_expr dsl_parser::make_call(std::uint32_t b, mutable_expr callee, const d
     expression_spec c;
     c.what = expression::kind::opaque;
     c.where = s.where;
-    c.text = shadowed ? w_.intern(last)
-                      : w_.intern(ts_.source.substr(t_[b].begin, t_[open].begin - t_[b].begin));
+    c.text = shadowed ? w_.intern(last) : spelled_callee();
     const expression_ptr read[] = {s.base};
     if (!shadowed)
       c.args = read;
     s.base = w_.make(c);
   }
   // A callee that a call makes (`functools.partial(f, x)(...)`, `make(3)(...)`) keeps its
-  // shape, and the call its spelling, for messages: cut short where it is long, since a
-  // chain of calls `f()()()...` spells each callee, which in full would grow with the
-  // square of the chain.
-  std::string shortened;
-  if (callee && callee->what == expression::kind::call) {
-    std::string_view spelled = ts_.source.substr(t_[b].begin, t_[open].begin - t_[b].begin);
-    if (constexpr std::size_t longest = 80; spelled.size() > longest) {
-      std::size_t cut = longest - 3;
-      while (cut > 0 && (static_cast<unsigned char>(spelled[cut]) & 0xc0) == 0x80)
-        --cut; // not inside a character
-      shortened.assign(spelled.substr(0, cut));
-      shortened += "...";
-      spelled = shortened;
-    }
-    s.text = w_.intern(spelled);
-  }
+  // shape, and the call its spelling.
+  if (callee && callee->what == expression::kind::call)
+    s.text = spelled_callee();
   // Making the callee may parse again (a comprehension's targets), which grows the stacks
   // the arguments lie on and may move them: their spans are taken again after it.
   s.args = args.items();
